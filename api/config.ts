@@ -1,0 +1,80 @@
+/**
+ * Server configuration from the environment (issue 2 item 3). Every value has a default so a bare
+ * `npm start` works; JWT_SECRET, when unset, is generated once and kept in DATA_DIR/jwt-secret.
+ */
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+
+/** Resolved server settings. Paths are absolute. */
+export interface ServerConfig {
+  port: number;
+  host: string;
+  /** Root of the SQLite file, uploads and converted packages. */
+  dataDir: string;
+  /** Instance name used in /api/auth/viewer/{instance} (ARCHITECTURE.md "Names"). */
+  instance: string;
+  jwtSecret: string;
+  /** Token lifetime, minutes. */
+  tokenTtlMin: number;
+  allowRegistration: boolean;
+  organizationDomain: string;
+  webViewerTimeoutMin: number;
+  /** Import the demo ship on first start. */
+  demoShip: boolean;
+  maxUploadMb: number;
+  /** Built UI directory served with SPA fallback (server.ts only). */
+  uiDir: string;
+  /** Run conversions in worker threads (piscina); false runs them in-process (CLI, some tests). */
+  useWorkerThreads: boolean;
+}
+
+function bool(value: string | undefined, fallback: boolean, name: string): boolean {
+  if (value === undefined || value === '') return fallback;
+  if (/^(true|1|yes|on)$/i.test(value)) return true;
+  if (/^(false|0|no|off)$/i.test(value)) return false;
+  throw new Error(`Environment variable ${name}="${value}" is not a boolean (use true or false)`);
+}
+
+function int(value: string | undefined, fallback: number, name: string): number {
+  if (value === undefined || value === '') return fallback;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0) throw new Error(`Environment variable ${name}="${value}" is not a non-negative integer`);
+  return n;
+}
+
+/** Reads DATA_DIR/jwt-secret, creating it (64 random bytes, hex, mode 600) on first use. */
+export function loadOrCreateSecret(dataDir: string): string {
+  const file = path.join(dataDir, 'jwt-secret');
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  mkdirSync(dataDir, { recursive: true });
+  const secret = randomBytes(64).toString('hex');
+  writeFileSync(file, secret, { mode: 0o600 });
+  return secret;
+}
+
+/**
+ * Builds the configuration from `env` (default process.env); `overrides` win (tests).
+ * @throws Error naming the variable when a value cannot be parsed.
+ */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<ServerConfig> = {}): ServerConfig {
+  const dataDir = path.resolve(overrides.dataDir ?? env.DATA_DIR ?? './data');
+  const cfg: ServerConfig = {
+    port: int(env.PORT, 8080, 'PORT'),
+    host: env.HOST || '0.0.0.0',
+    dataDir,
+    instance: env.INSTANCE || 'default',
+    jwtSecret: env.JWT_SECRET || '',
+    tokenTtlMin: int(env.TOKEN_TTL_MIN, 720, 'TOKEN_TTL_MIN'),
+    allowRegistration: bool(env.ALLOW_REGISTRATION, true, 'ALLOW_REGISTRATION'),
+    organizationDomain: env.ORGANIZATION_DOMAIN ?? '',
+    webViewerTimeoutMin: int(env.WEB_VIEWER_TIMEOUT_MIN, 15, 'WEB_VIEWER_TIMEOUT_MIN'),
+    demoShip: bool(env.DEMO_SHIP, true, 'DEMO_SHIP'),
+    maxUploadMb: int(env.MAX_UPLOAD_MB, 2048, 'MAX_UPLOAD_MB'),
+    uiDir: path.resolve(env.UI_DIR ?? 'dist/ui'),
+    useWorkerThreads: bool(env.CONVERT_IN_WORKERS, true, 'CONVERT_IN_WORKERS'),
+    ...overrides,
+  };
+  if (!cfg.jwtSecret) cfg.jwtSecret = loadOrCreateSecret(cfg.dataDir);
+  return cfg;
+}

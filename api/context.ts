@@ -1,0 +1,52 @@
+/**
+ * The services one server instance holds (built by app.ts, reached by route plugins as `app.ctx`),
+ * and the request helpers every route group shares: the signed-in user and permission checks
+ * (application.md §6 "Roles and permissions").
+ */
+import type { FastifyRequest } from 'fastify';
+import type { Kysely } from 'kysely';
+import type { User, UserStore } from './auth/UserStore';
+import type { TokenService } from './auth/tokens';
+import type { ServerConfig } from './config';
+import type { ConversionManager } from './conversion/ConversionManager';
+import type { DB } from './db/database';
+import { Errors } from './errors';
+import type { ProjectStore } from './projects/ProjectStore';
+import type { RevisionCache } from './projects/RevisionCache';
+
+/** Everything a route needs. */
+export interface AppContext {
+  config: ServerConfig;
+  db: Kysely<DB>;
+  users: UserStore;
+  tokens: TokenService;
+  projects: ProjectStore;
+  conversions: ConversionManager;
+  revisionCache: RevisionCache;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    ctx: AppContext;
+  }
+  interface FastifyRequest {
+    /** The signed-in user (set by the bearer check in app.ts); null on public routes. */
+    user: User | null;
+  }
+}
+
+/** The signed-in user. @throws ApiError 401 'Authentication required' when there is none. */
+export function requireUser(request: FastifyRequest): User {
+  if (!request.user) throw Errors.authRequired();
+  return request.user;
+}
+
+/**
+ * The signed-in user holding `permission` (administrators hold all).
+ * @throws ApiError 401 without a user, 403 'Missing permission {permission}' without the permission.
+ */
+export function requirePermission(request: FastifyRequest, permission: string): User {
+  const u = requireUser(request);
+  if (u.userType !== 'administrator' && !u.permissions.includes(permission)) throw Errors.missingPermission(permission);
+  return u;
+}

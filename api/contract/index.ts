@@ -1,0 +1,5 @@
+/** The REST contract shared by api/ (validation) and ui/ (response parsing). */
+export * from './common';
+export * from './auth';
+export * from './projects';
+export * from './models';

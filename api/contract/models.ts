@@ -1,0 +1,117 @@
+/**
+ * Model data contract for the viewer (ARCHITECTURE.md "Data flow"; viewer.md §7 instance calls).
+ * Lengths here are metres (the API's unit): the server divides the engine's millimetres by 1000.
+ *
+ * Paths:
+ * - GET  /api/keelson-static/models/{modelName}/{revision}/{modelName}.sc  (revision may be 'latest')
+ * - GET  /api/keelson-instance/model/objects?modelName&revision
+ * - GET  /api/keelson-instance/model/properties?modelName&revision&index
+ * - POST /api/keelson-instance/steel/quantities?viewerId&modelName&revision&qnts  body: object ids
+ * - GET  /api/keelson-instance/maintenance/status?modelName&modelRevision&keelsonUser
+ */
+import * as v from 'valibot';
+import { intParam, requiredString } from './common';
+
+/** A revision selector: a number or 'latest' (also accepted when absent). */
+export const revisionParam = () =>
+  v.optional(v.union([v.literal('latest'), intParam("Must be a revision number or 'latest'")]), 'latest');
+
+/** Box [minX, minY, minZ, maxX, maxY, maxZ] in metres. */
+export const BoxMSchema = v.tuple([v.number(), v.number(), v.number(), v.number(), v.number(), v.number()]);
+
+export const ModelQuerySchema = v.object({
+  modelName: requiredString(),
+  revision: revisionParam(),
+  viewerId: v.optional(v.string()),
+});
+export type ModelQuery = v.InferOutput<typeof ModelQuerySchema>;
+
+/** One row of the object table (engine/model/types.ts ModelObject, bounds in m). */
+export const ApiModelObjectSchema = v.object({
+  index: v.number(),
+  id: v.string(),
+  guid: v.nullable(v.string()),
+  name: v.string(),
+  type: v.string(),
+  element: v.string(),
+  parent: v.number(),
+  block: v.nullable(v.string()),
+  bounds: v.nullable(BoxMSchema),
+});
+export type ApiModelObject = v.InferOutput<typeof ApiModelObjectSchema>;
+
+/** A reference plane; coordinate in m. */
+export const ApiRefPlaneSchema = v.object({
+  id: v.string(),
+  name: v.string(),
+  coordinate: v.number(),
+  number: v.nullable(v.number()),
+});
+
+/** GET .../model/objects response. */
+export const ModelObjectsResponseSchema = v.object({
+  info: v.object({
+    name: v.string(),
+    schemaVersion: v.string(),
+    originatingSystem: v.string(),
+    timeStamp: v.string(),
+    /** Bounds of the whole model, m. */
+    bounds: BoxMSchema,
+    modelName: v.string(),
+    revision: v.number(),
+    warnings: v.number(),
+  }),
+  objects: v.array(ApiModelObjectSchema),
+  frames: v.object({ x: v.array(ApiRefPlaneSchema), y: v.array(ApiRefPlaneSchema), z: v.array(ApiRefPlaneSchema) }),
+});
+export type ModelObjectsResponse = v.InferOutput<typeof ModelObjectsResponseSchema>;
+
+export const PropertiesQuerySchema = v.object({
+  modelName: requiredString(),
+  revision: revisionParam(),
+  index: intParam(),
+  viewerId: v.optional(v.string()),
+});
+
+/** A property row: viewer.md §3 "Property quantity record" plus its value (catalogue unit). */
+export const PropertyRowSchema = v.object({
+  name: v.string(),
+  description: v.string(),
+  unit: v.string(),
+  isSummable: v.boolean(),
+  value: v.union([v.number(), v.string()]),
+});
+export type PropertyRow = v.InferOutput<typeof PropertyRowSchema>;
+
+/** GET .../model/properties response. */
+export const PropertiesResponseSchema = v.object({
+  index: v.number(),
+  id: v.string(),
+  properties: v.array(PropertyRowSchema),
+});
+export type PropertiesResponse = v.InferOutput<typeof PropertiesResponseSchema>;
+
+/** POST .../steel/quantities query; qnts is a comma-separated list of catalogue codes (W,AREA). */
+export const QuantitiesQuerySchema = v.object({
+  viewerId: v.optional(v.string()),
+  modelName: requiredString(),
+  revision: revisionParam(),
+  qnts: requiredString(),
+  limits: v.optional(v.string()),
+});
+/** Body: object ids (OCX @id). */
+export const QuantitiesBodySchema = v.array(v.string('Must be a list of object ids'), 'Must be a list of object ids');
+export const QuantitiesResponseSchema = v.array(
+  v.object({ id: v.string(), quantities: v.record(v.string(), v.union([v.number(), v.string(), v.null()])) }),
+);
+export type QuantitiesResponse = v.InferOutput<typeof QuantitiesResponseSchema>;
+
+export const MaintenanceQuerySchema = v.object({
+  modelName: requiredString(),
+  modelRevision: revisionParam(),
+  keelsonUser: v.optional(v.string()),
+  viewerId: v.optional(v.string()),
+});
+/** 'Ok' = ready; 'Preparing' = converting, no revision yet; 'Unavailable' = no such model. */
+export const MaintenanceStatusSchema = v.object({ status: v.picklist(['Ok', 'Preparing', 'Unavailable']) });
+export type MaintenanceStatus = v.InferOutput<typeof MaintenanceStatusSchema>;

@@ -1,0 +1,97 @@
+/**
+ * Projects contract: application.md §3 "Model / project", "Current project revision", "Progress
+ * report" and §7 "Projects". All paths under /api/viewer/project. Dates are ISO 8601 strings.
+ */
+import * as v from 'valibot';
+import { ConversionStatusSchema, boolParam, intParam, requiredString } from './common';
+
+/** Revision information of one revision (application.md §3). */
+export const RevisionInfoSchema = v.object({
+  revisionNumber: v.number(),
+  lastUpdatedDate: v.string(),
+  description: v.string(),
+  projectInfo: v.object({ projectName: v.string() }),
+});
+export type RevisionInfo = v.InferOutput<typeof RevisionInfoSchema>;
+
+/** A revision in the model list; `image` is a base64 PNG of 160×120, or '' when none. */
+export const ModelRevisionSchema = v.object({
+  revisionInfo: RevisionInfoSchema,
+  image: v.string(),
+});
+export type ModelRevision = v.InferOutput<typeof ModelRevisionSchema>;
+
+/** One project of GET /api/viewer/project/models; revisions newest first. */
+export const ModelSchema = v.object({
+  name: v.string(),
+  revisions: v.array(ModelRevisionSchema),
+  isConverting: v.boolean(),
+  convertingMessage: v.string(),
+  convertingPercentage: v.number(),
+  conversionStartedByEmail: v.string(),
+  conversionFailed: v.boolean(),
+  conversionCancelled: v.boolean(),
+  conversionId: v.string(),
+});
+export type Model = v.InferOutput<typeof ModelSchema>;
+export const ModelListSchema = v.array(ModelSchema);
+
+/**
+ * POST /api/viewer/project/add/project-uploaded query. overwriteIfExists: 'true' = Replace latest,
+ * 'false' (default) = Add new revision. projectName defaults to the file's base name; upper-cased.
+ */
+export const UploadQuerySchema = v.object({
+  keelsonUser: v.optional(v.string()),
+  projectName: v.optional(v.pipe(v.string(), v.trim())),
+  description: v.optional(v.string(), ''),
+  overwriteIfExists: v.optional(boolParam(), 'false'),
+});
+export type UploadQuery = v.InferOutput<typeof UploadQuerySchema>;
+
+/** Upload response: observe progress by joining the socket.io room `conversionId`. */
+export const UploadResponseSchema = v.object({ conversionId: v.string(), projectName: v.string() });
+export type UploadResponse = v.InferOutput<typeof UploadResponseSchema>;
+
+/** `?projectName=` queries (model-conversion, cancel-project, delete-model, highest-revision). */
+export const ProjectNameQuerySchema = v.object({ projectName: requiredString() });
+
+/** DELETE .../delete-revision query. */
+export const DeleteRevisionQuerySchema = v.object({ projectName: requiredString(), revisionNumber: intParam() });
+
+/** GET .../project-info query; revision absent = latest. */
+export const ProjectInfoQuerySchema = v.object({
+  projectName: requiredString(),
+  revision: v.optional(intParam()),
+  viewerId: v.optional(v.string()),
+});
+
+/** GET .../model-conversion response: the conversion state of a project (or of its last conversion). */
+export const ModelConversionSchema = v.object({
+  conversionId: v.string(),
+  projectName: v.string(),
+  status: ConversionStatusSchema,
+  message: v.string(),
+  subMessages: v.array(v.string()),
+  progress: v.number(),
+  startedByEmail: v.string(),
+  error: v.nullable(v.string()),
+});
+export type ModelConversion = v.InferOutput<typeof ModelConversionSchema>;
+
+/** GET .../project-info response: application.md §3 "Current project revision". */
+export const ProjectRevisionInfoSchema = v.object({
+  projectInfo: v.object({
+    projectName: v.string(),
+    projectVersion: v.string(),
+    revisions: v.array(v.number()),
+  }),
+  revision: v.number(),
+  description: v.string(),
+  url: v.string(),
+  lastUpdatedDate: v.string(),
+});
+export type ProjectRevisionInfo = v.InferOutput<typeof ProjectRevisionInfoSchema>;
+
+/** GET .../highest-revision response. */
+export const HighestRevisionSchema = v.object({ projectName: v.string(), highestRevision: v.number() });
+export type HighestRevision = v.InferOutput<typeof HighestRevisionSchema>;

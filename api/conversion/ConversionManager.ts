@@ -1,0 +1,258 @@
+/**
+ * Runs and tracks project conversions (application.md §4 "Model conversion (adding a project)"; issue
+ * 2 item 7). One conversion per project name at a time (a second gets 409 'Adding the project {name}
+ * is already in progress'). Progress p∈[0,1] from the converter becomes server progress 100·p, never
+ * going back, capped at 100, emitted at most 10 times a second (plus every status change) and kept in
+ * the `conversions` table so GET .../model-conversion answers after a reload.
+ */
+import { randomUUID } from 'node:crypto';
+import { rm, rmdir } from 'node:fs/promises';
+import type { Kysely, Selectable } from 'kysely';
+import { ConversionStatus, type ConversionStatusValue, type ProgressEvent } from '../contract/common';
+import type { ConversionsTable, DB } from '../db/database';
+import { Errors } from '../errors';
+import type { ProjectStore } from '../projects/ProjectStore';
+import type { ConversionRunner } from './runners';
+
+/** Minimum interval between two progress events of one conversion, ms (≤ 10/s). */
+const EMIT_INTERVAL_MS = 100;
+/** Minimum interval between two progress writes to the database, ms. */
+const DB_INTERVAL_MS = 1000;
+
+/** State of one running conversion. */
+interface Active {
+  id: string;
+  projectName: string;
+  startedBy: string;
+  status: ConversionStatusValue;
+  progress: number;
+  message: string;
+  subMessages: string[];
+  abort: AbortController;
+  lastEmit: number;
+  lastDbWrite: number;
+  pending: ReturnType<typeof setTimeout> | null;
+  done: Promise<ProgressEvent>;
+  resolve: (e: ProgressEvent) => void;
+}
+
+/** What start() needs once the original is on disk. */
+export interface ConversionInput {
+  /** Path of the stored original. */
+  input: string;
+  description: string;
+  /** Replace the latest revision instead of adding one. */
+  replace: boolean;
+  /** Delete `input` when the conversion fails or is cancelled (uploads: yes). */
+  deleteInputOnFailure?: boolean;
+}
+
+export type ConversionRow = Selectable<ConversionsTable>;
+
+/** Starts, cancels and reports conversions. */
+export class ConversionManager {
+  private readonly active = new Map<string, Active>();
+  private readonly listeners = new Set<(e: ProgressEvent) => void>();
+
+  constructor(private readonly db: Kysely<DB>, private readonly projects: ProjectStore, private readonly runner: ConversionRunner) {}
+
+  /** Subscribes to every progress event (socket.io fan-out, CLI progress bar); returns the unsubscribe. */
+  onProgress(fn: (e: ProgressEvent) => void): () => void {
+    this.listeners.add(fn);
+    return () => this.listeners.delete(fn);
+  }
+
+  /** The running conversion of a project, if any. */
+  running(projectName: string): { id: string; startedBy: string; progress: number; message: string } | null {
+    const a = this.active.get(projectName);
+    return a ? { id: a.id, startedBy: a.startedBy, progress: a.progress, message: a.message } : null;
+  }
+
+  /**
+   * Reserves the project name for a new conversion (before the upload is stored) and records it.
+   * @throws ApiError 409 'Adding the project {name} is already in progress'.
+   * @returns the conversion id (the socket.io room).
+   */
+  async reserve(projectName: string, startedBy: string): Promise<string> {
+    if (this.active.has(projectName)) throw Errors.conversionInProgress(projectName);
+    const id = randomUUID();
+    let resolve!: (e: ProgressEvent) => void;
+    const done = new Promise<ProgressEvent>((r) => (resolve = r));
+    const a: Active = {
+      id, projectName, startedBy, status: ConversionStatus.InProgress, progress: 0, message: 'Uploading the file',
+      subMessages: [], abort: new AbortController(), lastEmit: 0, lastDbWrite: Date.now(), pending: null, done, resolve,
+    };
+    this.active.set(projectName, a);
+    await this.db
+      .insertInto('conversions')
+      .values({ id, project_name: projectName, started_by: startedBy, status: a.status, progress: 0, message: a.message, error: null, created_at: new Date().toISOString(), finished_at: null })
+      .execute();
+    return id;
+  }
+
+  /** Ends a reservation whose upload failed (status Error with `message`). */
+  async fail(conversionId: string, message: string): Promise<void> {
+    const a = this.byId(conversionId);
+    if (a) await this.finish(a, ConversionStatus.Error, message, message);
+  }
+
+  /** Runs the conversion of a reserved project in the background; returns at once. */
+  start(conversionId: string, input: ConversionInput): void {
+    const a = this.byId(conversionId);
+    if (!a) throw Errors.conversionNotFound(conversionId);
+    void this.execute(a, input);
+  }
+
+  /** Resolves with the final progress event of a conversion (immediately when it already ended). */
+  async wait(conversionId: string): Promise<ProgressEvent> {
+    const a = this.byId(conversionId);
+    if (a) return a.done;
+    const row = await this.db.selectFrom('conversions').selectAll().where('id', '=', conversionId).executeTakeFirst();
+    if (!row) throw Errors.conversionNotFound(conversionId);
+    return this.rowToEvent(row);
+  }
+
+  /**
+   * Cancels a running conversion (application.md §4: only the user who started it).
+   * @throws ApiError 404 when none runs, 403 when `email` did not start it.
+   */
+  async cancel(projectName: string, email: string): Promise<void> {
+    const a = this.active.get(projectName);
+    if (!a) throw Errors.conversionNotFound(projectName);
+    if (a.startedBy !== email) throw Errors.forbidden('Only the user who started the conversion can cancel it');
+    a.abort.abort();
+    await this.finish(a, ConversionStatus.Canceled, 'Conversion canceled', null);
+  }
+
+  /** The latest conversion row of a project, or undefined. */
+  latest(projectName: string): Promise<ConversionRow | undefined> {
+    return this.db.selectFrom('conversions').selectAll().where('project_name', '=', projectName).orderBy('created_at', 'desc').executeTakeFirst();
+  }
+
+  /** Latest conversion row per project name. */
+  async latestAll(): Promise<Map<string, ConversionRow>> {
+    const rows = await this.db.selectFrom('conversions').selectAll().orderBy('created_at', 'asc').execute();
+    const m = new Map<string, ConversionRow>();
+    for (const r of rows) m.set(r.project_name, r);
+    return m;
+  }
+
+  /** Forgets the conversion history of a project (Remove of a failed card, project deletion). */
+  async forget(projectName: string): Promise<void> {
+    if (this.active.has(projectName)) return;
+    await this.db.deleteFrom('conversions').where('project_name', '=', projectName).execute();
+  }
+
+  /** A progress event from a stored row. */
+  rowToEvent(row: ConversionRow): ProgressEvent {
+    const a = this.active.get(row.project_name);
+    if (a && a.id === row.id) return this.event(a);
+    return { conversionId: row.id, projectName: row.project_name, status: row.status as ConversionStatusValue, message: row.message, subMessages: row.error ? [row.error] : [], progress: row.progress };
+  }
+
+  /** Aborts every running conversion, waits for them and closes the runner. */
+  async close(): Promise<void> {
+    const all = [...this.active.values()];
+    for (const a of all) {
+      a.abort.abort();
+      await this.finish(a, ConversionStatus.Canceled, 'The server stopped', null);
+    }
+    await this.runner.close();
+  }
+
+  private byId(id: string): Active | undefined {
+    for (const a of this.active.values()) if (a.id === id) return a;
+    return undefined;
+  }
+
+  private event(a: Active): ProgressEvent {
+    return { conversionId: a.id, projectName: a.projectName, status: a.status, message: a.message, subMessages: a.subMessages, progress: a.progress };
+  }
+
+  private emit(e: ProgressEvent): void {
+    for (const fn of this.listeners) {
+      try {
+        fn(e);
+      } catch {
+        // A failing listener must not stop the conversion.
+      }
+    }
+  }
+
+  /** Records progress p∈[0,1]; emits now or within EMIT_INTERVAL_MS (the latest state wins). */
+  private report(a: Active, fraction: number, message: string): void {
+    if (!this.active.has(a.projectName) || this.active.get(a.projectName) !== a || a.abort.signal.aborted) return;
+    const p = Math.min(100, Math.max(a.progress, Math.round(fraction * 1000) / 10));
+    a.progress = Number.isFinite(p) ? p : a.progress;
+    if (message) a.message = message;
+    const now = Date.now();
+    if (now - a.lastDbWrite >= DB_INTERVAL_MS) {
+      a.lastDbWrite = now;
+      void this.db.updateTable('conversions').set({ progress: a.progress, message: a.message }).where('id', '=', a.id).execute().catch(() => {});
+    }
+    if (now - a.lastEmit >= EMIT_INTERVAL_MS) {
+      a.lastEmit = now;
+      this.emit(this.event(a));
+    } else if (!a.pending) {
+      a.pending = setTimeout(() => {
+        a.pending = null;
+        if (this.active.get(a.projectName) !== a) return;
+        a.lastEmit = Date.now();
+        this.emit(this.event(a));
+      }, EMIT_INTERVAL_MS - (now - a.lastEmit));
+    }
+  }
+
+  private async execute(a: Active, input: ConversionInput): Promise<void> {
+    let tmpDir: string | null = null;
+    try {
+      tmpDir = await this.projects.createTempDir(a.projectName, a.id);
+      this.report(a, 0, 'Converting the model');
+      const output = await this.runner.run({ input: input.input, outDir: tmpDir, modelName: a.projectName }, (f, m) => this.report(a, f, m), a.abort.signal);
+      if (a.abort.signal.aborted) throw Object.assign(new Error('Conversion canceled'), { name: 'AbortError' });
+      const revision = await this.projects.commitRevision({ name: a.projectName, tmpDir, description: input.description, replace: input.replace, output });
+      tmpDir = null;
+      if (output.warnings > 0) {
+        a.status = ConversionStatus.Warning;
+        a.subMessages = output.warningMessages;
+        a.message = `Project ${a.projectName} was added with ${output.warnings} warning${output.warnings === 1 ? '' : 's'}`;
+        this.emit(this.event(a));
+      }
+      a.progress = 100;
+      await this.finish(a, ConversionStatus.Ready, `Revision ${revision} is ready`, null);
+    } catch (e) {
+      const aborted = a.abort.signal.aborted || (e instanceof Error && e.name === 'AbortError');
+      if (aborted) await this.finish(a, ConversionStatus.Canceled, 'Conversion canceled', null);
+      else {
+        const msg = e instanceof Error ? e.message : String(e);
+        await this.finish(a, ConversionStatus.Error, `Failed to add project ${a.projectName}: ${msg}`, msg);
+      }
+      if (input.deleteInputOnFailure) await rm(input.input, { force: true }).catch(() => {});
+    } finally {
+      if (tmpDir) {
+        await rm(tmpDir, { recursive: true, force: true }).catch(() => {});
+        // A failed first conversion leaves no empty project directory behind (rmdir refuses a non-empty one).
+        await rmdir(this.projects.projectDir(a.projectName)).catch(() => {});
+      }
+    }
+  }
+
+  /** Ends a conversion: status, DB row, final event (not throttled), waiters. Idempotent. */
+  private async finish(a: Active, status: ConversionStatusValue, message: string, error: string | null): Promise<void> {
+    if (this.active.get(a.projectName) !== a) return;
+    this.active.delete(a.projectName);
+    if (a.pending) clearTimeout(a.pending);
+    a.status = status;
+    a.message = message;
+    if (error) a.subMessages = [error];
+    // Spec: on Error the client resets progress to 0; the server keeps the maximum reached.
+    await this.db
+      .updateTable('conversions')
+      .set({ status, progress: a.progress, message, error, finished_at: new Date().toISOString() })
+      .where('id', '=', a.id)
+      .execute();
+    const e = this.event(a);
+    this.emit(e);
+    a.resolve(e);
+  }
+}

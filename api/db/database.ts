@@ -1,0 +1,144 @@
+/**
+ * SQLite through Kysely and better-sqlite3 (issue 2 item 3): the file DATA_DIR/keelson.sqlite in WAL
+ * mode, schema created by in-code migrations (Kysely Migrator). Table shapes follow application.md §3
+ * (User, Model / project, revisions, conversions).
+ */
+import Database from 'better-sqlite3';
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { Kysely, Migrator, SqliteDialect, sql, type Generated, type Migration } from 'kysely';
+
+export interface UsersTable {
+  id: Generated<number>;
+  /** Lower-case, unique. */
+  email: string;
+  name: string;
+  password_hash: string;
+  user_type: 'administrator' | 'internal' | 'external';
+  /** JSON array of permission identifiers. */
+  permissions: string;
+  require_password_reset: number;
+  created_at: string;
+}
+
+export interface ProjectsTable {
+  id: Generated<number>;
+  /** Upper-case, unique. */
+  name: string;
+  created_at: string;
+}
+
+export interface RevisionsTable {
+  id: Generated<number>;
+  project_id: number;
+  number: number;
+  description: string;
+  last_updated: string;
+  /** Directory of the revision's files, relative to DATA_DIR. */
+  dir: string;
+  /** Base64 PNG 160×120, '' when none. */
+  thumbnail: string;
+  /** JSON: { modelName, scFile, bytes, triangles, objectCount, schemaVersion, originatingSystem }. */
+  info: string;
+  warnings: number;
+}
+
+export interface ConversionsTable {
+  /** UUID. */
+  id: string;
+  project_name: string;
+  started_by: string;
+  /** 1..5, application.md §3 "Progress report". */
+  status: number;
+  /** 0..100. */
+  progress: number;
+  message: string;
+  error: string | null;
+  created_at: string;
+  finished_at: string | null;
+}
+
+/** The database schema. */
+export interface DB {
+  users: UsersTable;
+  projects: ProjectsTable;
+  revisions: RevisionsTable;
+  conversions: ConversionsTable;
+}
+
+const migrations: Record<string, Migration> = {
+  '001_initial': {
+    async up(db: Kysely<any>) {
+      await db.schema
+        .createTable('users')
+        .addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
+        .addColumn('email', 'text', (c) => c.notNull().unique())
+        .addColumn('name', 'text', (c) => c.notNull())
+        .addColumn('password_hash', 'text', (c) => c.notNull())
+        .addColumn('user_type', 'text', (c) => c.notNull())
+        .addColumn('permissions', 'text', (c) => c.notNull().defaultTo('[]'))
+        .addColumn('require_password_reset', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createTable('projects')
+        .addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
+        .addColumn('name', 'text', (c) => c.notNull().unique())
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createTable('revisions')
+        .addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
+        .addColumn('project_id', 'integer', (c) => c.notNull().references('projects.id').onDelete('cascade'))
+        .addColumn('number', 'integer', (c) => c.notNull())
+        .addColumn('description', 'text', (c) => c.notNull().defaultTo(''))
+        .addColumn('last_updated', 'text', (c) => c.notNull())
+        .addColumn('dir', 'text', (c) => c.notNull())
+        .addColumn('thumbnail', 'text', (c) => c.notNull().defaultTo(''))
+        .addColumn('info', 'text', (c) => c.notNull().defaultTo('{}'))
+        .addColumn('warnings', 'integer', (c) => c.notNull().defaultTo(0))
+        .addUniqueConstraint('revisions_project_number', ['project_id', 'number'])
+        .execute();
+      await db.schema
+        .createTable('conversions')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('project_name', 'text', (c) => c.notNull())
+        .addColumn('started_by', 'text', (c) => c.notNull())
+        .addColumn('status', 'integer', (c) => c.notNull())
+        .addColumn('progress', 'real', (c) => c.notNull().defaultTo(0))
+        .addColumn('message', 'text', (c) => c.notNull().defaultTo(''))
+        .addColumn('error', 'text')
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .addColumn('finished_at', 'text')
+        .execute();
+      await db.schema.createIndex('conversions_project').on('conversions').columns(['project_name', 'created_at']).execute();
+    },
+    async down(db: Kysely<any>) {
+      for (const t of ['conversions', 'revisions', 'projects', 'users']) await db.schema.dropTable(t).execute();
+    },
+  },
+};
+
+/**
+ * Opens (creating if needed) DATA_DIR/keelson.sqlite in WAL mode with foreign keys on, and migrates
+ * it to the latest schema.
+ * @throws Error with the failing migration's name when a migration fails.
+ */
+export async function openDatabase(dataDir: string): Promise<Kysely<DB>> {
+  mkdirSync(dataDir, { recursive: true });
+  const sqlite = new Database(path.join(dataDir, 'keelson.sqlite'));
+  sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma('foreign_keys = ON');
+  sqlite.pragma('busy_timeout = 5000');
+  const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: sqlite }) });
+  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) {
+    const failed = results?.find((r) => r.status === 'Error')?.migrationName ?? 'unknown';
+    await db.destroy();
+    throw new Error(`Database migration ${failed} failed: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  return db;
+}
+
+export { sql };

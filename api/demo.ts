@@ -1,0 +1,39 @@
+/**
+ * The demo ship (issue 2 item 8): on first start — no projects, no earlier demo conversion and
+ * DEMO_SHIP not false — generate a ~2000-part ship with bench/generator and import it as project
+ * DEMO_SHIP through the normal conversion path, so a new user has a model to open at once.
+ */
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import type { AppContext } from './context';
+
+/** Project name of the demo ship. */
+export const DEMO_PROJECT = 'DEMO_SHIP';
+/** The conversion's starter shown on the card. */
+export const DEMO_STARTER = 'system';
+
+/**
+ * Starts the demo import when due; returns its conversion id, or null when nothing was started.
+ * Does not wait for the conversion; a failure of the generator ends the conversion with Error.
+ */
+export async function startDemoShipImport(ctx: AppContext, log: (msg: string) => void = () => {}): Promise<string | null> {
+  if (!ctx.config.demoShip) return null;
+  if ((await ctx.projects.list()).length > 0) return null;
+  if (await ctx.conversions.latest(DEMO_PROJECT)) return null;
+  const id = await ctx.conversions.reserve(DEMO_PROJECT, DEMO_STARTER);
+  try {
+    const uploads = path.join(ctx.config.dataDir, 'uploads');
+    await mkdir(uploads, { recursive: true });
+    const file = path.join(uploads, 'demo-ship.3docx');
+    log('Generating the demo ship');
+    const { writeShipOcx } = await import('../bench/generator/index');
+    await writeShipOcx(file, { targetParts: 2000, name: 'DEMO SHIP' });
+    ctx.conversions.start(id, { input: file, description: 'Demo ship', replace: false });
+    log('Importing the demo ship as project DEMO_SHIP');
+  } catch (e) {
+    const msg = `The demo ship could not be generated: ${e instanceof Error ? e.message : String(e)}`;
+    log(msg);
+    await ctx.conversions.fail(id, msg);
+  }
+  return id;
+}

@@ -1,0 +1,56 @@
+/**
+ * The server's error catalogue (ARCHITECTURE.md house rule 9; application.md §8): each error has a
+ * code, an HTTP status and the spec's message. Replies are `{ error, message, type }` (§3 "Error object").
+ */
+
+/** An error with a catalogue code and HTTP status; thrown by handlers, turned into a reply by app.ts. */
+export class ApiError extends Error {
+  constructor(
+    public readonly code: string,
+    public readonly statusCode: number,
+    message: string,
+    public readonly type: string = 'error',
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+
+  /** The reply body, application.md §3 "Error object". */
+  toJSON(): { error: string; message: string; type: string } {
+    return { error: this.code, message: this.message, type: this.type };
+  }
+}
+
+/** Constructors for every catalogued error. */
+export const Errors = {
+  badRequest: (message: string) => new ApiError('BadRequest', 400, message, 'validation'),
+  authRequired: () => new ApiError('Unauthorized', 401, 'Authentication required', 'authentication'),
+  tokenExpired: () => new ApiError('Unauthorized', 401, 'Token expired', 'authentication'),
+  invalidToken: () => new ApiError('Unauthorized', 401, 'Invalid token', 'authentication'),
+  invalidCredentials: () => new ApiError('Unauthorized', 401, 'Invalid e-mail or password', 'authentication'),
+  wrongCurrentPassword: () => new ApiError('Unauthorized', 401, 'Current password is incorrect', 'authentication'),
+  missingPermission: (permission: string) =>
+    new ApiError('Forbidden', 403, `Missing permission ${permission}`, 'permission'),
+  forbidden: (message: string) => new ApiError('Forbidden', 403, message, 'permission'),
+  adminExists: () => new ApiError('Forbidden', 403, 'An administrator is already registered', 'permission'),
+  registrationDisabled: () => new ApiError('Forbidden', 403, 'Registration is not allowed', 'permission'),
+  emailMismatch: () => new ApiError('Forbidden', 403, 'The e-mail does not match the signed-in user', 'permission'),
+  userExists: () => new ApiError('Conflict', 409, 'A user with this e-mail already exists', 'conflict'),
+  conversionInProgress: (name: string) =>
+    new ApiError('Conflict', 409, `Adding the project ${name} is already in progress`, 'conflict'),
+  unsupportedFile: (ext: string) =>
+    new ApiError('BadRequest', 400, `Unsupported file type "${ext}": expected .3docx, .ocx or .xml`, 'validation'),
+  missingFile: () => new ApiError('BadRequest', 400, "Invalid field 'file': Field is required", 'validation'),
+  projectNotFound: (name: string) => new ApiError('NotFound', 404, `Project ${name} not found`, 'notFound'),
+  revisionNotFound: (name: string, rev: number | string) =>
+    new ApiError('NotFound', 404, `Revision ${rev} of project ${name} not found`, 'notFound'),
+  objectNotFound: (index: number) => new ApiError('NotFound', 404, `Object ${index} not found`, 'notFound'),
+  conversionNotFound: (name: string) =>
+    new ApiError('NotFound', 404, `No conversion found for project ${name}`, 'notFound'),
+  lastRevision: () =>
+    new ApiError('BadRequest', 400, 'The only revision of a project cannot be deleted; delete the project', 'validation'),
+  userNotFound: () => new ApiError('Unauthorized', 401, 'User not found', 'authentication'),
+  uploadTooLarge: (mb: number) => new ApiError('PayloadTooLarge', 413, `The file is larger than ${mb} MB`, 'validation'),
+  internal: (message = 'An error occurred, please try again. If the problem persists, contact administrator.') =>
+    new ApiError('InternalServerError', 500, message, 'error'),
+} as const;

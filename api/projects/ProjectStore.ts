@@ -1,0 +1,169 @@
+/**
+ * Projects and revisions on disk and in the database (application.md §3 "Model / project").
+ * Layout: DATA_DIR/projects/{NAME}/rev-{N}/ holding `{NAME}.sc`, objects.json, properties.json,
+ * thumbnail.png. A revision becomes visible only when completely written: the converter writes into
+ * DATA_DIR/projects/{NAME}/.tmp-{id}, and commitRevision renames it into place and inserts the row in
+ * one transaction.
+ */
+import { existsSync } from 'node:fs';
+import { mkdir, rename, rm } from 'node:fs/promises';
+import path from 'node:path';
+import type { Kysely, Selectable } from 'kysely';
+import type { DB, RevisionsTable } from '../db/database';
+import { Errors } from '../errors';
+import type { ConvertOutput } from '../conversion/convertFile';
+
+export type RevisionRow = Selectable<RevisionsTable>;
+
+/** Project names: letters, digits, space, '_', '-', '.'; not starting with '.'; at most 100 characters. */
+const NAME_RE = /^[A-Z0-9_\- ][A-Z0-9_\-. ]{0,99}$/;
+
+/**
+ * Normalises a project name (trim, upper-case).
+ * @throws ApiError 400 "Invalid field 'projectName': ..." when it has other characters.
+ */
+export function normaliseProjectName(raw: string): string {
+  const name = raw.trim().toUpperCase();
+  if (!name) throw Errors.badRequest("Invalid field 'projectName': Field is required");
+  if (!NAME_RE.test(name))
+    throw Errors.badRequest("Invalid field 'projectName': Use letters, digits, spaces, '_', '-' and '.' (at most 100 characters)");
+  return name;
+}
+
+/** A project name derived from a file name: base name without extension, other characters → '_'. */
+export function projectNameFromFile(fileName: string): string {
+  const base = path.basename(fileName).replace(/\.(zip)$/i, '').replace(/\.(3docx|ocx|xml)$/i, '');
+  const cleaned = base.toUpperCase().replace(/[^A-Z0-9_\-. ]/g, '_').replace(/^\.+/, '').slice(0, 100);
+  return cleaned || 'PROJECT';
+}
+
+/** Reads and changes projects and revisions. */
+export class ProjectStore {
+  constructor(private readonly db: Kysely<DB>, readonly dataDir: string) {}
+
+  /** DATA_DIR/projects/{NAME}. */
+  projectDir(name: string): string {
+    return path.join(this.dataDir, 'projects', name);
+  }
+
+  /** Absolute directory of a revision row. */
+  revisionDir(row: RevisionRow): string {
+    return path.join(this.dataDir, row.dir);
+  }
+
+  /** All projects with their revisions, newest revision first; projects sorted by name. */
+  async list(): Promise<{ name: string; revisions: RevisionRow[] }[]> {
+    const projects = await this.db.selectFrom('projects').select(['id', 'name']).orderBy('name').execute();
+    const revs = await this.db.selectFrom('revisions').selectAll().orderBy('number', 'desc').execute();
+    return projects.map((p) => ({ name: p.name, revisions: revs.filter((r) => r.project_id === p.id) }));
+  }
+
+  /** The revisions of one project, newest first; [] when the project does not exist. */
+  async revisions(name: string): Promise<RevisionRow[]> {
+    return this.db
+      .selectFrom('revisions')
+      .innerJoin('projects', 'projects.id', 'revisions.project_id')
+      .selectAll('revisions')
+      .where('projects.name', '=', name)
+      .orderBy('revisions.number', 'desc')
+      .execute();
+  }
+
+  /** True when a project of this name has at least one revision. */
+  async exists(name: string): Promise<boolean> {
+    return (await this.revisions(name)).length > 0;
+  }
+
+  /**
+   * One revision ('latest' = highest number).
+   * @throws ApiError 404 when the project or revision does not exist.
+   */
+  async revision(name: string, revision: number | 'latest'): Promise<RevisionRow> {
+    const revs = await this.revisions(name);
+    if (revs.length === 0) throw Errors.projectNotFound(name);
+    const row = revision === 'latest' ? revs[0] : revs.find((r) => r.number === revision);
+    if (!row) throw Errors.revisionNotFound(name, revision);
+    return row;
+  }
+
+  /**
+   * Makes a converted temp directory a revision: a new revision (highest + 1, starting at 1) or, with
+   * `replace` and an existing revision, the latest one replaced in place (same number). The rename and
+   * the row change happen in one transaction; on failure nothing visible changes.
+   * @returns the revision number.
+   */
+  async commitRevision(input: { name: string; tmpDir: string; description: string; replace: boolean; output: ConvertOutput }): Promise<number> {
+    const { name, tmpDir, description, replace, output } = input;
+    const now = new Date().toISOString();
+    const info = JSON.stringify({
+      modelName: name,
+      scFile: output.scFile,
+      bytes: output.bytes,
+      triangles: output.triangles,
+      objectCount: output.objectCount,
+      schemaVersion: output.schemaVersion,
+      originatingSystem: output.originatingSystem,
+    });
+    let oldDir: string | null = null;
+    const number = await this.db.transaction().execute(async (trx) => {
+      let project = await trx.selectFrom('projects').select('id').where('name', '=', name).executeTakeFirst();
+      if (!project) {
+        project = await trx.insertInto('projects').values({ name, created_at: now }).returning('id').executeTakeFirstOrThrow();
+      }
+      const latest = await trx
+        .selectFrom('revisions')
+        .selectAll()
+        .where('project_id', '=', project.id)
+        .orderBy('number', 'desc')
+        .executeTakeFirst();
+      const values = { description, last_updated: now, thumbnail: output.thumbnail, info, warnings: output.warnings };
+      if (replace && latest) {
+        const relDir = path.join('projects', name, `rev-${latest.number}-${path.basename(tmpDir).replace(/^\.tmp-/, '')}`);
+        await trx.updateTable('revisions').set({ ...values, dir: relDir }).where('id', '=', latest.id).execute();
+        await rename(tmpDir, path.join(this.dataDir, relDir));
+        oldDir = path.join(this.dataDir, latest.dir);
+        return latest.number;
+      }
+      const n = (latest?.number ?? 0) + 1;
+      const relDir = path.join('projects', name, `rev-${n}`);
+      if (existsSync(path.join(this.dataDir, relDir))) await rm(path.join(this.dataDir, relDir), { recursive: true, force: true });
+      await trx.insertInto('revisions').values({ ...values, project_id: project.id, number: n, dir: relDir }).execute();
+      await rename(tmpDir, path.join(this.dataDir, relDir));
+      return n;
+    });
+    // Open readers keep their file handles; the replaced files go once the row points elsewhere.
+    if (oldDir) await rm(oldDir, { recursive: true, force: true });
+    return number;
+  }
+
+  /** A fresh temp directory for a conversion: DATA_DIR/projects/{NAME}/.tmp-{id}. */
+  async createTempDir(name: string, conversionId: string): Promise<string> {
+    const dir = path.join(this.projectDir(name), `.tmp-${conversionId}`);
+    await mkdir(dir, { recursive: true });
+    return dir;
+  }
+
+  /** Deletes a project, its revisions and files. @throws ApiError 404 when unknown. */
+  async deleteProject(name: string): Promise<void> {
+    const p = await this.db.selectFrom('projects').select('id').where('name', '=', name).executeTakeFirst();
+    if (!p) throw Errors.projectNotFound(name);
+    await this.db.transaction().execute(async (trx) => {
+      await trx.deleteFrom('revisions').where('project_id', '=', p.id).execute();
+      await trx.deleteFrom('projects').where('id', '=', p.id).execute();
+    });
+    await rm(this.projectDir(name), { recursive: true, force: true });
+  }
+
+  /**
+   * Deletes one revision (application.md §6: only when more than one exists).
+   * @throws ApiError 404 for an unknown revision, 400 for the only revision.
+   */
+  async deleteRevision(name: string, number: number): Promise<void> {
+    const revs = await this.revisions(name);
+    const row = revs.find((r) => r.number === number);
+    if (!row) throw Errors.revisionNotFound(name, number);
+    if (revs.length < 2) throw Errors.lastRevision();
+    await this.db.deleteFrom('revisions').where('id', '=', row.id).execute();
+    await rm(this.revisionDir(row), { recursive: true, force: true });
+  }
+}

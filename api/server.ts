@@ -1,0 +1,39 @@
+/**
+ * The Keelson server process (issue 2 item 3): builds the app, serves the built UI and /api,
+ * socket.io at /api/socket.io, listens on PORT (default 8080) and imports the demo ship on first
+ * start without delaying `listen`. Run with `node --import tsx api/server.ts` (scripts/start.mjs).
+ */
+import { buildApp } from './app';
+import { loadConfig } from './config';
+import { startDemoShipImport } from './demo';
+import { attachRealtime } from './realtime';
+
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const app = await buildApp(config, { logger: process.env.LOG !== 'false', serveUi: true });
+  attachRealtime(app);
+  await app.listen({ port: config.port, host: config.host });
+  console.log(`Keelson is running at http://localhost:${config.port}/`);
+  void startDemoShipImport(app.ctx, (m) => app.log.info(m)).catch((e) => app.log.error(e));
+
+  let closing = false;
+  const stop = (signal: string) => {
+    if (closing) return;
+    closing = true;
+    app.log.info(`${signal}: closing`);
+    app.close().then(
+      () => process.exit(0),
+      (e) => {
+        console.error(e);
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGINT', () => stop('SIGINT'));
+  process.on('SIGTERM', () => stop('SIGTERM'));
+}
+
+main().catch((e) => {
+  console.error(e instanceof Error ? e.message : e);
+  process.exit(1);
+});

@@ -1,0 +1,159 @@
+/**
+ * Bar section polygons in local (u, v) (OCX_GUIDE §5.3.1): u along FlangeDirection, v along WebDirection,
+ * bounding box starting at the origin, asymmetric profiles with the back of the web on u = 0 and the
+ * flange or bulb toward +u. Dimensions and results in mm. Polygons are counter-clockwise.
+ */
+
+/** A section outline: outer polygon and an optional inner polygon (tubes), uv pairs, CCW. */
+export interface SectionPolygon {
+  outer: number[];
+  inner: number[] | null;
+  /** Net section area, mm². */
+  area: number;
+}
+
+/** Section dimensions in mm (missing = not given). Names follow the OCX shape children. */
+export interface SectionDims {
+  height?: number;
+  width?: number;
+  webThickness?: number;
+  flangeThickness?: number;
+  flangeWidth?: number;
+  bulbAngle?: number; // radians
+  bulbOuterRadius?: number;
+  diameter?: number;
+  thickness?: number;
+  overshoot?: number;
+  area?: number; // mm², UserDefinedBarSection
+}
+
+const rect = (u0: number, v0: number, u1: number, v1: number) => [u0, v0, u1, v0, u1, v1, u0, v1];
+
+function ringArea(r: number[]): number {
+  let s = 0;
+  const n = r.length / 2;
+  for (let i = 0, j = n - 1; i < n; j = i++) s += r[2 * j] * r[2 * i + 1] - r[2 * i] * r[2 * j + 1];
+  return s / 2;
+}
+
+function circleRing(cu: number, cv: number, r: number, n: number, a0 = 0, a1 = 2 * Math.PI, closed = true): number[] {
+  const out: number[] = [];
+  const steps = closed ? n : n + 1;
+  for (let i = 0; i < steps; i++) {
+    const t = a0 + ((a1 - a0) * i) / n;
+    out.push(cu + r * Math.cos(t), cv + r * Math.sin(t));
+  }
+  return out;
+}
+
+function regular(cu: number, cv: number, acrossFlats: number, sides: number): number[] {
+  const r = acrossFlats / 2 / Math.cos(Math.PI / sides);
+  return circleRing(cu, cv, r, sides, Math.PI / sides, 2 * Math.PI + Math.PI / sides);
+}
+
+/**
+ * Builds the polygon of a bar section kind (OCX shape element local name: FlatBar, BulbFlat, LBar, LBarOW,
+ * LBarOF, TBar, IBar, UBar, ZBar, Tube, RectangularTube, RoundBar, SquareBar, HexagonBar, OctagonBar,
+ * HalfRoundBar, UserDefinedBarSection).
+ * @throws Error naming the kind and the missing dimension when a required dimension is absent or ≤ 0.
+ */
+export function sectionPolygon(kind: string, d: SectionDims): SectionPolygon {
+  const need = (name: keyof SectionDims): number => {
+    const v = d[name];
+    if (v === undefined || !(v > 0)) throw new Error(`${kind} section needs a positive ${name}`);
+    return v;
+  };
+  let outer: number[];
+  let inner: number[] | null = null;
+  switch (kind) {
+    case 'FlatBar':
+      outer = rect(0, 0, need('width'), need('height'));
+      break;
+    case 'BulbFlat': {
+      const H = need('height'), tw = d.webThickness ?? d.width ?? need('webThickness');
+      const b = d.flangeWidth && d.flangeWidth > tw ? d.flangeWidth : tw + 0.14 * H;
+      const alpha = d.bulbAngle && d.bulbAngle > 0 ? d.bulbAngle : Math.PI / 6;
+      const r = Math.min(d.bulbOuterRadius && d.bulbOuterRadius > 0 ? d.bulbOuterRadius : tw, (b - tw) * 0.9, H / 4);
+      const hb = Math.min((b - tw) * Math.tan(alpha) + r, H * 0.6);
+      outer = [0, 0, tw, 0, tw, H - hb, b, H - r];
+      const arc = circleRing(b - r, H - r, r, 6, 0, Math.PI / 2, false);
+      for (let i = 2; i < arc.length; i += 2) outer.push(arc[i], arc[i + 1]);
+      outer.push(0, H);
+      break;
+    }
+    case 'LBar':
+    case 'LBarOW':
+    case 'LBarOF': {
+      const H = need('height'), W = need('width'), tw = need('webThickness'), tf = need('flangeThickness');
+      const o = d.overshoot ?? 0;
+      if (kind === 'LBarOF') outer = [o, 0, o + tw, 0, o + tw, H - tf, W, H - tf, W, H, 0, H, 0, H - tf, o, H - tf];
+      else if (kind === 'LBarOW') outer = [0, 0, tw, 0, tw, H - tf, W, H - tf, W, H, tw, H, tw, H + o, 0, H + o];
+      else outer = [0, 0, tw, 0, tw, H - tf, W, H - tf, W, H, 0, H];
+      break;
+    }
+    case 'TBar': {
+      const H = need('height'), W = need('width'), tw = need('webThickness'), tf = need('flangeThickness');
+      const a = (W - tw) / 2, b = (W + tw) / 2;
+      outer = [a, 0, b, 0, b, H - tf, W, H - tf, W, H, 0, H, 0, H - tf, a, H - tf];
+      break;
+    }
+    case 'IBar': {
+      const H = need('height'), W = need('width'), tw = need('webThickness'), tf = need('flangeThickness');
+      const a = (W - tw) / 2, b = (W + tw) / 2;
+      outer = [0, 0, W, 0, W, tf, b, tf, b, H - tf, W, H - tf, W, H, 0, H, 0, H - tf, a, H - tf, a, tf, 0, tf];
+      break;
+    }
+    case 'UBar': {
+      const H = need('height'), W = need('width'), tw = need('webThickness'), tf = need('flangeThickness');
+      outer = [0, 0, W, 0, W, tf, tw, tf, tw, H - tf, W, H - tf, W, H, 0, H];
+      break;
+    }
+    case 'ZBar': {
+      const H = need('height'), W = need('width'), tw = need('webThickness'), tf = need('flangeThickness');
+      outer = [-W + tw, 0, tw, 0, tw, H - tf, W, H - tf, W, H, 0, H, 0, tf, -W + tw, tf];
+      break;
+    }
+    case 'Tube': {
+      const D = d.diameter ?? need('height'), t = need('thickness');
+      outer = circleRing(D / 2, D / 2, D / 2, 24);
+      inner = D / 2 - t > 0 ? circleRing(D / 2, D / 2, D / 2 - t, 24) : null;
+      break;
+    }
+    case 'RectangularTube': {
+      const H = need('height'), W = need('width'), t = need('thickness');
+      outer = rect(0, 0, W, H);
+      inner = W > 2 * t && H > 2 * t ? rect(t, t, W - t, H - t) : null;
+      break;
+    }
+    case 'RoundBar': {
+      const D = d.diameter ?? need('height');
+      outer = circleRing(D / 2, D / 2, D / 2, 24);
+      break;
+    }
+    case 'SquareBar': {
+      const H = need('height');
+      outer = rect(0, 0, H, H);
+      break;
+    }
+    case 'HexagonBar':
+      outer = regular(need('height') / 2, need('height') / 2, need('height'), 6);
+      break;
+    case 'OctagonBar':
+      outer = regular(need('height') / 2, need('height') / 2, need('height'), 8);
+      break;
+    case 'HalfRoundBar': {
+      const D = d.diameter ?? d.width ?? need('height') * 2;
+      outer = circleRing(D / 2, 0, D / 2, 12, 0, Math.PI, false);
+      break;
+    }
+    case 'UserDefinedBarSection': {
+      const s = Math.sqrt(need('area'));
+      outer = rect(0, 0, s, s);
+      break;
+    }
+    default:
+      throw new Error(`Unsupported bar section kind ${kind}`);
+  }
+  const area = Math.abs(ringArea(outer)) - (inner ? Math.abs(ringArea(inner)) : 0);
+  return { outer, inner, area };
+}

@@ -1,0 +1,181 @@
+/**
+ * Analytic curve kernels and contour chaining (OCX_GUIDE §4.1 CircumArc3D/Circle3D/Ellipse3D, §4.2 loop
+ * builder). Polylines are plain number arrays of xyz triplets in the caller's unit (the importer: mm).
+ */
+
+export type Vec3 = [number, number, number];
+
+export const sub = (a: ArrayLike<number>, b: ArrayLike<number>): Vec3 => [a[0] - b[0], a[1] - b[1], a[2] - b[2]];
+export const add = (a: ArrayLike<number>, b: ArrayLike<number>): Vec3 => [a[0] + b[0], a[1] + b[1], a[2] + b[2]];
+export const scale = (a: ArrayLike<number>, s: number): Vec3 => [a[0] * s, a[1] * s, a[2] * s];
+export const dot = (a: ArrayLike<number>, b: ArrayLike<number>): number => a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+export const cross = (a: ArrayLike<number>, b: ArrayLike<number>): Vec3 => [
+  a[1] * b[2] - a[2] * b[1],
+  a[2] * b[0] - a[0] * b[2],
+  a[0] * b[1] - a[1] * b[0],
+];
+export const len = (a: ArrayLike<number>): number => Math.hypot(a[0], a[1], a[2]);
+/** Unit vector of a, or [0, 0, 0] for a zero vector. */
+export const normalize = (a: ArrayLike<number>): Vec3 => {
+  const l = len(a);
+  return l > 0 ? [a[0] / l, a[1] / l, a[2] / l] : [0, 0, 0];
+};
+
+/** A unit vector perpendicular to n. */
+export function perpendicular(n: ArrayLike<number>): Vec3 {
+  const a: Vec3 = Math.abs(n[0]) < 0.9 ? [1, 0, 0] : [0, 1, 0];
+  return normalize(cross(n, a));
+}
+
+/** Number of segments for an arc of radius r spanning sweep radians (chordal + angular tolerance). */
+export function arcSegments(r: number, sweep: number, chordTol: number, angTolRad: number): number {
+  let step = angTolRad;
+  if (r > chordTol) step = Math.min(step, 2 * Math.acos(1 - chordTol / r));
+  return Math.max(2, Math.ceil(Math.abs(sweep) / step - 1e-9));
+}
+
+/**
+ * Arc through A, B, C (CircumArc3D): from A through B to C. Collinear points give the line A → C.
+ * @returns polyline including both end points.
+ */
+export function circumArc(A: Vec3, B: Vec3, C: Vec3, chordTol: number, angTolRad: number): number[] {
+  const a = sub(B, A), b = sub(C, A), m = cross(a, b);
+  const m2 = dot(m, m);
+  if (m2 <= 1e-12 * dot(a, a) * dot(b, b) || m2 === 0) return [...A, ...C];
+  const O = add(A, scale(add(scale(cross(b, m), dot(a, a)), scale(cross(m, a), dot(b, b))), 1 / (2 * m2)));
+  const r = len(sub(A, O));
+  const n = normalize(m), e1 = normalize(sub(A, O)), e2 = cross(n, e1);
+  const theta = (P: Vec3) => {
+    const d = sub(P, O);
+    let t = Math.atan2(dot(d, e2), dot(d, e1));
+    if (t < 0) t += 2 * Math.PI;
+    return t;
+  };
+  let sweep = theta(C);
+  if (sweep < 1e-9) sweep = 2 * Math.PI; // A = C: a full circle through B
+  return circleArcPoints(O, e1, e2, r, 0, sweep, chordTol, angTolRad);
+}
+
+/** Points of a circular arc centre O, basis (e1, e2), radius r, from angle a0 sweeping `sweep` radians. */
+export function circleArcPoints(O: Vec3, e1: Vec3, e2: Vec3, r: number, a0: number, sweep: number, chordTol: number, angTolRad: number): number[] {
+  const n = arcSegments(r, sweep, chordTol, angTolRad);
+  const out: number[] = [];
+  for (let i = 0; i <= n; i++) {
+    const t = a0 + (sweep * i) / n, c = Math.cos(t) * r, s = Math.sin(t) * r;
+    out.push(O[0] + c * e1[0] + s * e2[0], O[1] + c * e1[1] + s * e2[1], O[2] + c * e1[2] + s * e2[2]);
+  }
+  return out;
+}
+
+/** Full circle (Circle3D): centre, normal, radius; counter-clockwise about the normal, closed (last = first). */
+export function circle(center: Vec3, normal: Vec3, r: number, chordTol: number, angTolRad: number): number[] {
+  const n = normalize(normal), e1 = perpendicular(n), e2 = cross(n, e1);
+  return circleArcPoints(center, e1, e2, r, 0, 2 * Math.PI, chordTol, Math.min(angTolRad, Math.PI / 16));
+}
+
+/** Full ellipse (Ellipse3D) from semi-axes a along majorAxis and b along minorAxis; closed. */
+export function ellipse(center: Vec3, majorAxis: Vec3, minorAxis: Vec3, a: number, b: number, chordTol: number, angTolRad: number): number[] {
+  const e1 = normalize(majorAxis), e2 = normalize(minorAxis);
+  const n = Math.max(32, arcSegments(Math.max(a, b), 2 * Math.PI, chordTol, angTolRad));
+  const out: number[] = [];
+  for (let i = 0; i <= n; i++) {
+    const t = (2 * Math.PI * i) / n, c = Math.cos(t) * a, s = Math.sin(t) * b;
+    out.push(center[0] + c * e1[0] + s * e2[0], center[1] + c * e1[1] + s * e2[1], center[2] + c * e1[2] + s * e2[2]);
+  }
+  return out;
+}
+
+/** Length of a polyline (xyz triplets). */
+export function polylineLength(p: ArrayLike<number>): number {
+  let s = 0;
+  for (let i = 3; i + 2 < p.length; i += 3) s += Math.hypot(p[i] - p[i - 3], p[i + 1] - p[i - 2], p[i + 2] - p[i - 1]);
+  return s;
+}
+
+const dist3 = (p: ArrayLike<number>, i: number, q: ArrayLike<number>, j: number) =>
+  Math.hypot(p[i] - q[j], p[i + 1] - q[j + 1], p[i + 2] - q[j + 2]);
+
+/** Result of chaining contour segments into loops. */
+export interface ChainResult {
+  /** Closed loops, xyz triplets, without the repeated closing point. */
+  loops: number[][];
+  /** Open chains that could not be closed within gapTol (closed with a straight line, §4.2 step 4). */
+  gapsClosed: number;
+}
+
+/**
+ * Chains polyline segments into closed loops (OCX_GUIDE §4.2): drops segments shorter than eps (keeping
+ * closed ones), greedily appends the nearest segment (reversed if needed) while the gap is < gapTol,
+ * and closes each loop. Order and direction of the input do not matter.
+ */
+export function chainLoops(segments: number[][], eps: number, gapTol: number): ChainResult {
+  const segs = segments.filter((s) => s.length >= 6 && (polylineLength(s) >= eps || s.length > 6));
+  const used = new Uint8Array(segs.length);
+  const loops: number[][] = [];
+  let gapsClosed = 0;
+  for (let start = 0; start < segs.length; start++) {
+    if (used[start]) continue;
+    used[start] = 1;
+    const loop = segs[start].slice();
+    for (;;) {
+      if (loop.length > 6 && dist3(loop, loop.length - 3, loop, 0) <= gapTol) break;
+      let best = -1, bestD = Infinity, bestRev = false;
+      const e = loop.length - 3;
+      for (let i = 0; i < segs.length; i++) {
+        if (used[i]) continue;
+        const s = segs[i];
+        const d0 = dist3(loop, e, s, 0), d1 = dist3(loop, e, s, s.length - 3);
+        if (d0 < bestD) { bestD = d0; best = i; bestRev = false; }
+        if (d1 < bestD) { bestD = d1; best = i; bestRev = true; }
+      }
+      if (best < 0 || bestD > gapTol) {
+        if (dist3(loop, loop.length - 3, loop, 0) > gapTol) gapsClosed++;
+        break;
+      }
+      used[best] = 1;
+      const s = segs[best];
+      const pts = bestRev ? reversePolyline(s) : s;
+      for (let i = 3; i < pts.length; i++) loop.push(pts[i]);
+    }
+    // drop the closing duplicate and consecutive duplicates
+    const clean = dedupe(loop, eps * 0.01);
+    if (clean.length >= 9 && dist3(clean, clean.length - 3, clean, 0) <= gapTol) clean.length -= 3;
+    if (clean.length >= 9) loops.push(clean);
+  }
+  return { loops, gapsClosed };
+}
+
+/** Reverses the point order of a polyline (xyz triplets). */
+export function reversePolyline(p: number[]): number[] {
+  const out: number[] = new Array(p.length);
+  for (let i = 0, j = p.length - 3; j >= 0; i += 3, j -= 3) {
+    out[i] = p[j];
+    out[i + 1] = p[j + 1];
+    out[i + 2] = p[j + 2];
+  }
+  return out;
+}
+
+/** Removes consecutive points closer than tol. */
+export function dedupe(p: number[], tol: number): number[] {
+  const out: number[] = [];
+  for (let i = 0; i + 2 < p.length; i += 3) {
+    const n = out.length;
+    if (n >= 3 && Math.hypot(p[i] - out[n - 3], p[i + 1] - out[n - 2], p[i + 2] - out[n - 1]) <= tol) continue;
+    out.push(p[i], p[i + 1], p[i + 2]);
+  }
+  return out;
+}
+
+/** Newell normal of a closed polygon (xyz triplets); its length is twice the polygon's area. */
+export function newellNormal(p: ArrayLike<number>): Vec3 {
+  let x = 0, y = 0, z = 0;
+  const n = Math.floor(p.length / 3);
+  for (let i = 0; i < n; i++) {
+    const j = ((i + 1) % n) * 3, k = i * 3;
+    x += (p[k + 1] - p[j + 1]) * (p[k + 2] + p[j + 2]);
+    y += (p[k + 2] - p[j + 2]) * (p[k] + p[j]);
+    z += (p[k] - p[j]) * (p[k + 1] + p[j + 1]);
+  }
+  return [x, y, z];
+}

@@ -1,0 +1,213 @@
+/**
+ * NURBS curve and surface kernels (OCX_GUIDE §4.1 "NURBS3D", §4.3 "NURBSSurface"): evaluation with
+ * rational weights and repeated knots, knot-vector repair, and adaptive discretisation of curves with a
+ * chordal tolerance. Pure functions; coordinates in whatever unit the caller uses (the importer: mm).
+ */
+
+/** A NURBS curve: degree p, knot vector U (length n + p + 1), homogeneous control points (x·w, y·w, z·w, w)*. */
+export interface NurbsCurve {
+  degree: number;
+  knots: Float64Array;
+  /** Packed homogeneous control points, 4 numbers per point. */
+  pw: Float64Array;
+}
+
+/** A tensor-product NURBS surface; control point (i, j) is at index i·nV + j (U outer, V inner; §4.3). */
+export interface NurbsSurface {
+  degreeU: number;
+  degreeV: number;
+  knotsU: Float64Array;
+  knotsV: Float64Array;
+  nU: number;
+  nV: number;
+  /** Packed homogeneous control points, 4 numbers per point, U-major. */
+  pw: Float64Array;
+}
+
+/**
+ * Packs xyz control points and weights into homogeneous coordinates.
+ * @param xyz control points, 3 numbers each; @param weights one per point (missing = 1).
+ */
+export function homogeneous(xyz: ArrayLike<number>, weights?: ArrayLike<number>): Float64Array {
+  const n = Math.floor(xyz.length / 3);
+  const pw = new Float64Array(4 * n);
+  for (let i = 0; i < n; i++) {
+    const w = weights && i < weights.length && Number.isFinite(weights[i]) && weights[i] > 0 ? weights[i] : 1;
+    pw[4 * i] = xyz[3 * i] * w;
+    pw[4 * i + 1] = xyz[3 * i + 1] * w;
+    pw[4 * i + 2] = xyz[3 * i + 2] * w;
+    pw[4 * i + 3] = w;
+  }
+  return pw;
+}
+
+/**
+ * Makes a knot vector usable for nCtrl control points of degree p: trims surplus end knots symmetrically
+ * (CADMATIC writes one too many, OCX_GUIDE §4.3) and checks it is non-decreasing.
+ * @returns the repaired vector, or null when it cannot be repaired (too few knots, decreasing values).
+ */
+export function repairKnots(knots: ArrayLike<number>, nCtrl: number, p: number): Float64Array | null {
+  const want = nCtrl + p + 1;
+  let k = Array.from(knots);
+  if (k.length < want || p < 1 || nCtrl <= p) return null;
+  let front = true;
+  while (k.length > want) {
+    k = front ? k.slice(1) : k.slice(0, -1);
+    front = !front;
+  }
+  for (let i = 1; i < k.length; i++) if (!(k[i] >= k[i - 1])) return null;
+  if (!(k[nCtrl] > k[p])) return null;
+  return Float64Array.from(k);
+}
+
+/** Knot span index k with U[k] <= t < U[k+1], clamped to [p, n-1] (n = number of control points). */
+export function findSpan(n: number, p: number, U: ArrayLike<number>, t: number): number {
+  if (t >= U[n]) return n - 1;
+  if (t <= U[p]) return p;
+  let lo = p, hi = n;
+  while (hi - lo > 1) {
+    const mid = (lo + hi) >> 1;
+    if (t < U[mid]) hi = mid;
+    else lo = mid;
+  }
+  return lo;
+}
+
+/** The p + 1 non-zero B-spline basis functions at t in span k (The NURBS Book A2.2), written to out. */
+export function basisFunctions(k: number, t: number, p: number, U: ArrayLike<number>, out: Float64Array): void {
+  const left = new Float64Array(p + 1);
+  const right = new Float64Array(p + 1);
+  out[0] = 1;
+  for (let j = 1; j <= p; j++) {
+    left[j] = t - U[k + 1 - j];
+    right[j] = U[k + j] - t;
+    let saved = 0;
+    for (let r = 0; r < j; r++) {
+      const den = right[r + 1] + left[j - r];
+      const tmp = den !== 0 ? out[r] / den : 0;
+      out[r] = saved + right[r + 1] * tmp;
+      saved = left[j - r] * tmp;
+    }
+    out[j] = saved;
+  }
+}
+
+/** Parameter domain [U[p], U[n]] of a curve. */
+export function curveDomain(c: NurbsCurve): [number, number] {
+  const n = c.pw.length / 4;
+  return [c.knots[c.degree], c.knots[n]];
+}
+
+/** Evaluates the curve at t into out[0..2] (rational: evaluated in homogeneous space). */
+export function evalCurve(c: NurbsCurve, t: number, out: number[] | Float64Array): void {
+  const p = c.degree, n = c.pw.length / 4;
+  const k = findSpan(n, p, c.knots, t);
+  const N = new Float64Array(p + 1);
+  basisFunctions(k, t, p, c.knots, N);
+  let x = 0, y = 0, z = 0, w = 0;
+  for (let j = 0; j <= p; j++) {
+    const i = 4 * (k - p + j);
+    x += N[j] * c.pw[i];
+    y += N[j] * c.pw[i + 1];
+    z += N[j] * c.pw[i + 2];
+    w += N[j] * c.pw[i + 3];
+  }
+  out[0] = x / w;
+  out[1] = y / w;
+  out[2] = z / w;
+}
+
+/** Evaluates the surface at (u, v) into out[0..2]. */
+export function evalSurface(s: NurbsSurface, u: number, v: number, out: number[] | Float64Array): void {
+  const ku = findSpan(s.nU, s.degreeU, s.knotsU, u);
+  const kv = findSpan(s.nV, s.degreeV, s.knotsV, v);
+  const Nu = new Float64Array(s.degreeU + 1), Nv = new Float64Array(s.degreeV + 1);
+  basisFunctions(ku, u, s.degreeU, s.knotsU, Nu);
+  basisFunctions(kv, v, s.degreeV, s.knotsV, Nv);
+  let x = 0, y = 0, z = 0, w = 0;
+  for (let a = 0; a <= s.degreeU; a++) {
+    const i = ku - s.degreeU + a;
+    for (let b = 0; b <= s.degreeV; b++) {
+      const j = kv - s.degreeV + b;
+      const f = Nu[a] * Nv[b], o = 4 * (i * s.nV + j);
+      x += f * s.pw[o];
+      y += f * s.pw[o + 1];
+      z += f * s.pw[o + 2];
+      w += f * s.pw[o + 3];
+    }
+  }
+  out[0] = x / w;
+  out[1] = y / w;
+  out[2] = z / w;
+}
+
+function collinearSpan(c: NurbsCurve, first: number, last: number, tol: number): boolean {
+  const pw = c.pw;
+  const ax = pw[4 * first] / pw[4 * first + 3], ay = pw[4 * first + 1] / pw[4 * first + 3], az = pw[4 * first + 2] / pw[4 * first + 3];
+  const bx = pw[4 * last] / pw[4 * last + 3], by = pw[4 * last + 1] / pw[4 * last + 3], bz = pw[4 * last + 2] / pw[4 * last + 3];
+  const dx = bx - ax, dy = by - ay, dz = bz - az;
+  const len2 = dx * dx + dy * dy + dz * dz;
+  for (let i = first + 1; i < last; i++) {
+    const w = pw[4 * i + 3];
+    const px = pw[4 * i] / w - ax, py = pw[4 * i + 1] / w - ay, pz = pw[4 * i + 2] / w - az;
+    const s = len2 > 0 ? (px * dx + py * dy + pz * dz) / len2 : 0;
+    if (s < -1e-9 || s > 1 + 1e-9) return false;
+    const ex = px - s * dx, ey = py - s * dy, ez = pz - s * dz;
+    if (ex * ex + ey * ey + ez * ez > tol * tol * 1e-4) return false;
+  }
+  return true;
+}
+
+/**
+ * Discretises a curve into a polyline (xyz triplets) whose chords deviate from the curve by at most
+ * chordTol and turn by at most angTolRad per segment. Degree-1 curves give their control points; spans
+ * whose control points are collinear (NAPA's tripled-knot polygons, §4.1) give only their end points.
+ */
+export function tessellateCurve(c: NurbsCurve, chordTol: number, angTolRad = Math.PI / 12): number[] {
+  const p = c.degree, n = c.pw.length / 4, U = c.knots;
+  const out: number[] = [];
+  const pt = [0, 0, 0];
+  const push = (t: number) => {
+    evalCurve(c, t, pt);
+    out.push(pt[0], pt[1], pt[2]);
+  };
+  push(U[p]);
+  for (let k = p; k < n; k++) {
+    const a = U[k], b = U[k + 1];
+    if (!(b > a)) continue;
+    if (p === 1 || collinearSpan(c, k - p, k, chordTol)) {
+      push(b);
+      continue;
+    }
+    subdivide(c, a, b, chordTol, Math.cos(angTolRad), 0, out, pt);
+  }
+  return out;
+}
+
+function subdivide(c: NurbsCurve, a: number, b: number, tol: number, cosAng: number, depth: number, out: number[], tmp: number[]): void {
+  const pa = [0, 0, 0], pb = [0, 0, 0], pm = [0, 0, 0], pq = [0, 0, 0], pr = [0, 0, 0];
+  evalCurve(c, a, pa);
+  evalCurve(c, b, pb);
+  evalCurve(c, (a + b) / 2, pm);
+  evalCurve(c, a + (b - a) / 4, pq);
+  evalCurve(c, a + (3 * (b - a)) / 4, pr);
+  const err = Math.max(distToSegment(pm, pa, pb), distToSegment(pq, pa, pb), distToSegment(pr, pa, pb));
+  const d1 = [pm[0] - pa[0], pm[1] - pa[1], pm[2] - pa[2]], d2 = [pb[0] - pm[0], pb[1] - pm[1], pb[2] - pm[2]];
+  const l1 = Math.hypot(d1[0], d1[1], d1[2]), l2 = Math.hypot(d2[0], d2[1], d2[2]);
+  const cos = l1 > 0 && l2 > 0 ? (d1[0] * d2[0] + d1[1] * d2[1] + d1[2] * d2[2]) / (l1 * l2) : 1;
+  if (depth < 12 && (err > tol || (cos < cosAng && l1 + l2 > tol))) {
+    subdivide(c, a, (a + b) / 2, tol, cosAng, depth + 1, out, tmp);
+    subdivide(c, (a + b) / 2, b, tol, cosAng, depth + 1, out, tmp);
+    return;
+  }
+  out.push(pb[0], pb[1], pb[2]);
+}
+
+/** Distance of point p from segment ab (xyz arrays). */
+export function distToSegment(p: ArrayLike<number>, a: ArrayLike<number>, b: ArrayLike<number>): number {
+  const dx = b[0] - a[0], dy = b[1] - a[1], dz = b[2] - a[2];
+  const l2 = dx * dx + dy * dy + dz * dz;
+  let s = l2 > 0 ? ((p[0] - a[0]) * dx + (p[1] - a[1]) * dy + (p[2] - a[2]) * dz) / l2 : 0;
+  s = Math.max(0, Math.min(1, s));
+  return Math.hypot(p[0] - a[0] - s * dx, p[1] - a[1] - s * dy, p[2] - a[2] - s * dz);
+}

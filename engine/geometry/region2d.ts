@@ -1,0 +1,227 @@
+/**
+ * Planar regions: outer loop minus holes, triangulated (OCX_GUIDE §5.2.2 steps 4–5). Holes that cross or
+ * touch the boundary, or lie partly outside it (panel holes straddling seams, TC12), are handled with a
+ * polygon boolean (polygon-clipping); the result is triangulated with earcut, optionally with interior
+ * Steiner points on a grid (for lifting onto curved surfaces, §5.2.3 B). Rings are xy pairs.
+ */
+import earcut from 'earcut';
+import { ccwTriangles } from './sweep';
+import { boundaryRings } from './surfaceMesh';
+import polygonClipping, { type Polygon, type Ring } from 'polygon-clipping';
+
+/** Signed area of a ring of xy pairs (positive = counter-clockwise). */
+export function signedArea2d(ring: ArrayLike<number>): number {
+  let s = 0;
+  const n = Math.floor(ring.length / 2);
+  for (let i = 0, j = n - 1; i < n; j = i++) s += (ring[2 * j] - ring[2 * i]) * (ring[2 * j + 1] + ring[2 * i + 1]);
+  return s / 2;
+}
+
+/** True when (x, y) is inside the ring (even-odd rule). */
+export function pointInRing(ring: ArrayLike<number>, x: number, y: number): boolean {
+  let inside = false;
+  const n = Math.floor(ring.length / 2);
+  for (let i = 0, j = n - 1; i < n; j = i++) {
+    const xi = ring[2 * i], yi = ring[2 * i + 1], xj = ring[2 * j], yj = ring[2 * j + 1];
+    if (yi > y !== yj > y && x < ((xj - xi) * (y - yi)) / (yj - yi) + xi) inside = !inside;
+  }
+  return inside;
+}
+
+/** A triangulated region: 2D vertices, triangles, and the boundary rings as vertex index lists. */
+export interface Region2D {
+  /** xy pairs. */
+  points: Float64Array;
+  /** Triangle indices into points/2, counter-clockwise. */
+  indices: Uint32Array;
+  /** Boundary rings (outer CCW, holes CW) as indices into points/2. */
+  rings: number[][];
+  /** Area of the region (outer minus holes), in the square of the input unit. */
+  area: number;
+}
+
+function bbox(r: ArrayLike<number>): [number, number, number, number] {
+  let a = Infinity, b = Infinity, c = -Infinity, d = -Infinity;
+  for (let i = 0; i + 1 < r.length; i += 2) {
+    if (r[i] < a) a = r[i];
+    if (r[i + 1] < b) b = r[i + 1];
+    if (r[i] > c) c = r[i];
+    if (r[i + 1] > d) d = r[i + 1];
+  }
+  return [a, b, c, d];
+}
+
+const toRing = (r: ArrayLike<number>): Ring => {
+  const out: Ring = [];
+  for (let i = 0; i + 1 < r.length; i += 2) out.push([r[i], r[i + 1]]);
+  return out;
+};
+
+/**
+ * Computes outer − ∪ holes and triangulates it.
+ * @param outer the outer loop (xy pairs, any orientation).
+ * @param holes hole loops (xy pairs, any orientation, may cross the outer loop or lie outside it).
+ * @param steinerSpacing when > 0, interior grid points at this spacing are added (at most maxSteiner).
+ * @returns the region; an empty region (no triangles) when nothing is left.
+ */
+export function triangulateRegion(outer: number[], holes: number[][], steinerSpacing = 0, maxSteiner = 4000): Region2D {
+  const ob = bbox(outer);
+  const relevant = holes.filter((h) => {
+    const hb = bbox(h);
+    return hb[0] < ob[2] && hb[2] > ob[0] && hb[1] < ob[3] && hb[3] > ob[1] && h.length >= 6;
+  });
+  let polys: number[][][];
+  if (relevant.length === 0) {
+    polys = [[outer]];
+  } else {
+    try {
+      const res = polygonClipping.difference([toRing(outer)] as Polygon, ...relevant.map((h) => [toRing(h)] as Polygon));
+      polys = res.map((poly) => poly.map((ring) => ring.slice(0, -1).flat()));
+    } catch {
+      // degenerate input for the boolean: fall back to holes fully inside the outer loop
+      polys = [[outer, ...relevant.filter((h) => pointInRing(outer, h[0], h[1]))]];
+    }
+  }
+  const pts: number[] = [];
+  const idx: number[] = [];
+  const rings: number[][] = [];
+  let area = 0;
+  for (const poly of polys) {
+    const base = pts.length / 2;
+    const flat: number[] = [];
+    const holeStarts: number[] = [];
+    poly.forEach((ring, k) => {
+      let r = ring;
+      const a = signedArea2d(r);
+      if ((k === 0 && a < 0) || (k > 0 && a > 0)) r = reverse2d(r);
+      area += k === 0 ? Math.abs(a) : -Math.abs(a);
+      if (k > 0) holeStarts.push(flat.length / 2);
+      const start = base + flat.length / 2;
+      rings.push(Array.from({ length: r.length / 2 }, (_, i) => start + i));
+      for (const v of r) flat.push(v);
+    });
+    if (steinerSpacing > 0) {
+      const b = bbox(poly[0]);
+      let sp = steinerSpacing;
+      while (((b[2] - b[0]) / sp) * ((b[3] - b[1]) / sp) > maxSteiner) sp *= 1.5;
+      for (let x = b[0] + sp / 2; x < b[2]; x += sp)
+        for (let y = b[1] + sp / 2; y < b[3]; y += sp) {
+          if (!pointInRing(poly[0], x, y)) continue;
+          let inHole = false;
+          for (let k = 1; k < poly.length && !inHole; k++) inHole = pointInRing(poly[k], x, y);
+          if (inHole || nearRing(poly, x, y, sp * 0.3)) continue;
+          holeStarts.push(flat.length / 2);
+          flat.push(x, y);
+        }
+    }
+    const tri = ccwTriangles(flat, earcut(flat, holeStarts, 2));
+    for (const t of tri) idx.push(base + t);
+    for (const v of flat) pts.push(v);
+  }
+  return { points: Float64Array.from(pts), indices: Uint32Array.from(idx), rings, area };
+}
+
+function nearRing(poly: number[][], x: number, y: number, d: number): boolean {
+  for (const r of poly) {
+    const n = r.length / 2;
+    for (let i = 0, j = n - 1; i < n; j = i++) {
+      const ax = r[2 * j], ay = r[2 * j + 1], bx = r[2 * i], by = r[2 * i + 1];
+      const dx = bx - ax, dy = by - ay, l2 = dx * dx + dy * dy;
+      let s = l2 > 0 ? ((x - ax) * dx + (y - ay) * dy) / l2 : 0;
+      s = Math.max(0, Math.min(1, s));
+      if (Math.hypot(x - ax - s * dx, y - ay - s * dy) < d) return true;
+    }
+  }
+  return false;
+}
+
+/**
+ * Triangulates outer − ∪ holes on a regular grid of square cells of size `cell` (well-shaped triangles
+ * for lifting onto curved surfaces; ear clipping with Steiner points gives slivers whose lifted area is
+ * wrong): inside cells become two triangles, boundary cells are clipped with the region and ear-clipped.
+ * Vertices are welded, so rings are the true boundary (edges used by one triangle).
+ */
+export function triangulateGrid(outer: number[], holes: number[][], cell: number): Region2D {
+  const base = triangulateRegion(outer, holes, 0);
+  // region polygons from the boundary rings of the plain triangulation
+  const polys: number[][][] = [];
+  for (const ring of base.rings) {
+    const r: number[] = [];
+    for (const i of ring) r.push(base.points[2 * i], base.points[2 * i + 1]);
+    if (signedArea2d(r) > 0) polys.push([r]);
+    else {
+      const owner = polys.find((p) => pointInRing(p[0], r[0], r[1])) ?? polys[polys.length - 1];
+      if (owner) owner.push(r);
+    }
+  }
+  const [x0, y0, x1, y1] = bbox(outer);
+  const nx = Math.max(1, Math.ceil((x1 - x0) / cell)), ny = Math.max(1, Math.ceil((y1 - y0) / cell));
+  const touched = new Set<number>();
+  for (const poly of polys)
+    for (const r of poly) {
+      const n = r.length / 2;
+      for (let i = 0, j = n - 1; i < n; j = i++) {
+        const ex0 = Math.min(r[2 * i], r[2 * j]), ex1 = Math.max(r[2 * i], r[2 * j]), ey0 = Math.min(r[2 * i + 1], r[2 * j + 1]), ey1 = Math.max(r[2 * i + 1], r[2 * j + 1]);
+        for (let cx = Math.max(0, Math.floor((ex0 - x0) / cell)); cx <= Math.min(nx - 1, Math.floor((ex1 - x0) / cell)); cx++)
+          for (let cy = Math.max(0, Math.floor((ey0 - y0) / cell)); cy <= Math.min(ny - 1, Math.floor((ey1 - y0) / cell)); cy++) touched.add(cx * (ny + 1) + cy);
+      }
+    }
+  const inRegion = (x: number, y: number) => polys.some((p) => pointInRing(p[0], x, y) && !p.slice(1).some((h) => pointInRing(h, x, y)));
+  const pts: number[] = [];
+  const idx: number[] = [];
+  const region = polys.map((p) => p.map(toRing)) as Polygon[];
+  for (let cx = 0; cx < nx; cx++)
+    for (let cy = 0; cy < ny; cy++) {
+      const ax = x0 + cx * cell, ay = y0 + cy * cell, bx = Math.min(x1, ax + cell), by = Math.min(y1, ay + cell);
+      if (!touched.has(cx * (ny + 1) + cy)) {
+        if (!inRegion((ax + bx) / 2, (ay + by) / 2)) continue;
+        const k = pts.length / 2;
+        pts.push(ax, ay, bx, ay, bx, by, ax, by);
+        idx.push(k, k + 1, k + 2, k, k + 2, k + 3);
+        continue;
+      }
+      let pieces: number[][][];
+      try {
+        pieces = polygonClipping.intersection([[[ax, ay], [bx, ay], [bx, by], [ax, by]]], ...region).map((pp) => pp.map((ring) => ring.slice(0, -1).flat()));
+      } catch {
+        continue;
+      }
+      for (const piece of pieces) {
+        const flat: number[] = [], starts: number[] = [];
+        piece.forEach((r, k) => {
+          if (k > 0) starts.push(flat.length / 2);
+          for (const v of r) flat.push(v);
+        });
+        const k = pts.length / 2;
+        for (const t of ccwTriangles(flat, earcut(flat, starts, 2))) idx.push(k + t);
+        for (const v of flat) pts.push(v);
+      }
+    }
+  // weld shared vertices
+  const map = new Map<string, number>();
+  const wp: number[] = [];
+  const remap = new Uint32Array(pts.length / 2);
+  for (let i = 0; i < pts.length / 2; i++) {
+    const key = `${pts[2 * i].toFixed(4)},${pts[2 * i + 1].toFixed(4)}`;
+    let v = map.get(key);
+    if (v === undefined) {
+      v = wp.length / 2;
+      wp.push(pts[2 * i], pts[2 * i + 1]);
+      map.set(key, v);
+    }
+    remap[i] = v;
+  }
+  const wi: number[] = [];
+  for (let t = 0; t < idx.length; t += 3) {
+    const a = remap[idx[t]], b = remap[idx[t + 1]], c = remap[idx[t + 2]];
+    if (a !== b && b !== c && a !== c) wi.push(a, b, c);
+  }
+  return { points: Float64Array.from(wp), indices: Uint32Array.from(wi), rings: boundaryRings(wi), area: base.area };
+}
+
+/** Reverses a ring of xy pairs. */
+export function reverse2d(r: number[]): number[] {
+  const out: number[] = [];
+  for (let i = r.length - 2; i >= 0; i -= 2) out.push(r[i], r[i + 1]);
+  return out;
+}

@@ -1,0 +1,183 @@
+/**
+ * Triangulated reference surfaces and the "projection + lift" of OCX_GUIDE §5.2.3 B: points of a plate
+ * triangulated in the plane of its outline are moved along the plane normal N onto the surface. Also
+ * grid tessellation of parametric patches, vertex welding and boundary-ring extraction. Units: mm.
+ */
+import { cross, dot, normalize, type Vec3 } from './curves';
+
+/** A triangle soup approximating a surface; triangle normals follow the surface's own orientation. */
+export interface SurfaceMesh {
+  positions: number[];
+  indices: number[];
+}
+
+/** Appends a grid tessellation of f(u, v) over [0,1]² with nu × nv cells; triangles oriented as Su × Sv. */
+export function appendGrid(mesh: SurfaceMesh, nu: number, nv: number, f: (u: number, v: number, out: number[]) => void): void {
+  const base = mesh.positions.length / 3;
+  const p = [0, 0, 0];
+  for (let i = 0; i <= nu; i++)
+    for (let j = 0; j <= nv; j++) {
+      f(i / nu, j / nv, p);
+      mesh.positions.push(p[0], p[1], p[2]);
+    }
+  for (let i = 0; i < nu; i++)
+    for (let j = 0; j < nv; j++) {
+      const a = base + i * (nv + 1) + j, b = a + nv + 1;
+      mesh.indices.push(a, b, b + 1, a, b + 1, a + 1);
+    }
+}
+
+/** Result of lifting one point. */
+export interface LiftHit {
+  point: Vec3;
+  /** Unit normal of the hit triangle (surface orientation). */
+  normal: Vec3;
+}
+
+/**
+ * Ray caster for lifting points along ±N onto a surface mesh. Triangles are bucketed on a grid in the
+ * (e1, e2) plane; a query returns the hit closest to the plane (smallest |height|).
+ */
+export class SurfaceLifter {
+  private readonly cells = new Map<number, number[]>();
+  private readonly cell: number;
+  private readonly e1: Vec3;
+  private readonly e2: Vec3;
+  private readonly tri2d: Float64Array;
+  private readonly triN: Float64Array;
+
+  constructor(readonly mesh: SurfaceMesh, readonly origin: Vec3, readonly N: Vec3, cellSize: number) {
+    this.N = normalize(N);
+    this.e1 = normalize(Math.abs(this.N[0]) < 0.9 ? cross(this.N, [1, 0, 0]) : cross(this.N, [0, 1, 0]));
+    this.e2 = cross(this.N, this.e1);
+    this.cell = Math.max(cellSize, 1e-3);
+    const P = mesh.positions, I = mesh.indices, nt = I.length / 3;
+    this.tri2d = new Float64Array(nt * 6);
+    this.triN = new Float64Array(nt * 3);
+    for (let t = 0; t < nt; t++) {
+      let minx = Infinity, miny = Infinity, maxx = -Infinity, maxy = -Infinity;
+      for (let k = 0; k < 3; k++) {
+        const i = 3 * I[3 * t + k];
+        const d = [P[i] - origin[0], P[i + 1] - origin[1], P[i + 2] - origin[2]];
+        const x = dot(d, this.e1), y = dot(d, this.e2);
+        this.tri2d[6 * t + 2 * k] = x;
+        this.tri2d[6 * t + 2 * k + 1] = y;
+        minx = Math.min(minx, x); maxx = Math.max(maxx, x); miny = Math.min(miny, y); maxy = Math.max(maxy, y);
+      }
+      const a = 3 * I[3 * t], b = 3 * I[3 * t + 1], c = 3 * I[3 * t + 2];
+      const n = normalize(cross([P[b] - P[a], P[b + 1] - P[a + 1], P[b + 2] - P[a + 2]], [P[c] - P[a], P[c + 1] - P[a + 1], P[c + 2] - P[a + 2]]));
+      this.triN.set(n, 3 * t);
+      if (Math.abs(dot(n, this.N)) < 1e-3) continue; // parallel to the ray
+      const cx0 = Math.floor(minx / this.cell), cx1 = Math.floor(maxx / this.cell), cy0 = Math.floor(miny / this.cell), cy1 = Math.floor(maxy / this.cell);
+      if ((cx1 - cx0 + 1) * (cy1 - cy0 + 1) > 10000) continue;
+      for (let cx = cx0; cx <= cx1; cx++)
+        for (let cy = cy0; cy <= cy1; cy++) {
+          const key = cx * 1_000_003 + cy;
+          let l = this.cells.get(key);
+          if (!l) this.cells.set(key, (l = []));
+          l.push(t);
+        }
+    }
+  }
+
+  /** Basis (e1, e2) of the projection plane. */
+  get basis(): [Vec3, Vec3] {
+    return [this.e1, this.e2];
+  }
+
+  /**
+   * Lifts the plane point (x, y) (coordinates in the e1/e2 basis about origin); among several hits the
+   * one whose signed height along N is closest to `expected` (mm) wins. Undefined on a miss.
+   */
+  lift(x: number, y: number, expected = 0): LiftHit | undefined {
+    const l = this.cells.get(Math.floor(x / this.cell) * 1_000_003 + Math.floor(y / this.cell));
+    if (!l) return undefined;
+    const P = this.mesh.positions, I = this.mesh.indices;
+    let best: LiftHit | undefined, bestH = Infinity;
+    for (const t of l) {
+      const o = 6 * t;
+      const x0 = this.tri2d[o], y0 = this.tri2d[o + 1], x1 = this.tri2d[o + 2], y1 = this.tri2d[o + 3], x2 = this.tri2d[o + 4], y2 = this.tri2d[o + 5];
+      const det = (y1 - y2) * (x0 - x2) + (x2 - x1) * (y0 - y2);
+      if (Math.abs(det) < 1e-12) continue;
+      const l0 = ((y1 - y2) * (x - x2) + (x2 - x1) * (y - y2)) / det;
+      const l1 = ((y2 - y0) * (x - x2) + (x0 - x2) * (y - y2)) / det;
+      const l2 = 1 - l0 - l1;
+      const eps = -1e-7;
+      if (l0 < eps || l1 < eps || l2 < eps) continue;
+      const a = 3 * I[3 * t], b = 3 * I[3 * t + 1], c = 3 * I[3 * t + 2];
+      const pt: Vec3 = [l0 * P[a] + l1 * P[b] + l2 * P[c], l0 * P[a + 1] + l1 * P[b + 1] + l2 * P[c + 1], l0 * P[a + 2] + l1 * P[b + 2] + l2 * P[c + 2]];
+      const h = Math.abs(dot([pt[0] - this.origin[0], pt[1] - this.origin[1], pt[2] - this.origin[2]], this.N) - expected);
+      if (h < bestH) {
+        bestH = h;
+        best = { point: pt, normal: [this.triN[3 * t], this.triN[3 * t + 1], this.triN[3 * t + 2]] };
+      }
+    }
+    return best;
+  }
+}
+
+/**
+ * Welds vertices closer than tol (quantised grid) and drops degenerate triangles.
+ * @returns a new mesh with shared vertices.
+ */
+export function weld(mesh: SurfaceMesh, tol: number): SurfaceMesh {
+  const map = new Map<string, number>();
+  const remap: number[] = [];
+  const positions: number[] = [];
+  const P = mesh.positions;
+  for (let i = 0; i < P.length / 3; i++) {
+    const key = `${Math.round(P[3 * i] / tol)},${Math.round(P[3 * i + 1] / tol)},${Math.round(P[3 * i + 2] / tol)}`;
+    let k = map.get(key);
+    if (k === undefined) {
+      k = positions.length / 3;
+      positions.push(P[3 * i], P[3 * i + 1], P[3 * i + 2]);
+      map.set(key, k);
+    }
+    remap.push(k);
+  }
+  const indices: number[] = [];
+  for (let t = 0; t + 2 < mesh.indices.length; t += 3) {
+    const a = remap[mesh.indices[t]], b = remap[mesh.indices[t + 1]], c = remap[mesh.indices[t + 2]];
+    if (a !== b && b !== c && a !== c) indices.push(a, b, c);
+  }
+  return { positions, indices };
+}
+
+/** Boundary loops of a welded mesh (edges used by one triangle), as vertex index lists in edge direction. */
+export function boundaryRings(indices: ArrayLike<number>): number[][] {
+  const count = new Map<string, number>();
+  const next = new Map<number, number[]>();
+  for (let t = 0; t + 2 < indices.length; t += 3)
+    for (let k = 0; k < 3; k++) {
+      const a = indices[t + k], b = indices[t + ((k + 1) % 3)];
+      const key = a < b ? `${a},${b}` : `${b},${a}`;
+      count.set(key, (count.get(key) ?? 0) + 1);
+    }
+  for (let t = 0; t + 2 < indices.length; t += 3)
+    for (let k = 0; k < 3; k++) {
+      const a = indices[t + k], b = indices[t + ((k + 1) % 3)];
+      if (count.get(a < b ? `${a},${b}` : `${b},${a}`) === 1) {
+        const l = next.get(a);
+        if (l) l.push(b);
+        else next.set(a, [b]);
+      }
+    }
+  const rings: number[][] = [];
+  for (const start of next.keys()) {
+    let l = next.get(start);
+    if (!l || l.length === 0) continue;
+    const ring = [start];
+    let cur = start;
+    for (let guard = 0; guard < 1e6; guard++) {
+      const nl = next.get(cur);
+      if (!nl || nl.length === 0) break;
+      const nx = nl.pop()!;
+      if (nx === start) break;
+      ring.push(nx);
+      cur = nx;
+    }
+    if (ring.length >= 3) rings.push(ring);
+    l = undefined;
+  }
+  return rings;
+}

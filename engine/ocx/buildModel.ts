@@ -1,0 +1,327 @@
+/**
+ * Phases 2 and 3 of the OCX import (OCX_GUIDE §1.3, §5; issue 2 item 5): resolve units, references and
+ * catalogues, then tessellate every part and compute its properties. Produces the ImportResult of
+ * engine/model/types.ts: the object table (parents before children, dense index), one PropertyRecord
+ * per object (catalogue units: m, m², m³, t, t/m³, N/mm²), one PartMesh per part with geometry (mm).
+ */
+import type { ImportResult, ImportWarning, ModelObject, ObjectType, PartMesh, PropertyRecord } from '../model/types';
+import { emptyBox, growBox, isBoxValid } from '../model/types';
+import { newellNormal, normalize, polylineLength } from '../geometry/curves';
+import { MeshBuilder } from '../geometry/MeshBuilder';
+import { meshVolume } from '../geometry/meshMeasure';
+import { blocksOf, frameTables, materialOf, sectionOf, type MaterialInfo, type SectionInfo } from './catalogue';
+import { curveSegments, directionOf } from './curveRead';
+import { holeOutline, type HoleOutline } from './holes';
+import { meshMember, traceLine, type Inclination } from './memberMesh';
+import { meshPlate } from './plateMesh';
+import { abortError, type PartRecord, type RawModel } from './reader';
+import { resolveSurface, type SurfaceContext } from './surfaces';
+import { UnitTable } from './units';
+import { child, children, normGuid, type XNode } from './xmlTree';
+
+const TYPE_OF: Record<string, ObjectType> = {
+  Panel: 'MAIN OBJECT', Plate: 'PLATE', Stiffener: 'STIFFENER', EdgeReinforcement: 'STIFFENER', Bracket: 'BRACKET',
+  Pillar: 'PILLAR', Seam: 'SEAM', Hole2DContour: 'HOLE', InnerContour: 'HOLE', SlotContour: 'HOLE',
+};
+
+/** Options of phases 2–3. */
+export interface BuildOptions {
+  chordalMm: number;
+  angularDeg: number;
+  fileName: string;
+  /** Progress of this phase in [0, 1]. */
+  onProgress?: (f: number, message: string) => void;
+  signal?: AbortSignal;
+}
+
+/**
+ * Builds the ImportResult from the records of phase 1. Parts whose geometry cannot be built keep their
+ * object and properties and get a warning instead of a mesh.
+ */
+export async function buildModel(raw: RawModel, opts: BuildOptions): Promise<ImportResult> {
+  const warnings: ImportWarning[] = [];
+  const seen = new Set<string>();
+  const warn = (code: string, message: string, line?: number, part?: string) => {
+    const k = `${code}|${message}`;
+    if (seen.has(k)) return;
+    seen.add(k);
+    warnings.push({ code, message, line, part });
+  };
+  const units = new UnitTable(raw.units);
+  const { frames, byId: refPlanes } = frameTables(raw.coordinateSystems, units);
+  const ctx: SurfaceContext = {
+    units, chordMm: opts.chordalMm, angRad: (opts.angularDeg * Math.PI) / 180, warn: (c, m, l) => warn(c, m, l),
+    refPlanes, surfaces: raw.surfaces, meshCache: new Map(),
+  };
+  const blocks = blocksOf(raw.designViews);
+  const materials = new Map<string, MaterialInfo>();
+  const sections = new Map<string, SectionInfo>();
+  for (const [id, n] of raw.catalogue) {
+    if (n.n === 'Material') materials.set(id, materialOf(n, units));
+    if (n.n === 'BarSection') sections.set(id, sectionOf(n, units));
+  }
+  const parts = raw.parts;
+  const kids: number[][] = parts.map(() => []);
+  parts.forEach((p, i) => p.parent >= 0 && kids[p.parent].push(i));
+  const objects: ModelObject[] = [];
+  const properties: PropertyRecord[] = [];
+  const meshes: PartMesh[] = [];
+  const holeCache = new Map<number, HoleOutline | null>();
+  const panelLayer = new Map<number, { n: [number, number, number]; o1: number; o2: number }>();
+  const lenMm = (n: XNode | undefined) => {
+    const v = units.value(n, 'length');
+    return v === undefined ? undefined : v * 1000;
+  };
+  const holeOf = (i: number): HoleOutline | null => {
+    if (!holeCache.has(i)) {
+      const r = holeOutline(parts[i].node, raw.catalogue, ctx);
+      if (typeof r === 'string') {
+        warn('bad-hole', `${parts[i].kind} ${parts[i].node.a.id ?? ''}: ${r}`, parts[i].line, parts[i].node.a.id);
+        holeCache.set(i, null);
+      } else holeCache.set(i, r);
+    }
+    return holeCache.get(i)!;
+  };
+  const holeKids = (i: number) => (i >= 0 ? kids[i].filter((k) => TYPE_OF[parts[k].kind] === 'HOLE') : []);
+
+  for (let i = 0; i < parts.length; i++) {
+    if (opts.signal?.aborted) throw abortError();
+    if (i % 50 === 0) {
+      opts.onProgress?.(i / parts.length, `Tessellating part ${i + 1} of ${parts.length}`);
+      await Promise.resolve();
+    }
+    const rec = parts[i];
+    const node = rec.node;
+    const type = TYPE_OF[rec.kind];
+    const id = node.a.id ?? `${rec.kind}@${rec.line}`;
+    const desc = child(node, 'Description')?.t?.trim();
+    const name = node.a.name?.trim() || desc || id;
+    const parentRec = rec.parent >= 0 ? parts[rec.parent] : undefined;
+    const panelIdx = parentRec?.kind === 'Panel' ? rec.parent : -1;
+    const props: PropertyRecord = { NAME: name, OTYPE: type, STID: id };
+    const guid = normGuid(node.a.GUIDRef);
+    if (guid) props.GUID = guid;
+    if (desc) props.DES = desc;
+    const stype = node.a.functionType ?? (parentRec && type !== 'HOLE' ? parentRec.node.a.functionType : undefined);
+    if (rec.kind === 'EdgeReinforcement') props.STYPE = 'EDGE REINFORCEMENT';
+    else if (stype) props.STYPE = stype;
+    const tgh = node.a.tightness ?? (parentRec?.kind === 'Panel' ? parentRec.node.a.tightness : undefined);
+    if (tgh && type !== 'HOLE') props.TGH = tgh;
+    const matRef = child(node, 'PlateMaterial') ?? child(node, 'MaterialRef');
+    const mat = matRef ? findMaterial(matRef, materials, raw) : undefined;
+    if (matRef && !mat) warn('dangling-ref', `${rec.kind} ${id}: material "${matRef.a.localRef}" not in the catalogue`, rec.line, id);
+    if (mat) {
+      props.MAT = mat.grade;
+      if (mat.rho !== undefined) props.RHO = mat.rho;
+      if (mat.E !== undefined) props.E = mat.E;
+      if (mat.ny !== undefined) props.NY = mat.ny;
+      if (mat.sigma !== undefined) props.SIGMA = mat.sigma;
+    }
+    const phys = child(node, 'PhysicalProperties');
+    const dry = units.value(child(phys, 'DryWeight'), 'mass');
+    if (dry !== undefined) props.W = dry / 1000;
+    const cog = units.pointMm(child(phys, 'CenterOfGravity'));
+    if (cog) [props.XCG, props.YCG, props.ZCG] = cog.map((v) => v / 1000);
+    const net = units.value(child(node, 'NetArea'), 'area');
+    if (net !== undefined) props.AREA = net;
+    const rho = mat?.rho; // t/m³
+    let mb: MeshBuilder | null = null;
+
+    try {
+      if (type === 'PLATE' || type === 'BRACKET') {
+        const t = lenMm(child(matRef, 'Thickness'));
+        const off = lenMm(child(node, 'Offset')) ?? 0;
+        if (t !== undefined) props.PLTH = t / 1000;
+        const surface = resolveSurface(child(node, 'UnboundedGeometry'), ctx) ?? (parentRec ? resolveSurface(child(parentRec.node, 'UnboundedGeometry'), ctx) : undefined);
+        const segs = curveSegments(child(node, 'OuterContour'), ctx);
+        const holeIdx = [...holeKids(i), ...holeKids(panelIdx)];
+        const holeLoops = holeIdx.flatMap((h) => holeOf(h)?.loops ?? []);
+        const fallback = () => {
+          const all = segs.flat();
+          return { kind: 'plane' as const, origin: [all[0], all[1], all[2]] as [number, number, number], normal: normalize(newellNormal(all)) };
+        };
+        if (!surface) warn('no-surface', `${rec.kind} ${id}: reference surface not found; the contour's plane is used`, rec.line, id);
+        const onlyPlate = panelIdx >= 0 && kids[panelIdx].filter((k) => parts[k].kind === 'Plate').length === 1;
+        const res = meshPlate(segs, holeLoops, surface ?? fallback(), off, off + (t ?? 0), ctx.chordMm, net !== undefined ? net * 1e6 : undefined, onlyPlate);
+        mb = res.mesh;
+        const areaM2 = res.area / 1e6;
+        props.AREA_GEOM = areaM2;
+        if (props.AREA === undefined) props.AREA = areaM2;
+        const vol = (res.area * (t ?? 0)) / 1e9;
+        props.VOLM_GEOM = vol;
+        props.VOLM = vol;
+        const mid = off + (t ?? 0) / 2;
+        const c = res.centroid.map((v, k) => (v + mid * res.normal[k]) / 1000);
+        [props.XCG_GEOM, props.YCG_GEOM, props.ZCG_GEOM] = c;
+        if (props.XCG === undefined) [props.XCG, props.YCG, props.ZCG] = c;
+        if (rho !== undefined) {
+          props.W_GEOM = vol * rho;
+          if (props.W === undefined) props.W = vol * rho;
+        }
+        props.MSIDE = off < 0 && off + (t ?? 0) <= 1e-9 ? 'negative' : off >= 0 ? 'positive' : 'centred';
+        if (panelIdx >= 0 && !panelLayer.has(panelIdx) && surface?.kind === 'plane') panelLayer.set(panelIdx, { n: surface.normal, o1: off, o2: off + (t ?? 0) });
+        for (const note of res.notes) warn('plate-method', `${rec.kind} ${id}: meshed with the ${note} method`, rec.line, id);
+      } else if (type === 'STIFFENER' || type === 'PILLAR') {
+        const sref = child(node, 'SectionRef');
+        const sec = sections.get(sref?.a.localRef ?? '');
+        if (sec) props.PROFILE = `${sec.name} (${sec.kind})`;
+        const segs = curveSegments(child(node, 'TraceLine'), ctx);
+        const trace = traceLine(segs, Math.max(1, ctx.chordMm * 2));
+        const fileLen = traceLengthOf(child(node, 'TraceLine'), units);
+        const incl: Inclination[] = children(node, 'Inclination').flatMap((n) => {
+          const p = units.pointMm(child(n, 'Position')), w = directionOf(child(n, 'WebDirection'));
+          return p && w ? [{ position: p, web: normalize(w), flange: directionOf(child(n, 'FlangeDirection')) ?? null }] : [];
+        });
+        const compLen = polylineLength(trace) / 1000;
+        props.L = fileLen && fileLen > 0 ? fileLen : compLen;
+        if (!sec?.polygon) throw new Error(sec ? `section ${sec.name}: ${sec.error}` : `section "${sref?.a.localRef}" not in the catalogue`);
+        if (trace.length < 6) throw new Error('the TraceLine has no usable curve');
+        let offU = lenMm(child(sref, 'OffsetU')) ?? 0, offV = lenMm(child(sref, 'OffsetV')) ?? 0;
+        const layer = panelLayer.get(panelIdx);
+        if (layer && rec.kind === 'Stiffener' && incl.length) {
+          const wn = incl[0].web[0] * layer.n[0] + incl[0].web[1] * layer.n[1] + incl[0].web[2] * layer.n[2];
+          if (wn > 0.5) offV += Math.max(0, layer.o2);
+          else if (wn < -0.5) offV += Math.max(0, -layer.o1);
+        }
+        const res = meshMember(sec.polygon, trace, incl, offU, offV);
+        mb = res.mesh;
+        const vol = (sec.polygon.area * res.length) / 1e9;
+        props.VOLM_GEOM = vol;
+        props.VOLM = vol;
+        props.AREA_GEOM = (sec.polygon.area * res.length) / 1e9 > 0 ? sec.polygon.area / 1e6 : 0;
+        const mv = meshVolume(mb.positions, mb.indices);
+        const c = Number.isFinite(mv.centroid[0]) ? mv.centroid.map((v) => v / 1000) : undefined;
+        if (c) {
+          [props.XCG_GEOM, props.YCG_GEOM, props.ZCG_GEOM] = c;
+          if (props.XCG === undefined) [props.XCG, props.YCG, props.ZCG] = c;
+        }
+        if (rho !== undefined) {
+          props.W_GEOM = vol * rho;
+          if (props.W === undefined) props.W = vol * rho;
+        }
+        const plth = sec.kind === 'FlatBar' || sec.kind === 'BulbFlat' ? sectionThickness(sref?.a.localRef, raw, units) : undefined;
+        if (plth !== undefined) props.PLTH = plth;
+      } else if (type === 'SEAM') {
+        const segs = curveSegments(child(node, 'TraceLine'), ctx);
+        mb = new MeshBuilder();
+        for (const s of segs) {
+          mb.polylineEdges(s, false);
+          for (const v of s) mb.positions.push(v);
+        }
+        const fileLen = traceLengthOf(child(node, 'TraceLine'), units);
+        props.L = fileLen && fileLen > 0 ? fileLen : segs.reduce((a, s) => a + polylineLength(s), 0) / 1000;
+        if (!segs.length) {
+          mb = null;
+          warn('no-geometry', `Seam ${id} has no TraceLine`, rec.line, id);
+        }
+      } else if (type === 'HOLE') {
+        const h = holeOf(i);
+        if (h) {
+          mb = new MeshBuilder();
+          for (const l of h.loops) {
+            mb.polylineEdges(l, true);
+            for (const v of l) mb.positions.push(v);
+          }
+          props.DES = props.DES ?? h.shape;
+          const a = h.loops.reduce((s, l) => s + Math.hypot(...newellNormal(l)) / 2, 0);
+          props.AREA_GEOM = a / 1e6;
+          props.AREA = a / 1e6;
+        }
+      }
+    } catch (e) {
+      mb = null;
+      warn('geometry-failed', `${rec.kind} ${id}: ${(e as Error).message}`, rec.line, id);
+    }
+
+    let bounds = null;
+    if (mb && mb.positions.length >= 3 && mb.isFinite()) {
+      const b = growBox(emptyBox(), mb.positions);
+      if (isBoxValid(b)) {
+        bounds = b;
+        [props.XMIN, props.YMIN, props.ZMIN, props.XMAX, props.YMAX, props.ZMAX] = [b[0], b[1], b[2], b[3], b[4], b[5]].map((v) => v / 1000);
+      }
+      meshes.push({ object: i, ...mb.build() });
+    } else if (mb) warn('geometry-failed', `${rec.kind} ${id}: geometry is empty or not finite`, rec.line, id);
+    objects.push({ index: i, id, guid, name, type, element: rec.kind, parent: rec.parent, block: blocks.get(id) ?? null, bounds });
+    properties.push(props);
+  }
+  sumPanels(parts, kids, properties);
+  for (const [, msg] of units.problems) warn('units', msg);
+  const modelBox = emptyBox();
+  for (const o of objects) if (o.bounds) growBox(modelBox, [o.bounds[0], o.bounds[1], o.bounds[2], o.bounds[3], o.bounds[4], o.bounds[5]]);
+  opts.onProgress?.(1, 'Tessellation done');
+  return {
+    info: {
+      name: raw.vessel.name || raw.header.name || opts.fileName,
+      schemaVersion: raw.schemaVersion,
+      originatingSystem: raw.header.originating_system ?? '',
+      timeStamp: raw.header.time_stamp ?? '',
+      bounds: modelBox,
+      tolerances: { chordalMm: opts.chordalMm, angularDeg: opts.angularDeg },
+    },
+    objects,
+    properties,
+    meshes,
+    frames,
+    warnings,
+  };
+}
+
+/**
+ * The Material of a PlateMaterial/MaterialRef: by localRef (OCX_GUIDE §2.18), else — for writers that
+ * omit localRef (AVEVA E3D) — by the normalised GUID, then by name.
+ */
+function findMaterial(ref: XNode, materials: Map<string, MaterialInfo>, raw: RawModel): MaterialInfo | undefined {
+  if (ref.a.localRef) return materials.get(ref.a.localRef);
+  const g = normGuid(ref.a.GUIDRef);
+  for (const [id, n] of raw.catalogue) {
+    if (n.n !== 'Material') continue;
+    if ((g && normGuid(n.a.GUIDRef) === g) || (ref.a.name && n.a.name === ref.a.name)) return materials.get(id);
+  }
+  return undefined;
+}
+
+/** The file's length of a TraceLine in m: composite CurveLength, else the sum of segment lengths. */
+function traceLengthOf(trace: XNode | undefined, units: UnitTable): number | undefined {
+  if (!trace) return undefined;
+  let total = 0, any = false;
+  for (const c of trace.c) {
+    const own = units.value(child(c, 'CurveLength'), 'length');
+    if (own !== undefined && own > 0) {
+      total += own;
+      any = true;
+    } else if (c.n === 'CompositeCurve3D') {
+      for (const s of c.c) {
+        const l = units.value(child(s, 'CurveLength'), 'length');
+        if (l !== undefined && l > 0) {
+          total += l;
+          any = true;
+        }
+      }
+    }
+  }
+  return any ? total : undefined;
+}
+
+function sectionThickness(ref: string | undefined, raw: RawModel, units: UnitTable): number | undefined {
+  const n = raw.catalogue.get(ref ?? '');
+  const shape = n?.c.find((c) => c.n === 'FlatBar' || c.n === 'BulbFlat');
+  const v = units.value(child(shape, shape?.n === 'FlatBar' ? 'Width' : 'WebThickness'), 'length');
+  return v;
+}
+
+/** A panel without file values gets the summed W and AREA of its plates and other parts (issue item 4). */
+function sumPanels(parts: PartRecord[], kids: number[][], props: PropertyRecord[]): void {
+  for (let i = 0; i < parts.length; i++) {
+    if (parts[i].kind !== 'Panel') continue;
+    const ch = kids[i].filter((k) => parts[k].kind !== 'Hole2DContour' && parts[k].kind !== 'InnerContour' && parts[k].kind !== 'SlotContour');
+    if (props[i].W === undefined) {
+      const w = ch.reduce((s, k) => s + (typeof props[k].W === 'number' ? (props[k].W as number) : 0), 0);
+      if (w > 0) props[i].W = w;
+    }
+    if (props[i].AREA === undefined) {
+      const a = ch.filter((k) => parts[k].kind === 'Plate').reduce((s, k) => s + (typeof props[k].AREA === 'number' ? (props[k].AREA as number) : 0), 0);
+      if (a > 0) props[i].AREA = a;
+    }
+  }
+}

@@ -1,0 +1,121 @@
+/**
+ * Cut-out outlines in world mm (OCX_GUIDE §2.12, §2.15, §5.2.4): Hole2DContour = catalogue Hole2D shape
+ * (ParametricCircle, RectangularHole, SymmetricalHole, SuperElliptical, RectangularMickeyMouseEars,
+ * Contour) placed with its Transformation (P = Origin + x·PrimaryAxis + y·SecondaryAxis, axes as given);
+ * InnerContour / SlotContour = explicit 3D curves chained into loops.
+ */
+import { chainLoops, normalize, type Vec3 } from '../geometry/curves';
+import { curveSegments, directionOf, type CurveContext } from './curveRead';
+import { child, num, type XNode } from './xmlTree';
+
+/** A resolved cut-out: world loops (xyz mm, closed, no repeated point) and a short shape description. */
+export interface HoleOutline {
+  loops: number[][];
+  shape: string;
+}
+
+/** Local 2D outline (xy pairs, mm) of a catalogue Hole2D, or undefined with a reason. */
+export function holeShape2d(hole: XNode, ctx: CurveContext): { ring: number[][]; shape: string } | string {
+  const L = (n: XNode | undefined) => (ctx.units.value(n, 'length') ?? NaN) * 1000;
+  for (const s of hole.c) {
+    const H = L(child(s, 'Height')), W = L(child(s, 'Width'));
+    switch (s.n) {
+      case 'ParametricCircle': {
+        const d = L(child(s, 'Diameter'));
+        if (!(d > 0)) return 'ParametricCircle without Diameter';
+        return { ring: [roundedRect(d, d, d / 2)], shape: `Circle D${fmt(d)}` };
+      }
+      case 'RectangularHole': {
+        if (!(H > 0 && W > 0)) return 'RectangularHole without Height/Width';
+        const fr = child(s, 'FilletRadius') ? L(child(s, 'FilletRadius')) : Math.min(H, W) / 2;
+        return { ring: [roundedRect(W, H, Number.isFinite(fr) ? fr : 0)], shape: `Rectangle ${fmt(W)}x${fmt(H)}` };
+      }
+      case 'SymmetricalHole':
+        if (!(H > 0 && W > 0)) return 'SymmetricalHole without Height/Width';
+        return { ring: [roundedRect(W, H, Math.min(H, W) / 2)], shape: `Oblong ${fmt(W)}x${fmt(H)}` };
+      case 'RectangularMickeyMouseEars':
+        if (!(H > 0 && W > 0)) return 'RectangularMickeyMouseEars without Height/Width';
+        return { ring: [roundedRect(W, H, 0)], shape: `MickeyMouse ${fmt(W)}x${fmt(H)}` };
+      case 'SuperElliptical': {
+        if (!(H > 0 && W > 0)) return 'SuperElliptical without Height/Width';
+        const e = num(s.a.exponent) ?? 2;
+        const out: number[] = [];
+        const n = 64;
+        for (let i = 0; i < n; i++) {
+          const t = (2 * Math.PI * i) / n, c = Math.cos(t), si = Math.sin(t);
+          // Height = semi-axis along x, Width = semi-axis along y (§2.15)
+          out.push(H * Math.sign(c) * Math.pow(Math.abs(c), 2 / e), W * Math.sign(si) * Math.pow(Math.abs(si), 2 / e));
+        }
+        return { ring: [out], shape: `SuperEllipse ${fmt(2 * H)}x${fmt(2 * W)} e${e}` };
+      }
+      case 'Contour': {
+        const { loops } = chainLoops(curveSegments(s, ctx), 0.01, 1);
+        if (!loops.length) return 'Contour hole without a closed curve';
+        return { ring: loops.map((l) => l.filter((_, i) => i % 3 !== 2)), shape: 'Contour' };
+      }
+    }
+  }
+  return `Hole2D ${hole.a.id ?? ''} has no known shape`;
+}
+
+const fmt = (v: number) => String(Math.round(v * 10) / 10);
+
+/** Rectangle W × H centred on the origin with corner fillets of radius r (r = min/2 gives an oblong). */
+function roundedRect(W: number, H: number, r: number): number[] {
+  r = Math.max(0, Math.min(r, W / 2, H / 2));
+  const out: number[] = [];
+  const cx = W / 2 - r, cy = H / 2 - r;
+  const corners: [number, number, number][] = [[cx, cy, 0], [-cx, cy, Math.PI / 2], [-cx, -cy, Math.PI], [cx, -cy, 1.5 * Math.PI]];
+  const seg = r > 0 ? 8 : 0;
+  for (const [x, y, a0] of corners) {
+    if (seg === 0) {
+      out.push(x, y);
+      continue;
+    }
+    for (let i = 0; i <= seg; i++) {
+      const t = a0 + ((Math.PI / 2) * i) / seg;
+      out.push(x + r * Math.cos(t), y + r * Math.sin(t));
+    }
+  }
+  return dedupe2(out);
+}
+
+function dedupe2(r: number[]): number[] {
+  const out: number[] = [];
+  for (let i = 0; i < r.length; i += 2) {
+    const n = out.length;
+    if (n >= 2 && Math.hypot(r[i] - out[n - 2], r[i + 1] - out[n - 1]) < 1e-6) continue;
+    out.push(r[i], r[i + 1]);
+  }
+  if (out.length >= 4 && Math.hypot(out[0] - out[out.length - 2], out[1] - out[out.length - 1]) < 1e-6) out.length -= 2;
+  return out;
+}
+
+/**
+ * World outline of a HOLE record (Hole2DContour, InnerContour, SlotContour).
+ * @returns the outline, or a string saying why it cannot be built.
+ */
+export function holeOutline(node: XNode, catalogue: Map<string, XNode>, ctx: CurveContext): HoleOutline | string {
+  if (node.n !== 'Hole2DContour') {
+    const { loops } = chainLoops(curveSegments(node, ctx), 0.01, 1);
+    return loops.length ? { loops, shape: node.n } : `${node.n} has no closed curve`;
+  }
+  const ref = child(node, 'HoleRef')?.a.localRef ?? '';
+  const hole = catalogue.get(ref);
+  if (!hole) return `HoleRef to unknown Hole2D "${ref}"`;
+  const shape = holeShape2d(hole, ctx);
+  if (typeof shape === 'string') return shape;
+  const tr = child(node, 'Transformation');
+  const o: Vec3 = ctx.units.pointMm(child(tr, 'Origin')) ?? [0, 0, 0];
+  const px = normalize(directionOf(child(tr, 'PrimaryAxis')) ?? [1, 0, 0]);
+  const py = normalize(directionOf(child(tr, 'SecondaryAxis')) ?? [0, 1, 0]);
+  const loops = shape.ring.map((r) => {
+    const out: number[] = [];
+    for (let i = 0; i < r.length; i += 2) {
+      const x = r[i], y = r[i + 1];
+      out.push(o[0] + x * px[0] + y * py[0], o[1] + x * px[1] + y * py[1], o[2] + x * px[2] + y * py[2]);
+    }
+    return out;
+  });
+  return { loops, shape: `${hole.a.name ?? ref}: ${shape.shape}` };
+}

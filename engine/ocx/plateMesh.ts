@@ -1,0 +1,237 @@
+/**
+ * Plates and brackets as thickened solids (OCX_GUIDE §5.2): chain the OuterContour loops, subtract the
+ * cut-outs, triangulate in the plane (planar plates) or project + lift onto the surface (curved plates,
+ * §5.2.3 B, with the whole-surface method A as a fallback), then thicken between Offset and
+ * Offset + thickness along the surface normal. Units: mm.
+ */
+import { chainLoops, cross, dot, len, newellNormal, normalize, perpendicular, type Vec3 } from '../geometry/curves';
+import { MeshBuilder } from '../geometry/MeshBuilder';
+import { meshArea } from '../geometry/meshMeasure';
+import { pointInRing, triangulateGrid, triangulateRegion } from '../geometry/region2d';
+import { boundaryRings, SurfaceLifter, weld } from '../geometry/surfaceMesh';
+import { thickenSheet, type Sheet } from '../geometry/thicken';
+import type { PlateSurface } from './surfaces';
+
+/** Result of meshing one plate: the solid, the sheet area (mm²), the sheet centroid and mean normal. */
+export interface PlateMeshResult {
+  mesh: MeshBuilder;
+  /** Net area of the sheet on the reference surface, mm². */
+  area: number;
+  /** Area centroid of the sheet (mm). */
+  centroid: Vec3;
+  /** Mean unit normal of the sheet (surface orientation). */
+  normal: Vec3;
+  /** Notes for warnings (e.g. 'whole-surface'). */
+  notes: string[];
+}
+
+/**
+ * Meshes a plate.
+ * @param contourSegments polylines of the OuterContour (mm). @param holes candidate hole loops (mm);
+ * loops that do not overlap the plate are ignored. @param o1/o2 layer offsets along the normal (mm).
+ * @param netAreaMm2 the file's NetArea (mm²) when given, used to choose the whole-surface method.
+ * @throws Error when the contour has no closed loop.
+ */
+export function meshPlate(
+  contourSegments: number[][],
+  holes: number[][],
+  surface: PlateSurface,
+  o1: number,
+  o2: number,
+  chordMm: number,
+  netAreaMm2?: number,
+  onlyPlateOfSurface = false,
+): PlateMeshResult {
+  const { loops } = chainLoops(contourSegments, 0.01, Math.max(1, chordMm * 2));
+  if (!loops.length) throw new Error('the OuterContour forms no closed loop');
+  loops.sort((a, b) => len(newellNormal(b)) - len(newellNormal(a)));
+  const outer = loops[0];
+  const N0 = normalize(newellNormal(outer));
+  const notes: string[] = [];
+  let origin: Vec3, n: Vec3;
+  const lifter = surface.kind === 'mesh' ? new SurfaceLifter(surface.mesh, centroidOf(outer), N0, cellSize(outer)) : null;
+  if (surface.kind === 'plane') {
+    origin = surface.origin;
+    n = surface.normal;
+  } else {
+    origin = centroidOf(outer);
+    n = N0;
+  }
+  const [e1, e2] = lifter ? lifter.basis : basisOf(n);
+  const to2 = (l: number[]) => {
+    const out: number[] = [];
+    for (let i = 0; i < l.length; i += 3) {
+      const d: Vec3 = [l[i] - origin[0], l[i + 1] - origin[1], l[i + 2] - origin[2]];
+      out.push(dot(d, e1), dot(d, e2));
+    }
+    return out;
+  };
+  const outer2 = to2(outer);
+  const holes2: number[][] = [];
+  for (const l of loops.slice(1)) holes2.push(to2(l));
+  for (const h of holes) {
+    if (surface.kind === 'plane') {
+      // the hole must lie in (or near) the plate's plane
+      let far = false;
+      for (let i = 0; i < h.length && !far; i += 3) far = Math.abs(dot([h[i] - origin[0], h[i + 1] - origin[1], h[i + 2] - origin[2]], n)) > 50 + Math.abs(o1) + Math.abs(o2);
+      if (far) continue;
+    }
+    holes2.push(to2(h));
+  }
+  const boundary = new Map<string, Vec3>();
+  const bxyh: number[] = []; // boundary samples (x, y, height along N) for the expected height of a lift
+  if (lifter) for (const l of loops) for (let i = 0; i < l.length; i += 3) {
+    const d: Vec3 = [l[i] - origin[0], l[i + 1] - origin[1], l[i + 2] - origin[2]];
+    boundary.set(key(dot(d, e1), dot(d, e2)), [l[i], l[i + 1], l[i + 2]]);
+    if ((i / 3) % Math.max(1, Math.floor(l.length / 3 / 200)) === 0) bxyh.push(dot(d, e1), dot(d, e2), dot(d, n));
+  }
+  const spacing = lifter ? steinerSpacing(outer2) : 0;
+  // on curved surfaces, long boundary edges would give sliver triangles whose lifted area is wrong
+  const region = lifter
+    ? triangulateGrid(densify(outer2, spacing), holes2.map((h) => densify(h, spacing)), spacing)
+    : triangulateRegion(outer2, holes2, 0);
+  const nv = region.points.length / 2;
+  const positions = new Float64Array(3 * nv), normals = new Float64Array(3 * nv);
+  let orient = 0;
+  for (let i = 0; i < nv; i++) {
+    const x = region.points[2 * i], y = region.points[2 * i + 1];
+    let p: Vec3 = [origin[0] + x * e1[0] + y * e2[0], origin[1] + x * e1[1] + y * e2[1], origin[2] + x * e1[2] + y * e2[2]];
+    let nn: Vec3 = n;
+    if (lifter) {
+      const hit = lifter.lift(x, y, expectedHeight(bxyh, x, y));
+      const b = boundary.get(key(x, y));
+      if (hit) {
+        orient += dot(hit.normal, N0);
+        nn = dot(hit.normal, N0) >= 0 ? hit.normal : [-hit.normal[0], -hit.normal[1], -hit.normal[2]];
+        p = b ?? hit.point;
+      } else if (b) p = b;
+    }
+    positions.set(p, 3 * i);
+    normals.set(nn, 3 * i);
+  }
+  let indices = region.indices, rings = region.rings;
+  if (lifter && orient < 0) {
+    // the surface faces away from the outline normal: its own orientation decides the offset side
+    for (let i = 0; i < normals.length; i++) normals[i] = -normals[i];
+    indices = flipTriangles(indices);
+    rings = rings.map((r) => r.slice().reverse());
+  }
+  let sheet: Sheet = { positions, normals, indices, rings };
+  let measured = meshArea(positions, indices);
+  if (lifter && netAreaMm2 && onlyPlateOfSurface && Math.abs(measured.area - netAreaMm2) > 0.03 * netAreaMm2) {
+    const whole = wholeSurfaceSheet(surface.kind === 'mesh' ? surface.mesh : { positions: [], indices: [] }, N0);
+    const wa = meshArea(whole.positions, whole.indices);
+    if (Math.abs(wa.area - netAreaMm2) < Math.abs(measured.area - netAreaMm2)) {
+      sheet = whole;
+      measured = wa;
+      notes.push('whole-surface');
+    }
+  }
+  const mb = new MeshBuilder();
+  thickenSheet(mb, sheet, Math.min(o1, o2), Math.max(o1, o2));
+  let mx = 0, my = 0, mz = 0;
+  for (let i = 0; i < sheet.normals.length; i += 3) {
+    mx += sheet.normals[i];
+    my += sheet.normals[i + 1];
+    mz += sheet.normals[i + 2];
+  }
+  return { mesh: mb, area: measured.area, centroid: measured.centroid, normal: normalize([mx, my, mz]), notes };
+}
+
+/** The whole reference surface as a sheet (OCX_GUIDE §5.2.3 A), normals oriented by the majority. */
+function wholeSurfaceSheet(mesh: { positions: number[]; indices: number[] }, N0: Vec3): Sheet {
+  const w = weld(mesh, 0.05);
+  const P = w.positions, I = w.indices;
+  const normals = new Float64Array(P.length);
+  for (let t = 0; t < I.length; t += 3) {
+    const a = 3 * I[t], b = 3 * I[t + 1], c = 3 * I[t + 2];
+    const f = cross([P[b] - P[a], P[b + 1] - P[a + 1], P[b + 2] - P[a + 2]], [P[c] - P[a], P[c + 1] - P[a + 1], P[c + 2] - P[a + 2]]);
+    for (const v of [a, b, c]) {
+      normals[v] += f[0];
+      normals[v + 1] += f[1];
+      normals[v + 2] += f[2];
+    }
+  }
+  for (let i = 0; i < normals.length; i += 3) {
+    const l = Math.hypot(normals[i], normals[i + 1], normals[i + 2]) || 1;
+    normals[i] /= l;
+    normals[i + 1] /= l;
+    normals[i + 2] /= l;
+  }
+  void N0;
+  return { positions: Float64Array.from(P), normals, indices: Uint32Array.from(I), rings: boundaryRings(I) };
+}
+
+function flipTriangles(I: Uint32Array): Uint32Array {
+  const out = new Uint32Array(I.length);
+  for (let t = 0; t < I.length; t += 3) {
+    out[t] = I[t];
+    out[t + 1] = I[t + 2];
+    out[t + 2] = I[t + 1];
+  }
+  return out;
+}
+
+const key = (x: number, y: number) => `${x.toFixed(4)},${y.toFixed(4)}`;
+
+function basisOf(n: Vec3): [Vec3, Vec3] {
+  const e1 = perpendicular(n);
+  return [e1, cross(n, e1)];
+}
+
+function centroidOf(l: number[]): Vec3 {
+  let x = 0, y = 0, z = 0;
+  const k = l.length / 3;
+  for (let i = 0; i < l.length; i += 3) {
+    x += l[i];
+    y += l[i + 1];
+    z += l[i + 2];
+  }
+  return [x / k, y / k, z / k];
+}
+
+function cellSize(l: number[]): number {
+  let minx = Infinity, maxx = -Infinity, miny = Infinity, maxy = -Infinity, minz = Infinity, maxz = -Infinity;
+  for (let i = 0; i < l.length; i += 3) {
+    minx = Math.min(minx, l[i]); maxx = Math.max(maxx, l[i]);
+    miny = Math.min(miny, l[i + 1]); maxy = Math.max(maxy, l[i + 1]);
+    minz = Math.min(minz, l[i + 2]); maxz = Math.max(maxz, l[i + 2]);
+  }
+  return Math.max(maxx - minx, maxy - miny, maxz - minz) / 40 || 1;
+}
+
+function steinerSpacing(outer2: number[]): number {
+  let a = 0;
+  const n = outer2.length / 2;
+  for (let i = 0, j = n - 1; i < n; j = i++) a += outer2[2 * j] * outer2[2 * i + 1] - outer2[2 * i] * outer2[2 * j + 1];
+  return Math.max(50, Math.sqrt(Math.abs(a / 2) / 1500));
+}
+
+/** Inverse-distance-weighted height of the boundary samples at (x, y). */
+function expectedHeight(s: number[], x: number, y: number): number {
+  let w = 0, h = 0;
+  for (let i = 0; i < s.length; i += 3) {
+    const d2 = (s[i] - x) ** 2 + (s[i + 1] - y) ** 2;
+    if (d2 < 1e-6) return s[i + 2];
+    const k = 1 / (d2 * d2);
+    w += k;
+    h += k * s[i + 2];
+  }
+  return w > 0 ? h / w : 0;
+}
+
+/** Inserts points on 2D ring edges longer than maxLen (xy pairs). */
+export function densify(ring: number[], maxLen: number): number[] {
+  const out: number[] = [];
+  const n = ring.length / 2;
+  for (let i = 0; i < n; i++) {
+    const j = (i + 1) % n;
+    const x0 = ring[2 * i], y0 = ring[2 * i + 1], x1 = ring[2 * j], y1 = ring[2 * j + 1];
+    out.push(x0, y0);
+    const k = Math.ceil(Math.hypot(x1 - x0, y1 - y0) / maxLen);
+    for (let m = 1; m < k; m++) out.push(x0 + ((x1 - x0) * m) / k, y0 + ((y1 - y0) * m) / k);
+  }
+  return out;
+}
+
+export { pointInRing };

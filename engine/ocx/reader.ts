@@ -1,0 +1,242 @@
+/**
+ * Phase 1 of the OCX import (OCX_GUIDE §1.3): one streaming pass with saxes in namespace mode. Dispatch
+ * is on local names and namespace URIs, never prefixes, and never on sibling order. The whole document
+ * is never held: each structural part becomes a PartRecord holding only its own geometry subtrees; the
+ * shared surfaces, coordinate systems, catalogues, unit table and design views are captured as compact
+ * nodes. Errors are refused with OcxImportError naming the problem and its line (issue 2 item 5).
+ */
+import { SaxesParser, type SaxesTagNS } from 'saxes';
+import { OcxImportError } from './errors';
+import type { XNode } from './xmlTree';
+
+/** Part element local names that become records (OCX_GUIDE §2.6–§2.12). */
+export const PART_ELEMENTS = new Set(['Panel', 'Plate', 'Stiffener', 'EdgeReinforcement', 'Bracket', 'Pillar', 'Seam']);
+/** Cut-out element local names that become HOLE records inside CutBy / PlateCutBy. */
+export const HOLE_ELEMENTS = new Set(['Hole2DContour', 'InnerContour', 'SlotContour']);
+const HOLE_CONTAINERS = new Set(['CutBy', 'PlateCutBy']);
+/** Subtrees of a part that carry no geometry the importer uses (topology and metadata). */
+const SKIPPED = new Set(['LimitedBy', 'ConnectionConfiguration', 'Penetration', 'ContourBounds', 'BracketParameters']);
+/** Elements whose text content is kept. */
+const TEXT_ELEMENTS = new Set(['Description', 'UnitName', 'UnitSymbol']);
+
+const OCX_NS_PREFIX = 'https://3docx.org/fileadmin//ocx_schema//';
+const LEGACY_NS = 'http://data.dnvgl.com/Schemas/ocxXMLSchema';
+
+/** One structural part or cut-out as read: its element, captured subtree, enclosing record and line. */
+export interface PartRecord {
+  kind: string;
+  node: XNode;
+  /** Index of the enclosing record in RawModel.parts, or -1 (directly under Vessel). */
+  parent: number;
+  line: number;
+}
+
+/** Everything phase 1 collects. */
+export interface RawModel {
+  schemaVersion: string;
+  header: Record<string, string>;
+  vessel: Record<string, string>;
+  distanceTolerance: XNode | null;
+  parts: PartRecord[];
+  /** ReferenceSurfaces children and collection members by @id. */
+  surfaces: Map<string, XNode>;
+  coordinateSystems: XNode[];
+  /** Material, BarSection, Hole2D by @id. */
+  catalogue: Map<string, XNode>;
+  /** UnitsML Unit nodes by xml:id. */
+  units: Map<string, XNode>;
+  designViews: XNode[];
+}
+
+interface Frame {
+  local: string;
+  node: XNode | null;
+  /** Record index owned by this frame (part elements), else -1. */
+  record: number;
+  skip: boolean;
+}
+
+/**
+ * Reads an OCX document from a stream of UTF-8 bytes or text chunks.
+ * @param onBytes called with the number of bytes (or characters) consumed so far.
+ * @throws OcxImportError for an empty file, non-XML or malformed XML (with line), a truncated document
+ * (naming the unclosed element), a non-OCX root or namespace, or a DOCTYPE declaring entities.
+ */
+export async function readOcx(chunks: AsyncIterable<Uint8Array | string>, onBytes?: (n: number) => void, signal?: AbortSignal): Promise<RawModel> {
+  const model: RawModel = {
+    schemaVersion: '',
+    header: {},
+    vessel: {},
+    distanceTolerance: null,
+    parts: [],
+    surfaces: new Map(),
+    coordinateSystems: [],
+    catalogue: new Map(),
+    units: new Map(),
+    designViews: [],
+  };
+  const parser = new SaxesParser({ xmlns: true, position: true });
+  const stack: Frame[] = [];
+  let rootSeen = false;
+  let firstChar = true;
+  let captureRoot: { frame: Frame; sink: (n: XNode) => void } | null = null;
+  let partRecordStack: number[] = [];
+
+  const fail = (msg: string, line = parser.line, col?: number): never => {
+    throw new OcxImportError(msg, line, col);
+  };
+
+  parser.on('error', (e) => {
+    const m = /^(?:[^:]*:)?(\d+):(\d+): (.*)$/s.exec(e.message);
+    if (m) fail(`Malformed XML: ${m[3]}`, Number(m[1]), Number(m[2]));
+    fail(`Malformed XML: ${e.message}`, parser.line, parser.column);
+  });
+  parser.on('doctype', (d) => {
+    if (/<!ENTITY/i.test(d)) fail('Refused: the DOCTYPE declares entities (entity expansion is not allowed)', parser.line);
+  });
+  parser.on('text', (t) => {
+    const top = stack[stack.length - 1];
+    if (top?.node && TEXT_ELEMENTS.has(top.local)) top.node.t = (top.node.t ?? '') + t;
+  });
+  parser.on('opentag', (tag: SaxesTagNS) => {
+    const local = tag.local;
+    const parent = stack[stack.length - 1];
+    if (!rootSeen) {
+      rootSeen = true;
+      if (tag.uri === LEGACY_NS) fail(`Unsupported OCX version: the legacy OCX 2.8.5 namespace ${tag.uri} is not supported`, parser.line);
+      if (local !== 'ocxXML' || !tag.uri.startsWith(OCX_NS_PREFIX))
+        fail(`Not an OCX file: root element is <${tag.name}>${tag.uri && local === 'ocxXML' ? ` in unknown namespace ${tag.uri}` : ''}`, parser.line);
+      model.schemaVersion = attr(tag, 'schemaVersion') ?? '';
+      stack.push({ local, node: null, record: -1, skip: false });
+      return;
+    }
+    const frame: Frame = { local, node: null, record: -1, skip: parent.skip };
+    stack.push(frame);
+    if (frame.skip) return;
+    const line = parser.line;
+    const isOcx = tag.uri.startsWith(OCX_NS_PREFIX);
+    const inHoleContainer = HOLE_CONTAINERS.has(parent.local);
+    if (isOcx && (PART_ELEMENTS.has(local) || (HOLE_ELEMENTS.has(local) && inHoleContainer && partRecordStack.length > 0))) {
+      const node = makeNode(tag, line);
+      const rec: PartRecord = { kind: local, node, parent: partRecordStack.length ? partRecordStack[partRecordStack.length - 1] : -1, line };
+      frame.node = node;
+      frame.record = model.parts.length;
+      model.parts.push(rec);
+      partRecordStack.push(frame.record);
+      return;
+    }
+    if (parent.node) {
+      if (SKIPPED.has(local)) {
+        frame.skip = true;
+        return;
+      }
+      const node = makeNode(tag, line);
+      parent.node.c.push(node);
+      frame.node = node;
+      return;
+    }
+    // not inside a captured subtree: decide what to capture
+    const pl = parent.local;
+    let sink: ((n: XNode) => void) | null = null;
+    if (local === 'Header' && pl === 'ocxXML') model.header = plainAttrs(tag);
+    else if (local === 'Vessel' && pl === 'ocxXML') model.vessel = plainAttrs(tag);
+    else if (local === 'DistanceTolerance' && pl === 'Vessel') sink = (n) => (model.distanceTolerance = n);
+    else if (local === 'CoordinateSystem') sink = (n) => model.coordinateSystems.push(n);
+    else if (pl === 'ReferenceSurfaces') sink = (n) => indexSurface(model.surfaces, n);
+    else if (local === 'Material' || local === 'BarSection' || local === 'Hole2D') sink = (n) => model.catalogue.set(n.a.id ?? '', n);
+    else if (local === 'Unit' && tag.uri !== '' && !isOcx) sink = (n) => model.units.set(n.a.id ?? '', n);
+    else if (local === 'DesignView') sink = (n) => model.designViews.push(n);
+    else if (SKIPPED.has(local) || local === 'ClassificationData') frame.skip = true;
+    if (sink) {
+      frame.node = makeNode(tag, line);
+      captureRoot = { frame, sink };
+    }
+  });
+  parser.on('closetag', () => {
+    const frame = stack.pop();
+    if (!frame) return;
+    if (frame.record >= 0) partRecordStack.pop();
+    if (captureRoot && captureRoot.frame === frame && frame.node) {
+      captureRoot.sink(frame.node);
+      captureRoot = null;
+    }
+  });
+
+  const decoder = new TextDecoder('utf-8', { fatal: false });
+  let consumed = 0;
+  let line = 1;
+  const write = (text: string) => {
+    if (firstChar) {
+      if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+      const trimmed = text.trimStart();
+      if (trimmed === '') return;
+      firstChar = false;
+      if (trimmed[0] !== '<') fail('Not an XML document: it does not start with "<"', line + countLines(text.slice(0, text.length - trimmed.length)));
+    }
+    parser.write(text);
+  };
+  for await (const chunk of chunks) {
+    if (signal?.aborted) throw abortError();
+    if (typeof chunk === 'string') {
+      consumed += chunk.length;
+      if (firstChar) line += 0;
+      write(chunk);
+    } else {
+      consumed += chunk.byteLength;
+      write(decoder.decode(chunk, { stream: true }));
+    }
+    onBytes?.(consumed);
+  }
+  const tail = decoder.decode();
+  if (tail) write(tail);
+  if (consumed === 0) throw new OcxImportError('The file is empty');
+  if (firstChar) throw new OcxImportError('The file is empty (only white space)');
+  if (stack.length > 0) {
+    const open = stack[stack.length - 1];
+    fail(`The document is truncated: element <${open.local}> is not closed (${stack.length} open element${stack.length > 1 ? 's' : ''} at the end of the file)`, parser.line);
+  }
+  if (!rootSeen) fail('Not an XML document: no root element', parser.line);
+  parser.close();
+  partRecordStack = [];
+  return model;
+}
+
+function countLines(s: string): number {
+  let n = 0;
+  for (let i = 0; i < s.length; i++) if (s.charCodeAt(i) === 10) n++;
+  return n;
+}
+
+/** An AbortError (DOMException-compatible name) for options.signal. */
+export function abortError(): Error {
+  const e = new Error('The import was aborted');
+  e.name = 'AbortError';
+  return e;
+}
+
+function attr(tag: SaxesTagNS, local: string): string | undefined {
+  for (const k in tag.attributes) {
+    const a = tag.attributes[k];
+    if (a.local === local && a.prefix !== 'xmlns') return a.value;
+  }
+  return undefined;
+}
+
+function plainAttrs(tag: SaxesTagNS): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const k in tag.attributes) {
+    const a = tag.attributes[k];
+    if (a.prefix === 'xmlns' || a.name === 'xmlns') continue;
+    out[a.local] = a.value;
+  }
+  return out;
+}
+
+function makeNode(tag: SaxesTagNS, line: number): XNode {
+  return { n: tag.local, a: plainAttrs(tag), c: [], line };
+}
+
+function indexSurface(map: Map<string, XNode>, n: XNode): void {
+  if (n.a.id) map.set(n.a.id, n);
+  if (n.n === 'SurfaceCollection') for (const m of n.c) if (m.a.id) map.set(m.a.id, m);
+}

@@ -1,0 +1,218 @@
+/**
+ * Reference surfaces of plates and brackets (OCX_GUIDE §4.3, §5.2.1): inline Plane3D, GridRef to a
+ * RefPlane (normal = +axis, plus GridRef Offset), SurfaceRef to a ReferenceSurfaces member or collection.
+ * Planes stay analytic; curved surfaces (collections, NURBSSurface, ExtrudedSurface, Cylinder3D, Cone3D,
+ * Sphere3D) become triangle meshes in mm for the projection + lift of §5.2.3.
+ */
+import { cross, len, newellNormal, normalize, perpendicular, type Vec3 } from '../geometry/curves';
+import { chainLoops } from '../geometry/curves';
+import { evalSurface, homogeneous, repairKnots } from '../geometry/nurbs';
+import { triangulateRegion } from '../geometry/region2d';
+import { appendGrid, type SurfaceMesh } from '../geometry/surfaceMesh';
+import { curveSegments, directionOf, readControlPoints, type CurveContext } from './curveRead';
+import { child, children, num, numList, type XNode } from './xmlTree';
+
+/** A plate's reference surface: an analytic plane or a triangulated curved surface (mm). */
+export type PlateSurface =
+  | { kind: 'plane'; origin: Vec3; normal: Vec3 }
+  | { kind: 'mesh'; mesh: SurfaceMesh; id: string };
+
+/** A RefPlane resolved: axis index (0 x, 1 y, 2 z) and location in mm. */
+export interface RefPlaneLoc {
+  axis: 0 | 1 | 2;
+  mm: number;
+}
+
+/** Resolution context: curve context, RefPlanes by id, ReferenceSurfaces by id, a mesh cache. */
+export interface SurfaceContext extends CurveContext {
+  refPlanes: Map<string, RefPlaneLoc>;
+  surfaces: Map<string, XNode>;
+  meshCache: Map<string, SurfaceMesh | null>;
+}
+
+/**
+ * The surface of an UnboundedGeometry element, or undefined when it has none that can be used. With
+ * several children the first usable one wins (planes first).
+ */
+export function resolveSurface(ug: XNode | undefined, ctx: SurfaceContext): PlateSurface | undefined {
+  if (!ug) return undefined;
+  for (const c of ug.c) {
+    if (c.n === 'GridRef') {
+      const rp = ctx.refPlanes.get(c.a.localRef ?? '');
+      if (!rp) {
+        ctx.warn('dangling-ref', `GridRef to unknown RefPlane "${c.a.localRef}"`, c.line);
+        continue;
+      }
+      const off = (ctx.units.value(child(c, 'Offset'), 'length') ?? 0) * 1000;
+      const normal: Vec3 = [0, 0, 0];
+      normal[rp.axis] = 1;
+      const origin: Vec3 = [0, 0, 0];
+      origin[rp.axis] = rp.mm + off;
+      return { kind: 'plane', origin, normal };
+    }
+    if (c.n === 'Plane3D') {
+      const p = planeOf(c, ctx);
+      if (p) return p;
+      continue;
+    }
+    if (c.n === 'SurfaceRef') {
+      const target = ctx.surfaces.get(c.a.localRef ?? '');
+      if (!target) {
+        ctx.warn('dangling-ref', `SurfaceRef to unknown surface "${c.a.localRef}"`, c.line);
+        continue;
+      }
+      const s = surfaceOf(target, ctx);
+      if (s) return s;
+      continue;
+    }
+    const s = surfaceOf(c, ctx);
+    if (s) return s;
+  }
+  return undefined;
+}
+
+function planeOf(n: XNode, ctx: SurfaceContext): PlateSurface | undefined {
+  const o = ctx.units.pointMm(child(n, 'Origin'));
+  const nn = directionOf(child(n, 'Normal'));
+  if (!o || !nn) return undefined;
+  return { kind: 'plane', origin: o, normal: normalize(nn) };
+}
+
+function surfaceOf(n: XNode, ctx: SurfaceContext): PlateSurface | undefined {
+  if (n.n === 'Plane3D') return planeOf(n, ctx);
+  const key = n.a.id ?? `line${n.line}`;
+  let mesh = ctx.meshCache.get(key);
+  if (mesh === undefined) {
+    mesh = surfaceMesh(n, ctx);
+    ctx.meshCache.set(key, mesh);
+  }
+  return mesh && mesh.indices.length ? { kind: 'mesh', mesh, id: key } : undefined;
+}
+
+/** Triangulates a surface element (mm); null when the element cannot be meshed. */
+export function surfaceMesh(n: XNode, ctx: SurfaceContext): SurfaceMesh | null {
+  const mesh: SurfaceMesh = { positions: [], indices: [] };
+  appendSurface(mesh, n, ctx);
+  return mesh.indices.length ? mesh : null;
+}
+
+function appendSurface(mesh: SurfaceMesh, n: XNode, ctx: SurfaceContext): void {
+  const U = ctx.units;
+  const L = (x: XNode | undefined) => (U.value(x, 'length') ?? NaN) * 1000;
+  switch (n.n) {
+    case 'SurfaceCollection':
+      for (const c of n.c) appendSurface(mesh, c, ctx);
+      return;
+    case 'Plane3D': {
+      // a facet: the plane inside its FaceBoundaryCurve
+      const pl = planeOf(n, ctx);
+      const fb = child(n, 'FaceBoundaryCurve');
+      if (!pl || pl.kind !== 'plane' || !fb) return;
+      const { loops } = chainLoops(curveSegments(fb, ctx), 0.01, 1);
+      if (!loops.length) return;
+      const nrm = pl.normal, e1 = perpendicular(nrm), e2 = cross(nrm, e1);
+      const to2 = (l: number[]) => {
+        const out: number[] = [];
+        for (let i = 0; i < l.length; i += 3) {
+          const d = [l[i] - pl.origin[0], l[i + 1] - pl.origin[1], l[i + 2] - pl.origin[2]];
+          out.push(d[0] * e1[0] + d[1] * e1[1] + d[2] * e1[2], d[0] * e2[0] + d[1] * e2[1] + d[2] * e2[2]);
+        }
+        return out;
+      };
+      loops.sort((a, b) => len(newellNormal(b)) - len(newellNormal(a)));
+      const r = triangulateRegion(to2(loops[0]), loops.slice(1).map(to2));
+      const base = mesh.positions.length / 3;
+      for (let i = 0; i < r.points.length; i += 2) {
+        const x = r.points[i], y = r.points[i + 1];
+        mesh.positions.push(pl.origin[0] + x * e1[0] + y * e2[0], pl.origin[1] + x * e1[1] + y * e2[1], pl.origin[2] + x * e1[2] + y * e2[2]);
+      }
+      for (const i of r.indices) mesh.indices.push(base + i);
+      return;
+    }
+    case 'NURBSSurface': {
+      const pu = num(child(n, 'U_NURBSproperties')?.a.degree), pv = num(child(n, 'V_NURBSproperties')?.a.degree);
+      let nU = num(child(n, 'U_NURBSproperties')?.a.numCtrlPts), nV = num(child(n, 'V_NURBSproperties')?.a.numCtrlPts);
+      const lists = children(n, 'ControlPtList');
+      const { xyz, w } = readControlPoints(lists, U);
+      const total = xyz.length / 3;
+      if (lists.length > 1 && (!nU || !nV)) {
+        nU = lists.length;
+        nV = total / nU;
+      }
+      if (!pu || !pv || !nU || !nV || nU * nV !== total) {
+        ctx.warn('bad-surface', `NURBSSurface ${n.a.id ?? ''}: control point count does not match ${nU}×${nV}; skipped`, n.line);
+        return;
+      }
+      const ku = repairKnots(numList(child(n, 'UknotVector')?.a.value), nU, pu);
+      const kv = repairKnots(numList(child(n, 'VknotVector')?.a.value), nV, pv);
+      if (!ku || !kv) {
+        ctx.warn('bad-surface', `NURBSSurface ${n.a.id ?? ''}: invalid knot vector; skipped`, n.line);
+        return;
+      }
+      const s = { degreeU: pu, degreeV: pv, knotsU: ku, knotsV: kv, nU, nV, pw: homogeneous(xyz, w) };
+      const u0 = ku[pu], u1 = ku[nU], v0 = kv[pv], v1 = kv[nV];
+      const cu = Math.min(64, Math.max(2, (nU - pu) * 6)), cv = Math.min(64, Math.max(2, (nV - pv) * 6));
+      appendGrid(mesh, cu, cv, (a, b, out) => evalSurface(s, u0 + a * (u1 - u0), v0 + b * (v1 - v0), out));
+      return;
+    }
+    case 'ExtrudedSurface': {
+      const segs = curveSegments(child(n, 'BaseCurve'), ctx);
+      const sweep = child(n, 'Sweep');
+      const d = directionOf(child(sweep, 'Vector3D')) ?? directionOf(sweep);
+      const sl = L(child(sweep, 'SweepLength'));
+      if (!segs.length || !d || !Number.isFinite(sl)) {
+        ctx.warn('bad-surface', `ExtrudedSurface ${n.a.id ?? ''}: missing base curve or sweep; skipped`, n.line);
+        return;
+      }
+      const dv = normalize(d);
+      for (const p of segs) {
+        const base = mesh.positions.length / 3, np = p.length / 3;
+        for (let i = 0; i < np; i++) {
+          mesh.positions.push(p[3 * i], p[3 * i + 1], p[3 * i + 2]);
+          mesh.positions.push(p[3 * i] + sl * dv[0], p[3 * i + 1] + sl * dv[1], p[3 * i + 2] + sl * dv[2]);
+        }
+        for (let i = 0; i + 1 < np; i++) {
+          const a = base + 2 * i;
+          mesh.indices.push(a, a + 2, a + 3, a, a + 3, a + 1);
+        }
+      }
+      return;
+    }
+    case 'Cylinder3D':
+    case 'Cone3D': {
+      const o = U.pointMm(child(n, 'Origin'));
+      let axis: Vec3 | undefined, h: number, r0: number, r1: number;
+      if (n.n === 'Cylinder3D') {
+        axis = directionOf(child(n, 'Axis'));
+        h = L(child(n, 'Height'));
+        r0 = r1 = L(child(n, 'Radius'));
+      } else {
+        const tip = U.pointMm(child(n, 'Tip'));
+        axis = tip && o ? [tip[0] - o[0], tip[1] - o[1], tip[2] - o[2]] : undefined;
+        h = axis ? Math.hypot(...axis) : NaN;
+        r0 = L(child(n, 'BaseRadius'));
+        r1 = child(n, 'TipRadius') ? L(child(n, 'TipRadius')) : 0;
+      }
+      if (!o || !axis || !Number.isFinite(h) || !Number.isFinite(r0)) return;
+      const A = normalize(axis), e1 = perpendicular(A), e2 = cross(A, e1);
+      appendGrid(mesh, 72, 4, (a, b, out) => {
+        const t = 2 * Math.PI * a, r = r0 + (r1 - r0) * b, c = Math.cos(t) * r, s = Math.sin(t) * r;
+        for (let k = 0; k < 3; k++) out[k] = o[k] + b * h * A[k] + c * e1[k] + s * e2[k];
+      });
+      return;
+    }
+    case 'Sphere3D': {
+      const o = U.pointMm(child(n, 'Origin')), r = L(child(n, 'Radius'));
+      if (!o || !Number.isFinite(r)) return;
+      appendGrid(mesh, 72, 36, (a, b, out) => {
+        const th = 2 * Math.PI * a, ph = Math.PI * (b - 0.5);
+        out[0] = o[0] + r * Math.cos(ph) * Math.cos(th);
+        out[1] = o[1] + r * Math.cos(ph) * Math.sin(th);
+        out[2] = o[2] + r * Math.sin(ph);
+      });
+      return;
+    }
+    default:
+      return;
+  }
+}

@@ -1,0 +1,61 @@
+/**
+ * Compact element records captured from the OCX stream (OCX_GUIDE §1.3 phase 1): only the subtrees a
+ * part, surface, catalogue item or unit needs are kept, as small nodes keyed by local name. Attributes
+ * are keyed by local name (namespace prefixes are never used). Values stay raw strings until phase 2.
+ */
+
+/** A captured element: local name, attributes by local name, children, text (selected elements only), line. */
+export interface XNode {
+  n: string;
+  a: Record<string, string>;
+  c: XNode[];
+  t?: string;
+  line: number;
+}
+
+/** First child with local name `name`, or undefined. */
+export function child(node: XNode | undefined, name: string): XNode | undefined {
+  if (!node) return undefined;
+  for (const c of node.c) if (c.n === name) return c;
+  return undefined;
+}
+
+/** All children with local name `name`. */
+export function children(node: XNode | undefined, name: string): XNode[] {
+  return node ? node.c.filter((c) => c.n === name) : [];
+}
+
+/** Follows a path of local names (first match at each step). */
+export function path(node: XNode | undefined, ...names: string[]): XNode | undefined {
+  let cur = node;
+  for (const n of names) cur = child(cur, n);
+  return cur;
+}
+
+/** Depth-first walk over node and its descendants. */
+export function walk(node: XNode, visit: (n: XNode) => void): void {
+  visit(node);
+  for (const c of node.c) walk(c, visit);
+}
+
+/** Parses a number with Number() semantics ('NaN', exponents, '-0'); undefined for missing/blank. */
+export function num(s: string | undefined): number | undefined {
+  if (s === undefined) return undefined;
+  const t = s.trim();
+  if (t === '') return undefined;
+  return Number(t);
+}
+
+/** Parses a whitespace-separated list of numbers (trailing spaces allowed). */
+export function numList(s: string | undefined): number[] {
+  if (!s) return [];
+  const t = s.trim();
+  return t === '' ? [] : t.split(/\s+/).map(Number);
+}
+
+/** Normalises a GUID: strips braces, trims, upper case (the ModelObject contract); null when empty (OCX_GUIDE §2.18). */
+export function normGuid(s: string | undefined): string | null {
+  if (!s) return null;
+  const g = s.replace(/[{}]/g, '').trim().toUpperCase();
+  return g === '' ? null : g;
+}

@@ -1,0 +1,194 @@
+/**
+ * How the `.sc` writer cuts a model into chunks (ARCHITECTURE.md "The `.sc` package": independent
+ * chunks in an order that makes the first frame useful early). Pure functions over world-mm meshes.
+ */
+import type { Box3Tuple, PartMesh } from '../model/types';
+import { emptyBox, growBox } from '../model/types';
+
+/** One object's geometry ready for a chunk: normals always present (computed when the mesh had none). */
+export interface ChunkPart {
+  object: number;
+  /** xyz, mm. */
+  positions: Float32Array;
+  /** Unit normals, 3 per vertex. */
+  normals: Float32Array;
+  /** Indices local to this part. */
+  indices: Uint32Array;
+  /** Segments x0 y0 z0 x1 y1 z1, mm, or null. */
+  edges: Float32Array | null;
+}
+
+/** Fraction of the model diagonal above which a part counts as "large" and streams first. */
+const LARGE_PART_FRACTION = 0.05;
+
+/**
+ * Merges meshes that share an object index into one part (so an object's vertices and indices are
+ * contiguous in a chunk) and fills in area-weighted vertex normals where a mesh has none.
+ * Order of first appearance is kept.
+ */
+export function mergeMeshesByObject(meshes: PartMesh[]): ChunkPart[] {
+  const byObject = new Map<number, PartMesh[]>();
+  for (const m of meshes) {
+    const list = byObject.get(m.object);
+    if (list) list.push(m);
+    else byObject.set(m.object, [m]);
+  }
+  const parts: ChunkPart[] = [];
+  for (const [object, list] of byObject) {
+    const withNormals = list.map((m) => ({ ...m, normals: m.normals ?? computeVertexNormals(m.positions, m.indices) }));
+    if (withNormals.length === 1) {
+      const m = withNormals[0];
+      parts.push({ object, positions: m.positions, normals: m.normals, indices: m.indices, edges: m.edges && m.edges.length ? m.edges : null });
+      continue;
+    }
+    const nv = withNormals.reduce((n, m) => n + m.positions.length, 0);
+    const ni = withNormals.reduce((n, m) => n + m.indices.length, 0);
+    const ne = withNormals.reduce((n, m) => n + (m.edges?.length ?? 0), 0);
+    const positions = new Float32Array(nv), normals = new Float32Array(nv), indices = new Uint32Array(ni);
+    const edges = ne > 0 ? new Float32Array(ne) : null;
+    let pv = 0, pi = 0, pe = 0;
+    for (const m of withNormals) {
+      positions.set(m.positions, pv);
+      normals.set(m.normals, pv);
+      for (let k = 0; k < m.indices.length; k++) indices[pi + k] = m.indices[k] + pv / 3;
+      if (m.edges && edges) {
+        edges.set(m.edges, pe);
+        pe += m.edges.length;
+      }
+      pv += m.positions.length;
+      pi += m.indices.length;
+    }
+    parts.push({ object, positions, normals, indices, edges });
+  }
+  return parts;
+}
+
+/** Area-weighted vertex normals (unit; +Z for a vertex with no area around it). */
+export function computeVertexNormals(positions: Float32Array, indices: Uint32Array): Float32Array {
+  const n = new Float32Array(positions.length);
+  for (let t = 0; t < indices.length; t += 3) {
+    const a = indices[t] * 3, b = indices[t + 1] * 3, c = indices[t + 2] * 3;
+    const ux = positions[b] - positions[a], uy = positions[b + 1] - positions[a + 1], uz = positions[b + 2] - positions[a + 2];
+    const vx = positions[c] - positions[a], vy = positions[c + 1] - positions[a + 1], vz = positions[c + 2] - positions[a + 2];
+    const nx = uy * vz - uz * vy, ny = uz * vx - ux * vz, nz = ux * vy - uy * vx;
+    for (const i of [a, b, c]) {
+      n[i] += nx;
+      n[i + 1] += ny;
+      n[i + 2] += nz;
+    }
+  }
+  for (let i = 0; i < n.length; i += 3) {
+    const l = Math.hypot(n[i], n[i + 1], n[i + 2]);
+    if (l > 0) {
+      n[i] /= l;
+      n[i + 1] /= l;
+      n[i + 2] /= l;
+    } else n[i + 2] = 1;
+  }
+  return n;
+}
+
+/**
+ * Splits a part that exceeds the chunk limits into pieces by triangles, each within the limits and
+ * with the same object index. Edges go with the first piece. A part within the limits is returned as is.
+ */
+export function splitPart(p: ChunkPart, maxV: number, maxT: number): ChunkPart[] {
+  if (p.positions.length / 3 <= maxV && p.indices.length / 3 <= maxT) return [p];
+  const pieces: ChunkPart[] = [];
+  const remap = new Int32Array(p.positions.length / 3).fill(-1);
+  let used: number[] = [];
+  let tris: number[] = [];
+  const flush = () => {
+    const positions = new Float32Array(used.length * 3), normals = new Float32Array(used.length * 3);
+    used.forEach((v, k) => {
+      positions.set(p.positions.subarray(v * 3, v * 3 + 3), k * 3);
+      normals.set(p.normals.subarray(v * 3, v * 3 + 3), k * 3);
+      remap[v] = -1;
+    });
+    pieces.push({ object: p.object, positions, normals, indices: Uint32Array.from(tris), edges: pieces.length === 0 ? p.edges : null });
+    used = [];
+    tris = [];
+  };
+  for (let t = 0; t < p.indices.length; t += 3) {
+    let fresh = 0;
+    for (let k = 0; k < 3; k++) if (remap[p.indices[t + k]] < 0) fresh++;
+    if (used.length + fresh > maxV || tris.length / 3 + 1 > maxT) flush();
+    for (let k = 0; k < 3; k++) {
+      const v = p.indices[t + k];
+      if (remap[v] < 0) {
+        remap[v] = used.length;
+        used.push(v);
+      }
+      tris.push(remap[v]);
+    }
+  }
+  if (tris.length > 0 || pieces.length === 0) flush();
+  return pieces;
+}
+
+interface Item {
+  part: ChunkPart;
+  box: Box3Tuple;
+  centre: [number, number, number];
+  diagonal: number;
+  vertices: number;
+  triangles: number;
+}
+
+function toItem(part: ChunkPart): Item {
+  const box = growBox(emptyBox(), part.positions);
+  if (part.edges) growBox(box, part.edges);
+  const centre: [number, number, number] = [(box[0] + box[3]) / 2, (box[1] + box[4]) / 2, (box[2] + box[5]) / 2];
+  const diagonal = Math.hypot(box[3] - box[0], box[4] - box[1], box[5] - box[2]);
+  return { part, box, centre, diagonal, vertices: part.positions.length / 3, triangles: part.indices.length / 3 };
+}
+
+/**
+ * Groups parts into chunks of at most maxV vertices and maxT triangles, spatially (recursive median
+ * split of part centres along the longest axis), and orders the chunks for streaming: chunks of large
+ * parts (diagonal ≥ 5 % of the model's) first, then the rest; within each tier, chunks nearer the
+ * model centre first. A model that fits one chunk gives one chunk.
+ */
+export function groupIntoChunks(parts: ChunkPart[], modelBounds: Box3Tuple, maxV: number, maxT: number): ChunkPart[][] {
+  const items = parts.flatMap((p) => splitPart(p, maxV, maxT)).map(toItem);
+  const totalV = items.reduce((n, i) => n + i.vertices, 0);
+  const totalT = items.reduce((n, i) => n + i.triangles, 0);
+  if (items.length === 0) return [];
+  if (totalV <= maxV && totalT <= maxT) return [items.map((i) => i.part)];
+
+  const mb = modelBounds;
+  const modelCentre = [(mb[0] + mb[3]) / 2, (mb[1] + mb[4]) / 2, (mb[2] + mb[5]) / 2];
+  const modelDiagonal = Math.hypot(mb[3] - mb[0], mb[4] - mb[1], mb[5] - mb[2]);
+  const large = items.filter((i) => i.diagonal >= LARGE_PART_FRACTION * modelDiagonal);
+  const small = items.filter((i) => i.diagonal < LARGE_PART_FRACTION * modelDiagonal);
+  const byCentrality = (groups: Item[][]) =>
+    groups
+      .map((g) => {
+        const box = emptyBox();
+        for (const i of g) growBox(box, i.centre);
+        const d = Math.hypot((box[0] + box[3]) / 2 - modelCentre[0], (box[1] + box[4]) / 2 - modelCentre[1], (box[2] + box[5]) / 2 - modelCentre[2]);
+        return { g, d };
+      })
+      .sort((a, b) => a.d - b.d)
+      .map((x) => x.g.map((i) => i.part));
+  return [...byCentrality(splitSpatially(large, maxV, maxT)), ...byCentrality(splitSpatially(small, maxV, maxT))];
+}
+
+function splitSpatially(items: Item[], maxV: number, maxT: number): Item[][] {
+  if (items.length === 0) return [];
+  const v = items.reduce((n, i) => n + i.vertices, 0);
+  const t = items.reduce((n, i) => n + i.triangles, 0);
+  if ((v <= maxV && t <= maxT) || items.length === 1) return [items];
+  const box = emptyBox();
+  for (const i of items) growBox(box, i.centre);
+  const ext = [box[3] - box[0], box[4] - box[1], box[5] - box[2]];
+  const axis = ext[0] >= ext[1] && ext[0] >= ext[2] ? 0 : ext[1] >= ext[2] ? 1 : 2;
+  const sorted = [...items].sort((a, b) => a.centre[axis] - b.centre[axis]);
+  // Split where the cumulative load (vertices and triangles, as fractions of the limits) reaches half.
+  const load = (i: Item) => Math.max(i.vertices / maxV, i.triangles / maxT);
+  const half = sorted.reduce((n, i) => n + load(i), 0) / 2;
+  let acc = 0, cut = 0;
+  while (cut < sorted.length - 1 && acc + load(sorted[cut]) <= half) acc += load(sorted[cut++]);
+  if (cut === 0) cut = 1;
+  return [...splitSpatially(sorted.slice(0, cut), maxV, maxT), ...splitSpatially(sorted.slice(cut), maxV, maxT)];
+}

@@ -1,0 +1,202 @@
+/**
+ * Writer of the `.sc` scene package (ARCHITECTURE.md "The `.sc` package"; layout in ./format.ts).
+ * Takes the importer's part meshes (world mm) and returns the header frame followed by chunk frames.
+ */
+import type { Box3Tuple, PartMesh } from '../model/types';
+import { emptyBox, growBox, isBoxValid } from '../model/types';
+import {
+  CHUNK_HEADER_BYTES,
+  CHUNK_MAGIC,
+  FORMAT_VERSION,
+  HEADER_BYTES,
+  HEADER_MAGIC,
+  UNITS_MM,
+  chunkLayout,
+  quantScale,
+  quantise,
+  writeBox,
+  writeMagic,
+} from './format';
+import { type ChunkPart, groupIntoChunks, mergeMeshesByObject } from './chunking';
+
+/** What the header needs besides the meshes. */
+export interface ScenePackageInfo {
+  /** World bounds of all geometry, mm (ModelInfo.bounds). Grown by the meshes if they reach outside. */
+  bounds: Box3Tuple;
+  /** Number of rows in the object table; every mesh.object must be below it. */
+  objectCount: number;
+  /** Tessellation tolerances the importer used. */
+  tolerances: { chordalMm: number; angularDeg: number };
+}
+
+/** Chunk size limits. */
+export interface ScenePackageOptions {
+  /** Most triangles per chunk (default 65,536). */
+  maxChunkTriangles?: number;
+  /** Most vertices per chunk (default 65,536). */
+  maxChunkVertices?: number;
+}
+
+/** Default chunk limits: about 64k vertices (ARCHITECTURE.md suggests chunks a renderer uploads at once). */
+export const DEFAULT_MAX_CHUNK_VERTICES = 65_536;
+export const DEFAULT_MAX_CHUNK_TRIANGLES = 65_536;
+
+/**
+ * Encodes meshes into a `.sc` package: element 0 is the header frame (96 bytes), then one frame per
+ * chunk in streaming order (large and central geometry first). Concatenate them for a file or an
+ * HTTP body. Parts of one object are merged; a part is split by triangles, keeping its object index,
+ * only when it alone exceeds the chunk limits.
+ * @throws Error naming the mesh when positions are not xyz triplets, an index is out of range, a
+ *   coordinate is not finite, or mesh.object is outside 0..objectCount-1.
+ */
+export function encodeScenePackage(
+  meshes: PartMesh[],
+  info: ScenePackageInfo,
+  options: ScenePackageOptions = {},
+): Uint8Array[] {
+  const maxV = options.maxChunkVertices ?? DEFAULT_MAX_CHUNK_VERTICES;
+  const maxT = options.maxChunkTriangles ?? DEFAULT_MAX_CHUNK_TRIANGLES;
+  if (!(maxV >= 3) || !(maxT >= 1)) throw new Error(`Chunk limits must allow one triangle (vertices ${maxV}, triangles ${maxT})`);
+  meshes.forEach((m, i) => validateMesh(m, i, info.objectCount));
+
+  const parts = mergeMeshesByObject(meshes);
+  const bounds: Box3Tuple = [...info.bounds] as Box3Tuple;
+  for (const p of parts) {
+    growBox(bounds, p.positions);
+    if (p.edges) growBox(bounds, p.edges);
+  }
+  if (!isBoxValid(bounds)) bounds.splice(0, 6, 0, 0, 0, 0, 0, 0);
+
+  const chunks = groupIntoChunks(parts, bounds, maxV, maxT);
+  let triangleCount = 0;
+  let edgeCount = 0;
+  const frames: Uint8Array[] = [new Uint8Array(0)];
+  chunks.forEach((chunkParts, index) => {
+    const frame = encodeChunk(chunkParts, index);
+    triangleCount += frame.triangles;
+    edgeCount += frame.edges;
+    frames.push(frame.bytes);
+  });
+  frames[0] = encodeHeader(bounds, info, chunks.length, triangleCount, edgeCount);
+  return frames;
+}
+
+/** Concatenates package frames into one buffer (for a file or a test). */
+export function concatFrames(frames: Uint8Array[]): Uint8Array {
+  const out = new Uint8Array(frames.reduce((n, f) => n + f.length, 0));
+  let o = 0;
+  for (const f of frames) {
+    out.set(f, o);
+    o += f.length;
+  }
+  return out;
+}
+
+function validateMesh(m: PartMesh, i: number, objectCount: number): void {
+  const where = `mesh ${i} (object ${m.object})`;
+  if (!Number.isInteger(m.object) || m.object < 0 || m.object >= objectCount)
+    throw new Error(`Scene package: ${where} has object index outside 0..${objectCount - 1}`);
+  if (m.positions.length % 3 !== 0) throw new Error(`Scene package: ${where} positions length ${m.positions.length} is not a multiple of 3`);
+  if (m.indices.length % 3 !== 0) throw new Error(`Scene package: ${where} indices length ${m.indices.length} is not a multiple of 3`);
+  if (m.normals && m.normals.length !== m.positions.length)
+    throw new Error(`Scene package: ${where} has ${m.normals.length} normal values for ${m.positions.length} position values`);
+  if (m.edges && m.edges.length % 6 !== 0) throw new Error(`Scene package: ${where} edges length ${m.edges.length} is not a multiple of 6`);
+  const v = m.positions.length / 3;
+  for (let k = 0; k < m.indices.length; k++)
+    if (m.indices[k] >= v) throw new Error(`Scene package: ${where} index ${m.indices[k]} at ${k} is out of range (${v} vertices)`);
+  for (let k = 0; k < m.positions.length; k++)
+    if (!Number.isFinite(m.positions[k])) throw new Error(`Scene package: ${where} position value ${k} is not finite`);
+  if (m.edges)
+    for (let k = 0; k < m.edges.length; k++)
+      if (!Number.isFinite(m.edges[k])) throw new Error(`Scene package: ${where} edge value ${k} is not finite`);
+}
+
+function encodeHeader(
+  bounds: Box3Tuple,
+  info: ScenePackageInfo,
+  chunkCount: number,
+  triangleCount: number,
+  edgeCount: number,
+): Uint8Array {
+  const bytes = new Uint8Array(HEADER_BYTES);
+  const view = new DataView(bytes.buffer);
+  writeMagic(view, 0, HEADER_MAGIC);
+  view.setUint32(4, HEADER_BYTES, true);
+  view.setUint32(8, FORMAT_VERSION, true);
+  view.setUint32(12, UNITS_MM, true);
+  writeBox(view, 16, bounds);
+  view.setUint32(64, info.objectCount, true);
+  view.setUint32(68, chunkCount, true);
+  view.setUint32(72, triangleCount, true);
+  view.setUint32(76, edgeCount, true);
+  view.setFloat64(80, info.tolerances.chordalMm, true);
+  view.setFloat64(88, info.tolerances.angularDeg, true);
+  return bytes;
+}
+
+function encodeChunk(parts: ChunkPart[], index: number): { bytes: Uint8Array; triangles: number; edges: number } {
+  const box = emptyBox();
+  let vertexCount = 0, triangleCount = 0, edgeCount = 0, objectRangeCount = 0, edgeRangeCount = 0;
+  for (const p of parts) {
+    growBox(box, p.positions);
+    if (p.edges) growBox(box, p.edges);
+    vertexCount += p.positions.length / 3;
+    triangleCount += p.indices.length / 3;
+    if (p.indices.length > 0) objectRangeCount++;
+    if (p.edges && p.edges.length > 0) {
+      edgeCount += p.edges.length / 6;
+      edgeRangeCount++;
+    }
+  }
+  if (!isBoxValid(box)) box.splice(0, 6, 0, 0, 0, 0, 0, 0);
+  const counts = { vertexCount, triangleCount, objectRangeCount, edgeCount, edgeRangeCount };
+  const layout = chunkLayout(counts);
+  const buffer = new ArrayBuffer(layout.byteLength);
+  const view = new DataView(buffer);
+  writeMagic(view, 0, CHUNK_MAGIC);
+  view.setUint32(4, layout.byteLength, true);
+  view.setUint32(8, index, true);
+  view.setUint32(12, vertexCount, true);
+  view.setUint32(16, triangleCount, true);
+  view.setUint32(20, objectRangeCount, true);
+  view.setUint32(24, edgeCount, true);
+  view.setUint32(28, edgeRangeCount, true);
+  writeBox(view, 32, box);
+  if (CHUNK_HEADER_BYTES !== 80) throw new Error('chunk header layout changed without updating the writer');
+
+  const pos = new Uint16Array(buffer, layout.positions, vertexCount * 3);
+  const nrm = new Int8Array(buffer, layout.normals, vertexCount * 3);
+  const idx = new Uint32Array(buffer, layout.indices, triangleCount * 3);
+  const obj = new Uint32Array(buffer, layout.objects, objectRangeCount * 5);
+  const edg = new Uint16Array(buffer, layout.edges, edgeCount * 6);
+  const eob = new Uint32Array(buffer, layout.edgeObjects, edgeRangeCount * 3);
+  const step = quantScale(box);
+  let v0 = 0, i0 = 0, o = 0, e0 = 0, eo = 0;
+  for (const p of parts) {
+    const nv = p.positions.length / 3;
+    quantiseInto(pos, v0 * 3, p.positions, box, step);
+    for (let k = 0; k < nv * 3; k++) nrm[v0 * 3 + k] = Math.max(-127, Math.min(127, Math.round(p.normals[k] * 127)));
+    for (let k = 0; k < p.indices.length; k++) idx[i0 + k] = p.indices[k] + v0;
+    if (p.indices.length > 0) {
+      obj.set([p.object, v0, nv, i0, p.indices.length], o * 5);
+      o++;
+    }
+    if (p.edges && p.edges.length > 0) {
+      quantiseInto(edg, e0 * 6, p.edges, box, step);
+      eob.set([p.object, e0, p.edges.length / 6], eo * 3);
+      e0 += p.edges.length / 6;
+      eo++;
+    }
+    v0 += nv;
+    i0 += p.indices.length;
+  }
+  return { bytes: new Uint8Array(buffer), triangles: triangleCount, edges: edgeCount };
+}
+
+function quantiseInto(out: Uint16Array, at: number, src: ArrayLike<number>, box: Box3Tuple, step: [number, number, number]): void {
+  for (let k = 0; k + 2 < src.length; k += 3) {
+    out[at + k] = quantise(src[k], box[0], step[0]);
+    out[at + k + 1] = quantise(src[k + 1], box[1], step[1]);
+    out[at + k + 2] = quantise(src[k + 2], box[2], step[2]);
+  }
+}

@@ -1,0 +1,169 @@
+/**
+ * The loaded model inside the render engine: the chunk batches under one THREE.Group, the per-object
+ * state table (visibility, selection, hover, colour), per-object world bounds grown from the chunks, and
+ * the node hierarchy from the object table. Picking and "bounds of the visible objects" (viewer.md §2
+ * "Fit to window") live here. No renderer needed, so it is tested in Node.
+ */
+import { Group, type LineBasicMaterial, type Material, type Ray } from 'three';
+import type { EngineObjectTable, SelectionItem } from '../EngineApi';
+import type { Box3Tuple } from '../model/types';
+import type { SceneChunk, SceneHeader } from '../package/types';
+import { buildChildren, collectSubtrees, owningMainObject, type NodeChildren } from '../interaction/objectLookup';
+import { ChunkBatch, type ChunkHit } from './ChunkBatch';
+import { OBJECT_FLAGS, ObjectStateTable } from './ObjectStateTable';
+import type { ObjectStateUniforms } from './chunkMaterial';
+import { colorForType } from './typeColors';
+
+/** One model's scene content. Create per loaded package; dispose() frees it. */
+export class ModelScene {
+  readonly root = new Group();
+  readonly header: SceneHeader;
+  readonly state: ObjectStateTable;
+  readonly chunks: ChunkBatch[] = [];
+  /** 6 values per object (min xyz, max xyz), mm; +/-Infinity until the object's geometry arrives. */
+  readonly objectBounds: Float64Array;
+  private table: EngineObjectTable | null = null;
+  private children: NodeChildren | null = null;
+  triangles = 0;
+
+  /**
+   * @param table the object table (may be null: then picks still work but selection items cannot be named).
+   * @throws Error when the table's arrays differ in length or a parent is invalid.
+   */
+  constructor(
+    header: SceneHeader,
+    table: EngineObjectTable | null,
+    private readonly uniforms: ObjectStateUniforms,
+    private readonly surface: Material,
+    private readonly edgeMaterial: LineBasicMaterial,
+  ) {
+    this.header = header;
+    const count = Math.max(header.objectCount, table ? table.ids.length : 0);
+    this.state = new ObjectStateTable(count);
+    if (table) this.setTable(table);
+    this.objectBounds = new Float64Array(count * 6);
+    for (let i = 0; i < count; i++) this.objectBounds.set([Infinity, Infinity, Infinity, -Infinity, -Infinity, -Infinity], i * 6);
+    uniforms.uObjectFlags.value = this.state.flagTexture;
+    uniforms.uObjectColors.value = this.state.colorTexture;
+    this.root.name = 'model';
+  }
+
+  /**
+   * Attaches the object table (ids, types, parents): enables selection items, Main Objects mapping,
+   * subtree visibility and per-type colours. Nodes beyond the state table are ignored.
+   * @throws Error when the arrays differ in length or a parent is invalid.
+   */
+  setTable(table: EngineObjectTable): void {
+    if (table.types.length !== table.ids.length || table.parents.length !== table.ids.length) {
+      throw new Error(`Object table arrays differ in length (ids ${table.ids.length}, types ${table.types.length}, parents ${table.parents.length})`);
+    }
+    if (table.ids.length > this.state.count) {
+      throw new Error(`Object table has ${table.ids.length} objects but the scene package declares ${this.state.count}`);
+    }
+    this.children = buildChildren(table.parents);
+    this.table = table;
+    table.types.forEach((type, i) => this.state.setColor([i], colorForType(type)));
+  }
+
+  /** Number of nodes (objects) the state table covers. */
+  get nodeCount(): number {
+    return this.state.count;
+  }
+
+  /** Builds a chunk's mesh, edges and BVH and adds them to the scene. Returns the batch. */
+  addChunk(chunk: SceneChunk): ChunkBatch {
+    const batch = new ChunkBatch(chunk, this.surface, this.edgeMaterial);
+    batch.growObjectBounds(this.objectBounds);
+    this.chunks.push(batch);
+    this.triangles += batch.triangles;
+    this.root.add(batch.mesh);
+    if (batch.edges) this.root.add(batch.edges);
+    return batch;
+  }
+
+  /** Nearest visible hit of a world ray (mm) over all chunks, or null. Hidden objects are skipped. */
+  raycast(ray: Ray): ChunkHit | null {
+    let best: ChunkHit | null = null;
+    const hidden = (n: number) => this.state.isHidden(n);
+    for (const c of this.chunks) {
+      const sphere = c.mesh.geometry.boundingSphere;
+      if (sphere) {
+        const world = sphere.clone().applyMatrix4(c.mesh.matrixWorld);
+        if (!ray.intersectsSphere(world)) continue;
+      }
+      const hit = c.raycast(ray, hidden);
+      if (hit && (!best || hit.distance < best.distance)) best = hit;
+    }
+    return best;
+  }
+
+  /** Maps a picked node to the selectable node of the mode (Main Objects: owning MAIN OBJECT). */
+  selectableNode(nodeId: number, mode: 'structural-details' | 'main-objects'): number {
+    if (mode !== 'main-objects' || !this.table) return nodeId;
+    return owningMainObject(nodeId, this.table.parents, this.table.types);
+  }
+
+  /** The nodes and all their descendants (a MAIN OBJECT's parts), valid ids only. */
+  subtree(nodeIds: Iterable<number>): number[] {
+    return collectSubtrees(nodeIds, this.children, this.nodeCount);
+  }
+
+  /** Shows or hides nodes and their descendants. Returns how many objects changed. */
+  setVisibility(nodeIds: Iterable<number>, visible: boolean): number {
+    return this.state.setFlag(this.subtree(nodeIds), OBJECT_FLAGS.hidden, !visible);
+  }
+
+  /** Highlights exactly the given nodes (and descendants) as selected. */
+  highlightSelection(nodeIds: Iterable<number>): void {
+    this.state.replaceFlag(this.subtree(nodeIds), OBJECT_FLAGS.selected);
+  }
+
+  /** Hover-highlights a node (and descendants), or clears hover with null. */
+  highlightHover(nodeId: number | null): void {
+    this.state.replaceFlag(nodeId === null ? [] : this.subtree([nodeId]), OBJECT_FLAGS.hover);
+  }
+
+  /**
+   * Selection items for node ids (ARCHITECTURE.md "Names": keelsonId = object id, nodeId, objectType).
+   * Nodes the object table does not know are left out.
+   */
+  selectionItems(nodeIds: readonly number[]): SelectionItem[] {
+    const t = this.table;
+    if (!t) return [];
+    return nodeIds
+      .filter((n) => n >= 0 && n < t.ids.length)
+      .map((n) => ({ keelsonId: t.ids[n], nodeId: n, objectType: t.types[n] }));
+  }
+
+  /** True when the node id exists in this model. */
+  hasNode(nodeId: number): boolean {
+    return Number.isInteger(nodeId) && nodeId >= 0 && nodeId < this.nodeCount;
+  }
+
+  /** Union of the bounds of visible objects with geometry (mm), or null when nothing visible has geometry. */
+  visibleBounds(): Box3Tuple | null {
+    const b: Box3Tuple = [Infinity, Infinity, Infinity, -Infinity, -Infinity, -Infinity];
+    const ob = this.objectBounds;
+    let any = false;
+    for (let i = 0; i < this.nodeCount; i++) {
+      const o = i * 6;
+      if (this.state.isHidden(i) || !(ob[o] <= ob[o + 3])) continue;
+      any = true;
+      for (let a = 0; a < 3; a++) {
+        if (ob[o + a] < b[a]) b[a] = ob[o + a];
+        if (ob[o + 3 + a] > b[3 + a]) b[3 + a] = ob[o + 3 + a];
+      }
+    }
+    return any ? b : null;
+  }
+
+  /** Frees all chunk geometry and the state textures; unhooks the textures from the shared uniforms. */
+  dispose(): void {
+    for (const c of this.chunks) c.dispose();
+    this.chunks.length = 0;
+    this.root.removeFromParent();
+    if (this.uniforms.uObjectFlags.value === this.state.flagTexture) this.uniforms.uObjectFlags.value = null;
+    if (this.uniforms.uObjectColors.value === this.state.colorTexture) this.uniforms.uObjectColors.value = null;
+    this.state.dispose();
+  }
+}

@@ -1,0 +1,122 @@
+/**
+ * The per-object state table (ARCHITECTURE.md "The `.sc` package": objects are hidden, coloured or
+ * highlighted "by writing a small per-object table, never by rebuilding geometry"). One byte of flags and
+ * one sRGB colour per object (node id), mirrored into two data textures that the chunk shaders read with
+ * texelFetch at the vertex's object index (see ./chunkMaterial.ts). The CPU side is also what picking
+ * consults to skip hidden objects. Works in Node (three's DataTexture needs no renderer).
+ */
+import { DataTexture, RedFormat, RGBAFormat, SRGBColorSpace, UnsignedByteType, NearestFilter } from 'three';
+
+/** Flag bits of the state byte (also used in the shader). */
+export const OBJECT_FLAGS = { hidden: 1, selected: 2, hover: 4 } as const;
+
+/** Texels per texture row; the texture is TEXTURE_ROW × ceil(n / TEXTURE_ROW). */
+export const TEXTURE_ROW = 2048;
+
+/** Default object colour (sRGB bytes): light steel grey. */
+export const DEFAULT_OBJECT_COLOR: readonly [number, number, number] = [178, 184, 190];
+
+/** Per-object flags and colours for objects 0..count-1, with their GPU textures. */
+export class ObjectStateTable {
+  readonly count: number;
+  readonly flags: Uint8Array;
+  readonly colors: Uint8Array;
+  readonly flagTexture: DataTexture;
+  readonly colorTexture: DataTexture;
+  /** Bumped on every write; lets the renderer know a redraw is due. */
+  version = 0;
+
+  /** @throws Error when count is not a non-negative integer. */
+  constructor(count: number) {
+    if (!(Number.isInteger(count) && count >= 0)) throw new Error(`ObjectStateTable: invalid object count ${count}`);
+    this.count = count;
+    const rows = Math.max(1, Math.ceil(count / TEXTURE_ROW));
+    const texels = rows * TEXTURE_ROW;
+    this.flags = new Uint8Array(texels);
+    this.colors = new Uint8Array(texels * 4);
+    for (let i = 0; i < texels; i++) this.colors.set([...DEFAULT_OBJECT_COLOR, 255], i * 4);
+    this.flagTexture = makeTexture(this.flags, rows, RedFormat);
+    this.colorTexture = makeTexture(this.colors, rows, RGBAFormat);
+    this.colorTexture.colorSpace = SRGBColorSpace;
+  }
+
+  /** True when object `i` is hidden (out-of-range ids count as hidden: they cannot be shown or picked). */
+  isHidden(i: number): boolean {
+    return !(i >= 0 && i < this.count) || (this.flags[i] & OBJECT_FLAGS.hidden) !== 0;
+  }
+
+  /** True when object `i` is selected. */
+  isSelected(i: number): boolean {
+    return i >= 0 && i < this.count && (this.flags[i] & OBJECT_FLAGS.selected) !== 0;
+  }
+
+  /** Sets or clears `bit` on the given objects; ids outside 0..count-1 are ignored. Returns how many changed. */
+  setFlag(ids: Iterable<number>, bit: number, on: boolean): number {
+    let changed = 0;
+    for (const i of ids) {
+      if (!(Number.isInteger(i) && i >= 0 && i < this.count)) continue;
+      const before = this.flags[i];
+      this.flags[i] = on ? before | bit : before & ~bit;
+      if (this.flags[i] !== before) changed++;
+    }
+    if (changed) this.touchFlags();
+    return changed;
+  }
+
+  /** Makes exactly `ids` carry `bit` (clears it everywhere else). Returns how many changed. */
+  replaceFlag(ids: Iterable<number>, bit: number): number {
+    const want = new Uint8Array(this.count);
+    for (const i of ids) if (Number.isInteger(i) && i >= 0 && i < this.count) want[i] = 1;
+    let changed = 0;
+    for (let i = 0; i < this.count; i++) {
+      const before = this.flags[i];
+      const after = want[i] ? before | bit : before & ~bit;
+      if (after !== before) {
+        this.flags[i] = after;
+        changed++;
+      }
+    }
+    if (changed) this.touchFlags();
+    return changed;
+  }
+
+  /** Ids of all objects carrying `bit`, ascending. */
+  withFlag(bit: number): number[] {
+    const out: number[] = [];
+    for (let i = 0; i < this.count; i++) if (this.flags[i] & bit) out.push(i);
+    return out;
+  }
+
+  /** Sets object colours from sRGB bytes; ids outside the table are ignored. */
+  setColor(ids: Iterable<number>, rgb: readonly [number, number, number]): void {
+    for (const i of ids) {
+      if (!(Number.isInteger(i) && i >= 0 && i < this.count)) continue;
+      this.colors[i * 4] = rgb[0];
+      this.colors[i * 4 + 1] = rgb[1];
+      this.colors[i * 4 + 2] = rgb[2];
+    }
+    this.colorTexture.needsUpdate = true;
+    this.version++;
+  }
+
+  /** Frees the GPU textures. */
+  dispose(): void {
+    this.flagTexture.dispose();
+    this.colorTexture.dispose();
+  }
+
+  private touchFlags(): void {
+    this.flagTexture.needsUpdate = true;
+    this.version++;
+  }
+}
+
+function makeTexture(data: Uint8Array, rows: number, format: typeof RedFormat | typeof RGBAFormat): DataTexture {
+  const t = new DataTexture(data, TEXTURE_ROW, rows, format, UnsignedByteType);
+  t.magFilter = NearestFilter;
+  t.minFilter = NearestFilter;
+  t.generateMipmaps = false;
+  t.unpackAlignment = 1;
+  t.needsUpdate = true;
+  return t;
+}

@@ -1,0 +1,28 @@
+// `npm start`: builds the UI when dist/ui is missing or older than ui/ sources, then runs the server
+// (node --import tsx api/server.ts) with inherited stdio.
+import { spawnSync, spawn } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const index = path.join(root, 'dist/ui/index.html');
+
+function newest(dir) {
+  let t = 0;
+  if (!existsSync(dir)) return t;
+  for (const e of readdirSync(dir, { withFileTypes: true, recursive: true })) {
+    if (e.isFile()) t = Math.max(t, statSync(path.join(e.parentPath, e.name)).mtimeMs);
+  }
+  return t;
+}
+
+const sources = Math.max(...['ui', 'engine', 'workers'].map((d) => newest(path.join(root, d))));
+if (!existsSync(index) || statSync(index).mtimeMs < sources) {
+  console.log('Building the UI (vite build)...');
+  const r = spawnSync(process.execPath, [path.join(root, 'node_modules/vite/bin/vite.js'), 'build'], { cwd: root, stdio: 'inherit' });
+  if (r.status !== 0) process.exit(r.status ?? 1);
+}
+const server = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'api/server.ts')], { cwd: root, stdio: 'inherit' });
+for (const s of ['SIGINT', 'SIGTERM']) process.on(s, () => server.kill(s));
+server.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

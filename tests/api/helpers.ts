@@ -1,0 +1,57 @@
+/** Shared set-up for API tests: a fresh DATA_DIR per app, DEMO_SHIP off, requests through inject. */
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../../api/app';
+import { loadConfig, type ServerConfig } from '../../api/config';
+import type { ConversionRunner } from '../../api/conversion/runners';
+
+export const SAMPLES = path.resolve(__dirname, '../../../shared/models/ocx');
+
+export interface TestApp {
+  app: FastifyInstance;
+  config: ServerConfig;
+  close(): Promise<void>;
+}
+
+/** Builds an app on a new temp DATA_DIR; `close` closes it and removes the directory. */
+export async function makeApp(overrides: Partial<ServerConfig> = {}, runner?: ConversionRunner): Promise<TestApp> {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'keelson-api-'));
+  const config = loadConfig({}, { dataDir, demoShip: false, useWorkerThreads: false, jwtSecret: 'test-secret-0123456789', ...overrides });
+  const app = await buildApp(config, { runner });
+  return {
+    app,
+    config,
+    async close() {
+      await app.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Registers (admin when `admin`) and logs in; returns the bearer token. */
+export async function signUp(app: FastifyInstance, email: string, opts: { admin?: boolean; password?: string } = {}): Promise<string> {
+  const password = opts.password ?? 'secret-password';
+  const r = await app.inject({
+    method: 'POST',
+    url: '/api/auth/viewer/default/register',
+    payload: { email, password, fullName: email.split('@')[0], requirePasswordReset: false, adminEmail: '', registerAdmin: opts.admin === true },
+  });
+  if (r.statusCode !== 200) throw new Error(`register ${email}: ${r.statusCode} ${r.body}`);
+  const l = await app.inject({ method: 'POST', url: '/api/auth/viewer/default/login', payload: { email, password } });
+  if (l.statusCode !== 200) throw new Error(`login ${email}: ${l.statusCode} ${l.body}`);
+  return l.json().token as string;
+}
+
+/** A multipart/form-data body with one file field named 'file'. */
+export function multipartFile(fileName: string, content: Buffer | string): { payload: Buffer; headers: Record<string, string> } {
+  const boundary = '----keelson' + Math.random().toString(16).slice(2);
+  const head = Buffer.from(
+    `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${fileName}"\r\nContent-Type: application/octet-stream\r\n\r\n`,
+  );
+  const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
+  return { payload: Buffer.concat([head, Buffer.isBuffer(content) ? content : Buffer.from(content), tail]), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
+}
+
+export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });

@@ -1,0 +1,95 @@
+/**
+ * A project card of the start view (application.md §2): 160×120 thumbnail from the newest revision's
+ * base64 png, project name, revision information newest first; a converting project shows its progress
+ * percentage and message with Cancel (for the user who started it) or, after failure or cancellation, Remove.
+ */
+import { ConversionStatus, type Model } from '../../api/contract';
+import { formatDate, sortRevisionsNewestFirst, thumbnailSrc } from '../logic/format';
+import type { ConversionState } from '../logic/progress';
+
+export interface ProjectCardProps {
+  name: string;
+  model: Model | null;
+  conversion: ConversionState | null;
+  currentUserEmail: string;
+  onOpen: (name: string) => void;
+  onCancel: (name: string) => void;
+  onRemove: (name: string) => void;
+}
+
+export function ProjectCard({ name, model, conversion, currentUserEmail, onOpen, onCancel, onRemove }: ProjectCardProps) {
+  const revisions = model ? sortRevisionsNewestFirst(model.revisions) : [];
+  const src = thumbnailSrc(revisions[0]?.image);
+  const openable = revisions.length > 0;
+  const failed = conversion && (conversion.status === ConversionStatus.Error || conversion.status === ConversionStatus.Canceled);
+  const running = conversion && !failed;
+  const mine = conversion?.startedBy ? conversion.startedBy.toLowerCase() === currentUserEmail.toLowerCase() : true;
+  const percent = conversion ? Math.floor(conversion.percent) : 0;
+
+  return (
+    <article
+      data-testid={`project-card-${name}`}
+      className={`panel flex w-80 gap-3 p-3 transition-shadow ${openable ? 'cursor-pointer hover:shadow-lg hover:ring-2 hover:ring-brand-100' : ''}`}
+      onClick={() => openable && onOpen(name)}
+      onKeyDown={(e) => openable && (e.key === 'Enter' || e.key === ' ') && onOpen(name)}
+      tabIndex={openable ? 0 : -1}
+      role={openable ? 'link' : undefined}
+      aria-label={openable ? `Open ${name}` : name}
+    >
+      <div className="flex h-[120px] w-[160px] shrink-0 items-center justify-center overflow-hidden rounded bg-slate-100">
+        {src ? (
+          <img src={src} width={160} height={120} alt={`${name} thumbnail`} className="h-[120px] w-[160px] object-cover" />
+        ) : (
+          <svg viewBox="0 0 64 48" className="h-12 w-16 text-slate-300" fill="currentColor" aria-hidden="true">
+            <path d="M4 30h56l-8 14H12L4 30Zm26-26h4v24h-4V4Zm4 4 14 16H34V8Z" />
+          </svg>
+        )}
+      </div>
+      <div className="flex min-w-0 flex-1 flex-col">
+        <h3 className="truncate text-sm font-semibold text-ink" title={name}>
+          {name}
+        </h3>
+        {revisions.length > 0 && (
+          <ul className="mt-1 max-h-20 space-y-0.5 overflow-auto text-xs text-slate-500">
+            {revisions.map((r) => (
+              <li key={r.revisionInfo.revisionNumber} className="truncate" title={r.revisionInfo.description}>
+                <span className="font-medium text-slate-700">Rev. {r.revisionInfo.revisionNumber}</span> · {formatDate(r.revisionInfo.lastUpdatedDate)}
+                {r.revisionInfo.description ? ` · ${r.revisionInfo.description}` : ''}
+              </li>
+            ))}
+          </ul>
+        )}
+        {conversion && (
+          <div data-testid={`progress-${name}`} className="mt-auto pt-2" onClick={(e) => e.stopPropagation()}>
+            <div className="flex items-center justify-between text-xs">
+              <span className={`truncate ${failed ? 'text-rose-600' : 'text-slate-600'}`} title={conversion.message}>
+                {failed ? (conversion.status === ConversionStatus.Error ? 'Failed' : 'Canceled') : conversion.message || 'Converting'}
+              </span>
+              {running && <span className="font-mono font-semibold text-brand-700">{percent} %</span>}
+            </div>
+            {running && (
+              <div className="mt-1 h-1.5 overflow-hidden rounded bg-slate-200" role="progressbar" aria-valuenow={percent} aria-valuemin={0} aria-valuemax={100}>
+                <div className="h-full bg-brand-500 transition-[width]" style={{ width: `${percent}%` }} />
+              </div>
+            )}
+            {failed && conversion.message && <p className="mt-1 line-clamp-2 text-xs text-slate-500">{conversion.message}</p>}
+            <div className="mt-2 flex justify-end">
+              {failed ? (
+                <button type="button" className="btn-secondary px-2 py-0.5 text-xs" onClick={() => onRemove(name)}>
+                  Remove
+                </button>
+              ) : (
+                mine &&
+                conversion.conversionId && (
+                  <button type="button" className="btn-secondary px-2 py-0.5 text-xs" onClick={() => onCancel(name)}>
+                    Cancel
+                  </button>
+                )
+              )}
+            </div>
+          </div>
+        )}
+      </div>
+    </article>
+  );
+}

@@ -1,0 +1,83 @@
+/**
+ * Conversion progress of application.md §4 "Model conversion" and §9 "Progress split": the upload counts
+ * as 0–20 %, server progress p (0..100) maps to 20 + 0.8·p, the shown value never goes back and is capped
+ * at 100. Pure functions.
+ */
+
+/** Progress report status values (application.md §3 "Progress report"). */
+export const ProgressStatus = { InProgress: 1, Ready: 2, Canceled: 3, Error: 4, Warning: 5 } as const;
+export type ProgressStatusValue = (typeof ProgressStatus)[keyof typeof ProgressStatus];
+
+/** Share of the upload in the overall progress, percent. */
+export const UPLOAD_SHARE = 20;
+
+function clampPercent(v: number): number {
+  if (!Number.isFinite(v)) return 0;
+  return Math.min(100, Math.max(0, v));
+}
+
+/**
+ * Overall percent for an upload that has sent `loaded` of `total` bytes: 0..20.
+ * A missing or zero total counts as nothing sent.
+ */
+export function uploadPercent(loaded: number, total: number | null | undefined): number {
+  if (!total || total <= 0 || !Number.isFinite(loaded)) return 0;
+  return (UPLOAD_SHARE * Math.min(Math.max(loaded, 0), total)) / total;
+}
+
+/** Overall percent for a server progress p (0..100): 20 + 0.8·p, capped to 20..100. */
+export function conversionPercent(serverProgress: number): number {
+  const p = clampPercent(serverProgress);
+  return Math.min(100, UPLOAD_SHARE + ((100 - UPLOAD_SHARE) / 100) * p);
+}
+
+/** Keeps progress at its maximum so far and caps it at 100: max(previous, candidate) within 0..100. */
+export function advanceProgress(previous: number, candidate: number): number {
+  return Math.min(100, Math.max(clampPercent(previous), clampPercent(candidate)));
+}
+
+/** A converting project's progress state as the start view shows it. */
+export interface ConversionState {
+  projectName: string;
+  conversionId: string | null;
+  /** Overall percent 0..100, monotonic while in progress (reset to 0 on failure). */
+  percent: number;
+  message: string;
+  status: ProgressStatusValue;
+  /** E-mail of the user who started the conversion (only they may cancel). */
+  startedBy: string | null;
+}
+
+/** A progress report as it arrives over socket.io (application.md §3). */
+export interface ProgressReport {
+  conversionId: string;
+  projectName: string;
+  status: number;
+  message: string;
+  subMessages?: string[];
+  progress: number;
+}
+
+/**
+ * Applies one progress report to a conversion state (application.md §4): in progress and warnings advance
+ * the percent monotonically; Ready sets 100; Error resets to 0; Canceled keeps the percent.
+ */
+export function applyProgressReport(state: ConversionState, report: ProgressReport): ConversionState {
+  const status = (report.status >= 1 && report.status <= 5 ? report.status : ProgressStatus.InProgress) as ProgressStatusValue;
+  const message = report.message ?? state.message;
+  switch (status) {
+    case ProgressStatus.Ready:
+      return { ...state, status, message, percent: 100 };
+    case ProgressStatus.Error:
+      return { ...state, status, message, percent: 0 };
+    case ProgressStatus.Canceled:
+      return { ...state, status, message };
+    default:
+      return {
+        ...state,
+        status: ProgressStatus.InProgress,
+        message,
+        percent: advanceProgress(state.percent, conversionPercent(report.progress)),
+      };
+  }
+}

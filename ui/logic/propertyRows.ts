@@ -1,0 +1,62 @@
+/**
+ * Rows of the properties panel (viewer.md §2 "Properties panel", §3 "Units", §5 "Property merging"):
+ * 'description | value unit' with values formatted by formatPropertyValue, and the merge of several
+ * selected objects (summable numbers summed, equal values kept, otherwise '** VARIES **').
+ */
+import { formatPropertyValue } from '../../engine/model/properties';
+
+/** One property as the properties call returns it. */
+export interface PropertyItem {
+  name: string;
+  description: string;
+  unit: string;
+  isSummable: boolean;
+  value: number | string;
+}
+
+/** One displayed row. */
+export interface PropertyRow {
+  code: string;
+  description: string;
+  text: string;
+  unit: string;
+}
+
+/** The marker for differing values (viewer.md §5). */
+export const VARIES = '** VARIES **';
+
+/** Formats properties into rows in the given order. */
+export function toPropertyRows(items: readonly PropertyItem[]): PropertyRow[] {
+  return items.map((p) => {
+    const f = formatPropertyValue(p.name, p.value);
+    return { code: p.name, description: p.description || p.name, text: f.text, unit: f.unit };
+  });
+}
+
+/**
+ * Merges the property lists of several objects (viewer.md §5): for each property code in first-seen
+ * order, summable numbers are summed; equal values are kept; different values become VARIES.
+ * A property missing from some objects counts as different unless summable.
+ */
+export function mergeProperties(lists: readonly (readonly PropertyItem[])[]): PropertyItem[] {
+  if (lists.length === 0) return [];
+  if (lists.length === 1) return [...lists[0]];
+  const order: string[] = [];
+  const byCode = new Map<string, PropertyItem[]>();
+  for (const list of lists) {
+    for (const p of list) {
+      let arr = byCode.get(p.name);
+      if (!arr) byCode.set(p.name, (arr = [])), order.push(p.name);
+      arr.push(p);
+    }
+  }
+  return order.map((code) => {
+    const arr = byCode.get(code)!;
+    const first = arr[0];
+    if (first.isSummable && arr.every((p) => typeof p.value === 'number')) {
+      return { ...first, value: arr.reduce((s, p) => s + (p.value as number), 0) };
+    }
+    const same = arr.length === lists.length && arr.every((p) => p.value === first.value);
+    return same ? { ...first } : { ...first, value: VARIES };
+  });
+}

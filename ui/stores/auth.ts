@@ -1,0 +1,127 @@
+/**
+ * The session (application.md §4 "Authentication and session"): the token in local storage, verified
+ * with /api/authorize-user at start; the client config; token expiry and any 401 lead to /login.
+ */
+import { proxy } from 'valtio';
+import { navigate } from 'wouter/use-browser-location';
+import type { AuthorizedUser, ClientConfig } from '../../api/contract';
+import { ApiError, setTokenProvider, setUnauthorizedHandler } from '../api/client';
+import { authorizeUser, getConfig, login as loginCall, setInstance } from '../api/calls';
+import { msUntilExpiry } from '../logic/token';
+import { disconnectRealtime } from '../api/realtime';
+
+/** Local storage key of the token. */
+export const TOKEN_KEY = 'keelson.token';
+
+export const authStore = proxy({
+  token: null as string | null,
+  user: null as AuthorizedUser | null,
+  config: null as ClientConfig | null,
+  /** True once the start-up check (config + stored token) has finished. */
+  ready: false,
+  /** Set when the config could not be read at start. */
+  startupError: null as string | null,
+});
+
+setTokenProvider(() => authStore.token);
+setUnauthorizedHandler(() => logout());
+
+let expiryTimer: ReturnType<typeof setTimeout> | undefined;
+
+function armExpiry(token: string): void {
+  clearTimeout(expiryTimer);
+  const ms = msUntilExpiry(token, Date.now());
+  if (ms === Infinity) return;
+  // setTimeout holds at most 2^31-1 ms; longer tokens are re-checked then.
+  expiryTimer = setTimeout(() => (msUntilExpiry(token, Date.now()) <= 0 ? logout() : armExpiry(token)), Math.max(0, Math.min(ms, 2 ** 31 - 1)));
+}
+
+/** True when the signed-in user holds `permission` (administrators hold all, application.md §6). */
+export function hasPermission(permission: string): boolean {
+  const u = authStore.user;
+  if (!u) return false;
+  return u.userType === 'administrator' || u.permissions.includes(permission);
+}
+
+/** True when local registration is allowed by the client config (application.md §6). */
+export function registrationAllowed(): boolean {
+  const c = authStore.config;
+  return !!c && c.authenticationProvider === 'local' && c.allowLocalAuthUserRegistration;
+}
+
+async function adoptToken(token: string): Promise<AuthorizedUser> {
+  authStore.token = token;
+  try {
+    const user = await authorizeUser();
+    authStore.user = user;
+    localStorage.setItem(TOKEN_KEY, token);
+    armExpiry(token);
+    return user;
+  } catch (e) {
+    authStore.token = null;
+    authStore.user = null;
+    localStorage.removeItem(TOKEN_KEY);
+    throw e;
+  }
+}
+
+/** Start-up: reads the config, then verifies a stored, unexpired token (application.md §4). */
+export async function initAuth(): Promise<void> {
+  try {
+    const config = await getConfig();
+    authStore.config = config;
+    setInstance(config.instance);
+  } catch (e) {
+    authStore.startupError = (e as Error).message;
+  }
+  const stored = localStorage.getItem(TOKEN_KEY);
+  if (stored && msUntilExpiry(stored, Date.now()) > 0) {
+    try {
+      await adoptToken(stored);
+    } catch {
+      /* invalid or revoked token: the guards send the user to /login */
+    }
+  } else if (stored) localStorage.removeItem(TOKEN_KEY);
+  authStore.ready = true;
+}
+
+/** Re-reads the client config (e.g. after an admin registered). */
+export async function refreshConfig(): Promise<void> {
+  try {
+    authStore.config = await getConfig();
+  } catch {
+    /* the error toast has been shown */
+  }
+}
+
+/** Outcome of a login attempt. */
+export type LoginOutcome =
+  | { type: 'ok'; requirePasswordReset: boolean }
+  | { type: 'rejected'; message: string }
+  | { type: 'error'; message: string };
+
+/**
+ * Logs in (application.md §4, §8): a refusal yields the server's message (shown under the password field);
+ * anything unexpected yields type 'error' (the caller goes to /error).
+ */
+export async function login(email: string, password: string): Promise<LoginOutcome> {
+  try {
+    const res = await loginCall(email, password);
+    if (!res.success || !res.token) return { type: 'rejected', message: res.message || 'Invalid e-mail or password' };
+    await adoptToken(res.token);
+    return { type: 'ok', requirePasswordReset: res.requirePasswordReset || !!authStore.user?.requirePasswordReset };
+  } catch (e) {
+    if (e instanceof ApiError && e.status >= 400 && e.status < 500) return { type: 'rejected', message: e.message };
+    return { type: 'error', message: (e as Error).message };
+  }
+}
+
+/** Logs out: leaves realtime, clears the user and the stored token, goes to /login (application.md §4). */
+export function logout(): void {
+  clearTimeout(expiryTimer);
+  disconnectRealtime(authStore.user?.email ?? null);
+  authStore.token = null;
+  authStore.user = null;
+  localStorage.removeItem(TOKEN_KEY);
+  if (window.location.pathname !== '/login') navigate('/login', { replace: true });
+}

@@ -1,0 +1,196 @@
+/**
+ * Start-view state (application.md §2 "Start view", §4 "Model conversion"): the model list and the
+ * progress of conversions (uploads in flight, conversions re-joined after a page reload from the model
+ * list's isConverting / conversionId), with the spec's toasts.
+ */
+import { proxy } from 'valtio';
+import { ConversionStatus, type Model, type ProgressEvent } from '../../api/contract';
+import { cancelProject, deleteModel, getModels, uploadProject } from '../api/calls';
+import { joinConversion, leaveConversion, onProgress } from '../api/realtime';
+import {
+  advanceProgress,
+  applyProgressReport,
+  conversionPercent,
+  uploadPercent,
+  type ConversionState,
+} from '../logic/progress';
+import { removeRecent } from '../logic/recent';
+import { authStore } from './auth';
+import { showToast } from './toasts';
+
+export const projectsStore = proxy({
+  models: [] as Model[],
+  loaded: false,
+  loading: false,
+  /** Conversion state by project name (upper case). */
+  conversions: {} as Record<string, ConversionState>,
+});
+
+/** Project names are upper-cased (application.md §3). */
+export const normalizeProjectName = (name: string) => name.trim().toUpperCase();
+
+/** Default project name from a file name: its base name without extension, upper-cased. */
+export function projectNameFromFile(fileName: string): string {
+  return normalizeProjectName(fileName.replace(/\.[^.]*$/, ''));
+}
+
+let subscribed = false;
+function ensureSubscribed(): void {
+  if (subscribed) return;
+  subscribed = true;
+  onProgress(handleProgress);
+}
+
+function track(name: string, conversionId: string, seed: Partial<ConversionState>): void {
+  const prev = projectsStore.conversions[name];
+  projectsStore.conversions[name] = {
+    projectName: name,
+    conversionId,
+    percent: advanceProgress(prev?.percent ?? 0, seed.percent ?? 0),
+    message: seed.message ?? prev?.message ?? '',
+    status: seed.status ?? prev?.status ?? ConversionStatus.InProgress,
+    startedBy: seed.startedBy ?? prev?.startedBy ?? null,
+  };
+  const token = authStore.token;
+  if (token && conversionId && projectsStore.conversions[name].status === ConversionStatus.InProgress) {
+    ensureSubscribed();
+    joinConversion(token, conversionId);
+  }
+}
+
+function handleProgress(e: ProgressEvent): void {
+  const name = e.projectName;
+  const cur = projectsStore.conversions[name];
+  if (!cur || (cur.conversionId && cur.conversionId !== e.conversionId)) return;
+  const next = applyProgressReport(cur, e);
+  projectsStore.conversions[name] = next;
+  switch (e.status) {
+    case ConversionStatus.Ready:
+      leaveConversion(e.conversionId);
+      showToast('success', `Project ${name} is added`);
+      delete projectsStore.conversions[name];
+      void loadModels();
+      break;
+    case ConversionStatus.Error:
+      leaveConversion(e.conversionId);
+      showToast('error', `Failed to add project ${name}`);
+      void loadModels();
+      break;
+    case ConversionStatus.Canceled:
+      leaveConversion(e.conversionId);
+      showToast('info', `Canceled adding project ${name}`, 5000);
+      void loadModels();
+      break;
+    case ConversionStatus.Warning:
+      if (e.message) showToast('warning', e.message, 5000);
+      break;
+  }
+}
+
+/**
+ * Loads the model list and re-attaches to conversions it reports (isConverting → join the room;
+ * conversionFailed / conversionCancelled → the card offers Remove).
+ */
+export async function loadModels(): Promise<void> {
+  projectsStore.loading = true;
+  try {
+    const models = await getModels();
+    projectsStore.models = models;
+    for (const m of models) {
+      if (m.isConverting) {
+        track(m.name, m.conversionId, {
+          percent: conversionPercent(m.convertingPercentage),
+          message: m.convertingMessage,
+          status: ConversionStatus.InProgress,
+          startedBy: m.conversionStartedByEmail || null,
+        });
+      } else if (m.conversionFailed || m.conversionCancelled) {
+        track(m.name, m.conversionId, {
+          status: m.conversionFailed ? ConversionStatus.Error : ConversionStatus.Canceled,
+          message: m.convertingMessage,
+          startedBy: m.conversionStartedByEmail || null,
+        });
+        if (m.conversionFailed) projectsStore.conversions[m.name].percent = 0;
+      } else if (projectsStore.conversions[m.name]) {
+        const c = projectsStore.conversions[m.name];
+        // A conversion that finished while no progress event reached us (e.g. before the room was joined).
+        if (c.status === ConversionStatus.InProgress && c.conversionId && m.revisions.length > 0) {
+          leaveConversion(c.conversionId);
+          showToast('success', `Project ${m.name} is added`);
+        }
+        if (c.status !== ConversionStatus.InProgress || c.conversionId) delete projectsStore.conversions[m.name];
+      }
+    }
+    projectsStore.loaded = true;
+  } catch {
+    /* shown by the central handler */
+  } finally {
+    projectsStore.loading = false;
+  }
+}
+
+/** True while a conversion of this session has been handed to the server and not finished. */
+export function hasActiveConversions(): boolean {
+  return Object.values(projectsStore.conversions).some((c) => c.status === ConversionStatus.InProgress && c.conversionId);
+}
+
+/** True when a project of that name exists (the overwrite choice is then needed). */
+export function projectExists(name: string): boolean {
+  const n = normalizeProjectName(name);
+  return projectsStore.models.some((m) => m.name === n && m.revisions.length > 0);
+}
+
+/**
+ * Uploads a project file and follows its conversion (application.md §4): upload 0–20 %, then socket
+ * progress. A 409 shows 'Adding the project {name} is already in progress' and observes that conversion.
+ */
+export async function addProject(p: { file: File; projectName: string; description: string; overwriteIfExists: boolean }): Promise<void> {
+  const name = normalizeProjectName(p.projectName);
+  const email = authStore.user?.email ?? '';
+  projectsStore.conversions[name] = {
+    projectName: name,
+    conversionId: null,
+    percent: 0,
+    message: 'Uploading',
+    status: ConversionStatus.InProgress,
+    startedBy: email,
+  };
+  try {
+    const res = await uploadProject({ ...p, projectName: name, keelsonUser: email }, (loaded, total) => {
+      const c = projectsStore.conversions[name];
+      if (c) c.percent = advanceProgress(c.percent, uploadPercent(loaded, total));
+    });
+    track(res.projectName, res.conversionId, { percent: 20, message: 'Converting', startedBy: email });
+    if (res.projectName !== name) delete projectsStore.conversions[name];
+  } catch (e) {
+    delete projectsStore.conversions[name];
+    // 409: the project is already being added; the list carries its conversion to observe.
+    void loadModels();
+    throw e;
+  }
+}
+
+/** Cancels a conversion started by this user (application.md §4). */
+export async function cancelConversion(name: string): Promise<void> {
+  await cancelProject(name);
+}
+
+/**
+ * Removes a failed or cancelled project's card and its recent entry (application.md §2). A project without
+ * revisions is forgotten on the server (DELETE .../delete-model, allowed for the conversion's starter);
+ * a project with revisions keeps them and only loses the failure state.
+ */
+export async function removeFailedProject(name: string): Promise<void> {
+  const model = projectsStore.models.find((m) => m.name === name);
+  if (!model || model.revisions.length === 0) {
+    try {
+      await deleteModel(name);
+    } catch {
+      return; // the central handler has shown why
+    }
+    removeRecent(localStorage, name);
+  }
+  delete projectsStore.conversions[name];
+  projectsStore.models = projectsStore.models.filter((m) => m.name !== name || m.revisions.length > 0);
+  await loadModels();
+}

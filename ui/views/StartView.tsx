@@ -1,0 +1,116 @@
+/**
+ * Start view (application.md §2 "Start view"): vertical tabs Recent and Browse with project cards, the
+ * 'Add project' button for upload:model, converting cards that survive a reload. On entry the current
+ * model data is reset.
+ */
+import { Tab, TabGroup, TabList, TabPanel, TabPanels } from '@headlessui/react';
+import { useEffect, useMemo, useState } from 'react';
+import { useLocation } from 'wouter';
+import { useSnapshot } from 'valtio';
+import type { Model } from '../../api/contract';
+import { AddProjectDialog, type AddProjectRequest } from '../components/AddProjectDialog';
+import { ProjectCard } from '../components/ProjectCard';
+import { addRecent, readRecent } from '../logic/recent';
+import { authStore, hasPermission } from '../stores/auth';
+import { resetCurrentProject } from '../stores/currentProject';
+import {
+  addProject,
+  cancelConversion,
+  hasActiveConversions,
+  loadModels,
+  projectsStore,
+  removeFailedProject,
+} from '../stores/projects';
+
+/** Model list refresh while a conversion runs (a safety net next to the socket events), ms. */
+const CONVERSION_POLL_MS = 4000;
+
+function Cards({ names, models, empty }: { names: string[]; models: ReadonlyMap<string, Model>; empty: string }) {
+  const snap = useSnapshot(projectsStore);
+  const { user } = useSnapshot(authStore);
+  const [, navigate] = useLocation();
+  if (!snap.loaded && snap.loading) return <p className="text-sm text-slate-500">Loading projects…</p>;
+  if (names.length === 0) return <p className="text-sm text-slate-500">{empty}</p>;
+  return (
+    <div className="flex flex-wrap gap-4">
+      {names.map((name) => (
+        <ProjectCard
+          key={name}
+          name={name}
+          model={models.get(name) ?? null}
+          conversion={(snap.conversions[name] as never) ?? null}
+          currentUserEmail={user?.email ?? ''}
+          onOpen={(n) => {
+            addRecent(localStorage, n);
+            navigate(`/${encodeURIComponent(n)}`);
+          }}
+          onCancel={(n) => void cancelConversion(n).catch(() => {})}
+          onRemove={(n) => void removeFailedProject(n)}
+        />
+      ))}
+    </div>
+  );
+}
+
+export function StartView() {
+  const snap = useSnapshot(projectsStore);
+  useSnapshot(authStore);
+  const [dialogOpen, setDialogOpen] = useState(false);
+  const [recent, setRecent] = useState<string[]>(() => readRecent(localStorage));
+
+  useEffect(() => {
+    resetCurrentProject();
+    void loadModels();
+    setRecent(readRecent(localStorage));
+    const t = setInterval(() => hasActiveConversions() && void loadModels(), CONVERSION_POLL_MS);
+    return () => clearInterval(t);
+  }, []);
+
+  const models = useMemo(() => new Map(snap.models.map((m) => [m.name, m as Model])), [snap.models]);
+  // Browse: every listed model plus uploads the list does not show yet.
+  const browse = useMemo(() => {
+    const names = snap.models.map((m) => m.name);
+    for (const n of Object.keys(snap.conversions)) if (!models.has(n)) names.push(n);
+    return names.sort((a, b) => a.localeCompare(b));
+  }, [snap.models, snap.conversions, models]);
+  const recentNames = useMemo(
+    () => [...recent].reverse().filter((n) => models.has(n) || n in snap.conversions),
+    [recent, models, snap.conversions],
+  );
+
+  function submit(r: AddProjectRequest) {
+    addProject(r).catch(() => {
+      /* the central handler has shown the error */
+    });
+  }
+
+  const tabCls =
+    'w-full rounded-md px-3 py-2 text-left text-sm font-medium text-slate-600 outline-none data-hover:bg-slate-200/60 data-selected:bg-white data-selected:text-brand-700 data-selected:shadow-sm';
+  return (
+    <div className="flex min-h-0 flex-1 flex-col overflow-auto">
+      <div className="mx-auto flex w-full max-w-6xl items-center justify-between px-8 pt-8 pb-4">
+        <h1 className="text-2xl font-semibold text-ink">Projects</h1>
+        {hasPermission('upload:model') && (
+          <button type="button" className="btn-primary" onClick={() => setDialogOpen(true)}>
+            Add project
+          </button>
+        )}
+      </div>
+      <TabGroup vertical className="mx-auto flex w-full max-w-6xl gap-6 px-8 pb-8">
+        <TabList className="flex w-40 shrink-0 flex-col gap-1">
+          <Tab className={tabCls}>Recent</Tab>
+          <Tab className={tabCls}>Browse</Tab>
+        </TabList>
+        <TabPanels className="min-w-0 flex-1">
+          <TabPanel>
+            <Cards names={recentNames} models={models} empty="No recent models" />
+          </TabPanel>
+          <TabPanel>
+            <Cards names={browse} models={models} empty="No models to display" />
+          </TabPanel>
+        </TabPanels>
+      </TabGroup>
+      <AddProjectDialog open={dialogOpen} onClose={() => setDialogOpen(false)} onSubmit={submit} />
+    </div>
+  );
+}

@@ -1,0 +1,180 @@
+/**
+ * Main viewer view '/{modelName}?revision=N' (application.md §2, viewer.md §1, §2, §4 "Loading"): appends
+ * the model to 'Recent', polls the instance status until 'Ok' with the spec's waiting message, reads the
+ * project revision info and the object table, starts the render engine, streams the scene package with a
+ * loading overlay, then shows the toolbar, the model tree and the properties panel.
+ */
+import { useEffect, useRef } from 'react';
+import { useLocation, useSearch } from 'wouter';
+import { useSnapshot } from 'valtio';
+import { authHeaders } from '../api/client';
+import { getMaintenanceStatus, getModelObjects, getProjectInfo, sceneUrl } from '../api/calls';
+import { EngineClient } from '../engine/EngineClient';
+import { parseRevisionParam } from '../logic/format';
+import { addRecent } from '../logic/recent';
+import { authStore } from '../stores/auth';
+import { currentProjectStore } from '../stores/currentProject';
+import { storeError } from '../stores/errors';
+import { showToast } from '../stores/toasts';
+import { handleEngineEvent, loadPercent, markModelReady, resetViewer, setEngine, setObjects, viewerStore } from '../stores/viewer';
+import { ModelTreePanel } from '../viewer/ModelTreePanel';
+import { PropertiesPanel } from '../viewer/PropertiesPanel';
+import { ViewerToolbar } from '../viewer/ViewerToolbar';
+
+/** The waiting message of viewer.md §1 (spelling as in the product). */
+export const VIEWER_WAITING_MESSAGE = 'the viewer services are being initalized, please wait...';
+
+/** Instance status polling interval and the longest wait, ms. */
+const STATUS_POLL_MS = 1000;
+const STATUS_MAX_WAIT_MS = 10 * 60_000;
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+function LoadingOverlay() {
+  const { phase, progress, error, firstFrame } = useSnapshot(viewerStore);
+  if (phase === 'ready') return null;
+  const percent = loadPercent(progress as never);
+  // Once the first chunks are drawn the model is usable: a slim progress pill replaces the overlay.
+  if (phase === 'loading' && firstFrame) {
+    return (
+      <div role="status" className="panel absolute bottom-4 left-1/2 z-20 flex w-72 -translate-x-1/2 items-center gap-3 px-4 py-2 text-xs text-slate-600">
+        <span>Loading model…</span>
+        <div className="h-1.5 flex-1 overflow-hidden rounded bg-slate-200">
+          <div className="h-full bg-brand-500" style={{ width: `${percent ?? 50}%` }} />
+        </div>
+        <span data-testid="load-progress" className="font-mono">{percent !== null ? `${Math.floor(percent)} %` : ''}</span>
+      </div>
+    );
+  }
+  if (phase === 'error') {
+    return (
+      <div className="absolute inset-0 z-20 flex items-center justify-center bg-slate-100/90">
+        <div className="panel max-w-md p-6 text-center">
+          <h2 className="mb-2 font-semibold text-rose-700">The model could not be opened</h2>
+          <p className="text-sm text-slate-600">{error}</p>
+        </div>
+      </div>
+    );
+  }
+  return (
+    <div className="absolute inset-0 z-20 flex items-center justify-center bg-slate-100/80">
+      <div className="panel w-96 p-6 text-center" role="status" aria-live="polite">
+        <div className="mx-auto mb-4 h-8 w-8 animate-spin rounded-full border-4 border-brand-100 border-t-brand-500" aria-hidden="true" />
+        {phase === 'initializing' ? (
+          <p data-testid="viewer-waiting" className="text-sm text-slate-700">
+            {VIEWER_WAITING_MESSAGE}
+          </p>
+        ) : (
+          <>
+            <p className="text-sm text-slate-700">Loading model…</p>
+            <div className="mt-3 h-2 overflow-hidden rounded bg-slate-200">
+              <div className="h-full bg-brand-500 transition-[width]" style={{ width: `${percent ?? 5}%` }} />
+            </div>
+            <p data-testid="load-progress" className="mt-2 font-mono text-xs text-slate-500">
+              {percent !== null ? `${Math.floor(percent)} %` : progress ? `${(progress.loadedBytes / 1048576).toFixed(1)} MB` : ''}
+            </p>
+          </>
+        )}
+      </div>
+    </div>
+  );
+}
+
+export function ViewerView({ modelName }: { modelName: string }) {
+  const search = useSearch();
+  const [, navigate] = useLocation();
+  const requestedRevision = parseRevisionParam(search);
+  const hostRef = useRef<HTMLDivElement>(null);
+  const { showTree } = useSnapshot(viewerStore);
+
+  useEffect(() => {
+    let cancelled = false;
+    let client: EngineClient | null = null;
+    resetViewer();
+    addRecent(localStorage, modelName);
+    currentProjectStore.modelName = modelName;
+    currentProjectStore.info = null;
+    // A fresh canvas per session: transferControlToOffscreen works once per element.
+    const canvas = document.createElement('canvas');
+    canvas.dataset.testid = 'viewer-canvas';
+    canvas.className = 'block h-full w-full touch-none outline-none';
+    canvas.tabIndex = 0;
+    hostRef.current?.appendChild(canvas);
+
+    const fail = (message: string, redirect: boolean) => {
+      if (cancelled) return;
+      viewerStore.phase = 'error';
+      viewerStore.error = message;
+      if (redirect) {
+        storeError({ reason: 'Keelson calculation service unavailable', message });
+        navigate('/error');
+      }
+    };
+
+    (async () => {
+      const user = authStore.user?.email ?? '';
+      const started = Date.now();
+      for (;;) {
+        let status: string;
+        try {
+          status = (await getMaintenanceStatus(modelName, requestedRevision, user)).status;
+        } catch (e) {
+          return fail((e as Error).message, true);
+        }
+        if (cancelled) return;
+        if (status === 'Ok') break;
+        if (status !== 'Preparing' || Date.now() - started > STATUS_MAX_WAIT_MS)
+          return fail(`Keelson calculation service unavailable for model ${modelName}`, true);
+        await sleep(STATUS_POLL_MS);
+        if (cancelled) return;
+      }
+      const info = await getProjectInfo(modelName, requestedRevision);
+      if (cancelled) return;
+      currentProjectStore.info = info;
+      viewerStore.revision = info.revision;
+      const table = await getModelObjects(modelName, info.revision);
+      if (cancelled) return;
+      setObjects(modelName, table.objects);
+      viewerStore.phase = 'loading';
+      client = await EngineClient.create(canvas, (event) => {
+        if (cancelled) return;
+        if (event.type === 'error') showToast('error', event.message);
+        handleEngineEvent(event);
+      });
+      if (cancelled) return client.dispose();
+      setEngine(client);
+      await client.api.setObjectTable({
+        ids: table.objects.map((o) => o.id),
+        types: table.objects.map((o) => o.type) as never,
+        parents: Int32Array.from(table.objects, (o) => o.parent),
+      });
+      await client.api.setSelectionMode(viewerStore.selectionMode);
+      await client.api.loadModel(sceneUrl(modelName, info.revision), authHeaders());
+      if (!cancelled) markModelReady();
+    })().catch((e: Error) => {
+      if (cancelled) return;
+      showToast('error', e.message || 'Scene model not found');
+      fail(e.message || 'Scene model not found', false);
+    });
+
+    return () => {
+      cancelled = true;
+      setEngine(null);
+      client?.dispose();
+      canvas.remove();
+      resetViewer();
+    };
+  }, [modelName, requestedRevision, navigate]);
+
+  return (
+    <div className="relative flex min-h-0 flex-1">
+      <div className="relative min-w-0 flex-1 bg-gradient-to-b from-slate-200 to-slate-300">
+        <div ref={hostRef} className="absolute inset-0" />
+        <ViewerToolbar />
+        <PropertiesPanel modelName={modelName} />
+        <LoadingOverlay />
+      </div>
+      {showTree && <ModelTreePanel modelName={modelName} />}
+    </div>
+  );
+}
