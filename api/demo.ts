@@ -1,16 +1,20 @@
 /**
- * The demo ship (issue 2 item 8): on first start — no projects, no earlier demo conversion and
+ * The demo ship (issue 2 item 8): on first start — no projects, no earlier successful demo import and
  * DEMO_SHIP not false — generate a ~2000-part ship with bench/generator and import it as project
  * DEMO_SHIP through the normal conversion path, so a new user has a model to open at once.
  */
-import { mkdir } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { AppContext } from './context';
+import { ConversionStatus } from './contract/common';
 
 /** Project name of the demo ship. */
 export const DEMO_PROJECT = 'DEMO_SHIP';
 /** The conversion's starter shown on the card. */
 export const DEMO_STARTER = 'system';
+/** File under DATA_DIR written once the demo ship was imported. */
+export const DEMO_MARKER = 'demo-ship-imported';
 
 /**
  * Starts the demo import when due; returns its conversion id, or null when nothing was started.
@@ -19,7 +23,9 @@ export const DEMO_STARTER = 'system';
 export async function startDemoShipImport(ctx: AppContext, log: (msg: string) => void = () => {}): Promise<string | null> {
   if (!ctx.config.demoShip) return null;
   if ((await ctx.projects.list()).length > 0) return null;
-  if (await ctx.conversions.latest(DEMO_PROJECT)) return null;
+  const marker = path.join(ctx.config.dataDir, DEMO_MARKER);
+  // Imported once: a demo that the users deleted does not come back; a failed one is retried.
+  if (existsSync(marker) || ctx.conversions.running(DEMO_PROJECT)) return null;
   const id = await ctx.conversions.reserve(DEMO_PROJECT, DEMO_STARTER);
   try {
     const uploads = path.join(ctx.config.dataDir, 'uploads');
@@ -29,6 +35,9 @@ export async function startDemoShipImport(ctx: AppContext, log: (msg: string) =>
     const { writeShipOcx } = await import('../bench/generator/index');
     await writeShipOcx(file, { targetParts: 2000, name: 'DEMO SHIP' });
     ctx.conversions.start(id, { input: file, description: 'Demo ship', replace: false });
+    void ctx.conversions.wait(id).then(async (e) => {
+      if (e.status === ConversionStatus.Ready) await writeFile(marker, new Date().toISOString());
+    });
     log('Importing the demo ship as project DEMO_SHIP');
   } catch (e) {
     const msg = `The demo ship could not be generated: ${e instanceof Error ? e.message : String(e)}`;

@@ -54,6 +54,7 @@ export interface StiffenerDesc {
 
 export interface PanelDesc {
   name: string;
+  /** An OCX functionType enumeration value of the 3.1 schema. */
   functionType: string;
   tightness: 'WaterTight' | 'NonTight' | 'GasTight';
   description: string;
@@ -170,7 +171,7 @@ export function* planPanels(l: ShipLayout, variant: (n: number) => number): Gene
     // Bottom shell (z = 0), strakes of ≤ 2.6 m, longitudinals on every LO inside the flat.
     const ys = cuts(-flat, flat, 2.6);
     yield {
-      name: `BOTTOM-${tag}`, functionType: 'SHELL: Bottom', tightness: 'WaterTight', description: 'Bottom shell plating',
+      name: `BOTTOM-${tag}`, functionType: 'SHELL: Bottom shell', tightness: 'WaterTight', description: 'Bottom shell plating',
       surface: { kind: 'grid', ref: 'BASE' }, limits: [...limitsX, 'LO0'],
       plates: ys.slice(1).map((y, i) => strip(`P:${i + 1}/BOTTOM-${tag}`, [[x0, ys[i], 0], [x1, ys[i], 0], [x1, y, 0], [x0, y, 0]], shellT, 'A36')),
       brackets: [],
@@ -183,7 +184,7 @@ export function* planPanels(l: ShipLayout, variant: (n: number) => number): Gene
       const pts = bilge.map((p) => (side > 0 ? p : mirror(p)));
       const mid = pts[BILGE_FACETS >> 1];
       yield {
-        name: `BILGE-${sideName}-${tag}`, functionType: 'SHELL: Bilge', tightness: 'WaterTight', description: 'Bilge plating, planar facets',
+        name: `BILGE-${sideName}-${tag}`, functionType: 'SHELL: Bilge strake', tightness: 'WaterTight', description: 'Bilge plating, planar facets',
         surface: { kind: 'plane', origin: [x0, mid[1], mid[2]], normal: normalise([0, mid[1] - side * flat, mid[2] - l.bilgeRadius]) },
         limits: limitsX,
         plates: pts.slice(1).map((p, i) => {
@@ -201,7 +202,7 @@ export function* planPanels(l: ShipLayout, variant: (n: number) => number): Gene
       const zs = cuts(l.bilgeRadius, l.depth, 3);
       const zl = range(1, Math.floor((l.depth - l.bilgeRadius) / l.longitudinalSpacing - 1e-9)).map((k) => l.bilgeRadius + k * l.longitudinalSpacing);
       yield {
-        name: `SIDE-${sideName}-${tag}`, functionType: 'SHELL: Side', tightness: 'WaterTight', description: 'Side shell plating',
+        name: `SIDE-${sideName}-${tag}`, functionType: 'SHELL', tightness: 'WaterTight', description: 'Side shell plating',
         surface: { kind: 'grid', ref: side > 0 ? 'SIDE_P' : 'SIDE_S' }, limits: [...limitsX, 'MAIN_DECK'],
         plates: zs.slice(1).map((z, i) => strip(`P:${i + 1}/SIDE-${sideName}-${tag}`, [[x0, y, zs[i]], [x1, y, zs[i]], [x1, y, z], [x0, y, z]], shellT - 1, 'A36')),
         brackets: [],
@@ -211,8 +212,8 @@ export function* planPanels(l: ShipLayout, variant: (n: number) => number): Gene
 
     // Inner bottom (z = hDB) and main deck (z = D).
     for (const [name, z, t, section, web, fn] of [
-      ['INNER-BOTTOM', l.doubleBottom, innerT, 'HP200x10', [0, 0, -1], 'DECK: Inner bottom'],
-      ['MAIN-DECK', l.depth, deckT, 'T400x12+150x15', [0, 0, -1], 'DECK: Main deck'],
+      ['INNER-BOTTOM', l.doubleBottom, innerT, 'HP200x10', [0, 0, -1], 'DECK: Inner bottom deck'],
+      ['MAIN-DECK', l.depth, deckT, 'T400x12+150x15', [0, 0, -1], 'DECK: Strength deck'],
     ] as const) {
       const yEdge = z >= l.bilgeRadius ? half : flat;
       const yc = cuts(-yEdge, yEdge, 3);
@@ -233,7 +234,7 @@ export function* planPanels(l: ShipLayout, variant: (n: number) => number): Gene
       if (k % l.girderEvery !== 0) continue;
       const y = k * l.longitudinalSpacing;
       yield {
-        name: `GIRDER-${lo(k)}-${tag}`, functionType: k === 0 ? 'LONGITUDINAL: Centre girder' : 'LONGITUDINAL: Side girder', tightness: k === 0 ? 'WaterTight' : 'NonTight',
+        name: `GIRDER-${lo(k)}-${tag}`, functionType: k === 0 ? 'LONGITUDINAL: Centerline girder' : 'LONGITUDINAL: Side girder', tightness: k === 0 ? 'WaterTight' : 'NonTight',
         description: 'Double bottom girder', surface: { kind: 'grid', ref: lo(k) }, limits: [...limitsX, 'BASE', 'INNER_BOTTOM'],
         plates: [strip(`P:1/GIRDER-${lo(k)}-${tag}`, [[x0, y, 0], [x1, y, 0], [x1, y, l.doubleBottom], [x0, y, l.doubleBottom]], 15, 'A')],
         brackets: [], stiffeners: [],
@@ -252,7 +253,7 @@ export function* planPanels(l: ShipLayout, variant: (n: number) => number): Gene
       const gy = range(-kFlat, kFlat).filter((k) => k % l.girderEvery === 0).map((k) => k * l.longitudinalSpacing);
       const bays = [-flat, ...gy, flat].filter((v, i, a) => i === 0 || v > a[i - 1] + 1e-9);
       yield {
-        name: `FLOOR-${fr(f)}`, functionType: 'TRANSVERSE: Floor', tightness: 'NonTight', description: 'Double bottom floor',
+        name: `FLOOR-${fr(f)}`, functionType: 'WEB_FRAME: Floor frame', tightness: 'NonTight', description: 'Double bottom floor',
         surface: { kind: 'grid', ref: fr(f) }, limits: ['BASE', 'INNER_BOTTOM'],
         plates: bays.slice(1).map((y, i) => strip(`P:${i + 1}/FLOOR-${fr(f)}`, [[x, bays[i], 0], [x, y, 0], [x, y, l.doubleBottom], [x, bays[i], l.doubleBottom]], 12, 'A')),
         brackets: [],
@@ -265,7 +266,7 @@ export function* planPanels(l: ShipLayout, variant: (n: number) => number): Gene
       for (const side of [1, -1] as const) {
         const sideName = side > 0 ? 'P' : 'S', y = side * half, yi = side * (half - web);
         yield {
-          name: `WEB-${sideName}-${fr(f)}`, functionType: 'TRANSVERSE: Side web frame', tightness: 'NonTight', description: 'Side web frame',
+          name: `WEB-${sideName}-${fr(f)}`, functionType: 'WEB_FRAME: Side', tightness: 'NonTight', description: 'Side web frame',
           surface: { kind: 'grid', ref: fr(f) }, limits: [side > 0 ? 'SIDE_P' : 'SIDE_S', 'INNER_BOTTOM', 'MAIN_DECK'],
           plates: [strip(`P:1/WEB-${sideName}-${fr(f)}`, side > 0 ? [[x, yi, l.doubleBottom], [x, y, l.doubleBottom], [x, y, l.depth], [x, yi, l.depth]] : [[x, y, l.doubleBottom], [x, yi, l.doubleBottom], [x, yi, l.depth], [x, y, l.depth]], 12, 'A')],
           brackets: [
@@ -276,7 +277,7 @@ export function* planPanels(l: ShipLayout, variant: (n: number) => number): Gene
         };
       }
       yield {
-        name: `DECK-TRANS-${fr(f)}`, functionType: 'TRANSVERSE: Deck transverse', tightness: 'NonTight', description: 'Deck transverse web',
+        name: `DECK-TRANS-${fr(f)}`, functionType: 'WEB_FRAME: Deck transverse frame', tightness: 'NonTight', description: 'Deck transverse web',
         surface: { kind: 'grid', ref: fr(f) }, limits: ['MAIN_DECK', 'SIDE_P', 'SIDE_S'],
         plates: [strip(`P:1/DECK-TRANS-${fr(f)}`, [[x, -(half - web), l.depth - 0.8], [x, half - web, l.depth - 0.8], [x, half - web, l.depth], [x, -(half - web), l.depth]], 11, 'A')],
         brackets: [], stiffeners: [stiff(`S:FACE/DECK-TRANS-${fr(f)}`, [x, -(half - web), l.depth - 0.8], [x, half - web, l.depth - 0.8], 'FB150x12', 'A', [0, 0, -1])],
@@ -307,7 +308,7 @@ function bulkhead(l: ShipLayout, f: number, x: number, flat: number, half: numbe
   });
   const kMax = Math.floor((half - 0.4) / l.longitudinalSpacing);
   return {
-    name, functionType: 'TRANSVERSE_BULKHEAD: Watertight', tightness: 'WaterTight', description: 'Transverse watertight bulkhead',
+    name, functionType: 'TRANSVERSAL_BULKHEAD', tightness: 'WaterTight', description: 'Transverse watertight bulkhead',
     surface: { kind: 'grid', ref: fr(f) }, limits: ['BASE', 'MAIN_DECK', 'SIDE_P', 'SIDE_S'], plates, brackets: [],
     stiffeners: range(-kMax, kMax).filter((k) => k % 2 !== 0).map((k) => stiff(`S:V${k}/${name}`, [x, k * l.longitudinalSpacing, l.doubleBottom], [x, k * l.longitudinalSpacing, l.depth], 'HP260x11', 'A36', [f === 0 ? 1 : -1, 0, 0])),
   };

@@ -142,6 +142,18 @@ describe('demo ship import', () => {
     expect(final.status === 2 || final.status === 5, final.message).toBe(true);
     const rev = await t.app.ctx.projects.revision('DEMO_SHIP', 'latest');
     expect(rev.number).toBe(1);
+    await new Promise((r) => setTimeout(r, 50));
+    await t.app.ctx.projects.deleteProject('DEMO_SHIP');
+    // imported once: a deleted demo does not come back
     expect(await startDemoShipImport(t.app.ctx)).toBeNull();
   }, 180_000);
+
+  it('ends a failed demo generation as an Error conversion without throwing', async () => {
+    t = await makeApp({ demoShip: true });
+    writeFileSync(path.join(t.config.dataDir, 'uploads'), 'a file where the uploads directory should be');
+    const id = await startDemoShipImport(t.app.ctx);
+    const final = await t.app.ctx.conversions.wait(id!);
+    expect(final.status).toBe(4);
+    expect(final.message).toMatch(/^The demo ship could not be generated: /);
+  });
 });
