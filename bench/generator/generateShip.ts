@@ -11,7 +11,7 @@ import { type ShipLayout, gridPlanes, layoutFor, planPanels } from './shipLayout
 
 /** Options of the generator. */
 export interface ShipOptions {
-  /** Wanted number of structural parts (plates + stiffeners + brackets); default 2000. The result is within a few % (minimum 8 frames). */
+  /** Wanted number of structural parts (plates + stiffeners + brackets); default 2000. The result is within 5 % or one block (~150 parts), minimum 8 frames. */
   targetParts?: number;
   /** Seed of the deterministic random choices (GUIDs, scantling variants); default 1. */
   seed?: number;

@@ -51,9 +51,18 @@ export function repairKnots(knots: ArrayLike<number>, nCtrl: number, p: number):
   let k = Array.from(knots);
   if (k.length < want || p < 1 || nCtrl <= p) return null;
   let front = true;
+  const mult = (arr: number[], fromEnd: boolean) => {
+    const v = fromEnd ? arr[arr.length - 1] : arr[0];
+    return arr.filter((x) => x === v).length;
+  };
   while (k.length > want) {
-    k = front ? k.slice(1) : k.slice(0, -1);
-    front = !front;
+    // drop a surplus end knot where the end multiplicity exceeds p + 1, else alternate ends
+    if (mult(k, true) > p + 1) k = k.slice(0, -1);
+    else if (mult(k, false) > p + 1) k = k.slice(1);
+    else {
+      k = front ? k.slice(1) : k.slice(0, -1);
+      front = !front;
+    }
   }
   for (let i = 1; i < k.length; i++) if (!(k[i] >= k[i - 1])) return null;
   if (!(k[nCtrl] > k[p])) return null;

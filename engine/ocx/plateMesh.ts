@@ -7,7 +7,7 @@
 import { chainLoops, cross, dot, len, newellNormal, normalize, perpendicular, type Vec3 } from '../geometry/curves';
 import { MeshBuilder } from '../geometry/MeshBuilder';
 import { meshArea } from '../geometry/meshMeasure';
-import { pointInRing, triangulateGrid, triangulateRegion } from '../geometry/region2d';
+import { triangulateGrid, triangulateRegion } from '../geometry/region2d';
 import { boundaryRings, SurfaceLifter, weld } from '../geometry/surfaceMesh';
 import { thickenSheet, type Sheet } from '../geometry/thicken';
 import type { PlateSurface } from './surfaces';
@@ -234,4 +234,3 @@ export function densify(ring: number[], maxLen: number): number[] {
   return out;
 }
 
-export { pointInRing };

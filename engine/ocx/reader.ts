@@ -164,7 +164,7 @@ export async function readOcx(chunks: AsyncIterable<Uint8Array | string>, onByte
 
   const decoder = new TextDecoder('utf-8', { fatal: false });
   let consumed = 0;
-  let line = 1;
+  const line = 1;
   const write = (text: string) => {
     if (firstChar) {
       if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
@@ -179,7 +179,6 @@ export async function readOcx(chunks: AsyncIterable<Uint8Array | string>, onByte
     if (signal?.aborted) throw abortError();
     if (typeof chunk === 'string') {
       consumed += chunk.length;
-      if (firstChar) line += 0;
       write(chunk);
     } else {
       consumed += chunk.byteLength;

@@ -63,12 +63,10 @@ export class UnitTable {
       if (!this.problems.has(`unit:${id}`)) this.problems.set(`unit:${id}`, `Unit "${id}" is not defined in UnitsML; assumed SI`);
       return 1;
     }
-    const want = EXPECTED_LENGTH_POWER[q];
-    if (q === 'area' && r.lengthPower === 1) {
+    if (q === 'area' && r.lengthPower === EXPECTED_LENGTH_POWER.length) {
       this.problems.set(`area:${id}`, `Areas are written with the length unit "${id}"; the squared factor is used`);
       return r.factor * r.factor;
     }
-    void want;
     return r.factor;
   }
 

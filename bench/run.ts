@@ -1,0 +1,98 @@
+/**
+ * Benchmark runner: `npm run bench [-- NAME ...]` runs the named suites (all when none is named) and
+ * prints a results table. Timings are reported, never asserted.
+ *
+ * Suites:
+ *   package — generates a ship (bench/generator), imports it with importOcxFile, then measures `.sc`
+ *             encode and streaming decode throughput (engine/package).
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { writeShipOcx } from './generator/generateShip';
+import { importOcxFile } from '../engine/ocx/importFile';
+import { concatFrames, encodeScenePackage } from '../engine/package/writer';
+import { ScenePackageReader } from '../engine/package/reader';
+import { renderThumbnail } from '../engine/render/softRaster';
+
+/** One row of the results table. */
+export interface BenchRow {
+  suite: string;
+  case: string;
+  value: number;
+  unit: string;
+}
+
+type Suite = () => Promise<BenchRow[]>;
+
+async function time<T>(fn: () => T | Promise<T>): Promise<{ result: T; ms: number }> {
+  const t = performance.now();
+  const result = await fn();
+  return { result, ms: performance.now() - t };
+}
+
+/** The `package` suite: generate → import → encode → decode (arbitrary 64 KiB pieces) → thumbnail. */
+async function packageSuite(): Promise<BenchRow[]> {
+  const parts = Number(process.env.BENCH_PARTS ?? 2000);
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'keelson-bench-'));
+  try {
+    const file = path.join(dir, 'ship.3docx');
+    const gen = await time(() => writeShipOcx(file, { targetParts: parts, seed: 1 }));
+    const imp = await time(() => importOcxFile(file));
+    const model = imp.result;
+    const info = { bounds: model.info.bounds, objectCount: model.objects.length, tolerances: model.info.tolerances };
+    const enc = await time(() => encodeScenePackage(model.meshes, info));
+    const bytes = concatFrames(enc.result);
+    const triangles = new DataView(bytes.buffer).getUint32(72, true);
+    const dec = await time(() => {
+      const reader = new ScenePackageReader();
+      let chunks = 0;
+      for (let o = 0; o < bytes.length; o += 65536) chunks += reader.push(bytes.subarray(o, o + 65536)).filter((e) => e.type === 'chunk').length;
+      reader.end();
+      return chunks;
+    });
+    const thumb = await time(() => renderThumbnail(model.meshes, model.info.bounds));
+    const mb = bytes.length / 1e6;
+    return [
+      { suite: 'package', case: 'generated parts', value: gen.result.parts, unit: 'parts' },
+      { suite: 'package', case: 'generate OCX', value: gen.ms, unit: 'ms' },
+      { suite: 'package', case: 'import OCX', value: imp.ms, unit: 'ms' },
+      { suite: 'package', case: 'triangles', value: triangles, unit: 'tris' },
+      { suite: 'package', case: '.sc size', value: mb, unit: 'MB' },
+      { suite: 'package', case: 'chunks', value: dec.result, unit: 'chunks' },
+      { suite: 'package', case: 'encode', value: enc.ms, unit: 'ms' },
+      { suite: 'package', case: 'encode throughput', value: mb / (enc.ms / 1000), unit: 'MB/s' },
+      { suite: 'package', case: 'decode (64 KiB pieces)', value: dec.ms, unit: 'ms' },
+      { suite: 'package', case: 'decode throughput', value: mb / (dec.ms / 1000), unit: 'MB/s' },
+      { suite: 'package', case: 'thumbnail 160x120', value: thumb.ms, unit: 'ms' },
+    ];
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/** Registered suites by name. */
+export const SUITES: Record<string, Suite> = { package: packageSuite };
+
+/** Formats rows as an aligned text table. */
+export function formatTable(rows: BenchRow[]): string {
+  const cells = [['suite', 'case', 'value', 'unit'], ...rows.map((r) => [r.suite, r.case, Number.isInteger(r.value) ? String(r.value) : r.value.toFixed(2), r.unit])];
+  const widths = [0, 1, 2, 3].map((c) => Math.max(...cells.map((row) => row[c].length)));
+  return cells.map((row, i) => row.map((v, c) => (c === 2 ? v.padStart(widths[c]) : v.padEnd(widths[c]))).join('  ') + (i === 0 ? `\n${widths.map((w) => '-'.repeat(w)).join('  ')}` : '')).join('\n');
+}
+
+async function main(): Promise<void> {
+  const names = process.argv.slice(2).filter((a) => !a.startsWith('-'));
+  const unknown = names.filter((n) => !SUITES[n]);
+  if (unknown.length) throw new Error(`Unknown bench suite(s): ${unknown.join(', ')} (known: ${Object.keys(SUITES).join(', ')})`);
+  const rows: BenchRow[] = [];
+  for (const name of names.length ? names : Object.keys(SUITES)) rows.push(...(await SUITES[name]()));
+  console.log(formatTable(rows));
+}
+
+if (import.meta.url === `file://${process.argv[1]}` || process.argv[1]?.endsWith('bench/run.ts')) {
+  main().catch((e) => {
+    console.error(`bench: ${(e as Error).message}`);
+    process.exit(1);
+  });
+}
