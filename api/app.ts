@@ -7,6 +7,7 @@
 import Fastify, { type FastifyInstance, type FastifyError } from 'fastify';
 import multipart from '@fastify/multipart';
 import helmet from '@fastify/helmet';
+import rateLimit from '@fastify/rate-limit';
 import { UserStore } from './auth/UserStore';
 import { TokenService } from './auth/tokens';
 import type { ServerConfig } from './config';
@@ -22,6 +23,9 @@ import authRoutes from './routes/auth';
 import projectRoutes from './routes/projects';
 import modelRoutes from './routes/models';
 import instanceRoutes from './routes/instance';
+
+/** Bearer routes open to a user who must change the password first (the rest answer 403). */
+const PASSWORD_RESET_ALLOWED = new Set(['/api/authorize-user', '/api/check-token']);
 
 /** Paths reachable without a token. */
 function isPublic(url: string): boolean {
@@ -44,13 +48,16 @@ export async function buildApp(
   } = {},
 ): Promise<FastifyInstance> {
   const db = await openDatabase(config.dataDir);
-  // Conversions left InProgress by a previous process cannot finish any more.
+  const projects = new ProjectStore(db, config.dataDir);
+  // Conversions left InProgress by a previous process cannot finish any more: mark them failed and
+  // remove what they had half-written (temp revision directories, their uploads, extracted archives).
+  const stale = await db.selectFrom('conversions').select('id').where('status', '=', 1).execute();
   await db
     .updateTable('conversions')
     .set({ status: 4, message: 'The server stopped during the conversion', error: 'The server stopped during the conversion', finished_at: new Date().toISOString() })
     .where('status', '=', 1)
     .execute();
-  const projects = new ProjectStore(db, config.dataDir);
+  await projects.removeLeftovers(stale.map((r) => r.id));
   const ctx: AppContext = {
     config,
     db,
@@ -61,10 +68,12 @@ export async function buildApp(
     revisionCache: new RevisionCache(4),
   };
 
-  const app = Fastify({ logger: options.logger ?? false, bodyLimit: 10 * 1024 * 1024 });
+  const app = Fastify({ logger: options.logger ?? false, bodyLimit: 10 * 1024 * 1024, trustProxy: config.trustProxy });
   app.decorate('ctx', ctx);
   app.decorateRequest('user', null);
   await app.register(helmet, { contentSecurityPolicy: false, crossOriginEmbedderPolicy: false });
+  // Routes opt in with `config.rateLimit` (the sign-in routes, api/routes/auth.ts).
+  await app.register(rateLimit, { global: false });
   await app.register(multipart, { limits: { fileSize: config.maxUploadMb * 1024 * 1024, files: 1 } });
 
   app.setErrorHandler((err: FastifyError | ApiError, _request, reply) => {
@@ -94,6 +103,8 @@ export async function buildApp(
     const email = await ctx.tokens.verify(m[1]);
     const user = await ctx.users.find(email);
     if (!user) throw Errors.userNotFound();
+    // A password set by an administrator must be changed before anything else (application.md §4).
+    if (user.requirePasswordReset && !PASSWORD_RESET_ALLOWED.has(request.url.split('?')[0])) throw Errors.passwordChangeRequired();
     request.user = user;
   });
 

@@ -27,6 +27,13 @@ export interface ServerConfig {
   uiDir: string;
   /** Run conversions in worker threads (piscina); false runs them in-process (CLI, some tests). */
   useWorkerThreads: boolean;
+  /**
+   * Sign-in attempts allowed per minute (login and changePassword: per client IP and e-mail;
+   * registration: per client IP); more get 429. 0 switches the limit off.
+   */
+  authRateLimitPerMin: number;
+  /** Take the client IP from X-Forwarded-For (behind a reverse proxy), for the sign-in limit. */
+  trustProxy: boolean;
 }
 
 function bool(value: string | undefined, fallback: boolean, name: string): boolean {
@@ -73,6 +80,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     maxUploadMb: int(env.MAX_UPLOAD_MB, 2048, 'MAX_UPLOAD_MB'),
     uiDir: path.resolve(env.UI_DIR ?? 'dist/ui'),
     useWorkerThreads: bool(env.CONVERT_IN_WORKERS, true, 'CONVERT_IN_WORKERS'),
+    authRateLimitPerMin: int(env.AUTH_RATE_LIMIT_PER_MIN, 10, 'AUTH_RATE_LIMIT_PER_MIN'),
+    trustProxy: bool(env.TRUST_PROXY, false, 'TRUST_PROXY'),
     ...overrides,
   };
   if (!cfg.jwtSecret) cfg.jwtSecret = loadOrCreateSecret(cfg.dataDir);

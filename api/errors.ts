@@ -38,8 +38,13 @@ export const Errors = {
   userExists: () => new ApiError('Conflict', 409, 'A user with this e-mail already exists', 'conflict'),
   conversionInProgress: (name: string) =>
     new ApiError('Conflict', 409, `Adding the project ${name} is already in progress`, 'conflict'),
+  conversionFinishing: (name: string) =>
+    new ApiError('Conflict', 409, `The conversion of ${name} is being saved and can no longer be canceled`, 'conflict'),
+  passwordChangeRequired: () =>
+    new ApiError('Forbidden', 403, 'Change your password before continuing', 'permission'),
   unsupportedFile: (ext: string) =>
     new ApiError('BadRequest', 400, `Unsupported file type "${ext}": expected .3docx, .ocx or .xml`, 'validation'),
+  badArchive: (message: string) => new ApiError('BadRequest', 400, message, 'validation'),
   missingFile: () => new ApiError('BadRequest', 400, "Invalid field 'file': Field is required", 'validation'),
   projectNotFound: (name: string) => new ApiError('NotFound', 404, `Project ${name} not found`, 'notFound'),
   revisionNotFound: (name: string, rev: number | string) =>
@@ -50,6 +55,8 @@ export const Errors = {
   lastRevision: () =>
     new ApiError('BadRequest', 400, 'The only revision of a project cannot be deleted; delete the project', 'validation'),
   userNotFound: () => new ApiError('Unauthorized', 401, 'User not found', 'authentication'),
+  tooManyAttempts: (what: string, after: string) =>
+    new ApiError('TooManyRequests', 429, `Too many ${what} attempts. Try again in ${after}.`, 'rateLimit'),
   uploadTooLarge: (mb: number) => new ApiError('PayloadTooLarge', 413, `The file is larger than ${mb} MB`, 'validation'),
   internal: (message = 'An error occurred, please try again. If the problem persists, contact administrator.') =>
     new ApiError('InternalServerError', 500, message, 'error'),

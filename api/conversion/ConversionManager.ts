@@ -12,12 +12,25 @@ import { ConversionStatus, type ConversionStatusValue, type ProgressEvent } from
 import type { ConversionsTable, DB } from '../db/database';
 import { Errors } from '../errors';
 import type { ProjectStore } from '../projects/ProjectStore';
+import type { ConvertOutput } from './convertFile';
 import type { ConversionRunner } from './runners';
 
 /** Minimum interval between two progress events of one conversion, ms (≤ 10/s). */
 const EMIT_INTERVAL_MS = 100;
 /** Minimum interval between two progress writes to the database, ms. */
 const DB_INTERVAL_MS = 1000;
+
+/**
+ * The message of a failed conversion shown to users: the importer's own message (it names what is wrong
+ * and where), but for file-system and other system errors only their code, never server paths or stacks.
+ */
+export function conversionErrorMessage(e: unknown): string {
+  if (!(e instanceof Error)) return String(e);
+  const sys = e as NodeJS.ErrnoException;
+  if (typeof sys.syscall === 'string' || (typeof sys.code === 'string' && /^E[A-Z]+$/.test(sys.code)))
+    return `A file operation on the server failed (${sys.code ?? 'unknown error'})`;
+  return e.message;
+}
 
 /** State of one running conversion. */
 interface Active {
@@ -34,6 +47,8 @@ interface Active {
   pending: ReturnType<typeof setTimeout> | null;
   done: Promise<ProgressEvent>;
   resolve: (e: ProgressEvent) => void;
+  /** Set while the revision is being committed; a cancel then comes too late. */
+  committing: boolean;
 }
 
 /** What start() needs once the original is on disk. */
@@ -43,8 +58,12 @@ export interface ConversionInput {
   description: string;
   /** Replace the latest revision instead of adding one. */
   replace: boolean;
-  /** Delete `input` when the conversion fails or is cancelled (uploads: yes). */
+  /** Delete `input` (and `original`) when the conversion fails or is cancelled (uploads: yes). */
   deleteInputOnFailure?: boolean;
+  /** The stored upload when `input` was extracted from it (a .zip); kept on success as the original. */
+  original?: string;
+  /** Scratch files or directories (an extracted archive entry) removed when the conversion ends. */
+  scratch?: string[];
 }
 
 export type ConversionRow = Selectable<ConversionsTable>;
@@ -81,12 +100,19 @@ export class ConversionManager {
     const a: Active = {
       id, projectName, startedBy, status: ConversionStatus.InProgress, progress: 0, message: 'Uploading the file',
       subMessages: [], abort: new AbortController(), lastEmit: 0, lastDbWrite: Date.now(), pending: null, done, resolve,
+      committing: false,
     };
     this.active.set(projectName, a);
-    await this.db
-      .insertInto('conversions')
-      .values({ id, project_name: projectName, started_by: startedBy, status: a.status, progress: 0, message: a.message, error: null, created_at: new Date().toISOString(), finished_at: null })
-      .execute();
+    try {
+      await this.db
+        .insertInto('conversions')
+        .values({ id, project_name: projectName, started_by: startedBy, status: a.status, progress: 0, message: a.message, error: null, created_at: new Date().toISOString(), finished_at: null })
+        .execute();
+    } catch (e) {
+      // Not recorded: the name must not stay locked.
+      this.active.delete(projectName);
+      throw e;
+    }
     return id;
   }
 
@@ -96,11 +122,45 @@ export class ConversionManager {
     if (a) await this.finish(a, ConversionStatus.Error, message, message);
   }
 
-  /** Runs the conversion of a reserved project in the background; returns at once. */
+  /**
+   * Withdraws a reservation whose upload was refused or broke off (bad archive, too large, client gone):
+   * the conversion row is deleted, so the model list and other projects stay exactly as they were.
+   * Waiters get a Canceled event. No-op for an unknown or finished conversion.
+   */
+  async release(conversionId: string): Promise<void> {
+    const a = this.byId(conversionId);
+    if (!a) return;
+    this.active.delete(a.projectName);
+    if (a.pending) clearTimeout(a.pending);
+    a.abort.abort();
+    await this.db.deleteFrom('conversions').where('id', '=', a.id).execute();
+    a.status = ConversionStatus.Canceled;
+    a.message = 'Upload refused';
+    a.resolve(this.event(a));
+  }
+
+  /** True while `conversionId` is reserved or running (false once it ended, was cancelled or released). */
+  isActive(conversionId: string): boolean {
+    return this.byId(conversionId) !== undefined;
+  }
+
+  /** True when a conversion with this id was ever recorded (running, finished, failed or cancelled). */
+  async known(conversionId: string): Promise<boolean> {
+    if (this.byId(conversionId)) return true;
+    const row = await this.db.selectFrom('conversions').select('id').where('id', '=', conversionId).executeTakeFirst();
+    return row !== undefined;
+  }
+
+  /**
+   * Runs the conversion of a reserved project in the background; returns at once.
+   * @throws ApiError 404 when the reservation no longer exists (cancelled during the upload).
+   */
   start(conversionId: string, input: ConversionInput): void {
     const a = this.byId(conversionId);
     if (!a) throw Errors.conversionNotFound(conversionId);
-    void this.execute(a, input);
+    this.execute(a, input).catch(() => {
+      // execute() ends every path with finish(); a failure there (database gone) must not crash the process.
+    });
   }
 
   /** Resolves with the final progress event of a conversion (immediately when it already ended). */
@@ -120,6 +180,7 @@ export class ConversionManager {
     const a = this.active.get(projectName);
     if (!a) throw Errors.conversionNotFound(projectName);
     if (a.startedBy !== email) throw Errors.forbidden('Only the user who started the conversion can cancel it');
+    if (a.committing) throw Errors.conversionFinishing(projectName);
     a.abort.abort();
     await this.finish(a, ConversionStatus.Canceled, 'Conversion canceled', null);
   }
@@ -208,8 +269,15 @@ export class ConversionManager {
     try {
       tmpDir = await this.projects.createTempDir(a.projectName, a.id);
       this.report(a, 0, 'Converting the model');
-      const output = await this.runner.run({ input: input.input, outDir: tmpDir, modelName: a.projectName }, (f, m) => this.report(a, f, m), a.abort.signal);
+      let output: ConvertOutput;
+      try {
+        output = await this.runner.run({ input: input.input, outDir: tmpDir, modelName: a.projectName }, (f, m) => this.report(a, f, m), a.abort.signal);
+      } finally {
+        // Scratch goes before the final event, so a waiter sees the data directory as it stays.
+        for (const p of input.scratch ?? []) await rm(p, { recursive: true, force: true }).catch(() => {});
+      }
       if (a.abort.signal.aborted) throw Object.assign(new Error('Conversion canceled'), { name: 'AbortError' });
+      a.committing = true;
       const revision = await this.projects.commitRevision({ name: a.projectName, tmpDir, description: input.description, replace: input.replace, output });
       tmpDir = null;
       if (output.warnings > 0) {
@@ -224,11 +292,15 @@ export class ConversionManager {
       const aborted = a.abort.signal.aborted || (e instanceof Error && e.name === 'AbortError');
       if (aborted) await this.finish(a, ConversionStatus.Canceled, 'Conversion canceled', null);
       else {
-        const msg = e instanceof Error ? e.message : String(e);
+        const msg = conversionErrorMessage(e);
         await this.finish(a, ConversionStatus.Error, `Failed to add project ${a.projectName}: ${msg}`, msg);
       }
-      if (input.deleteInputOnFailure) await rm(input.input, { force: true }).catch(() => {});
+      if (input.deleteInputOnFailure) {
+        await rm(input.input, { force: true }).catch(() => {});
+        if (input.original) await rm(input.original, { force: true }).catch(() => {});
+      }
     } finally {
+      for (const p of input.scratch ?? []) await rm(p, { recursive: true, force: true }).catch(() => {});
       if (tmpDir) {
         await rm(tmpDir, { recursive: true, force: true }).catch(() => {});
         // A failed first conversion leaves no empty project directory behind (rmdir refuses a non-empty one).
@@ -246,13 +318,17 @@ export class ConversionManager {
     a.message = message;
     if (error) a.subMessages = [error];
     // Spec: on Error the client resets progress to 0; the server keeps the maximum reached.
-    await this.db
-      .updateTable('conversions')
-      .set({ status, progress: a.progress, message, error, finished_at: new Date().toISOString() })
-      .where('id', '=', a.id)
-      .execute();
-    const e = this.event(a);
-    this.emit(e);
-    a.resolve(e);
+    try {
+      await this.db
+        .updateTable('conversions')
+        .set({ status, progress: a.progress, message, error, finished_at: new Date().toISOString() })
+        .where('id', '=', a.id)
+        .execute();
+    } finally {
+      // Listeners and waiters hear the end even when the row could not be written.
+      const e = this.event(a);
+      this.emit(e);
+      a.resolve(e);
+    }
   }
 }

@@ -42,8 +42,10 @@ export type ConvertProgress = (fraction: number, message: string) => void;
 const IMPORT_SHARE = 0.9;
 
 /**
- * Converts `task.input` into `task.outDir`.
- * @throws OcxImportError (from the importer) for a refused file; Error for a bad zip; AbortError on abort.
+ * Converts `task.input` into `task.outDir`; a .zip input (the CLI; the server extracts uploads itself)
+ * has its single OCX entry extracted into `outDir/.input` first and removed afterwards.
+ * @throws OcxImportError (from the importer) for a refused file; ZipArchiveError for a bad zip;
+ *   AbortError on abort.
  */
 export async function convertFile(task: ConvertTask, onProgress: ConvertProgress = () => {}, signal?: AbortSignal): Promise<ConvertOutput> {
   await mkdir(task.outDir, { recursive: true });

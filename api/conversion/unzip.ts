@@ -1,15 +1,31 @@
 /**
- * Minimal ZIP reading for uploads of a zipped OCX file (ARCHITECTURE.md "Names": "optionally zipped").
- * Reads the central directory, picks the one .3docx / .ocx / .xml entry and streams it out (stored or
- * deflated). ZIP64 and encrypted archives are refused with a clear error. Node-only.
+ * Uploads of a zipped OCX file (ARCHITECTURE.md "Names": "optionally zipped"), read with fflate's
+ * streaming `Unzip` so the archive is never held in memory: the file is read in 64 KiB chunks, the one
+ * .3docx / .ocx / .xml entry is inflated straight to disk (with back-pressure), every other entry is
+ * read past. Node-only.
  */
-import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, open } from 'node:fs/promises';
+import { createReadStream, createWriteStream, type WriteStream } from 'node:fs';
+import { mkdir, open, rm } from 'node:fs/promises';
+import { once } from 'node:events';
 import path from 'node:path';
-import { pipeline } from 'node:stream/promises';
-import { createInflateRaw } from 'node:zlib';
+import { finished } from 'node:stream/promises';
+import { Unzip, UnzipInflate, type UnzipFile } from 'fflate';
 
 const OCX_EXT = /\.(3docx|ocx|xml)$/i;
+/** Entries macOS adds to archives it creates (resource forks), never the model. */
+const MACOS_META = /(^|\/)__MACOSX\//;
+/** Compression methods fflate decodes: 0 stored, 8 deflate. */
+const SUPPORTED_METHODS = new Set([0, 8]);
+/** At most this many entry names are listed in an error message. */
+const MAX_NAMES_LISTED = 10;
+
+/** The archive's content is unusable (none or several OCX entries, corrupt data, unsupported method). */
+export class ZipArchiveError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ZipArchiveError';
+  }
+}
 
 /** True when the file starts with a ZIP local-file signature (PK\x03\x04). */
 export async function isZipFile(file: string): Promise<boolean> {
@@ -23,67 +39,98 @@ export async function isZipFile(file: string): Promise<boolean> {
   }
 }
 
-interface Entry {
-  name: string;
-  method: number;
-  flags: number;
-  compressedSize: number;
-  localOffset: number;
+/** "a, b, c and 4 more" (entry names for an error message). */
+function listNames(names: string[]): string {
+  if (names.length === 0) return 'none';
+  const shown = names.slice(0, MAX_NAMES_LISTED).join(', ');
+  return names.length > MAX_NAMES_LISTED ? `${shown} and ${names.length - MAX_NAMES_LISTED} more` : shown;
 }
 
 /**
- * Extracts the single OCX entry of `zipFile` into `outDir`; returns the extracted file's path.
- * @throws Error 'The archive holds no .3docx, .ocx or .xml file' / '... more than one ...' /
- *   'Unsupported archive: ...' for ZIP64, encryption or compression methods other than stored/deflate.
+ * Extracts the single OCX entry of `zipFile` into `outDir` (created) under the entry's base name.
+ * Directories and `__MACOSX/` entries are ignored.
+ * @returns the extracted file's absolute path.
+ * @throws ZipArchiveError 'The archive holds no .3docx, .ocx or .xml file (entries: a, b)' /
+ *   'The archive holds more than one OCX file: a.ocx, b.xml' / 'Unsupported archive: ...' for an
+ *   unknown compression method, corrupt or truncated data. Nothing is left in `outDir` on error.
+ * @throws Error (not ZipArchiveError) for I/O failures reading the archive or writing the entry.
  */
 export async function extractSingleOcxFromZip(zipFile: string, outDir: string): Promise<string> {
-  const fh = await open(zipFile, 'r');
-  let entry: Entry;
-  try {
-    const { size } = await fh.stat();
-    const tailLen = Math.min(size, 65_557);
-    const tail = Buffer.alloc(tailLen);
-    await fh.read(tail, 0, tailLen, size - tailLen);
-    let eocd = -1;
-    for (let i = tailLen - 22; i >= 0; i--) if (tail.readUInt32LE(i) === 0x06054b50) { eocd = i; break; }
-    if (eocd < 0) throw new Error('Unsupported archive: the ZIP end-of-central-directory record is missing');
-    const count = tail.readUInt16LE(eocd + 10);
-    const cdSize = tail.readUInt32LE(eocd + 12);
-    const cdOffset = tail.readUInt32LE(eocd + 16);
-    if (cdOffset === 0xffffffff || count === 0xffff) throw new Error('Unsupported archive: ZIP64 archives are not supported');
-    const cd = Buffer.alloc(cdSize);
-    await fh.read(cd, 0, cdSize, cdOffset);
-    const found: Entry[] = [];
-    for (let p = 0, n = 0; n < count; n++) {
-      if (cd.readUInt32LE(p) !== 0x02014b50) throw new Error(`Unsupported archive: bad central directory entry at byte ${cdOffset + p}`);
-      const nameLen = cd.readUInt16LE(p + 28), extraLen = cd.readUInt16LE(p + 30), commentLen = cd.readUInt16LE(p + 32);
-      const name = cd.toString('utf8', p + 46, p + 46 + nameLen);
-      const e: Entry = {
-        name,
-        flags: cd.readUInt16LE(p + 8),
-        method: cd.readUInt16LE(p + 10),
-        compressedSize: cd.readUInt32LE(p + 20),
-        localOffset: cd.readUInt32LE(p + 42),
-      };
-      if (OCX_EXT.test(name) && !name.endsWith('/') && !/(^|\/)__MACOSX\//.test(name)) found.push(e);
-      p += 46 + nameLen + extraLen + commentLen;
-    }
-    if (found.length === 0) throw new Error('The archive holds no .3docx, .ocx or .xml file');
-    if (found.length > 1) throw new Error(`The archive holds more than one OCX file: ${found.map((f) => f.name).join(', ')}`);
-    entry = found[0];
-    if (entry.flags & 1) throw new Error(`Unsupported archive: ${entry.name} is encrypted`);
-    if (entry.method !== 0 && entry.method !== 8) throw new Error(`Unsupported archive: ${entry.name} uses compression method ${entry.method}`);
-    const lh = Buffer.alloc(30);
-    await fh.read(lh, 0, 30, entry.localOffset);
-    if (lh.readUInt32LE(0) !== 0x04034b50) throw new Error(`Unsupported archive: bad local header of ${entry.name}`);
-    entry.localOffset += 30 + lh.readUInt16LE(26) + lh.readUInt16LE(28);
-  } finally {
-    await fh.close();
-  }
   await mkdir(outDir, { recursive: true });
-  const out = path.join(outDir, path.basename(entry.name));
-  const src = createReadStream(zipFile, { start: entry.localOffset, end: entry.localOffset + entry.compressedSize - 1 });
-  if (entry.method === 8) await pipeline(src, createInflateRaw(), createWriteStream(out));
-  else await pipeline(src, createWriteStream(out));
-  return out;
+  const entries: string[] = [];
+  const ocx: string[] = [];
+  let out: string | null = null;
+  let ws: WriteStream | null = null;
+  let complete = false;
+  let failure: ZipArchiveError | null = null;
+  let ioError: Error | null = null;
+
+  /** Reads past an entry: started with a no-op handler so fflate does not buffer its data. */
+  const skip = (file: UnzipFile) => {
+    if (!SUPPORTED_METHODS.has(file.compression)) return;
+    file.ondata = () => {};
+    file.start();
+  };
+
+  const unzip = new Unzip((file) => {
+    if (file.name.endsWith('/')) return skip(file);
+    entries.push(file.name);
+    const isOcx = OCX_EXT.test(file.name) && !MACOS_META.test(file.name);
+    if (isOcx) ocx.push(file.name);
+    if (!isOcx || ocx.length > 1 || failure) return skip(file);
+    if (!SUPPORTED_METHODS.has(file.compression)) {
+      failure = new ZipArchiveError(`Unsupported archive: ${file.name} uses compression method ${file.compression} (only stored and deflate are supported)`);
+      return;
+    }
+    out = path.join(outDir, path.basename(file.name));
+    const stream = createWriteStream(out);
+    ws = stream;
+    stream.on('error', (e) => (ioError ??= e));
+    file.ondata = (err, data, final) => {
+      if (err) {
+        failure ??= new ZipArchiveError(`Unsupported archive: ${file.name} cannot be decompressed (${err.message})`);
+        return;
+      }
+      if (data.length) stream.write(data);
+      if (final) {
+        complete = true;
+        stream.end();
+      }
+    };
+    file.start();
+  });
+  unzip.register(UnzipInflate);
+
+  /** Feeds fflate; its errors (corrupt or truncated data) become ZipArchiveError. */
+  const push = (chunk: Uint8Array, final: boolean) => {
+    try {
+      unzip.push(chunk, final);
+    } catch (e) {
+      failure ??= new ZipArchiveError(`Unsupported archive: the data is corrupt or truncated (${(e as Error).message})`);
+    }
+  };
+
+  try {
+    for await (const chunk of createReadStream(zipFile, { highWaterMark: 1 << 16 }) as AsyncIterable<Buffer>) {
+      push(chunk, false);
+      if (failure || ioError) break;
+      const w = ws as WriteStream | null;
+      if (w?.writableNeedDrain) await once(w, 'drain');
+    }
+    if (!failure && !ioError) push(new Uint8Array(0), true);
+    const w = ws as WriteStream | null;
+    if (w) {
+      if (!w.writableEnded) w.end();
+      await finished(w).catch((e: Error) => (ioError ??= e));
+    }
+    if (ioError) throw ioError;
+    if (failure) throw failure;
+    if (ocx.length === 0) throw new ZipArchiveError(`The archive holds no .3docx, .ocx or .xml file (entries: ${listNames(entries)})`);
+    if (ocx.length > 1) throw new ZipArchiveError(`The archive holds more than one OCX file: ${listNames(ocx)}`);
+    if (!complete || !out) throw new ZipArchiveError(`Unsupported archive: ${ocx[0]} is truncated`);
+    return out;
+  } catch (e) {
+    if (out) await rm(out, { force: true });
+    throw e;
+  }
 }

@@ -6,7 +6,7 @@
  * one transaction.
  */
 import { existsSync } from 'node:fs';
-import { mkdir, rename, rm } from 'node:fs/promises';
+import { mkdir, readdir, rename, rm, rmdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { Kysely, Selectable } from 'kysely';
 import type { DB, RevisionsTable } from '../db/database';
@@ -132,8 +132,34 @@ export class ProjectStore {
       return n;
     });
     // Open readers keep their file handles; the replaced files go once the row points elsewhere.
-    if (oldDir) await rm(oldDir, { recursive: true, force: true });
+    // The revision is committed: a leftover old directory must not turn the conversion into a failure.
+    if (oldDir) await rm(oldDir, { recursive: true, force: true }).catch(() => {});
     return number;
+  }
+
+  /**
+   * Start-up clean-up after a process that stopped mid-conversion, for the conversions `staleIds` (left
+   * InProgress; they cannot finish): their DATA_DIR/projects/{NAME}/.tmp-{id} directories (never visible
+   * as revisions), project directories left empty by them, and their uploads/{id}-* files (the
+   * original and the extracted archive entry). Errors are ignored: a leftover is harmless, a refused
+   * start is not.
+   */
+  async removeLeftovers(staleIds: string[]): Promise<void> {
+    if (staleIds.length === 0) return;
+    const root = path.join(this.dataDir, 'projects');
+    const projectDirs = await readdir(root, { withFileTypes: true }).catch(() => []);
+    for (const p of projectDirs) {
+      if (!p.isDirectory()) continue;
+      const dir = path.join(root, p.name);
+      for (const e of await readdir(dir).catch(() => [] as string[]))
+        if (staleIds.some((id) => e === `.tmp-${id}`)) await rm(path.join(dir, e), { recursive: true, force: true }).catch(() => {});
+      await rmdir(dir).catch(() => {}); // only succeeds when empty
+    }
+    const uploads = path.join(this.dataDir, 'uploads');
+    for (const f of await readdir(uploads).catch(() => [] as string[])) {
+      if (staleIds.some((id) => f.startsWith(`${id}-`)))
+        await rm(path.join(uploads, f), { recursive: true, force: true }).catch(() => {});
+    }
   }
 
   /** A fresh temp directory for a conversion: DATA_DIR/projects/{NAME}/.tmp-{id}. */

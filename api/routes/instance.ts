@@ -37,7 +37,9 @@ export default async function instanceRoutes(app: FastifyInstance): Promise<void
     try {
       return { name, number: row.number, data: await revisionCache.get(projects.revisionDir(row), row.last_updated) };
     } catch (e) {
-      throw new ApiError('RevisionUnreadable', 500, `Revision ${row.number} of project ${name} cannot be read: ${(e as Error).message}`, 'error');
+      // The cause (a path, a parse error) goes to the log, not to the client.
+      app.log.error({ err: e, project: name, revision: row.number }, 'revision unreadable');
+      throw new ApiError('RevisionUnreadable', 500, `Revision ${row.number} of project ${name} cannot be read`, 'error');
     }
   }
 

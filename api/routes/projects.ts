@@ -18,6 +18,7 @@ import {
 import { validate } from '../contract/validate';
 import { requirePermission, requireUser } from '../context';
 import { Errors } from '../errors';
+import { extractSingleOcxFromZip, isZipFile, ZipArchiveError } from '../conversion/unzip';
 import { normaliseProjectName, projectNameFromFile, type RevisionRow } from '../projects/ProjectStore';
 
 /** File types accepted for a project file (ARCHITECTURE.md "Names": OCX in place of .db64/.db). */
@@ -101,18 +102,41 @@ export default async function projectRoutes(app: FastifyInstance): Promise<void>
       file.file.resume();
       throw e;
     }
+    // Store the original, and extract a .zip's single OCX entry now so a bad archive is refused with
+    // 400. Any failure here withdraws the reservation and removes what was written (nothing changes).
     const uploads = path.join(config.dataDir, 'uploads');
     const stored = path.join(uploads, `${conversionId}-${path.basename(file.filename).replace(/[^\w.\-]/g, '_')}`);
+    let input = stored;
+    let scratch: string | null = null;
     try {
       await mkdir(uploads, { recursive: true });
       await pipeline(file.file, createWriteStream(stored));
       if (file.file.truncated) throw Errors.uploadTooLarge(config.maxUploadMb);
+      if (ext === '.zip' || (await isZipFile(stored))) {
+        scratch = path.join(uploads, `${conversionId}-extracted`);
+        input = await extractSingleOcxFromZip(stored, scratch);
+      }
     } catch (e) {
       await rm(stored, { force: true });
-      await conversions.fail(conversionId, e instanceof Error ? e.message : String(e));
+      if (scratch) await rm(scratch, { recursive: true, force: true });
+      await conversions.release(conversionId);
+      if (e instanceof ZipArchiveError) throw Errors.badArchive(e.message);
       throw e;
     }
-    conversions.start(conversionId, { input: stored, description: q.description ?? '', replace: q.overwriteIfExists === true, deleteInputOnFailure: true });
+    if (!conversions.isActive(conversionId)) {
+      // Cancelled by its starter while the file was arriving: keep nothing.
+      await rm(stored, { force: true });
+      if (scratch) await rm(scratch, { recursive: true, force: true });
+      return { conversionId, projectName: name };
+    }
+    conversions.start(conversionId, {
+      input,
+      original: scratch ? stored : undefined,
+      scratch: scratch ? [scratch] : [],
+      description: q.description ?? '',
+      replace: q.overwriteIfExists === true,
+      deleteInputOnFailure: true,
+    });
     return { conversionId, projectName: name };
   });
 

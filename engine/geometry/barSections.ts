@@ -27,6 +27,16 @@ export interface SectionDims {
   area?: number; // mm², UserDefinedBarSection
 }
 
+/** Writer conventions that change a section's shape (engine/ocx/vendorHabits.ts). */
+export interface SectionOptions {
+  /**
+   * TBar / IBar Height is the web length, flanges outside it (NAPA Steel: the DryWeight of a
+   * 200X10X100X12 T is (200·10 + 100·12) mm² × ρ and its CoG 139.75 mm from the trace). The bottom
+   * flange of an I then lies below the trace (CoG at Height/2, as NAPA reports it).
+   */
+  webHeightExcludesFlanges?: boolean;
+}
+
 const rect = (u0: number, v0: number, u1: number, v1: number) => [u0, v0, u1, v0, u1, v1, u0, v1];
 
 function ringArea(r: number[]): number {
@@ -36,8 +46,16 @@ function ringArea(r: number[]): number {
   return s / 2;
 }
 
-function circleRing(cu: number, cv: number, r: number, n: number, a0 = 0, a1 = 2 * Math.PI, closed = true): number[] {
+/**
+ * Points on a circular arc. With `closed` (a full circle) the radius is scaled so that the n-gon has the
+ * exact area of the circle (section areas and weights stay exact, issue 3 item 3).
+ */
+function circleRing(cu: number, cv: number, r: number, n: number, a0 = 0, a1 = 2 * Math.PI, closed = true, exactArea = closed): number[] {
   const out: number[] = [];
+  if (exactArea) {
+    const x = (a1 - a0) / n;
+    r *= Math.sqrt(x / Math.sin(x));
+  }
   const steps = closed ? n : n + 1;
   for (let i = 0; i < steps; i++) {
     const t = a0 + ((a1 - a0) * i) / n;
@@ -48,7 +66,7 @@ function circleRing(cu: number, cv: number, r: number, n: number, a0 = 0, a1 = 2
 
 function regular(cu: number, cv: number, acrossFlats: number, sides: number): number[] {
   const r = acrossFlats / 2 / Math.cos(Math.PI / sides);
-  return circleRing(cu, cv, r, sides, Math.PI / sides, 2 * Math.PI + Math.PI / sides);
+  return circleRing(cu, cv, r, sides, Math.PI / sides, 2 * Math.PI + Math.PI / sides, true, false);
 }
 
 /**
@@ -57,7 +75,7 @@ function regular(cu: number, cv: number, acrossFlats: number, sides: number): nu
  * HalfRoundBar, UserDefinedBarSection).
  * @throws Error naming the kind and the missing dimension when a required dimension is absent or ≤ 0.
  */
-export function sectionPolygon(kind: string, d: SectionDims): SectionPolygon {
+export function sectionPolygon(kind: string, d: SectionDims, opts: SectionOptions = {}): SectionPolygon {
   const need = (name: keyof SectionDims): number => {
     const v = d[name];
     if (v === undefined || !(v > 0)) throw new Error(`${kind} section needs a positive ${name}`);
@@ -73,7 +91,9 @@ export function sectionPolygon(kind: string, d: SectionDims): SectionPolygon {
       const H = need('height'), tw = d.webThickness ?? d.width ?? need('webThickness');
       const b = d.flangeWidth && d.flangeWidth > tw ? d.flangeWidth : tw + 0.14 * H;
       const alpha = d.bulbAngle && d.bulbAngle > 0 ? d.bulbAngle : Math.PI / 6;
-      const r = Math.min(d.bulbOuterRadius && d.bulbOuterRadius > 0 ? d.bulbOuterRadius : tw, (b - tw) * 0.9, H / 4);
+      // default outer radius 0.48·(b − tw): with the 30° flank this reproduces the EN 10067 areas and the
+      // centroids NAPA reports (HP200x10: 25.62 cm², 119.5 / 8.7 mm; HP220x12: 33.36 cm²) within 0.2 %
+      const r = Math.min(d.bulbOuterRadius && d.bulbOuterRadius > 0 ? d.bulbOuterRadius : 0.48 * (b - tw), (b - tw) * 0.9, H / 4);
       const hb = Math.min((b - tw) * Math.tan(alpha) + r, H * 0.6);
       outer = [0, 0, tw, 0, tw, H - hb, b, H - r];
       const arc = circleRing(b - r, H - r, r, 6, 0, Math.PI / 2, false);
@@ -94,13 +114,15 @@ export function sectionPolygon(kind: string, d: SectionDims): SectionPolygon {
     case 'TBar': {
       const H = need('height'), W = need('width'), tw = need('webThickness'), tf = need('flangeThickness');
       const a = (W - tw) / 2, b = (W + tw) / 2;
-      outer = [a, 0, b, 0, b, H - tf, W, H - tf, W, H, 0, H, 0, H - tf, a, H - tf];
+      const top = opts.webHeightExcludesFlanges ? H + tf : H;
+      outer = [a, 0, b, 0, b, top - tf, W, top - tf, W, top, 0, top, 0, top - tf, a, top - tf];
       break;
     }
     case 'IBar': {
       const H = need('height'), W = need('width'), tw = need('webThickness'), tf = need('flangeThickness');
       const a = (W - tw) / 2, b = (W + tw) / 2;
-      outer = [0, 0, W, 0, W, tf, b, tf, b, H - tf, W, H - tf, W, H, 0, H, 0, H - tf, a, H - tf, a, tf, 0, tf];
+      const lo = opts.webHeightExcludesFlanges ? -tf : 0, hi = opts.webHeightExcludesFlanges ? H + tf : H;
+      outer = [0, lo, W, lo, W, lo + tf, b, lo + tf, b, hi - tf, W, hi - tf, W, hi, 0, hi, 0, hi - tf, a, hi - tf, a, lo + tf, 0, lo + tf];
       break;
     }
     case 'UBar': {
@@ -143,7 +165,7 @@ export function sectionPolygon(kind: string, d: SectionDims): SectionPolygon {
       break;
     case 'HalfRoundBar': {
       const D = d.diameter ?? d.width ?? need('height') * 2;
-      outer = circleRing(D / 2, 0, D / 2, 12, 0, Math.PI, false);
+      outer = circleRing(D / 2, 0, D / 2, 48, 0, Math.PI, false);
       break;
     }
     case 'UserDefinedBarSection': {

@@ -186,6 +186,30 @@ export interface ModelInfo {
   tolerances: { chordalMm: number; angularDeg: number };
 }
 
+/**
+ * Agreement of one part's figures computed from the geometry with the design system's own
+ * PhysicalProperties / NetArea (issue 3 item 3). Vendor and computed values: weight kg, area m²,
+ * volume m³, centre of gravity mm. A deviation is absent when either side is missing.
+ */
+export interface PartFidelity {
+  /** Index of the part in the object table. */
+  object: number;
+  /** OCX @id of the part. */
+  id: string;
+  /** Element local name (Plate, Bracket, Stiffener, EdgeReinforcement, Pillar). */
+  element: string;
+  /** Line of the part element in the OCX file. */
+  line: number;
+  vendor: { weightKg?: number; areaM2?: number; cogMm?: [number, number, number] };
+  computed: { weightKg?: number; areaM2?: number; volumeM3?: number; cogMm?: [number, number, number] };
+  /** |computed − vendor| / vendor × 100. */
+  weightDevPct?: number;
+  /** |computed − vendor| / vendor × 100. */
+  areaDevPct?: number;
+  /** Distance between the two centres of gravity, mm. */
+  cogDevMm?: number;
+}
+
 /** Everything the importer produces for one OCX file. Arrays are parallel: properties[i] is objects[i]'s. */
 export interface ImportResult {
   info: ModelInfo;
@@ -194,6 +218,10 @@ export interface ImportResult {
   meshes: PartMesh[];
   frames: FrameTables;
   warnings: ImportWarning[];
+  /** Elements the importer does not understand, counted by local name (issue 3 item 5); absent when none. */
+  unsupportedElements?: Record<string, number>;
+  /** Per-part agreement with the vendor's figures, for parts that carry them (issue 3 item 3). */
+  fidelity?: PartFidelity[];
 }
 
 /** Progress callback: fraction in [0, 1] (monotonic), and a short message. */

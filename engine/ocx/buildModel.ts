@@ -4,16 +4,17 @@
  * engine/model/types.ts: the object table (parents before children, dense index), one PropertyRecord
  * per object (catalogue units: m, m², m³, t, t/m³, N/mm²), one PartMesh per part with geometry (mm).
  */
-import type { ImportResult, ImportWarning, ModelObject, ObjectType, PartMesh, PropertyRecord } from '../model/types';
+import type { ImportResult, ImportWarning, ModelObject, ObjectType, PartFidelity, PartMesh, PropertyRecord } from '../model/types';
 import { emptyBox, growBox, isBoxValid } from '../model/types';
 import { newellNormal, normalize, polylineLength } from '../geometry/curves';
 import { MeshBuilder } from '../geometry/MeshBuilder';
-import { meshVolume } from '../geometry/meshMeasure';
 import { blocksOf, frameTables, materialOf, sectionOf, type MaterialInfo, type SectionInfo } from './catalogue';
 import { curveSegments, directionOf } from './curveRead';
 import { holeOutline, type HoleOutline } from './holes';
 import { meshMember, traceLine, type Inclination } from './memberMesh';
 import { meshPlate } from './plateMesh';
+import { comparePart, COMPARED_ELEMENTS } from './fidelity';
+import { habitsOf } from './vendorHabits';
 import { abortError, type PartRecord, type RawModel } from './reader';
 import { resolveSurface, type SurfaceContext } from './surfaces';
 import { UnitTable } from './units';
@@ -48,6 +49,7 @@ export async function buildModel(raw: RawModel, opts: BuildOptions): Promise<Imp
     warnings.push({ code, message, line, part });
   };
   const units = new UnitTable(raw.units);
+  const habits = habitsOf(raw.header);
   const { frames, byId: refPlanes } = frameTables(raw.coordinateSystems, units);
   const ctx: SurfaceContext = {
     units, chordMm: opts.chordalMm, angRad: (opts.angularDeg * Math.PI) / 180, warn: (c, m, l) => warn(c, m, l),
@@ -58,7 +60,7 @@ export async function buildModel(raw: RawModel, opts: BuildOptions): Promise<Imp
   const sections = new Map<string, SectionInfo>();
   for (const [id, n] of raw.catalogue) {
     if (n.n === 'Material') materials.set(id, materialOf(n, units));
-    if (n.n === 'BarSection') sections.set(id, sectionOf(n, units));
+    if (n.n === 'BarSection') sections.set(id, sectionOf(n, units, habits.sections));
   }
   const parts = raw.parts;
   const kids: number[][] = parts.map(() => []);
@@ -66,6 +68,7 @@ export async function buildModel(raw: RawModel, opts: BuildOptions): Promise<Imp
   const objects: ModelObject[] = [];
   const properties: PropertyRecord[] = [];
   const meshes: PartMesh[] = [];
+  const fidelity: PartFidelity[] = [];
   const holeCache = new Map<number, HoleOutline | null>();
   const panelLayer = new Map<number, { n: [number, number, number]; o1: number; o2: number }>();
   const lenMm = (n: XNode | undefined) => {
@@ -126,6 +129,7 @@ export async function buildModel(raw: RawModel, opts: BuildOptions): Promise<Imp
     if (net !== undefined) props.AREA = net;
     const rho = mat?.rho; // t/m³
     let mb: MeshBuilder | null = null;
+    const computed: PartFidelity['computed'] = {};
 
     try {
       if (type === 'PLATE' || type === 'BRACKET') {
@@ -158,6 +162,9 @@ export async function buildModel(raw: RawModel, opts: BuildOptions): Promise<Imp
           props.W_GEOM = vol * rho;
           if (props.W === undefined) props.W = vol * rho;
         }
+        // the writer's CoG convention: NAPA reports the centroid of the moulded sheet (vendorHabits.ts)
+        const cogMm = habits.cogConvention === 'moulded' ? res.centroid : c.map((v) => v * 1000);
+        Object.assign(computed, { areaM2, volumeM3: vol, cogMm, weightKg: rho !== undefined ? vol * rho * 1000 : undefined });
         props.MSIDE = off < 0 && off + (t ?? 0) <= 1e-9 ? 'negative' : off >= 0 ? 'positive' : 'centred';
         if (panelIdx >= 0 && !panelLayer.has(panelIdx) && surface?.kind === 'plane') panelLayer.set(panelIdx, { n: surface.normal, o1: off, o2: off + (t ?? 0) });
         for (const note of res.notes) warn('plate-method', `${rec.kind} ${id}: meshed with the ${note} method`, rec.line, id);
@@ -178,19 +185,20 @@ export async function buildModel(raw: RawModel, opts: BuildOptions): Promise<Imp
         if (trace.length < 6) throw new Error('the TraceLine has no usable curve');
         let offU = lenMm(child(sref, 'OffsetU')) ?? 0, offV = lenMm(child(sref, 'OffsetV')) ?? 0;
         const layer = panelLayer.get(panelIdx);
+        let faceShift = 0; // §5.3.3: the profile starts on the plate face, not inside the steel
         if (layer && rec.kind === 'Stiffener' && incl.length) {
           const wn = incl[0].web[0] * layer.n[0] + incl[0].web[1] * layer.n[1] + incl[0].web[2] * layer.n[2];
-          if (wn > 0.5) offV += Math.max(0, layer.o2);
-          else if (wn < -0.5) offV += Math.max(0, -layer.o1);
+          if (wn > 0.5) faceShift = Math.max(0, layer.o2);
+          else if (wn < -0.5) faceShift = Math.max(0, -layer.o1);
         }
+        offV += faceShift;
         const res = meshMember(sec.polygon, trace, incl, offU, offV);
         mb = res.mesh;
         const vol = (sec.polygon.area * res.length) / 1e9;
         props.VOLM_GEOM = vol;
         props.VOLM = vol;
         props.AREA_GEOM = (sec.polygon.area * res.length) / 1e9 > 0 ? sec.polygon.area / 1e6 : 0;
-        const mv = meshVolume(mb.positions, mb.indices);
-        const c = Number.isFinite(mv.centroid[0]) ? mv.centroid.map((v) => v / 1000) : undefined;
+        const c = res.centroid.every(Number.isFinite) ? res.centroid.map((v) => v / 1000) : undefined;
         if (c) {
           [props.XCG_GEOM, props.YCG_GEOM, props.ZCG_GEOM] = c;
           if (props.XCG === undefined) [props.XCG, props.YCG, props.ZCG] = c;
@@ -199,6 +207,11 @@ export async function buildModel(raw: RawModel, opts: BuildOptions): Promise<Imp
           props.W_GEOM = vol * rho;
           if (props.W === undefined) props.W = vol * rho;
         }
+        // NAPA measures profiles from the trace line, without the plate-face shift (vendorHabits.ts)
+        const w0 = incl.length ? incl[0].web : [0, 0, 0];
+        const back = habits.cogConvention === 'moulded' ? faceShift : 0;
+        const cogMm = c ? res.centroid.map((v, k) => v - back * w0[k]) : undefined;
+        Object.assign(computed, { volumeM3: vol, cogMm, weightKg: rho !== undefined ? vol * rho * 1000 : undefined });
         const plth = sec.kind === 'FlatBar' || sec.kind === 'BulbFlat' ? sectionThickness(sref?.a.localRef, raw, units) : undefined;
         if (plth !== undefined) props.PLTH = plth;
       } else if (type === 'SEAM') {
@@ -243,6 +256,8 @@ export async function buildModel(raw: RawModel, opts: BuildOptions): Promise<Imp
       meshes.push({ object: i, ...mb.build() });
     } else if (mb) warn('geometry-failed', `${rec.kind} ${id}: geometry is empty or not finite`, rec.line, id);
     objects.push({ index: i, id, guid, name, type, element: rec.kind, parent: rec.parent, block: blocks.get(id) ?? null, bounds });
+    if (COMPARED_ELEMENTS.has(rec.kind) && (dry !== undefined || cog || net !== undefined))
+      fidelity.push(comparePart({ object: i, id, element: rec.kind, line: rec.line }, { weightKg: dry, cogMm: cog, areaM2: net }, computed));
     properties.push(props);
   }
   sumPanels(parts, kids, properties);
@@ -264,6 +279,7 @@ export async function buildModel(raw: RawModel, opts: BuildOptions): Promise<Imp
     meshes,
     frames,
     warnings,
+    fidelity,
   };
 }
 

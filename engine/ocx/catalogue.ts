@@ -4,7 +4,7 @@
  * (mm, sorted, number parsed from the name) and the block of each part from DesignView occurrences.
  */
 import type { FrameTables, RefPlane } from '../model/types';
-import { sectionPolygon, type SectionDims, type SectionPolygon } from '../geometry/barSections';
+import { sectionPolygon, type SectionDims, type SectionOptions, type SectionPolygon } from '../geometry/barSections';
 import type { RefPlaneLoc } from './surfaces';
 import type { UnitTable } from './units';
 import { child, type XNode } from './xmlTree';
@@ -48,8 +48,8 @@ const DIM_NAMES: Record<string, keyof SectionDims> = {
   BulbOuterRadius: 'bulbOuterRadius', Diameter: 'diameter', Thickness: 'thickness', Overshoot: 'overshoot',
 };
 
-/** Resolves a BarSection node (§2.15) into its polygon in mm. */
-export function sectionOf(n: XNode, units: UnitTable): SectionInfo {
+/** Resolves a BarSection node (§2.15) into its polygon in mm, with the writer's shape conventions. */
+export function sectionOf(n: XNode, units: UnitTable, opts: SectionOptions = {}): SectionInfo {
   const shape = n.c.find((c) => c.n !== 'Description' && c.n !== 'CustomProperties');
   const name = n.a.name ?? n.a.id ?? '';
   if (!shape) return { name, kind: '', polygon: null, error: `BarSection ${name} has no shape` };
@@ -64,7 +64,7 @@ export function sectionOf(n: XNode, units: UnitTable): SectionInfo {
     }
   }
   try {
-    return { name, kind: shape.n, polygon: sectionPolygon(shape.n, d) };
+    return { name, kind: shape.n, polygon: sectionPolygon(shape.n, d, opts) };
   } catch (e) {
     return { name, kind: shape.n, polygon: null, error: (e as Error).message };
   }

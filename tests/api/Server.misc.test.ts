@@ -1,42 +1,14 @@
-/** Database mode, zipped uploads, the SPA fallback, the demo ship switch and the CLI helpers. */
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+/** Database mode, the SPA fallback, the demo ship switch and the CLI helpers. */
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { crc32, deflateRawSync } from 'node:zlib';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildApp } from '../../api/app';
 import { parseArgs, progressBar } from '../../api/cli/import';
 import { loadConfig } from '../../api/config';
-import { extractSingleOcxFromZip } from '../../api/conversion/unzip';
 import { startDemoShipImport } from '../../api/demo';
-import { SAMPLES, bearer, makeApp, multipartFile, signUp, type TestApp } from './helpers';
-
-/** A ZIP with deflated entries (local headers, central directory, end record). */
-function makeZip(entries: { name: string; data: Buffer }[]): Buffer {
-  const locals: Buffer[] = [];
-  const centrals: Buffer[] = [];
-  let offset = 0;
-  for (const e of entries) {
-    const comp = deflateRawSync(e.data);
-    const name = Buffer.from(e.name);
-    const lh = Buffer.alloc(30);
-    lh.writeUInt32LE(0x04034b50, 0); lh.writeUInt16LE(20, 4); lh.writeUInt16LE(8, 8);
-    lh.writeUInt32LE(crc32(e.data), 14); lh.writeUInt32LE(comp.length, 18); lh.writeUInt32LE(e.data.length, 22); lh.writeUInt16LE(name.length, 26);
-    const ch = Buffer.alloc(46);
-    ch.writeUInt32LE(0x02014b50, 0); ch.writeUInt16LE(20, 4); ch.writeUInt16LE(20, 6); ch.writeUInt16LE(8, 10);
-    ch.writeUInt32LE(crc32(e.data), 16); ch.writeUInt32LE(comp.length, 20); ch.writeUInt32LE(e.data.length, 24); ch.writeUInt16LE(name.length, 28);
-    ch.writeUInt32LE(offset, 42);
-    locals.push(lh, name, comp);
-    centrals.push(ch, name);
-    offset += 30 + name.length + comp.length;
-  }
-  const cd = Buffer.concat(centrals);
-  const end = Buffer.alloc(22);
-  end.writeUInt32LE(0x06054b50, 0); end.writeUInt16LE(entries.length, 8); end.writeUInt16LE(entries.length, 10);
-  end.writeUInt32LE(cd.length, 12); end.writeUInt32LE(offset, 16);
-  return Buffer.concat([...locals, cd, end]);
-}
+import { makeApp, type TestApp } from './helpers';
 
 let t: TestApp | null = null;
 const tmp: string[] = [];
@@ -59,31 +31,6 @@ describe('database', () => {
     const tables = db.prepare("SELECT name FROM sqlite_master WHERE type='table'").all().map((r) => (r as { name: string }).name);
     expect(tables).toEqual(expect.arrayContaining(['users', 'projects', 'revisions', 'conversions']));
     db.close();
-  });
-});
-
-describe('zip uploads', () => {
-  it('extracts the one OCX entry and refuses archives without one', async () => {
-    const dir = tempDir();
-    const xml = readFileSync(path.join(SAMPLES, 'NAPA-OCX_M1.3docx'));
-    writeFileSync(path.join(dir, 'ok.zip'), makeZip([{ name: 'readme.txt', data: Buffer.from('hi') }, { name: 'ship/M1.3docx', data: xml }]));
-    const out = await extractSingleOcxFromZip(path.join(dir, 'ok.zip'), path.join(dir, 'out'));
-    expect(path.basename(out)).toBe('M1.3docx');
-    expect(readFileSync(out).equals(xml)).toBe(true);
-    writeFileSync(path.join(dir, 'none.zip'), makeZip([{ name: 'readme.txt', data: Buffer.from('hi') }]));
-    await expect(extractSingleOcxFromZip(path.join(dir, 'none.zip'), path.join(dir, 'out2'))).rejects.toThrow('The archive holds no .3docx, .ocx or .xml file');
-  });
-
-  it('converts a zipped sample uploaded as .zip', async () => {
-    t = await makeApp();
-    const admin = await signUp(t.app, 'admin@yard.com', { admin: true });
-    const zip = makeZip([{ name: 'M1.3docx', data: readFileSync(path.join(SAMPLES, 'NAPA-OCX_M1.3docx')) }]);
-    const { payload, headers } = multipartFile('m1-zipped.zip', zip);
-    const r = await t.app.inject({ method: 'POST', url: '/api/viewer/project/add/project-uploaded', payload, headers: { ...headers, ...bearer(admin) } });
-    expect(r.statusCode, r.body).toBe(200);
-    expect(r.json().projectName).toBe('M1-ZIPPED');
-    const final = await t.app.ctx.conversions.wait(r.json().conversionId);
-    expect(final.status, final.message).toBe(2);
   });
 });
 

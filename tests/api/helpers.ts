@@ -15,10 +15,13 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-/** Builds an app on a new temp DATA_DIR; `close` closes it and removes the directory. */
+/**
+ * Builds an app on a new temp DATA_DIR; `close` closes it and removes the directory. The sign-in limit
+ * is raised to 1000/min (tests sign in often); rate-limit tests pass their own `authRateLimitPerMin`.
+ */
 export async function makeApp(overrides: Partial<ServerConfig> = {}, runner?: ConversionRunner): Promise<TestApp> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'keelson-api-'));
-  const config = loadConfig({}, { dataDir, demoShip: false, useWorkerThreads: false, jwtSecret: 'test-secret-0123456789', ...overrides });
+  const config = loadConfig({}, { dataDir, demoShip: false, useWorkerThreads: false, jwtSecret: 'test-secret-0123456789', authRateLimitPerMin: 1000, ...overrides });
   const app = await buildApp(config, { runner });
   return {
     app,
