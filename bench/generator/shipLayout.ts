@@ -1,34 +1,44 @@
 /**
- * The parametric hull of the bench ship generator: principal dimensions, frame tables, and a plan
- * that yields one panel description at a time (so a 100k-part ship is never held in memory).
- *
- * Coordinates are metres (as NAPA writes OCX): X aft → fore from frame 0, Y to port, Z up from the
- * base line (OCX_GUIDE §2.2). The midship section is a box with a faceted bilge: bottom flat, bilge
- * (BILGE_FACETS planar facets per side), vertical sides, double bottom with floors and girders, a
- * main deck, web frames with brackets, transverse bulkheads, and longitudinal stiffeners.
+ * The structural plan of the bench ship: part descriptions yielded one panel at a time (so a
+ * 500k-part ship never lives in memory), grouped in blocks of `BLOCK_FRAMES` frames. This file holds
+ * the description types, the reference planes and the longitudinal structure (shell, decks, inner
+ * bottom, girders, longitudinal bulkheads); framePlan.ts adds floors, web frames and bulkheads.
+ * Metres, axes as in hullForm.ts.
  */
+import { type HullDims, type Section, type Vec3, halfBreadthAt, hullPoint, sectionAt, sectionInward, sectionPoint } from './hullForm';
+import { type NurbsCurve, type NurbsPatch, columnCurve, rowCurve, shellPatch } from './nurbs';
+import { framePanels } from './framePlan';
 
-/** A point or vector [x, y, z], metres. */
-export type Vec3 = [number, number, number];
+export type { Vec3 } from './hullForm';
 
 /** Profile names in the XSectionCatalogue (see ocxWriter.ts for their dimensions). */
 export type SectionName = 'HP200x10' | 'HP260x11' | 'T400x12+150x15' | 'FB150x12';
-
 /** Material grades in the MaterialCatalogue. */
 export type GradeName = 'A' | 'A36' | 'D36';
+/** Hole shapes of the HoleShapeCatalogue (ocxCatalogue.ts). */
+export type HoleShapeName = 'LH400x250' | 'LH600x400' | 'LH800x600' | 'LH1200x800' | 'C300';
 
-/** Where a panel or plate lies: a frame-table plane (GridRef) or an explicit plane. */
-export type SurfaceDesc = { kind: 'grid'; ref: string } | { kind: 'plane'; origin: Vec3; normal: Vec3 };
+/** Where a panel or plate lies: a frame-table plane (GridRef), an explicit plane, or a NURBS surface. */
+export type SurfaceDesc = { kind: 'grid'; ref: string } | { kind: 'plane'; origin: Vec3; normal: Vec3 } | { kind: 'nurbs'; patch: NurbsPatch };
+
+/** A cut-out: a catalogue shape placed by a transformation (Hole2DContour) or an explicit circle (InnerContour). */
+export type HoleDesc =
+  | { kind: 'catalogue'; shape: HoleShapeName; origin: Vec3; primary: Vec3; secondary: Vec3 }
+  | { kind: 'circle'; centre: Vec3; radius: number; u: Vec3; v: Vec3 };
 
 export interface PlateDesc {
   kind: 'plate';
   name: string;
-  /** Closed planar polygon (first point not repeated), metres. */
-  outline: Vec3[];
+  /** Closed planar polygon (first point not repeated), metres; absent for curved plates. */
+  outline?: Vec3[];
+  /** Curved plates: the whole patch is the plate, its boundary the outer contour. */
+  patch?: NurbsPatch;
   thicknessMm: number;
   grade: GradeName;
-  /** Own surface for plates that do not lie on the panel's (bilge facets). */
+  /** Own surface for plates that do not lie on the panel's. */
   surface?: SurfaceDesc;
+  /** Holes cut in this plate (written in the panel's CutBy, subtracted from NetArea and DryWeight). */
+  holes?: HoleDesc[];
 }
 
 export interface BracketDesc {
@@ -44,16 +54,24 @@ export interface BracketDesc {
 export interface StiffenerDesc {
   kind: 'stiffener';
   name: string;
-  start: Vec3;
-  end: Vec3;
+  /** Trace polyline (≥ 2 points), metres. */
+  path: Vec3[];
   section: SectionName;
   grade: GradeName;
   /** Unit direction of the web (away from the plating). */
   web: Vec3;
 }
 
+/** A seam splitting a panel into plates; its trace is a chain of straight pieces or NURBS pieces. */
+export interface SeamDesc {
+  name: string;
+  trace: (NurbsCurve | [Vec3, Vec3])[];
+}
+
 export interface PanelDesc {
   name: string;
+  /** Block number (1-based) for the DesignView. */
+  block: number;
   /** An OCX functionType enumeration value of the 3.1 schema. */
   functionType: string;
   tightness: 'WaterTight' | 'NonTight' | 'GasTight';
@@ -64,6 +82,7 @@ export interface PanelDesc {
   plates: PlateDesc[];
   brackets: BracketDesc[];
   stiffeners: StiffenerDesc[];
+  seams: SeamDesc[];
 }
 
 /** A reference plane of the frame tables: id doubles as display name. */
@@ -73,257 +92,218 @@ export interface GridPlane {
   display: boolean;
 }
 
-/** Principal dimensions and spacings, metres. */
-export interface ShipLayout {
-  frames: number;
-  frameSpacing: number;
-  breadth: number;
-  depth: number;
-  doubleBottom: number;
-  bilgeRadius: number;
-  longitudinalSpacing: number;
-  /** Girders every this many longitudinal spacings from the centreline. */
-  girderEvery: number;
-  /** A web frame every this many frames. */
-  webFrameEvery: number;
-  /** A transverse bulkhead every this many frames (and at both ends). */
-  bulkheadEvery: number;
-  /** A block (plate length) spans this many frames. */
-  blockFrames: number;
-}
+/** Frames per block (DesignView OccurrenceGroup), per plate length (butt seams) and per web frame. */
+export const BLOCK_FRAMES = 8;
+export const PLATE_FRAMES = 4;
+export const WEB_EVERY = 4;
+/** Side girders every this many longitudinal spacings. */
+export const GIRDER_EVERY = 4;
 
-/** Number of planar facets per bilge. */
-export const BILGE_FACETS = 4;
+export const fr = (i: number) => `FR${i}`;
 
-/** Builds the layout for a frame count; the cross-section is fixed, the length grows with frames. */
-export function layoutFor(frames: number): ShipLayout {
-  return {
-    frames,
-    frameSpacing: 0.8,
-    breadth: 24,
-    depth: 14,
-    doubleBottom: 1.6,
-    bilgeRadius: 2.4,
-    longitudinalSpacing: 0.8,
-    girderEvery: 4,
-    webFrameEvery: 4,
-    bulkheadEvery: 32,
-    blockFrames: 8,
-  };
-}
-
-const lo = (k: number) => `LO${k}`;
-const fr = (i: number) => `FR${i}`;
-
-/** The X, Y and Z reference planes of the layout (frames FRi, longitudinals LOk, waterlines WLk, named decks). */
-export function gridPlanes(l: ShipLayout): { x: GridPlane[]; y: GridPlane[]; z: GridPlane[] } {
-  const x = Array.from({ length: l.frames + 1 }, (_, i) => ({ id: fr(i), location: i * l.frameSpacing, display: true }));
-  const half = l.breadth / 2;
-  const kMax = Math.floor(half / l.longitudinalSpacing - 1e-9);
+/** The X, Y and Z reference planes (frames FRi, longitudinals LOk, waterlines WLk, named decks). */
+export function gridPlanes(d: HullDims): { x: GridPlane[]; y: GridPlane[]; z: GridPlane[] } {
+  const x = Array.from({ length: d.frames + 1 }, (_, i) => ({ id: fr(i), location: i * d.frameSpacing, display: i % 5 === 0 }));
+  const half = d.breadth / 2, kMax = Math.floor(half / d.longitudinalSpacing - 1e-9);
   const y: GridPlane[] = [];
-  for (let k = -kMax; k <= kMax; k++) y.push({ id: lo(k), location: k * l.longitudinalSpacing, display: true });
+  for (let k = -kMax; k <= kMax; k++) y.push({ id: `LO${k}`, location: k * d.longitudinalSpacing, display: k % 5 === 0 });
   y.push({ id: 'SIDE_S', location: -half, display: true }, { id: 'SIDE_P', location: half, display: true });
   const z: GridPlane[] = [];
-  for (let k = 0; k <= Math.floor(l.depth); k++) z.push({ id: `WL${k}`, location: k, display: k % 2 === 0 });
-  z.push({ id: 'BASE', location: 0, display: false }, { id: 'INNER_BOTTOM', location: l.doubleBottom, display: true }, { id: 'MAIN_DECK', location: l.depth, display: true });
+  for (let k = 0; k <= Math.floor(d.depth); k++) z.push({ id: `WL${k}`, location: k, display: k % 2 === 0 });
+  z.push({ id: 'BASE', location: 0, display: false }, { id: 'INNER_BOTTOM', location: d.doubleBottom, display: true }, { id: 'MAIN_DECK', location: d.depth, display: true });
+  d.tweenDecks.forEach((h, k) => z.push({ id: `TWEEN_DECK_${k + 1}`, location: h, display: true }));
   return { x, y, z };
 }
 
-/** Half cross-section polyline of the shell on the port side, from the keel (y=0, z=0) to the deck edge. */
-function portShell(l: ShipLayout): { flat: number; bilge: Vec3[]; } {
-  const half = l.breadth / 2, r = l.bilgeRadius;
-  const flat = half - r;
-  const bilge: Vec3[] = [];
-  for (let k = 0; k <= BILGE_FACETS; k++) {
-    const a = -Math.PI / 2 + (k / BILGE_FACETS) * (Math.PI / 2);
-    bilge.push([0, flat + r * Math.cos(a), r + r * Math.sin(a)]);
-  }
-  return { flat, bilge };
+/** Stations from a to b inclusive, `n` intervals. */
+export const stations = (a: number, b: number, n: number) => Array.from({ length: n + 1 }, (_, i) => a + ((b - a) * i) / n);
+/** Splits [a, b] into pieces no longer than `max`. */
+export const cuts = (a: number, b: number, max: number) => stations(a, b, Math.max(1, Math.ceil((b - a) / max - 1e-9)));
+
+export function stiff(name: string, path: Vec3[], section: SectionName, grade: GradeName, web: Vec3): StiffenerDesc {
+  return { kind: 'stiffener', name, path, section, grade, web };
 }
 
-const at = (x: number, p: Vec3): Vec3 => [x, p[1], p[2]];
-const mirror = (p: Vec3): Vec3 => [p[0], -p[1], p[2]];
+/** Whether ξ lies in the parallel midbody, where the section is constant. */
+export const inMidbody = (d: HullDims, a: number, b: number) => a >= d.midbodyStart - 1e-9 && b <= d.midbodyEnd + 1e-9;
+/** Whether the double bottom exists at ξ (between the peaks and where the keel is well below the inner bottom). */
+export const hasDoubleBottom = (d: HullDims, xi: number) =>
+  xi >= d.aftPeakFrame * d.frameSpacing - 1e-9 && xi <= d.collisionFrame * d.frameSpacing + 1e-9 && sectionAt(d, xi).zk < d.doubleBottom * 0.5;
 
-/** Splits [a, b] into pieces no longer than `max`, returning the cut positions including a and b. */
-function cuts(a: number, b: number, max: number): number[] {
-  const n = Math.max(1, Math.ceil((b - a) / max - 1e-9));
-  return Array.from({ length: n + 1 }, (_, i) => a + ((b - a) * i) / n);
+/** Whether the whole ξ range [a, b] has a double bottom (inner bottom, girders and floors are written per block). */
+export const dbBlock = (d: HullDims, a: number, b: number) => along(d, a, b, 4).every((xi) => hasDoubleBottom(d, xi));
+
+/** ξ intervals of the cargo holds lying wholly in the parallel midbody: there the hull has a double side. */
+export function doubleSideIntervals(d: HullDims): [number, number][] {
+  if (d.doubleSide <= 0) return [];
+  const s = d.frameSpacing, out: [number, number][] = [];
+  for (let k = 1; k + 1 < d.holdBulkheads.length; k++) {
+    const a = d.holdBulkheads[k] * s, b = d.holdBulkheads[k + 1] * s;
+    if (inMidbody(d, a, b)) out.push([a, b]);
+  }
+  return out;
+}
+
+/** z of the hull bottom at |y| (flat or bilge), or undefined if y is outside the bottom and bilge. */
+export function lowerZ(sec: Section, y: number): number | undefined {
+  const a = Math.abs(y);
+  if (a <= sec.fb) return sec.zk;
+  if (a > sectionPoint(sec, 2)[0]) return undefined;
+  let lo = 1, hi = 2;
+  for (let i = 0; i < 40; i++) { const m = (lo + hi) / 2; if (sectionPoint(sec, m)[0] < a) lo = m; else hi = m; }
+  return sectionPoint(sec, (lo + hi) / 2)[1];
+}
+
+/** Girth cuts of the shell regions (bottom, bilge, side) and the u of the shell longitudinals. */
+function shellGirth(d: HullDims) {
+  const half = d.breadth / 2, r0 = d.bilgeRadius, sp = d.longitudinalSpacing, fb0 = half - r0, side0 = d.depth - r0;
+  const nb = Math.max(1, Math.round(fb0 / d.strakeWidth)), ns = Math.max(1, Math.round(side0 / d.strakeWidth));
+  const bottomL: number[] = [];
+  for (let j = 1; j < fb0 / sp - 0.25; j++) if (j % GIRDER_EVERY !== 0) bottomL.push((j * sp) / fb0);
+  const nbl = Math.max(0, Math.round((r0 * Math.PI) / 2 / sp) - 1);
+  const sideL: number[] = [];
+  for (let j = 1; j < side0 / sp - 0.25; j++) sideL.push(2 + (j * sp) / side0);
+  return [
+    { key: 'BOTTOM', fn: 'SHELL: Bottom shell', cuts: stations(0, 1, nb), longs: bottomL, section: 'HP260x11' as SectionName, grid: 'BASE' },
+    { key: 'BILGE', fn: 'SHELL: Bilge strake', cuts: [1, 2], longs: Array.from({ length: nbl }, (_, k) => 1 + (k + 1) / (nbl + 1)), section: 'HP260x11' as SectionName, grid: '' },
+    { key: 'SIDE', fn: 'SHELL', cuts: stations(2, 3, ns), longs: sideL, section: 'HP200x10' as SectionName, grid: 'SIDE' },
+  ];
+}
+
+/** Points along ξ for a trace or outline edge: 2 in the midbody, `n`+1 elsewhere. */
+export const along = (d: HullDims, a: number, b: number, n = 4) => (inMidbody(d, a, b) ? [a, b] : stations(a, b, n));
+
+function* shellPanels(d: HullDims, block: number, x0: number, x1: number, shellT: number): Generator<PanelDesc> {
+  const s = d.frameSpacing, tag = `B${block}`, butts = cuts(x0, x1, PLATE_FRAMES * s), pieces = cuts(x0, x1, WEB_EVERY * s);
+  for (const region of shellGirth(d))
+    for (const side of [1, -1] as const) {
+      const sn = side > 0 ? 'P' : 'S', name = `${region.key}-${sn}-${tag}`;
+      const curved = region.key === 'BILGE' || !inMidbody(d, x0, x1);
+      const u = region.cuts, plates: PlateDesc[] = [], seams: SeamDesc[] = [];
+      const grade: GradeName = region.key === 'BILGE' ? 'D36' : 'A36', t = shellT + (region.key === 'BILGE' ? 1 : region.key === 'SIDE' ? -1 : 0);
+      const lseam: SeamDesc['trace'][] = u.slice(1, -1).map(() => []), bseam: SeamDesc['trace'][] = butts.slice(1, -1).map(() => []);
+      for (let i = 0; i + 1 < butts.length; i++)
+        for (let k = 0; k + 1 < u.length; k++) {
+          const pname = `P:${i + 1}.${k + 1}/${name}`;
+          if (curved) {
+            const patch = shellPatch(d, butts[i], butts[i + 1], u[k], u[k + 1], side, inMidbody(d, butts[i], butts[i + 1]) ? 2 : 4);
+            plates.push({ kind: 'plate', name: pname, patch, thicknessMm: t, grade, surface: { kind: 'nurbs', patch } });
+            if (k > 0) lseam[k - 1].push(columnCurve(patch, false));
+            if (i > 0) bseam[i - 1].push(rowCurve(patch, false));
+          } else {
+            const c = [hullPoint(d, butts[i], u[k], side), hullPoint(d, butts[i + 1], u[k], side), hullPoint(d, butts[i + 1], u[k + 1], side), hullPoint(d, butts[i], u[k + 1], side)];
+            plates.push({ kind: 'plate', name: pname, outline: side > 0 ? c : [c[0], c[3], c[2], c[1]], thicknessMm: t, grade });
+            if (k > 0) lseam[k - 1].push([c[0], c[1]]);
+            if (i > 0) bseam[i - 1].push([c[0], c[3]]);
+          }
+        }
+      lseam.forEach((trace, k) => seams.push({ name: `SL${k + 1}/${name}`, trace }));
+      bseam.forEach((trace, k) => seams.push({ name: `SB${k + 1}/${name}`, trace }));
+      const stiffeners: StiffenerDesc[] = [];
+      for (const [j, uu] of region.longs.entries())
+        for (let p = 0; p + 1 < pieces.length; p++) {
+          const path = along(d, pieces[p], pieces[p + 1]).map((xi) => hullPoint(d, xi, uu, side));
+          const n = sectionInward(sectionAt(d, (pieces[p] + pieces[p + 1]) / 2), uu);
+          stiffeners.push(stiff(`S:L${j + 1}.${p + 1}/${name}`, path, region.section, 'A36', [0, side * n[0], n[1]]));
+        }
+      const surface: SurfaceDesc = curved
+        ? { kind: 'nurbs', patch: shellPatch(d, x0, x1, u[0], u[u.length - 1], side, inMidbody(d, x0, x1) ? 2 : 6) }
+        : { kind: 'grid', ref: region.grid === 'SIDE' ? (side > 0 ? 'SIDE_P' : 'SIDE_S') : region.grid };
+      yield { name, block, functionType: region.fn, tightness: 'WaterTight', description: `${region.key.toLowerCase()} shell plating`, surface, limits: [fr(Math.round(x0 / s)), fr(Math.round(x1 / s))], plates, brackets: [], stiffeners, seams };
+    }
+}
+
+/** A flat deck (main deck, tween deck, inner bottom) from ξ a to b at height z, as wide as the hull there. */
+function deckPanel(d: HullDims, block: number, name: string, fn: string, grid: string, z: number, a: number, b: number, t: number, section: SectionName, width: (sec: Section) => number): PanelDesc {
+  const s = d.frameSpacing, butts = cuts(a, b, PLATE_FRAMES * s), w0 = width(sectionAt(d, (d.midbodyStart + d.midbodyEnd) / 2));
+  const n = Math.max(2, Math.round((2 * w0) / d.strakeWidth)), fr01 = stations(-1, 1, n);
+  const plates: PlateDesc[] = [], seams: SeamDesc[] = [];
+  const edge = (xs: number[], f: number) => xs.map((xi) => [xi, f * width(sectionAt(d, xi)), z] as Vec3);
+  const lseam: [Vec3, Vec3][][] = fr01.slice(1, -1).map(() => []);
+  for (let i = 0; i + 1 < butts.length; i++) {
+    const xs = along(d, butts[i], butts[i + 1], 3);
+    for (let k = 0; k + 1 < fr01.length; k++) {
+      const e0 = edge(xs, fr01[k]), e1 = edge(xs, fr01[k + 1]);
+      plates.push({ kind: 'plate', name: `P:${i + 1}.${k + 1}/${name}`, outline: [...e0, ...e1.reverse()], thicknessMm: t, grade: 'A36' });
+      if (k > 0) for (let m = 0; m + 1 < e0.length; m++) lseam[k - 1].push([e0[m], e0[m + 1]]);
+    }
+    if (i > 0) seams.push({ name: `SB${i}/${name}`, trace: [[edge([butts[i]], -1)[0], edge([butts[i]], 1)[0]]] });
+  }
+  lseam.forEach((trace, k) => seams.push({ name: `SL${k + 1}/${name}`, trace }));
+  const stiffeners: StiffenerDesc[] = [];
+  const pieces = cuts(a, b, WEB_EVERY * s), kMax = Math.floor(w0 / d.longitudinalSpacing - 0.25);
+  for (let j = -kMax; j <= kMax; j++) {
+    if (j % GIRDER_EVERY === 0) continue;
+    const f = (j * d.longitudinalSpacing) / w0;
+    for (let p = 0; p + 1 < pieces.length; p++)
+      stiffeners.push(stiff(`S:L${j}.${p + 1}/${name}`, edge(along(d, pieces[p], pieces[p + 1], 3), f), section, 'A36', [0, 0, -1]));
+  }
+  return { name, block, functionType: fn, tightness: 'WaterTight', description: `${fn.split(': ')[1] ?? fn} plating`, surface: { kind: 'grid', ref: grid }, limits: [fr(Math.round(a / s)), fr(Math.round(b / s))], plates, brackets: [], stiffeners, seams };
+}
+
+/** Girders of the double bottom and longitudinal bulkheads of the block. */
+function* longitudinalPanels(d: HullDims, block: number, x0: number, x1: number): Generator<PanelDesc> {
+  const s = d.frameSpacing, tag = `B${block}`, hDB = d.doubleBottom, sp = d.longitudinalSpacing, fb0 = d.breadth / 2 - d.bilgeRadius;
+  const xs = along(d, x0, x1, 4);
+  if (dbBlock(d, x0, x1))
+    for (let k = -Math.floor(fb0 / (GIRDER_EVERY * sp) - 0.05); GIRDER_EVERY * sp * k <= fb0 - 0.3; k++) {
+      const y = k * GIRDER_EVERY * sp, zs = xs.map((xi) => lowerZ(sectionAt(d, xi), y));
+      if (zs.some((z) => z === undefined || z > hDB - 0.3)) continue;
+      const name = `GIRDER-LO${k * GIRDER_EVERY}-${tag}`;
+      const outline: Vec3[] = [...xs.map((xi, i) => [xi, y, zs[i]!] as Vec3), [x1, y, hDB], [x0, y, hDB]];
+      const holes: HoleDesc[] = [];
+      for (let f = Math.round(x0 / s); f < Math.round(x1 / s); f += 2) {
+        const xc = (f + 0.5) * s, zl = lowerZ(sectionAt(d, xc), y)!, r = Math.min(0.3, 0.2 * (hDB - zl));
+        if (r >= 0.1) holes.push({ kind: 'circle', centre: [xc, y, (zl + hDB) / 2], radius: r, u: [1, 0, 0], v: [0, 0, 1] });
+      }
+      yield {
+        name, block, functionType: k === 0 ? 'LONGITUDINAL: Centerline girder' : 'LONGITUDINAL: Side girder', tightness: k === 0 ? 'WaterTight' : 'NonTight',
+        description: 'Double bottom girder', surface: { kind: 'grid', ref: `LO${k * GIRDER_EVERY}` }, limits: [fr(Math.round(x0 / s)), fr(Math.round(x1 / s)), 'INNER_BOTTOM'],
+        plates: [{ kind: 'plate', name: `P:1/${name}`, outline, thicknessMm: k === 0 ? 18 : 15, grade: 'A', holes }], brackets: [], stiffeners: [], seams: [],
+      };
+    }
+  for (const [a0, b0] of doubleSideIntervals(d)) {
+    const a = Math.max(a0, x0), b = Math.min(b0, x1);
+    if (b - a < s / 2) continue;
+    const ys = [d.breadth / 2 - d.doubleSide, ...d.cargoBulkheadsY];
+    for (const [n, yy] of ys.entries())
+      for (const side of [1, -1] as const) {
+        const y = side * yy, name = `LBH${n}-${side > 0 ? 'P' : 'S'}-${tag}`, zs = cuts(hDB, d.depth, d.strakeWidth);
+        const plates: PlateDesc[] = zs.slice(1).map((z, i) => ({ kind: 'plate', name: `P:${i + 1}/${name}`, outline: [[a, y, zs[i]], [b, y, zs[i]], [b, y, z], [a, y, z]], thicknessMm: 14, grade: 'A36' }));
+        const seams: SeamDesc[] = zs.slice(1, -1).map((z, i) => ({ name: `SL${i + 1}/${name}`, trace: [[[a, y, z], [b, y, z]]] }));
+        const stiffeners: StiffenerDesc[] = [];
+        const pieces = cuts(a, b, WEB_EVERY * s);
+        for (let j = 1; hDB + j * sp < d.depth - 0.3; j++)
+          for (let p = 0; p + 1 < pieces.length; p++) stiffeners.push(stiff(`S:H${j}.${p + 1}/${name}`, [[pieces[p], y, hDB + j * sp], [pieces[p + 1], y, hDB + j * sp]], 'HP200x10', 'A', [0, n === 0 ? -side : side, 0]));
+        yield {
+          name, block, functionType: n === 0 ? 'SHELL: Inner side shell' : 'LONGITUDINAL: Bulkhead', tightness: 'WaterTight', description: n === 0 ? 'Inner side (double hull)' : 'Longitudinal cargo bulkhead',
+          surface: { kind: 'plane', origin: [a, y, hDB], normal: [0, 1, 0] }, limits: [fr(Math.round(a / s)), fr(Math.round(b / s)), 'INNER_BOTTOM', 'MAIN_DECK'], plates, brackets: [], stiffeners, seams,
+        };
+      }
+  }
 }
 
 /**
- * Yields the ship's panels in file order, one block at a time. Deterministic: the same layout gives
- * the same panels. `variant(n)` (from the seed) picks among equivalent scantlings.
+ * Yields the ship's panels in file order, one block at a time. Deterministic: the same dimensions
+ * give the same panels; `variant(n)` (from the seed) picks among equivalent scantlings.
  */
-export function* planPanels(l: ShipLayout, variant: (n: number) => number): Generator<PanelDesc> {
-  const s = l.frameSpacing, half = l.breadth / 2, { flat, bilge } = portShell(l);
-  const kFlat = Math.floor(flat / l.longitudinalSpacing - 1e-9);
-  const kMax = Math.floor(half / l.longitudinalSpacing - 1e-9);
-  const blocks = Math.ceil(l.frames / l.blockFrames);
-  const shellT = 14 + 2 * variant(3), deckT = 12 + variant(3), innerT = 13;
-
+export function* planPanels(d: HullDims, variant: (n: number) => number): Generator<PanelDesc> {
+  const s = d.frameSpacing, blocks = Math.ceil(d.frames / BLOCK_FRAMES);
+  const shellT = Math.round(10 + d.breadth / 6) + 2 * variant(3), deckT = Math.round(9 + d.breadth / 7) + variant(3);
+  const xa = d.aftPeakFrame * s, xf = d.collisionFrame * s;
   for (let b = 0; b < blocks; b++) {
-    const f0 = b * l.blockFrames, f1 = Math.min(l.frames, f0 + l.blockFrames);
-    const x0 = f0 * s, x1 = f1 * s;
-    const limitsX = [fr(f0), fr(f1)];
-    const tag = `B${b + 1}`;
-    const strip = (name: string, outline: Vec3[], t: number, grade: GradeName, surface?: SurfaceDesc): PlateDesc => ({ kind: 'plate', name, outline, thicknessMm: t, grade, surface });
-
-    // Bottom shell (z = 0), strakes of ≤ 2.6 m, longitudinals on every LO inside the flat.
-    const ys = cuts(-flat, flat, 2.6);
-    yield {
-      name: `BOTTOM-${tag}`, functionType: 'SHELL: Bottom shell', tightness: 'WaterTight', description: 'Bottom shell plating',
-      surface: { kind: 'grid', ref: 'BASE' }, limits: [...limitsX, 'LO0'],
-      plates: ys.slice(1).map((y, i) => strip(`P:${i + 1}/BOTTOM-${tag}`, [[x0, ys[i], 0], [x1, ys[i], 0], [x1, y, 0], [x0, y, 0]], shellT, 'A36')),
-      brackets: [],
-      stiffeners: range(-kFlat, kFlat).filter((k) => k % l.girderEvery !== 0).map((k) => stiff(`S:L${k}/BOTTOM-${tag}`, [x0, k * l.longitudinalSpacing, 0], [x1, k * l.longitudinalSpacing, 0], 'HP260x11', 'A36', [0, 0, 1])),
-    };
-
-    // Bilges: one panel per side, one plate per facet with its own plane.
-    for (const side of [1, -1] as const) {
-      const sideName = side > 0 ? 'P' : 'S';
-      const pts = bilge.map((p) => (side > 0 ? p : mirror(p)));
-      const mid = pts[BILGE_FACETS >> 1];
-      yield {
-        name: `BILGE-${sideName}-${tag}`, functionType: 'SHELL: Bilge strake', tightness: 'WaterTight', description: 'Bilge plating, planar facets',
-        surface: { kind: 'plane', origin: [x0, mid[1], mid[2]], normal: normalise([0, mid[1] - side * flat, mid[2] - l.bilgeRadius]) },
-        limits: limitsX,
-        plates: pts.slice(1).map((p, i) => {
-          const q = pts[i];
-          const normal = normalise([0, (p[1] + q[1]) / 2 - side * flat, (p[2] + q[2]) / 2 - l.bilgeRadius]);
-          return strip(`P:${i + 1}/BILGE-${sideName}-${tag}`, side > 0 ? [at(x0, q), at(x1, q), at(x1, p), at(x0, p)] : [at(x0, p), at(x1, p), at(x1, q), at(x0, q)], shellT + 1, 'D36', { kind: 'plane', origin: at(x0, q), normal });
-        }),
-        brackets: [], stiffeners: [],
-      };
+    const f0 = b * BLOCK_FRAMES, f1 = Math.min(d.frames, f0 + BLOCK_FRAMES), x0 = f0 * s, x1 = f1 * s, block = b + 1;
+    yield* shellPanels(d, block, x0, x1, shellT);
+    yield deckPanel(d, block, `MAIN-DECK-B${block}`, 'DECK: Strength deck', 'MAIN_DECK', d.depth, x0, x1, deckT, 'T400x12+150x15', (sec) => sec.hb);
+    const a = Math.max(x0, xa), e = Math.min(x1, xf);
+    if (e - a > s / 2) {
+      for (const [k, z] of d.tweenDecks.entries())
+        if (along(d, a, e).every((xi) => sectionAt(d, xi).zk < z - 0.5))
+          yield deckPanel(d, block, `TWEEN-DECK${k + 1}-B${block}`, 'DECK: Tween deck', `TWEEN_DECK_${k + 1}`, z, a, e, deckT - 2, 'HP200x10', (sec) => halfBreadthAt(sec, z));
+      if (dbBlock(d, a, e))
+        yield deckPanel(d, block, `INNER-BOTTOM-B${block}`, 'DECK: Inner bottom deck', 'INNER_BOTTOM', d.doubleBottom, a, e, deckT + 1, 'HP200x10', (sec) => halfBreadthAt(sec, d.doubleBottom));
+      yield* longitudinalPanels(d, block, a, e);
     }
-
-    // Sides (y = ±B/2): strakes of ≤ 3 m from the bilge top to the deck, side longitudinals every 0.8 m.
-    for (const side of [1, -1] as const) {
-      const sideName = side > 0 ? 'P' : 'S', y = side * half;
-      const zs = cuts(l.bilgeRadius, l.depth, 3);
-      const zl = range(1, Math.floor((l.depth - l.bilgeRadius) / l.longitudinalSpacing - 1e-9)).map((k) => l.bilgeRadius + k * l.longitudinalSpacing);
-      yield {
-        name: `SIDE-${sideName}-${tag}`, functionType: 'SHELL', tightness: 'WaterTight', description: 'Side shell plating',
-        surface: { kind: 'grid', ref: side > 0 ? 'SIDE_P' : 'SIDE_S' }, limits: [...limitsX, 'MAIN_DECK'],
-        plates: zs.slice(1).map((z, i) => strip(`P:${i + 1}/SIDE-${sideName}-${tag}`, [[x0, y, zs[i]], [x1, y, zs[i]], [x1, y, z], [x0, y, z]], shellT - 1, 'A36')),
-        brackets: [],
-        stiffeners: zl.map((z, i) => stiff(`S:SL${i + 1}/SIDE-${sideName}-${tag}`, [x0, y, z], [x1, y, z], 'HP200x10', 'A', [0, -side, 0])),
-      };
-    }
-
-    // Inner bottom (z = hDB) and main deck (z = D).
-    for (const [name, z, t, section, web, fn] of [
-      ['INNER-BOTTOM', l.doubleBottom, innerT, 'HP200x10', [0, 0, -1], 'DECK: Inner bottom deck'],
-      ['MAIN-DECK', l.depth, deckT, 'T400x12+150x15', [0, 0, -1], 'DECK: Strength deck'],
-    ] as const) {
-      const yEdge = z >= l.bilgeRadius ? half : flat;
-      const yc = cuts(-yEdge, yEdge, 3);
-      yield {
-        name: `${name}-${tag}`, functionType: fn, tightness: 'WaterTight', description: name === 'MAIN-DECK' ? 'Main deck plating' : 'Inner bottom plating',
-        surface: { kind: 'grid', ref: name === 'MAIN-DECK' ? 'MAIN_DECK' : 'INNER_BOTTOM' }, limits: limitsX,
-        plates: yc.slice(1).map((y, i) => strip(`P:${i + 1}/${name}-${tag}`, [[x0, yc[i], z], [x1, yc[i], z], [x1, y, z], [x0, y, z]], t, name === 'MAIN-DECK' ? 'A36' : 'A')),
-        brackets: [],
-        stiffeners: range(-(name === 'MAIN-DECK' ? kMax : kFlat), name === 'MAIN-DECK' ? kMax : kFlat)
-          .filter((k) => k % l.girderEvery !== 0)
-          .filter((k) => name === 'MAIN-DECK' ? k % 2 === 0 : true)
-          .map((k) => stiff(`S:L${k}/${name}-${tag}`, [x0, k * l.longitudinalSpacing, z], [x1, k * l.longitudinalSpacing, z], section as SectionName, 'A36', [...web] as Vec3)),
-      };
-    }
-
-    // Girders: centre girder and side girders in the double bottom, vertical, one plate per block.
-    for (let k = -kFlat; k <= kFlat; k++) {
-      if (k % l.girderEvery !== 0) continue;
-      const y = k * l.longitudinalSpacing;
-      yield {
-        name: `GIRDER-${lo(k)}-${tag}`, functionType: k === 0 ? 'LONGITUDINAL: Centerline girder' : 'LONGITUDINAL: Side girder', tightness: k === 0 ? 'WaterTight' : 'NonTight',
-        description: 'Double bottom girder', surface: { kind: 'grid', ref: lo(k) }, limits: [...limitsX, 'BASE', 'INNER_BOTTOM'],
-        plates: [strip(`P:1/GIRDER-${lo(k)}-${tag}`, [[x0, y, 0], [x1, y, 0], [x1, y, l.doubleBottom], [x0, y, l.doubleBottom]], 15, 'A')],
-        brackets: [], stiffeners: [],
-      };
-    }
-
-    // Frames in this block: floors at every frame, web frames with brackets, bulkheads.
-    for (let f = f0; f < f1 + (b === blocks - 1 ? 1 : 0); f++) {
-      const x = f * s;
-      if (f % l.bulkheadEvery === 0 || f === l.frames) {
-        yield bulkhead(l, f, x, flat, half, bilge);
-        continue;
-      }
-      if (f === 0) continue;
-      // Floor: between girders, z 0..hDB, with a vertical flat bar in each bay.
-      const gy = range(-kFlat, kFlat).filter((k) => k % l.girderEvery === 0).map((k) => k * l.longitudinalSpacing);
-      const bays = [-flat, ...gy, flat].filter((v, i, a) => i === 0 || v > a[i - 1] + 1e-9);
-      yield {
-        name: `FLOOR-${fr(f)}`, functionType: 'WEB_FRAME: Floor frame', tightness: 'NonTight', description: 'Double bottom floor',
-        surface: { kind: 'grid', ref: fr(f) }, limits: ['BASE', 'INNER_BOTTOM'],
-        plates: bays.slice(1).map((y, i) => strip(`P:${i + 1}/FLOOR-${fr(f)}`, [[x, bays[i], 0], [x, y, 0], [x, y, l.doubleBottom], [x, bays[i], l.doubleBottom]], 12, 'A')),
-        brackets: [],
-        stiffeners: bays.slice(1).map((y, i) => stiff(`S:V${i + 1}/FLOOR-${fr(f)}`, [x, (y + bays[i]) / 2, 0.05], [x, (y + bays[i]) / 2, l.doubleBottom - 0.05], 'FB150x12', 'A', [1, 0, 0])),
-      };
-      if (f % l.webFrameEvery !== 0) continue;
-      // Web frame: a 1.0 m deep web along each side from the bilge to the deck, a deck transverse,
-      // and brackets where the side webs meet the deck and the inner bottom.
-      const web = 1.0;
-      for (const side of [1, -1] as const) {
-        const sideName = side > 0 ? 'P' : 'S', y = side * half, yi = side * (half - web);
-        yield {
-          name: `WEB-${sideName}-${fr(f)}`, functionType: 'WEB_FRAME: Side', tightness: 'NonTight', description: 'Side web frame',
-          surface: { kind: 'grid', ref: fr(f) }, limits: [side > 0 ? 'SIDE_P' : 'SIDE_S', 'INNER_BOTTOM', 'MAIN_DECK'],
-          plates: [strip(`P:1/WEB-${sideName}-${fr(f)}`, side > 0 ? [[x, yi, l.doubleBottom], [x, y, l.doubleBottom], [x, y, l.depth], [x, yi, l.depth]] : [[x, y, l.doubleBottom], [x, yi, l.doubleBottom], [x, yi, l.depth], [x, y, l.depth]], 12, 'A')],
-          brackets: [
-            { kind: 'bracket', name: `B:TOP/WEB-${sideName}-${fr(f)}`, outline: [[x, yi, l.depth], [x, yi - side * 0.6, l.depth], [x, yi, l.depth - 0.6]], thicknessMm: 12, grade: 'A', normal: [1, 0, 0] },
-            { kind: 'bracket', name: `B:BOT/WEB-${sideName}-${fr(f)}`, outline: [[x, yi, l.doubleBottom], [x, yi - side * 0.6, l.doubleBottom], [x, yi, l.doubleBottom + 0.6]], thicknessMm: 12, grade: 'A', normal: [1, 0, 0] },
-          ],
-          stiffeners: [stiff(`S:FACE/WEB-${sideName}-${fr(f)}`, [x, yi, l.doubleBottom + 0.6], [x, yi, l.depth - 0.6], 'FB150x12', 'A', [1, 0, 0])],
-        };
-      }
-      yield {
-        name: `DECK-TRANS-${fr(f)}`, functionType: 'WEB_FRAME: Deck transverse frame', tightness: 'NonTight', description: 'Deck transverse web',
-        surface: { kind: 'grid', ref: fr(f) }, limits: ['MAIN_DECK', 'SIDE_P', 'SIDE_S'],
-        plates: [strip(`P:1/DECK-TRANS-${fr(f)}`, [[x, -(half - web), l.depth - 0.8], [x, half - web, l.depth - 0.8], [x, half - web, l.depth], [x, -(half - web), l.depth]], 11, 'A')],
-        brackets: [], stiffeners: [stiff(`S:FACE/DECK-TRANS-${fr(f)}`, [x, -(half - web), l.depth - 0.8], [x, half - web, l.depth - 0.8], 'FB150x12', 'A', [0, 0, -1])],
-      };
-    }
+    yield* framePanels(d, block, f0, b === blocks - 1 ? f1 : f1 - 1, e - a > s / 2 && dbBlock(d, a, e));
   }
-}
-
-/** A transverse watertight bulkhead: the whole section, strakes of ≤ 2.5 m, vertical HP stiffeners. */
-function bulkhead(l: ShipLayout, f: number, x: number, flat: number, half: number, bilge: Vec3[]): PanelDesc {
-  const name = `TBH-${fr(f)}`;
-  const zs = cuts(0, l.depth, 2.5);
-  const yAt = (z: number): number => {
-    if (z >= l.bilgeRadius) return half;
-    for (let i = 1; i < bilge.length; i++) {
-      const a = bilge[i - 1], b = bilge[i];
-      if (z <= b[2] + 1e-12) return a[1] + ((b[1] - a[1]) * (z - a[2])) / Math.max(b[2] - a[2], 1e-12);
-    }
-    return half;
-  };
-  const plates: PlateDesc[] = zs.slice(1).map((z, i) => {
-    const z0 = zs[i];
-    // The bilge knuckles inside a strake become extra corners so the outline follows the shell.
-    const knees = bilge.filter((p) => p[2] > z0 + 1e-9 && p[2] < z - 1e-9).map((p) => p[2]);
-    const port: Vec3[] = [z0, ...knees, z].map((zz) => [x, yAt(zz), zz]);
-    // Port side upwards, then starboard downwards: a closed outline without repeating the first point.
-    return { kind: 'plate', name: `P:${i + 1}/${name}`, outline: [...port, ...[...port].reverse().map(mirror)], thicknessMm: 13, grade: 'A36' };
-  });
-  const kMax = Math.floor((half - 0.4) / l.longitudinalSpacing);
-  return {
-    name, functionType: 'TRANSVERSAL_BULKHEAD', tightness: 'WaterTight', description: 'Transverse watertight bulkhead',
-    surface: { kind: 'grid', ref: fr(f) }, limits: ['BASE', 'MAIN_DECK', 'SIDE_P', 'SIDE_S'], plates, brackets: [],
-    stiffeners: range(-kMax, kMax).filter((k) => k % 2 !== 0).map((k) => stiff(`S:V${k}/${name}`, [x, k * l.longitudinalSpacing, l.doubleBottom], [x, k * l.longitudinalSpacing, l.depth], 'HP260x11', 'A36', [f === 0 ? 1 : -1, 0, 0])),
-  };
-}
-
-function stiff(name: string, start: Vec3, end: Vec3, section: SectionName, grade: GradeName, web: Vec3): StiffenerDesc {
-  return { kind: 'stiffener', name, start, end, section, grade, web };
-}
-
-function range(a: number, b: number): number[] {
-  return b < a ? [] : Array.from({ length: b - a + 1 }, (_, i) => a + i);
-}
-
-/** Unit vector of v. */
-export function normalise(v: Vec3): Vec3 {
-  const l = Math.hypot(v[0], v[1], v[2]) || 1;
-  return [v[0] / l, v[1] / l, v[2] / l];
 }

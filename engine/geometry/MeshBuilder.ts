@@ -44,12 +44,22 @@ export class MeshBuilder {
     return true;
   }
 
-  /** Typed arrays for a PartMesh (normals null when there are no triangles). */
+  /**
+   * Typed arrays for a PartMesh (normals null when there are no triangles). Degenerate triangles (two
+   * corners within 1e-3 mm) are removed (issue 3 item 2); dropping them keeps a closed mesh closed.
+   */
   build(): { positions: Float32Array; normals: Float32Array | null; indices: Uint32Array; edges: Float32Array | null } {
+    const P = this.positions, I = this.indices;
+    const near = (a: number, b: number) => Math.abs(P[3 * a] - P[3 * b]) < 1e-3 && Math.abs(P[3 * a + 1] - P[3 * b + 1]) < 1e-3 && Math.abs(P[3 * a + 2] - P[3 * b + 2]) < 1e-3;
+    const kept: number[] = [];
+    for (let t = 0; t + 2 < I.length; t += 3) {
+      const a = I[t], b = I[t + 1], c = I[t + 2];
+      if (!near(a, b) && !near(b, c) && !near(a, c)) kept.push(a, b, c);
+    }
     return {
       positions: Float32Array.from(this.positions),
       normals: this.indices.length ? Float32Array.from(this.normals) : null,
-      indices: Uint32Array.from(this.indices),
+      indices: Uint32Array.from(kept),
       edges: this.edges.length ? Float32Array.from(this.edges) : null,
     };
   }

@@ -46,7 +46,7 @@ export async function buildModel(raw: RawModel, opts: BuildOptions): Promise<Imp
     const k = `${code}|${message}`;
     if (seen.has(k)) return;
     seen.add(k);
-    warnings.push({ code, message, line, part });
+    warnings.push({ code, message: line !== undefined && part !== undefined ? `${message} (line ${line})` : message, line, part });
   };
   const units = new UnitTable(raw.units);
   const habits = habitsOf(raw.header);
@@ -247,6 +247,10 @@ export async function buildModel(raw: RawModel, opts: BuildOptions): Promise<Imp
     }
 
     let bounds = null;
+    if (mb && !withinWorld(mb)) {
+      warn('geometry-failed', `${rec.kind} ${id}: coordinates beyond ±${MAX_COORD_MM / 1e6} km (absurd values); the part is skipped`, rec.line, id);
+      mb = null;
+    }
     if (mb && mb.positions.length >= 3 && mb.isFinite()) {
       const b = growBox(emptyBox(), mb.positions);
       if (isBoxValid(b)) {
@@ -262,6 +266,7 @@ export async function buildModel(raw: RawModel, opts: BuildOptions): Promise<Imp
   }
   sumPanels(parts, kids, properties);
   for (const [, msg] of units.problems) warn('units', msg);
+  for (const [el, n] of raw.unsupported) warn('unsupported-element', `${n} × <${el}> not supported by the importer; ignored`);
   const modelBox = emptyBox();
   for (const o of objects) if (o.bounds) growBox(modelBox, [o.bounds[0], o.bounds[1], o.bounds[2], o.bounds[3], o.bounds[4], o.bounds[5]]);
   opts.onProgress?.(1, 'Tessellation done');
@@ -280,7 +285,17 @@ export async function buildModel(raw: RawModel, opts: BuildOptions): Promise<Imp
     frames,
     warnings,
     fidelity,
+    ...(raw.unsupported.size ? { unsupportedElements: Object.fromEntries(raw.unsupported) } : {}),
   };
+}
+
+/** Largest coordinate accepted, mm (10 000 km): beyond it a value is absurd, not a ship. */
+const MAX_COORD_MM = 1e10;
+
+/** True when every finite coordinate lies within ±MAX_COORD_MM (non-finite ones are caught by isFinite). */
+function withinWorld(mb: MeshBuilder): boolean {
+  for (const v of mb.positions) if (Math.abs(v) > MAX_COORD_MM && Number.isFinite(v)) return false;
+  return true;
 }
 
 /**

@@ -16,11 +16,35 @@ export const HOLE_ELEMENTS = new Set(['Hole2DContour', 'InnerContour', 'SlotCont
 const HOLE_CONTAINERS = new Set(['CutBy', 'PlateCutBy']);
 /** Subtrees of a part that carry no geometry the importer uses (topology and metadata). */
 const SKIPPED = new Set(['LimitedBy', 'ConnectionConfiguration', 'Penetration', 'ContourBounds', 'BracketParameters']);
+/**
+ * Children the importer understands, per context; other OCX elements there are counted by local name in
+ * RawModel.unsupported (issue 3 item 5) and the import goes on.
+ */
+const KNOWN_CHILDREN: Record<string, Set<string>> = {
+  ocxXML: new Set(['Header', 'Vessel', 'ClassCatalogue', 'UnitsML']),
+  Vessel: new Set(['DistanceTolerance', 'AngleTolerance', 'CoordinateSystem', 'ClassificationData', 'BuilderInformation', 'TonnageData', 'StatutoryData',
+    'ShipDesignation', 'DesignView', 'ReferenceSurfaces', 'Panel', 'Plate', 'Stiffener', 'Bracket', 'Pillar', 'Description', 'CustomProperties']),
+  ClassCatalogue: new Set(['MaterialCatalogue', 'XSectionCatalogue', 'HoleShapeCatalogue', 'Description', 'CustomProperties']),
+  part: new Set(['Description', 'CustomProperties', 'PhysicalProperties', 'NetArea', 'OuterContour', 'PlateMaterial', 'MaterialRef', 'LimitedBy', 'Offset',
+    'UnboundedGeometry', 'PlateCutBy', 'CutBy', 'ComposedOf', 'StiffenedBy', 'SplitBy', 'TraceLine', 'SectionRef', 'Inclination', 'ConnectionConfiguration',
+    'Penetration', 'EdgeCurveRef', 'BracketParameters', 'HoleRef', 'Transformation', 'Line3D', 'PolyLine3D', 'CircumArc3D', 'Circle3D', 'CircumCircle3D',
+    'Ellipse3D', 'NURBS3D', 'CompositeCurve3D']),
+};
+
 /** Elements whose text content is kept. */
 const TEXT_ELEMENTS = new Set(['Description', 'UnitName', 'UnitSymbol']);
 
 const OCX_NS_PREFIX = 'https://3docx.org/fileadmin//ocx_schema//';
 const LEGACY_NS = 'http://data.dnvgl.com/Schemas/ocxXMLSchema';
+
+/*
+ * Memory (issue 3 item 5): the text is consumed chunk by chunk and never kept. What is retained per part
+ * until phase 2 is its PartRecord: the element's XNode subtree (local names, attributes as strings,
+ * children) without LimitedBy, ConnectionConfiguration, Penetration, ContourBounds and
+ * BracketParameters, plus its line and parent index. Shared surfaces, coordinate systems, catalogues,
+ * units and design views are kept once. So memory grows with the parts' geometry data (about the size
+ * of the attribute text), not with the file's whitespace, metadata or topology.
+ */
 
 /** One structural part or cut-out as read: its element, captured subtree, enclosing record and line. */
 export interface PartRecord {
@@ -46,6 +70,8 @@ export interface RawModel {
   /** UnitsML Unit nodes by xml:id. */
   units: Map<string, XNode>;
   designViews: XNode[];
+  /** OCX elements the importer does not understand, counted by local name (issue 3 item 5). */
+  unsupported: Map<string, number>;
 }
 
 interface Frame {
@@ -74,6 +100,7 @@ export async function readOcx(chunks: AsyncIterable<Uint8Array | string>, onByte
     catalogue: new Map(),
     units: new Map(),
     designViews: [],
+    unsupported: new Map(),
   };
   const parser = new SaxesParser({ xmlns: true, position: true });
   const stack: Frame[] = [];
@@ -115,6 +142,8 @@ export async function readOcx(chunks: AsyncIterable<Uint8Array | string>, onByte
     if (frame.skip) return;
     const line = parser.line;
     const isOcx = tag.uri.startsWith(OCX_NS_PREFIX);
+    const known = KNOWN_CHILDREN[parent.record >= 0 ? 'part' : parent.local];
+    if (isOcx && known && !known.has(local)) model.unsupported.set(local, (model.unsupported.get(local) ?? 0) + 1);
     const inHoleContainer = HOLE_CONTAINERS.has(parent.local);
     if (isOcx && (PART_ELEMENTS.has(local) || (HOLE_ELEMENTS.has(local) && inHoleContainer && partRecordStack.length > 0))) {
       const node = makeNode(tag, line);

@@ -29,7 +29,7 @@ export function ProjectCard({ name, model, conversion, currentUserEmail, onOpen,
   return (
     <article
       data-testid={`project-card-${name}`}
-      className={`panel flex w-80 gap-3 p-3 transition-shadow ${openable ? 'cursor-pointer hover:shadow-lg hover:ring-2 hover:ring-brand-100' : ''}`}
+      className={`panel flex w-[26rem] gap-3 p-3 transition-shadow ${openable ? 'cursor-pointer hover:shadow-lg hover:ring-2 hover:ring-brand-100' : ''}`}
       onClick={() => openable && onOpen(name)}
       onKeyDown={(e) => openable && (e.key === 'Enter' || e.key === ' ') && onOpen(name)}
       tabIndex={openable ? 0 : -1}
@@ -50,11 +50,12 @@ export function ProjectCard({ name, model, conversion, currentUserEmail, onOpen,
           {name}
         </h3>
         {revisions.length > 0 && (
-          <ul className="mt-1 max-h-20 space-y-0.5 overflow-auto text-xs text-slate-500">
+          <ul className="mt-1 max-h-24 space-y-1 overflow-auto text-xs text-slate-500">
             {revisions.map((r) => (
-              <li key={r.revisionInfo.revisionNumber} className="truncate" title={r.revisionInfo.description}>
-                <span className="font-medium text-slate-700">Rev. {r.revisionInfo.revisionNumber}</span> · {formatDate(r.revisionInfo.lastUpdatedDate)}
-                {r.revisionInfo.description ? ` · ${r.revisionInfo.description}` : ''}
+              <li key={r.revisionInfo.revisionNumber} title={r.revisionInfo.description}>
+                <span className="font-medium text-slate-700">Rev. {r.revisionInfo.revisionNumber}</span>{' '}
+                <span className="whitespace-nowrap">{formatDate(r.revisionInfo.lastUpdatedDate)}</span>
+                {r.revisionInfo.description && <div className="truncate text-slate-400">{r.revisionInfo.description}</div>}
               </li>
             ))}
           </ul>

@@ -25,7 +25,21 @@ export const viewerStore = proxy({
   /** The object table and its tree; kept out of valtio's tracking (ref) because they are large. */
   objects: null as null | ModelObjectsResponse['objects'],
   tree: null as ModelTree | null,
+  /** Hidden node ids (ref: mutated in place; hiddenVersion changes on every update). */
+  hidden: ref(new Set<number>()) as Set<number>,
+  hiddenVersion: 0,
 });
+
+/**
+ * Shows or hides nodes through the engine and records them in the mirror (viewer.md §2 tree checkboxes).
+ * @param nodes node ids (object-table indices), typically a node with all its descendants
+ */
+export function setNodesVisible(nodes: number[], visible: boolean): void {
+  const hidden = viewerStore.hidden;
+  for (const n of nodes) visible ? hidden.delete(n) : hidden.add(n);
+  viewerStore.hiddenVersion++;
+  void engine?.api.setVisibility(nodes, visible);
+}
 
 let engine: EngineClient | null = null;
 
@@ -49,6 +63,8 @@ export function resetViewer(): void {
   viewerStore.revision = null;
   viewerStore.objects = null;
   viewerStore.tree = null;
+  viewerStore.hidden = ref(new Set<number>());
+  viewerStore.hiddenVersion++;
 }
 
 /** Installs the object table and builds the tree (ref: not proxied). */

@@ -9,7 +9,7 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import { useDeferredValue, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { useSnapshot } from 'valtio';
 import { ROOT_NODE, searchSummary, type ModelTree } from '../logic/ModelTree';
-import { getEngine, viewerStore } from '../stores/viewer';
+import { getEngine, setNodesVisible, viewerStore } from '../stores/viewer';
 
 /** Row height of the tree and the search list, px (viewer.md §9 "search list item height 30"). */
 export const TREE_ITEM_HEIGHT = 30;
@@ -153,18 +153,14 @@ export function ModelTreePanel({ modelName }: { modelName: string }) {
   const searchId = useId();
   const [query, setQuery] = useState('');
   const deferred = useDeferredValue(query);
-  const [hidden, setHidden] = useState<Set<number>>(() => new Set());
+  useSnapshot(viewerStore).hiddenVersion; // re-render when visibility changes
+  const hidden = viewerStore.hidden;
   const t = viewerStore.tree; // the real (ref'd) instance, not the snapshot
   const results = useMemo(() => (t && deferred.trim() ? t.search(deferred) : null), [t, deferred]);
 
   function toggleVisible(node: number) {
     if (!t) return;
-    const ids = t.descendants(node);
-    const show = t.checkState(node, hidden) !== 'on';
-    const next = new Set(hidden);
-    for (const i of ids) show ? next.delete(i) : next.add(i);
-    setHidden(next);
-    void getEngine()?.api.setVisibility(ids, show);
+    setNodesVisible(t.descendants(node), t.checkState(node, hidden) !== 'on');
   }
 
   return (

@@ -56,7 +56,7 @@ export function PropertiesPanel({ modelName }: { modelName: string }) {
   void objects;
 
   return (
-    <section data-testid="properties-panel" aria-label="Properties" className="panel absolute top-16 left-3 z-10 flex max-h-[calc(100%-5rem)] w-80 flex-col overflow-hidden">
+    <section data-testid="properties-panel" aria-label="Properties" className="panel absolute top-16 left-3 z-10 flex max-h-[calc(100%-5rem)] w-96 flex-col overflow-hidden">
       <header className="border-b border-slate-200 bg-slate-50 px-4 py-2.5">
         {single ? (
           <>
@@ -83,7 +83,7 @@ export function PropertiesPanel({ modelName }: { modelName: string }) {
               <tbody>
                 {rows.map((r) => (
                   <tr key={r.code} data-property={r.code} className="border-b border-slate-100 last:border-0">
-                    <th scope="row" className="w-1/2 px-4 py-1.5 text-left font-normal text-slate-500">
+                    <th scope="row" className="px-4 py-1.5 text-left font-normal whitespace-nowrap text-slate-500">
                       {r.description}
                     </th>
                     <td className="px-4 py-1.5 text-right font-mono text-[13px] text-slate-800">
