@@ -23,6 +23,8 @@ import authRoutes from './routes/auth';
 import projectRoutes from './routes/projects';
 import modelRoutes from './routes/models';
 import instanceRoutes from './routes/instance';
+import referenceSystemRoutes from './routes/referenceSystem';
+import sectionRoutes from './routes/sections';
 
 /** Bearer routes open to a user who must change the password first (the rest answer 403). */
 const PASSWORD_RESET_ALLOWED = new Set(['/api/authorize-user', '/api/check-token']);
@@ -113,6 +115,8 @@ export async function buildApp(
   await app.register(projectRoutes);
   await app.register(modelRoutes);
   await app.register(instanceRoutes);
+  await app.register(referenceSystemRoutes);
+  await app.register(sectionRoutes);
 
   app.addHook('onClose', async () => {
     await ctx.conversions.close();

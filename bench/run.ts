@@ -5,6 +5,8 @@
  * Suites:
  *   package — generates a ship (bench/generator), imports it with importOcxFile, then measures `.sc`
  *             encode and streaming decode throughput (engine/package).
+ *   ocx     — OCX import throughput (MB/s, parts/s) per sample and for generated ships of 10k and 100k
+ *             parts beside a bare saxes parse of the same file (bench/ocx/ocxSuite.ts).
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
@@ -14,6 +16,7 @@ import { importOcxFile } from '../engine/ocx/importFile';
 import { concatFrames, encodeScenePackage } from '../engine/package/writer';
 import { ScenePackageReader } from '../engine/package/reader';
 import { renderThumbnail } from '../engine/render/softRaster';
+import { ocxSuite } from './ocx/ocxSuite';
 
 /** One row of the results table. */
 export interface BenchRow {
@@ -72,7 +75,13 @@ async function packageSuite(): Promise<BenchRow[]> {
 }
 
 /** Registered suites by name. */
-export const SUITES: Record<string, Suite> = { package: packageSuite };
+export const SUITES: Record<string, Suite> = {
+  package: packageSuite,
+  ocx: ocxSuite,
+  viewer: async () => (await import('./viewer/runViewerBench')).viewerSuite(),
+};
+/** Suites run when none is named (viewer takes minutes: name it). */
+const DEFAULT_SUITES = ['package', 'ocx'];
 
 /** Formats rows as an aligned text table. */
 export function formatTable(rows: BenchRow[]): string {
@@ -86,7 +95,7 @@ async function main(): Promise<void> {
   const unknown = names.filter((n) => !SUITES[n]);
   if (unknown.length) throw new Error(`Unknown bench suite(s): ${unknown.join(', ')} (known: ${Object.keys(SUITES).join(', ')})`);
   const rows: BenchRow[] = [];
-  for (const name of names.length ? names : Object.keys(SUITES)) rows.push(...(await SUITES[name]()));
+  for (const name of names.length ? names : DEFAULT_SUITES) rows.push(...(await SUITES[name]()));
   console.log(formatTable(rows));
 }
 

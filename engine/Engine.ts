@@ -8,15 +8,22 @@
  * (requestAnimationFrame where the worker has it, else a 16 ms timer); nothing is drawn while idle.
  * After dispose() every method throws `Engine disposed`.
  */
-import { Color, DirectionalLight, HemisphereLight, Scene, WebGLRenderer } from 'three';
+import { Color, DirectionalLight, HemisphereLight, Matrix4, Scene, WebGLRenderer, type Camera } from 'three';
 import type {
-  EngineApi, EngineEvent, EngineInitOptions, EngineListener, EngineObjectTable, OrbitView, PointerInput, SelectionMode, WheelInput,
+  EngineApi, EngineEvent, EngineInitOptions, EngineListener, EngineObjectTable, KeyInput, OrbitView, PointerInput, ProjectionAxis,
+  RenderStats, SceneGraphNode, SelectionMode, WheelInput,
 } from './EngineApi';
-import { CAMERA_CONSTANTS, type Vec3 } from './interaction/cameraMath';
+import { boxSelectMode } from './interaction/boxSelect';
+import { CAMERA_CONSTANTS, PROJECTION_ORBITS, wheelSteps, wheelTilt, type Vec3 } from './interaction/cameraMath';
 import { OrbitCamera } from './interaction/OrbitCamera';
 import { PointerGesture, selectionAfterClick, type GestureAction } from './interaction/PointerGesture';
-import { createEdgeMaterial, createStateUniforms, createSurfaceMaterial } from './scene/chunkMaterial';
+import { TouchGesture } from './interaction/TouchGesture';
+import { VIEW_ACTION_NAMES, ViewHistory, VisibilityDebouncer } from './interaction/viewHistory';
+import { WalkCamera } from './interaction/WalkCamera';
+import { WALK_DELTA_MM, walkPoseFromOrbit, walkStepForKey } from './interaction/walkMode';
+import { createStateUniforms } from './scene/chunkMaterial';
 import { ModelScene } from './scene/ModelScene';
+import { describeSceneGraph, findSceneNode } from './scene/sceneGraph';
 import { streamScenePackage } from './scene/streamScenePackage';
 import { isBoxValid, type Box3Tuple } from './model/types';
 
@@ -24,8 +31,10 @@ import { isBoxValid, type Box3Tuple } from './model/types';
 export interface EngineRenderer {
   setPixelRatio(ratio: number): void;
   setSize(width: number, height: number, updateStyle?: boolean): void;
-  render(scene: Scene, camera: OrbitCamera['camera']): void;
+  render(scene: Scene, camera: Camera): void;
   dispose(): void;
+  /** THREE.WebGLRenderer's statistics of the last render, when available. */
+  info?: { render: { calls: number; triangles: number }; autoReset?: boolean };
 }
 
 /** Dependencies that tests replace; the worker uses the defaults. */
@@ -48,9 +57,17 @@ export class Engine implements EngineApi {
   private readonly scene = new Scene();
   private readonly orbit = new OrbitCamera();
   private readonly uniforms = createStateUniforms();
-  private readonly surface = createSurfaceMaterial(this.uniforms);
-  private readonly edgeMaterial = createEdgeMaterial(this.uniforms);
   private readonly gesture = new PointerGesture();
+  private readonly touch = new TouchGesture();
+  private touchTimer: ReturnType<typeof setTimeout> | null = null;
+  private readonly walk = new WalkCamera();
+  private walkOn = false;
+  private savedView: OrbitView | null = null;
+  private readonly history = new ViewHistory<{ nodes: number[]; visible: boolean }>();
+  private readonly treeDebounce = new VisibilityDebouncer(CAMERA_CONSTANTS.doubleClickDebounceMs);
+  private treeTimer: ReturnType<typeof setTimeout> | null = null;
+  private bvhTimer: ReturnType<typeof setTimeout> | null = null;
+  private stats = { frameTimeMs: 0, drawCalls: 0, triangles: 0, chunksDrawn: 0, frameTimes: [] as number[] };
   private model: ModelScene | null = null;
   private table: EngineObjectTable | null = null;
   private listener: EngineListener | null = null;
@@ -81,6 +98,10 @@ export class Engine implements EngineApi {
     head.position.set(0.5, 0.8, 1);
     this.orbit.camera.add(head);
     this.scene.add(this.orbit.camera);
+    const walkHead = new DirectionalLight(0xffffff, 2.6);
+    walkHead.position.set(0.5, 0.8, 1);
+    this.walk.camera.add(walkHead);
+    this.scene.add(this.walk.camera);
   }
 
   async init(options: EngineInitOptions): Promise<void> {
@@ -95,6 +116,7 @@ export class Engine implements EngineApi {
     renderer.setSize(width, height, false);
     this.renderer = renderer;
     this.orbit.setViewport(width, height);
+    this.walk.setViewport(width, height);
     this.invalidate();
   }
 
@@ -129,10 +151,12 @@ export class Engine implements EngineApi {
         fetchFn: this.deps.fetchFn,
         now: this.now,
         onHeader: (header) => {
-          model = new ModelScene(header, this.table, this.uniforms, this.surface, this.edgeMaterial);
+          model = new ModelScene(header, this.table, this.uniforms);
           this.model = model;
           this.scene.add(model.root);
           this.orbit.setSceneBounds(header.bounds);
+          const hb = header.bounds;
+          this.walk.setSceneRadius(Math.max(1, Math.hypot(hb[3] - hb[0], hb[4] - hb[1], hb[5] - hb[2]) / 2));
           // viewer.md §4: the camera orbits (160, 10) and the world is fitted; the header's bounds allow it
           // before any geometry arrives, so the first chunk lands in a useful view.
           this.orbit.setOrbit(160, 10);
@@ -142,6 +166,7 @@ export class Engine implements EngineApi {
         onChunk: (chunk) => {
           if (!model) throw new Error('Scene package chunk before header');
           model.addChunk(chunk);
+          this.scheduleBvh();
           this.invalidate();
         },
         onProgress: (progress) => this.emit({ type: 'load-progress', progress }),
@@ -166,22 +191,38 @@ export class Engine implements EngineApi {
     this.renderer?.setPixelRatio(pixelRatio > 0 ? pixelRatio : 1);
     this.renderer?.setSize(width, height, false);
     this.orbit.setViewport(width, height);
+    this.walk.setViewport(width, height);
     this.cameraMoved();
   }
 
   pointer(input: PointerInput): void {
     this.alive();
+    if (input.pointerType === 'touch') {
+      for (const a of this.touch.handle(input)) this.act(a, input.time);
+      this.armTouchHold();
+      return;
+    }
     for (const a of this.gesture.handle(input)) this.act(a, input.time);
   }
 
   wheel(input: WheelInput): void {
     this.alive();
-    this.orbit.zoomAt(input.x, input.y, input.deltaY);
+    if (this.walkOn) {
+      // Walk mode: the wheel walks forward/back by the walk delta per notch.
+      const steps = wheelSteps(input.deltaY);
+      if (steps !== 0) this.walk.step({ forward: -steps * WALK_DELTA_MM, right: 0, up: 0, yaw: 0 });
+      this.cameraMoved();
+      return;
+    }
+    const tilt = wheelTilt(input.deltaX, input.deltaY, input.shiftKey);
+    if (tilt !== 0) this.orbit.turnBy(tilt);
+    else this.orbit.zoomAt(input.x, input.y, input.deltaY);
     this.cameraMoved();
   }
 
   doubleClick(x: number, y: number): void {
     this.alive();
+    if (this.walkOn) return;
     const t = this.now();
     if (t - this.lastDoubleClick < CAMERA_CONSTANTS.doubleClickDebounceMs) return;
     this.lastDoubleClick = t;
@@ -215,7 +256,15 @@ export class Engine implements EngineApi {
 
   getView(): OrbitView {
     this.alive();
-    return this.orbit.getView();
+    return this.getViewNow();
+  }
+
+  /** The orbit view; in walk mode the walker's eye as target with its heading as longitude. */
+  private getViewNow(): OrbitView {
+    if (!this.walkOn) return this.orbit.getView();
+    const v = this.orbit.getView();
+    const p = this.walk.pose;
+    return { ...v, longitude: -p.heading, latitude: p.pitch, target: { x: p.eye[0], y: p.eye[1], z: p.eye[2] } };
   }
 
   setVisibility(nodeIds: number[], visible: boolean): void {
@@ -244,17 +293,142 @@ export class Engine implements EngineApi {
     this.alive();
     const m = this.model;
     if (!m || m.chunks.length === 0) return { type: 'miss' };
-    const hit = m.raycast(this.orbit.raycaster(x, y).ray);
+    const rc = this.walkOn ? this.walk.raycaster(x, y) : this.orbit.raycaster(x, y);
+    const hit = m.raycast(rc.ray);
     return hit ? { type: 'hit', nodeId: hit.nodeId, point: hit.point } : { type: 'miss' };
+  }
+
+  setObjectColor(nodeIds: number[], rgb: [number, number, number] | null): void {
+    this.alive();
+    if (rgb && !(rgb.length === 3 && rgb.every((v) => Number.isInteger(v) && v >= 0 && v <= 255))) {
+      throw new Error(`setObjectColor: colour ${JSON.stringify(rgb)} is not three bytes 0..255`);
+    }
+    this.model?.setColor(nodeIds, rgb);
+    this.invalidate();
+  }
+
+  setObjectOpacity(nodeIds: number[], opacity: number): void {
+    this.alive();
+    if (!(opacity >= 0 && opacity <= 1)) throw new Error(`setObjectOpacity: opacity ${opacity} is not between 0 and 1`);
+    this.model?.setOpacity(nodeIds, opacity);
+    this.invalidate();
+  }
+
+  viewAlong(axis: ProjectionAxis): void {
+    this.alive();
+    const o = PROJECTION_ORBITS[axis];
+    if (!o) throw new Error(`viewAlong: unknown axis "${axis}" (X, Y, Z, -X, -Y, -Z)`);
+    if (this.walkOn) this.setWalkMode(false);
+    this.orbitTo(o[0], o[1], CAMERA_CONSTANTS.projectionMs);
+  }
+
+  setWalkMode(on: boolean): void {
+    this.alive();
+    if (on === this.walkOn) return;
+    if (on) {
+      const v = this.orbit.getView();
+      this.savedView = v;
+      this.walk.setPose(walkPoseFromOrbit([v.target.x, v.target.y, v.target.z], v.longitude, v.width, v.width / v.height));
+      this.emit({ type: 'box-changed', box: null });
+    } else if (this.savedView) {
+      this.orbit.setView(this.savedView);
+      this.savedView = null;
+    }
+    this.walkOn = on;
+    this.gesture.boxEnabled = !on;
+    this.emit({ type: 'walk-mode-changed', on });
+    this.cameraMoved();
+  }
+
+  key(input: KeyInput): void {
+    this.alive();
+    if (!this.walkOn || input.kind !== 'down') return;
+    const step = walkStepForKey(input.key, input.buttons);
+    if (!step) return;
+    this.walk.step(step);
+    this.cameraMoved();
+  }
+
+  hideSelected(): void {
+    this.alive();
+    const nodes = [...this.selection];
+    if (nodes.length === 0 || !this.model) return;
+    this.flushTreeAction();
+    this.applyVisibility(nodes, false);
+    this.applySelection([]);
+    this.record(VIEW_ACTION_NAMES.hideObjects, nodes, false);
+  }
+
+  setTreeVisibility(nodeIds: number[], visible: boolean): void {
+    this.alive();
+    if (!this.model || nodeIds.length === 0) return;
+    this.applyVisibility(nodeIds, visible);
+    const flushed = this.treeDebounce.add(nodeIds, visible, this.now());
+    if (flushed) this.record(flushed.visible ? VIEW_ACTION_NAMES.showObjects : VIEW_ACTION_NAMES.hideObjects, flushed.nodeIds, flushed.visible);
+    if (this.treeTimer) clearTimeout(this.treeTimer);
+    this.treeTimer = setTimeout(() => {
+      this.treeTimer = null;
+      if (!this.disposed) this.flushTreeAction();
+    }, CAMERA_CONSTANTS.doubleClickDebounceMs);
+  }
+
+  undo(): void {
+    this.alive();
+    this.flushTreeAction();
+    const a = this.history.undo();
+    if (a) this.applyVisibility(a.payload.nodes, !a.payload.visible);
+    this.emitHistory();
+  }
+
+  redo(): void {
+    this.alive();
+    this.flushTreeAction();
+    const a = this.history.redo();
+    if (a) this.applyVisibility(a.payload.nodes, a.payload.visible);
+    this.emitHistory();
+  }
+
+  getHistory(): { undoName: string | null; redoName: string | null } {
+    this.alive();
+    return this.history.names();
+  }
+
+  getSceneGraph(): SceneGraphNode {
+    this.alive();
+    return describeSceneGraph(this.scene);
+  }
+
+  setSceneNodeVisible(id: number, visible: boolean): void {
+    this.alive();
+    const node = findSceneNode(this.scene, id);
+    if (!node) throw new Error(`setSceneNodeVisible: no scene node with id ${id}`);
+    node.visible = visible;
+    this.invalidate();
+  }
+
+  getRenderStats(): RenderStats {
+    this.alive();
+    const t = this.stats.frameTimes;
+    const now = this.now();
+    const recent = t.filter((x) => now - x <= 1000);
+    return {
+      frameTimeMs: this.stats.frameTimeMs,
+      fps: recent.length,
+      drawCalls: this.stats.drawCalls,
+      triangles: this.stats.triangles,
+      geometryBytes: this.model?.geometryBytes ?? 0,
+      modelTriangles: this.model?.triangles ?? 0,
+      chunksDrawn: this.stats.chunksDrawn,
+      chunkCount: this.model?.chunks.length ?? 0,
+    };
   }
 
   dispose(): void {
     if (this.disposed) throw new Error('Engine disposed');
     this.loadAbort?.abort();
     this.frameHandle?.cancel();
+    for (const t of [this.touchTimer, this.treeTimer, this.bvhTimer]) if (t) clearTimeout(t);
     this.clearModel();
-    this.surface.dispose();
-    this.edgeMaterial.dispose();
     this.renderer?.dispose();
     this.renderer = null;
     this.listener = null;
@@ -277,14 +451,30 @@ export class Engine implements EngineApi {
         this.setHover(null);
         break;
       case 'orbit':
-        this.orbit.orbitBy(a.dx, a.dy);
+        if (this.walkOn) this.walk.look(a.dx, a.dy, CAMERA_CONSTANTS.orbitDegPerPx);
+        else this.orbit.orbitBy(a.dx, a.dy);
         this.cameraMoved();
         break;
       case 'pan':
+        if (this.walkOn) break; // walk mode moves by keys; pan has no meaning there
         this.orbit.panBy(a.dx, a.dy);
         this.cameraMoved();
         break;
+      case 'pinch':
+        if (this.walkOn) this.walk.step({ forward: (1 - a.scale) * WALK_DELTA_MM * 4, right: 0, up: 0, yaw: 0 });
+        else this.orbit.zoomByFactor(a.x, a.y, a.scale);
+        this.cameraMoved();
+        break;
+      case 'box':
+        this.emit({ type: 'box-changed', box: { x0: a.x0, y0: a.y0, x1: a.x1, y1: a.y1, mode: boxSelectMode(a.x0, a.x1) } });
+        break;
       case 'drag-end':
+        if (a.mode === 'box') {
+          this.emit({ type: 'box-changed', box: null });
+          if (!this.walkOn && a.x0 !== undefined && a.y0 !== undefined && a.x1 !== undefined && a.y1 !== undefined) {
+            this.selectBox({ x0: a.x0, y0: a.y0, x1: a.x1, y1: a.y1 }, a.toggle === true);
+          }
+        }
         this.cameraMoved();
         break;
       case 'hover': {
@@ -298,6 +488,65 @@ export class Engine implements EngineApi {
         this.setHover(null);
         break;
     }
+  }
+
+  /** Box selection of viewer.md §4 (ignored in walk mode): replaces the selection, or adds with Ctrl. */
+  private selectBox(rect: { x0: number; y0: number; x1: number; y1: number }, add: boolean): void {
+    const m = this.model;
+    if (!m || this.walkOn) return;
+    const cam = this.orbit.camera;
+    const vp = new Matrix4().multiplyMatrices(cam.projectionMatrix, cam.matrixWorldInverse);
+    const ids = m.boxSelect(rect, boxSelectMode(rect.x0, rect.x1), { matrix: vp.elements, width: this.orbit.viewportWidth, height: this.orbit.viewportHeight }, this.mode);
+    this.applySelection(add ? [...new Set([...this.selection, ...ids])] : ids);
+  }
+
+  private applyVisibility(nodeIds: number[], visible: boolean): void {
+    const m = this.model;
+    if (!m) return;
+    m.setVisibility(nodeIds, visible);
+    if (!visible && this.hover !== null && m.state.isHidden(this.hover)) this.setHover(null);
+    this.invalidate();
+  }
+
+  private record(name: string, nodes: number[], visible: boolean): void {
+    this.history.record(name, { nodes, visible });
+    this.emitHistory();
+  }
+
+  private flushTreeAction(): void {
+    const p = this.treeDebounce.take();
+    if (p) this.record(p.visible ? VIEW_ACTION_NAMES.showObjects : VIEW_ACTION_NAMES.hideObjects, p.nodeIds, p.visible);
+  }
+
+  private emitHistory(): void {
+    this.emit({ type: 'history-changed', ...this.history.names() });
+  }
+
+  /** Re-arms the touch hold timer: 1000 ms after a still finger went down, the context menu opens while held. */
+  private armTouchHold(): void {
+    if (this.touchTimer) clearTimeout(this.touchTimer);
+    this.touchTimer = null;
+    const due = this.touch.holdDueAt;
+    if (due === null) return;
+    this.touchTimer = setTimeout(() => {
+      this.touchTimer = null;
+      if (this.disposed) return;
+      for (const a of this.touch.tick(this.now())) this.act(a, this.now());
+    }, Math.max(0, due - this.now()));
+  }
+
+  /** Builds picking BVHs chunk by chunk in idle slices, so the worker never blocks on all of them at once. */
+  private scheduleBvh(): void {
+    if (this.bvhTimer || this.disposed) return;
+    this.bvhTimer = setTimeout(() => {
+      this.bvhTimer = null;
+      const m = this.model;
+      if (!m || this.disposed) return;
+      const next = m.chunks.find((c) => !c.hasBvh);
+      if (!next) return;
+      next.buildBvh();
+      this.scheduleBvh();
+    }, 0);
   }
 
   private applySelection(nodeIds: number[]): void {
@@ -319,6 +568,8 @@ export class Engine implements EngineApi {
   private clearModel(): void {
     this.model?.dispose();
     this.model = null;
+    this.history.clear();
+    this.treeDebounce.take();
     this.selection = [];
     this.hover = null;
     this.firstFrameSent = false;
@@ -361,7 +612,23 @@ export class Engine implements EngineApi {
     }
     if (this.dirty && this.renderer) {
       this.dirty = false;
-      this.renderer.render(this.scene, this.orbit.camera);
+      const cam = this.walkOn ? this.walk.camera : this.orbit.camera;
+      if (this.model) {
+        cam.updateMatrixWorld(true);
+        const vp = new Matrix4().multiplyMatrices(cam.projectionMatrix, cam.matrixWorldInverse);
+        this.stats.chunksDrawn = this.model.cull(vp.elements);
+      }
+      const t0 = this.now();
+      this.renderer.render(this.scene, cam);
+      const t1 = this.now();
+      this.stats.frameTimeMs = t1 - t0;
+      this.stats.frameTimes.push(t1);
+      if (this.stats.frameTimes.length > 240) this.stats.frameTimes.splice(0, this.stats.frameTimes.length - 240);
+      const info = this.renderer.info;
+      if (info) {
+        this.stats.drawCalls = info.render.calls;
+        this.stats.triangles = info.render.triangles;
+      }
       if (!this.firstFrameSent && this.model && this.model.chunks.length > 0) {
         this.firstFrameSent = true;
         this.emit({ type: 'first-frame' });
@@ -370,7 +637,7 @@ export class Engine implements EngineApi {
     if (this.cameraChanged && t - this.lastCameraEvent >= CAMERA_EVENT_INTERVAL_MS) {
       this.cameraChanged = false;
       this.lastCameraEvent = t;
-      this.emit({ type: 'camera-changed', view: this.orbit.getView() });
+      this.emit({ type: 'camera-changed', view: this.getViewNow() });
     }
     if (this.orbit.animating || this.cameraChanged || (this.dirty && this.renderer)) this.schedule();
   }

@@ -71,6 +71,53 @@ export interface LoadProgress {
   chunkCount: number | null;
 }
 
+/** Key input forwarded from the canvas (walk mode, viewer.md §9). `buttons` is the mouse buttons bitmask held. */
+export interface KeyInput {
+  kind: 'down' | 'up';
+  key: string;
+  buttons: number;
+}
+
+/** Box selection rectangle while dragging (CSS px); the UI draws it with fill opacity 0.2 (viewer.md §4). */
+export interface SelectionBox {
+  x0: number;
+  y0: number;
+  x1: number;
+  y1: number;
+  /** 'inside' (dragged left-to-right: contained objects) or 'touch' (right-to-left: touched objects). */
+  mode: 'inside' | 'touch';
+}
+
+/** Projection submenu axes (viewer.md §2, §9). */
+export type ProjectionAxis = 'X' | 'Y' | 'Z' | '-X' | '-Y' | '-Z';
+
+/** A node of the scene-graph panel (viewer.md §2 "Scene-graph panel"): the three.js scene as drawn. */
+export interface SceneGraphNode {
+  /** three.js Object3D id (stable while the scene lives). */
+  id: number;
+  /** Object name ('' when unnamed). */
+  name: string;
+  /** Type label (three.js type, e.g. 'Mesh', 'LineSegments', 'Group'). */
+  type: string;
+  visible: boolean;
+  children: SceneGraphNode[];
+  /** Property table rows (Name plus node properties), display strings. */
+  properties: { name: string; value: string }[];
+}
+
+/** Rendering statistics (Ctrl+Alt+R): last frame's CPU time, frames per second, draw calls, triangles, GPU geometry bytes. */
+export interface RenderStats {
+  frameTimeMs: number;
+  fps: number;
+  drawCalls: number;
+  triangles: number;
+  geometryBytes: number;
+  /** Triangles of the loaded model and chunks drawn after culling / all chunks. */
+  modelTriangles: number;
+  chunksDrawn: number;
+  chunkCount: number;
+}
+
 /** Events the engine emits to the UI. */
 export type EngineEvent =
   | { type: 'load-progress'; progress: LoadProgress }
@@ -80,6 +127,10 @@ export type EngineEvent =
   | { type: 'hover-changed'; nodeId: number | null }
   | { type: 'camera-changed'; view: OrbitView }
   | { type: 'context-menu'; x: number; y: number }
+  | { type: 'box-changed'; box: SelectionBox | null }
+  | { type: 'history-changed'; undoName: string | null; redoName: string | null }
+  | { type: 'walk-mode-changed'; on: boolean }
+  | { type: 'visibility-changed'; hiddenCount: number }
   | { type: 'error'; message: string };
 
 /** Listener for engine events (a Comlink proxy when called across the worker boundary). */
@@ -127,6 +178,37 @@ export interface EngineApi {
   setSelectionMode(mode: SelectionMode): void;
   /** Picks at a canvas position: the node id under it, or a miss. */
   pick(x: number, y: number): { type: 'hit'; nodeId: number; point: [number, number, number] } | { type: 'miss' };
+  /** Sets the colour (sRGB bytes 0..255) of nodes and their descendants; null restores the type colour. */
+  setObjectColor(nodeIds: number[], rgb: [number, number, number] | null): void;
+  /** Sets the opacity (0..1) of nodes and their descendants (1 = opaque). */
+  setObjectOpacity(nodeIds: number[], opacity: number): void;
+  /** Projection submenu: animated orbit (700 ms) to the axis' longitude/latitude (viewer.md §9). */
+  viewAlong(axis: ProjectionAxis): void;
+  /**
+   * Walk mode (viewer.md §4): on saves the view and switches to a perspective camera aligned to Z; off
+   * restores the saved view and orthographic projection. Emits walk-mode-changed.
+   */
+  setWalkMode(on: boolean): void;
+  /** Keyboard input for walk mode (w/s/a/d, x/c/q/e with the right button; 400 mm per press). */
+  key(input: KeyInput): void;
+  /** Context menu 'Hide objects': hides the selection, clears it, records an undoable action. */
+  hideSelected(): void;
+  /**
+   * Tree checkbox changes: shows or hides nodes at once and records one 'Show objects' / 'Hide objects'
+   * action per 200 ms burst of changes (viewer.md §4).
+   */
+  setTreeVisibility(nodeIds: number[], visible: boolean): void;
+  /** Undo / redo of view actions. Emit history-changed. */
+  undo(): void;
+  redo(): void;
+  /** Names of the current undo and redo actions (null when none). */
+  getHistory(): { undoName: string | null; redoName: string | null };
+  /** The scene graph for the scene-graph panel (three.js objects; chunk meshes are leaves). */
+  getSceneGraph(): SceneGraphNode;
+  /** Scene-graph panel visibility toggle of one three.js node. @throws Error for an unknown id. */
+  setSceneNodeVisible(id: number, visible: boolean): void;
+  /** Rendering statistics. */
+  getRenderStats(): RenderStats;
   /** Frees GPU and worker memory; the engine refuses work afterwards. */
   dispose(): void;
 }

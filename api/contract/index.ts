@@ -3,3 +3,5 @@ export * from './common';
 export * from './auth';
 export * from './projects';
 export * from './models';
+export * from './reference';
+export * from './sections';

@@ -58,12 +58,27 @@ export interface ConversionsTable {
   finished_at: string | null;
 }
 
+/** Saved ship sections shared by all users of a project (viewer.md §3 "Ship section", §7). */
+export interface ShipSectionsTable {
+  id: Generated<number>;
+  /** Upper-case project name. */
+  project_name: string;
+  /** axis + '=' + upper-cased location; unique per project. */
+  name: string;
+  axis: 'X' | 'Y' | 'Z';
+  location: string;
+  /** E-mail of the creator (lower case). */
+  created_by: string;
+  created_at: string;
+}
+
 /** The database schema. */
 export interface DB {
   users: UsersTable;
   projects: ProjectsTable;
   revisions: RevisionsTable;
   conversions: ConversionsTable;
+  ship_sections: ShipSectionsTable;
 }
 
 const migrations: Record<string, Migration> = {
@@ -115,6 +130,24 @@ const migrations: Record<string, Migration> = {
     },
     async down(db: Kysely<any>) {
       for (const t of ['conversions', 'revisions', 'projects', 'users']) await db.schema.dropTable(t).execute();
+    },
+  },
+  '002_ship_sections': {
+    async up(db: Kysely<any>) {
+      await db.schema
+        .createTable('ship_sections')
+        .addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
+        .addColumn('project_name', 'text', (c) => c.notNull())
+        .addColumn('name', 'text', (c) => c.notNull())
+        .addColumn('axis', 'text', (c) => c.notNull())
+        .addColumn('location', 'text', (c) => c.notNull())
+        .addColumn('created_by', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .addUniqueConstraint('ship_sections_project_name', ['project_name', 'name'])
+        .execute();
+    },
+    async down(db: Kysely<any>) {
+      await db.schema.dropTable('ship_sections').execute();
     },
   },
 };

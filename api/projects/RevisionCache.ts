@@ -3,7 +3,11 @@
  * engine/package/node/writeRevision.ts), so object, property and quantity calls do not re-read files.
  * Keyed by revision directory and last-updated time, so a replaced revision is never served stale.
  */
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
 import { readRevisionObjects, readRevisionProperties } from '../../engine/package/node/writeRevision';
+import { decodeScenePackage } from '../../engine/package/reader';
+import { SectionIndex } from '../../engine/section/SectionIndex';
 import type { FrameTables, ImportWarning, ModelInfo, ModelObject, PropertyRecord } from '../../engine/model/types';
 
 /** Parsed files of one revision. */
@@ -48,8 +52,39 @@ export class RevisionCache {
     return p;
   }
 
+  private readonly geometry = new Map<string, Promise<SectionIndex>>();
+
+  /**
+   * The decoded geometry of a revision's `.sc` file as a SectionIndex (server-side sections, issue 5
+   * item 5); same LRU policy as `get`. @throws Error naming the file when it cannot be read or decoded.
+   */
+  sectionIndex(dir: string, stamp: string, scFile: string): Promise<SectionIndex> {
+    const key = `${dir}|${stamp}|${scFile}`;
+    let p = this.geometry.get(key);
+    if (p) {
+      this.geometry.delete(key);
+      this.geometry.set(key, p);
+      return p;
+    }
+    p = (async () => {
+      const file = path.join(dir, scFile);
+      let bytes: Buffer;
+      try {
+        bytes = await readFile(file);
+      } catch (e) {
+        throw new Error(`Revision file ${file} cannot be read: ${(e as Error).message}`);
+      }
+      return SectionIndex.fromChunks(decodeScenePackage(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength)).chunks);
+    })();
+    this.geometry.set(key, p);
+    p.catch(() => this.geometry.delete(key));
+    while (this.geometry.size > this.capacity) this.geometry.delete(this.geometry.keys().next().value as string);
+    return p;
+  }
+
   /** Drops everything (after deletions). */
   clear(): void {
     this.entries.clear();
+    this.geometry.clear();
   }
 }

@@ -7,8 +7,37 @@
 import { type HullDims, type Vec2, type Vec3, area2, clipBox, halfBreadthAt, sectionAt, sectionPolygon } from './hullForm';
 import {
   type BracketDesc, type HoleDesc, type HoleShapeName, type PanelDesc, type PlateDesc, type StiffenerDesc,
-  GIRDER_EVERY, WEB_EVERY, cuts, doubleSideIntervals, fr, lowerZ, stiff,
+  GIRDER_EVERY, WEB_EVERY, cuts, doubleSideIntervals, fr, longitudinalCrossings, lowerZ, stiff,
 } from './shipLayout';
+
+/** Whether [y, z] lies inside the polygon (even–odd rule). */
+function inside(poly: Vec2[], p: Vec2): boolean {
+  let c = false;
+  for (let i = 0, j = poly.length - 1; i < poly.length; j = i++) {
+    const a = poly[i], b = poly[j];
+    if (a[1] > p[1] !== b[1] > p[1] && p[0] < ((b[0] - a[0]) * (p[1] - a[1])) / (b[1] - a[1]) + a[0]) c = !c;
+  }
+  return c;
+}
+
+type Crossing = ReturnType<typeof longitudinalCrossings>[number];
+
+/**
+ * Details where longitudinals pass through a transverse plate at x: a collar plate (bracket) at every
+ * crossing inside the plate and, on web frames, a flat-bar web stiffener from the longitudinal inwards.
+ */
+function crossingDetails(x: number, plate: Vec2[], crossings: Crossing[], panel: string, webStiffeners: boolean, out: { brackets: BracketDesc[]; stiffeners: StiffenerDesc[] }): void {
+  let k = 0;
+  for (const c of crossings) {
+    const [y, z] = c.at, [wy, wz] = c.web, h = 0.22;
+    if (!inside(plate, [y + wy * 0.3, z + wz * 0.3])) continue;
+    k++;
+    const o: Vec3 = [x, y + wy * h, z + wz * h];
+    o[1] -= wz * 0.02; o[2] += wy * 0.02;
+    out.brackets.push({ kind: 'bracket', name: `B:C${k}/${panel}`, outline: [o, [x, o[1] - wz * 0.15, o[2] + wy * 0.15], [x, o[1] - wy * 0.15, o[2] - wz * 0.15]], thicknessMm: 10, grade: 'A', normal: [1, 0, 0] });
+    if (webStiffeners) out.stiffeners.push(stiff(`S:W${k}/${panel}`, [[x, y + wy * h, z + wz * h], [x, y + wy * (h + 0.5), z + wz * (h + 0.5)]], 'FB150x12', 'A', [1, 0, 0]));
+  }
+}
 
 /** Width (along the primary axis) and height of the catalogue holes, m (ocxCatalogue.ts writes the same). */
 export const HOLE_SIZES: Record<HoleShapeName, { width: number; height: number }> = {
@@ -47,7 +76,7 @@ export function* framePanels(d: HullDims, block: number, fFrom: number, fTo: num
     const zBot = Math.max(db ? hDB : 0, sec.zk + sec.r);
     const webD = Math.min(Math.max(0.05 * d.breadth, 0.6), 2), dtD = Math.min(Math.max(0.04 * d.breadth, 0.5), 2.5);
     const yIn = inDs ? d.breadth / 2 - d.doubleSide : Math.max(0.3, halfBreadthAt(sec, zBot) - webD);
-    const arm = Math.min(0.6, dtD * 0.6, yIn * 0.3);
+    const arm = Math.min(0.6, dtD * 0.6, yIn * 0.3), crossings = longitudinalCrossings(d, x);
     for (const side of [1, -1] as const) {
       const sn = side > 0 ? 'P' : 'S', name = `WEB-${sn}-${fr(f)}`;
       const band = side > 0 ? clipBox(poly, yIn, Infinity, zBot, d.depth - (inDs ? 0 : dtD)) : clipBox(poly, -Infinity, -yIn, zBot, d.depth - (inDs ? 0 : dtD));
@@ -61,6 +90,7 @@ export function* framePanels(d: HullDims, block: number, fFrom: number, fTo: num
         { kind: 'bracket', name: `B:BOT/${name}`, outline: [[x, yi, zBot], [x, yi - side * arm, zBot], [x, yi, zBot + arm]], thicknessMm: 12, grade: 'A', normal: [1, 0, 0] },
       ];
       const stiffeners: StiffenerDesc[] = [stiff(`S:FACE/${name}`, [[x, yi, zBot + arm], [x, yi, d.depth - dtD - arm]], 'FB150x12', 'A', [1, 0, 0])];
+      crossingDetails(x, band, crossings, name, true, { brackets, stiffeners });
       yield {
         name, block, functionType: 'WEB_FRAME: Side', tightness: 'NonTight', description: inDs ? 'Double side web' : 'Side web frame',
         surface: { kind: 'grid', ref: fr(f) }, limits: [side > 0 ? 'SIDE_P' : 'SIDE_S', 'MAIN_DECK'],
@@ -69,12 +99,12 @@ export function* framePanels(d: HullDims, block: number, fFrom: number, fTo: num
     }
     const top = clipBox(poly, -yIn, yIn, d.depth - dtD, d.depth);
     if (usable(top)) {
-      const name = `DECK-TRANS-${fr(f)}`;
+      const name = `DECK-TRANS-${fr(f)}`, details = { brackets: [] as BracketDesc[], stiffeners: [stiff(`S:FACE/${name}`, [[x, -yIn, d.depth - dtD], [x, yIn, d.depth - dtD]], 'FB150x12', 'A', [0, 0, -1])] };
+      crossingDetails(x, top, crossings, name, true, details);
       yield {
         name, block, functionType: 'WEB_FRAME: Deck transverse frame', tightness: 'NonTight', description: 'Deck transverse web',
         surface: { kind: 'grid', ref: fr(f) }, limits: ['MAIN_DECK', 'SIDE_P', 'SIDE_S'],
-        plates: [{ kind: 'plate', name: `P:1/${name}`, outline: to3(x, top), thicknessMm: 11, grade: 'A' }], brackets: [],
-        stiffeners: [stiff(`S:FACE/${name}`, [[x, -yIn, d.depth - dtD], [x, yIn, d.depth - dtD]], 'FB150x12', 'A', [0, 0, -1])], seams: [],
+        plates: [{ kind: 'plate', name: `P:1/${name}`, outline: to3(x, top), thicknessMm: 11, grade: 'A' }], ...details, seams: [],
       };
     }
   }
@@ -86,7 +116,7 @@ function floor(d: HullDims, block: number, f: number, x: number, poly: Vec2[]): 
   const kMax = Math.floor(fb0 / g - 0.05), ys = [-Infinity];
   for (let k = -kMax; k <= kMax && k * g <= fb0 - 0.3; k++) if (k * g >= -(fb0 - 0.3)) ys.push(k * g);
   ys.push(Infinity);
-  const name = `FLOOR-${fr(f)}`, plates: PlateDesc[] = [], stiffeners: StiffenerDesc[] = [];
+  const name = `FLOOR-${fr(f)}`, plates: PlateDesc[] = [], stiffeners: StiffenerDesc[] = [], brackets: BracketDesc[] = [], crossings = longitudinalCrossings(d, x);
   for (let i = 0; i + 1 < ys.length; i++) {
     const bay = clipBox(poly, ys[i], ys[i + 1], -Infinity, hDB);
     if (!usable(bay)) continue;
@@ -99,10 +129,11 @@ function floor(d: HullDims, block: number, f: number, x: number, poly: Vec2[]): 
       if (h > 0.3) stiffeners.push(stiff(`S:V${i}/${name}`, [[x, y0 + 0.15 * w, zl + 0.05], [x, y0 + 0.15 * w, hDB - 0.05]], 'FB150x12', 'A', [1, 0, 0]));
     }
     plates.push({ kind: 'plate', name: `P:${plates.length + 1}/${name}`, outline: to3(x, bay), thicknessMm: 12, grade: 'A', holes });
+    crossingDetails(x, bay, crossings, name, false, { brackets, stiffeners });
   }
   return {
     name, block, functionType: 'WEB_FRAME: Floor frame', tightness: 'NonTight', description: 'Double bottom floor',
-    surface: { kind: 'grid', ref: fr(f) }, limits: ['BASE', 'INNER_BOTTOM'], plates, brackets: [], stiffeners, seams: [],
+    surface: { kind: 'grid', ref: fr(f) }, limits: ['BASE', 'INNER_BOTTOM'], plates, brackets, stiffeners, seams: [],
   };
 }
 

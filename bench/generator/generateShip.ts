@@ -1,22 +1,26 @@
 /**
  * Parametric ship generator for benchmarks and the demo (ARCHITECTURE.md "bench/"): a whole hull
  * structure as valid OCX 3.1.0, streamed as text pieces so 100k-part ships never live in memory as
- * one string. Size scales with targetParts through the number of frames (a longer ship).
+ * one string. Size scales with targetParts through the length (breadth and depth follow it, hullForm.ts).
  */
 import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';
+import { arrangementXml, designViewXml } from './arrangement';
+import { type HullDims, hullDims } from './hullForm';
 import { documentEnd } from './ocxCatalogue';
-import { IdSource, type WriteCounts, catalogueIds, documentStart, panelXml } from './ocxWriter';
-import { type ShipLayout, gridPlanes, layoutFor, planPanels } from './shipLayout';
+import { IdSource, PartIds, VESSEL_ID, type WriteCounts, catalogueIds, documentStart, panelXml, zeroCounts } from './ocxWriter';
+import { BLOCK_FRAMES, type PanelDesc, gridPlanes, planPanels } from './shipLayout';
 
 /** Options of the generator. */
 export interface ShipOptions {
-  /** Wanted number of structural parts (plates + stiffeners + brackets); default 2000. The result is within 5 % or one block (~150 parts), minimum 8 frames. */
+  /** Wanted number of structural parts (plates + stiffeners + brackets); default 2000. The result is within 5 % (minimum ship: 40 frames, about 1000 parts). */
   targetParts?: number;
   /** Seed of the deterministic random choices (GUIDs, scantling variants); default 1. */
   seed?: number;
   /** Vessel and header name; default "Keelson demo ship". */
   name?: string;
+  /** Write the Arrangement with compartments (tanks, holds, void, engine room, peaks); default true. */
+  compartments?: boolean;
 }
 
 /** What a generated file holds. */
@@ -27,14 +31,27 @@ export interface ShipStats {
   brackets: number;
   /** plates + stiffeners + brackets. */
   parts: number;
+  /** Seam elements, holes (Hole2DContour + InnerContour), plates on NURBS surfaces. */
+  seams: number;
+  holes: number;
+  curvedPlates: number;
+  /** Compartments in the Arrangement (0 when disabled). */
+  compartments: number;
+  /** Sum of the compartment volumes, m³. */
+  compartmentVolumeM3: number;
+  /** OccurrenceGroups (blocks of BLOCK_FRAMES frames) in the DesignView. */
+  blocks: number;
   frames: number;
-  /** Ship length, m. */
+  /** Ship length, breadth and depth, m. */
   lengthM: number;
+  breadthM: number;
+  depthM: number;
   /** Bytes written (writeShipOcx only; 0 from countShipParts). */
   bytes: number;
 }
 
 const DEFAULT_PARTS = 2000;
+const MIN_FRAMES = 40;
 
 function variantFor(seed: number): (n: number) => number {
   const ids = new IdSource(seed ^ 0x5bd1e995);
@@ -42,60 +59,88 @@ function variantFor(seed: number): (n: number) => number {
   return (n: number) => Math.floor(v[n % 3] * n);
 }
 
-/** Counts the parts a layout produces without writing XML. */
-function countParts(l: ShipLayout, seed: number): WriteCounts {
-  const c: WriteCounts = { panels: 0, plates: 0, stiffeners: 0, brackets: 0 };
-  for (const p of planPanels(l, variantFor(seed))) {
+/** The panels written for a ship (panels without plates are dropped: the schema needs one plate). */
+function* panelsOf(d: HullDims, seed: number): Generator<PanelDesc> {
+  for (const p of planPanels(d, variantFor(seed))) if (p.plates.length) yield p;
+}
+
+/** Counts the parts a ship produces without writing XML. */
+function countParts(d: HullDims, seed: number): WriteCounts {
+  const c = zeroCounts();
+  for (const p of panelsOf(d, seed)) {
     c.panels++;
     c.plates += p.plates.length;
+    c.curvedPlates += p.plates.filter((x) => x.patch).length;
     c.stiffeners += p.stiffeners.length;
     c.brackets += p.brackets.length;
+    c.seams += p.seams.length;
+    c.holes += p.plates.reduce((n, x) => n + (x.holes?.length ?? 0), 0);
   }
   return c;
 }
 
-/** Chooses the frame count whose part count is nearest targetParts (parts grow linearly with frames). */
+const partsOf = (c: WriteCounts) => c.plates + c.stiffeners + c.brackets;
+
+/**
+ * Chooses the frame count (0.8 m each; breadth and depth follow the length, hullForm.ts) whose part
+ * count is nearest targetParts: a secant search on log(parts) against log(frames).
+ * @throws Error when targetParts is not a positive number.
+ */
 export function framesForTarget(targetParts: number, seed = 1): number {
   if (!Number.isFinite(targetParts) || targetParts <= 0) throw new Error(`targetParts must be a positive number, got ${targetParts}`);
-  const parts = (n: number) => { const c = countParts(layoutFor(n), seed); return c.plates + c.stiffeners + c.brackets; };
-  const a = 32, b = 64, pa = parts(a), pb = parts(b);
-  const perFrame = (pb - pa) / (b - a);
-  let n = Math.max(8, Math.round(a + (targetParts - pa) / perFrame));
-  // Linear fit is close; refine by a few steps because bulkheads and block ends add steps.
-  for (let i = 0; i < 4; i++) {
-    const p = parts(n);
-    const next = Math.max(8, n + Math.round((targetParts - p) / perFrame));
-    if (next === n) break;
-    n = next;
+  const cache = new Map<number, number>();
+  const parts = (n: number) => {
+    n = Math.max(MIN_FRAMES, Math.round(n));
+    if (!cache.has(n)) cache.set(n, partsOf(countParts(hullDims(n), seed)));
+    return cache.get(n)!;
+  };
+  let a = MIN_FRAMES, pa = parts(a);
+  if (targetParts <= pa) return a;
+  let b = Math.max(a + 1, Math.round(a * (targetParts / pa) ** (1 / 2.2))), pb = parts(b);
+  for (let i = 0; i < 8 && Math.abs(pb - targetParts) > 0.015 * targetParts; i++) {
+    const k = Math.log(pb / pa) / Math.log(b / a);
+    const next = Math.max(MIN_FRAMES, Math.round(b * (targetParts / pb) ** (1 / (Number.isFinite(k) && k > 0.5 ? k : 2.2))));
+    if (next === b) break;
+    [a, pa, b, pb] = [b, pb, next, parts(next)];
   }
-  return n;
+  let best = MIN_FRAMES;
+  for (const [n, p] of cache) if (Math.abs(p - targetParts) < Math.abs(cache.get(best)! - targetParts)) best = n;
+  return best;
 }
 
-/** Counts of the ship generateShipOcx would write for these options (no XML is produced). */
+function statsOf(d: HullDims, c: WriteCounts, compartments: { count: number; volume: number }, bytes: number): ShipStats {
+  return {
+    ...c, parts: partsOf(c), compartments: compartments.count, compartmentVolumeM3: compartments.volume, blocks: Math.ceil(d.frames / BLOCK_FRAMES),
+    frames: d.frames, lengthM: d.length, breadthM: d.breadth, depthM: d.depth, bytes,
+  };
+}
+
+/** Counts of the ship generateShipOcx would write for these options (no XML is produced; compartments are not counted). */
 export function countShipParts(options: ShipOptions = {}): ShipStats {
   const seed = options.seed ?? 1;
-  const frames = framesForTarget(options.targetParts ?? DEFAULT_PARTS, seed);
-  const l = layoutFor(frames);
-  const c = countParts(l, seed);
-  return { ...c, parts: c.plates + c.stiffeners + c.brackets, frames, lengthM: frames * l.frameSpacing, bytes: 0 };
+  const d = hullDims(framesForTarget(options.targetParts ?? DEFAULT_PARTS, seed));
+  return statsOf(d, countParts(d, seed), { count: 0, volume: 0 }, 0);
 }
 
-async function* generate(options: ShipOptions, counts: WriteCounts): AsyncGenerator<string> {
+async function* generate(options: ShipOptions, counts: WriteCounts, done: (d: HullDims, c: { count: number; volume: number }) => void): AsyncGenerator<string> {
   const seed = options.seed ?? 1;
-  const frames = framesForTarget(options.targetParts ?? DEFAULT_PARTS, seed);
-  const l = layoutFor(frames);
+  const d = hullDims(framesForTarget(options.targetParts ?? DEFAULT_PARTS, seed));
   const ids = new IdSource(seed);
   const cat = catalogueIds(ids);
-  const length = frames * l.frameSpacing;
-  yield documentStart(options.name ?? 'Keelson demo ship', ids, cat, gridPlanes(l), { length, breadth: l.breadth, depth: l.depth, draught: l.depth * 0.7 });
+  yield documentStart(options.name ?? 'Keelson demo ship', ids, cat, gridPlanes(d), { length: d.length, breadth: d.breadth, depth: d.depth, draught: d.draught });
+  yield* designViewXml(panelsOf(d, seed), ids, VESSEL_ID, ids.guidOf(VESSEL_ID));
+  const arr = options.compartments === false ? { xml: '', count: 0, volume: 0 } : arrangementXml(d, ids);
+  yield arr.xml;
+  const partIds = new PartIds();
   let buffer = '';
-  for (const panel of planPanels(l, variantFor(seed))) {
-    buffer += panelXml(ids, cat, panel, counts);
+  for (const panel of panelsOf(d, seed)) {
+    buffer += panelXml(ids, cat, partIds, panel, counts);
     if (buffer.length > 1 << 16) {
       yield buffer;
       buffer = '';
     }
   }
+  done(d, arr);
   yield buffer + documentEnd(ids, cat);
 }
 
@@ -105,7 +150,7 @@ async function* generate(options: ShipOptions, counts: WriteCounts): AsyncGenera
  * @throws Error when targetParts is not a positive number.
  */
 export function generateShipOcx(options: ShipOptions = {}): AsyncGenerator<string> {
-  return generate(options, { panels: 0, plates: 0, stiffeners: 0, brackets: 0 });
+  return generate(options, zeroCounts(), () => undefined);
 }
 
 /**
@@ -113,17 +158,17 @@ export function generateShipOcx(options: ShipOptions = {}): AsyncGenerator<strin
  * @throws Error for a bad targetParts; file system errors pass through.
  */
 export async function writeShipOcx(path: string, options: ShipOptions = {}): Promise<ShipStats> {
-  const counts: WriteCounts = { panels: 0, plates: 0, stiffeners: 0, brackets: 0 };
+  const counts = zeroCounts();
+  let result: { d: HullDims; c: { count: number; volume: number } } | undefined;
   const out = createWriteStream(path, { encoding: 'utf8' });
   const failed = once(out, 'error').then(([e]) => Promise.reject(e as Error));
   failed.catch(() => undefined);
   let bytes = 0;
-  for await (const piece of generate(options, counts)) {
+  for await (const piece of generate(options, counts, (d, c) => (result = { d, c }))) {
     bytes += Buffer.byteLength(piece);
     if (!out.write(piece)) await Promise.race([once(out, 'drain'), failed]);
   }
   out.end();
   await Promise.race([once(out, 'finish'), failed]);
-  const frames = framesForTarget(options.targetParts ?? DEFAULT_PARTS, options.seed ?? 1);
-  return { ...counts, parts: counts.plates + counts.stiffeners + counts.brackets, frames, lengthM: frames * layoutFor(frames).frameSpacing, bytes };
+  return statsOf(result!.d, counts, result!.c, bytes);
 }

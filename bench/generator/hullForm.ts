@@ -117,8 +117,8 @@ export function sectionAt(d: HullDims, xi: number): Section {
     r = r0 * (1 - 0.5 * t);
     zk = 0.3 * D * t ** 2.5;
   }
-  fb = Math.max(0.02, Math.min(fb, hb - r - 0.01));
-  if (fb + r > hb - 0.01) r = Math.max(0.02, hb - fb - 0.01);
+  fb = Math.max(0.02, Math.min(fb, hb - r));
+  if (fb + r > hb) r = Math.max(0.02, hb - fb);
   // Tangent from the deck edge to the bilge circle (outer side).
   const cy = fb, cz = zk + r, dy = hb - cy, dz = D - cz, dist = Math.hypot(dy, dz);
   const theta = Math.atan2(dz, dy) - Math.acos(clamp(r / dist, -1, 1));

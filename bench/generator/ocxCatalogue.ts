@@ -1,9 +1,10 @@
 /**
  * The document tail of a generated OCX 3.1 file: ClassCatalogue (MaterialCatalogue with density,
  * Young's modulus, Poisson ratio, yield and ultimate stress; XSectionCatalogue with BulbFlat, TBar and
- * FlatBar sections) and the UnitsML unit table (OCX_GUIDE §2.15, §3). Units follow NAPA's ids.
+ * FlatBar sections; HoleShapeCatalogue with SymmetricalHole and ParametricCircle lightening holes) and the UnitsML unit table (OCX_GUIDE §2.15, §3). Units follow NAPA's ids.
  */
-import type { GradeName, SectionName } from './shipLayout';
+import type { GradeName, HoleShapeName, SectionName } from './shipLayout';
+import { HOLE_SIZES } from './framePlan';
 import { type CatalogueIds, GRADES, type IdSource, SECTIONS, STEEL_DENSITY, num } from './ocxWriter';
 
 /** UnitsML units: id, English name, symbol, root units [unit, power, prefix?], dimension id. */
@@ -11,6 +12,7 @@ const UNITS: [string, string, string, [string, number, string?][], string][] = [
   ['Um', 'meter', 'm', [['meter', 1]], 'D_L'],
   ['Umm', 'millimeter', 'mm', [['meter', 1, 'm']], 'D_L'],
   ['Um2', 'square meter', 'm2', [['meter', 2]], 'D_L2'],
+  ['Um3', 'cubic meter', 'm3', [['meter', 3]], 'D_L3'],
   ['URad', 'radian', 'rad', [['radian', 1]], 'D_None'],
   ['UKg', 'kilogram', 'kg', [['gram', 1, 'k']], 'D_Kg'],
   ['UKgOverm3', 'kilogram per cubic meter', 'kg/m3', [['gram', 1, 'k'], ['meter', -3]], 'D_Kg.M-3'],
@@ -22,6 +24,7 @@ const UNITS: [string, string, string, [string, number, string?][], string][] = [
 const DIMENSIONS = `<unitsml:DimensionSet>
 <unitsml:Dimension xml:id="D_L"><unitsml:Length symbol="L"/></unitsml:Dimension>
 <unitsml:Dimension xml:id="D_L2"><unitsml:Length symbol="L" powerNumerator="2"/></unitsml:Dimension>
+<unitsml:Dimension xml:id="D_L3"><unitsml:Length symbol="L" powerNumerator="3"/></unitsml:Dimension>
 <unitsml:Dimension xml:id="D_L.T-1"><unitsml:Length symbol="L"/><unitsml:Time symbol="T" powerNumerator="-1"/></unitsml:Dimension>
 <unitsml:Dimension xml:id="D_Kg"><unitsml:Mass symbol="M"/></unitsml:Dimension>
 <unitsml:Dimension xml:id="D_Kg.M-3"><unitsml:Mass symbol="M"/><unitsml:Length symbol="L" powerNumerator="-3"/></unitsml:Dimension>
@@ -49,6 +52,15 @@ export function documentEnd(ids: IdSource, cat: CatalogueIds): string {
       return `<ocx:BarSection id="${c.id}" name="${s}" ocx:GUIDRef="${c.guid}"><ocx:${d.shape}>${dims}</ocx:${d.shape}></ocx:BarSection>\n`;
     })
     .join('');
+  const holes = (Object.keys(HOLE_SIZES) as HoleShapeName[])
+    .map((h) => {
+      const c = cat.hole[h], { width, height } = HOLE_SIZES[h];
+      const shape = width === height
+        ? `<ocx:ParametricCircle id="${ids.id()}"><ocx:Diameter numericvalue="${num(width)}" unit="Um"/></ocx:ParametricCircle>`
+        : `<ocx:SymmetricalHole id="${ids.id()}"><ocx:Height numericvalue="${num(height)}" unit="Um"/><ocx:Width numericvalue="${num(width)}" unit="Um"/></ocx:SymmetricalHole>`;
+      return `<ocx:Hole2D id="${c.id}" name="${h}" ocx:GUIDRef="${c.guid}">${shape}</ocx:Hole2D>\n`;
+    })
+    .join('');
   const units = UNITS.map(([id, name, symbol, roots, dim]) => {
     const r = roots.length
       ? `<unitsml:RootUnits>${roots.map(([u, p, pre]) => `<unitsml:EnumeratedRootUnit unit="${u}" powerNumerator="${p}"${pre ? ` prefix="${pre}"` : ''}/>`).join('')}</unitsml:RootUnits>`
@@ -57,7 +69,7 @@ export function documentEnd(ids: IdSource, cat: CatalogueIds): string {
   }).join('');
   return (
     `</ocx:Vessel>\n<ocx:ClassCatalogue id="${ids.id()}">\n<ocx:MaterialCatalogue id="${ids.id()}">\n${materials}</ocx:MaterialCatalogue>\n` +
-    `<ocx:XSectionCatalogue id="${ids.id()}" name="Stiffener profiles">\n${sections}</ocx:XSectionCatalogue>\n</ocx:ClassCatalogue>\n` +
+    `<ocx:XSectionCatalogue id="${ids.id()}" name="Stiffener profiles">\n${sections}</ocx:XSectionCatalogue>\n<ocx:HoleShapeCatalogue id="${ids.id()}" name="Lightening holes">\n${holes}</ocx:HoleShapeCatalogue>\n</ocx:ClassCatalogue>\n` +
     `<unitsml:UnitsML xmlns:unitsml="urn:oasis:names:tc:unitsml:schema:xsd:UnitsMLSchema_lite-0.9.18">\n<unitsml:UnitSet>\n${units}</unitsml:UnitSet>\n${DIMENSIONS}\n</unitsml:UnitsML>\n</ocx:ocxXML>\n`
   );
 }

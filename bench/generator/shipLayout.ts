@@ -155,7 +155,7 @@ export function lowerZ(sec: Section, y: number): number | undefined {
 }
 
 /** Girth cuts of the shell regions (bottom, bilge, side) and the u of the shell longitudinals. */
-function shellGirth(d: HullDims) {
+export function shellGirth(d: HullDims) {
   const half = d.breadth / 2, r0 = d.bilgeRadius, sp = d.longitudinalSpacing, fb0 = half - r0, side0 = d.depth - r0;
   const nb = Math.max(1, Math.round(fb0 / d.strakeWidth)), ns = Math.max(1, Math.round(side0 / d.strakeWidth));
   const bottomL: number[] = [];
@@ -188,7 +188,7 @@ function* shellPanels(d: HullDims, block: number, x0: number, x1: number, shellT
           if (curved) {
             const patch = shellPatch(d, butts[i], butts[i + 1], u[k], u[k + 1], side, inMidbody(d, butts[i], butts[i + 1]) ? 2 : 4);
             plates.push({ kind: 'plate', name: pname, patch, thicknessMm: t, grade, surface: { kind: 'nurbs', patch } });
-            if (k > 0) lseam[k - 1].push(columnCurve(patch, false));
+            if (k > 0) lseam[k - 1].push(columnCurve(patch, side > 0));
             if (i > 0) bseam[i - 1].push(rowCurve(patch, false));
           } else {
             const c = [hullPoint(d, butts[i], u[k], side), hullPoint(d, butts[i + 1], u[k], side), hullPoint(d, butts[i + 1], u[k + 1], side), hullPoint(d, butts[i], u[k + 1], side)];
@@ -213,6 +213,29 @@ function* shellPanels(d: HullDims, block: number, x0: number, x1: number, shellT
     }
 }
 
+/** Deck longitudinals as [index, fraction of the deck half width]: every spacing except under girders and 1 m from the edge. */
+export function deckLongitudinals(d: HullDims, w0: number): [number, number][] {
+  const out: [number, number][] = [], kMax = Math.floor(w0 / d.longitudinalSpacing - 0.25);
+  for (let j = -kMax; j <= kMax; j++)
+    if (j % GIRDER_EVERY !== 0 && Math.abs(j * d.longitudinalSpacing) <= w0 - 1) out.push([j, (j * d.longitudinalSpacing) / w0]);
+  return out;
+}
+
+/** Where the longitudinals of shell and decks cross the transverse plane at ξ: [y, z] and the web direction. */
+export function longitudinalCrossings(d: HullDims, xi: number): { at: [number, number]; web: [number, number] }[] {
+  const sec = sectionAt(d, xi), mid = sectionAt(d, (d.midbodyStart + d.midbodyEnd) / 2), out: { at: [number, number]; web: [number, number] }[] = [];
+  for (const region of shellGirth(d))
+    for (const u of region.longs) {
+      const [y, z] = sectionPoint(sec, u), n = sectionInward(sec, u);
+      out.push({ at: [y, z], web: n }, { at: [-y, z], web: [-n[0], n[1]] });
+    }
+  const decks: [number, (q: Section) => number, number][] = [[d.depth, (q) => q.hb, -1]];
+  if (hasDoubleBottom(d, xi)) decks.push([d.doubleBottom, (q) => halfBreadthAt(q, d.doubleBottom), -1]);
+  for (const z of d.tweenDecks) if (sec.zk < z - 0.5) decks.push([z, (q) => halfBreadthAt(q, z), -1]);
+  for (const [z, w, dir] of decks) for (const [, f] of deckLongitudinals(d, w(mid))) out.push({ at: [f * w(sec), z], web: [0, dir] });
+  return out;
+}
+
 /** A flat deck (main deck, tween deck, inner bottom) from ξ a to b at height z, as wide as the hull there. */
 function deckPanel(d: HullDims, block: number, name: string, fn: string, grid: string, z: number, a: number, b: number, t: number, section: SectionName, width: (sec: Section) => number): PanelDesc {
   const s = d.frameSpacing, butts = cuts(a, b, PLATE_FRAMES * s), w0 = width(sectionAt(d, (d.midbodyStart + d.midbodyEnd) / 2));
@@ -231,13 +254,14 @@ function deckPanel(d: HullDims, block: number, name: string, fn: string, grid: s
   }
   lseam.forEach((trace, k) => seams.push({ name: `SL${k + 1}/${name}`, trace }));
   const stiffeners: StiffenerDesc[] = [];
-  const pieces = cuts(a, b, WEB_EVERY * s), kMax = Math.floor(w0 / d.longitudinalSpacing - 0.25);
-  for (let j = -kMax; j <= kMax; j++) {
-    if (j % GIRDER_EVERY === 0) continue;
-    const f = (j * d.longitudinalSpacing) / w0;
-    for (let p = 0; p + 1 < pieces.length; p++)
-      stiffeners.push(stiff(`S:L${j}.${p + 1}/${name}`, edge(along(d, pieces[p], pieces[p + 1], 3), f), section, 'A36', [0, 0, -1]));
-  }
+  const pieces = cuts(a, b, WEB_EVERY * s);
+  for (const [j, f] of deckLongitudinals(d, w0))
+    for (let p = 0; p + 1 < pieces.length; p++) {
+      const xs = along(d, pieces[p], pieces[p + 1], 3);
+      // In the ends the deck narrows: drop pieces closer than 0.8 m to the flared shell.
+      if (xs.some((xi) => width(sectionAt(d, xi)) * (1 - Math.abs(f)) < 0.8)) continue;
+      stiffeners.push(stiff(`S:L${j}.${p + 1}/${name}`, edge(xs, f), section, 'A36', [0, 0, -1]));
+    }
   return { name, block, functionType: fn, tightness: 'WaterTight', description: `${fn.split(': ')[1] ?? fn} plating`, surface: { kind: 'grid', ref: grid }, limits: [fr(Math.round(a / s)), fr(Math.round(b / s))], plates, brackets: [], stiffeners, seams };
 }
 

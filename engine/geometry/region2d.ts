@@ -169,7 +169,6 @@ export function triangulateGrid(outer: number[], holes: number[][], cell: number
   const inRegion = (x: number, y: number) => polys.some((p) => pointInRing(p[0], x, y) && !p.slice(1).some((h) => pointInRing(h, x, y)));
   const pts: number[] = [];
   const idx: number[] = [];
-  const region = polys.map((p) => p.map(toRing)) as Polygon[];
   for (let cx = 0; cx < nx; cx++)
     for (let cy = 0; cy < ny; cy++) {
       const ax = x0 + cx * cell, ay = y0 + cy * cell, bx = Math.min(x1, ax + cell), by = Math.min(y1, ay + cell);
@@ -180,11 +179,29 @@ export function triangulateGrid(outer: number[], holes: number[][], cell: number
         idx.push(k, k + 1, k + 2, k, k + 2, k + 3);
         continue;
       }
-      let pieces: number[][][];
-      try {
-        pieces = polygonClipping.intersection([[[ax, ay], [bx, ay], [bx, by], [ax, by]]], ...region).map((pp) => pp.map((ring) => ring.slice(0, -1).flat()));
-      } catch {
-        continue;
+      let pieces: number[][][] | null = fastCellPieces(polys, ax, ay, bx, by);
+      if (!pieces) {
+        try {
+          // the region cut to a window slightly larger than the cell first (Sutherland–Hodgman, exact
+          // inside the window; its bridging edges lie on the window, outside the cell), so that the
+          // boolean only sees a few local edges instead of the whole outline (issue 3 item 6)
+          const m = cell * 0.01;
+          const local: Polygon[] = [];
+          for (const p of polys) {
+            const o = clipRingToBox(p[0], ax - m, ay - m, bx + m, by + m);
+            if (o.length < 6) continue;
+            const lp: Ring[] = [toRing(o)];
+            for (let h = 1; h < p.length; h++) {
+              const hr = clipRingToBox(p[h], ax - m, ay - m, bx + m, by + m);
+              if (hr.length >= 6) lp.push(toRing(hr));
+            }
+            local.push(lp);
+          }
+          if (!local.length) continue;
+          pieces = polygonClipping.intersection([[[ax, ay], [bx, ay], [bx, by], [ax, by]]], ...local).map((pp) => pp.map((ring) => ring.slice(0, -1).flat()));
+        } catch {
+          continue;
+        }
       }
       for (const piece of pieces) {
         const flat: number[] = [], starts: number[] = [];
@@ -217,6 +234,54 @@ export function triangulateGrid(outer: number[], holes: number[][], cell: number
     if (a !== b && b !== c && a !== c) wi.push(a, b, c);
   }
   return { points: Float64Array.from(wp), indices: Uint32Array.from(wi), rings: boundaryRings(wi), area: base.area };
+}
+
+/**
+ * The pieces of region ∩ cell without a polygon boolean, when no hole crosses the cell's border: each
+ * outer ring clipped to the cell (Sutherland–Hodgman; a concave outline gives zero-width bridges along
+ * the cell border, which ear clipping tolerates and which carry no area) with the holes that lie wholly
+ * inside the cell. Null when a hole crosses the cell border (the caller then uses the boolean).
+ */
+function fastCellPieces(polys: number[][][], ax: number, ay: number, bx: number, by: number): number[][][] | null {
+  const out: number[][][] = [];
+  for (const p of polys) {
+    const holes: number[][] = [];
+    for (let h = 1; h < p.length; h++) {
+      const [hx0, hy0, hx1, hy1] = bbox(p[h]);
+      if (hx1 <= ax || hx0 >= bx || hy1 <= ay || hy0 >= by) continue; // misses the cell
+      if (hx0 > ax && hx1 < bx && hy0 > ay && hy1 < by) holes.push(p[h]);
+      else return null;
+    }
+    const o = clipRingToBox(p[0], ax, ay, bx, by);
+    if (o.length >= 6 && Math.abs(signedArea2d(o)) > 1e-9) out.push([o, ...holes]);
+  }
+  return out;
+}
+
+/**
+ * Sutherland–Hodgman clip of a ring (xy pairs, any orientation, may be concave) to an axis-aligned box:
+ * the result covers exactly ring ∩ box, with zero-width bridges along the box edges where the
+ * intersection has several pieces. Empty when the ring misses the box.
+ */
+export function clipRingToBox(ring: number[], x0: number, y0: number, x1: number, y1: number): number[] {
+  let cur = ring;
+  for (let side = 0; side < 4 && cur.length >= 6; side++) {
+    const out: number[] = [];
+    const n = cur.length / 2;
+    const inside = (x: number, y: number) => (side === 0 ? x >= x0 : side === 1 ? x <= x1 : side === 2 ? y >= y0 : y <= y1);
+    for (let i = 0; i < n; i++) {
+      const j = (i + n - 1) % n;
+      const px = cur[2 * j], py = cur[2 * j + 1], qx = cur[2 * i], qy = cur[2 * i + 1];
+      const pin = inside(px, py), qin = inside(qx, qy);
+      if (pin !== qin) {
+        const t = side < 2 ? ((side === 0 ? x0 : x1) - px) / (qx - px) : ((side === 2 ? y0 : y1) - py) / (qy - py);
+        out.push(side < 2 ? (side === 0 ? x0 : x1) : px + t * (qx - px), side < 2 ? py + t * (qy - py) : side === 2 ? y0 : y1);
+      }
+      if (qin) out.push(qx, qy);
+    }
+    cur = out;
+  }
+  return cur.length >= 6 ? cur : [];
 }
 
 /** Reverses a ring of xy pairs. */

@@ -146,6 +146,35 @@ export class OrbitCamera {
   }
 
   /**
+   * Zooms by a factor on the view width (> 1 zooms out) about the canvas position (x, y) CSS px, e.g. a
+   * pinch (scale = previous finger distance / new distance). Same cursor-fixed zoom as the wheel.
+   */
+  zoomByFactor(x: number, y: number, factor: number): void {
+    if (!(factor > 0) || factor === 1) return;
+    const steps = -Math.log(factor) / Math.log(CAMERA_CONSTANTS.zoomFactor);
+    const b = orbitBasis(this.longitude, this.latitude);
+    const ndc = screenToNdc(x, y, this.viewportWidth, this.viewportHeight);
+    const r = zoomAtCursor({ target: this.target, width: this.width, aspect: this.aspect() }, b, ndc, steps);
+    this.target = r.target;
+    this.width = r.width;
+    this.apply();
+  }
+
+  /** Turns the orbit longitude by `deg` (tilt wheel), keeping snapping state consistent. */
+  turnBy(deg: number): void {
+    if (deg === 0) return;
+    this.setOrbit(this.longitude + deg, this.latitude);
+  }
+
+  /** Restores a saved view (angles, target, width), e.g. when walk mode ends. */
+  setView(v: { longitude: number; latitude: number; target: { x: number; y: number; z: number }; width: number }): void {
+    this.animation = null;
+    this.target = [v.target.x, v.target.y, v.target.z];
+    this.width = v.width;
+    this.setOrbit(v.longitude, v.latitude);
+  }
+
+  /**
    * Fits a world box (mm) into the view at the orbit the camera is heading to (the end of a running
    * animation), 10 % margin. @throws Error when the box is empty.
    */

@@ -1,8 +1,13 @@
 /**
- * Classifies raw pointer input into viewer gestures (viewer.md §2 "Context menu", §4 "Selection",
- * §9 thresholds): a press that moves at most 3 px is a click (left) or a context-menu request (right, or a
- * touch held ≥ 1000 ms); more movement becomes a drag — orbit with the left button, pan with the right or
- * middle button or Shift+left. Pure state machine (no DOM, no timers): feed PointerInput, get actions.
+ * Classifies raw mouse/pen input into viewer gestures (viewer.md §2 "Context menu", §4 "Selection",
+ * §9 thresholds): a press that moves at most 3 px is a click (left) or a context-menu request (right);
+ * more movement becomes a drag:
+ * - left drag: orbit;
+ * - Shift+left drag: box selection (viewer.md §4; left-to-right = contained, right-to-left = touched), or
+ *   orbit when the box is disabled (walk mode);
+ * - right or middle drag: pan.
+ * Touch input goes to ./TouchGesture.ts. Pure state machine (no DOM, no timers): feed PointerInput, get
+ * actions.
  */
 import type { PointerInput } from '../EngineApi';
 import { CAMERA_CONSTANTS } from './cameraMath';
@@ -11,12 +16,17 @@ import { CAMERA_CONSTANTS } from './cameraMath';
 export type GestureAction =
   | { type: 'click'; x: number; y: number; toggle: boolean }
   | { type: 'context-menu'; x: number; y: number }
-  | { type: 'drag-start'; mode: 'orbit' | 'pan' }
+  | { type: 'drag-start'; mode: DragMode }
   | { type: 'orbit'; dx: number; dy: number }
   | { type: 'pan'; dx: number; dy: number }
-  | { type: 'drag-end'; mode: 'orbit' | 'pan' }
+  | { type: 'pinch'; x: number; y: number; scale: number }
+  | { type: 'box'; x0: number; y0: number; x1: number; y1: number }
+  | { type: 'drag-end'; mode: DragMode; x0?: number; y0?: number; x1?: number; y1?: number; toggle?: boolean }
   | { type: 'hover'; x: number; y: number }
   | { type: 'hover-clear' };
+
+/** Kinds of drag. */
+export type DragMode = 'orbit' | 'pan' | 'box' | 'pinch';
 
 interface Press {
   pointerId: number;
@@ -25,20 +35,17 @@ interface Press {
   startY: number;
   lastX: number;
   lastY: number;
-  startTime: number;
   shift: boolean;
-  touch: boolean;
-  drag: 'orbit' | 'pan' | null;
+  drag: 'orbit' | 'pan' | 'box' | null;
 }
 
 /** Tracks one pressed pointer at a time; further pointers while one is pressed are ignored. */
 export class PointerGesture {
   private press: Press | null = null;
+  /** When false (walk mode) Shift+left drags orbit instead of drawing a selection box. */
+  boxEnabled = true;
 
-  constructor(
-    private readonly thresholdPx: number = CAMERA_CONSTANTS.dragThresholdPx,
-    private readonly touchHoldMs: number = CAMERA_CONSTANTS.touchHoldMs,
-  ) {}
+  constructor(private readonly thresholdPx: number = CAMERA_CONSTANTS.dragThresholdPx) {}
 
   /** True while a drag (orbit or pan) is in progress. */
   get dragging(): boolean {
@@ -66,7 +73,7 @@ export class PointerGesture {
     if (this.press) return [];
     this.press = {
       pointerId: e.pointerId, button: e.button, startX: e.x, startY: e.y, lastX: e.x, lastY: e.y,
-      startTime: e.time, shift: e.shiftKey, touch: e.pointerType === 'touch', drag: null,
+      shift: e.shiftKey, drag: null,
     };
     return [];
   }
@@ -78,13 +85,14 @@ export class PointerGesture {
     const out: GestureAction[] = [];
     if (!p.drag) {
       if (Math.hypot(e.x - p.startX, e.y - p.startY) <= this.thresholdPx) return [];
-      p.drag = p.button === 0 && !p.shift ? 'orbit' : 'pan';
+      p.drag = p.button === 0 ? (p.shift && this.boxEnabled ? 'box' : 'orbit') : 'pan';
       out.push({ type: 'drag-start', mode: p.drag });
     }
     const dx = e.x - p.lastX, dy = e.y - p.lastY;
     p.lastX = e.x;
     p.lastY = e.y;
-    if (dx !== 0 || dy !== 0) out.push({ type: p.drag, dx, dy });
+    if (p.drag === 'box') out.push({ type: 'box', x0: p.startX, y0: p.startY, x1: e.x, y1: e.y });
+    else if (dx !== 0 || dy !== 0) out.push({ type: p.drag, dx, dy });
     return out;
   }
 
@@ -92,10 +100,10 @@ export class PointerGesture {
     const p = this.press;
     if (!p || e.pointerId !== p.pointerId) return [];
     this.press = null;
+    if (p.drag === 'box') return [{ type: 'drag-end', mode: 'box', x0: p.startX, y0: p.startY, x1: e.x, y1: e.y, toggle: e.ctrlKey || e.metaKey }];
     if (p.drag) return [{ type: 'drag-end', mode: p.drag }];
     if (Math.hypot(e.x - p.startX, e.y - p.startY) > this.thresholdPx) return [];
     if (p.button === 2) return [{ type: 'context-menu', x: e.x, y: e.y }];
-    if (p.touch && e.time - p.startTime >= this.touchHoldMs) return [{ type: 'context-menu', x: e.x, y: e.y }];
     if (p.button === 0) return [{ type: 'click', x: e.x, y: e.y, toggle: e.ctrlKey || e.metaKey }];
     return [];
   }
@@ -107,7 +115,8 @@ export class PointerGesture {
     // A pointer that leaves while pressed keeps its capture in the UI, so only 'cancel' ends the press.
     if (e.kind === 'leave') return [];
     this.press = null;
-    return p.drag ? [{ type: 'drag-end', mode: p.drag }] : [];
+    // A cancelled box selects nothing: it ends as a plain drag.
+    return p.drag ? [{ type: 'drag-end', mode: p.drag === 'box' ? 'orbit' : p.drag }] : [];
   }
 }
 

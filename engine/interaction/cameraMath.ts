@@ -39,7 +39,12 @@ export const CAMERA_CONSTANTS = {
   doubleClickDebounceMs: 200,
   /** Touch hold that opens the context menu, ms. */
   touchHoldMs: 1000,
+  /** Orbit turn per tilt-wheel (horizontal wheel) notch, degrees. */
+  wheelTiltDeg: 3,
 } as const;
+
+/** Axis names of the Projection submenu (viewer.md §2 "View along X, Y, Z, -X, -Y, -Z"). */
+export type ProjectionAxis = 'X' | 'Y' | 'Z' | '-X' | '-Y' | '-Z';
 
 /** viewer.md §9 projection orbits [longitude, latitude] of the context menu's Projection submenu. */
 export const PROJECTION_ORBITS = {
@@ -50,6 +55,18 @@ export const PROJECTION_ORBITS = {
   '-Y': [-90, 0],
   '-Z': [90, 90],
 } as const satisfies Record<string, readonly [number, number]>;
+
+/**
+ * Longitude change (degrees) for a tilt-wheel input (viewer.md §9 "wheel tilt 3 degrees"): each notch of
+ * horizontal wheel movement (deltaX; Shift+wheel on a plain wheel) turns the orbit by 3°; tilting right
+ * (deltaX > 0) turns like dragging right. 0 when there is no horizontal movement.
+ */
+export function wheelTilt(deltaX: number, deltaY: number, shiftKey: boolean): number {
+  const d = deltaX !== 0 ? deltaX : shiftKey ? deltaY : 0;
+  if (!Number.isFinite(d) || d === 0) return 0;
+  const notches = Math.abs(d) >= 50 ? Math.max(1, Math.round(Math.abs(d) / 100)) : 1;
+  return Math.sign(d) * Math.min(notches, 10) * CAMERA_CONSTANTS.wheelTiltDeg;
+}
 
 /** Camera frame for an orbit: `back` points from the target to the camera; right × up = back. */
 export interface OrbitBasis {

@@ -35,258 +35,321 @@ export interface BuildOptions {
   signal?: AbortSignal;
 }
 
+/** The shared data phases 2–3 need before the parts: header, units, catalogue, surfaces, frames, views. */
+export type SharedData = Pick<RawModel, 'header' | 'units' | 'catalogue' | 'surfaces' | 'coordinateSystems' | 'designViews'>;
+
 /**
- * Builds the ImportResult from the records of phase 1. Parts whose geometry cannot be built keep their
- * object and properties and get a warning instead of a mesh.
+ * Builds the ImportResult from the records of phase 1 (single-stream import): the parts are processed
+ * top-level group by group (see ModelBuilder), yielding between groups for progress and abort.
  */
 export async function buildModel(raw: RawModel, opts: BuildOptions): Promise<ImportResult> {
-  const warnings: ImportWarning[] = [];
-  const seen = new Set<string>();
-  const warn = (code: string, message: string, line?: number, part?: string) => {
-    const k = `${code}|${message}`;
-    if (seen.has(k)) return;
-    seen.add(k);
-    warnings.push({ code, message: line !== undefined && part !== undefined ? `${message} (line ${line})` : message, line, part });
-  };
-  const units = new UnitTable(raw.units);
-  const habits = habitsOf(raw.header);
-  const { frames, byId: refPlanes } = frameTables(raw.coordinateSystems, units);
-  const ctx: SurfaceContext = {
-    units, chordMm: opts.chordalMm, angRad: (opts.angularDeg * Math.PI) / 180, warn: (c, m, l) => warn(c, m, l),
-    refPlanes, surfaces: raw.surfaces, meshCache: new Map(),
-  };
-  const blocks = blocksOf(raw.designViews);
-  const materials = new Map<string, MaterialInfo>();
-  const sections = new Map<string, SectionInfo>();
-  for (const [id, n] of raw.catalogue) {
-    if (n.n === 'Material') materials.set(id, materialOf(n, units));
-    if (n.n === 'BarSection') sections.set(id, sectionOf(n, units, habits.sections));
-  }
+  const builder = new ModelBuilder(raw, opts);
   const parts = raw.parts;
-  const kids: number[][] = parts.map(() => []);
-  parts.forEach((p, i) => p.parent >= 0 && kids[p.parent].push(i));
-  const objects: ModelObject[] = [];
-  const properties: PropertyRecord[] = [];
-  const meshes: PartMesh[] = [];
-  const fidelity: PartFidelity[] = [];
-  const holeCache = new Map<number, HoleOutline | null>();
-  const panelLayer = new Map<number, { n: [number, number, number]; o1: number; o2: number }>();
-  const lenMm = (n: XNode | undefined) => {
-    const v = units.value(n, 'length');
-    return v === undefined ? undefined : v * 1000;
-  };
-  const holeOf = (i: number): HoleOutline | null => {
-    if (!holeCache.has(i)) {
-      const r = holeOutline(parts[i].node, raw.catalogue, ctx);
-      if (typeof r === 'string') {
-        warn('bad-hole', `${parts[i].kind} ${parts[i].node.a.id ?? ''}: ${r}`, parts[i].line, parts[i].node.a.id);
-        holeCache.set(i, null);
-      } else holeCache.set(i, r);
-    }
-    return holeCache.get(i)!;
-  };
-  const holeKids = (i: number) => (i >= 0 ? kids[i].filter((k) => TYPE_OF[parts[k].kind] === 'HOLE') : []);
-
-  for (let i = 0; i < parts.length; i++) {
+  let next = 0;
+  for (let i = 0; i < parts.length; ) {
     if (opts.signal?.aborted) throw abortError();
-    if (i % 50 === 0) {
-      opts.onProgress?.(i / parts.length, `Tessellating part ${i + 1} of ${parts.length}`);
+    let j = i + 1;
+    while (j < parts.length && parts[j].parent !== -1) j++;
+    builder.addGroup(parts.slice(i, j), i);
+    i = j;
+    if (i >= next) {
+      next = i + 50;
+      opts.onProgress?.(i / parts.length, `Tessellating part ${i} of ${parts.length}`);
       await Promise.resolve();
     }
-    const rec = parts[i];
-    const node = rec.node;
-    const type = TYPE_OF[rec.kind];
-    const id = node.a.id ?? `${rec.kind}@${rec.line}`;
-    const desc = child(node, 'Description')?.t?.trim();
-    const name = node.a.name?.trim() || desc || id;
-    const parentRec = rec.parent >= 0 ? parts[rec.parent] : undefined;
-    const panelIdx = parentRec?.kind === 'Panel' ? rec.parent : -1;
-    const props: PropertyRecord = { NAME: name, OTYPE: type, STID: id };
-    const guid = normGuid(node.a.GUIDRef);
-    if (guid) props.GUID = guid;
-    if (desc) props.DES = desc;
-    const stype = node.a.functionType ?? (parentRec && type !== 'HOLE' ? parentRec.node.a.functionType : undefined);
-    if (rec.kind === 'EdgeReinforcement') props.STYPE = 'EDGE REINFORCEMENT';
-    else if (stype) props.STYPE = stype;
-    const tgh = node.a.tightness ?? (parentRec?.kind === 'Panel' ? parentRec.node.a.tightness : undefined);
-    if (tgh && type !== 'HOLE') props.TGH = tgh;
-    const matRef = child(node, 'PlateMaterial') ?? child(node, 'MaterialRef');
-    const mat = matRef ? findMaterial(matRef, materials, raw) : undefined;
-    if (matRef && !mat) warn('dangling-ref', `${rec.kind} ${id}: material "${matRef.a.localRef}" not in the catalogue`, rec.line, id);
-    if (mat) {
-      props.MAT = mat.grade;
-      if (mat.rho !== undefined) props.RHO = mat.rho;
-      if (mat.E !== undefined) props.E = mat.E;
-      if (mat.ny !== undefined) props.NY = mat.ny;
-      if (mat.sigma !== undefined) props.SIGMA = mat.sigma;
-    }
-    const phys = child(node, 'PhysicalProperties');
-    const dry = units.value(child(phys, 'DryWeight'), 'mass');
-    if (dry !== undefined) props.W = dry / 1000;
-    const cog = units.pointMm(child(phys, 'CenterOfGravity'));
-    if (cog) [props.XCG, props.YCG, props.ZCG] = cog.map((v) => v / 1000);
-    const net = units.value(child(node, 'NetArea'), 'area');
-    if (net !== undefined) props.AREA = net;
-    const rho = mat?.rho; // t/m³
-    let mb: MeshBuilder | null = null;
-    const computed: PartFidelity['computed'] = {};
+  }
+  opts.onProgress?.(1, 'Tessellation done');
+  return builder.finish(raw);
+}
 
-    try {
-      if (type === 'PLATE' || type === 'BRACKET') {
-        const t = lenMm(child(matRef, 'Thickness'));
-        const off = lenMm(child(node, 'Offset')) ?? 0;
-        if (t !== undefined) props.PLTH = t / 1000;
-        const surface = resolveSurface(child(node, 'UnboundedGeometry'), ctx) ?? (parentRec ? resolveSurface(child(parentRec.node, 'UnboundedGeometry'), ctx) : undefined);
-        const segs = curveSegments(child(node, 'OuterContour'), ctx);
-        const holeIdx = [...holeKids(i), ...holeKids(panelIdx)];
-        const holeLoops = holeIdx.flatMap((h) => holeOf(h)?.loops ?? []);
-        const fallback = () => {
-          const all = segs.flat();
-          return { kind: 'plane' as const, origin: [all[0], all[1], all[2]] as [number, number, number], normal: normalize(newellNormal(all)) };
-        };
-        if (!surface) warn('no-surface', `${rec.kind} ${id}: reference surface not found; the contour's plane is used`, rec.line, id);
-        const onlyPlate = panelIdx >= 0 && kids[panelIdx].filter((k) => parts[k].kind === 'Plate').length === 1;
-        const res = meshPlate(segs, holeLoops, surface ?? fallback(), off, off + (t ?? 0), ctx.chordMm, net !== undefined ? net * 1e6 : undefined, onlyPlate);
-        mb = res.mesh;
-        const areaM2 = res.area / 1e6;
-        props.AREA_GEOM = areaM2;
-        if (props.AREA === undefined) props.AREA = areaM2;
-        const vol = (res.area * (t ?? 0)) / 1e9;
-        props.VOLM_GEOM = vol;
-        props.VOLM = vol;
-        const mid = off + (t ?? 0) / 2;
-        const c = res.centroid.map((v, k) => (v + mid * res.normal[k]) / 1000);
-        [props.XCG_GEOM, props.YCG_GEOM, props.ZCG_GEOM] = c;
-        if (props.XCG === undefined) [props.XCG, props.YCG, props.ZCG] = c;
-        if (rho !== undefined) {
-          props.W_GEOM = vol * rho;
-          if (props.W === undefined) props.W = vol * rho;
-        }
-        // the writer's CoG convention: NAPA reports the centroid of the moulded sheet (vendorHabits.ts)
-        const cogMm = habits.cogConvention === 'moulded' ? res.centroid : c.map((v) => v * 1000);
-        Object.assign(computed, { areaM2, volumeM3: vol, cogMm, weightKg: rho !== undefined ? vol * rho * 1000 : undefined });
-        props.MSIDE = off < 0 && off + (t ?? 0) <= 1e-9 ? 'negative' : off >= 0 ? 'positive' : 'centred';
-        if (panelIdx >= 0 && !panelLayer.has(panelIdx) && surface?.kind === 'plane') panelLayer.set(panelIdx, { n: surface.normal, o1: off, o2: off + (t ?? 0) });
-        for (const note of res.notes) warn('plate-method', `${rec.kind} ${id}: meshed with the ${note} method`, rec.line, id);
-      } else if (type === 'STIFFENER' || type === 'PILLAR') {
-        const sref = child(node, 'SectionRef');
-        const sec = sections.get(sref?.a.localRef ?? '');
-        if (sec) props.PROFILE = `${sec.name} (${sec.kind})`;
-        const segs = curveSegments(child(node, 'TraceLine'), ctx);
-        const trace = traceLine(segs, Math.max(1, ctx.chordMm * 2));
-        const fileLen = traceLengthOf(child(node, 'TraceLine'), units);
-        const incl: Inclination[] = children(node, 'Inclination').flatMap((n) => {
-          const p = units.pointMm(child(n, 'Position')), w = directionOf(child(n, 'WebDirection'));
-          return p && w ? [{ position: p, web: normalize(w), flange: directionOf(child(n, 'FlangeDirection')) ?? null }] : [];
-        });
-        const compLen = polylineLength(trace) / 1000;
-        props.L = fileLen && fileLen > 0 ? fileLen : compLen;
-        if (!sec?.polygon) throw new Error(sec ? `section ${sec.name}: ${sec.error}` : `section "${sref?.a.localRef}" not in the catalogue`);
-        if (trace.length < 6) throw new Error('the TraceLine has no usable curve');
-        let offU = lenMm(child(sref, 'OffsetU')) ?? 0, offV = lenMm(child(sref, 'OffsetV')) ?? 0;
-        const layer = panelLayer.get(panelIdx);
-        let faceShift = 0; // §5.3.3: the profile starts on the plate face, not inside the steel
-        if (layer && rec.kind === 'Stiffener' && incl.length) {
-          const wn = incl[0].web[0] * layer.n[0] + incl[0].web[1] * layer.n[1] + incl[0].web[2] * layer.n[2];
-          if (wn > 0.5) faceShift = Math.max(0, layer.o2);
-          else if (wn < -0.5) faceShift = Math.max(0, -layer.o1);
-        }
-        offV += faceShift;
-        const res = meshMember(sec.polygon, trace, incl, offU, offV);
-        mb = res.mesh;
-        const vol = (sec.polygon.area * res.length) / 1e9;
-        props.VOLM_GEOM = vol;
-        props.VOLM = vol;
-        props.AREA_GEOM = (sec.polygon.area * res.length) / 1e9 > 0 ? sec.polygon.area / 1e6 : 0;
-        const c = res.centroid.every(Number.isFinite) ? res.centroid.map((v) => v / 1000) : undefined;
-        if (c) {
+/**
+ * Phases 2–3 part by part (issue 3 item 5): created from the shared data, it turns each complete
+ * top-level part subtree (a Panel with its plates, stiffeners, brackets and holes, or a free part) into
+ * objects, properties, meshes and fidelity records, keeping only those compact results, so the subtree's
+ * nodes can be released at once. Parts whose geometry cannot be built keep their object and properties
+ * and get a warning instead of a mesh.
+ */
+export class ModelBuilder {
+  private readonly warnings: ImportWarning[] = [];
+  private readonly seen = new Set<string>();
+  private readonly units: UnitTable;
+  private readonly habits: ReturnType<typeof habitsOf>;
+  private readonly frames: ImportResult['frames'];
+  private readonly ctx: SurfaceContext;
+  private readonly blocks: Map<string, string>;
+  private readonly materials = new Map<string, MaterialInfo>();
+  private readonly sections = new Map<string, SectionInfo>();
+  private readonly objects: ModelObject[] = [];
+  private readonly properties: PropertyRecord[] = [];
+  private readonly meshes: PartMesh[] = [];
+  private readonly fidelity: PartFidelity[] = [];
+
+  constructor(
+    private readonly shared: SharedData,
+    private readonly opts: BuildOptions,
+  ) {
+    this.units = new UnitTable(shared.units);
+    this.habits = habitsOf(shared.header);
+    const { frames, byId: refPlanes } = frameTables(shared.coordinateSystems, this.units);
+    this.frames = frames;
+    this.ctx = {
+      units: this.units, chordMm: opts.chordalMm, angRad: (opts.angularDeg * Math.PI) / 180, warn: (c, m, l) => this.warn(c, m, l),
+      refPlanes, surfaces: shared.surfaces, meshCache: new Map(),
+    };
+    this.blocks = blocksOf(shared.designViews);
+    for (const [id, n] of shared.catalogue) {
+      if (n.n === 'Material') this.materials.set(id, materialOf(n, this.units));
+      if (n.n === 'BarSection') this.sections.set(id, sectionOf(n, this.units, this.habits.sections));
+    }
+  }
+
+  /** Objects processed so far. */
+  get count(): number {
+    return this.objects.length;
+  }
+
+  private warn(code: string, message: string, line?: number, part?: string): void {
+    const k = `${code}|${message}`;
+    if (this.seen.has(k)) return;
+    this.seen.add(k);
+    this.warnings.push({ code, message: line !== undefined && part !== undefined ? `${message} (line ${line})` : message, line, part });
+  }
+
+  /**
+   * Processes one complete top-level subtree: `group` in document order (parents first), `base` the
+   * global index of group[0]; parent indices are global. Groups must arrive in order (base = count).
+   * @throws Error when a group arrives out of order.
+   */
+  addGroup(group: PartRecord[], base: number): void {
+    if (base !== this.objects.length) throw new Error(`ModelBuilder: group at ${base} arrives after ${this.objects.length} objects`);
+    const { units, habits, ctx, blocks, materials, sections, objects, properties, meshes, fidelity } = this;
+    const shared = this.shared;
+    const warn = (code: string, message: string, line?: number, part?: string) => this.warn(code, message, line, part);
+    const at = (i: number) => group[i - base];
+    const kids: number[][] = group.map(() => []);
+    group.forEach((p, k) => p.parent >= base && kids[p.parent - base].push(base + k));
+    const kidsOf = (i: number) => kids[i - base];
+    const holeCache = new Map<number, HoleOutline | null>();
+    const panelLayer = new Map<number, { n: [number, number, number]; o1: number; o2: number }>();
+    const lenMm = (n: XNode | undefined) => {
+      const v = units.value(n, 'length');
+      return v === undefined ? undefined : v * 1000;
+    };
+    const holeOf = (i: number): HoleOutline | null => {
+      if (!holeCache.has(i)) {
+        const r = holeOutline(at(i).node, shared.catalogue, ctx);
+        if (typeof r === 'string') {
+          warn('bad-hole', `${at(i).kind} ${at(i).node.a.id ?? ''}: ${r}`, at(i).line, at(i).node.a.id);
+          holeCache.set(i, null);
+        } else holeCache.set(i, r);
+      }
+      return holeCache.get(i)!;
+    };
+    const holeKids = (i: number) => (i >= 0 ? kidsOf(i).filter((k) => TYPE_OF[at(k).kind] === 'HOLE') : []);
+
+    for (let i = base; i < base + group.length; i++) {
+      const rec = at(i);
+      const node = rec.node;
+      const type = TYPE_OF[rec.kind];
+      const id = node.a.id ?? `${rec.kind}@${rec.line}`;
+      const desc = child(node, 'Description')?.t?.trim();
+      const name = node.a.name?.trim() || desc || id;
+      const parentRec = rec.parent >= 0 ? at(rec.parent) : undefined;
+      const panelIdx = parentRec?.kind === 'Panel' ? rec.parent : -1;
+      const props: PropertyRecord = { NAME: name, OTYPE: type, STID: id };
+      const guid = normGuid(node.a.GUIDRef);
+      if (guid) props.GUID = guid;
+      if (desc) props.DES = desc;
+      const stype = node.a.functionType ?? (parentRec && type !== 'HOLE' ? parentRec.node.a.functionType : undefined);
+      if (rec.kind === 'EdgeReinforcement') props.STYPE = 'EDGE REINFORCEMENT';
+      else if (stype) props.STYPE = stype;
+      const tgh = node.a.tightness ?? (parentRec?.kind === 'Panel' ? parentRec.node.a.tightness : undefined);
+      if (tgh && type !== 'HOLE') props.TGH = tgh;
+      const matRef = child(node, 'PlateMaterial') ?? child(node, 'MaterialRef');
+      const mat = matRef ? findMaterial(matRef, materials, shared) : undefined;
+      if (matRef && !mat) warn('dangling-ref', `${rec.kind} ${id}: material "${matRef.a.localRef}" not in the catalogue`, rec.line, id);
+      if (mat) {
+        props.MAT = mat.grade;
+        if (mat.rho !== undefined) props.RHO = mat.rho;
+        if (mat.E !== undefined) props.E = mat.E;
+        if (mat.ny !== undefined) props.NY = mat.ny;
+        if (mat.sigma !== undefined) props.SIGMA = mat.sigma;
+      }
+      const phys = child(node, 'PhysicalProperties');
+      const dry = units.value(child(phys, 'DryWeight'), 'mass');
+      if (dry !== undefined) props.W = dry / 1000;
+      const cog = units.pointMm(child(phys, 'CenterOfGravity'));
+      if (cog) [props.XCG, props.YCG, props.ZCG] = cog.map((v) => v / 1000);
+      const net = units.value(child(node, 'NetArea'), 'area');
+      if (net !== undefined) props.AREA = net;
+      const rho = mat?.rho; // t/m³
+      let mb: MeshBuilder | null = null;
+      const computed: PartFidelity['computed'] = {};
+
+      try {
+        if (type === 'PLATE' || type === 'BRACKET') {
+          const t = lenMm(child(matRef, 'Thickness'));
+          const off = lenMm(child(node, 'Offset')) ?? 0;
+          if (t !== undefined) props.PLTH = t / 1000;
+          const surface = resolveSurface(child(node, 'UnboundedGeometry'), ctx) ?? (parentRec ? resolveSurface(child(parentRec.node, 'UnboundedGeometry'), ctx) : undefined);
+          const segs = curveSegments(child(node, 'OuterContour'), ctx);
+          const holeIdx = [...holeKids(i), ...holeKids(panelIdx)];
+          const holeLoops = holeIdx.flatMap((h) => holeOf(h)?.loops ?? []);
+          const fallback = () => {
+            const all = segs.flat();
+            return { kind: 'plane' as const, origin: [all[0], all[1], all[2]] as [number, number, number], normal: normalize(newellNormal(all)) };
+          };
+          if (!surface) warn('no-surface', `${rec.kind} ${id}: reference surface not found; the contour's plane is used`, rec.line, id);
+          const onlyPlate = panelIdx >= 0 && kidsOf(panelIdx).filter((k) => at(k).kind === 'Plate').length === 1;
+          const res = meshPlate(segs, holeLoops, surface ?? fallback(), off, off + (t ?? 0), ctx.chordMm, net !== undefined ? net * 1e6 : undefined, onlyPlate);
+          mb = res.mesh;
+          const areaM2 = res.area / 1e6;
+          props.AREA_GEOM = areaM2;
+          if (props.AREA === undefined) props.AREA = areaM2;
+          const vol = (res.area * (t ?? 0)) / 1e9;
+          props.VOLM_GEOM = vol;
+          props.VOLM = vol;
+          const mid = off + (t ?? 0) / 2;
+          const c = res.centroid.map((v, k) => (v + mid * res.normal[k]) / 1000);
           [props.XCG_GEOM, props.YCG_GEOM, props.ZCG_GEOM] = c;
           if (props.XCG === undefined) [props.XCG, props.YCG, props.ZCG] = c;
-        }
-        if (rho !== undefined) {
-          props.W_GEOM = vol * rho;
-          if (props.W === undefined) props.W = vol * rho;
-        }
-        // NAPA measures profiles from the trace line, without the plate-face shift (vendorHabits.ts)
-        const w0 = incl.length ? incl[0].web : [0, 0, 0];
-        const back = habits.cogConvention === 'moulded' ? faceShift : 0;
-        const cogMm = c ? res.centroid.map((v, k) => v - back * w0[k]) : undefined;
-        Object.assign(computed, { volumeM3: vol, cogMm, weightKg: rho !== undefined ? vol * rho * 1000 : undefined });
-        const plth = sec.kind === 'FlatBar' || sec.kind === 'BulbFlat' ? sectionThickness(sref?.a.localRef, raw, units) : undefined;
-        if (plth !== undefined) props.PLTH = plth;
-      } else if (type === 'SEAM') {
-        const segs = curveSegments(child(node, 'TraceLine'), ctx);
-        mb = new MeshBuilder();
-        for (const s of segs) {
-          mb.polylineEdges(s, false);
-          for (const v of s) mb.positions.push(v);
-        }
-        const fileLen = traceLengthOf(child(node, 'TraceLine'), units);
-        props.L = fileLen && fileLen > 0 ? fileLen : segs.reduce((a, s) => a + polylineLength(s), 0) / 1000;
-        if (!segs.length) {
-          mb = null;
-          warn('no-geometry', `Seam ${id} has no TraceLine`, rec.line, id);
-        }
-      } else if (type === 'HOLE') {
-        const h = holeOf(i);
-        if (h) {
-          mb = new MeshBuilder();
-          for (const l of h.loops) {
-            mb.polylineEdges(l, true);
-            for (const v of l) mb.positions.push(v);
+          if (rho !== undefined) {
+            props.W_GEOM = vol * rho;
+            if (props.W === undefined) props.W = vol * rho;
           }
-          props.DES = props.DES ?? h.shape;
-          const a = h.loops.reduce((s, l) => s + Math.hypot(...newellNormal(l)) / 2, 0);
-          props.AREA_GEOM = a / 1e6;
-          props.AREA = a / 1e6;
+          // the writer's CoG convention: NAPA reports the centroid of the moulded sheet (vendorHabits.ts)
+          const cogMm = habits.cogConvention === 'moulded' ? res.centroid : c.map((v) => v * 1000);
+          Object.assign(computed, { areaM2, volumeM3: vol, cogMm, weightKg: rho !== undefined ? vol * rho * 1000 : undefined });
+          props.MSIDE = off < 0 && off + (t ?? 0) <= 1e-9 ? 'negative' : off >= 0 ? 'positive' : 'centred';
+          if (panelIdx >= 0 && !panelLayer.has(panelIdx) && surface?.kind === 'plane') panelLayer.set(panelIdx, { n: surface.normal, o1: off, o2: off + (t ?? 0) });
+          for (const note of res.notes) warn('plate-method', `${rec.kind} ${id}: meshed with the ${note} method`, rec.line, id);
+        } else if (type === 'STIFFENER' || type === 'PILLAR') {
+          const sref = child(node, 'SectionRef');
+          const sec = sections.get(sref?.a.localRef ?? '');
+          if (sec) props.PROFILE = `${sec.name} (${sec.kind})`;
+          const segs = curveSegments(child(node, 'TraceLine'), ctx);
+          const trace = traceLine(segs, Math.max(1, ctx.chordMm * 2));
+          const fileLen = traceLengthOf(child(node, 'TraceLine'), units);
+          const incl: Inclination[] = children(node, 'Inclination').flatMap((n) => {
+            const p = units.pointMm(child(n, 'Position')), w = directionOf(child(n, 'WebDirection'));
+            return p && w ? [{ position: p, web: normalize(w), flange: directionOf(child(n, 'FlangeDirection')) ?? null }] : [];
+          });
+          const compLen = polylineLength(trace) / 1000;
+          props.L = fileLen && fileLen > 0 ? fileLen : compLen;
+          if (!sec?.polygon) throw new Error(sec ? `section ${sec.name}: ${sec.error}` : `section "${sref?.a.localRef}" not in the catalogue`);
+          if (trace.length < 6) throw new Error('the TraceLine has no usable curve');
+          let offU = lenMm(child(sref, 'OffsetU')) ?? 0, offV = lenMm(child(sref, 'OffsetV')) ?? 0;
+          const layer = panelLayer.get(panelIdx);
+          let faceShift = 0; // §5.3.3: the profile starts on the plate face, not inside the steel
+          if (layer && rec.kind === 'Stiffener' && incl.length) {
+            const wn = incl[0].web[0] * layer.n[0] + incl[0].web[1] * layer.n[1] + incl[0].web[2] * layer.n[2];
+            if (wn > 0.5) faceShift = Math.max(0, layer.o2);
+            else if (wn < -0.5) faceShift = Math.max(0, -layer.o1);
+          }
+          offV += faceShift;
+          const res = meshMember(sec.polygon, trace, incl, offU, offV);
+          mb = res.mesh;
+          const vol = (sec.polygon.area * res.length) / 1e9;
+          props.VOLM_GEOM = vol;
+          props.VOLM = vol;
+          props.AREA_GEOM = (sec.polygon.area * res.length) / 1e9 > 0 ? sec.polygon.area / 1e6 : 0;
+          const c = res.centroid.every(Number.isFinite) ? res.centroid.map((v) => v / 1000) : undefined;
+          if (c) {
+            [props.XCG_GEOM, props.YCG_GEOM, props.ZCG_GEOM] = c;
+            if (props.XCG === undefined) [props.XCG, props.YCG, props.ZCG] = c;
+          }
+          if (rho !== undefined) {
+            props.W_GEOM = vol * rho;
+            if (props.W === undefined) props.W = vol * rho;
+          }
+          // NAPA measures profiles from the trace line, without the plate-face shift (vendorHabits.ts)
+          const w0 = incl.length ? incl[0].web : [0, 0, 0];
+          const back = habits.cogConvention === 'moulded' ? faceShift : 0;
+          const cogMm = c ? res.centroid.map((v, k) => v - back * w0[k]) : undefined;
+          Object.assign(computed, { volumeM3: vol, cogMm, weightKg: rho !== undefined ? vol * rho * 1000 : undefined });
+          const plth = sec.kind === 'FlatBar' || sec.kind === 'BulbFlat' ? sectionThickness(sref?.a.localRef, shared, units) : undefined;
+          if (plth !== undefined) props.PLTH = plth;
+        } else if (type === 'SEAM') {
+          const segs = curveSegments(child(node, 'TraceLine'), ctx);
+          mb = new MeshBuilder();
+          for (const s of segs) {
+            mb.polylineEdges(s, false);
+            for (const v of s) mb.positions.push(v);
+          }
+          const fileLen = traceLengthOf(child(node, 'TraceLine'), units);
+          props.L = fileLen && fileLen > 0 ? fileLen : segs.reduce((a, s) => a + polylineLength(s), 0) / 1000;
+          if (!segs.length) {
+            mb = null;
+            warn('no-geometry', `Seam ${id} has no TraceLine`, rec.line, id);
+          }
+        } else if (type === 'HOLE') {
+          const h = holeOf(i);
+          if (h) {
+            mb = new MeshBuilder();
+            for (const l of h.loops) {
+              mb.polylineEdges(l, true);
+              for (const v of l) mb.positions.push(v);
+            }
+            props.DES = props.DES ?? h.shape;
+            const a = h.loops.reduce((s, l) => s + Math.hypot(...newellNormal(l)) / 2, 0);
+            props.AREA_GEOM = a / 1e6;
+            props.AREA = a / 1e6;
+          }
         }
+      } catch (e) {
+        mb = null;
+        warn('geometry-failed', `${rec.kind} ${id}: ${(e as Error).message}`, rec.line, id);
       }
-    } catch (e) {
-      mb = null;
-      warn('geometry-failed', `${rec.kind} ${id}: ${(e as Error).message}`, rec.line, id);
-    }
 
-    let bounds = null;
-    if (mb && !withinWorld(mb)) {
-      warn('geometry-failed', `${rec.kind} ${id}: coordinates beyond ±${MAX_COORD_MM / 1e6} km (absurd values); the part is skipped`, rec.line, id);
-      mb = null;
-    }
-    if (mb && mb.positions.length >= 3 && mb.isFinite()) {
-      const b = growBox(emptyBox(), mb.positions);
-      if (isBoxValid(b)) {
-        bounds = b;
-        [props.XMIN, props.YMIN, props.ZMIN, props.XMAX, props.YMAX, props.ZMAX] = [b[0], b[1], b[2], b[3], b[4], b[5]].map((v) => v / 1000);
+      let bounds = null;
+      if (mb && !withinWorld(mb)) {
+        warn('geometry-failed', `${rec.kind} ${id}: coordinates beyond ±${MAX_COORD_MM / 1e6} km (absurd values); the part is skipped`, rec.line, id);
+        mb = null;
       }
-      meshes.push({ object: i, ...mb.build() });
-    } else if (mb) warn('geometry-failed', `${rec.kind} ${id}: geometry is empty or not finite`, rec.line, id);
-    objects.push({ index: i, id, guid, name, type, element: rec.kind, parent: rec.parent, block: blocks.get(id) ?? null, bounds });
-    if (COMPARED_ELEMENTS.has(rec.kind) && (dry !== undefined || cog || net !== undefined))
-      fidelity.push(comparePart({ object: i, id, element: rec.kind, line: rec.line }, { weightKg: dry, cogMm: cog, areaM2: net }, computed));
-    properties.push(props);
+      if (mb && mb.positions.length >= 3 && mb.isFinite()) {
+        const b = growBox(emptyBox(), mb.positions);
+        if (isBoxValid(b)) {
+          bounds = b;
+          [props.XMIN, props.YMIN, props.ZMIN, props.XMAX, props.YMAX, props.ZMAX] = [b[0], b[1], b[2], b[3], b[4], b[5]].map((v) => v / 1000);
+        }
+        meshes.push({ object: i, ...mb.build() });
+      } else if (mb) warn('geometry-failed', `${rec.kind} ${id}: geometry is empty or not finite`, rec.line, id);
+      objects.push({ index: i, id, guid, name, type, element: rec.kind, parent: rec.parent, block: blocks.get(id) ?? null, bounds });
+      if (COMPARED_ELEMENTS.has(rec.kind) && (dry !== undefined || cog || net !== undefined))
+        fidelity.push(comparePart({ object: i, id, element: rec.kind, line: rec.line }, { weightKg: dry, cogMm: cog, areaM2: net }, computed));
+      properties.push(props);
+    }
+    sumPanels(group, base, kids, properties);
   }
-  sumPanels(parts, kids, properties);
-  for (const [, msg] of units.problems) warn('units', msg);
-  for (const [el, n] of raw.unsupported) warn('unsupported-element', `${n} × <${el}> not supported by the importer; ignored`);
-  const modelBox = emptyBox();
-  for (const o of objects) if (o.bounds) growBox(modelBox, [o.bounds[0], o.bounds[1], o.bounds[2], o.bounds[3], o.bounds[4], o.bounds[5]]);
-  opts.onProgress?.(1, 'Tessellation done');
-  return {
-    info: {
-      name: raw.vessel.name || raw.header.name || opts.fileName,
-      schemaVersion: raw.schemaVersion,
-      originatingSystem: raw.header.originating_system ?? '',
-      timeStamp: raw.header.time_stamp ?? '',
-      bounds: modelBox,
-      tolerances: { chordalMm: opts.chordalMm, angularDeg: opts.angularDeg },
-    },
-    objects,
-    properties,
-    meshes,
-    frames,
-    warnings,
-    fidelity,
-    ...(raw.unsupported.size ? { unsupportedElements: Object.fromEntries(raw.unsupported) } : {}),
-  };
+
+  /**
+   * The ImportResult after the last group: `raw` gives the vessel, header, schema version and the
+   * unsupported-element counts of the reading pass(es).
+   */
+  finish(raw: Pick<RawModel, 'vessel' | 'header' | 'schemaVersion' | 'unsupported'>): ImportResult {
+    const { objects, opts } = this;
+    for (const [, msg] of this.units.problems) this.warn('units', msg);
+    for (const [el, n] of raw.unsupported) this.warn('unsupported-element', `${n} × <${el}> not supported by the importer; ignored`);
+    const modelBox = emptyBox();
+    for (const o of objects) if (o.bounds) growBox(modelBox, [o.bounds[0], o.bounds[1], o.bounds[2], o.bounds[3], o.bounds[4], o.bounds[5]]);
+    return {
+      info: {
+        name: raw.vessel.name || raw.header.name || opts.fileName,
+        schemaVersion: raw.schemaVersion,
+        originatingSystem: raw.header.originating_system ?? '',
+        timeStamp: raw.header.time_stamp ?? '',
+        bounds: modelBox,
+        tolerances: { chordalMm: opts.chordalMm, angularDeg: opts.angularDeg },
+      },
+      objects,
+      properties: this.properties,
+      meshes: this.meshes,
+      frames: this.frames,
+      warnings: this.warnings,
+      fidelity: this.fidelity,
+      ...(raw.unsupported.size ? { unsupportedElements: Object.fromEntries(raw.unsupported) } : {}),
+    };
+  }
 }
 
 /** Largest coordinate accepted, mm (10 000 km): beyond it a value is absurd, not a ship. */
@@ -302,7 +365,7 @@ function withinWorld(mb: MeshBuilder): boolean {
  * The Material of a PlateMaterial/MaterialRef: by localRef (OCX_GUIDE §2.18), else — for writers that
  * omit localRef (AVEVA E3D) — by the normalised GUID, then by name.
  */
-function findMaterial(ref: XNode, materials: Map<string, MaterialInfo>, raw: RawModel): MaterialInfo | undefined {
+function findMaterial(ref: XNode, materials: Map<string, MaterialInfo>, raw: SharedData): MaterialInfo | undefined {
   if (ref.a.localRef) return materials.get(ref.a.localRef);
   const g = normGuid(ref.a.GUIDRef);
   for (const [id, n] of raw.catalogue) {
@@ -334,7 +397,7 @@ function traceLengthOf(trace: XNode | undefined, units: UnitTable): number | und
   return any ? total : undefined;
 }
 
-function sectionThickness(ref: string | undefined, raw: RawModel, units: UnitTable): number | undefined {
+function sectionThickness(ref: string | undefined, raw: SharedData, units: UnitTable): number | undefined {
   const n = raw.catalogue.get(ref ?? '');
   const shape = n?.c.find((c) => c.n === 'FlatBar' || c.n === 'BulbFlat');
   const v = units.value(child(shape, shape?.n === 'FlatBar' ? 'Width' : 'WebThickness'), 'length');
@@ -342,16 +405,18 @@ function sectionThickness(ref: string | undefined, raw: RawModel, units: UnitTab
 }
 
 /** A panel without file values gets the summed W and AREA of its plates and other parts (issue item 4). */
-function sumPanels(parts: PartRecord[], kids: number[][], props: PropertyRecord[]): void {
-  for (let i = 0; i < parts.length; i++) {
-    if (parts[i].kind !== 'Panel') continue;
-    const ch = kids[i].filter((k) => parts[k].kind !== 'Hole2DContour' && parts[k].kind !== 'InnerContour' && parts[k].kind !== 'SlotContour');
+function sumPanels(parts: PartRecord[], base: number, kids: number[][], props: PropertyRecord[]): void {
+  for (let l = 0; l < parts.length; l++) {
+    if (parts[l].kind !== 'Panel') continue;
+    const i = base + l;
+    const kind = (k: number) => parts[k - base].kind;
+    const ch = kids[l].filter((k) => kind(k) !== 'Hole2DContour' && kind(k) !== 'InnerContour' && kind(k) !== 'SlotContour');
     if (props[i].W === undefined) {
       const w = ch.reduce((s, k) => s + (typeof props[k].W === 'number' ? (props[k].W as number) : 0), 0);
       if (w > 0) props[i].W = w;
     }
     if (props[i].AREA === undefined) {
-      const a = ch.filter((k) => parts[k].kind === 'Plate').reduce((s, k) => s + (typeof props[k].AREA === 'number' ? (props[k].AREA as number) : 0), 0);
+      const a = ch.filter((k) => kind(k) === 'Plate').reduce((s, k) => s + (typeof props[k].AREA === 'number' ? (props[k].AREA as number) : 0), 0);
       if (a > 0) props[i].AREA = a;
     }
   }

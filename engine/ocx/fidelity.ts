@@ -47,6 +47,8 @@ export interface FidelitySummary {
   warnings: number;
   /** Parts whose geometry could not be built (plus 1 when the file was refused). */
   errors: number;
+  /** Quantities outside the target that the expected-deviation table explains (counted as within). */
+  explained: number;
 }
 
 /** Part ids excused from a target, keyed `${id}|W`, `${id}|AREA` or `${id}|COG` (expected deviations). */
@@ -58,25 +60,34 @@ export type FidelityExclusions = ReadonlySet<string>;
  */
 export function summarizeFidelity(result: ImportResult, excluded: FidelityExclusions = new Set()): FidelitySummary {
   const recs = result.fidelity ?? [];
+  let explained = 0;
   const share = (key: 'W' | 'AREA' | 'COG', dev: (r: PartFidelity) => number | undefined, limit: number) => {
     let n = 0, ok = 0;
     for (const r of recs) {
       const d = dev(r);
       if (d === undefined) continue;
       n++;
-      if (d <= limit || excluded.has(`${r.id}|${key}`)) ok++;
+      if (d <= limit) ok++;
+      else if (excluded.has(`${r.id}|${key}`)) {
+        ok++;
+        explained++;
+      }
     }
     return n ? (100 * ok) / n : null;
   };
   const errors = result.warnings.filter((w) => w.code === 'geometry-failed').length;
+  const weightWithin = share('W', (r) => r.weightDevPct, FIDELITY_TARGETS.weightPct);
+  const areaWithin = share('AREA', (r) => r.areaDevPct, FIDELITY_TARGETS.areaPct);
+  const cogWithin = share('COG', (r) => r.cogDevMm, FIDELITY_TARGETS.cogMm);
   return {
     parts: result.objects.filter((o) => COMPARED_ELEMENTS.has(o.element)).length,
     compared: recs.filter((r) => r.weightDevPct !== undefined || r.areaDevPct !== undefined || r.cogDevMm !== undefined).length,
-    weightWithin: share('W', (r) => r.weightDevPct, FIDELITY_TARGETS.weightPct),
-    areaWithin: share('AREA', (r) => r.areaDevPct, FIDELITY_TARGETS.areaPct),
-    cogWithin: share('COG', (r) => r.cogDevMm, FIDELITY_TARGETS.cogMm),
+    weightWithin,
+    areaWithin,
+    cogWithin,
     warnings: result.warnings.length - errors,
     errors,
+    explained,
   };
 }
 
@@ -92,7 +103,7 @@ export function summaryLine(file: string, s: FidelitySummary): string {
 
 /** The summary of a file that could not be imported at all. */
 export function refusedSummary(): FidelitySummary {
-  return { parts: 0, compared: 0, weightWithin: null, areaWithin: null, cogWithin: null, warnings: 0, errors: 1 };
+  return { parts: 0, compared: 0, weightWithin: null, areaWithin: null, cogWithin: null, warnings: 0, errors: 1, explained: 0 };
 }
 
 /** True when every share of the summary meets FIDELITY_TARGETS.share (n/a counts as met). */
@@ -105,17 +116,19 @@ const fmtPt = (p?: [number, number, number]) => (p ? p.map((v) => v.toFixed(1)).
 
 /**
  * The per-part table of a file: one row per compared quantity (part, quantity, vendor value, computed
- * value, deviation), rows outside the target marked with '!'.
+ * value, deviation), rows outside the target marked with '!', or with 'explained' when `excluded`
+ * (the expected-deviation table) lists them.
  */
-export function fidelityTable(result: ImportResult): string[] {
+export function fidelityTable(result: ImportResult, excluded: FidelityExclusions = new Set()): string[] {
+  const mark = (r: PartFidelity, q: 'W' | 'AREA' | 'COG', out: boolean) => (!out ? '' : excluded.has(`${r.id}|${q}`) ? 'explained' : '!');
   const rows: string[][] = [['part', 'element', 'quantity', 'vendor', 'computed', 'deviation', '']];
   for (const r of result.fidelity ?? []) {
     if (r.weightDevPct !== undefined)
-      rows.push([r.id, r.element, 'weight kg', fmt(r.vendor.weightKg, 3), fmt(r.computed.weightKg, 3), `${r.weightDevPct.toFixed(2)}%`, r.weightDevPct > FIDELITY_TARGETS.weightPct ? '!' : '']);
+      rows.push([r.id, r.element, 'weight kg', fmt(r.vendor.weightKg, 3), fmt(r.computed.weightKg, 3), `${r.weightDevPct.toFixed(2)}%`, mark(r, 'W', r.weightDevPct > FIDELITY_TARGETS.weightPct)]);
     if (r.areaDevPct !== undefined)
-      rows.push([r.id, r.element, 'area m2', fmt(r.vendor.areaM2, 4), fmt(r.computed.areaM2, 4), `${r.areaDevPct.toFixed(2)}%`, r.areaDevPct > FIDELITY_TARGETS.areaPct ? '!' : '']);
+      rows.push([r.id, r.element, 'area m2', fmt(r.vendor.areaM2, 4), fmt(r.computed.areaM2, 4), `${r.areaDevPct.toFixed(2)}%`, mark(r, 'AREA', r.areaDevPct > FIDELITY_TARGETS.areaPct)]);
     if (r.cogDevMm !== undefined)
-      rows.push([r.id, r.element, 'cog mm', fmtPt(r.vendor.cogMm), fmtPt(r.computed.cogMm), `${r.cogDevMm.toFixed(1)} mm`, r.cogDevMm > FIDELITY_TARGETS.cogMm ? '!' : '']);
+      rows.push([r.id, r.element, 'cog mm', fmtPt(r.vendor.cogMm), fmtPt(r.computed.cogMm), `${r.cogDevMm.toFixed(1)} mm`, mark(r, 'COG', r.cogDevMm > FIDELITY_TARGETS.cogMm)]);
   }
   const widths = rows[0].map((_, k) => Math.max(...rows.map((r) => r[k].length)));
   return rows.map((r) => r.map((c, k) => c.padEnd(widths[k])).join('  ').trimEnd());

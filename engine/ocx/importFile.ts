@@ -9,15 +9,21 @@ import type { ImportResult } from '../model/types';
 import { importOcx, type ImportOptions } from './index';
 
 /**
- * Imports the OCX file at `path`.
+ * Imports the OCX file at `path` in two passes with bounded memory (ImportOptions.reopen: the catalogue
+ * pre-pass, then the part pass that releases each part's data once it is tessellated).
  * @throws OcxImportError for a refused file; the fs error when the file cannot be read.
  */
 export async function importOcxFile(path: string, options: ImportOptions = {}): Promise<ImportResult> {
   const st = await stat(path);
-  const stream = createReadStream(path, { highWaterMark: 256 * 1024 });
+  const streams: ReturnType<typeof createReadStream>[] = [];
+  const open = () => {
+    const s = createReadStream(path, { highWaterMark: 256 * 1024 });
+    streams.push(s);
+    return s as AsyncIterable<Uint8Array>;
+  };
   try {
-    return await importOcx(stream as AsyncIterable<Uint8Array>, { totalBytes: st.size, fileName: basename(path), ...options });
+    return await importOcx(open(), { totalBytes: st.size, fileName: basename(path), reopen: open, ...options });
   } finally {
-    stream.destroy();
+    for (const s of streams) s.destroy();
   }
 }

@@ -3,7 +3,8 @@
  * SAX), engine/ocx/buildModel.ts (phases 2–3: resolution and tessellation) and engine/geometry/*.
  */
 import type { ImportResult, ProgressFn } from '../model/types';
-import { buildModel } from './buildModel';
+import { buildModel, ModelBuilder } from './buildModel';
+import { collectShared } from './prepass';
 import { readOcx } from './reader';
 import { OcxImportError } from './errors';
 
@@ -23,11 +24,20 @@ export interface ImportOptions {
   totalBytes?: number;
   /** File name, for messages and the model name fallback. */
   fileName?: string;
+  /**
+   * Opens the same document again from its start (a file: Node createReadStream, browser File.stream()).
+   * When given, the import runs in two passes with bounded memory (issue 3 item 5, OCX_GUIDE §1.3):
+   * `chunks` feeds the cheap catalogue pre-pass (engine/ocx/prepass.ts), the reopened stream the main
+   * pass, which tessellates and measures each part as soon as its element closes and keeps only the
+   * compact results. Without it the whole stream is read first (memory grows with the parts' data).
+   */
+  reopen?: () => AsyncIterable<Uint8Array | string>;
 }
 
 /**
  * Imports an OCX 3.0/3.1 document from a stream of UTF-8 bytes or text chunks. Reading reports progress
- * 0..0.5 by bytes (when totalBytes is given), tessellation 0.5..1. Nothing outside the returned value
+ * 0..0.5 by bytes (when totalBytes is given), tessellation 0.5..1; with options.reopen (two passes)
+ * the pre-pass ends at 0.1 and the part pass reports 0.1..1 by bytes. Nothing outside the returned value
  * is changed, so a refused file leaves any stored model untouched.
  * @returns the object table, properties (catalogue units), meshes (mm), frame tables and warnings.
  * @throws OcxImportError for an empty, truncated, malformed or non-OCX document (message names the
@@ -43,13 +53,35 @@ export async function importOcx(chunks: AsyncIterable<Uint8Array | string>, opti
   };
   progress(0, 'Reading');
   const total = options.totalBytes;
-  const raw = await readOcx(chunks, total ? (n) => progress(0.5 * Math.min(1, n / total), 'Reading') : undefined, options.signal);
-  progress(0.5, 'Resolving references');
-  return buildModel(raw, {
+  const build = {
     chordalMm: options.chordalMm ?? 1,
     angularDeg: options.angularDeg ?? 15,
     fileName: options.fileName ?? 'model',
-    onProgress: (f, m) => progress(0.5 + 0.5 * f, m),
     signal: options.signal,
-  });
+  };
+  if (options.reopen) {
+    let shared = null;
+    try {
+      shared = await collectShared(chunks, options.signal);
+    } catch (e) {
+      if ((e as Error).name === 'AbortError') throw e; // a malformed fragment: the single pass names the error
+    }
+    if (shared) {
+      // pre-pass 0..0.1 (a scan), main pass 0.1..1 by bytes
+      progress(0.1, 'Importing parts');
+      const builder = new ModelBuilder(shared, build);
+      const raw = await readOcx(options.reopen(), {
+        signal: options.signal,
+        shared,
+        onGroup: (records, base) => builder.addGroup(records, base),
+        onBytes: total ? (n) => progress(0.1 + 0.9 * Math.min(1, n / total), `Importing parts (${builder.count} so far)`) : undefined,
+      });
+      progress(1, 'Tessellation done');
+      return builder.finish(raw);
+    }
+    chunks = options.reopen(); // no OCX root found by the scan, or a bad fragment: the single pass gives the precise error
+  }
+  const raw = await readOcx(chunks, { onBytes: total ? (n) => progress(0.5 * Math.min(1, n / total), 'Reading') : undefined, signal: options.signal });
+  progress(0.5, 'Resolving references');
+  return buildModel(raw, { ...build, onProgress: (f, m) => progress(0.5 + 0.5 * f, m) });
 }

@@ -85,7 +85,7 @@ export function meshPlate(
     boundary.set(key(dot(d, e1), dot(d, e2)), [l[i], l[i + 1], l[i + 2]]);
     if ((i / 3) % Math.max(1, Math.floor(l.length / 3 / 200)) === 0) bxyh.push(dot(d, e1), dot(d, e2), dot(d, n));
   }
-  const spacing = lifter ? steinerSpacing(outer2) : 0;
+  const spacing = lifter ? Math.max(steinerSpacing(outer2), Math.min(0.7 * medianEdge(lifter.mesh), Math.sqrt(areaOf2(outer2) / 50))) : 0;
   // on curved surfaces, long boundary edges would give sliver triangles whose lifted area is wrong
   const region = lifter
     ? triangulateGrid(densify(outer2, spacing), holes2.map((h) => densify(h, spacing)), spacing)
@@ -201,10 +201,35 @@ function cellSize(l: number[]): number {
 }
 
 function steinerSpacing(outer2: number[]): number {
+  return Math.max(50, Math.sqrt(areaOf2(outer2) / 1500));
+}
+
+function areaOf2(outer2: number[]): number {
   let a = 0;
   const n = outer2.length / 2;
   for (let i = 0, j = n - 1; i < n; j = i++) a += outer2[2 * j] * outer2[2 * i + 1] - outer2[2 * i] * outer2[2 * j + 1];
-  return Math.max(50, Math.sqrt(Math.abs(a / 2) / 1500));
+  return Math.abs(a / 2);
+}
+
+/**
+ * Median shortest-edge length of the triangles of a reference-surface mesh (mm; ≤ 600 triangles sampled). The surface mesh is
+ * tessellated to the chordal tolerance, so a lifting grid of about this size follows the surface as
+ * closely as the surface mesh itself; a finer grid only costs time (issue 3 item 6).
+ */
+function medianEdge(mesh: { positions: number[]; indices: number[] }): number {
+  const P = mesh.positions, I = mesh.indices, nt = I.length / 3;
+  const step = Math.max(1, Math.floor(nt / 600));
+  const ls: number[] = [];
+  for (let t = 0; t < nt; t += step) {
+    let min = Infinity; // the shortest edge: across the curvature (a cylinder's long edges run along its axis)
+    for (let k = 0; k < 3; k++) {
+      const a = 3 * I[3 * t + k], b = 3 * I[3 * t + ((k + 1) % 3)];
+      min = Math.min(min, Math.hypot(P[a] - P[b], P[a + 1] - P[b + 1], P[a + 2] - P[b + 2]));
+    }
+    ls.push(min);
+  }
+  ls.sort((x, y) => x - y);
+  return ls.length ? ls[ls.length >> 1] : 0;
 }
 
 /** Inverse-distance-weighted height of the boundary samples at (x, y). */

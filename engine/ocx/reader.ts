@@ -37,8 +37,14 @@ const TEXT_ELEMENTS = new Set(['Description', 'UnitName', 'UnitSymbol']);
 const OCX_NS_PREFIX = 'https://3docx.org/fileadmin//ocx_schema//';
 const LEGACY_NS = 'http://data.dnvgl.com/Schemas/ocxXMLSchema';
 
+/** Vessel-level and top-level elements that the catalogue pre-pass (prepass.ts) collects. */
+export const SHARED_ELEMENTS = new Set(['ClassCatalogue', 'UnitsML', 'ReferenceSurfaces', 'CoordinateSystem', 'DesignView']);
+
 /*
- * Memory (issue 3 item 5): the text is consumed chunk by chunk and never kept. What is retained per part
+ * Memory (issue 3 item 5): the text is consumed chunk by chunk and never kept. With ReadOptions.onGroup
+ * (the two-pass import of a file, OCX_GUIDE §1.3) each top-level part (a Panel with its plates,
+ * stiffeners and holes, or a free part) is handed over as soon as its element closes and then dropped,
+ * so only one part's subtree is held at a time. Without it (a single stream), what is retained per part
  * until phase 2 is its PartRecord: the element's XNode subtree (local names, attributes as strings,
  * children) without LimitedBy, ConnectionConfiguration, Penetration, ContourBounds and
  * BracketParameters, plus its line and parent index. Shared surfaces, coordinate systems, catalogues,
@@ -74,6 +80,23 @@ export interface RawModel {
   unsupported: Map<string, number>;
 }
 
+/** Options of readOcx. */
+export interface ReadOptions {
+  /** Called with the number of bytes (or characters) consumed so far. */
+  onBytes?: (n: number) => void;
+  signal?: AbortSignal;
+  /**
+   * The shared data already collected by the pre-pass (catalogue, units, surfaces, coordinate systems,
+   * design views): those elements are then skipped here, not captured again.
+   */
+  shared?: RawModel;
+  /**
+   * Receives each complete top-level part subtree: its records in document order (parents first) and
+   * the global index of the first; parent indices are global. RawModel.parts then stays empty.
+   */
+  onGroup?: (records: PartRecord[], base: number) => void;
+}
+
 interface Frame {
   local: string;
   node: XNode | null;
@@ -83,12 +106,13 @@ interface Frame {
 }
 
 /**
- * Reads an OCX document from a stream of UTF-8 bytes or text chunks.
- * @param onBytes called with the number of bytes (or characters) consumed so far.
+ * Reads an OCX document from a stream of UTF-8 bytes or text chunks (see ReadOptions for the
+ * two-pass mode that hands over finished parts).
  * @throws OcxImportError for an empty file, non-XML or malformed XML (with line), a truncated document
  * (naming the unclosed element), a non-OCX root or namespace, or a DOCTYPE declaring entities.
  */
-export async function readOcx(chunks: AsyncIterable<Uint8Array | string>, onBytes?: (n: number) => void, signal?: AbortSignal): Promise<RawModel> {
+export async function readOcx(chunks: AsyncIterable<Uint8Array | string>, options: ReadOptions = {}): Promise<RawModel> {
+  const { onBytes, signal, shared, onGroup } = options;
   const model: RawModel = {
     schemaVersion: '',
     header: {},
@@ -108,6 +132,9 @@ export async function readOcx(chunks: AsyncIterable<Uint8Array | string>, onByte
   let firstChar = true;
   let captureRoot: { frame: Frame; sink: (n: XNode) => void } | null = null;
   let partRecordStack: number[] = [];
+  let recordCount = 0;
+  let group: PartRecord[] = [];
+  let groupBase = 0;
 
   const fail = (msg: string, line = parser.line, col?: number): never => {
     throw new OcxImportError(msg, line, col);
@@ -149,8 +176,8 @@ export async function readOcx(chunks: AsyncIterable<Uint8Array | string>, onByte
       const node = makeNode(tag, line);
       const rec: PartRecord = { kind: local, node, parent: partRecordStack.length ? partRecordStack[partRecordStack.length - 1] : -1, line };
       frame.node = node;
-      frame.record = model.parts.length;
-      model.parts.push(rec);
+      frame.record = recordCount++;
+      (onGroup ? group : model.parts).push(rec);
       partRecordStack.push(frame.record);
       return;
     }
@@ -166,6 +193,10 @@ export async function readOcx(chunks: AsyncIterable<Uint8Array | string>, onByte
     }
     // not inside a captured subtree: decide what to capture
     const pl = parent.local;
+    if (shared && SHARED_ELEMENTS.has(local)) {
+      frame.skip = true; // collected by the pre-pass
+      return;
+    }
     let sink: ((n: XNode) => void) | null = null;
     if (local === 'Header' && pl === 'ocxXML') model.header = plainAttrs(tag);
     else if (local === 'Vessel' && pl === 'ocxXML') model.vessel = plainAttrs(tag);
@@ -184,7 +215,16 @@ export async function readOcx(chunks: AsyncIterable<Uint8Array | string>, onByte
   parser.on('closetag', () => {
     const frame = stack.pop();
     if (!frame) return;
-    if (frame.record >= 0) partRecordStack.pop();
+    if (frame.record >= 0) {
+      partRecordStack.pop();
+      if (onGroup && partRecordStack.length === 0) {
+        const done = group;
+        group = [];
+        const base = groupBase;
+        groupBase = recordCount;
+        onGroup(done, base);
+      }
+    }
     if (captureRoot && captureRoot.frame === frame && frame.node) {
       captureRoot.sink(frame.node);
       captureRoot = null;
@@ -226,6 +266,12 @@ export async function readOcx(chunks: AsyncIterable<Uint8Array | string>, onByte
   if (!rootSeen) fail('Not an XML document: no root element', parser.line);
   parser.close();
   partRecordStack = [];
+  if (shared) {
+    for (const k of ['surfaces', 'catalogue', 'units'] as const) if (model[k].size === 0) model[k] = shared[k] as never;
+    model.coordinateSystems = shared.coordinateSystems;
+    model.designViews = shared.designViews;
+    for (const [el, n] of shared.unsupported) model.unsupported.set(el, (model.unsupported.get(el) ?? 0) + n);
+  }
   return model;
 }
 

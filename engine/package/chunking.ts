@@ -5,13 +5,11 @@
 import type { Box3Tuple, PartMesh } from '../model/types';
 import { emptyBox, growBox } from '../model/types';
 
-/** One object's geometry ready for a chunk: normals always present (computed when the mesh had none). */
+/** One object's geometry ready for a chunk (normals are not stored: format version 2 shades flat). */
 export interface ChunkPart {
   object: number;
   /** xyz, mm. */
   positions: Float32Array;
-  /** Unit normals, 3 per vertex. */
-  normals: Float32Array;
   /** Indices local to this part. */
   indices: Uint32Array;
   /** Segments x0 y0 z0 x1 y1 z1, mm, or null. */
@@ -23,8 +21,7 @@ const LARGE_PART_FRACTION = 0.05;
 
 /**
  * Merges meshes that share an object index into one part (so an object's vertices and indices are
- * contiguous in a chunk) and fills in area-weighted vertex normals where a mesh has none.
- * Order of first appearance is kept.
+ * contiguous in a chunk). Order of first appearance is kept.
  */
 export function mergeMeshesByObject(meshes: PartMesh[]): ChunkPart[] {
   const byObject = new Map<number, PartMesh[]>();
@@ -35,21 +32,19 @@ export function mergeMeshesByObject(meshes: PartMesh[]): ChunkPart[] {
   }
   const parts: ChunkPart[] = [];
   for (const [object, list] of byObject) {
-    const withNormals = list.map((m) => ({ ...m, normals: m.normals ?? computeVertexNormals(m.positions, m.indices) }));
-    if (withNormals.length === 1) {
-      const m = withNormals[0];
-      parts.push({ object, positions: m.positions, normals: m.normals, indices: m.indices, edges: m.edges && m.edges.length ? m.edges : null });
+    if (list.length === 1) {
+      const m = list[0];
+      parts.push({ object, positions: m.positions, indices: m.indices, edges: m.edges && m.edges.length ? m.edges : null });
       continue;
     }
-    const nv = withNormals.reduce((n, m) => n + m.positions.length, 0);
-    const ni = withNormals.reduce((n, m) => n + m.indices.length, 0);
-    const ne = withNormals.reduce((n, m) => n + (m.edges?.length ?? 0), 0);
-    const positions = new Float32Array(nv), normals = new Float32Array(nv), indices = new Uint32Array(ni);
+    const nv = list.reduce((n, m) => n + m.positions.length, 0);
+    const ni = list.reduce((n, m) => n + m.indices.length, 0);
+    const ne = list.reduce((n, m) => n + (m.edges?.length ?? 0), 0);
+    const positions = new Float32Array(nv), indices = new Uint32Array(ni);
     const edges = ne > 0 ? new Float32Array(ne) : null;
     let pv = 0, pi = 0, pe = 0;
-    for (const m of withNormals) {
+    for (const m of list) {
       positions.set(m.positions, pv);
-      normals.set(m.normals, pv);
       for (let k = 0; k < m.indices.length; k++) indices[pi + k] = m.indices[k] + pv / 3;
       if (m.edges && edges) {
         edges.set(m.edges, pe);
@@ -58,61 +53,52 @@ export function mergeMeshesByObject(meshes: PartMesh[]): ChunkPart[] {
       pv += m.positions.length;
       pi += m.indices.length;
     }
-    parts.push({ object, positions, normals, indices, edges });
+    parts.push({ object, positions, indices, edges });
   }
   return parts;
 }
 
-/** Area-weighted vertex normals (unit; +Z for a vertex with no area around it). */
-export function computeVertexNormals(positions: Float32Array, indices: Uint32Array): Float32Array {
-  const n = new Float32Array(positions.length);
-  for (let t = 0; t < indices.length; t += 3) {
-    const a = indices[t] * 3, b = indices[t + 1] * 3, c = indices[t + 2] * 3;
-    const ux = positions[b] - positions[a], uy = positions[b + 1] - positions[a + 1], uz = positions[b + 2] - positions[a + 2];
-    const vx = positions[c] - positions[a], vy = positions[c + 1] - positions[a + 1], vz = positions[c + 2] - positions[a + 2];
-    const nx = uy * vz - uz * vy, ny = uz * vx - ux * vz, nz = ux * vy - uy * vx;
-    for (const i of [a, b, c]) {
-      n[i] += nx;
-      n[i + 1] += ny;
-      n[i + 2] += nz;
-    }
-  }
-  for (let i = 0; i < n.length; i += 3) {
-    const l = Math.hypot(n[i], n[i + 1], n[i + 2]);
-    if (l > 0) {
-      n[i] /= l;
-      n[i + 1] /= l;
-      n[i + 2] /= l;
-    } else n[i + 2] = 1;
-  }
-  return n;
+/** Vertices a part may need in a chunk: its own plus one per edge end (an upper bound before welding). */
+export function partVertexBound(p: ChunkPart): number {
+  return p.positions.length / 3 + (p.edges ? p.edges.length / 3 : 0);
 }
 
 /**
  * Splits a part that exceeds the chunk limits into pieces by triangles, each within the limits and
- * with the same object index. Edges go with the first piece. A part within the limits is returned as is.
+ * with the same object index. Edges go with the first piece (its vertex budget is reduced by the edge
+ * ends); edges of more than half the vertex limit go into edge-only pieces of their own. A part within
+ * the limits is returned as is.
  */
 export function splitPart(p: ChunkPart, maxV: number, maxT: number): ChunkPart[] {
-  if (p.positions.length / 3 <= maxV && p.indices.length / 3 <= maxT) return [p];
+  if (partVertexBound(p) <= maxV && p.indices.length / 3 <= maxT) return [p];
+  if (p.edges && p.edges.length / 3 > maxV / 2) {
+    const perPiece = Math.max(1, Math.floor(maxV / 2 / 2)) * 6;
+    const edgePieces: ChunkPart[] = [];
+    for (let k = 0; k < p.edges.length; k += perPiece)
+      edgePieces.push({ object: p.object, positions: new Float32Array(0), indices: new Uint32Array(0), edges: p.edges.slice(k, k + perPiece) });
+    const body = p.indices.length > 0 ? splitPart({ ...p, edges: null }, maxV, maxT) : [];
+    return [...body, ...edgePieces];
+  }
+  const edgeEnds = p.edges ? p.edges.length / 3 : 0;
   const pieces: ChunkPart[] = [];
   const remap = new Int32Array(p.positions.length / 3).fill(-1);
   let used: number[] = [];
   let tris: number[] = [];
   const flush = () => {
-    const positions = new Float32Array(used.length * 3), normals = new Float32Array(used.length * 3);
+    const positions = new Float32Array(used.length * 3);
     used.forEach((v, k) => {
       positions.set(p.positions.subarray(v * 3, v * 3 + 3), k * 3);
-      normals.set(p.normals.subarray(v * 3, v * 3 + 3), k * 3);
       remap[v] = -1;
     });
-    pieces.push({ object: p.object, positions, normals, indices: Uint32Array.from(tris), edges: pieces.length === 0 ? p.edges : null });
+    pieces.push({ object: p.object, positions, indices: Uint32Array.from(tris), edges: pieces.length === 0 ? p.edges : null });
     used = [];
     tris = [];
   };
   for (let t = 0; t < p.indices.length; t += 3) {
     let fresh = 0;
     for (let k = 0; k < 3; k++) if (remap[p.indices[t + k]] < 0) fresh++;
-    if (used.length + fresh > maxV || tris.length / 3 + 1 > maxT) flush();
+    const budget = pieces.length === 0 ? maxV - edgeEnds : maxV;
+    if (used.length + fresh > budget || tris.length / 3 + 1 > maxT) flush();
     for (let k = 0; k < 3; k++) {
       const v = p.indices[t + k];
       if (remap[v] < 0) {
@@ -140,7 +126,7 @@ function toItem(part: ChunkPart): Item {
   if (part.edges) growBox(box, part.edges);
   const centre: [number, number, number] = [(box[0] + box[3]) / 2, (box[1] + box[4]) / 2, (box[2] + box[5]) / 2];
   const diagonal = Math.hypot(box[3] - box[0], box[4] - box[1], box[5] - box[2]);
-  return { part, box, centre, diagonal, vertices: part.positions.length / 3, triangles: part.indices.length / 3 };
+  return { part, box, centre, diagonal, vertices: partVertexBound(part), triangles: part.indices.length / 3 };
 }
 
 /**

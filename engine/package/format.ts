@@ -20,8 +20,17 @@
  *   0  magic 'KSCC'          4  byteLength u32         8  index u32           12 vertexCount u32
  *   16 triangleCount u32     20 objectRangeCount u32   24 edgeCount u32       28 edgeRangeCount u32
  *   32 bounds 6 × f64 (quantisation box, mm)
- *   80 positions u16 × 3V (padded to 4)   normals i8 × 3V (padded to 4)   indices u32 × 3T
- *      objects u32 × 5·objectRangeCount   edges u16 × 6E (12E bytes)      edgeObjects u32 × 3·edgeRangeCount
+ *   80 positions u16 × 3V (padded to 4)   indices u16 × 3T (padded to 4)
+ *      objects u32 × 5·objectRangeCount   edges u16 × 2E (vertex index pairs, padded to 4)
+ *      edgeObjects u32 × 3·edgeRangeCount
+ *
+ * Version 2 (issue 4 "Scale"): at most 65,536 vertices per chunk so indices are 16-bit; vertices are
+ * welded per object (no per-vertex normals: the renderer shades flat from screen-space derivatives, which
+ * is exact for plates and shows the tessellation of curved hull plates); edges index the chunk's vertices
+ * (an edge end that is no triangle corner gets a vertex of its own inside the object's vertex range).
+ * The per-vertex object slot the renderer needs is derived from `objects` (ranges are contiguous), so it
+ * costs no bytes on the wire. On the GPU that is 6 B/vertex position + 2 B/vertex slot + 6 B/triangle
+ * index + 4 B/edge.
  */
 import type { Box3Tuple } from '../model/types';
 
@@ -30,7 +39,7 @@ export const HEADER_MAGIC = 'KSC1';
 /** Magic of a chunk frame. */
 export const CHUNK_MAGIC = 'KSCC';
 /** The only format version this code writes and reads. */
-export const FORMAT_VERSION = 1;
+export const FORMAT_VERSION = 2;
 /** Units code for millimetres (the only unit). */
 export const UNITS_MM = 1;
 /** Size of the header frame, bytes. */
@@ -39,6 +48,8 @@ export const HEADER_BYTES = 96;
 export const CHUNK_HEADER_BYTES = 80;
 /** Size of the frame prefix (magic + byteLength), bytes. */
 export const FRAME_PREFIX_BYTES = 8;
+/** Most vertices in one chunk (16-bit indices). */
+export const MAX_CHUNK_VERTICES = 65_536;
 /** Largest quantised coordinate: world = min + q × (max − min) / QUANT_MAX. */
 export const QUANT_MAX = 65535;
 
@@ -54,7 +65,6 @@ export interface ChunkCounts {
 /** Byte offsets (from the chunk frame's start) of each array of a chunk, and the frame's total length. */
 export interface ChunkLayout {
   positions: number;
-  normals: number;
   indices: number;
   objects: number;
   edges: number;
@@ -73,13 +83,12 @@ export function align4(n: number): number {
  */
 export function chunkLayout(c: ChunkCounts): ChunkLayout {
   const positions = CHUNK_HEADER_BYTES;
-  const normals = positions + align4(c.vertexCount * 3 * 2);
-  const indices = normals + align4(c.vertexCount * 3);
-  const objects = indices + c.triangleCount * 3 * 4;
+  const indices = positions + align4(c.vertexCount * 3 * 2);
+  const objects = indices + align4(c.triangleCount * 3 * 2);
   const edges = objects + c.objectRangeCount * 5 * 4;
-  const edgeObjects = edges + c.edgeCount * 6 * 2;
-  const byteLength = align4(edgeObjects + c.edgeRangeCount * 3 * 4);
-  return { positions, normals, indices, objects, edges, edgeObjects, byteLength };
+  const edgeObjects = edges + align4(c.edgeCount * 2 * 2);
+  const byteLength = edgeObjects + c.edgeRangeCount * 3 * 4;
+  return { positions, indices, objects, edges, edgeObjects, byteLength };
 }
 
 /** Writes 4 ASCII characters at `offset`. */

@@ -14,7 +14,9 @@ import {
   FRAME_PREFIX_BYTES,
   HEADER_BYTES,
   HEADER_MAGIC,
+  MAX_CHUNK_VERTICES,
   UNITS_MM,
+  type ChunkLayout,
   chunkLayout,
   dequantise,
   readBox,
@@ -159,28 +161,33 @@ export class ScenePackageReader {
       index,
       bounds,
       positions: new Uint16Array(buffer, layout.positions, counts.vertexCount * 3),
-      normals: new Int8Array(buffer, layout.normals, counts.vertexCount * 3),
-      indices: new Uint32Array(buffer, layout.indices, counts.triangleCount * 3),
+      indices: new Uint16Array(buffer, layout.indices, counts.triangleCount * 3),
       objects: new Uint32Array(buffer, layout.objects, counts.objectRangeCount * 5),
-      edges: new Uint16Array(buffer, layout.edges, counts.edgeCount * 6),
+      edges: new Uint16Array(buffer, layout.edges, counts.edgeCount * 2),
       edgeObjects: new Uint32Array(buffer, layout.edgeObjects, counts.edgeRangeCount * 3),
     };
-    this.validateRanges(chunk, header, at, layout.indices, layout.objects, layout.edgeObjects);
+    if (counts.vertexCount > MAX_CHUNK_VERTICES)
+      throw new Error(`Scene package chunk ${index} has ${counts.vertexCount} vertices at byte ${at + 12}, more than ${MAX_CHUNK_VERTICES}`);
+    this.validateRanges(chunk, header, at, layout);
     this.chunksRead++;
     return chunk;
   }
 
-  private validateRanges(c: SceneChunk, h: SceneHeader, at: number, indicesAt: number, objectsAt: number, edgeObjectsAt: number): void {
+  private validateRanges(c: SceneChunk, h: SceneHeader, at: number, layout: ChunkLayout): void {
     const nv = c.positions.length / 3;
     for (let k = 0; k < c.indices.length; k++)
       if (c.indices[k] >= nv)
-        throw new Error(`Scene package chunk ${c.index}: triangle index ${c.indices[k]} out of range (${nv} vertices) at byte ${at + indicesAt + k * 4}`);
+        throw new Error(`Scene package chunk ${c.index}: triangle index ${c.indices[k]} out of range (${nv} vertices) at byte ${at + layout.indices + k * 2}`);
+    for (let k = 0; k < c.edges.length; k++)
+      if (c.edges[k] >= nv)
+        throw new Error(`Scene package chunk ${c.index}: edge vertex ${c.edges[k]} out of range (${nv} vertices) at byte ${at + layout.edges + k * 2}`);
+    const objectsAt = layout.objects, edgeObjectsAt = layout.edgeObjects;
     for (let r = 0; r < c.objects.length; r += 5) {
       const [obj, vs, vc, is, ic] = c.objects.subarray(r, r + 5);
       if (obj >= h.objectCount || vs + vc > nv || is + ic > c.indices.length || ic % 3 !== 0)
         throw new Error(`Scene package chunk ${c.index}: object range [${obj}, ${vs}, ${vc}, ${is}, ${ic}] out of range at byte ${at + objectsAt + r * 4}`);
     }
-    const ne = c.edges.length / 6;
+    const ne = c.edges.length / 2;
     for (let r = 0; r < c.edgeObjects.length; r += 3) {
       const [obj, es, ec] = c.edgeObjects.subarray(r, r + 3);
       if (obj >= h.objectCount || es + ec > ne)
@@ -194,9 +201,12 @@ export function decodeChunkPositions(chunk: SceneChunk): Float32Array {
   return dequantise(chunk.positions, chunk.bounds);
 }
 
-/** World-mm edge segments of a chunk (x0 y0 z0 x1 y1 z1 per segment). */
+/** World-mm edge segments of a chunk (x0 y0 z0 x1 y1 z1 per segment), resolved through the vertex indices. */
 export function decodeChunkEdges(chunk: SceneChunk): Float32Array {
-  return dequantise(chunk.edges, chunk.bounds);
+  const pos = decodeChunkPositions(chunk);
+  const out = new Float32Array(chunk.edges.length * 3);
+  for (let k = 0; k < chunk.edges.length; k++) out.set(pos.subarray(chunk.edges[k] * 3, chunk.edges[k] * 3 + 3), k * 3);
+  return out;
 }
 
 /** Reads a complete package held in memory (tests, Node tools). @throws like ScenePackageReader. */

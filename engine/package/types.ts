@@ -7,7 +7,7 @@ import type { Box3Tuple } from '../model/types';
 
 /** Package header: written first, so a reader knows the model's extent before any geometry arrives. */
 export interface SceneHeader {
-  /** Format version (currently 1). */
+  /** Format version (currently 2, see format.ts). */
   version: number;
   /** Always 'mm'. */
   units: 'mm';
@@ -25,9 +25,10 @@ export interface SceneHeader {
 }
 
 /**
- * One independent chunk of geometry. Positions are quantised to 16 bits over the chunk's bounds:
- * world = bounds.min + q × (bounds.max − bounds.min) / 65535, so a renderer can upload `positions`
- * unchanged and place the mesh with scale (max − min) / 65535 and offset min.
+ * One independent chunk of geometry (format version 2). Positions are quantised to 16 bits over the
+ * chunk's bounds: world = bounds.min + q × (bounds.max − bounds.min) / 65535, so a renderer can upload
+ * `positions` unchanged and place the mesh with scale (max − min) / 65535 and offset min. At most 65,536
+ * vertices, so indices are 16-bit. Vertices are welded per object; there are no normals (flat shading).
  * Each object's vertices and indices are contiguous; `objects` says where.
  */
 export interface SceneChunk {
@@ -37,16 +38,14 @@ export interface SceneChunk {
   bounds: Box3Tuple;
   /** Quantised xyz, 3·V values. */
   positions: Uint16Array;
-  /** Normals as signed normalised bytes (n × 127), 3·V values. */
-  normals: Int8Array;
   /** Triangle indices into this chunk's vertices, 3·T values. */
-  indices: Uint32Array;
+  indices: Uint16Array;
   /**
    * Object ranges, 5 values per object present in the chunk:
-   * [objectIndex, vertexStart, vertexCount, indexStart, indexCount].
+   * [objectIndex, vertexStart, vertexCount, indexStart, indexCount]. Row r is the object's "slot" r.
    */
   objects: Uint32Array;
-  /** Edge line segments, quantised like positions, 6 values per segment (x0 y0 z0 x1 y1 z1). */
+  /** Edge line segments as pairs of vertex indices into `positions`, 2 values per segment. */
   edges: Uint16Array;
   /** Edge ranges, 3 values per object with edges: [objectIndex, segmentStart, segmentCount]. */
   edgeObjects: Uint32Array;

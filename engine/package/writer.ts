@@ -10,6 +10,7 @@ import {
   FORMAT_VERSION,
   HEADER_BYTES,
   HEADER_MAGIC,
+  MAX_CHUNK_VERTICES,
   UNITS_MM,
   chunkLayout,
   quantScale,
@@ -33,7 +34,7 @@ export interface ScenePackageInfo {
 export interface ScenePackageOptions {
   /** Most triangles per chunk (default 65,536). */
   maxChunkTriangles?: number;
-  /** Most vertices per chunk (default 65,536). */
+  /** Most vertices per chunk (default and maximum 65,536: indices are 16-bit). */
   maxChunkVertices?: number;
 }
 
@@ -44,7 +45,7 @@ export const DEFAULT_MAX_CHUNK_TRIANGLES = 65_536;
 /**
  * Encodes meshes into a `.sc` package: element 0 is the header frame (96 bytes), then one frame per
  * chunk in streaming order (large and central geometry first). Concatenate them for a file or an
- * HTTP body. Parts of one object are merged; a part is split by triangles, keeping its object index,
+ * HTTP body. Vertices are welded per object and chunk (format version 2, see format.ts). Parts of one object are merged; a part is split by triangles, keeping its object index,
  * only when it alone exceeds the chunk limits.
  * @throws Error naming the mesh when positions are not xyz triplets, an index is out of range, a
  *   coordinate is not finite, or mesh.object is outside 0..objectCount-1.
@@ -57,6 +58,7 @@ export function encodeScenePackage(
   const maxV = options.maxChunkVertices ?? DEFAULT_MAX_CHUNK_VERTICES;
   const maxT = options.maxChunkTriangles ?? DEFAULT_MAX_CHUNK_TRIANGLES;
   if (!(maxV >= 3) || !(maxT >= 1)) throw new Error(`Chunk limits must allow one triangle (vertices ${maxV}, triangles ${maxT})`);
+  if (maxV > MAX_CHUNK_VERTICES) throw new Error(`Chunk vertex limit ${maxV} exceeds ${MAX_CHUNK_VERTICES} (16-bit indices)`);
   meshes.forEach((m, i) => validateMesh(m, i, info.objectCount));
 
   const parts = mergeMeshesByObject(meshes);
@@ -134,21 +136,64 @@ function encodeHeader(
   return bytes;
 }
 
+/** One part welded and quantised over the chunk box: its vertex list, triangle and edge indices (local). */
+interface WeldedPart {
+  object: number;
+  q: number[];
+  tris: number[];
+  edges: number[];
+}
+
+/**
+ * Quantises a part over the chunk box and welds vertices with equal quantised coordinates (per object);
+ * edge ends reuse a triangle corner when they coincide with one, else get a vertex of their own.
+ */
+function weldPart(p: ChunkPart, box: Box3Tuple, step: [number, number, number]): WeldedPart {
+  const map = new Map<number, number>();
+  const q: number[] = [];
+  const vertexOf = (x: number, y: number, z: number): number => {
+    const a = quantise(x, box[0], step[0]), b = quantise(y, box[1], step[1]), c = quantise(z, box[2], step[2]);
+    const key = a + b * 65536 + c * 4294967296;
+    let v = map.get(key);
+    if (v === undefined) {
+      v = q.length / 3;
+      map.set(key, v);
+      q.push(a, b, c);
+    }
+    return v;
+  };
+  const remap = new Int32Array(p.positions.length / 3).fill(-1);
+  const tris: number[] = new Array(p.indices.length);
+  for (let k = 0; k < p.indices.length; k++) {
+    const i = p.indices[k];
+    if (remap[i] < 0) remap[i] = vertexOf(p.positions[i * 3], p.positions[i * 3 + 1], p.positions[i * 3 + 2]);
+    tris[k] = remap[i];
+  }
+  const edges: number[] = [];
+  if (p.edges) for (let k = 0; k + 2 < p.edges.length; k += 3) edges.push(vertexOf(p.edges[k], p.edges[k + 1], p.edges[k + 2]));
+  return { object: p.object, q, tris, edges };
+}
+
 function encodeChunk(parts: ChunkPart[], index: number): { bytes: Uint8Array; triangles: number; edges: number } {
   const box = emptyBox();
-  let vertexCount = 0, triangleCount = 0, edgeCount = 0, objectRangeCount = 0, edgeRangeCount = 0;
   for (const p of parts) {
     growBox(box, p.positions);
     if (p.edges) growBox(box, p.edges);
-    vertexCount += p.positions.length / 3;
-    triangleCount += p.indices.length / 3;
-    if (p.indices.length > 0) objectRangeCount++;
-    if (p.edges && p.edges.length > 0) {
-      edgeCount += p.edges.length / 6;
+  }
+  if (!isBoxValid(box)) box.splice(0, 6, 0, 0, 0, 0, 0, 0);
+  const step = quantScale(box);
+  const welded = parts.map((p) => weldPart(p, box, step));
+  let vertexCount = 0, triangleCount = 0, edgeCount = 0, objectRangeCount = 0, edgeRangeCount = 0;
+  for (const w of welded) {
+    vertexCount += w.q.length / 3;
+    triangleCount += w.tris.length / 3;
+    if (w.q.length > 0) objectRangeCount++;
+    if (w.edges.length > 0) {
+      edgeCount += w.edges.length / 2;
       edgeRangeCount++;
     }
   }
-  if (!isBoxValid(box)) box.splice(0, 6, 0, 0, 0, 0, 0, 0);
+  if (vertexCount > MAX_CHUNK_VERTICES) throw new Error(`Scene package chunk ${index} needs ${vertexCount} vertices, more than ${MAX_CHUNK_VERTICES}`);
   const counts = { vertexCount, triangleCount, objectRangeCount, edgeCount, edgeRangeCount };
   const layout = chunkLayout(counts);
   const buffer = new ArrayBuffer(layout.byteLength);
@@ -165,38 +210,23 @@ function encodeChunk(parts: ChunkPart[], index: number): { bytes: Uint8Array; tr
   if (CHUNK_HEADER_BYTES !== 80) throw new Error('chunk header layout changed without updating the writer');
 
   const pos = new Uint16Array(buffer, layout.positions, vertexCount * 3);
-  const nrm = new Int8Array(buffer, layout.normals, vertexCount * 3);
-  const idx = new Uint32Array(buffer, layout.indices, triangleCount * 3);
+  const idx = new Uint16Array(buffer, layout.indices, triangleCount * 3);
   const obj = new Uint32Array(buffer, layout.objects, objectRangeCount * 5);
-  const edg = new Uint16Array(buffer, layout.edges, edgeCount * 6);
+  const edg = new Uint16Array(buffer, layout.edges, edgeCount * 2);
   const eob = new Uint32Array(buffer, layout.edgeObjects, edgeRangeCount * 3);
-  const step = quantScale(box);
   let v0 = 0, i0 = 0, o = 0, e0 = 0, eo = 0;
-  for (const p of parts) {
-    const nv = p.positions.length / 3;
-    quantiseInto(pos, v0 * 3, p.positions, box, step);
-    for (let k = 0; k < nv * 3; k++) nrm[v0 * 3 + k] = Math.max(-127, Math.min(127, Math.round(p.normals[k] * 127)));
-    for (let k = 0; k < p.indices.length; k++) idx[i0 + k] = p.indices[k] + v0;
-    if (p.indices.length > 0) {
-      obj.set([p.object, v0, nv, i0, p.indices.length], o * 5);
-      o++;
-    }
-    if (p.edges && p.edges.length > 0) {
-      quantiseInto(edg, e0 * 6, p.edges, box, step);
-      eob.set([p.object, e0, p.edges.length / 6], eo * 3);
-      e0 += p.edges.length / 6;
-      eo++;
+  for (const w of welded) {
+    const nv = w.q.length / 3;
+    pos.set(w.q, v0 * 3);
+    for (let k = 0; k < w.tris.length; k++) idx[i0 + k] = w.tris[k] + v0;
+    if (nv > 0) obj.set([w.object, v0, nv, i0, w.tris.length], o++ * 5);
+    if (w.edges.length > 0) {
+      for (let k = 0; k < w.edges.length; k++) edg[e0 * 2 + k] = w.edges[k] + v0;
+      eob.set([w.object, e0, w.edges.length / 2], eo++ * 3);
+      e0 += w.edges.length / 2;
     }
     v0 += nv;
-    i0 += p.indices.length;
+    i0 += w.tris.length;
   }
   return { bytes: new Uint8Array(buffer), triangles: triangleCount, edges: edgeCount };
-}
-
-function quantiseInto(out: Uint16Array, at: number, src: ArrayLike<number>, box: Box3Tuple, step: [number, number, number]): void {
-  for (let k = 0; k + 2 < src.length; k += 3) {
-    out[at + k] = quantise(src[k], box[0], step[0]);
-    out[at + k + 1] = quantise(src[k + 1], box[1], step[1]);
-    out[at + k + 2] = quantise(src[k + 2], box[2], step[2]);
-  }
 }

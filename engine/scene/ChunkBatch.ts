@@ -1,31 +1,42 @@
 /**
- * One `.sc` chunk on the GPU (ARCHITECTURE.md "The `.sc` package"; viewer.md §4 "Loading"): a single
- * THREE.Mesh of the chunk's triangles and a THREE.LineSegments of its feature edges, plus a three-mesh-bvh
- * BVH for picking, built as soon as the chunk arrives.
+ * One `.sc` chunk on the GPU (ARCHITECTURE.md "The `.sc` package"; viewer.md §4 "Loading"; issue 4
+ * "Scale"): one THREE.Mesh of the chunk's triangles, a THREE.LineSegments of its feature edges that shares
+ * the mesh's vertex buffers (edges are 16-bit index pairs), a second mesh for the translucent pass (shown
+ * only while an object is translucent), and a three-mesh-bvh BVH for picking, built on request
+ * (Engine builds them chunk by chunk in idle slices; a pick on a chunk without one builds it first).
  *
- * Quantisation: the Uint16 positions are uploaded as they are (not normalised, values 0..65535); the mesh
- * and the edges carry scale = (max − min) / 65535 per axis (1 on a flat axis, whose values are all 0) and
- * position = min, so model-matrix × q = world mm. Normals are Int8 normalised (world directions; the
- * material cancels the scale, see chunkMaterial.ts). A Float32 `objectIndex` attribute per vertex
- * (exact up to 2^24 objects) lets the shader read the object's state.
+ * GPU bytes: Uint16 xyz positions (6 B/vertex), a Uint16 object slot (2 B/vertex: the row of the chunk's
+ * object table; the chunk's slot texture maps it to the global object index), Uint16 triangle indices
+ * (6 B/triangle) and Uint16 edge indices (4 B/edge). See `geometryBytes`.
+ *
+ * Quantisation: positions are uploaded as they are (values 0..65535); the meshes carry
+ * scale = (max − min) / 65535 per axis (1 on a flat axis, whose values are all 0) and position = min,
+ * so model-matrix × q = world mm.
  *
  * Ownership: the geometry keeps views on the chunk's typed arrays (no copy); the chunk must not be reused.
  */
 import {
+  Box3,
   BufferAttribute,
   BufferGeometry,
+  DataTexture,
   DoubleSide,
+  FloatType,
   LineSegments,
   Matrix4,
   Mesh,
+  NearestFilter,
   Ray,
+  RedFormat,
   Vector3,
   type LineBasicMaterial,
-  type Material,
+  type MeshLambertMaterial,
 } from 'three';
 import { MeshBVH } from 'three-mesh-bvh';
 import type { SceneChunk } from '../package/types';
 import { buildTriangleLookup, objectAtTriangle, type TriangleObjectLookup } from '../interaction/objectLookup';
+import { createEdgeMaterial, createSurfaceMaterial, type ChunkSlotUniform, type ObjectStateUniforms } from './chunkMaterial';
+import { TEXTURE_ROW } from './ObjectStateTable';
 
 const QMAX = 65535;
 
@@ -36,62 +47,104 @@ export interface ChunkHit {
   distance: number;
 }
 
-/** Mesh, edges and BVH of one chunk. Dispose with dispose(). */
+/** Meshes, edges, slot texture and BVH of one chunk. Dispose with dispose(). */
 export class ChunkBatch {
   readonly index: number;
   readonly mesh: Mesh;
+  /** Second draw of the same geometry for objects with opacity < 1 (invisible unless enabled). */
+  readonly translucentMesh: Mesh;
   readonly edges: LineSegments | null;
   readonly triangles: number;
   readonly vertexCount: number;
-  private readonly bvh: MeshBVH | null;
+  readonly edgeCount: number;
+  /** Bytes of vertex and index buffers on the GPU (positions, slots, triangle and edge indices). */
+  readonly geometryBytes: number;
+  /** World bounds of the chunk (mm), for culling. */
+  readonly worldBox: Box3;
+  readonly chunk: SceneChunk;
+  private bvh: MeshBVH | null = null;
   private readonly lookup: TriangleObjectLookup;
-  private readonly objectRanges: Uint32Array;
-  private readonly chunk: SceneChunk;
+  private readonly slotTexture: DataTexture;
+  private readonly materials: [MeshLambertMaterial, MeshLambertMaterial, LineBasicMaterial];
   private readonly inverse = new Matrix4();
 
   /**
-   * Builds the GPU objects of `chunk` with the shared materials.
+   * Builds the GPU objects of `chunk` with materials on the shared state uniforms.
    * @throws Error naming the chunk when arrays have inconsistent lengths or ranges fall outside them.
    */
-  constructor(chunk: SceneChunk, surface: Material, edgeMaterial: LineBasicMaterial) {
+  constructor(chunk: SceneChunk, uniforms: ObjectStateUniforms) {
     this.index = chunk.index;
     this.chunk = chunk;
     const where = `Chunk ${chunk.index}`;
     if (chunk.positions.length % 3 !== 0) throw new Error(`${where}: positions length ${chunk.positions.length} is not a multiple of 3`);
-    if (chunk.normals.length !== chunk.positions.length) throw new Error(`${where}: normals and positions differ in length`);
     if (chunk.indices.length % 3 !== 0) throw new Error(`${where}: index count ${chunk.indices.length} is not a multiple of 3`);
-    if (chunk.edges.length % 6 !== 0) throw new Error(`${where}: edge values ${chunk.edges.length} are not a multiple of 6`);
+    if (chunk.edges.length % 2 !== 0) throw new Error(`${where}: edge index count ${chunk.edges.length} is not a multiple of 2`);
     this.vertexCount = chunk.positions.length / 3;
     this.triangles = chunk.indices.length / 3;
-    this.objectRanges = chunk.objects;
+    this.edgeCount = chunk.edges.length / 2;
     this.lookup = buildTriangleLookup(chunk.objects);
+    const slots = vertexSlots(chunk.objects, this.vertexCount, where);
+    this.slotTexture = slotObjectTexture(chunk.objects);
+    const slot: ChunkSlotUniform = { uSlotObjects: { value: this.slotTexture } };
+    this.materials = [createSurfaceMaterial(uniforms, slot), createSurfaceMaterial(uniforms, slot, true), createEdgeMaterial(uniforms, slot)];
 
+    const position = new BufferAttribute(chunk.positions, 3, false);
+    const slotAttr = new BufferAttribute(slots, 1, false);
     const geometry = new BufferGeometry();
-    geometry.setAttribute('position', new BufferAttribute(chunk.positions, 3, false));
-    geometry.setAttribute('normal', new BufferAttribute(chunk.normals, 3, true));
-    geometry.setAttribute('objectIndex', new BufferAttribute(vertexObjectIndex(chunk.objects, this.vertexCount, 5, 1, 2, 1, where), 1));
-    const idx = this.vertexCount <= 65536 ? Uint16Array.from(chunk.indices) : chunk.indices;
-    geometry.setIndex(new BufferAttribute(idx, 1));
+    geometry.setAttribute('position', position);
+    geometry.setAttribute('objectSlot', slotAttr);
+    geometry.setIndex(new BufferAttribute(chunk.indices, 1));
     geometry.computeBoundingBox();
     geometry.computeBoundingSphere();
-    this.mesh = new Mesh(geometry, surface);
-    placeQuantised(this.mesh, chunk);
+    this.mesh = new Mesh(geometry, this.materials[0]);
+    this.translucentMesh = new Mesh(geometry, this.materials[1]);
+    this.translucentMesh.visible = false;
+    this.translucentMesh.renderOrder = 1;
+    for (const m of [this.mesh, this.translucentMesh]) placeQuantised(m, chunk);
     this.mesh.name = `chunk-${chunk.index}`;
+    this.translucentMesh.name = `chunk-${chunk.index}-translucent`;
     this.inverse.copy(this.mesh.matrixWorld).invert();
-    // indirect: keep the index buffer in package order so object ranges stay valid.
-    this.bvh = this.triangles > 0 ? new MeshBVH(geometry, { indirect: true }) : null;
+    this.worldBox = (geometry.boundingBox ?? new Box3()).clone().applyMatrix4(this.mesh.matrixWorld);
 
-    if (chunk.edges.length > 0) {
+    if (this.edgeCount > 0) {
       const eg = new BufferGeometry();
-      eg.setAttribute('position', new BufferAttribute(chunk.edges, 3, false));
-      eg.setAttribute('objectIndex', new BufferAttribute(vertexObjectIndex(chunk.edgeObjects, chunk.edges.length / 3, 3, 1, 2, 2, `${where} edges`), 1));
-      eg.computeBoundingSphere();
-      this.edges = new LineSegments(eg, edgeMaterial);
+      // Same attribute objects: three uploads each buffer once and both draws use it.
+      eg.setAttribute('position', position);
+      eg.setAttribute('objectSlot', slotAttr);
+      eg.setIndex(new BufferAttribute(chunk.edges, 1));
+      eg.boundingBox = geometry.boundingBox;
+      eg.boundingSphere = geometry.boundingSphere;
+      this.edges = new LineSegments(eg, this.materials[2]);
       placeQuantised(this.edges, chunk);
       this.edges.name = `chunk-${chunk.index}-edges`;
     } else {
       this.edges = null;
     }
+    this.geometryBytes = chunk.positions.byteLength + slots.byteLength + chunk.indices.byteLength + chunk.edges.byteLength;
+  }
+
+  /** True once the picking BVH exists. */
+  get hasBvh(): boolean {
+    return this.bvh !== null || this.triangles === 0;
+  }
+
+  /** Builds the picking BVH now (a few ms to tens of ms for a full chunk); no-op when built. */
+  buildBvh(): void {
+    if (this.bvh || this.triangles === 0) return;
+    // indirect: keep the index buffer in package order so object ranges stay valid.
+    this.bvh = new MeshBVH(this.mesh.geometry, { indirect: true });
+  }
+
+  /** Bytes held by the BVH (0 before it is built). */
+  get bvhBytes(): number {
+    if (!this.bvh) return 0;
+    const b = this.bvh as unknown as { _roots?: ArrayBuffer[]; _indirectBuffer?: Uint32Array | null };
+    return (b._roots ?? []).reduce((n, r) => n + r.byteLength, 0) + (b._indirectBuffer?.byteLength ?? 0);
+  }
+
+  /** Shows or hides the translucent pass of this chunk. */
+  setTranslucentPass(on: boolean): void {
+    this.translucentMesh.visible = on && this.mesh.visible;
   }
 
   /**
@@ -99,9 +152,10 @@ export class ChunkBatch {
    * candidate triangle, so hidden objects are never picked (all hits along the ray are examined).
    */
   raycast(worldRay: Ray, isHidden: (nodeId: number) => boolean): ChunkHit | null {
-    if (!this.bvh) return null;
+    if (this.triangles === 0) return null;
+    this.buildBvh();
     const local = worldRay.clone().applyMatrix4(this.inverse);
-    const hits = this.bvh.raycast(local, DoubleSide);
+    const hits = this.bvh!.raycast(local, DoubleSide);
     let best: ChunkHit | null = null;
     const p = new Vector3();
     for (const h of hits) {
@@ -120,11 +174,11 @@ export class ChunkBatch {
    * Objects outside `bounds.length / 6` are ignored.
    */
   growObjectBounds(bounds: Float64Array): void {
-    const q = this.chunk.positions, b = this.chunk.bounds;
+    const q = this.chunk.positions, b = this.chunk.bounds, r = this.chunk.objects;
     const s = quantStep(b);
     const n = bounds.length / 6;
-    for (let r = 0; r + 4 < this.objectRanges.length; r += 5) {
-      const obj = this.objectRanges[r], v0 = this.objectRanges[r + 1], vc = this.objectRanges[r + 2];
+    for (let row = 0; row + 4 < r.length; row += 5) {
+      const obj = r[row], v0 = r[row + 1], vc = r[row + 2];
       if (obj >= n) continue;
       const o = obj * 6;
       for (let v = v0; v < v0 + vc; v++) {
@@ -137,17 +191,21 @@ export class ChunkBatch {
     }
   }
 
-  /** Frees geometries and the BVH (materials are shared and owned by the scene). */
+  /** Frees geometries, materials, the slot texture and the BVH. */
   dispose(): void {
     this.mesh.geometry.dispose();
     this.edges?.geometry.dispose();
+    for (const m of this.materials) m.dispose();
+    this.slotTexture.dispose();
+    this.bvh = null;
     this.mesh.removeFromParent();
+    this.translucentMesh.removeFromParent();
     this.edges?.removeFromParent();
   }
 }
 
 /** Per-axis mm per quantum, 1 on a flat axis (its quantised values are all 0). */
-function quantStep(b: ArrayLike<number>): [number, number, number] {
+export function quantStep(b: ArrayLike<number>): [number, number, number] {
   const s = (a: number) => (b[a + 3] > b[a] ? (b[a + 3] - b[a]) / QMAX : 1);
   return [s(0), s(1), s(2)];
 }
@@ -159,21 +217,39 @@ function placeQuantised(obj: Mesh | LineSegments, chunk: SceneChunk): void {
   obj.updateMatrix();
   obj.updateMatrixWorld(true);
   obj.matrixAutoUpdate = false;
+  // Culling is done per chunk by the engine on world boxes (scene/culling.ts).
+  obj.frustumCulled = false;
 }
 
 /**
- * Float32 object index per vertex from a range table of `stride` values per row with the object at 0,
- * start at `startAt`, count at `countAt`, in units of `unit` vertices (1 for vertices, 2 for segments).
+ * Uint16 slot per vertex: the row of `objects` (5 values per row) whose vertex range holds the vertex.
+ * @throws Error when a range exceeds the vertices or the chunk has more than 65,536 object rows.
  */
-function vertexObjectIndex(
-  ranges: Uint32Array, vertexCount: number, stride: number, startAt: number, countAt: number, unit: number, where: string,
-): Float32Array {
-  if (ranges.length % stride !== 0) throw new Error(`${where}: range table length ${ranges.length} is not a multiple of ${stride}`);
-  const out = new Float32Array(vertexCount);
-  for (let r = 0; r < ranges.length; r += stride) {
-    const start = ranges[r + startAt] * unit, count = ranges[r + countAt] * unit;
-    if (start + count > vertexCount) throw new Error(`${where}: object ${ranges[r]} range ${start}+${count} exceeds ${vertexCount} vertices`);
-    out.fill(ranges[r], start, start + count);
+export function vertexSlots(objects: Uint32Array, vertexCount: number, where: string): Uint16Array {
+  if (objects.length % 5 !== 0) throw new Error(`${where}: object table length ${objects.length} is not a multiple of 5`);
+  const rows = objects.length / 5;
+  if (rows > 65536) throw new Error(`${where}: ${rows} objects exceed 65,536 slots`);
+  const out = new Uint16Array(vertexCount);
+  for (let r = 0; r < rows; r++) {
+    const start = objects[r * 5 + 1], count = objects[r * 5 + 2];
+    if (start + count > vertexCount) throw new Error(`${where}: object ${objects[r * 5]} range ${start}+${count} exceeds ${vertexCount} vertices`);
+    out.fill(r, start, start + count);
   }
   return out;
+}
+
+/** R32F texture of the global object index per slot (exact to 2^24 objects), TEXTURE_ROW texels a row. */
+function slotObjectTexture(objects: Uint32Array): DataTexture {
+  const rows = objects.length / 5;
+  const height = Math.max(1, Math.ceil(rows / TEXTURE_ROW));
+  const width = rows <= TEXTURE_ROW ? Math.max(1, rows) : TEXTURE_ROW;
+  const data = new Float32Array(width * height);
+  for (let r = 0; r < rows; r++) data[r] = objects[r * 5];
+  // A texture narrower than TEXTURE_ROW only occurs with a single row, where x = slot is still right.
+  const t = new DataTexture(data, width, height, RedFormat, FloatType);
+  t.magFilter = NearestFilter;
+  t.minFilter = NearestFilter;
+  t.generateMipmaps = false;
+  t.needsUpdate = true;
+  return t;
 }

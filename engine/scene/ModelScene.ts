@@ -4,13 +4,15 @@
  * the node hierarchy from the object table. Picking and "bounds of the visible objects" (viewer.md §2
  * "Fit to window") live here. No renderer needed, so it is tested in Node.
  */
-import { Group, type LineBasicMaterial, type Material, type Ray } from 'three';
+import { Group, type Ray } from 'three';
 import type { EngineObjectTable, SelectionItem } from '../EngineApi';
+import { boxSelect, type BoxSelectMode, type ScreenProjection, type ScreenRect } from '../interaction/boxSelect';
+import { cullBoxes } from './culling';
 import type { Box3Tuple } from '../model/types';
 import type { SceneChunk, SceneHeader } from '../package/types';
 import { buildChildren, collectSubtrees, owningMainObject, type NodeChildren } from '../interaction/objectLookup';
-import { ChunkBatch, type ChunkHit } from './ChunkBatch';
-import { OBJECT_FLAGS, ObjectStateTable } from './ObjectStateTable';
+import { ChunkBatch, quantStep, type ChunkHit } from './ChunkBatch';
+import { DEFAULT_OBJECT_COLOR, OBJECT_FLAGS, ObjectStateTable } from './ObjectStateTable';
 import type { ObjectStateUniforms } from './chunkMaterial';
 import { colorForType } from './typeColors';
 
@@ -25,6 +27,15 @@ export class ModelScene {
   private table: EngineObjectTable | null = null;
   private children: NodeChildren | null = null;
   triangles = 0;
+  /** GPU vertex + index bytes of all chunks. */
+  geometryBytes = 0;
+  /** Chunk rows per object as a linked list: first row per object, then (chunk, row, next) per row. */
+  private readonly firstRow: Int32Array;
+  private rowChunk = new Int32Array(1024);
+  private rowIndex = new Int32Array(1024);
+  private rowNext = new Int32Array(1024);
+  private rows = 0;
+  private translucentOn = false;
 
   /**
    * @param table the object table (may be null: then picks still work but selection items cannot be named).
@@ -34,8 +45,6 @@ export class ModelScene {
     header: SceneHeader,
     table: EngineObjectTable | null,
     private readonly uniforms: ObjectStateUniforms,
-    private readonly surface: Material,
-    private readonly edgeMaterial: LineBasicMaterial,
   ) {
     this.header = header;
     const count = Math.max(header.objectCount, table ? table.ids.length : 0);
@@ -43,6 +52,7 @@ export class ModelScene {
     if (table) this.setTable(table);
     this.objectBounds = new Float64Array(count * 6);
     for (let i = 0; i < count; i++) this.objectBounds.set([Infinity, Infinity, Infinity, -Infinity, -Infinity, -Infinity], i * 6);
+    this.firstRow = new Int32Array(count).fill(-1);
     uniforms.uObjectFlags.value = this.state.flagTexture;
     uniforms.uObjectColors.value = this.state.colorTexture;
     this.root.name = 'model';
@@ -72,13 +82,114 @@ export class ModelScene {
 
   /** Builds a chunk's mesh, edges and BVH and adds them to the scene. Returns the batch. */
   addChunk(chunk: SceneChunk): ChunkBatch {
-    const batch = new ChunkBatch(chunk, this.surface, this.edgeMaterial);
+    const batch = new ChunkBatch(chunk, this.uniforms);
     batch.growObjectBounds(this.objectBounds);
+    const ci = this.chunks.length;
     this.chunks.push(batch);
     this.triangles += batch.triangles;
+    this.geometryBytes += batch.geometryBytes;
+    for (let r = 0; r * 5 < chunk.objects.length; r++) this.linkRow(chunk.objects[r * 5], ci, r);
+    batch.setTranslucentPass(this.translucentOn);
     this.root.add(batch.mesh);
+    this.root.add(batch.translucentMesh);
     if (batch.edges) this.root.add(batch.edges);
     return batch;
+  }
+
+  private linkRow(object: number, chunk: number, row: number): void {
+    if (!(object < this.firstRow.length)) return;
+    if (this.rows === this.rowChunk.length) {
+      const grow = (a: Int32Array) => {
+        const b = new Int32Array(a.length * 2);
+        b.set(a);
+        return b;
+      };
+      this.rowChunk = grow(this.rowChunk);
+      this.rowIndex = grow(this.rowIndex);
+      this.rowNext = grow(this.rowNext);
+    }
+    const k = this.rows++;
+    this.rowChunk[k] = chunk;
+    this.rowIndex[k] = row;
+    this.rowNext[k] = this.firstRow[object];
+    this.firstRow[object] = k;
+  }
+
+  /**
+   * Calls `fn` with the world corners (mm, 9 values) of every triangle of object `id`, over all chunks
+   * holding it, until `fn` returns true.
+   */
+  forEachTriangle(id: number, fn: (tri: Float64Array) => boolean): void {
+    if (!(id >= 0 && id < this.firstRow.length)) return;
+    const tri = new Float64Array(9);
+    for (let k = this.firstRow[id]; k >= 0; k = this.rowNext[k]) {
+      const c = this.chunks[this.rowChunk[k]].chunk;
+      const r = this.rowIndex[k] * 5;
+      const i0 = c.objects[r + 3], ic = c.objects[r + 4];
+      const b = c.bounds, q = c.positions, idx = c.indices;
+      const s = quantStep(b);
+      for (let i = i0; i < i0 + ic; i += 3) {
+        for (let v = 0; v < 3; v++) {
+          const vi = idx[i + v] * 3;
+          tri[v * 3] = b[0] + q[vi] * s[0];
+          tri[v * 3 + 1] = b[1] + q[vi + 1] * s[1];
+          tri[v * 3 + 2] = b[2] + q[vi + 2] * s[2];
+        }
+        if (fn(tri)) return;
+      }
+    }
+  }
+
+  /**
+   * Box selection (viewer.md §4): visible objects inside (left-to-right) or touched by (right-to-left) the
+   * screen rectangle, mapped to the selectable node of the mode, each once, in ascending id order.
+   */
+  boxSelect(rect: ScreenRect, mode: BoxSelectMode, view: ScreenProjection, selectionMode: 'structural-details' | 'main-objects'): number[] {
+    const ids = boxSelect(
+      {
+        objectCount: this.nodeCount,
+        bounds: this.objectBounds,
+        eligible: (i) => !this.state.isHidden(i),
+        forEachTriangle: (i, fn) => this.forEachTriangle(i, fn),
+      },
+      rect,
+      mode,
+      view,
+    );
+    return [...new Set(ids.map((i) => this.selectableNode(i, selectionMode)))].sort((a, b) => a - b);
+  }
+
+  /** Hides chunks outside the view (column-major view-projection matrix). Returns how many stay drawn. */
+  cull(viewProjection: ArrayLike<number>): number {
+    const boxes = new Float64Array(this.chunks.length * 6);
+    this.chunks.forEach((c, i) => boxes.set([c.worldBox.min.x, c.worldBox.min.y, c.worldBox.min.z, c.worldBox.max.x, c.worldBox.max.y, c.worldBox.max.z], i * 6));
+    const mask = cullBoxes(viewProjection, boxes);
+    let drawn = 0;
+    this.chunks.forEach((c, i) => {
+      const on = mask[i] === 1;
+      c.mesh.visible = on;
+      if (c.edges) c.edges.visible = on;
+      c.setTranslucentPass(this.translucentOn);
+      if (on) drawn++;
+    });
+    return drawn;
+  }
+
+  /** Sets the colour (sRGB bytes) of nodes and descendants; null restores the type colour. */
+  setColor(nodeIds: Iterable<number>, rgb: readonly [number, number, number] | null): void {
+    for (const n of this.subtree(nodeIds)) this.state.setColor([n], rgb ?? (this.table && n < this.table.types.length ? colorForType(this.table.types[n]) : DEFAULT_OBJECT_COLOR));
+  }
+
+  /** Sets the opacity (0..1) of nodes and descendants; turns the translucent pass on or off as needed. */
+  setOpacity(nodeIds: Iterable<number>, opacity: number): void {
+    this.state.setOpacity(this.subtree(nodeIds), opacity);
+    this.translucentOn = this.state.translucentCount > 0;
+    for (const c of this.chunks) c.setTranslucentPass(this.translucentOn);
+  }
+
+  /** Bytes held by the picking BVHs built so far. */
+  get bvhBytes(): number {
+    return this.chunks.reduce((n, c) => n + c.bvhBytes, 0);
   }
 
   /** Nearest visible hit of a world ray (mm) over all chunks, or null. Hidden objects are skipped. */
@@ -86,11 +197,7 @@ export class ModelScene {
     let best: ChunkHit | null = null;
     const hidden = (n: number) => this.state.isHidden(n);
     for (const c of this.chunks) {
-      const sphere = c.mesh.geometry.boundingSphere;
-      if (sphere) {
-        const world = sphere.clone().applyMatrix4(c.mesh.matrixWorld);
-        if (!ray.intersectsSphere(world)) continue;
-      }
+      if (!ray.intersectsBox(c.worldBox)) continue;
       const hit = c.raycast(ray, hidden);
       if (hit && (!best || hit.distance < best.distance)) best = hit;
     }

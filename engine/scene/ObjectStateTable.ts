@@ -25,6 +25,7 @@ export class ObjectStateTable {
   readonly colorTexture: DataTexture;
   /** Bumped on every write; lets the renderer know a redraw is due. */
   version = 0;
+  private translucent = 0;
 
   /** @throws Error when count is not a non-negative integer. */
   constructor(count: number) {
@@ -97,6 +98,35 @@ export class ObjectStateTable {
     }
     this.colorTexture.needsUpdate = true;
     this.version++;
+  }
+
+  /**
+   * Sets object opacity (0..1, stored as a byte in the colour texture's alpha); ids outside the table are
+   * ignored. @throws Error when opacity is not a number in 0..1.
+   */
+  setOpacity(ids: Iterable<number>, opacity: number): void {
+    if (!(opacity >= 0 && opacity <= 1)) throw new Error(`Object opacity ${opacity} is not between 0 and 1`);
+    const a = Math.round(opacity * 255);
+    for (const i of ids) {
+      if (!(Number.isInteger(i) && i >= 0 && i < this.count)) continue;
+      const before = this.colors[i * 4 + 3];
+      if (before === a) continue;
+      if (before === 255) this.translucent++;
+      if (a === 255) this.translucent--;
+      this.colors[i * 4 + 3] = a;
+    }
+    this.colorTexture.needsUpdate = true;
+    this.version++;
+  }
+
+  /** Opacity of object `i` (0..1); 1 for unknown ids. */
+  opacity(i: number): number {
+    return i >= 0 && i < this.count ? this.colors[i * 4 + 3] / 255 : 1;
+  }
+
+  /** Number of objects with opacity below 1 (the translucent pass runs while this is > 0). */
+  get translucentCount(): number {
+    return this.translucent;
   }
 
   /** Frees the GPU textures. */

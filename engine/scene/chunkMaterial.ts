@@ -1,13 +1,18 @@
 /**
  * Materials of the chunk batches: three's MeshLambertMaterial and LineBasicMaterial extended through
- * onBeforeCompile so that each vertex reads its object's state (ObjectStateTable textures) by the
- * `objectIndex` attribute: hidden objects collapse out of the clip volume (no geometry rebuild), selected
- * and hovered objects are tinted, and every object takes its colour from the colour table.
+ * onBeforeCompile so that each vertex reads its object's state (ObjectStateTable textures): the vertex's
+ * `objectSlot` (row of the chunk's object table) is turned into the global object index by the chunk's
+ * slot texture, then flags and colour/opacity are fetched: hidden objects collapse out of the clip volume
+ * (no geometry rebuild), selected and hovered objects are tinted, every object takes its colour and
+ * opacity from the colour table.
  *
- * Quantised positions: the Uint16 position attribute is uploaded unchanged and the mesh carries
- * scale = (max − min) / 65535 and position = min (see ChunkBatch.ts). Because the package's normals are
- * world normals, the vertex shader pre-multiplies them by that per-axis scale, which cancels the inverse
- * scale that three's normalMatrix applies (normalMatrix = (V·M)^-T, M = T·S ⇒ (V·M)^-T·(S·n) = V^-T·n).
+ * One material per chunk (its own slot texture uniform); all share one GPU program (same cache key), and
+ * the state uniforms are shared objects, so a state change is one texture upload for the whole model.
+ *
+ * Shading is flat: the package carries no normals (format version 2); three's `flatShading` derives the
+ * face normal from screen-space derivatives, turned towards the eye for two-sided thin plates.
+ * Opacity: the opaque pass discards fragments of objects with opacity < 1; a second, transparent pass
+ * (drawn only while some object is translucent) draws just those.
  */
 import { Color, DoubleSide, LineBasicMaterial, MeshLambertMaterial, type IUniform, type Texture } from 'three';
 import { TEXTURE_ROW } from './ObjectStateTable';
@@ -37,11 +42,12 @@ export function createStateUniforms(): ObjectStateUniforms {
 }
 
 const VERTEX_PARS = /* glsl */ `
-attribute float objectIndex;
+attribute float objectSlot;
 uniform sampler2D uObjectFlags;
 uniform sampler2D uObjectColors;
+uniform sampler2D uSlotObjects;
 varying float vObjectFlags;
-varying vec3 vObjectColor;
+varying vec4 vObjectColor;
 ivec2 keelsonTexel(float index) {
   int i = int(index + 0.5);
   return ivec2(i % ${TEXTURE_ROW}, i / ${TEXTURE_ROW});
@@ -50,9 +56,10 @@ ivec2 keelsonTexel(float index) {
 
 /** Reads flags/colour and hides the vertex of a hidden object by moving it outside the clip volume. */
 const VERTEX_STATE = /* glsl */ `
+  float objectIndex = texelFetch(uSlotObjects, keelsonTexel(objectSlot), 0).r;
   ivec2 kTexel = keelsonTexel(objectIndex);
   vObjectFlags = floor(texelFetch(uObjectFlags, kTexel, 0).r * 255.0 + 0.5);
-  vObjectColor = texelFetch(uObjectColors, kTexel, 0).rgb;
+  vObjectColor = texelFetch(uObjectColors, kTexel, 0);
   if (mod(vObjectFlags, 2.0) >= 1.0) gl_Position = vec4(2.0, 2.0, 2.0, 1.0);
 `;
 
@@ -60,7 +67,7 @@ const FRAGMENT_PARS = /* glsl */ `
 uniform vec3 uSelectionColor;
 uniform vec3 uHoverColor;
 varying float vObjectFlags;
-varying vec3 vObjectColor;
+varying vec4 vObjectColor;
 `;
 
 /** Base colour from the table, then selection (bit 2) and hover (bit 4) tints. */
@@ -68,10 +75,16 @@ const FRAGMENT_COLOR = /* glsl */ `
   {
     bool kSelected = mod(floor(vObjectFlags / 2.0), 2.0) >= 1.0;
     bool kHover = mod(floor(vObjectFlags / 4.0), 2.0) >= 1.0;
-    vec3 kBase = diffuseColor.rgb * vObjectColor;
+    vec3 kBase = diffuseColor.rgb * vObjectColor.rgb;
     if (kSelected) kBase = uSelectionColor;
     if (kHover) kBase = mix(kBase, uHoverColor, kSelected ? 0.35 : 0.6);
     diffuseColor.rgb = kBase;
+    diffuseColor.a = vObjectColor.a;
+    #ifdef KEELSON_TRANSLUCENT_PASS
+      if (vObjectColor.a >= 0.999) discard;
+    #else
+      if (vObjectColor.a < 0.999) discard;
+    #endif
   }
 `;
 
@@ -87,32 +100,31 @@ const FRAGMENT_EDGE = /* glsl */ `
 const FRAGMENT_NORMAL = /* glsl */ `
   {
     vec3 kEye = isOrthographic ? vec3(0.0, 0.0, 1.0) : normalize(vViewPosition);
-    normal = normalize(vNormal);
+    normal = normalize(cross(dFdx(vViewPosition), dFdy(vViewPosition)));
     if (dot(normal, kEye) < 0.0) normal = -normal;
   }
 `;
 
+/** Per-chunk uniform: the chunk's slot → global object index texture (R32F, TEXTURE_ROW texels a row). */
+export interface ChunkSlotUniform {
+  uSlotObjects: IUniform<Texture | null>;
+}
+
 function inject(
   shader: { uniforms: Record<string, IUniform>; vertexShader: string; fragmentShader: string },
   uniforms: ObjectStateUniforms,
+  slot: ChunkSlotUniform,
   fragment: string,
-  normals: boolean,
+  surface: boolean,
 ): void {
-  Object.assign(shader.uniforms, uniforms);
+  Object.assign(shader.uniforms, uniforms, slot);
   let vs = shader.vertexShader.replace('#include <common>', `#include <common>\n${VERTEX_PARS}`);
-  if (normals) {
-    vs = vs.replace(
-      '#include <beginnormal_vertex>',
-      `#include <beginnormal_vertex>
-  objectNormal *= vec3(length(modelMatrix[0].xyz), length(modelMatrix[1].xyz), length(modelMatrix[2].xyz));`,
-    );
-  }
   vs = vs.replace('#include <project_vertex>', `#include <project_vertex>\n${VERTEX_STATE}`);
   let fs = shader.fragmentShader
     .replace('#include <common>', `#include <common>\n${FRAGMENT_PARS}`)
     .replace('#include <color_fragment>', `#include <color_fragment>\n${fragment}`);
-  if (normals) fs = fs.replace('#include <normal_fragment_begin>', `#include <normal_fragment_begin>\n${FRAGMENT_NORMAL}`);
-  if (!vs.includes('keelsonTexel(objectIndex)') || !fs.includes('vObjectFlags;')) {
+  if (surface) fs = fs.replace('#include <normal_fragment_begin>', `#include <normal_fragment_begin>\n${FRAGMENT_NORMAL}`);
+  if (!vs.includes('keelsonTexel(objectIndex)') || !fs.includes('vObjectFlags;') || (surface && !fs.includes('dFdx(vViewPosition)'))) {
     throw new Error('chunkMaterial: three.js shader chunks changed; object state injection failed');
   }
   shader.vertexShader = vs;
@@ -120,26 +132,31 @@ function inject(
 }
 
 /**
- * Surface material of all chunk meshes: double-sided Lambert (plates are thin sheets whose normals may face
- * either way), polygon offset so edges draw on top. Shares `uniforms` with the edge material.
+ * Surface material of one chunk: double-sided flat-shaded Lambert (plates are thin sheets whose faces may
+ * face either way), polygon offset so edges draw on top. `translucent` makes the second pass material
+ * (blending, no depth writes) that draws only objects with opacity < 1.
  */
-export function createSurfaceMaterial(uniforms: ObjectStateUniforms): MeshLambertMaterial {
+export function createSurfaceMaterial(uniforms: ObjectStateUniforms, slot: ChunkSlotUniform, translucent = false): MeshLambertMaterial {
   const m = new MeshLambertMaterial({
     color: 0xffffff,
     side: DoubleSide,
+    flatShading: true,
     polygonOffset: true,
     polygonOffsetFactor: 1,
     polygonOffsetUnits: 1,
+    transparent: translucent,
+    depthWrite: !translucent,
   });
-  m.onBeforeCompile = (shader) => inject(shader, uniforms, FRAGMENT_COLOR, true);
-  m.customProgramCacheKey = () => 'keelson-chunk-surface-v1';
+  if (translucent) m.defines = { KEELSON_TRANSLUCENT_PASS: 1 };
+  m.onBeforeCompile = (shader) => inject(shader, uniforms, slot, FRAGMENT_COLOR, true);
+  m.customProgramCacheKey = () => (translucent ? 'keelson-chunk-surface-v2-translucent' : 'keelson-chunk-surface-v2');
   return m;
 }
 
-/** Edge material of all chunk line segments (dark grey), hiding with its object. */
-export function createEdgeMaterial(uniforms: ObjectStateUniforms): LineBasicMaterial {
+/** Edge material of one chunk (dark grey), hiding with its object. */
+export function createEdgeMaterial(uniforms: ObjectStateUniforms, slot: ChunkSlotUniform): LineBasicMaterial {
   const m = new LineBasicMaterial({ color: new Color(EDGE_COLOR) });
-  m.onBeforeCompile = (shader) => inject(shader, uniforms, FRAGMENT_EDGE, false);
-  m.customProgramCacheKey = () => 'keelson-chunk-edge-v1';
+  m.onBeforeCompile = (shader) => inject(shader, uniforms, slot, FRAGMENT_EDGE, false);
+  m.customProgramCacheKey = () => 'keelson-chunk-edge-v2';
   return m;
 }

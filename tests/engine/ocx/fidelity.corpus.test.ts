@@ -1,7 +1,7 @@
 /**
  * Issue 3 item 3: on every sample of ../shared/models/ocx at least 99 % of the compared parts agree with
  * the design system's own figures (weight and area within 1 %, centre of gravity within 10 mm). Parts
- * outside are listed in EXPECTED_DEVIATIONS with the reason; the test also checks that each listed
+ * outside are listed in engine/ocx/expectedDeviations.ts (the table ocx:check applies) with the reason; the test also checks that each listed
  * part really deviates (so the table cannot hide a fixed or a new problem).
  */
 import { readdirSync } from 'node:fs';
@@ -11,32 +11,17 @@ import { importOcxFile } from '../../../engine/ocx/importFile';
 import { comparePart, FIDELITY_TARGETS, fidelityTable, meetsTargets, summarizeFidelity, summaryLine } from '../../../engine/ocx/fidelity';
 import type { ImportResult } from '../../../engine/model/types';
 import { checkFile } from '../../../scripts/ocxCheck';
+import { EXPECTED_DEVIATIONS, exclusionsOf } from '../../../engine/ocx/expectedDeviations';
 
 const DIR = path.resolve(__dirname, '../../../../shared/models/ocx');
 const FILES = readdirSync(DIR).filter((f) => f.endsWith('.3docx')).sort();
-
-const M4_SHELL = 'documented error of the file: NAPA writes z = 4148.7 mm (the curved shell plate\'s own CoG height) for every ring stiffener of the M4 shell; rings of different profiles at different frames cannot share one height';
-/** "file|part id|W|AREA|COG" → reason. */
-const EXPECTED_DEVIATIONS: Record<string, string> = {
-  'NAPA-OCX_M1.3docx|nplcid12|W': 'documented error of the file: the plate is 0.2 m thick, DryWeight is for a ~10 mm plate (OCX_GUIDE §2.16, ×20)',
-  'NAPA-TR03_TC12.3docx|nplcid41|AREA': 'hole 600X800R150 straddles the seam corner at (5, 5) m; the cut is exact, NAPA NetArea of P2 subtracts 0.26 m² more',
-  'NAPA-TR03_TC12.3docx|nplcid41|W': 'follows the TC12 P2 area deviation above (W = area × t × ρ)',
-  'NAPA-TR03_TC12.3docx|nplcid41|COG': 'follows the TC12 P2 area deviation above (the extra 0.26 m² NAPA removes shifts its CoG by 22 mm)',
-  'NAPA-TR03_TC13.3docx|nplcid38|COG': 'limitation: 160 m² plate on an extruded shell, 11.5 mm CoG difference (0.1 % of its 9 × 18 m extent) from the projected-and-lifted triangulation',
-  'NAPA-OCX_M3.3docx|nplcid19|COG': 'limitation: twisted L-bar whose web turns 35° along the trace through three inclinations; the web direction is interpolated linearly between them, NAPA\'s own rule for the twist is not documented',
-  ...Object.fromEntries(['nplcid658', 'nplcid659', 'nplcid660', 'nplcid661', 'nplcid662', 'nplcid663', 'nplcid664', 'nplcid665'].flatMap((id) => [
-    [`NAPA-OCX_M4.3docx|${id}|COG`, M4_SHELL],
-    [`NAPA-OCX_M4_v300rc3.3docx|${id}|COG`, M4_SHELL],
-  ])),
-};
 
 const results = new Map<string, ImportResult>();
 beforeAll(async () => {
   for (const f of FILES) results.set(f, await importOcxFile(path.join(DIR, f)));
 }, 120_000);
 
-const excludedOf = (file: string) =>
-  new Set(Object.keys(EXPECTED_DEVIATIONS).filter((k) => k.startsWith(`${file}|`)).map((k) => k.slice(file.length + 1)));
+const excludedOf = exclusionsOf;
 
 describe('vendor agreement (ocx:check)', () => {
   it.each(FILES)('%s meets the targets with the expected-deviation table', (f) => {
@@ -61,6 +46,26 @@ describe('vendor agreement (ocx:check)', () => {
         else expect(dev, `${f} ${p.id} ${q}`).toBeLessThanOrEqual(lim);
       }
     }
+  });
+
+  it('the table names existing files, a reason and a kind for every row, without duplicates', () => {
+    const keys = EXPECTED_DEVIATIONS.map((d) => `${d.file}|${d.part}|${d.quantity}`);
+    expect(new Set(keys).size).toBe(keys.length);
+    for (const d of EXPECTED_DEVIATIONS) {
+      expect(FILES).toContain(d.file);
+      expect(d.reason.length).toBeGreaterThan(20);
+      expect(['limitation', 'file-error']).toContain(d.kind);
+    }
+  });
+
+  it('ocx:check applies the table: explained rows are printed with reasons and the file passes', async () => {
+    const checked = await checkFile(path.join(DIR, 'NAPA-TR03_TC12.3docx'), false);
+    expect(checked.summary.explained).toBe(3);
+    expect(meetsTargets(checked.summary)).toBe(true);
+    const explained = checked.lines.filter((l) => / explained nplcid41 /.test(l));
+    expect(explained).toHaveLength(3);
+    expect(explained[0]).toMatch(/documented error of the file.*600X800R150/);
+    expect(summarizeFidelity(results.get('NAPA-TR03_TC12.3docx')!).areaWithin).toBeLessThan(100);
   });
 
   it('every structural part with PhysicalProperties is compared', () => {

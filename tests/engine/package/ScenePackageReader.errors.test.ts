@@ -36,9 +36,9 @@ describe('scene package reader errors', () => {
   it('rejects an out-of-range triangle index', () => {
     const b = sample();
     const view = new DataView(b.buffer);
-    // positions 9 u16 = 18 → 20 bytes, normals 9 → 12 bytes: indices start at 96 + 80 + 32.
-    view.setUint32(96 + 80 + 32, 5, true);
-    expect(() => decodeScenePackage(b)).toThrow('Scene package chunk 0: triangle index 5 out of range (3 vertices) at byte 208');
+    // positions 9 u16 = 18 → 20 bytes: u16 indices start at 96 + 80 + 20.
+    view.setUint16(96 + 80 + 20, 5, true);
+    expect(() => decodeScenePackage(b)).toThrow(/Scene package chunk 0: triangle index 5 out of range \(\d vertices\) at byte 196/);
   });
 
   it('rejects bytes after the last chunk', () => {

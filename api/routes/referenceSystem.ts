@@ -1,0 +1,115 @@
+/**
+ * Reference system calls (viewer.md §7 "Reference system"; application.md §7; issue 5 item 1), answered
+ * from the revision's frame tables with the engine kernels engine/reference/{frameSyntax,frameSystem}.ts.
+ * The API speaks metres: coordinates in queries and answers are m; plain numbers in `value` are m.
+ *
+ * GET  /api/keelson-instance/reference-system/coordinate?value&modelName&revision
+ * GET  /api/keelson-instance/reference-system/frame-number?type&coordinate&modelName&revision
+ * GET  /api/keelson-instance/reference-system/frame-coordinates?type&startFrame&endFrame&modelName&revision
+ * GET  /api/keelson-instance/reference-system/frame?type&coordinate&modelName&revision
+ * POST /api/keelson-instance/reference-system/frames?modelName&revision  body { types? }
+ * Errors: 400 with the spec's syntax error text or 'Coordinate could not be calculated from the given
+ * input: "{value}"'; 400 when a system has no numbered planes; 404 unknown project/revision.
+ */
+import type { FastifyInstance } from 'fastify';
+import type * as v from 'valibot';
+import type { RefPlane } from '../../engine/model/types';
+import { evaluateFrameExpression, prefixAxis } from '../../engine/reference/frameSyntax';
+import {
+  FRAME_SYSTEM_TYPES, axisOfType, frameAxis, frameCoordinates, nearestPlane, numberAtCoordinate, typeOfAxis,
+} from '../../engine/reference/frameSystem';
+import {
+  CoordinateQuerySchema, FrameCoordinatesQuerySchema, FrameNumberQuerySchema, FrameQuerySchema, FramesBodySchema, FramesQuerySchema,
+  type CoordinateResponse, type FrameCoordinatesResponse, type FrameNumberResponse, type FrameResponse, type FramesResponse,
+} from '../contract/reference';
+import { validate } from '../contract/validate';
+import { requireUser } from '../context';
+import { ApiError, Errors } from '../errors';
+import { normaliseProjectName } from '../projects/ProjectStore';
+import type { RevisionData } from '../projects/RevisionCache';
+
+/** A loaded revision: upper-case project name, revision number, directory, stamp and parsed data. */
+export interface LoadedRevision {
+  name: string;
+  number: number;
+  dir: string;
+  stamp: string;
+  scFile: string;
+  data: RevisionData;
+}
+
+/**
+ * Loads a revision's parsed files through the app's RevisionCache.
+ * @throws ApiError 404 (project / revision), 500 'Revision N of project P cannot be read'.
+ */
+export async function loadRevision(app: FastifyInstance, modelName: string, revision: number | 'latest'): Promise<LoadedRevision> {
+  const { projects, revisionCache } = app.ctx;
+  const name = normaliseProjectName(modelName);
+  const row = await projects.revision(name, revision);
+  const dir = projects.revisionDir(row);
+  const info = JSON.parse(row.info || '{}') as { scFile?: string };
+  try {
+    const data = await revisionCache.get(dir, row.last_updated);
+    return { name, number: row.number, dir, stamp: row.last_updated, scFile: info.scFile ?? `${name}.sc`, data };
+  } catch (e) {
+    app.log.error({ err: e, project: name, revision: row.number }, 'revision unreadable');
+    throw new ApiError('RevisionUnreadable', 500, `Revision ${row.number} of project ${name} cannot be read`, 'error');
+  }
+}
+
+const planeToMetres = (p: RefPlane) => ({ id: p.id, name: p.name, coordinate: p.coordinate / 1000, number: p.number });
+
+export default async function referenceSystemRoutes(app: FastifyInstance): Promise<void> {
+  const base = '/api/keelson-instance/reference-system';
+
+  app.get(`${base}/coordinate`, { preValidation: validate({ query: CoordinateQuerySchema }) }, async (request): Promise<CoordinateResponse> => {
+    requireUser(request);
+    const q = request.query as v.InferOutput<typeof CoordinateQuerySchema>;
+    const { data } = await loadRevision(app, q.modelName, q.revision);
+    const r = evaluateFrameExpression(q.value, data.frames);
+    if (!r.ok) throw Errors.badRequest(r.error);
+    const first = r.terms.find((t) => t.prefix !== '');
+    const axis = first ? prefixAxis(first.prefix) : null;
+    return { value: q.value.toUpperCase(), coordinate: r.coordinate / 1000, type: axis ? typeOfAxis(axis) : null };
+  });
+
+  app.get(`${base}/frame-number`, { preValidation: validate({ query: FrameNumberQuerySchema }) }, async (request): Promise<FrameNumberResponse> => {
+    requireUser(request);
+    const q = request.query as v.InferOutput<typeof FrameNumberQuerySchema>;
+    const { data } = await loadRevision(app, q.modelName, q.revision);
+    const n = numberAtCoordinate(frameAxis(data.frames, axisOfType(q.type)), q.coordinate * 1000);
+    if (n === null) throw Errors.badRequest(`The ${q.type} system of this model has fewer than two numbered reference planes`);
+    return { type: q.type, coordinate: q.coordinate, frameNumber: n };
+  });
+
+  app.get(`${base}/frame-coordinates`, { preValidation: validate({ query: FrameCoordinatesQuerySchema }) }, async (request): Promise<FrameCoordinatesResponse> => {
+    requireUser(request);
+    const q = request.query as v.InferOutput<typeof FrameCoordinatesQuerySchema>;
+    const { data } = await loadRevision(app, q.modelName, q.revision);
+    try {
+      const frames = frameCoordinates(frameAxis(data.frames, axisOfType(q.type)), q.startFrame, q.endFrame);
+      return { type: q.type, frames: frames.map((f) => ({ number: f.number, coordinate: f.coordinate / 1000 })) };
+    } catch (e) {
+      throw Errors.badRequest((e as Error).message);
+    }
+  });
+
+  app.get(`${base}/frame`, { preValidation: validate({ query: FrameQuerySchema }) }, async (request): Promise<FrameResponse> => {
+    requireUser(request);
+    const q = request.query as v.InferOutput<typeof FrameQuerySchema>;
+    const { data } = await loadRevision(app, q.modelName, q.revision);
+    const fa = frameAxis(data.frames, axisOfType(q.type));
+    const p = nearestPlane(fa, q.coordinate * 1000);
+    if (!p) throw Errors.badRequest(`The ${q.type} system of this model has no reference planes`);
+    return { type: q.type, frame: planeToMetres(p), frameNumber: numberAtCoordinate(fa, q.coordinate * 1000) };
+  });
+
+  app.post(`${base}/frames`, { preValidation: validate({ query: FramesQuerySchema, body: FramesBodySchema }) }, async (request): Promise<FramesResponse> => {
+    requireUser(request);
+    const q = request.query as v.InferOutput<typeof FramesQuerySchema>;
+    const body = (request.body ?? {}) as v.InferOutput<typeof FramesBodySchema>;
+    const { data } = await loadRevision(app, q.modelName, q.revision);
+    const types = body.types && body.types.length ? body.types : FRAME_SYSTEM_TYPES;
+    return types.map((type) => ({ type, planes: frameAxis(data.frames, axisOfType(type)).planes.map(planeToMetres) }));
+  });
+}

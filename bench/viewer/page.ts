@@ -1,0 +1,254 @@
+/**
+ * Browser side of `npm run bench -- viewer` (issue 4 item 6), bundled by ./runViewerBench.ts and run in
+ * headless Chromium. `window.keelsonBench(url)` measures the Keelson engine (engine/Engine.ts, run on the
+ * page's main thread so the page can time it) and `window.keelsonBaseline(url)` the baseline a developer
+ * would otherwise write: three.js with one Mesh per part (Float32 positions, normals, Uint32 indices) and
+ * Raycaster picking without a BVH. Both read the same `.sc` package and are measured the same way.
+ */
+import {
+  BufferAttribute, BufferGeometry, Color, DirectionalLight, HemisphereLight, Matrix4, Mesh, MeshLambertMaterial, OrthographicCamera,
+  Raycaster, Scene, Vector2, Vector3, WebGLRenderer,
+} from 'three';
+import { Engine } from '../../engine/Engine';
+import type { EngineEvent, PointerInput } from '../../engine/EngineApi';
+import { decodeChunkPositions, decodeScenePackage } from '../../engine/package/reader';
+import { fitBoxToView, orbitBasis } from '../../engine/interaction/cameraMath';
+
+const W = 1280, H = 720;
+const ORBIT_FRAMES = 30;
+
+/** Figures of one implementation on one ship (ms, bytes). */
+export interface BenchFigures {
+  firstFrameMs: number;
+  firstFrameAtPercent: number;
+  loadedMs: number;
+  orbitMedianMs: number;
+  orbitP95Ms: number;
+  pickMs: number;
+  boxMs: number;
+  heapMB: number;
+  bytesPerTriangle: number;
+  triangles: number;
+}
+
+function canvas(): HTMLCanvasElement {
+  document.body.innerHTML = '';
+  const c = document.createElement('canvas');
+  c.width = W;
+  c.height = H;
+  c.style.width = `${W}px`;
+  c.style.height = `${H}px`;
+  document.body.appendChild(c);
+  return c;
+}
+
+const raf = () => new Promise<number>((r) => requestAnimationFrame(r));
+function quantile(xs: number[], q: number): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor(q * (s.length - 1) + 0.5))];
+}
+/** Forces the GPU to finish (1-pixel readback), so frame times include the rendering itself. */
+function sync(gl: WebGL2RenderingContext): void {
+  gl.readPixels(0, 0, 1, 1, gl.RGBA, gl.UNSIGNED_BYTE, new Uint8Array(4));
+}
+function heapMB(): number {
+  (globalThis as { gc?: () => void }).gc?.();
+  const m = (performance as unknown as { memory?: { usedJSHeapSize: number } }).memory;
+  return m ? m.usedJSHeapSize / 1e6 : NaN;
+}
+/** Screen points for picking: a grid over the middle of the canvas. */
+const PICK_POINTS = Array.from({ length: 9 }, (_, i) => [W * (0.3 + 0.2 * (i % 3)), H * (0.3 + 0.2 * Math.floor(i / 3))]);
+
+function ptr(kind: PointerInput['kind'], x: number, y: number, over: Partial<PointerInput> = {}): PointerInput {
+  return { kind, x, y, button: 0, buttons: 1, ctrlKey: false, shiftKey: false, altKey: false, metaKey: false, pointerId: 1, pointerType: 'mouse', time: performance.now(), ...over };
+}
+
+/** Measures the Keelson engine on the package at `url`. */
+async function keelsonBench(url: string): Promise<BenchFigures> {
+  const c = canvas();
+  const engine = new Engine();
+  await engine.init({ canvas: c as unknown as OffscreenCanvas, width: W, height: H, pixelRatio: 1 });
+  const gl = c.getContext('webgl2') as WebGL2RenderingContext;
+  let firstFrame = -1, firstFrameBytes = 0, loadedBytes = 0, total = 1;
+  let selection: number[] = [];
+  engine.subscribe((e: EngineEvent) => {
+    if (e.type === 'load-progress') {
+      loadedBytes = e.progress.loadedBytes;
+      total = e.progress.totalBytes ?? total;
+    }
+    if (e.type === 'first-frame' && firstFrame < 0) {
+      firstFrame = performance.now();
+      firstFrameBytes = loadedBytes;
+    }
+    if (e.type === 'selection-changed') selection = e.items.map((i) => i.nodeId);
+  });
+  const t0 = performance.now();
+  // The table is not needed for drawing or picking (node ids are reported without it).
+  await engine.loadModel(url, {});
+  const loadedMs = performance.now() - t0;
+  // Let the idle BVH builder finish (it runs chunk by chunk between frames).
+  await new Promise((r) => setTimeout(r, 50));
+  const stats0 = engine.getRenderStats();
+  while (engine.getRenderStats().chunkCount > 0 && !(engine as unknown as { model: { chunks: { hasBvh: boolean }[] } }).model.chunks.every((ch) => ch.hasBvh)) {
+    await new Promise((r) => setTimeout(r, 20));
+  }
+
+  // Orbit: one 4 px drag step per frame, frame time = step + render + GPU finish.
+  const frames: number[] = [];
+  engine.pointer(ptr('down', W / 2, H / 2));
+  engine.pointer(ptr('move', W / 2 + 4, H / 2));
+  await raf();
+  for (let i = 0; i < ORBIT_FRAMES; i++) {
+    const t = performance.now();
+    engine.pointer(ptr('move', W / 2 + 8 + i * 4, H / 2));
+    await raf(); // the engine draws in its own animation frame callback, which runs before ours resolves
+    sync(gl);
+    frames.push(performance.now() - t);
+  }
+  engine.pointer(ptr('up', W / 2 + 8 + ORBIT_FRAMES * 4, H / 2));
+  engine.fitToWindow();
+  await raf();
+
+  // Pick latency: pointer events to selection.
+  const picks: number[] = [];
+  for (const [x, y] of PICK_POINTS) {
+    const t = performance.now();
+    engine.pointer(ptr('down', x, y));
+    engine.pointer(ptr('up', x, y));
+    picks.push(performance.now() - t);
+  }
+  // Box selection: right-to-left (touch) over the middle third of the canvas.
+  const tb = performance.now();
+  engine.pointer(ptr('down', (W * 2) / 3, H / 3, { shiftKey: true }));
+  engine.pointer(ptr('move', W / 2, H / 2, { shiftKey: true }));
+  engine.pointer(ptr('up', W / 3, (H * 2) / 3, { shiftKey: true }));
+  const boxMs = performance.now() - tb;
+  const boxCount = selection.length;
+  const heap = heapMB();
+  engine.dispose();
+  return {
+    firstFrameMs: firstFrame - t0,
+    firstFrameAtPercent: (100 * firstFrameBytes) / total,
+    loadedMs,
+    orbitMedianMs: quantile(frames, 0.5),
+    orbitP95Ms: quantile(frames, 0.95),
+    pickMs: quantile(picks, 0.5),
+    boxMs,
+    heapMB: heap,
+    bytesPerTriangle: stats0.geometryBytes / stats0.modelTriangles,
+    triangles: stats0.modelTriangles + 0 * boxCount,
+  };
+}
+
+/** Measures the baseline: one Mesh per part, Float32 geometry, Raycaster without BVH. */
+async function baselineBench(url: string): Promise<BenchFigures> {
+  const c = canvas();
+  const renderer = new WebGLRenderer({ canvas: c, antialias: true });
+  renderer.setSize(W, H, false);
+  const gl = renderer.getContext() as WebGL2RenderingContext;
+  const t0 = performance.now();
+  const bytes = new Uint8Array(await (await fetch(url)).arrayBuffer());
+  const { header, chunks } = decodeScenePackage(bytes);
+  const scene = new Scene();
+  scene.background = new Color(0xeef1f5);
+  scene.add(new HemisphereLight(0xffffff, 0x6f7782, 2.2));
+  const material = new MeshLambertMaterial({ color: 0xb6bcc4 });
+  const meshes: Mesh[] = [];
+  let geometryBytes = 0, triangles = 0;
+  // Parts as a glTF export would give them: per part its own Float32 vertices, normals and Uint32 indices.
+  for (const ch of chunks) {
+    const pos = decodeChunkPositions(ch);
+    for (let r = 0; r < ch.objects.length; r += 5) {
+      const [obj, v0, vc, i0, ic] = ch.objects.subarray(r, r + 5);
+      if (ic === 0) continue;
+      const g = new BufferGeometry();
+      g.setAttribute('position', new BufferAttribute(pos.slice(v0 * 3, (v0 + vc) * 3), 3));
+      const idx = new Uint32Array(ic);
+      for (let k = 0; k < ic; k++) idx[k] = ch.indices[i0 + k] - v0;
+      g.setIndex(new BufferAttribute(idx, 1));
+      g.computeVertexNormals();
+      g.computeBoundingSphere();
+      const m = new Mesh(g, material);
+      m.userData.object = obj;
+      meshes.push(m);
+      scene.add(m);
+      geometryBytes += vc * 24 + ic * 4;
+      triangles += ic / 3;
+    }
+  }
+  const cam = new OrthographicCamera(-1, 1, 1, -1, 1, 1e7);
+  const head = new DirectionalLight(0xffffff, 2.6);
+  cam.add(head);
+  scene.add(cam);
+  const b = header.bounds;
+  const centre = new Vector3((b[0] + b[3]) / 2, (b[1] + b[4]) / 2, (b[2] + b[5]) / 2);
+  const radius = Math.hypot(b[3] - b[0], b[4] - b[1], b[5] - b[2]) / 2;
+  const place = (lon: number, lat: number) => {
+    const basis = orbitBasis(lon, lat);
+    const fit = fitBoxToView(b, basis, W / H);
+    cam.left = -fit.width / 2; cam.right = fit.width / 2; cam.top = fit.width / (W / H) / 2; cam.bottom = -cam.top;
+    cam.position.set(centre.x + basis.back[0] * radius * 3, centre.y + basis.back[1] * radius * 3, centre.z + basis.back[2] * radius * 3);
+    cam.up.set(basis.up[0], basis.up[1], basis.up[2]);
+    cam.lookAt(centre);
+    cam.far = radius * 6;
+    cam.updateProjectionMatrix();
+    cam.updateMatrixWorld(true);
+  };
+  place(160, 10);
+  renderer.render(scene, cam);
+  sync(gl);
+  const firstFrameMs = performance.now() - t0;
+
+  const frames: number[] = [];
+  for (let i = 0; i < Math.min(ORBIT_FRAMES, 10); i++) {
+    const t = performance.now();
+    place(160 + (i + 1) * 1.2, 10);
+    renderer.render(scene, cam);
+    sync(gl);
+    frames.push(performance.now() - t);
+    await raf();
+  }
+  place(160, 10);
+  const rc = new Raycaster();
+  const picks: number[] = [];
+  for (const [x, y] of PICK_POINTS.slice(0, 3)) {
+    const t = performance.now();
+    rc.setFromCamera(new Vector2((x / W) * 2 - 1, 1 - (y / H) * 2), cam);
+    rc.intersectObjects(meshes, false);
+    picks.push(performance.now() - t);
+  }
+  // Box selection as commonly written: project every vertex of every part (touch = any vertex inside).
+  const tb = performance.now();
+  const vp = new Matrix4().multiplyMatrices(cam.projectionMatrix, cam.matrixWorldInverse);
+  const v = new Vector3();
+  const x0 = -1 / 3, x1 = 1 / 3, y0 = -1 / 3, y1 = 1 / 3;
+  let boxed = 0;
+  for (const m of meshes) {
+    const p = m.geometry.getAttribute('position');
+    for (let k = 0; k < p.count; k++) {
+      v.fromBufferAttribute(p, k).applyMatrix4(vp);
+      if (v.x >= x0 && v.x <= x1 && v.y >= y0 && v.y <= y1) {
+        boxed++;
+        break;
+      }
+    }
+  }
+  const boxMs = performance.now() - tb;
+  const heap = heapMB() + 0 * boxed;
+  for (const m of meshes) m.geometry.dispose();
+  renderer.dispose();
+  return {
+    firstFrameMs,
+    firstFrameAtPercent: 100,
+    loadedMs: firstFrameMs,
+    orbitMedianMs: quantile(frames, 0.5),
+    orbitP95Ms: quantile(frames, 0.95),
+    pickMs: quantile(picks, 0.5),
+    boxMs,
+    heapMB: heap,
+    bytesPerTriangle: geometryBytes / triangles,
+    triangles,
+  };
+}
+
+Object.assign(globalThis, { keelsonBench, keelsonBaseline: baselineBench });

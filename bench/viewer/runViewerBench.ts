@@ -1,0 +1,170 @@
+/**
+ * `npm run bench -- viewer` (issue 4 item 6): generates ships (bench/generator), imports them
+ * (engine/ocx/importFile.ts) and encodes `.sc` packages (engine/package/writer.ts) into bench/out/
+ * (git-ignored; reused when present), bundles ./page.ts, serves both over a local HTTP server and runs the
+ * Keelson engine and the three.js baseline in headless Chromium (playwright-core, SwiftShader), then writes
+ * the side-by-side table into bench/README.md with the date and the machine.
+ * Sizes: BENCH_SIZES (comma-separated part counts, default "10000,100000"; add 500000 for the big ship).
+ */
+import { createReadStream, existsSync } from 'node:fs';
+import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { BenchFigures } from './page';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const OUT = path.resolve(here, '../out');
+const README = path.resolve(here, '../README.md');
+
+/** Generates, imports and encodes the ship of `parts` parts unless its package exists. Returns the file path. */
+async function preparePackage(parts: number): Promise<string> {
+  const file = path.join(OUT, `ship-${parts}.sc`);
+  if (existsSync(file)) return file;
+  const { writeShipOcx } = await import('../generator/index');
+  const { importOcxFile } = await import('../../engine/ocx/importFile');
+  const { concatFrames, encodeScenePackage } = await import('../../engine/package/writer');
+  const ocx = path.join(OUT, `ship-${parts}.3docx`);
+  console.error(`viewer bench: generating ${parts} parts …`);
+  await writeShipOcx(ocx, { targetParts: parts, seed: 1 });
+  console.error(`viewer bench: importing ${ocx} …`);
+  const model = await importOcxFile(ocx);
+  const frames = encodeScenePackage(model.meshes, { bounds: model.info.bounds, objectCount: model.objects.length, tolerances: model.info.tolerances });
+  await writeFile(file, concatFrames(frames));
+  return file;
+}
+
+async function bundlePage(): Promise<string> {
+  const esbuild = await import('esbuild');
+  const out = path.join(OUT, 'page.js');
+  await esbuild.build({ entryPoints: [path.join(here, 'page.ts')], bundle: true, format: 'esm', outfile: out, target: 'es2022', logLevel: 'error' });
+  return out;
+}
+
+/** Serves bench/out with a content-length (the engine's progress needs it). */
+function serve(): Promise<{ url: string; close(): void }> {
+  const server = http.createServer(async (req, res) => {
+    const name = decodeURIComponent((req.url ?? '/').split('?')[0]);
+    if (name === '/') {
+      res.writeHead(200, { 'content-type': 'text/html' });
+      res.end('<!doctype html><html><body style="margin:0"><script type="module" src="/page.js"></script></body></html>');
+      return;
+    }
+    const file = path.join(OUT, path.basename(name));
+    try {
+      const st = await stat(file);
+      res.writeHead(200, { 'content-length': String(st.size), 'content-type': file.endsWith('.js') ? 'text/javascript' : 'application/octet-stream' });
+      createReadStream(file).pipe(res);
+    } catch {
+      res.writeHead(404).end();
+    }
+  });
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => {
+    const a = server.address() as { port: number };
+    resolve({ url: `http://127.0.0.1:${a.port}`, close: () => server.close() });
+  }));
+}
+
+const ROWS: [keyof BenchFigures, string, number][] = [
+  ['triangles', 'triangles', 0],
+  ['firstFrameMs', 'time to first frame (ms)', 0],
+  ['firstFrameAtPercent', 'package arrived at first frame (%)', 1],
+  ['loadedMs', 'time fully loaded (ms)', 0],
+  ['orbitMedianMs', 'orbit frame time, median (ms)', 1],
+  ['orbitP95Ms', 'orbit frame time, p95 (ms)', 1],
+  ['pickMs', 'pick latency, median (ms)', 2],
+  ['boxMs', 'box-selection latency (ms)', 1],
+  ['heapMB', 'JS heap after load (MB)', 0],
+  ['bytesPerTriangle', 'geometry bytes per triangle', 2],
+];
+
+function table(results: { parts: number; keelson: BenchFigures; baseline: BenchFigures | null }[]): string {
+  const lines: string[] = [];
+  for (const r of results) {
+    lines.push(`### ${r.parts.toLocaleString('en-US')} parts`, '', '| figure | Keelson | baseline | ratio |', '|---|---:|---:|---:|');
+    for (const [k, label, d] of ROWS) {
+      const a = r.keelson[k], b = r.baseline ? r.baseline[k] : NaN;
+      const ratio = Number.isFinite(a) && Number.isFinite(b) && a > 0 ? `${(b / a).toFixed(1)}×` : '–';
+      lines.push(`| ${label} | ${fmt(a, d)} | ${r.baseline ? fmt(b, d) : 'not run'} | ${k === 'triangles' || k === 'firstFrameAtPercent' ? '' : ratio} |`);
+    }
+    lines.push('');
+  }
+  return lines.join('\n');
+}
+
+function fmt(v: number, d: number): string {
+  return Number.isFinite(v) ? v.toFixed(d) : 'n/a';
+}
+
+/** Runs the suite; returns rows for bench/run.ts's table. */
+export async function viewerSuite(): Promise<{ suite: string; case: string; value: number; unit: string }[]> {
+  const sizes = (process.env.BENCH_SIZES ?? '10000,100000').split(',').map((s) => Number(s.trim())).filter((n) => n > 0);
+  if (sizes.length === 0) throw new Error(`BENCH_SIZES "${process.env.BENCH_SIZES}" names no part counts`);
+  await mkdir(OUT, { recursive: true });
+  const files = new Map<number, string>();
+  for (const n of sizes) files.set(n, await preparePackage(n));
+  await bundlePage();
+  const server = await serve();
+  const { chromium } = await import('playwright-core');
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: ['--no-sandbox', '--use-angle=swiftshader', '--enable-unsafe-swiftshader', '--disable-background-networking', '--no-first-run', '--enable-precise-memory-info', '--js-flags=--expose-gc --max-old-space-size=8192'],
+  });
+  const results: { parts: number; keelson: BenchFigures; baseline: BenchFigures | null }[] = [];
+  try {
+    for (const n of sizes) {
+      const url = `/${path.basename(files.get(n)!)}`;
+      const run = async (fn: 'keelsonBench' | 'keelsonBaseline') => {
+        const page = await browser.newPage({ viewport: { width: 1280, height: 720 } });
+        page.setDefaultTimeout(0);
+        try {
+          await page.goto(server.url + '/');
+          await page.waitForFunction(() => 'keelsonBench' in globalThis);
+          return (await page.evaluate(([f, u]) => (globalThis as unknown as Record<string, (u: string) => Promise<BenchFigures>>)[f](u), [fn, url] as const)) as BenchFigures;
+        } finally {
+          await page.close();
+        }
+      };
+      console.error(`viewer bench: ${n} parts — Keelson engine …`);
+      const keelson = await run('keelsonBench');
+      console.error(`viewer bench: ${n} parts — baseline …`);
+      let baseline: BenchFigures | null = null;
+      try {
+        baseline = await run('keelsonBaseline');
+      } catch (e) {
+        console.error(`viewer bench: baseline failed at ${n} parts: ${(e as Error).message.split('\n')[0]}`);
+      }
+      results.push({ parts: n, keelson, baseline });
+    }
+  } finally {
+    await browser.close();
+    server.close();
+  }
+  await writeReadme(results);
+  return results.flatMap((r) => ROWS.map(([k, label]) => ({ suite: 'viewer', case: `${r.parts} parts: ${label}`, value: r.keelson[k], unit: r.baseline ? `(baseline ${fmt(r.baseline[k], 2)})` : '' })));
+}
+
+async function writeReadme(results: { parts: number; keelson: BenchFigures; baseline: BenchFigures | null }[]): Promise<void> {
+  const cpu = os.cpus()[0]?.model ?? 'unknown CPU';
+  const machine = `${cpu}, ${os.cpus().length} cores, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB RAM, ${os.platform()} ${os.release()}; headless Chromium with SwiftShader (software WebGL)`;
+  const section = [
+    '## Viewer benchmark (`npm run bench -- viewer`)',
+    '',
+    `Run ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC on ${machine}.`,
+    '',
+    'Keelson = engine/Engine.ts (batched 16-bit chunks, state-table highlighting, chunk culling, per-chunk BVH);',
+    'baseline = three.js with one Mesh per part (Float32 positions and normals, Uint32 indices) and Raycaster without a BVH.',
+    'Orbit frame time includes the GPU (a 1-pixel readback ends each frame). Box selection: right-to-left over the middle third.',
+    'The baseline draws nothing until the whole package is in, so its first frame and full load coincide.',
+    '',
+    table(results),
+  ].join('\n');
+  let text = existsSync(README) ? await readFile(README, 'utf8') : '# Benchmarks\n\n';
+  const start = text.indexOf('## Viewer benchmark');
+  if (start >= 0) {
+    const next = text.indexOf('\n## ', start + 5);
+    text = text.slice(0, start) + section + (next >= 0 ? text.slice(next) : '\n');
+  } else text = text.trimEnd() + '\n\n' + section + '\n';
+  await writeFile(README, text);
+}

@@ -1,0 +1,207 @@
+/**
+ * Spatial index of a model's triangles for plane slicing (issue 5 item 5; viewer.md §4 "Section
+ * drawing"). Geometry lives in batches (one per `.sc` chunk, or one per importer PartMesh); each
+ * object's triangles/edges inside a batch form a range with its own bounds. A BVH over the range
+ * bounds (flat arrays, median split) answers "which ranges does the plane axis = c touch" in
+ * O(log n + hits), so a 500k-part ship is not scanned linearly; batch bounds reject whole chunks first
+ * when the index is scanned without the tree (`rangesLinear`, the reference for tests and the bench).
+ * All coordinates are world millimetres.
+ */
+import type { Box3Tuple, PartMesh } from '../model/types';
+import type { SceneChunk } from '../package/types';
+import { decodeChunkEdges, decodeChunkPositions } from '../package/reader';
+
+/** One batch of geometry: world-mm positions, triangle indices into them, optional edge segments. */
+export interface SectionBatch {
+  positions: Float32Array;
+  indices: Uint32Array | Uint16Array;
+  /** Segments (x0 y0 z0 x1 y1 z1)*, mm, or null. */
+  edges: Float32Array | null;
+  bounds: Box3Tuple;
+}
+
+/** One object's share of a batch. */
+export interface SectionRange {
+  batch: number;
+  object: number;
+  /** First index (into batch.indices) and count of indices (3 per triangle). */
+  indexStart: number;
+  indexCount: number;
+  /** First segment and count of segments in batch.edges. */
+  edgeStart: number;
+  edgeCount: number;
+  /** Bounds of the range's vertices and edge points, mm. */
+  bounds: Box3Tuple;
+}
+
+const LEAF = 4;
+
+/** BVH over range bounds, plus the batches. Build once per model; queries allocate only their result. */
+export class SectionIndex {
+  readonly batches: SectionBatch[] = [];
+  readonly ranges: SectionRange[] = [];
+  /** Node bounds (6 per node), child/leaf data: for inner nodes left child index and right child index; leaves start/count in `order`. */
+  private nodeBounds = new Float64Array(0);
+  private nodeA = new Int32Array(0);
+  private nodeB = new Int32Array(0);
+  private nodeLeaf = new Uint8Array(0);
+  private order = new Int32Array(0);
+  private nodeCount = 0;
+
+  /** Index of importer meshes (one batch per mesh; a mesh's `object` is its object index). */
+  static fromMeshes(meshes: readonly PartMesh[]): SectionIndex {
+    const idx = new SectionIndex();
+    for (const m of meshes) {
+      const b = idx.addBatch({ positions: m.positions, indices: m.indices, edges: m.edges });
+      idx.addRange(b, m.object, 0, m.positions.length / 3, 0, m.indices.length, 0, m.edges ? m.edges.length / 6 : 0);
+    }
+    idx.build();
+    return idx;
+  }
+
+  /** Index of decoded `.sc` chunks (positions dequantised to world mm once here). */
+  static fromChunks(chunks: readonly SceneChunk[]): SectionIndex {
+    const idx = new SectionIndex();
+    for (const c of chunks) {
+      const b = idx.addBatch({ positions: decodeChunkPositions(c), indices: c.indices, edges: c.edges.length ? decodeChunkEdges(c) : null });
+      const edgeOf = new Map<number, [number, number]>();
+      for (let r = 0; r < c.edgeObjects.length; r += 3) edgeOf.set(c.edgeObjects[r], [c.edgeObjects[r + 1], c.edgeObjects[r + 2]]);
+      const seen = new Set<number>();
+      for (let r = 0; r < c.objects.length; r += 5) {
+        const [obj, vs, vc, is, ic] = c.objects.subarray(r, r + 5);
+        const e = edgeOf.get(obj) ?? [0, 0];
+        seen.add(obj);
+        idx.addRange(b, obj, vs, vc, is, ic, e[0], e[1]);
+      }
+      // Objects with edges only (seams) have no triangle range.
+      for (const [obj, [es, ec]] of edgeOf) if (!seen.has(obj)) idx.addRange(b, obj, 0, 0, 0, 0, es, ec);
+    }
+    idx.build();
+    return idx;
+  }
+
+  private addBatch(b: Omit<SectionBatch, 'bounds'>): number {
+    const bounds: Box3Tuple = [Infinity, Infinity, Infinity, -Infinity, -Infinity, -Infinity];
+    grow(bounds, b.positions, 0, b.positions.length);
+    if (b.edges) grow(bounds, b.edges, 0, b.edges.length);
+    this.batches.push({ ...b, bounds });
+    return this.batches.length - 1;
+  }
+
+  private addRange(batch: number, object: number, vStart: number, vCount: number, iStart: number, iCount: number, eStart: number, eCount: number): void {
+    const b = this.batches[batch];
+    const bounds: Box3Tuple = [Infinity, Infinity, Infinity, -Infinity, -Infinity, -Infinity];
+    grow(bounds, b.positions, vStart * 3, (vStart + vCount) * 3);
+    if (b.edges && eCount > 0) grow(bounds, b.edges, eStart * 6, (eStart + eCount) * 6);
+    if (!(bounds[0] <= bounds[3])) return;
+    this.ranges.push({ batch, object, indexStart: iStart, indexCount: iCount, edgeStart: eStart, edgeCount: eCount, bounds });
+  }
+
+  /** Builds the BVH (median split on the longest centroid axis, leaves of up to 4 ranges). */
+  private build(): void {
+    const n = this.ranges.length;
+    this.order = Int32Array.from({ length: n }, (_, i) => i);
+    const maxNodes = Math.max(1, 2 * Math.ceil(n / LEAF) + 1) * 2;
+    this.nodeBounds = new Float64Array(maxNodes * 6);
+    this.nodeA = new Int32Array(maxNodes);
+    this.nodeB = new Int32Array(maxNodes);
+    this.nodeLeaf = new Uint8Array(maxNodes);
+    this.nodeCount = 0;
+    if (n === 0) return;
+    const cent = new Float64Array(n * 3);
+    this.ranges.forEach((r, i) => {
+      for (let k = 0; k < 3; k++) cent[i * 3 + k] = (r.bounds[k] + r.bounds[k + 3]) / 2;
+    });
+    const stack: [number, number, number][] = [];
+    const root = this.newNode();
+    stack.push([root, 0, n]);
+    while (stack.length) {
+      const [node, start, end] = stack.pop()!;
+      const nb = this.nodeBounds;
+      const o = node * 6;
+      nb[o] = nb[o + 1] = nb[o + 2] = Infinity;
+      nb[o + 3] = nb[o + 4] = nb[o + 5] = -Infinity;
+      const cb = [Infinity, Infinity, Infinity, -Infinity, -Infinity, -Infinity];
+      for (let i = start; i < end; i++) {
+        const r = this.ranges[this.order[i]].bounds;
+        for (let k = 0; k < 3; k++) {
+          if (r[k] < nb[o + k]) nb[o + k] = r[k];
+          if (r[k + 3] > nb[o + k + 3]) nb[o + k + 3] = r[k + 3];
+          const c = cent[this.order[i] * 3 + k];
+          if (c < cb[k]) cb[k] = c;
+          if (c > cb[k + 3]) cb[k + 3] = c;
+        }
+      }
+      if (end - start <= LEAF) {
+        this.nodeLeaf[node] = 1;
+        this.nodeA[node] = start;
+        this.nodeB[node] = end - start;
+        continue;
+      }
+      let axis = 0;
+      for (let k = 1; k < 3; k++) if (cb[k + 3] - cb[k] > cb[axis + 3] - cb[axis]) axis = k;
+      const mid = (start + end) >> 1;
+      const sub = Array.from(this.order.subarray(start, end)).sort((a, b) => cent[a * 3 + axis] - cent[b * 3 + axis]);
+      this.order.set(sub, start);
+      const left = this.newNode(), right = this.newNode();
+      this.nodeA[node] = left;
+      this.nodeB[node] = right;
+      stack.push([left, start, mid], [right, mid, end]);
+    }
+  }
+
+  private newNode(): number {
+    return this.nodeCount++;
+  }
+
+  /** Model bounds (mm) of all ranges. */
+  bounds(): Box3Tuple {
+    if (this.nodeCount === 0) return [0, 0, 0, 0, 0, 0];
+    return Array.from(this.nodeBounds.subarray(0, 6)) as Box3Tuple;
+  }
+
+  /**
+   * Ranges whose bounds along `axis` (0 = X, 1 = Y, 2 = Z) reach the interval [lo, hi] (mm), through the BVH.
+   * @returns indices into `ranges`, in tree order.
+   */
+  rangesInSlab(axis: 0 | 1 | 2, lo: number, hi: number): number[] {
+    const out: number[] = [];
+    if (this.nodeCount === 0) return out;
+    const stack = [0];
+    const nb = this.nodeBounds;
+    while (stack.length) {
+      const node = stack.pop()!;
+      if (nb[node * 6 + axis] > hi || nb[node * 6 + axis + 3] < lo) continue;
+      if (this.nodeLeaf[node]) {
+        const s = this.nodeA[node], c = this.nodeB[node];
+        for (let i = s; i < s + c; i++) {
+          const r = this.ranges[this.order[i]].bounds;
+          if (r[axis] <= hi && r[axis + 3] >= lo) out.push(this.order[i]);
+        }
+      } else stack.push(this.nodeA[node], this.nodeB[node]);
+    }
+    return out;
+  }
+
+  /** Same answer as rangesInSlab by scanning: batch bounds first, then each range's bounds (reference/bench). */
+  rangesLinear(axis: 0 | 1 | 2, lo: number, hi: number): number[] {
+    const out: number[] = [];
+    const okBatch = this.batches.map((b) => b.bounds[axis] <= hi && b.bounds[axis + 3] >= lo);
+    this.ranges.forEach((r, i) => {
+      if (okBatch[r.batch] && r.bounds[axis] <= hi && r.bounds[axis + 3] >= lo) out.push(i);
+    });
+    return out;
+  }
+}
+
+function grow(b: Box3Tuple, p: ArrayLike<number>, from: number, to: number): void {
+  for (let i = from; i + 2 < to; i += 3) {
+    const x = p[i], y = p[i + 1], z = p[i + 2];
+    if (x < b[0]) b[0] = x;
+    if (y < b[1]) b[1] = y;
+    if (z < b[2]) b[2] = z;
+    if (x > b[3]) b[3] = x;
+    if (y > b[4]) b[4] = y;
+    if (z > b[5]) b[5] = z;
+  }
+}
