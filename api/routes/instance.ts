@@ -7,7 +7,6 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type * as v from 'valibot';
-import type { Box3Tuple, RefPlane } from '../../engine/model/types';
 import { PROPERTY_CATALOGUE } from '../../engine/model/properties';
 import {
   MaintenanceQuerySchema, ModelQuerySchema, PropertiesQuerySchema, QuantitiesBodySchema, QuantitiesQuerySchema,
@@ -15,33 +14,15 @@ import {
 } from '../contract/models';
 import { validate } from '../contract/validate';
 import { requireUser } from '../context';
-import { ApiError, Errors } from '../errors';
+import { Errors } from '../errors';
 import { normaliseProjectName } from '../projects/ProjectStore';
-import type { RevisionData } from '../projects/RevisionCache';
-
-/** Millimetres → metres for a box (null stays null; an empty box becomes zeros). */
-export function boxToMetres(b: Box3Tuple | null): Box3Tuple | null {
-  if (!b) return null;
-  return b.map((x) => (Number.isFinite(x) ? x / 1000 : 0)) as Box3Tuple;
-}
-
-const planeToMetres = (p: RefPlane) => ({ id: p.id, name: p.name, coordinate: p.coordinate / 1000, number: p.number });
+import { boxToMetres, loadRevision, planeToMetres } from '../projects/loadRevision';
 
 export default async function instanceRoutes(app: FastifyInstance): Promise<void> {
   const { projects, revisionCache, conversions } = app.ctx;
   const base = '/api/keelson-instance';
 
-  async function load(modelName: string, revision: number | 'latest'): Promise<{ name: string; number: number; data: RevisionData }> {
-    const name = normaliseProjectName(modelName);
-    const row = await projects.revision(name, revision);
-    try {
-      return { name, number: row.number, data: await revisionCache.get(projects.revisionDir(row), row.last_updated) };
-    } catch (e) {
-      // The cause (a path, a parse error) goes to the log, not to the client.
-      app.log.error({ err: e, project: name, revision: row.number }, 'revision unreadable');
-      throw new ApiError('RevisionUnreadable', 500, `Revision ${row.number} of project ${name} cannot be read`, 'error');
-    }
-  }
+  const load = (modelName: string, revision: number | 'latest') => loadRevision(app, modelName, revision);
 
   app.get(`${base}/model/objects`, { preValidation: validate({ query: ModelQuerySchema }) }, async (request): Promise<ModelObjectsResponse> => {
     requireUser(request);

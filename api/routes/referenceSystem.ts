@@ -13,7 +13,6 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type * as v from 'valibot';
-import type { RefPlane } from '../../engine/model/types';
 import { evaluateFrameExpression, prefixAxis } from '../../engine/reference/frameSyntax';
 import {
   FRAME_SYSTEM_TYPES, axisOfType, frameAxis, frameCoordinates, nearestPlane, numberAtCoordinate, typeOfAxis,
@@ -24,40 +23,8 @@ import {
 } from '../contract/reference';
 import { validate } from '../contract/validate';
 import { requireUser } from '../context';
-import { ApiError, Errors } from '../errors';
-import { normaliseProjectName } from '../projects/ProjectStore';
-import type { RevisionData } from '../projects/RevisionCache';
-
-/** A loaded revision: upper-case project name, revision number, directory, stamp and parsed data. */
-export interface LoadedRevision {
-  name: string;
-  number: number;
-  dir: string;
-  stamp: string;
-  scFile: string;
-  data: RevisionData;
-}
-
-/**
- * Loads a revision's parsed files through the app's RevisionCache.
- * @throws ApiError 404 (project / revision), 500 'Revision N of project P cannot be read'.
- */
-export async function loadRevision(app: FastifyInstance, modelName: string, revision: number | 'latest'): Promise<LoadedRevision> {
-  const { projects, revisionCache } = app.ctx;
-  const name = normaliseProjectName(modelName);
-  const row = await projects.revision(name, revision);
-  const dir = projects.revisionDir(row);
-  const info = JSON.parse(row.info || '{}') as { scFile?: string };
-  try {
-    const data = await revisionCache.get(dir, row.last_updated);
-    return { name, number: row.number, dir, stamp: row.last_updated, scFile: info.scFile ?? `${name}.sc`, data };
-  } catch (e) {
-    app.log.error({ err: e, project: name, revision: row.number }, 'revision unreadable');
-    throw new ApiError('RevisionUnreadable', 500, `Revision ${row.number} of project ${name} cannot be read`, 'error');
-  }
-}
-
-const planeToMetres = (p: RefPlane) => ({ id: p.id, name: p.name, coordinate: p.coordinate / 1000, number: p.number });
+import { Errors } from '../errors';
+import { loadRevision, planeToMetres } from '../projects/loadRevision';
 
 export default async function referenceSystemRoutes(app: FastifyInstance): Promise<void> {
   const base = '/api/keelson-instance/reference-system';

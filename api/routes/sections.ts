@@ -25,7 +25,7 @@ import { validate } from '../contract/validate';
 import { requireUser } from '../context';
 import { ApiError, Errors } from '../errors';
 import { normaliseProjectName } from '../projects/ProjectStore';
-import { loadRevision } from './referenceSystem';
+import { loadRevision } from '../projects/loadRevision';
 
 /** mm → m for flat point lists (rounded to 0.1 µm to keep JSON short). */
 const toM = (pts: number[]): number[] => pts.map((x) => Math.round(x * 10) / 1e4);

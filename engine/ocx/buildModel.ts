@@ -14,6 +14,7 @@ import { holeOutline, type HoleOutline } from './holes';
 import { meshMember, traceLine, type Inclination } from './memberMesh';
 import { meshPlate } from './plateMesh';
 import { comparePart, COMPARED_ELEMENTS } from './fidelity';
+import { buildCompartment, customProperties } from './compartments';
 import { habitsOf } from './vendorHabits';
 import { abortError, type PartRecord, type RawModel } from './reader';
 import { resolveSurface, type SurfaceContext } from './surfaces';
@@ -23,6 +24,7 @@ import { child, children, normGuid, type XNode } from './xmlTree';
 const TYPE_OF: Record<string, ObjectType> = {
   Panel: 'MAIN OBJECT', Plate: 'PLATE', Stiffener: 'STIFFENER', EdgeReinforcement: 'STIFFENER', Bracket: 'BRACKET',
   Pillar: 'PILLAR', Seam: 'SEAM', Hole2DContour: 'HOLE', InnerContour: 'HOLE', SlotContour: 'HOLE',
+  Arrangement: 'COMPARTMENT ARRANGEMENT', Compartment: 'COMPARTMENT', PhysicalSpace: 'COMPARTMENT',
 };
 
 /** Options of phases 2–3. */
@@ -282,7 +284,26 @@ export class ModelBuilder {
             mb = null;
             warn('no-geometry', `Seam ${id} has no TraceLine`, rec.line, id);
           }
-        } else if (type === 'HOLE') {
+        } else if (type === 'COMPARTMENT') {
+        // OCX_GUIDE §2.17: purpose, the file's volume and CoG, and (Compartment) the closed volume of its faces
+        if (node.a.compartmentPurpose) props.PURP = node.a.compartmentPurpose;
+        const cp = child(node, 'CompartmentProperties');
+        const fileVol = units.value(child(cp, 'Volume'), 'volume');
+        const fileCog = units.pointMm(child(cp, 'CenterOfGravity'));
+        if (fileVol !== undefined) props.VOLM = fileVol;
+        if (fileCog) [props.XCG, props.YCG, props.ZCG] = fileCog.map((v) => v / 1000);
+        if (rec.kind === 'Compartment') {
+          const g = buildCompartment(node, ctx);
+          for (const f of g.failedFaces) warn('compartment-face', `Compartment ${id}: ${f}`, rec.line, id);
+          mb = g.mesh;
+          props.VOLM_GEOM = g.volumeMm3 / 1e9;
+          props.AREA_GEOM = g.areaMm2 / 1e6;
+          props.AREA = g.areaMm2 / 1e6;
+          [props.XCG_GEOM, props.YCG_GEOM, props.ZCG_GEOM] = g.centroid.map((v) => v / 1000);
+          if (props.VOLM === undefined) props.VOLM = props.VOLM_GEOM;
+          if (props.XCG === undefined) [props.XCG, props.YCG, props.ZCG] = [props.XCG_GEOM, props.YCG_GEOM, props.ZCG_GEOM];
+        } else warn('no-geometry', 'PhysicalSpace: the cells bounded by panels are not built; purpose, volume and CoG of the file are kept', rec.line);
+      } else if (type === 'HOLE') {
           const h = holeOf(i);
           if (h) {
             mb = new MeshBuilder();
@@ -301,6 +322,7 @@ export class ModelBuilder {
         warn('geometry-failed', `${rec.kind} ${id}: ${(e as Error).message}`, rec.line, id);
       }
 
+      customProperties(node, props);
       let bounds = null;
       if (mb && !withinWorld(mb)) {
         warn('geometry-failed', `${rec.kind} ${id}: coordinates beyond ±${MAX_COORD_MM / 1e6} km (absurd values); the part is skipped`, rec.line, id);

@@ -25,6 +25,14 @@ export interface PlateMeshResult {
   notes: string[];
 }
 
+/** A plate's sheet on its reference surface, before thickening. */
+export interface PlateSheet {
+  sheet: Sheet;
+  /** Area (mm²) and centroid (mm) of the sheet. */
+  measured: { area: number; centroid: Vec3 };
+  notes: string[];
+}
+
 /**
  * Meshes a plate.
  * @param contourSegments polylines of the OuterContour (mm). @param holes candidate hole loops (mm);
@@ -42,6 +50,33 @@ export function meshPlate(
   netAreaMm2?: number,
   onlyPlateOfSurface = false,
 ): PlateMeshResult {
+  const { sheet, measured, notes } = plateSheet(contourSegments, holes, surface, o1, o2, chordMm, netAreaMm2, onlyPlateOfSurface);
+  const mb = new MeshBuilder();
+  thickenSheet(mb, sheet, Math.min(o1, o2), Math.max(o1, o2));
+  let mx = 0, my = 0, mz = 0;
+  for (let i = 0; i < sheet.normals.length; i += 3) {
+    mx += sheet.normals[i];
+    my += sheet.normals[i + 1];
+    mz += sheet.normals[i + 2];
+  }
+  return { mesh: mb, area: measured.area, centroid: measured.centroid, normal: normalize([mx, my, mz]), notes };
+}
+
+/**
+ * The sheet of a plate or face bounded by `contourSegments` on `surface`, minus the holes (meshPlate's
+ * first step; also the faces of compartments). Arguments as meshPlate.
+ * @throws Error when the contour has no closed loop.
+ */
+export function plateSheet(
+  contourSegments: number[][],
+  holes: number[][],
+  surface: PlateSurface,
+  o1: number,
+  o2: number,
+  chordMm: number,
+  netAreaMm2?: number,
+  onlyPlateOfSurface = false,
+): PlateSheet {
   const { loops } = chainLoops(contourSegments, 0.01, Math.max(1, chordMm * 2));
   if (!loops.length) throw new Error('the OuterContour forms no closed loop');
   loops.sort((a, b) => len(newellNormal(b)) - len(newellNormal(a)));
@@ -127,15 +162,7 @@ export function meshPlate(
       notes.push('whole-surface');
     }
   }
-  const mb = new MeshBuilder();
-  thickenSheet(mb, sheet, Math.min(o1, o2), Math.max(o1, o2));
-  let mx = 0, my = 0, mz = 0;
-  for (let i = 0; i < sheet.normals.length; i += 3) {
-    mx += sheet.normals[i];
-    my += sheet.normals[i + 1];
-    mz += sheet.normals[i + 2];
-  }
-  return { mesh: mb, area: measured.area, centroid: measured.centroid, normal: normalize([mx, my, mz]), notes };
+  return { sheet, measured, notes };
 }
 
 /** The whole reference surface as a sheet (OCX_GUIDE §5.2.3 A), normals oriented by the majority. */

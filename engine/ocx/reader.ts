@@ -10,7 +10,7 @@ import { OcxImportError } from './errors';
 import type { XNode } from './xmlTree';
 
 /** Part element local names that become records (OCX_GUIDE §2.6–§2.12). */
-export const PART_ELEMENTS = new Set(['Panel', 'Plate', 'Stiffener', 'EdgeReinforcement', 'Bracket', 'Pillar', 'Seam']);
+export const PART_ELEMENTS = new Set(['Panel', 'Plate', 'Stiffener', 'EdgeReinforcement', 'Bracket', 'Pillar', 'Seam', 'Arrangement', 'Compartment', 'PhysicalSpace']);
 /** Cut-out element local names that become HOLE records inside CutBy / PlateCutBy. */
 export const HOLE_ELEMENTS = new Set(['Hole2DContour', 'InnerContour', 'SlotContour']);
 const HOLE_CONTAINERS = new Set(['CutBy', 'PlateCutBy']);
@@ -23,12 +23,14 @@ const SKIPPED = new Set(['LimitedBy', 'ConnectionConfiguration', 'Penetration', 
 const KNOWN_CHILDREN: Record<string, Set<string>> = {
   ocxXML: new Set(['Header', 'Vessel', 'ClassCatalogue', 'UnitsML']),
   Vessel: new Set(['DistanceTolerance', 'AngleTolerance', 'CoordinateSystem', 'ClassificationData', 'BuilderInformation', 'TonnageData', 'StatutoryData',
-    'ShipDesignation', 'DesignView', 'ReferenceSurfaces', 'Panel', 'Plate', 'Stiffener', 'Bracket', 'Pillar', 'Description', 'CustomProperties']),
+    'ShipDesignation', 'DesignView', 'ReferenceSurfaces', 'Panel', 'Plate', 'Stiffener', 'Bracket', 'Pillar', 'Description', 'CustomProperties', 'Arrangement']),
   ClassCatalogue: new Set(['MaterialCatalogue', 'XSectionCatalogue', 'HoleShapeCatalogue', 'Description', 'CustomProperties']),
   part: new Set(['Description', 'CustomProperties', 'PhysicalProperties', 'NetArea', 'OuterContour', 'PlateMaterial', 'MaterialRef', 'LimitedBy', 'Offset',
     'UnboundedGeometry', 'PlateCutBy', 'CutBy', 'ComposedOf', 'StiffenedBy', 'SplitBy', 'TraceLine', 'SectionRef', 'Inclination', 'ConnectionConfiguration',
     'Penetration', 'EdgeCurveRef', 'BracketParameters', 'HoleRef', 'Transformation', 'Line3D', 'PolyLine3D', 'CircumArc3D', 'Circle3D', 'CircumCircle3D',
-    'Ellipse3D', 'NURBS3D', 'CompositeCurve3D']),
+    'Ellipse3D', 'NURBS3D', 'CompositeCurve3D',
+    // Arrangement, Compartment and PhysicalSpace (OCX_GUIDE §2.17)
+    'Compartment', 'PhysicalSpace', 'CompartmentProperties', 'CompartmentFace', 'BulkCargo', 'LiquidCargo', 'UnitCargo', 'Cell', 'CrossFlow', 'ExternalGeometryRef']),
 };
 
 /** Elements whose text content is kept. */

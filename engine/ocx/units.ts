@@ -63,7 +63,7 @@ export interface ResolvedUnit {
 }
 
 /** What a quantity measures, for the dimension check. */
-export type Quantity = 'length' | 'area' | 'mass' | 'density' | 'pressure' | 'angle' | 'other';
+export type Quantity = 'length' | 'area' | 'volume' | 'mass' | 'density' | 'pressure' | 'angle' | 'other';
 
 const EXPECTED_LENGTH_POWER: Partial<Record<Quantity, number>> = { length: 1, area: 2 };
 
@@ -106,6 +106,10 @@ export class UnitTable {
     if (q === 'area' && r.lengthPower === EXPECTED_LENGTH_POWER.length) {
       this.problems.set(`area:${id}`, `Areas are written with the length unit "${id}"; the squared factor is used`);
       return r.factor * r.factor;
+    }
+    if (q === 'volume' && r.lengthPower === EXPECTED_LENGTH_POWER.length) {
+      this.problems.set(`volume:${id}`, `Volumes are written with the length unit "${id}"; the cubed factor is used`);
+      return r.factor ** 3;
     }
     return r.factor;
   }
