@@ -38,11 +38,11 @@ describe('accepted variants', () => {
 
   it('unknown elements become warnings counted by element name and the import goes on', async () => {
     const text = M3.replace('<ocx:PhysicalProperties>', '<ocx:Gizmo a="1"/><ocx:Gizmo/><ocx:PhysicalProperties>').replace(
-      '</ocx:Vessel>', '<ocx:Arrangement id="a1"/></ocx:Vessel>');
+      '</ocx:Vessel>', '<ocx:Member id="a1"/></ocx:Vessel>');
     const r = await run(text);
-    expect(r.unsupportedElements).toEqual({ Gizmo: 2, Arrangement: 1 });
+    expect(r.unsupportedElements).toEqual({ Gizmo: 2, Member: 1 });
     expect(r.warnings.filter((w) => w.code === 'unsupported-element').map((w) => w.message).sort()).toEqual([
-      '1 × <Arrangement> not supported by the importer; ignored', '2 × <Gizmo> not supported by the importer; ignored']);
+      '1 × <Member> not supported by the importer; ignored', '2 × <Gizmo> not supported by the importer; ignored']);
     expect(r.objects.filter((o) => o.element === 'Stiffener')).toHaveLength(7);
     expect((await run(M3)).unsupportedElements).toBeUndefined();
   });
