@@ -336,7 +336,10 @@ export class ModelBuilder {
         }
         meshes.push({ object: i, ...mb.build() });
       } else if (mb) warn('geometry-failed', `${rec.kind} ${id}: geometry is empty or not finite`, rec.line, id);
-      objects.push({ index: i, id, guid, name, type, element: rec.kind, parent: rec.parent, block: blocks.get(id) ?? null, bounds });
+      // results outlive the parsed text: copy strings that may be slices of a whole read chunk (saxes
+      // slices names and values out of its chunk; one kept slice would keep the whole chunk alive)
+      for (const k in props) if (typeof props[k] === 'string') props[k] = own(props[k] as string);
+      objects.push({ index: i, id: own(id), guid: guid && own(guid), name: own(name), type, element: rec.kind, parent: rec.parent, block: blocks.get(id) ?? null, bounds });
       if (COMPARED_ELEMENTS.has(rec.kind) && (dry !== undefined || cog || net !== undefined))
         fidelity.push(comparePart({ object: i, id, element: rec.kind, line: rec.line }, { weightKg: dry, cogMm: cog, areaM2: net }, computed));
       properties.push(props);
@@ -372,6 +375,11 @@ export class ModelBuilder {
       ...(raw.unsupported.size ? { unsupportedElements: Object.fromEntries(raw.unsupported) } : {}),
     };
   }
+}
+
+/** A flat copy of a string that shares no storage with the text it was sliced from. */
+function own(s: string): string {
+  return s.length > 12 ? (' ' + s).slice(1) : s;
 }
 
 /** Largest coordinate accepted, mm (10 000 km): beyond it a value is absurd, not a ship. */

@@ -4,6 +4,7 @@
  * Contour) placed with its Transformation (P = Origin + x·PrimaryAxis + y·SecondaryAxis, axes as given);
  * InnerContour / SlotContour = explicit 3D curves chained into loops.
  */
+import polygonClipping from 'polygon-clipping';
 import { chainLoops, normalize, type Vec3 } from '../geometry/curves';
 import { curveSegments, directionOf, type CurveContext } from './curveRead';
 import { child, num, type XNode } from './xmlTree';
@@ -35,7 +36,7 @@ export function holeShape2d(hole: XNode, ctx: CurveContext): { ring: number[][];
         return { ring: [roundedRect(W, H, Math.min(H, W) / 2)], shape: `Oblong ${fmt(W)}x${fmt(H)}` };
       case 'RectangularMickeyMouseEars':
         if (!(H > 0 && W > 0)) return 'RectangularMickeyMouseEars without Height/Width';
-        return { ring: [roundedRect(W, H, 0)], shape: `MickeyMouse ${fmt(W)}x${fmt(H)}` };
+        return { ring: [mickeyMouse(W, H, L(child(s, 'Radius')), child(s, 'Displacement') ? L(child(s, 'Displacement')) : 0)], shape: `MickeyMouse ${fmt(W)}x${fmt(H)}` };
       case 'SuperElliptical': {
         if (!(H > 0 && W > 0)) return 'SuperElliptical without Height/Width';
         const e = num(s.a.exponent) ?? 2;
@@ -66,7 +67,8 @@ function roundedRect(W: number, H: number, r: number): number[] {
   const out: number[] = [];
   const cx = W / 2 - r, cy = H / 2 - r;
   const corners: [number, number, number][] = [[cx, cy, 0], [-cx, cy, Math.PI / 2], [-cx, -cy, Math.PI], [cx, -cy, 1.5 * Math.PI]];
-  const seg = r > 0 ? 8 : 0;
+  // segments per quarter: chordal error ≤ 0.1 mm (at least 8)
+  const seg = r > 0 ? Math.max(8, Math.ceil(Math.PI / 2 / (2 * Math.acos(Math.max(-1, 1 - 0.1 / r))))) : 0;
   for (const [x, y, a0] of corners) {
     if (seg === 0) {
       out.push(x, y);
@@ -118,4 +120,30 @@ export function holeOutline(node: XNode, catalogue: Map<string, XNode>, ctx: Cur
     return out;
   });
   return { loops, shape: `${hole.a.name ?? ref}: ${shape.shape}` };
+}
+
+/**
+ * RectangularMickeyMouseEars (schema 3.1: "a rectangular hole with corner radii in the form of Mickey
+ * Mouse ears"; not in the corpus): the W × H rectangle (Width along local x) united with a circle of
+ * radius R at each corner, its centre moved from the corner towards the hole's centre by Displacement
+ * along both axes (0 when absent: the ears are centred on the corners). Without a usable radius the
+ * plain rectangle. xy pairs, mm, counter-clockwise.
+ */
+export function mickeyMouse(W: number, H: number, R: number, disp: number): number[] {
+  const rect = roundedRect(W, H, 0);
+  if (!(R > 0) || !Number.isFinite(disp)) return rect;
+  const toRing = (r: number[]): [number, number][] => {
+    const out: [number, number][] = [];
+    for (let i = 0; i < r.length; i += 2) out.push([r[i], r[i + 1]]);
+    out.push(out[0]);
+    return out;
+  };
+  const ears = [-1, 1].flatMap((sx) => [-1, 1].map((sy) => {
+    const cx = sx * (W / 2 - disp), cy = sy * (H / 2 - disp), ring: number[] = [];
+    for (let i = 0; i < 48; i++) ring.push(cx + R * Math.cos((2 * Math.PI * i) / 48), cy + R * Math.sin((2 * Math.PI * i) / 48));
+    return [toRing(ring)];
+  }));
+  const u = polygonClipping.union([toRing(rect)], ...ears);
+  const outer = u[0]?.[0];
+  return outer ? outer.slice(0, -1).flat() : rect;
 }

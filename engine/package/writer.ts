@@ -182,7 +182,9 @@ function encodeChunk(parts: ChunkPart[], index: number): { bytes: Uint8Array; tr
   }
   if (!isBoxValid(box)) box.splice(0, 6, 0, 0, 0, 0, 0, 0);
   const step = quantScale(box);
-  const welded = parts.map((p) => weldPart(p, box, step));
+  // Pieces of one object that landed in the same chunk (e.g. an edge-only piece) become one range.
+  const merged = mergeMeshesByObject(parts.map((p) => ({ ...p, normals: null })));
+  const welded = merged.map((p) => weldPart(p, box, step));
   let vertexCount = 0, triangleCount = 0, edgeCount = 0, objectRangeCount = 0, edgeRangeCount = 0;
   for (const w of welded) {
     vertexCount += w.q.length / 3;

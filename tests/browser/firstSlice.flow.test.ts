@@ -42,7 +42,7 @@ async function login(p: Page, email: string, password: string): Promise<void> {
 async function upload(p: Page, file: string): Promise<void> {
   await p.getByRole('button', { name: 'Add project' }).click();
   await p.locator('input[type="file"]').setInputFiles(file);
-  await p.getByRole('button', { name: /^(Upload|Add)$/ }).click();
+  await p.getByRole("button", { name: "Add", exact: true }).click();
 }
 
 describe('first end-to-end slice', () => {
@@ -94,7 +94,7 @@ describe('first end-to-end slice', () => {
     await page.waitForURL('**/NAPA-OCX_M8**');
     const canvas = page.getByTestId('viewer-canvas');
     await canvas.waitFor();
-    await page.locator('[data-model-ready="true"]').waitFor({ timeout: 120_000 });
+    await page.locator('[data-viewer-phase="ready"]').waitFor({ timeout: 120_000 });
     const box = (await canvas.boundingBox())!;
     const cx = box.x + box.width / 2;
     const cy = box.y + box.height / 2;

@@ -85,7 +85,7 @@ export function ViewerView({ modelName }: { modelName: string }) {
   const [, navigate] = useLocation();
   const requestedRevision = parseRevisionParam(search);
   const hostRef = useRef<HTMLDivElement>(null);
-  const { showTree } = useSnapshot(viewerStore);
+  const { showTree, phase: viewerPhase } = useSnapshot(viewerStore);
 
   useEffect(() => {
     let cancelled = false;
@@ -167,7 +167,7 @@ export function ViewerView({ modelName }: { modelName: string }) {
   }, [modelName, requestedRevision, navigate]);
 
   return (
-    <div className="relative flex min-h-0 flex-1">
+    <div className="relative flex min-h-0 flex-1" data-viewer-phase={viewerPhase}>
       <div className="relative min-w-0 flex-1 bg-gradient-to-b from-slate-200 to-slate-300">
         <div ref={hostRef} className="absolute inset-0" />
         <ViewerToolbar />
