@@ -73,6 +73,8 @@ export function triangulateRegion(outer: number[], holes: number[][], steinerSpa
   let polys: number[][][];
   if (relevant.length === 0) {
     polys = [[outer]];
+  } else if (holesInside(outer, relevant)) {
+    polys = [[outer, ...relevant]]; // the common case needs no boolean (issue 3 item 6)
   } else {
     try {
       const res = polygonClipping.difference([toRing(outer)] as Polygon, ...relevant.map((h) => [toRing(h)] as Polygon));
@@ -121,6 +123,41 @@ export function triangulateRegion(outer: number[], holes: number[][], steinerSpa
   return { points: Float64Array.from(pts), indices: Uint32Array.from(idx), rings, area };
 }
 
+/**
+ * True when every hole lies strictly inside the outer ring (its first vertex inside, no edge crossing
+ * the outer ring) and the holes' bounding boxes are pairwise disjoint: then outer − ∪ holes is the
+ * polygon with those holes as they are.
+ */
+function holesInside(outer: number[], holes: number[][]): boolean {
+  const boxes = holes.map(bbox);
+  for (let i = 0; i < holes.length; i++)
+    for (let j = i + 1; j < holes.length; j++) {
+      const a = boxes[i], b = boxes[j];
+      if (a[0] <= b[2] && b[0] <= a[2] && a[1] <= b[3] && b[1] <= a[3]) return false;
+    }
+  const n = outer.length / 2;
+  for (let h = 0; h < holes.length; h++) {
+    const r = holes[h], m = r.length / 2, hb = boxes[h];
+    if (!pointInRing(outer, r[0], r[1])) return false;
+    for (let i = 0, j = n - 1; i < n; j = i++) {
+      const ax = outer[2 * j], ay = outer[2 * j + 1], bx = outer[2 * i], by = outer[2 * i + 1];
+      if (Math.max(ax, bx) < hb[0] || Math.min(ax, bx) > hb[2] || Math.max(ay, by) < hb[1] || Math.min(ay, by) > hb[3]) continue;
+      for (let k = 0, l = m - 1; k < m; l = k++) if (segmentsTouch(ax, ay, bx, by, r[2 * l], r[2 * l + 1], r[2 * k], r[2 * k + 1])) return false;
+    }
+  }
+  return true;
+}
+
+/** True when segments ab and cd intersect or touch. */
+function segmentsTouch(ax: number, ay: number, bx: number, by: number, cx: number, cy: number, dx: number, dy: number): boolean {
+  const o = (px: number, py: number, qx: number, qy: number, rx: number, ry: number) => (qx - px) * (ry - py) - (qy - py) * (rx - px);
+  const d1 = o(cx, cy, dx, dy, ax, ay), d2 = o(cx, cy, dx, dy, bx, by), d3 = o(ax, ay, bx, by, cx, cy), d4 = o(ax, ay, bx, by, dx, dy);
+  if (((d1 > 0 && d2 < 0) || (d1 < 0 && d2 > 0)) && ((d3 > 0 && d4 < 0) || (d3 < 0 && d4 > 0))) return true;
+  const on = (px: number, py: number, qx: number, qy: number, rx: number, ry: number, d: number) =>
+    d === 0 && Math.min(px, qx) <= rx && rx <= Math.max(px, qx) && Math.min(py, qy) <= ry && ry <= Math.max(py, qy);
+  return on(cx, cy, dx, dy, ax, ay, d1) || on(cx, cy, dx, dy, bx, by, d2) || on(ax, ay, bx, by, cx, cy, d3) || on(ax, ay, bx, by, dx, dy, d4);
+}
+
 function nearRing(poly: number[][], x: number, y: number, d: number): boolean {
   for (const r of poly) {
     const n = r.length / 2;
@@ -134,6 +171,8 @@ function nearRing(poly: number[][], x: number, y: number, d: number): boolean {
   }
   return false;
 }
+
+const NEIGHBOURS: [number, number][] = [[1, 0], [-1, 0], [0, 1], [0, -1]];
 
 /**
  * Triangulates outer − ∪ holes on a regular grid of square cells of size `cell` (well-shaped triangles
@@ -166,14 +205,44 @@ export function triangulateGrid(outer: number[], holes: number[][], cell: number
           for (let cy = Math.max(0, Math.floor((ey0 - y0) / cell)); cy <= Math.min(ny - 1, Math.floor((ey1 - y0) / cell)); cy++) touched.add(cx * (ny + 1) + cy);
       }
     }
-  const inRegion = (x: number, y: number) => polys.some((p) => pointInRing(p[0], x, y) && !p.slice(1).some((h) => pointInRing(h, x, y)));
+  const inRegion = (x: number, y: number) => {
+    for (const p of polys) {
+      if (!pointInRing(p[0], x, y)) continue;
+      let inHole = false;
+      for (let h = 1; h < p.length && !inHole; h++) inHole = pointInRing(p[h], x, y);
+      if (!inHole) return true;
+    }
+    return false;
+  };
   const pts: number[] = [];
   const idx: number[] = [];
+  // cells no boundary edge touches are wholly inside or outside: one point test per connected group of
+  // them (flood fill) instead of one per cell (issue 3 item 6)
+  const inside = new Int8Array(nx * ny); // 0 unknown, 1 inside, -1 outside
+  const stack: number[] = [];
+  for (let c0 = 0; c0 < nx * ny; c0++) {
+    const gx = Math.floor(c0 / ny), gy = c0 % ny;
+    if (inside[c0] !== 0 || touched.has(gx * (ny + 1) + gy)) continue;
+    const v = inRegion(x0 + (gx + 0.5) * cell, y0 + (gy + 0.5) * cell) ? 1 : -1;
+    inside[c0] = v;
+    stack.push(c0);
+    while (stack.length) {
+      const c = stack.pop()!, cx = Math.floor(c / ny), cy = c % ny;
+      for (const [dx, dy] of NEIGHBOURS) {
+        const ex = cx + dx, ey = cy + dy;
+        if (ex < 0 || ey < 0 || ex >= nx || ey >= ny) continue;
+        const e = ex * ny + ey;
+        if (inside[e] !== 0 || touched.has(ex * (ny + 1) + ey)) continue;
+        inside[e] = v;
+        stack.push(e);
+      }
+    }
+  }
   for (let cx = 0; cx < nx; cx++)
     for (let cy = 0; cy < ny; cy++) {
       const ax = x0 + cx * cell, ay = y0 + cy * cell, bx = Math.min(x1, ax + cell), by = Math.min(y1, ay + cell);
       if (!touched.has(cx * (ny + 1) + cy)) {
-        if (!inRegion((ax + bx) / 2, (ay + by) / 2)) continue;
+        if (inside[cx * ny + cy] !== 1) continue;
         const k = pts.length / 2;
         pts.push(ax, ay, bx, ay, bx, by, ax, by);
         idx.push(k, k + 1, k + 2, k, k + 2, k + 3);
@@ -215,11 +284,11 @@ export function triangulateGrid(outer: number[], holes: number[][], cell: number
       }
     }
   // weld shared vertices
-  const map = new Map<string, number>();
+  const map = new Map<number, number>();
   const wp: number[] = [];
   const remap = new Uint32Array(pts.length / 2);
   for (let i = 0; i < pts.length / 2; i++) {
-    const key = `${pts[2 * i].toFixed(4)},${pts[2 * i + 1].toFixed(4)}`;
+    const key = pointKey(pts[2 * i], pts[2 * i + 1]);
     let v = map.get(key);
     if (v === undefined) {
       v = wp.length / 2;
@@ -282,6 +351,14 @@ export function clipRingToBox(ring: number[], x0: number, y0: number, x1: number
     cur = out;
   }
   return cur.length >= 6 ? cur : [];
+}
+
+/**
+ * A numeric key of a 2D point quantised to 0.01 mm, for welding without string keys (issue 3 item 6):
+ * exact integers below 2^52 for |x|, |y| < 335 m (plate-local coordinates).
+ */
+export function pointKey(x: number, y: number): number {
+  return (Math.round(x * 100) + 33554432) * 67108864 + (Math.round(y * 100) + 33554432);
 }
 
 /** Reverses a ring of xy pairs. */

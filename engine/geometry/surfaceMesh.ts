@@ -121,17 +121,31 @@ export class SurfaceLifter {
  * @returns a new mesh with shared vertices.
  */
 export function weld(mesh: SurfaceMesh, tol: number): SurfaceMesh {
-  const map = new Map<string, number>();
+  // grid of cell size tol; a point joins any earlier vertex within tol in its own or a neighbouring
+  // cell (rounding alone would keep two points 0.001 mm apart when they straddle a cell border)
+  const cells = new Map<string, number[]>();
   const remap: number[] = [];
   const positions: number[] = [];
   const P = mesh.positions;
   for (let i = 0; i < P.length / 3; i++) {
-    const key = `${Math.round(P[3 * i] / tol)},${Math.round(P[3 * i + 1] / tol)},${Math.round(P[3 * i + 2] / tol)}`;
-    let k = map.get(key);
+    const x = P[3 * i], y = P[3 * i + 1], z = P[3 * i + 2];
+    const cx = Math.floor(x / tol), cy = Math.floor(y / tol), cz = Math.floor(z / tol);
+    let k: number | undefined;
+    for (let dx = -1; dx <= 1 && k === undefined; dx++)
+      for (let dy = -1; dy <= 1 && k === undefined; dy++)
+        for (let dz = -1; dz <= 1 && k === undefined; dz++)
+          for (const v of cells.get(`${cx + dx},${cy + dy},${cz + dz}`) ?? [])
+            if (Math.hypot(positions[3 * v] - x, positions[3 * v + 1] - y, positions[3 * v + 2] - z) <= tol) {
+              k = v;
+              break;
+            }
     if (k === undefined) {
       k = positions.length / 3;
-      positions.push(P[3 * i], P[3 * i + 1], P[3 * i + 2]);
-      map.set(key, k);
+      positions.push(x, y, z);
+      const key = `${cx},${cy},${cz}`;
+      const list = cells.get(key);
+      if (list) list.push(k);
+      else cells.set(key, [k]);
     }
     remap.push(k);
   }
@@ -143,20 +157,74 @@ export function weld(mesh: SurfaceMesh, tol: number): SurfaceMesh {
   return { positions, indices };
 }
 
+/**
+ * Removes T-junctions of a welded mesh (issue 3 item 2: facetted surfaces whose facets' edges are
+ * subdivided differently): a vertex lying on an edge used by one triangle, strictly between its ends
+ * (within `tol`, mm), splits that triangle, until none is left. Returns new indices; positions unchanged.
+ */
+export function splitTJunctions(positions: ArrayLike<number>, indices: ArrayLike<number>, tol: number): number[] {
+  let I = Array.from(indices);
+  for (let pass = 0; pass < 8; pass++) {
+    const count = new Map<number, number>();
+    const key = (a: number, b: number) => (a < b ? a * 67108864 + b : b * 67108864 + a);
+    for (let t = 0; t < I.length; t += 3) for (let k = 0; k < 3; k++) {
+      const e = key(I[t + k], I[t + ((k + 1) % 3)]);
+      count.set(e, (count.get(e) ?? 0) + 1);
+    }
+    const onBoundary = new Set<number>();
+    for (let t = 0; t < I.length; t += 3) for (let k = 0; k < 3; k++) if (count.get(key(I[t + k], I[t + ((k + 1) % 3)])) === 1) {
+      onBoundary.add(I[t + k]);
+      onBoundary.add(I[t + ((k + 1) % 3)]);
+    }
+    const cand = [...onBoundary];
+    const P = positions;
+    const out: number[] = [];
+    let split = 0;
+    for (let t = 0; t < I.length; t += 3) {
+      let done = false;
+      for (let k = 0; k < 3 && !done; k++) {
+        const a = I[t + k], b = I[t + ((k + 1) % 3)], c = I[t + ((k + 2) % 3)];
+        if (count.get(key(a, b)) !== 1) continue;
+        const ax = P[3 * a], ay = P[3 * a + 1], az = P[3 * a + 2];
+        const dx = P[3 * b] - ax, dy = P[3 * b + 1] - ay, dz = P[3 * b + 2] - az, L2 = dx * dx + dy * dy + dz * dz;
+        if (L2 <= tol * tol) continue;
+        const on: [number, number][] = [];
+        for (const v of cand) {
+          if (v === a || v === b) continue;
+          const px = P[3 * v] - ax, py = P[3 * v + 1] - ay, pz = P[3 * v + 2] - az;
+          const u = (px * dx + py * dy + pz * dz) / L2;
+          if (u <= 1e-9 || u >= 1 - 1e-9) continue;
+          if (Math.hypot(px - u * dx, py - u * dy, pz - u * dz) <= tol) on.push([u, v]);
+        }
+        if (!on.length) continue;
+        on.sort((x, y) => x[0] - y[0]);
+        const chain = [a, ...on.map((o) => o[1]), b];
+        for (let j = 0; j + 1 < chain.length; j++) out.push(chain[j], chain[j + 1], c);
+        split++;
+        done = true;
+      }
+      if (!done) out.push(I[t], I[t + 1], I[t + 2]);
+    }
+    I = out;
+    if (!split) break;
+  }
+  return I;
+}
+
 /** Boundary loops of a welded mesh (edges used by one triangle), as vertex index lists in edge direction. */
 export function boundaryRings(indices: ArrayLike<number>): number[][] {
-  const count = new Map<string, number>();
+  const count = new Map<number, number>(); // edge key min·2^26 + max (numeric: no string garbage)
   const next = new Map<number, number[]>();
   for (let t = 0; t + 2 < indices.length; t += 3)
     for (let k = 0; k < 3; k++) {
       const a = indices[t + k], b = indices[t + ((k + 1) % 3)];
-      const key = a < b ? `${a},${b}` : `${b},${a}`;
+      const key = a < b ? a * 67108864 + b : b * 67108864 + a;
       count.set(key, (count.get(key) ?? 0) + 1);
     }
   for (let t = 0; t + 2 < indices.length; t += 3)
     for (let k = 0; k < 3; k++) {
       const a = indices[t + k], b = indices[t + ((k + 1) % 3)];
-      if (count.get(a < b ? `${a},${b}` : `${b},${a}`) === 1) {
+      if (count.get(a < b ? a * 67108864 + b : b * 67108864 + a) === 1) {
         const l = next.get(a);
         if (l) l.push(b);
         else next.set(a, [b]);

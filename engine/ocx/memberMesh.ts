@@ -46,8 +46,8 @@ export function traceLine(segments: number[][], gapTol: number): number[] {
 }
 
 /**
- * Per-sample frames along a trace (§5.3.2 steps 2–5): W interpolated between inclinations by arc
- * length and made orthogonal to the tangent; F = ±W × T with the sign of the nearest inclination's
+ * Per-sample frames along a trace (§5.3.2 steps 2–5): W turned about the tangent between inclinations
+ * by the angle interpolated by arc length in a rotation-minimising frame; F = ±W × T with the sign of the nearest inclination's
  * flange direction.
  */
 export function traceFrames(trace: number[], incl: Inclination[]): { F: Float64Array; W: Float64Array } {
@@ -73,6 +73,52 @@ export function traceFrames(trace: number[], incl: Inclination[]): { F: Float64A
     if (!params.some((p) => Math.abs(p.s - s[best]) < 1e-6 && dot(p.inc.web, inc.web) > 0.999)) params.push({ s: s[best], inc, sign });
   }
   params.sort((a, b) => a.s - b.s);
+  // a rotation-minimising reference frame R along the trace (double reflection, Wang et al. 2008):
+  // each inclination's web becomes an angle about the tangent against R at its own vertex, and the web
+  // between two inclinations turns by the interpolated angle (the shorter way round). Interpolating the
+  // vectors instead collapses through zero where two webs are nearly opposite and twists the mesh into
+  // itself (M4 ring stiffener nplcid660).
+  const R = new Float64Array(3 * n);
+  {
+    const T0 = tangent(0);
+    const r0 = params.length ? orthoTo(params[0].inc.web, T0) ?? perpendicular(T0) : perpendicular(T0);
+    R.set(r0, 0);
+    for (let i = 1; i < n; i++) {
+      const x0: Vec3 = [trace[3 * i - 3], trace[3 * i - 2], trace[3 * i - 1]], x1: Vec3 = [trace[3 * i], trace[3 * i + 1], trace[3 * i + 2]];
+      const ti = tangent(i - 1), tj = tangent(i), r: Vec3 = [R[3 * i - 3], R[3 * i - 2], R[3 * i - 1]];
+      const v1: Vec3 = [x1[0] - x0[0], x1[1] - x0[1], x1[2] - x0[2]], c1 = dot(v1, v1);
+      let rn = r;
+      if (c1 > 1e-18) {
+        const rL = sub(r, scale(v1, (2 / c1) * dot(v1, r))), tL = sub(ti, scale(v1, (2 / c1) * dot(v1, ti)));
+        const v2 = sub(tj, tL), c2 = dot(v2, v2);
+        rn = c2 > 1e-18 ? sub(rL, scale(v2, (2 / c2) * dot(v2, rL))) : rL;
+      }
+      R.set(orthoTo(rn, tj) ?? perpendicular(tj), 3 * i);
+    }
+  }
+  const angleAt = (i: number, w: Vec3): number => {
+    const T = tangent(i), r: Vec3 = [R[3 * i], R[3 * i + 1], R[3 * i + 2]];
+    return Math.atan2(dot(w, cross(T, r)), dot(w, r));
+  };
+  const vertexOf = (sv: number) => {
+    let lo = 0;
+    while (lo + 1 < n && s[lo + 1] <= sv) lo++;
+    return lo;
+  };
+  const angles = params.map((p) => angleAt(vertexOf(p.s), p.inc.web));
+  // an inclination whose web and flange both point opposite to its neighbours' (more than 120° off
+  // each) is a sign error of the file (M4 3.1 nplcid660: the second of five): it is turned by 180°
+  // rather than sweeping the profile through a half turn and back
+  const off = (a: number, b: number) => Math.abs(a - b - 2 * Math.PI * Math.round((a - b) / (2 * Math.PI)));
+  for (let k = 0; k < angles.length && angles.length >= 3; k++) {
+    const prev = k > 0 ? off(angles[k], angles[k - 1]) : undefined, next = k + 1 < angles.length ? off(angles[k], angles[k + 1]) : undefined;
+    const agrees = (j: number, m: number) => j >= 0 && m >= 0 && j < angles.length && m < angles.length && off(angles[j], angles[m]) < Math.PI / 3;
+    const flipped =
+      prev !== undefined && next !== undefined ? prev > (2 * Math.PI) / 3 && next > (2 * Math.PI) / 3
+        : prev === undefined ? next! > (2 * Math.PI) / 3 && agrees(k + 1, k + 2)
+          : prev > (2 * Math.PI) / 3 && agrees(k - 1, k - 2);
+    if (flipped) angles[k] += Math.PI;
+  }
   const F = new Float64Array(3 * n), W = new Float64Array(3 * n);
   for (let i = 0; i < n; i++) {
     const T = tangent(i);
@@ -82,9 +128,13 @@ export function traceFrames(trace: number[], incl: Inclination[]): { F: Float64A
     } else {
       let k = 0;
       while (k + 1 < params.length && params[k + 1].s <= s[i]) k++;
-      const p0 = params[k], p1 = params[Math.min(k + 1, params.length - 1)];
+      const k1 = Math.min(k + 1, params.length - 1);
+      const p0 = params[k], p1 = params[k1];
       const f = p1.s > p0.s ? Math.max(0, Math.min(1, (s[i] - p0.s) / (p1.s - p0.s))) : 0;
-      w = [p0.inc.web[0] * (1 - f) + p1.inc.web[0] * f, p0.inc.web[1] * (1 - f) + p1.inc.web[1] * f, p0.inc.web[2] * (1 - f) + p1.inc.web[2] * f];
+      let d = angles[k1] - angles[k];
+      d -= 2 * Math.PI * Math.round(d / (2 * Math.PI));
+      const th = angles[k] + f * d, r: Vec3 = [R[3 * i], R[3 * i + 1], R[3 * i + 2]], b = cross(T, r);
+      w = [Math.cos(th) * r[0] + Math.sin(th) * b[0], Math.cos(th) * r[1] + Math.sin(th) * b[1], Math.cos(th) * r[2] + Math.sin(th) * b[2]];
       sign = (f < 0.5 ? p0 : p1).sign;
     }
     w = normalize([w[0] - dot(w, T) * T[0], w[1] - dot(w, T) * T[1], w[2] - dot(w, T) * T[2]]);
@@ -97,12 +147,66 @@ export function traceFrames(trace: number[], incl: Inclination[]): { F: Float64A
   return { F, W };
 }
 
+/** Longest trace step (mm) where the web turns between inclinations. */
+const TWIST_STEP_MM = 100;
+
+/**
+ * The trace with a vertex at each inclination's position (its foot on the polyline, unless within 1 mm
+ * of a vertex) and, when the webs of the inclinations differ, segments split to at most TWIST_STEP_MM,
+ * so that a twisting profile is swept through its intermediate inclinations instead of being
+ * straight-lined between two far sections (M3 nplcid19: a 10 m straight trace of two points).
+ */
+export function resampleTrace(trace: number[], incl: Inclination[]): number[] {
+  if (incl.length < 2 || trace.length < 6) return trace;
+  let pts = trace.slice();
+  for (const inc of incl) {
+    const n = pts.length / 3, q = inc.position;
+    let best = -1, bt = 0, bd = Infinity;
+    for (let i = 0; i + 1 < n; i++) {
+      const a: Vec3 = [pts[3 * i], pts[3 * i + 1], pts[3 * i + 2]], d = sub([pts[3 * i + 3], pts[3 * i + 4], pts[3 * i + 5]], a), dd = dot(d, d);
+      const t = dd > 0 ? Math.max(0, Math.min(1, dot(sub(q, a), d) / dd)) : 0;
+      const dist = Math.hypot(a[0] + t * d[0] - q[0], a[1] + t * d[1] - q[1], a[2] + t * d[2] - q[2]);
+      if (dist < bd) [bd, best, bt] = [dist, i, t];
+    }
+    if (best < 0) continue;
+    const a = 3 * best, b = a + 3, L = Math.hypot(pts[b] - pts[a], pts[b + 1] - pts[a + 1], pts[b + 2] - pts[a + 2]);
+    if (bt * L <= 1 || (1 - bt) * L <= 1) continue;
+    const foot = [0, 1, 2].map((k) => pts[a + k] + bt * (pts[b + k] - pts[a + k]));
+    pts = [...pts.slice(0, b), ...foot, ...pts.slice(b)];
+  }
+  const twists = incl.some((x) => dot(x.web, incl[0].web) < 0.9999);
+  if (!twists) return pts;
+  const out: number[] = [pts[0], pts[1], pts[2]];
+  for (let i = 3; i < pts.length; i += 3) {
+    const L = Math.hypot(pts[i] - pts[i - 3], pts[i + 1] - pts[i - 2], pts[i + 2] - pts[i - 1]);
+    const k = Math.ceil(L / TWIST_STEP_MM);
+    for (let j = 1; j <= k; j++) for (let c = 0; c < 3; c++) out.push(pts[i - 3 + c] + ((pts[i + c] - pts[i - 3 + c]) * j) / k);
+  }
+  return out;
+}
+
+function sub(a: Vec3, b: Vec3): Vec3 {
+  return [a[0] - b[0], a[1] - b[1], a[2] - b[2]];
+}
+
+function scale(a: Vec3, k: number): Vec3 {
+  return [a[0] * k, a[1] * k, a[2] * k];
+}
+
+/** The unit part of v orthogonal to the unit vector t, or undefined when v is (nearly) parallel to t. */
+function orthoTo(v: Vec3, t: Vec3): Vec3 | undefined {
+  const d = dot(v, t), o: Vec3 = [v[0] - d * t[0], v[1] - d * t[1], v[2] - d * t[2]];
+  const l = Math.hypot(o[0], o[1], o[2]);
+  return l > 1e-9 ? [o[0] / l, o[1] / l, o[2] / l] : undefined;
+}
+
 /**
  * Sweeps a section along a trace. @param offU/@param offV section offsets (mm) already including any
  * plate-thickness shift. @returns the mesh and the trace length (mm).
  */
 export function meshMember(section: SectionPolygon, trace: number[], incl: Inclination[], offU: number, offV: number): { mesh: MeshBuilder; length: number; centroid: Vec3 } {
   const mb = new MeshBuilder();
+  trace = resampleTrace(trace, incl);
   const frames = traceFrames(trace, incl);
   sweepSection(mb, section, trace, frames, offU, offV);
   // volume centroid: the section centroid carried along the trace, weighted by segment length (exact

@@ -7,8 +7,8 @@
 import { chainLoops, cross, dot, len, newellNormal, normalize, perpendicular, type Vec3 } from '../geometry/curves';
 import { MeshBuilder } from '../geometry/MeshBuilder';
 import { meshArea } from '../geometry/meshMeasure';
-import { triangulateGrid, triangulateRegion } from '../geometry/region2d';
-import { boundaryRings, SurfaceLifter, weld } from '../geometry/surfaceMesh';
+import { pointKey, triangulateGrid, triangulateRegion } from '../geometry/region2d';
+import { boundaryRings, splitTJunctions, SurfaceLifter, weld } from '../geometry/surfaceMesh';
 import { thickenSheet, type Sheet } from '../geometry/thicken';
 import type { PlateSurface } from './surfaces';
 
@@ -113,7 +113,7 @@ export function plateSheet(
     }
     holes2.push(to2(h));
   }
-  const boundary = new Map<string, Vec3>();
+  const boundary = new Map<number, Vec3>();
   const bxyh: number[] = []; // boundary samples (x, y, height along N) for the expected height of a lift
   if (lifter) for (const l of loops) for (let i = 0; i < l.length; i += 3) {
     const d: Vec3 = [l[i] - origin[0], l[i + 1] - origin[1], l[i + 2] - origin[2]];
@@ -168,7 +168,7 @@ export function plateSheet(
 /** The whole reference surface as a sheet (OCX_GUIDE §5.2.3 A), normals oriented by the majority. */
 function wholeSurfaceSheet(mesh: { positions: number[]; indices: number[] }, N0: Vec3): Sheet {
   const w = weld(mesh, 0.05);
-  const P = w.positions, I = w.indices;
+  const P = w.positions, I = splitTJunctions(w.positions, w.indices, 0.05);
   const normals = new Float64Array(P.length);
   for (let t = 0; t < I.length; t += 3) {
     const a = 3 * I[t], b = 3 * I[t + 1], c = 3 * I[t + 2];
@@ -199,7 +199,7 @@ function flipTriangles(I: Uint32Array): Uint32Array {
   return out;
 }
 
-const key = (x: number, y: number) => `${x.toFixed(4)},${y.toFixed(4)}`;
+const key = pointKey;
 
 function basisOf(n: Vec3): [Vec3, Vec3] {
   const e1 = perpendicular(n);

@@ -68,8 +68,10 @@ function handleProgress(e: ProgressEvent): void {
     case ConversionStatus.Ready:
       leaveConversion(e.conversionId);
       showToast('success', `Project ${name} is added`);
-      delete projectsStore.conversions[name];
-      void loadModels();
+      // The card shows 100 % until the refreshed list carries the new revision.
+      void loadModels().finally(() => {
+        if (projectsStore.conversions[name]?.conversionId === e.conversionId) delete projectsStore.conversions[name];
+      });
       break;
     case ConversionStatus.Error:
       leaveConversion(e.conversionId);

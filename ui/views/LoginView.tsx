@@ -56,6 +56,14 @@ export function LoginView() {
           </Link>
         </p>
       )}
+      {config && !config.adminRegistered && (
+        <p className="mt-2 text-center text-sm text-slate-600">
+          No administrator yet?{' '}
+          <Link href="/register?admin=1" className="font-medium text-brand-600 hover:underline">
+            Admin registration
+          </Link>
+        </p>
+      )}
     </AuthCard>
   );
 }

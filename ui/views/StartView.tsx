@@ -56,6 +56,8 @@ export function StartView() {
   const snap = useSnapshot(projectsStore);
   useSnapshot(authStore);
   const [dialogOpen, setDialogOpen] = useState(false);
+  /** 0 = Recent, 1 = Browse; an upload switches to Browse, where its converting card appears. */
+  const [tab, setTab] = useState(0);
   const [recent, setRecent] = useState<string[]>(() => readRecent(localStorage));
 
   useEffect(() => {
@@ -79,6 +81,7 @@ export function StartView() {
   );
 
   function submit(r: AddProjectRequest) {
+    setTab(1);
     addProject(r).catch(() => {
       /* the central handler has shown the error */
     });
@@ -96,7 +99,7 @@ export function StartView() {
           </button>
         )}
       </div>
-      <TabGroup vertical className="mx-auto flex w-full max-w-6xl gap-6 px-8 pb-8">
+      <TabGroup vertical selectedIndex={tab} onChange={setTab} className="mx-auto flex w-full max-w-6xl gap-6 px-8 pb-8">
         <TabList className="flex w-40 shrink-0 flex-col gap-1">
           <Tab className={tabCls}>Recent</Tab>
           <Tab className={tabCls}>Browse</Tab>

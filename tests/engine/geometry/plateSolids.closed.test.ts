@@ -13,11 +13,11 @@ import type { PartMesh } from '../../../engine/model/types';
 const DIR = path.resolve(__dirname, '../../../../shared/models/ocx');
 const FILES = readdirSync(DIR).filter((f) => f.endsWith('.3docx')).sort();
 
-/** Known exceptions "file|part" → reason. */
-const NOT_CLOSED: Record<string, string> = {
-  'NAPA-TR03_TC10.3docx|nplcid316':
-    'limitation: the spherical cap is meshed by the whole-surface method from 128 facets; welding the facets leaves T-junctions (24 edges used by more than two triangles)',
-};
+/**
+ * Known exceptions "file|part" → reason. Empty: the TC10 spherical cap (nplcid316, whole-surface method
+ * from 128 facets) is closed since facet vertices are welded by distance, not by rounding.
+ */
+const NOT_CLOSED: Record<string, string> = {};
 
 /** Open edges and non-manifold edges of a mesh after welding vertices within 1e-3 mm. */
 function topology(m: PartMesh): { open: number; bad: number; degenerate: number } {

@@ -2,8 +2,8 @@
  * Issue 3 item 5 (memory bound): the two-pass import of a file (catalogue pre-pass, then parts handed
  * over as soon as they close, OCX_GUIDE §1.3) gives the same result as the single-stream import, also
  * when the catalogue, units and surfaces come after the parts and namespaces are declared on the Vessel.
- * With BENCH_LARGE=1 a generated ~50 MB ship is imported and the peak heap growth is checked against
- * the file size × HEAP_FACTOR.
+ * With BENCH_LARGE=1 a generated ~50 MB ship is imported and the live heap held besides the results is
+ * checked against the file size × TRANSIENT_FACTOR.
  */
 import { readFileSync } from 'node:fs';
 import { mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
@@ -103,30 +103,37 @@ describe('two-pass import (pre-pass + parts released as they close)', () => {
 });
 
 /**
- * Peak heap growth allowed, × file size. The result itself (meshes in typed arrays outside the heap,
- * objects and properties on it) stays; the parsed part subtrees do not. Measured: ~0.35 for the
- * two-pass path on a 50 MB generated ship, > 1 for the single-stream path (see the report).
+ * Memory bound of the two-pass path, × file size, measured by bench/ocx/memoryProbe.ts in a child
+ * process with forced GCs: TRANSIENT is the live heap the import holds besides its results (parsed part
+ * subtrees, shared catalogue and surface meshes, the current part); RESULT is the heap of the finished
+ * ImportResult itself (object table, properties, fidelity records, mesh views: ~2.8 KB per object,
+ * the vertex data lies outside the heap). Measured on a 42 MB generated ship: transient 0.32 × (13.5 MB),
+ * result 1.5 ×; the single-stream path holds 5.1 × transient (217 MB).
  */
-const HEAP_FACTOR = 0.6;
+const TRANSIENT_FACTOR = 0.5;
+const RESULT_FACTOR = 2.5;
 
 describe.runIf(process.env.BENCH_LARGE === '1')('memory bound on a large generated ship', () => {
-  it('imports a ~50 MB ship with peak heap growth below file size × HEAP_FACTOR', async () => {
+  it('imports a ~50 MB ship holding well below the file size besides its results', async () => {
     const { writeShipOcx } = await import('../../../bench/generator/index');
+    const { execFile } = await import('node:child_process');
     const dir = await mkdtemp(path.join(os.tmpdir(), 'keelson-large-'));
     try {
       const file = path.join(dir, 'large.3docx');
-      await writeShipOcx(file, { targetParts: 20_000, seed: 3, name: 'LARGE' });
+      await writeShipOcx(file, { targetParts: 25_000, seed: 3, name: 'LARGE' });
       const size = (await stat(file)).size;
-      expect(size).toBeGreaterThan(35e6);
-      (globalThis as { gc?: () => void }).gc?.();
-      const before = process.memoryUsage().heapUsed;
-      let peak = before;
-      const r = await importOcxFile(file, { onProgress: () => (peak = Math.max(peak, process.memoryUsage().heapUsed)) });
-      peak = Math.max(peak, process.memoryUsage().heapUsed);
-      expect(r.objects.length).toBeGreaterThan(15_000);
-      const growth = peak - before;
-      console.log(`large ship: ${(size / 1e6).toFixed(1)} MB, ${r.objects.length} objects, peak heap growth ${(growth / 1e6).toFixed(1)} MB (${(growth / size).toFixed(2)} × file)`);
-      expect(growth).toBeLessThan(size * HEAP_FACTOR);
+      expect(size).toBeGreaterThan(40e6);
+      const probe = path.resolve(__dirname, '../../../bench/ocx/memoryProbe.ts');
+      const out = await new Promise<string>((resolve, reject) =>
+        execFile(process.execPath, ['--expose-gc', '--import', 'tsx', probe, file, 'two'], { cwd: path.resolve(__dirname, '../../..'), maxBuffer: 1 << 20 }, (e, so, se) =>
+          e ? reject(new Error(`${e.message}\n${se}`)) : resolve(so)),
+      );
+      const p = JSON.parse(out.trim().split('\n').pop()!) as { sizeBytes: number; objects: number; resultBytes: number; transientPeakBytes: number };
+      console.log(`large ship: ${(size / 1e6).toFixed(1)} MB, ${p.objects} objects, transient peak ${(p.transientPeakBytes / 1e6).toFixed(1)} MB (${(p.transientPeakBytes / size).toFixed(2)} ×), result ${(p.resultBytes / 1e6).toFixed(1)} MB (${(p.resultBytes / size).toFixed(2)} ×)`);
+      expect(p.sizeBytes).toBe(size);
+      expect(p.objects).toBeGreaterThan(20_000);
+      expect(p.transientPeakBytes).toBeLessThan(size * TRANSIENT_FACTOR);
+      expect(p.resultBytes).toBeLessThan(size * RESULT_FACTOR);
     } finally {
       await rm(dir, { recursive: true, force: true });
     }

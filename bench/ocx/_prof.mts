@@ -1,4 +1,0 @@
-import { importOcxFile } from '../../engine/ocx/importFile';
-const t = performance.now();
-const r = await importOcxFile(process.argv[2]);
-console.log(r.objects.length, performance.now() - t);
