@@ -7,6 +7,8 @@
  *             encode and streaming decode throughput (engine/package).
  *   ocx     — OCX import throughput (MB/s, parts/s) per sample and for generated ships of 10k and 100k
  *             parts beside a bare saxes parse of the same file (bench/ocx/ocxSuite.ts).
+ *   tools   — sections, snap and clip latency on generated ships vs linear scans (bench/tools/toolsSuite.ts;
+ *             BENCH_SIZES=100000,500000; named explicitly, it takes minutes).
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
@@ -79,6 +81,7 @@ export const SUITES: Record<string, Suite> = {
   package: packageSuite,
   ocx: ocxSuite,
   viewer: async () => (await import('./viewer/runViewerBench')).viewerSuite(),
+  tools: async () => (await import('./tools/toolsSuite')).toolsSuite(),
 };
 /** Suites run when none is named (viewer takes minutes: name it). */
 const DEFAULT_SUITES = ['package', 'ocx'];

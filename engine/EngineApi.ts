@@ -5,7 +5,12 @@
  *
  * Units: world lengths in mm; screen positions in CSS pixels relative to the canvas' top-left corner.
  */
-import type { ObjectType } from './model/types';
+import type { FrameTables, ObjectType, PropertyRecord } from './model/types';
+import type { SectionAxis, SectionResult } from './section/types';
+import type { Measurement } from './snap/measure';
+import type { SnapResult, SnapSettings } from './snap/snap';
+
+export type { SectionAxis, SectionResult, Measurement, SnapResult, SnapSettings };
 
 /** A selection item, ARCHITECTURE.md "Names": the model object's id, the engine's node id, its type. */
 export interface SelectionItem {
@@ -118,6 +123,88 @@ export interface RenderStats {
   chunkCount: number;
 }
 
+/** The six planes of the clipping box (viewer.md §3 "clipping box (xMin..zMax)"). */
+export type ClipPlaneKey = 'xMin' | 'xMax' | 'yMin' | 'yMax' | 'zMin' | 'zMax';
+
+/** Clipping box, mm (the API and the inputs show metres: value / 1000, viewer.md §9 "Clipping"). */
+export interface ClipBox {
+  xMin: number;
+  xMax: number;
+  yMin: number;
+  yMax: number;
+  zMin: number;
+  zMax: number;
+}
+
+/** Clipping state: `active` = the model is cut; `visible` = the six planes are shown (opacity 0.6, else 0). */
+export interface ClipState {
+  box: ClipBox;
+  active: boolean;
+  visible: boolean;
+}
+
+/** Model details the tools need beyond the object table (sections, annotations, snap infos). */
+export interface EngineModelDetails {
+  /** Object names by node id (annotations, section results). */
+  names?: string[];
+  /** Property records by node id as the API gives them (PLTH thickness in m, PURP purpose...); sparse allowed. */
+  properties?: (PropertyRecord | null | undefined)[];
+  /** Reference planes, coordinates in mm (frame numbers for snap infos 101–103 and the section grid). */
+  frames?: FrameTables;
+}
+
+/** One failed step of a section (viewer.md §4 "Section drawing"): entity = compartments, structures, cad components, grid, annotations. */
+export interface SectionStepError {
+  entity: 'grid' | 'compartments' | 'structures' | 'cad components' | 'annotations';
+  message: string;
+}
+
+/** createSection's answer: the plain result for the UI tree and export, and the failed steps. */
+export interface SectionCreated {
+  name: string;
+  /** False when a step failed (the UI shows 'Failed to create a section {sectionName} for {entities}'). */
+  ok: boolean;
+  errors: SectionStepError[];
+  result: SectionResult;
+}
+
+/** A completed measurement kept in the scene (ids count up from 1). */
+export interface MeasurementItem extends Measurement {
+  id: number;
+}
+
+/** Measure operator state: off, waiting for the start click, waiting for the end click. */
+export type MeasureState = 'off' | 'start' | 'end';
+
+/** Annotation settings (viewer.md §3): text height mm (default 200) and the kind toggles (default off). */
+export interface AnnotationSettings {
+  textHeight: number;
+  compartments: boolean;
+  plates: boolean;
+  parameters: boolean;
+  stiffeners: boolean;
+  openings: boolean;
+  brackets: boolean;
+}
+
+/** Surface object of viewer.md §3 as POST .../geometry/surface-objects returns it (lengths in m). */
+export interface SurfaceObjectInput {
+  name: string;
+  definitionPlane?: { point: { x: number; y: number; z: number }; normal: { nx: number; ny: number; nz: number } };
+  parameters: SurfaceParameterInput[];
+}
+
+/** A surface-object parameter (viewer.md §3): points and lengths in m, angles in degrees. */
+export interface SurfaceParameterInput {
+  parameterType: 'length' | 'angle' | 'horizontalLength' | 'verticalLength' | 'radius';
+  parameterValue: number;
+  startPoint?: { x: number; y: number; z: number };
+  endPoint?: { x: number; y: number; z: number };
+  cornerPoint?: { x: number; y: number; z: number };
+  angleVertex?: { x: number; y: number; z: number };
+  startAngle?: number;
+}
+
 /** Events the engine emits to the UI. */
 export type EngineEvent =
   | { type: 'load-progress'; progress: LoadProgress }
@@ -130,8 +217,20 @@ export type EngineEvent =
   | { type: 'box-changed'; box: SelectionBox | null }
   | { type: 'history-changed'; undoName: string | null; redoName: string | null }
   | { type: 'walk-mode-changed'; on: boolean }
-  | { type: 'visibility-changed'; hiddenCount: number }
-  | { type: 'error'; message: string };
+  /**
+   * Visibility changed inside the engine (hideSelected, undo, redo, setTreeVisibility). `nodeIds` and
+   * `visible` (added for the UI's tree mirror) name the nodes that changed and how, when the engine gives them.
+   */
+  | { type: 'visibility-changed'; hiddenCount: number; nodeIds?: number[]; visible?: boolean }
+  | { type: 'error'; message: string }
+  | { type: 'clip-changed'; box: ClipBox; active: boolean; visible: boolean }
+  | { type: 'measure-changed'; state: MeasureState; measurements: MeasurementItem[] }
+  | { type: 'sections-changed'; sections: { name: string; visible: boolean; ok: boolean }[] }
+  | { type: 'annotations-changed'; count: number; selected: number }
+  /** Point under the cursor (mm; throttled to 50 ms), null off the model. */
+  | { type: 'cursor'; point: [number, number, number] | null }
+  /** Snapped point while measuring (or after snapAt), null when nothing snaps. */
+  | { type: 'snap-changed'; snap: SnapResult | null };
 
 /** Listener for engine events (a Comlink proxy when called across the worker boundary). */
 export type EngineListener = (event: EngineEvent) => void;
@@ -209,6 +308,57 @@ export interface EngineApi {
   setSceneNodeVisible(id: number, visible: boolean): void;
   /** Rendering statistics. */
   getRenderStats(): RenderStats;
+
+  // ---- issue 5: engineering tools ----
+  /** Names, properties and reference planes (mm) of the loaded model, used by sections, annotations and snap infos. */
+  setModelDetails(details: EngineModelDetails): void;
+  /**
+   * Clipping on/off (viewer.md §4 "Clipping"): on cuts the model by the box and shows the planes; off
+   * restores the whole model and hides them. Emits clip-changed.
+   */
+  setClipping(active: boolean): void;
+  /** Shows (opacity 0.6, model opacity reduced) or hides (opacity 0) the six planes; clipping stays. Emits clip-changed. */
+  setClipVisible(visible: boolean): void;
+  /** Sets the whole box (mm). Returns false (and changes nothing) when a min is not below its max or a value is not finite. */
+  setClipBox(box: ClipBox): boolean;
+  /** The box (mm) and flags. */
+  getClipBox(): ClipState;
+  /** Moves one plane (mm). Returns false when it would reach or pass its opposite (viewer.md §2 "Clipping controls"). */
+  setClipPlaneValue(which: ClipPlaneKey, mm: number): boolean;
+  /** Default box: model bounds + 100 mm, or the fallback box of viewer.md §9 when the bounds are degenerate. */
+  resetClipBox(): void;
+  /** 'Clip to section': activates clipping with a ±100 mm slab around `axis` = `mm` (other axes: default box). */
+  clipToSection(axis: SectionAxis, mm: number): void;
+  /**
+   * Cuts the model at `axis` = `mm` and draws the section under `name` (viewer.md §4 "Section drawing").
+   * Returns null when a section of that name is being drawn (skipped). A step that fails is recorded in
+   * `errors` and `ok` is false. @throws Error when no model is loaded or `mm` is not finite.
+   */
+  createSection(axis: SectionAxis, mm: number, name: string): SectionCreated | null;
+  /** Removes a drawn section (no-op for an unknown name). */
+  removeSection(name: string): void;
+  /** Shows or hides a drawn section. @throws Error for an unknown name. */
+  setSectionVisible(name: string, visible: boolean): void;
+  /** The section drawing as SVG or DXF text (mm). @throws Error for an unknown name. */
+  exportSection(name: string, format: 'svg' | 'dxf'): string;
+  /** Starts the measure operator (left click start, left click end, right click cancels). Emits measure-changed. */
+  startMeasure(): void;
+  /** Cancels the operator (completed measurements stay). */
+  cancelMeasure(): void;
+  /** Deletes completed measurements by id, or all with no ids. */
+  deleteMeasurements(ids?: number[]): void;
+  /** Snap settings (viewer.md §3 "Snap settings"); missing fields keep their value. */
+  setSnapSettings(settings: Partial<SnapSettings>): void;
+  /** Snaps at a canvas position (draws the marker). */
+  snapAt(x: number, y: number): SnapResult;
+  /** Annotation settings (viewer.md §3); labels update (an update already running is skipped). */
+  setAnnotationSettings(settings: Partial<AnnotationSettings>): void;
+  /** Surface objects (API shape, m) whose parameters draw as dimension lines when `parameters` is on. */
+  setSurfaceObjects(objects: SurfaceObjectInput[]): void;
+  /** Context menu 'Deselect N annotation(s)': clears the annotation selection (a click on a label selects it, Ctrl toggles). */
+  deselectAnnotations(): void;
+  /** Context menu 'Delete N annotation(s)': deletes the selected annotations. */
+  deleteSelectedAnnotations(): void;
   /** Frees GPU and worker memory; the engine refuses work afterwards. */
   dispose(): void;
 }

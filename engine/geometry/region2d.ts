@@ -58,6 +58,28 @@ const toRing = (r: ArrayLike<number>): Ring => {
 };
 
 /**
+ * outer − ∪ holes as polygons (each: outer ring, then its holes; xy pairs, orientation as given). The
+ * common case — holes strictly inside and disjoint — needs no polygon boolean (issue 3 item 6); holes
+ * that cross the outline or each other go through polygon-clipping.
+ */
+export function regionPolygons(outer: number[], holes: number[][]): number[][][] {
+  const ob = bbox(outer);
+  const relevant = holes.filter((h) => {
+    const hb = bbox(h);
+    return hb[0] < ob[2] && hb[2] > ob[0] && hb[1] < ob[3] && hb[3] > ob[1] && h.length >= 6;
+  });
+  if (relevant.length === 0) return [[outer]];
+  if (holesInside(outer, relevant)) return [[outer, ...relevant]];
+  try {
+    const res = polygonClipping.difference([toRing(outer)] as Polygon, ...relevant.map((h) => [toRing(h)] as Polygon));
+    return res.map((poly) => poly.map((ring) => ring.slice(0, -1).flat()));
+  } catch {
+    // degenerate input for the boolean: fall back to holes fully inside the outer loop
+    return [[outer, ...relevant.filter((h) => pointInRing(outer, h[0], h[1]))]];
+  }
+}
+
+/**
  * Computes outer − ∪ holes and triangulates it.
  * @param outer the outer loop (xy pairs, any orientation).
  * @param holes hole loops (xy pairs, any orientation, may cross the outer loop or lie outside it).
@@ -65,25 +87,7 @@ const toRing = (r: ArrayLike<number>): Ring => {
  * @returns the region; an empty region (no triangles) when nothing is left.
  */
 export function triangulateRegion(outer: number[], holes: number[][], steinerSpacing = 0, maxSteiner = 4000): Region2D {
-  const ob = bbox(outer);
-  const relevant = holes.filter((h) => {
-    const hb = bbox(h);
-    return hb[0] < ob[2] && hb[2] > ob[0] && hb[1] < ob[3] && hb[3] > ob[1] && h.length >= 6;
-  });
-  let polys: number[][][];
-  if (relevant.length === 0) {
-    polys = [[outer]];
-  } else if (holesInside(outer, relevant)) {
-    polys = [[outer, ...relevant]]; // the common case needs no boolean (issue 3 item 6)
-  } else {
-    try {
-      const res = polygonClipping.difference([toRing(outer)] as Polygon, ...relevant.map((h) => [toRing(h)] as Polygon));
-      polys = res.map((poly) => poly.map((ring) => ring.slice(0, -1).flat()));
-    } catch {
-      // degenerate input for the boolean: fall back to holes fully inside the outer loop
-      polys = [[outer, ...relevant.filter((h) => pointInRing(outer, h[0], h[1]))]];
-    }
-  }
+  const polys = regionPolygons(outer, holes);
   const pts: number[] = [];
   const idx: number[] = [];
   const rings: number[][] = [];
@@ -181,18 +185,9 @@ const NEIGHBOURS: [number, number][] = [[1, 0], [-1, 0], [0, 1], [0, -1]];
  * Vertices are welded, so rings are the true boundary (edges used by one triangle).
  */
 export function triangulateGrid(outer: number[], holes: number[][], cell: number): Region2D {
-  const base = triangulateRegion(outer, holes, 0);
-  // region polygons from the boundary rings of the plain triangulation
-  const polys: number[][][] = [];
-  for (const ring of base.rings) {
-    const r: number[] = [];
-    for (const i of ring) r.push(base.points[2 * i], base.points[2 * i + 1]);
-    if (signedArea2d(r) > 0) polys.push([r]);
-    else {
-      const owner = polys.find((p) => pointInRing(p[0], r[0], r[1])) ?? polys[polys.length - 1];
-      if (owner) owner.push(r);
-    }
-  }
+  const polys = regionPolygons(outer, holes);
+  let area = 0;
+  for (const p of polys) for (let k = 0; k < p.length; k++) area += (k === 0 ? 1 : -1) * Math.abs(signedArea2d(p[k]));
   const [x0, y0, x1, y1] = bbox(outer);
   const nx = Math.max(1, Math.ceil((x1 - x0) / cell)), ny = Math.max(1, Math.ceil((y1 - y0) / cell));
   const touched = new Set<number>();
@@ -238,6 +233,11 @@ export function triangulateGrid(outer: number[], holes: number[][], cell: number
       }
     }
   }
+  // each outer ring clipped to the cell's column once, then per cell only to its rows (the full-box
+  // clip per cell was quadratic in the outline's length, issue 3 item 6)
+  const holeBoxes = polys.map((p) => p.map(bbox));
+  let strips: number[][] = [];
+  let stripCol = -1;
   for (let cx = 0; cx < nx; cx++)
     for (let cy = 0; cy < ny; cy++) {
       const ax = x0 + cx * cell, ay = y0 + cy * cell, bx = Math.min(x1, ax + cell), by = Math.min(y1, ay + cell);
@@ -248,7 +248,11 @@ export function triangulateGrid(outer: number[], holes: number[][], cell: number
         idx.push(k, k + 1, k + 2, k, k + 2, k + 3);
         continue;
       }
-      let pieces: number[][][] | null = fastCellPieces(polys, ax, ay, bx, by);
+      if (stripCol !== cx) {
+        strips = polys.map((p) => clipRingAxis(p[0], 0, ax, bx));
+        stripCol = cx;
+      }
+      let pieces: number[][][] | null = fastCellPieces(polys, strips, holeBoxes, ax, ay, bx, by);
       if (!pieces) {
         try {
           // the region cut to a window slightly larger than the cell first (Sutherland–Hodgman, exact
@@ -302,7 +306,7 @@ export function triangulateGrid(outer: number[], holes: number[][], cell: number
     const a = remap[idx[t]], b = remap[idx[t + 1]], c = remap[idx[t + 2]];
     if (a !== b && b !== c && a !== c) wi.push(a, b, c);
   }
-  return { points: Float64Array.from(wp), indices: Uint32Array.from(wi), rings: boundaryRings(wi), area: base.area };
+  return { points: Float64Array.from(wp), indices: Uint32Array.from(wi), rings: boundaryRings(wi), area };
 }
 
 /**
@@ -311,18 +315,19 @@ export function triangulateGrid(outer: number[], holes: number[][], cell: number
  * the cell border, which ear clipping tolerates and which carry no area) with the holes that lie wholly
  * inside the cell. Null when a hole crosses the cell border (the caller then uses the boolean).
  */
-function fastCellPieces(polys: number[][][], ax: number, ay: number, bx: number, by: number): number[][][] | null {
+function fastCellPieces(polys: number[][][], strips: number[][], holeBoxes: number[][][], ax: number, ay: number, bx: number, by: number): number[][][] | null {
   const out: number[][][] = [];
-  for (const p of polys) {
-    const holes: number[][] = [];
+  for (let k = 0; k < polys.length; k++) {
+    const p = polys[k];
+    let holes: number[][] | null = null;
     for (let h = 1; h < p.length; h++) {
-      const [hx0, hy0, hx1, hy1] = bbox(p[h]);
+      const [hx0, hy0, hx1, hy1] = holeBoxes[k][h];
       if (hx1 <= ax || hx0 >= bx || hy1 <= ay || hy0 >= by) continue; // misses the cell
-      if (hx0 > ax && hx1 < bx && hy0 > ay && hy1 < by) holes.push(p[h]);
+      if (hx0 > ax && hx1 < bx && hy0 > ay && hy1 < by) (holes ??= []).push(p[h]);
       else return null;
     }
-    const o = clipRingToBox(p[0], ax, ay, bx, by);
-    if (o.length >= 6 && Math.abs(signedArea2d(o)) > 1e-9) out.push([o, ...holes]);
+    const o = clipRingAxis(strips[k], 1, ay, by);
+    if (o.length >= 6 && Math.abs(signedArea2d(o)) > 1e-9) out.push(holes ? [o, ...holes] : [o]);
   }
   return out;
 }
@@ -333,20 +338,32 @@ function fastCellPieces(polys: number[][][], ax: number, ay: number, bx: number,
  * intersection has several pieces. Empty when the ring misses the box.
  */
 export function clipRingToBox(ring: number[], x0: number, y0: number, x1: number, y1: number): number[] {
+  return clipRingAxis(clipRingAxis(ring, 0, x0, x1), 1, y0, y1);
+}
+
+/** Sutherland–Hodgman clip of a ring to the slab lo ≤ coordinate `axis` (0 = x, 1 = y) ≤ hi; [] when less than a triangle is left. */
+function clipRingAxis(ring: number[], axis: 0 | 1, lo: number, hi: number): number[] {
+  if (ring.length < 6) return [];
+  const o = axis, q = 1 - axis;
   let cur = ring;
-  for (let side = 0; side < 4 && cur.length >= 6; side++) {
+  for (let side = 0; side < 2 && cur.length >= 6; side++) {
+    const bound = side === 0 ? lo : hi;
     const out: number[] = [];
     const n = cur.length / 2;
-    const inside = (x: number, y: number) => (side === 0 ? x >= x0 : side === 1 ? x <= x1 : side === 2 ? y >= y0 : y <= y1);
+    let pa = cur[2 * (n - 1) + o], pb = cur[2 * (n - 1) + q];
+    let pin = side === 0 ? pa >= bound : pa <= bound;
     for (let i = 0; i < n; i++) {
-      const j = (i + n - 1) % n;
-      const px = cur[2 * j], py = cur[2 * j + 1], qx = cur[2 * i], qy = cur[2 * i + 1];
-      const pin = inside(px, py), qin = inside(qx, qy);
+      const qa = cur[2 * i + o], qb = cur[2 * i + q];
+      const qin = side === 0 ? qa >= bound : qa <= bound;
       if (pin !== qin) {
-        const t = side < 2 ? ((side === 0 ? x0 : x1) - px) / (qx - px) : ((side === 2 ? y0 : y1) - py) / (qy - py);
-        out.push(side < 2 ? (side === 0 ? x0 : x1) : px + t * (qx - px), side < 2 ? py + t * (qy - py) : side === 2 ? y0 : y1);
+        const t = (bound - pa) / (qa - pa);
+        if (o === 0) out.push(bound, pb + t * (qb - pb));
+        else out.push(pb + t * (qb - pb), bound);
       }
-      if (qin) out.push(qx, qy);
+      if (qin) out.push(cur[2 * i], cur[2 * i + 1]);
+      pa = qa;
+      pb = qb;
+      pin = qin;
     }
     cur = out;
   }

@@ -46,7 +46,12 @@ export class SurfaceLifter {
   private readonly tri2d: Float64Array;
   private readonly triN: Float64Array;
 
-  constructor(readonly mesh: SurfaceMesh, readonly origin: Vec3, readonly N: Vec3, cellSize: number) {
+  /**
+   * @param within optional box [minx, miny, minz, maxx, maxy, maxz] (mm): only triangles whose bounding
+   * box meets it are indexed (a plate lifts onto its own neighbourhood of a large shared surface; the
+   * triangles' boxes are computed once per surface mesh, issue 3 item 6).
+   */
+  constructor(readonly mesh: SurfaceMesh, readonly origin: Vec3, readonly N: Vec3, cellSize: number, within?: ArrayLike<number>) {
     this.N = normalize(N);
     this.e1 = normalize(Math.abs(this.N[0]) < 0.9 ? cross(this.N, [1, 0, 0]) : cross(this.N, [0, 1, 0]));
     this.e2 = cross(this.N, this.e1);
@@ -54,7 +59,12 @@ export class SurfaceLifter {
     const P = mesh.positions, I = mesh.indices, nt = I.length / 3;
     this.tri2d = new Float64Array(nt * 6);
     this.triN = new Float64Array(nt * 3);
+    const boxes = within ? triangleBoxes(mesh) : null;
     for (let t = 0; t < nt; t++) {
+      if (boxes && within) {
+        const o = 6 * t;
+        if (boxes[o] > within[3] || boxes[o + 3] < within[0] || boxes[o + 1] > within[4] || boxes[o + 4] < within[1] || boxes[o + 2] > within[5] || boxes[o + 5] < within[2]) continue;
+      }
       let minx = Infinity, miny = Infinity, maxx = -Infinity, maxy = -Infinity;
       for (let k = 0; k < 3; k++) {
         const i = 3 * I[3 * t + k];
@@ -91,7 +101,7 @@ export class SurfaceLifter {
    */
   lift(x: number, y: number, expected = 0): LiftHit | undefined {
     const l = this.cells.get(Math.floor(x / this.cell) * 1_000_003 + Math.floor(y / this.cell));
-    if (!l) return undefined;
+    if (!l) return this.extrapolate(x, y, expected);
     const P = this.mesh.positions, I = this.mesh.indices;
     let best: LiftHit | undefined, bestH = Infinity;
     for (const t of l) {
@@ -112,8 +122,84 @@ export class SurfaceLifter {
         best = { point: pt, normal: [this.triN[3 * t], this.triN[3 * t + 1], this.triN[3 * t + 2]] };
       }
     }
-    return best;
+    return best ?? this.extrapolate(x, y, expected);
   }
+
+  /**
+   * A point just outside the triangulated surface (the chords of a curved edge lie inside the true
+   * boundary, so points of the plate's own outline on the convex side miss every triangle): the plane
+   * of the nearest triangle (2D distance, within the neighbouring cells) extended to (x, y). Leaving
+   * such points in the projection plane gave skewed edge triangles and plate areas up to 30 % too large.
+   * Undefined when no triangle is near.
+   */
+  private extrapolate(x: number, y: number, expected: number): LiftHit | undefined {
+    const cx = Math.floor(x / this.cell), cy = Math.floor(y / this.cell);
+    const P = this.mesh.positions, I = this.mesh.indices, T = this.tri2d;
+    let bestT = -1, bestD = Infinity, bestH = Infinity, b0 = 0, b1 = 0;
+    for (let dx = -1; dx <= 1; dx++)
+      for (let dy = -1; dy <= 1; dy++) {
+        const l = this.cells.get((cx + dx) * 1_000_003 + cy + dy);
+        if (!l) continue;
+        for (const t of l) {
+          const o = 6 * t;
+          const x0 = T[o], y0 = T[o + 1], x1 = T[o + 2], y1 = T[o + 3], x2 = T[o + 4], y2 = T[o + 5];
+          const det = (y1 - y2) * (x0 - x2) + (x2 - x1) * (y0 - y2);
+          if (Math.abs(det) < 1e-12) continue;
+          const d = Math.min(segDist2(x, y, x0, y0, x1, y1), segDist2(x, y, x1, y1, x2, y2), segDist2(x, y, x2, y2, x0, y0));
+          if (d > bestD + 1e-9) continue;
+          const l0 = ((y1 - y2) * (x - x2) + (x2 - x1) * (y - y2)) / det;
+          const l1 = ((y2 - y0) * (x - x2) + (x0 - x2) * (y - y2)) / det;
+          const a = 3 * I[3 * t], b = 3 * I[3 * t + 1], c = 3 * I[3 * t + 2], l2 = 1 - l0 - l1;
+          const hx = l0 * P[a] + l1 * P[b] + l2 * P[c] - this.origin[0], hy = l0 * P[a + 1] + l1 * P[b + 1] + l2 * P[c + 1] - this.origin[1], hz = l0 * P[a + 2] + l1 * P[b + 2] + l2 * P[c + 2] - this.origin[2];
+          const h = Math.abs(hx * this.N[0] + hy * this.N[1] + hz * this.N[2] - expected);
+          if (d < bestD - 1e-9 || h < bestH) {
+            bestT = t;
+            bestD = d;
+            bestH = h;
+            b0 = l0;
+            b1 = l1;
+          }
+        }
+      }
+    if (bestT < 0) return undefined;
+    const a = 3 * I[3 * bestT], b = 3 * I[3 * bestT + 1], c = 3 * I[3 * bestT + 2], b2 = 1 - b0 - b1;
+    return {
+      point: [b0 * P[a] + b1 * P[b] + b2 * P[c], b0 * P[a + 1] + b1 * P[b + 1] + b2 * P[c + 1], b0 * P[a + 2] + b1 * P[b + 2] + b2 * P[c + 2]],
+      normal: [this.triN[3 * bestT], this.triN[3 * bestT + 1], this.triN[3 * bestT + 2]],
+    };
+  }
+}
+
+const BOXES = new WeakMap<SurfaceMesh, Float64Array>();
+
+/** Bounding boxes of a mesh's triangles (min xyz, max xyz per triangle), cached per mesh object. */
+function triangleBoxes(mesh: SurfaceMesh): Float64Array {
+  let b = BOXES.get(mesh);
+  if (b && b.length === mesh.indices.length * 2) return b;
+  const P = mesh.positions, I = mesh.indices, nt = I.length / 3;
+  b = new Float64Array(nt * 6);
+  for (let t = 0; t < nt; t++)
+    for (let k = 0; k < 3; k++) {
+      let lo = Infinity, hi = -Infinity;
+      for (let j = 0; j < 3; j++) {
+        const v = P[3 * I[3 * t + j] + k];
+        if (v < lo) lo = v;
+        if (v > hi) hi = v;
+      }
+      b[6 * t + k] = lo;
+      b[6 * t + 3 + k] = hi;
+    }
+  BOXES.set(mesh, b);
+  return b;
+}
+
+/** Squared distance from (x, y) to the segment (ax, ay)–(bx, by). */
+function segDist2(x: number, y: number, ax: number, ay: number, bx: number, by: number): number {
+  const dx = bx - ax, dy = by - ay, l2 = dx * dx + dy * dy;
+  let s = l2 > 0 ? ((x - ax) * dx + (y - ay) * dy) / l2 : 0;
+  s = s < 0 ? 0 : s > 1 ? 1 : s;
+  const ex = x - ax - s * dx, ey = y - ay - s * dy;
+  return ex * ex + ey * ey;
 }
 
 /**

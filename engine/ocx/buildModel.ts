@@ -13,6 +13,7 @@ import { curveSegments, directionOf } from './curveRead';
 import { holeOutline, type HoleOutline } from './holes';
 import { meshMember, traceLine, type Inclination } from './memberMesh';
 import { meshPlate } from './plateMesh';
+import { materialSide } from './materialSide';
 import { comparePart, COMPARED_ELEMENTS } from './fidelity';
 import { buildCompartment, customProperties } from './compartments';
 import { habitsOf } from './vendorHabits';
@@ -222,7 +223,7 @@ export class ModelBuilder {
           // the writer's CoG convention: NAPA reports the centroid of the moulded sheet (vendorHabits.ts)
           const cogMm = habits.cogConvention === 'moulded' ? res.centroid : c.map((v) => v * 1000);
           Object.assign(computed, { areaM2, volumeM3: vol, cogMm, weightKg: rho !== undefined ? vol * rho * 1000 : undefined });
-          props.MSIDE = off < 0 && off + (t ?? 0) <= 1e-9 ? 'negative' : off >= 0 ? 'positive' : 'centred';
+          props.MSIDE = materialSide(res.normal, off, t, res.centroid, typeof props.STYPE === 'string' ? props.STYPE : undefined);
           if (panelIdx >= 0 && !panelLayer.has(panelIdx) && surface?.kind === 'plane') panelLayer.set(panelIdx, { n: surface.normal, o1: off, o2: off + (t ?? 0) });
           for (const note of res.notes) warn('plate-method', `${rec.kind} ${id}: meshed with the ${note} method`, rec.line, id);
         } else if (type === 'STIFFENER' || type === 'PILLAR') {

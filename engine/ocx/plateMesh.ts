@@ -84,7 +84,7 @@ export function plateSheet(
   const N0 = normalize(newellNormal(outer));
   const notes: string[] = [];
   let origin: Vec3, n: Vec3;
-  const lifter = surface.kind === 'mesh' ? new SurfaceLifter(surface.mesh, centroidOf(outer), N0, cellSize(outer)) : null;
+  const lifter = surface.kind === 'mesh' ? new SurfaceLifter(surface.mesh, centroidOf(outer), N0, cellSize(outer), liftWindow(outer)) : null;
   if (surface.kind === 'plane') {
     origin = surface.origin;
     n = surface.normal;
@@ -225,6 +225,21 @@ function cellSize(l: number[]): number {
     minz = Math.min(minz, l[i + 2]); maxz = Math.max(maxz, l[i + 2]);
   }
   return Math.max(maxx - minx, maxy - miny, maxz - minz) / 40 || 1;
+}
+
+/**
+ * The box around an outline (mm) within which its sheet can lie on the reference surface: the outline's
+ * box grown by half its largest extent (a surface bulging between its edges by up to that) plus 10 mm.
+ */
+function liftWindow(l: number[]): number[] {
+  const b = [Infinity, Infinity, Infinity, -Infinity, -Infinity, -Infinity];
+  for (let i = 0; i < l.length; i += 3)
+    for (let k = 0; k < 3; k++) {
+      b[k] = Math.min(b[k], l[i + k]);
+      b[3 + k] = Math.max(b[3 + k], l[i + k]);
+    }
+  const m = 0.5 * Math.max(b[3] - b[0], b[4] - b[1], b[5] - b[2]) + 10;
+  return [b[0] - m, b[1] - m, b[2] - m, b[3] + m, b[4] + m, b[5] + m];
 }
 
 function steinerSpacing(outer2: number[]): number {

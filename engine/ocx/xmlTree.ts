@@ -49,8 +49,19 @@ export function num(s: string | undefined): number | undefined {
 /** Parses a whitespace-separated list of numbers (trailing spaces allowed). */
 export function numList(s: string | undefined): number[] {
   if (!s) return [];
-  const t = s.trim();
-  return t === '' ? [] : t.split(/\s+/).map(Number);
+  // a scan instead of split(/\s+/).map(Number): no intermediate string array (issue 3 item 6)
+  const out: number[] = [];
+  const n = s.length;
+  let i = 0;
+  while (i < n) {
+    let c = s.charCodeAt(i);
+    while (i < n && (c === 32 || c === 10 || c === 13 || c === 9)) c = s.charCodeAt(++i);
+    if (i >= n) break;
+    const a = i;
+    while (i < n && c !== 32 && c !== 10 && c !== 13 && c !== 9) c = s.charCodeAt(++i);
+    out.push(Number(s.slice(a, i)));
+  }
+  return out;
 }
 
 /** Normalises a GUID: strips braces, trims, upper case (the ModelObject contract); null when empty (OCX_GUIDE §2.18). */

@@ -25,7 +25,9 @@ import {
   LineSegments,
   Matrix4,
   Mesh,
+  type MeshBasicMaterial,
   NearestFilter,
+  type Plane,
   Ray,
   RedFormat,
   Vector3,
@@ -35,7 +37,7 @@ import {
 import { MeshBVH } from 'three-mesh-bvh';
 import type { SceneChunk } from '../package/types';
 import { buildTriangleLookup, objectAtTriangle, type TriangleObjectLookup } from '../interaction/objectLookup';
-import { createEdgeMaterial, createSurfaceMaterial, type ChunkSlotUniform, type ObjectStateUniforms } from './chunkMaterial';
+import { createEdgeMaterial, createStencilMaterial, createSurfaceMaterial, type ChunkSlotUniform, type ObjectStateUniforms } from './chunkMaterial';
 import { TEXTURE_ROW } from './ObjectStateTable';
 
 const QMAX = 65535;
@@ -67,6 +69,8 @@ export class ChunkBatch {
   private readonly slotTexture: DataTexture;
   private readonly materials: [MeshLambertMaterial, MeshLambertMaterial, LineBasicMaterial];
   private readonly inverse = new Matrix4();
+  private readonly slot: ChunkSlotUniform;
+  private readonly uniforms: ObjectStateUniforms;
 
   /**
    * Builds the GPU objects of `chunk` with materials on the shared state uniforms.
@@ -86,6 +90,8 @@ export class ChunkBatch {
     const slots = vertexSlots(chunk.objects, this.vertexCount, where);
     this.slotTexture = slotObjectTexture(chunk.objects);
     const slot: ChunkSlotUniform = { uSlotObjects: { value: this.slotTexture } };
+    this.slot = slot;
+    this.uniforms = uniforms;
     this.materials = [createSurfaceMaterial(uniforms, slot), createSurfaceMaterial(uniforms, slot, true), createEdgeMaterial(uniforms, slot)];
 
     const position = new BufferAttribute(chunk.positions, 3, false);
@@ -142,6 +148,37 @@ export class ChunkBatch {
     return (b._roots ?? []).reduce((n, r) => n + r.byteLength, 0) + (b._indirectBuffer?.byteLength ?? 0);
   }
 
+  /**
+   * Clips the chunk's surfaces and edges by `planes` (three.js local clipping; the renderer needs
+   * localClippingEnabled), or stops clipping with null. Changing between on and off recompiles once.
+   */
+  setClippingPlanes(planes: Plane[] | null): void {
+    for (const m of this.materials) {
+      if (m.clippingPlanes === planes) continue;
+      m.clippingPlanes = planes;
+      m.needsUpdate = true;
+    }
+  }
+
+  /**
+   * A stencil-parity mesh of this chunk for the clipping cap of a plane (chunkMaterial
+   * createStencilMaterial), clipped by `planes`, drawn with `renderOrder`. The caller owns it: remove it
+   * from the scene and call `disposeStencilMesh` when done (the geometry stays the chunk's).
+   */
+  createStencilMesh(planes: Plane[], renderOrder: number): Mesh {
+    const m = new Mesh(this.mesh.geometry, createStencilMaterial(this.uniforms, this.slot, planes));
+    placeQuantised(m, this.chunk);
+    m.renderOrder = renderOrder;
+    m.name = `chunk-${this.chunk.index}-cap-stencil`;
+    return m;
+  }
+
+  /** Frees the material of a mesh from createStencilMesh (not the shared geometry). */
+  static disposeStencilMesh(m: Mesh): void {
+    m.removeFromParent();
+    (m.material as MeshBasicMaterial).dispose();
+  }
+
   /** Shows or hides the translucent pass of this chunk. */
   setTranslucentPass(on: boolean): void {
     this.translucentMesh.visible = on && this.mesh.visible;
@@ -149,9 +186,10 @@ export class ChunkBatch {
 
   /**
    * Nearest hit of a world-space ray (mm) on a visible object, or null. `isHidden(nodeId)` is consulted per
-   * candidate triangle, so hidden objects are never picked (all hits along the ray are examined).
+   * candidate triangle, so hidden objects are never picked (all hits along the ray are examined);
+   * `accept(worldPoint)` may reject hits further (e.g. clipped away).
    */
-  raycast(worldRay: Ray, isHidden: (nodeId: number) => boolean): ChunkHit | null {
+  raycast(worldRay: Ray, isHidden: (nodeId: number) => boolean, accept?: (p: Vector3) => boolean): ChunkHit | null {
     if (this.triangles === 0) return null;
     this.buildBvh();
     const local = worldRay.clone().applyMatrix4(this.inverse);
@@ -163,10 +201,100 @@ export class ChunkBatch {
       const nodeId = objectAtTriangle(this.lookup, h.faceIndex);
       if (nodeId < 0 || isHidden(nodeId)) continue;
       p.copy(h.point).applyMatrix4(this.mesh.matrixWorld);
+      if (accept && !accept(p)) continue;
       const distance = p.distanceTo(worldRay.origin);
       if (!best || distance < best.distance) best = { nodeId, point: [p.x, p.y, p.z], distance };
     }
     return best;
+  }
+
+  /**
+   * Geometry near a world ray for snapping (issue 5 item 2; viewer.md §9 "Snapping"): a three-mesh-bvh
+   * shapecast collects the triangles whose world bounds, grown by `radius` (mm), meet the ray within
+   * `maxDistance` (mm along the ray), skipping hidden objects and triangles `keep` rejects (given their
+   * world bounds). Their corners are appended to `triangles` (9 values each, world mm, at most
+   * `maxTriangles` in all) and the feature edges touching their vertices to `edges` (6 values each).
+   * Returns the number of triangles added.
+   */
+  gatherNearRay(
+    worldRay: Ray, radius: number, maxDistance: number, isHidden: (nodeId: number) => boolean,
+    triangles: number[], edges: number[], maxTriangles: number, keep?: (box: Box3) => boolean,
+  ): number {
+    if (this.triangles === 0) return 0;
+    this.buildBvh();
+    const bvh = this.bvh!;
+    const c = this.chunk, b = c.bounds, q = c.positions, idx = c.indices;
+    const s = quantStep(b);
+    const wb = new Box3();
+    const hitPoint = new Vector3();
+    const near = (box: Box3): boolean => {
+      wb.min.set(box.min.x - radius, box.min.y - radius, box.min.z - radius);
+      wb.max.set(box.max.x + radius, box.max.y + radius, box.max.z + radius);
+      if (wb.containsPoint(worldRay.origin)) return true;
+      const p = worldRay.intersectBox(wb, hitPoint);
+      return p !== null && p.distanceTo(worldRay.origin) <= maxDistance;
+    };
+    const local = new Box3();
+    const tri = new Box3();
+    const verts = new Set<number>();
+    let added = 0;
+    const toWorld = (src: Box3, dst: Box3) => {
+      dst.min.set(b[0] + src.min.x * s[0], b[1] + src.min.y * s[1], b[2] + src.min.z * s[2]);
+      dst.max.set(b[0] + src.max.x * s[0], b[1] + src.max.y * s[1], b[2] + src.max.z * s[2]);
+      return dst;
+    };
+    bvh.shapecast({
+      intersectsBounds: (box) => near(toWorld(box, local)),
+      intersectsRange: (offset, count) => {
+        for (let i = offset; i < offset + count; i++) {
+          if (triangles.length / 9 >= maxTriangles) return true;
+          const t = bvh.resolveTriangleIndex(i);
+          const nodeId = objectAtTriangle(this.lookup, t);
+          if (nodeId < 0 || isHidden(nodeId)) continue;
+          tri.makeEmpty();
+          const corner = new Array<number>(9);
+          for (let v = 0; v < 3; v++) {
+            const vi = idx[t * 3 + v];
+            for (let a = 0; a < 3; a++) corner[v * 3 + a] = b[a] + q[vi * 3 + a] * s[a];
+            tri.expandByPoint(hitPoint.set(corner[v * 3], corner[v * 3 + 1], corner[v * 3 + 2]));
+          }
+          if (!near(tri) || (keep && !keep(tri))) continue;
+          for (let v = 0; v < 3; v++) verts.add(idx[t * 3 + v]);
+          for (const x of corner) triangles.push(x);
+          added++;
+        }
+        return false;
+      },
+    });
+    if (verts.size > 0 && this.edgeCount > 0) {
+      const adj = this.vertexEdges();
+      for (const v of verts) {
+        for (let k = adj.start[v]; k < adj.start[v + 1]; k++) {
+          const e = adj.edges[k];
+          const a = c.edges[e * 2], z = c.edges[e * 2 + 1];
+          // Each edge once: report it from its lower vertex when both ends were gathered.
+          if (verts.has(a) && verts.has(z) && v !== Math.min(a, z)) continue;
+          for (const vi of [a, z]) for (let ax = 0; ax < 3; ax++) edges.push(b[ax] + q[vi * 3 + ax] * s[ax]);
+        }
+      }
+    }
+    return added;
+  }
+
+  private adjacency: { start: Uint32Array; edges: Uint32Array } | null = null;
+
+  /** Feature edges per vertex (CSR), built on first use. */
+  private vertexEdges(): { start: Uint32Array; edges: Uint32Array } {
+    if (this.adjacency) return this.adjacency;
+    const e = this.chunk.edges;
+    const start = new Uint32Array(this.vertexCount + 1);
+    for (let i = 0; i < e.length; i++) start[e[i] + 1]++;
+    for (let v = 0; v < this.vertexCount; v++) start[v + 1] += start[v];
+    const fill = start.slice(0, this.vertexCount);
+    const edges = new Uint32Array(e.length);
+    for (let i = 0; i < e.length; i++) edges[fill[e[i]]++] = i >> 1;
+    this.adjacency = { start, edges };
+    return this.adjacency;
   }
 
   /**

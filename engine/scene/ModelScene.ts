@@ -4,7 +4,7 @@
  * the node hierarchy from the object table. Picking and "bounds of the visible objects" (viewer.md §2
  * "Fit to window") live here. No renderer needed, so it is tested in Node.
  */
-import { Group, type Ray } from 'three';
+import { Group, type Plane, type Ray, type Vector3 } from 'three';
 import type { EngineObjectTable, SelectionItem } from '../EngineApi';
 import { boxSelect, type BoxSelectMode, type ScreenProjection, type ScreenRect } from '../interaction/boxSelect';
 import { cullBoxes } from './culling';
@@ -36,6 +36,7 @@ export class ModelScene {
   private rowNext = new Int32Array(1024);
   private rows = 0;
   private translucentOn = false;
+  private clipPlanes: Plane[] | null = null;
 
   /**
    * @param table the object table (may be null: then picks still work but selection items cannot be named).
@@ -73,6 +74,13 @@ export class ModelScene {
     this.children = buildChildren(table.parents);
     this.table = table;
     table.types.forEach((type, i) => this.state.setColor([i], colorForType(type)));
+    // Compartments are closed solids of space, not steel: caps of a clipped hull show only the steel cut.
+    this.state.setFlag(table.types.flatMap((type, i) => (type === 'COMPARTMENT' ? [i] : [])), OBJECT_FLAGS.noCap, true);
+  }
+
+  /** The object table (ids, types, parents) or null before it arrives. */
+  get objectTable(): EngineObjectTable | null {
+    return this.table;
   }
 
   /** Number of nodes (objects) the state table covers. */
@@ -90,6 +98,7 @@ export class ModelScene {
     this.geometryBytes += batch.geometryBytes;
     for (let r = 0; r * 5 < chunk.objects.length; r++) this.linkRow(chunk.objects[r * 5], ci, r);
     batch.setTranslucentPass(this.translucentOn);
+    batch.setClippingPlanes(this.clipPlanes);
     this.root.add(batch.mesh);
     this.root.add(batch.translucentMesh);
     if (batch.edges) this.root.add(batch.edges);
@@ -183,8 +192,27 @@ export class ModelScene {
   /** Sets the opacity (0..1) of nodes and descendants; turns the translucent pass on or off as needed. */
   setOpacity(nodeIds: Iterable<number>, opacity: number): void {
     this.state.setOpacity(this.subtree(nodeIds), opacity);
-    this.translucentOn = this.state.translucentCount > 0;
+    this.updateTranslucentPass();
+  }
+
+  /**
+   * Opacity factor (0..1) of the whole model, multiplied into every object's opacity (viewer.md §4: the
+   * model opacity is reduced while the clipping box is visible).
+   */
+  setModelOpacity(factor: number): void {
+    this.uniforms.uModelOpacity.value = Math.min(1, Math.max(0, factor));
+    this.updateTranslucentPass();
+  }
+
+  private updateTranslucentPass(): void {
+    this.translucentOn = this.state.translucentCount > 0 || this.uniforms.uModelOpacity.value < 0.999;
     for (const c of this.chunks) c.setTranslucentPass(this.translucentOn);
+  }
+
+  /** Clips every chunk (present and future) by `planes` (three.js local clipping), or stops with null. */
+  setClippingPlanes(planes: Plane[] | null): void {
+    this.clipPlanes = planes;
+    for (const c of this.chunks) c.setClippingPlanes(planes);
   }
 
   /** Bytes held by the picking BVHs built so far. */
@@ -192,13 +220,16 @@ export class ModelScene {
     return this.chunks.reduce((n, c) => n + c.bvhBytes, 0);
   }
 
-  /** Nearest visible hit of a world ray (mm) over all chunks, or null. Hidden objects are skipped. */
-  raycast(ray: Ray): ChunkHit | null {
+  /**
+   * Nearest visible hit of a world ray (mm) over all chunks, or null. Hidden objects are skipped, and
+   * hits `accept` rejects (e.g. outside the clipping box).
+   */
+  raycast(ray: Ray, accept?: (p: Vector3) => boolean): ChunkHit | null {
     let best: ChunkHit | null = null;
     const hidden = (n: number) => this.state.isHidden(n);
     for (const c of this.chunks) {
       if (!ray.intersectsBox(c.worldBox)) continue;
-      const hit = c.raycast(ray, hidden);
+      const hit = c.raycast(ray, hidden, accept);
       if (hit && (!best || hit.distance < best.distance)) best = hit;
     }
     return best;

@@ -8,7 +8,8 @@
 import { DataTexture, RedFormat, RGBAFormat, SRGBColorSpace, UnsignedByteType, NearestFilter } from 'three';
 
 /** Flag bits of the state byte (also used in the shader). */
-export const OBJECT_FLAGS = { hidden: 1, selected: 2, hover: 4 } as const;
+/** noCap: the object is not steel (a compartment space) and fills no clipping cap (scene/ClipCaps.ts). */
+export const OBJECT_FLAGS = { hidden: 1, selected: 2, hover: 4, noCap: 8 } as const;
 
 /** Texels per texture row; the texture is TEXTURE_ROW × ceil(n / TEXTURE_ROW). */
 export const TEXTURE_ROW = 2048;

@@ -14,7 +14,9 @@
  * Opacity: the opaque pass discards fragments of objects with opacity < 1; a second, transparent pass
  * (drawn only while some object is translucent) draws just those.
  */
-import { Color, DoubleSide, LineBasicMaterial, MeshLambertMaterial, type IUniform, type Texture } from 'three';
+import {
+  AlwaysStencilFunc, Color, DoubleSide, InvertStencilOp, LineBasicMaterial, MeshBasicMaterial, MeshLambertMaterial, type IUniform, type Plane, type Texture,
+} from 'three';
 import { TEXTURE_ROW } from './ObjectStateTable';
 
 /** Highlight colours (sRGB): selection rgb(0, 151, 196) and a lighter hover tint. */
@@ -29,6 +31,8 @@ export interface ObjectStateUniforms {
   uObjectColors: IUniform<Texture | null>;
   uSelectionColor: IUniform<Color>;
   uHoverColor: IUniform<Color>;
+  /** Opacity factor of the whole model (1 normally; reduced while the clipping box is visible, viewer.md §4). */
+  uModelOpacity: IUniform<number>;
 }
 
 /** Creates the shared uniforms (textures unset until a model's state table exists). */
@@ -38,6 +42,7 @@ export function createStateUniforms(): ObjectStateUniforms {
     uObjectColors: { value: null },
     uSelectionColor: { value: new Color(SELECTION_COLOR) },
     uHoverColor: { value: new Color(HOVER_COLOR) },
+    uModelOpacity: { value: 1 },
   };
 }
 
@@ -66,6 +71,7 @@ const VERTEX_STATE = /* glsl */ `
 const FRAGMENT_PARS = /* glsl */ `
 uniform vec3 uSelectionColor;
 uniform vec3 uHoverColor;
+uniform float uModelOpacity;
 varying float vObjectFlags;
 varying vec4 vObjectColor;
 `;
@@ -79,11 +85,11 @@ const FRAGMENT_COLOR = /* glsl */ `
     if (kSelected) kBase = uSelectionColor;
     if (kHover) kBase = mix(kBase, uHoverColor, kSelected ? 0.35 : 0.6);
     diffuseColor.rgb = kBase;
-    diffuseColor.a = vObjectColor.a;
+    diffuseColor.a = vObjectColor.a * uModelOpacity;
     #ifdef KEELSON_TRANSLUCENT_PASS
-      if (vObjectColor.a >= 0.999) discard;
+      if (diffuseColor.a >= 0.999) discard;
     #else
-      if (vObjectColor.a < 0.999) discard;
+      if (diffuseColor.a < 0.999) discard;
     #endif
   }
 `;
@@ -149,7 +155,7 @@ export function createSurfaceMaterial(uniforms: ObjectStateUniforms, slot: Chunk
   });
   if (translucent) m.defines = { KEELSON_TRANSLUCENT_PASS: 1 };
   m.onBeforeCompile = (shader) => inject(shader, uniforms, slot, FRAGMENT_COLOR, true);
-  m.customProgramCacheKey = () => (translucent ? 'keelson-chunk-surface-v2-translucent' : 'keelson-chunk-surface-v2');
+  m.customProgramCacheKey = () => (translucent ? 'keelson-chunk-surface-v3-translucent' : 'keelson-chunk-surface-v3');
   return m;
 }
 
@@ -158,5 +164,40 @@ export function createEdgeMaterial(uniforms: ObjectStateUniforms, slot: ChunkSlo
   const m = new LineBasicMaterial({ color: new Color(EDGE_COLOR) });
   m.onBeforeCompile = (shader) => inject(shader, uniforms, slot, FRAGMENT_EDGE, false);
   m.customProgramCacheKey = () => 'keelson-chunk-edge-v2';
+  return m;
+}
+
+/**
+ * Stencil material of clipping caps (the three.js "clipping stencil" technique, issue 5 item 4) in its
+ * parity form: draws no colour and no depth; every face (either side) that survives `planes` inverts the
+ * stencil, so after the pass a pixel's stencil is non-zero exactly where the ray meets the cut plane
+ * inside a closed solid (an odd number of surfaces lie beyond the plane along the ray). Parity does not
+ * depend on triangle winding, which thin plate solids do not guarantee. Hidden objects collapse as in the
+ * surface pass, and so do objects flagged noCap (compartment spaces: not steel).
+ */
+export function createStencilMaterial(uniforms: ObjectStateUniforms, slot: ChunkSlotUniform, planes: Plane[]): MeshBasicMaterial {
+  const op = InvertStencilOp;
+  const m = new MeshBasicMaterial({
+    side: DoubleSide,
+    colorWrite: false,
+    depthWrite: false,
+    depthTest: false,
+    stencilWrite: true,
+    stencilFunc: AlwaysStencilFunc,
+    stencilFail: op,
+    stencilZFail: op,
+    stencilZPass: op,
+    clippingPlanes: planes,
+  });
+  m.onBeforeCompile = (shader) => {
+    Object.assign(shader.uniforms, uniforms, slot);
+    const vs = shader.vertexShader
+      .replace('#include <common>', `#include <common>\n${VERTEX_PARS}`)
+      .replace('#include <project_vertex>', `#include <project_vertex>\n${VERTEX_STATE}\n  if (mod(floor(vObjectFlags / 8.0), 2.0) >= 1.0) gl_Position = vec4(2.0, 2.0, 2.0, 1.0);`);
+    if (!vs.includes('keelsonTexel(objectIndex)')) throw new Error('chunkMaterial: three.js shader chunks changed; stencil injection failed');
+    shader.vertexShader = vs;
+    shader.fragmentShader = shader.fragmentShader.replace('#include <common>', '#include <common>\nvarying float vObjectFlags;\nvarying vec4 vObjectColor;');
+  };
+  m.customProgramCacheKey = () => 'keelson-chunk-stencil-v1';
   return m;
 }

@@ -1,12 +1,17 @@
 /**
- * The model tree of viewer.md §2 "Model tree panel" as flat, index-based data so that 100k nodes stay fast:
- * a synthetic root 'Structures ({model name})' whose children are the objects without a parent (panels,
- * MAIN OBJECT), then their parts, by the object table's parent indices. Node ids are object-table indices
- * (the engine's node ids); the root is ROOT_NODE (-1).
+ * The model tree of viewer.md §2 "Model tree panel" as flat, index-based data so that 500k objects stay
+ * fast. Tree nodes (not objects) are numbered in pre-order, so the subtree of node t is the contiguous
+ * range [t, t + size(t)): expanding, collapsing, counting and hiding touch only that range.
+ *
+ * Top-level folders, in this order and only when they have content:
+ * - 'Structures ({model name})': objects without a parent (panels, MAIN OBJECT) and their parts — always shown;
+ * - 'Compartments ({model name})': COMPARTMENT / COMPARTMENT ARRANGEMENT roots and their children;
+ * - 'CAD components': CAD COMPONENT roots;
+ * - 'Blocks ({system})': one folder per block name (objects grouped by their `block`), sorted by name;
+ * - '{axis}-sections': one folder per axis with the sections of that axis, sorted by name.
+ * An object can appear twice (under its structure and under its block); visibility is per object, so
+ * both occurrences show the same check state.
  */
-
-/** The node id of the synthetic root. */
-export const ROOT_NODE = -1;
 
 /** The part of a model object row the tree needs (engine/model/types.ts ModelObject). */
 export interface TreeObject {
@@ -15,123 +20,300 @@ export interface TreeObject {
   name: string;
   type: string;
   parent: number;
+  block?: string | null;
 }
 
-/** One visible row of the flattened tree. */
-export interface TreeRow {
-  node: number;
-  depth: number;
-  hasChildren: boolean;
-  expanded: boolean;
+/** A ship section shown under '{axis}-sections' (viewer.md §3 "Ship section"). */
+export interface TreeSection {
+  name: string;
+  axis: 'X' | 'Y' | 'Z';
 }
 
-/** Index-based tree over an object table. Immutable after construction. */
+/** Options of the tree: the block system name for 'Blocks ({system})' and the sections. */
+export interface ModelTreeOptions {
+  blockSystem?: string;
+  sections?: readonly TreeSection[];
+}
+
+/** Kind of a tree node. */
+export type TreeNodeKind = 'folder' | 'object' | 'section';
+
+/** Check state of a tree node: all its objects shown, all hidden, or some of each. */
+export type CheckState = 'on' | 'off' | 'mixed';
+
+const COMPARTMENT_TYPES = new Set(['COMPARTMENT', 'COMPARTMENT ARRANGEMENT']);
+const CAD_TYPES = new Set(['CAD COMPONENT', 'CAD COMPONENT SECTION']);
+const byName = new Intl.Collator(undefined, { numeric: true, sensitivity: 'base' });
+
+/** Index-based tree over an object table. Structure immutable after construction; visibility is mutable. */
 export class ModelTree {
-  readonly rootLabel: string;
   readonly objects: readonly TreeObject[];
-  /** CSR children: the children of node i are childList[childStart[i+1] .. childStart[i+2]); slot 0 is the root. */
-  private readonly childStart: Int32Array;
-  private readonly childList: Int32Array;
+  /** Number of tree nodes. */
+  readonly size: number;
+  /** Top-level tree nodes (the folders), in display order. */
+  readonly roots: readonly number[];
+  /** Tree node → object index, -1 for folders and sections. */
+  private readonly objOf: Int32Array;
+  private readonly parentOf: Int32Array;
+  private readonly depthOf: Int32Array;
+  /** Number of tree nodes in the subtree (the node included). */
+  private readonly subtreeSize: Int32Array;
+  /** Number of object nodes in the subtree. */
+  private readonly objectCount: Int32Array;
+  /** Number of hidden object nodes in the subtree. */
+  private readonly hiddenCount: Int32Array;
+  private readonly labels = new Map<number, string>();
+  private readonly sectionOf = new Map<number, TreeSection>();
+  /** Object → its tree nodes (primary occurrence, and the one under Blocks or -1). */
+  private readonly primaryNode: Int32Array;
+  private readonly blockNode: Int32Array;
+  private readonly hiddenObj: Uint8Array;
+  private hiddenTotal = 0;
+  private searchText: string[] | null = null;
 
   /**
-   * @param modelName shown in the root label 'Structures ({model name})'
+   * @param modelName shown in 'Structures ({model name})' and 'Compartments ({model name})'
    * @param objects object rows; `index` must equal the row position (0..n-1). A parent outside 0..n-1 or
-   *   equal to the row itself makes the row a child of the root.
+   *   equal to the row itself makes the row a root.
+   * @param options block system name (default: the model name) and sections
    * @throws Error when an object's index does not match its position.
    */
-  constructor(modelName: string, objects: readonly TreeObject[]) {
-    this.rootLabel = `Structures (${modelName})`;
+  constructor(modelName: string, objects: readonly TreeObject[], options: ModelTreeOptions = {}) {
     this.objects = objects;
     const n = objects.length;
-    const slot = (o: TreeObject): number => {
-      const p = o.parent;
-      return p >= 0 && p < n && p !== o.index ? p + 1 : 0;
-    };
+    const parentObj = (o: TreeObject) => (o.parent >= 0 && o.parent < n && o.parent !== o.index ? o.parent : -1);
+    // CSR children per object; slot 0 holds the roots.
     const counts = new Int32Array(n + 2);
     for (let i = 0; i < n; i++) {
-      const o = objects[i];
-      if (o.index !== i) throw new Error(`Object table row ${i} has index ${o.index}; indices must be 0..n-1 in order`);
-      counts[slot(o) + 1]++;
+      if (objects[i].index !== i) throw new Error(`Object table row ${i} has index ${objects[i].index}; indices must be 0..n-1 in order`);
+      counts[parentObj(objects[i]) + 2]++;
     }
     for (let i = 1; i < n + 2; i++) counts[i] += counts[i - 1];
-    this.childStart = counts;
     const fill = counts.slice(0, n + 1);
-    this.childList = new Int32Array(n);
-    for (let i = 0; i < n; i++) this.childList[fill[slot(objects[i])]++] = i;
-  }
+    const childList = new Int32Array(n);
+    for (let i = 0; i < n; i++) childList[fill[parentObj(objects[i]) + 1]++] = i;
+    const childrenOf = (o: number) => childList.subarray(counts[o + 1], counts[o + 2]);
 
-  /** Child node ids of `node` (ROOT_NODE for the root's children). */
-  children(node: number): Int32Array {
-    const s = node + 1;
-    return this.childList.subarray(this.childStart[s], this.childStart[s + 1]);
-  }
-
-  /** Display label of a node. */
-  label(node: number): string {
-    return node === ROOT_NODE ? this.rootLabel : this.objects[node]?.name ?? String(node);
-  }
-
-  /** `node` and all its descendants, pre-order (for the root: every object, without the root itself). */
-  descendants(node: number): number[] {
-    const out: number[] = [];
-    const stack: number[] = [node];
-    while (stack.length) {
-      const cur = stack.pop()!;
-      if (cur !== ROOT_NODE) out.push(cur);
-      const ch = this.children(cur);
-      for (let i = ch.length - 1; i >= 0; i--) stack.push(ch[i]);
+    const structures: number[] = [];
+    const compartments: number[] = [];
+    const cad: number[] = [];
+    for (const r of childrenOf(-1)) {
+      const t = objects[r].type;
+      (COMPARTMENT_TYPES.has(t) ? compartments : CAD_TYPES.has(t) ? cad : structures).push(r);
     }
+    const blocks = new Map<string, number[]>();
+    for (let i = 0; i < n; i++) {
+      const b = objects[i].block;
+      if (!b) continue;
+      const p = parentObj(objects[i]);
+      if (p >= 0 && objects[p].block === b) continue; // shown inside its parent's block subtree
+      let list = blocks.get(b);
+      if (!list) blocks.set(b, (list = []));
+      list.push(i);
+    }
+    const sections = [...(options.sections ?? [])];
+
+    // Upper bound of nodes: each object at most twice, plus folders and sections.
+    const cap = 2 * n + 6 + blocks.size + sections.length;
+    const objOf = new Int32Array(cap).fill(-1);
+    const parentOf = new Int32Array(cap).fill(-1);
+    const depthOf = new Int32Array(cap);
+    this.primaryNode = new Int32Array(n).fill(-1);
+    this.blockNode = new Int32Array(n).fill(-1);
+    let next = 0;
+    const roots: number[] = [];
+    const folder = (label: string, parent: number): number => {
+      const t = next++;
+      parentOf[t] = parent;
+      depthOf[t] = parent < 0 ? 0 : depthOf[parent] + 1;
+      this.labels.set(t, label);
+      if (parent < 0) roots.push(t);
+      return t;
+    };
+    // Iterative pre-order walk of an object subtree; `keep` filters children (block membership).
+    const stack: Array<[number, number]> = [];
+    const addObjects = (tops: readonly number[], parent: number, occ: Int32Array, keep: (child: number) => boolean) => {
+      for (let i = tops.length - 1; i >= 0; i--) stack.push([tops[i], parent]);
+      while (stack.length) {
+        const [o, p] = stack.pop()!;
+        const t = next++;
+        objOf[t] = o;
+        parentOf[t] = p;
+        depthOf[t] = depthOf[p] + 1;
+        if (occ[o] < 0) occ[o] = t;
+        const ch = childrenOf(o);
+        for (let i = ch.length - 1; i >= 0; i--) if (keep(ch[i])) stack.push([ch[i], t]);
+      }
+    };
+    const all = () => true;
+    addObjects(structures, folder(`Structures (${modelName})`, -1), this.primaryNode, all);
+    if (compartments.length) addObjects(compartments, folder(`Compartments (${modelName})`, -1), this.primaryNode, all);
+    if (cad.length) addObjects(cad, folder('CAD components', -1), this.primaryNode, all);
+    if (blocks.size) {
+      const root = folder(`Blocks (${options.blockSystem ?? modelName})`, -1);
+      for (const name of [...blocks.keys()].sort(byName.compare)) {
+        addObjects(blocks.get(name)!, folder(name, root), this.blockNode, (c) => !objects[c].block || objects[c].block === name);
+      }
+    }
+    for (const axis of ['X', 'Y', 'Z'] as const) {
+      const list = sections.filter((s) => s.axis === axis).sort((a, b) => byName.compare(a.name, b.name));
+      if (!list.length) continue;
+      const root = folder(`${axis}-sections`, -1);
+      for (const s of list) {
+        const t = folder(s.name, root);
+        this.sectionOf.set(t, s);
+      }
+    }
+
+    this.size = next;
+    this.roots = roots;
+    this.objOf = objOf.subarray(0, next);
+    this.parentOf = parentOf.subarray(0, next);
+    this.depthOf = depthOf.subarray(0, next);
+    this.subtreeSize = new Int32Array(next).fill(1);
+    this.objectCount = new Int32Array(next);
+    this.hiddenCount = new Int32Array(next);
+    this.hiddenObj = new Uint8Array(n);
+    // Parents precede children in pre-order, so one backward pass accumulates the subtree sums.
+    for (let t = next - 1; t >= 0; t--) {
+      if (this.objOf[t] >= 0) this.objectCount[t]++;
+      const p = this.parentOf[t];
+      if (p >= 0) {
+        this.subtreeSize[p] += this.subtreeSize[t];
+        this.objectCount[p] += this.objectCount[t];
+      }
+    }
+  }
+
+  /** Kind of tree node `t`. */
+  kind(t: number): TreeNodeKind {
+    return this.objOf[t] >= 0 ? 'object' : this.sectionOf.has(t) ? 'section' : 'folder';
+  }
+
+  /** Object index of tree node `t`, or -1 for folders and sections. */
+  objectOf(t: number): number {
+    return this.objOf[t] ?? -1;
+  }
+
+  /** The section of a section node, or null. */
+  section(t: number): TreeSection | null {
+    return this.sectionOf.get(t) ?? null;
+  }
+
+  /** Parent tree node, -1 for a top-level folder. */
+  parent(t: number): number {
+    return this.parentOf[t];
+  }
+
+  /** Depth of `t` (top-level folders 0). */
+  depth(t: number): number {
+    return this.depthOf[t];
+  }
+
+  /** Number of nodes in the subtree of `t` (itself included): the subtree is [t, t + subtreeSizeOf(t)). */
+  subtreeSizeOf(t: number): number {
+    return this.subtreeSize[t];
+  }
+
+  /** True when `t` has children. */
+  hasChildren(t: number): boolean {
+    return this.subtreeSize[t] > 1;
+  }
+
+  /** Child tree nodes of `t`, in order (visits only the children, skipping their subtrees). */
+  children(t: number): number[] {
+    const out: number[] = [];
+    const end = t + this.subtreeSize[t];
+    for (let c = t + 1; c < end; c += this.subtreeSize[c]) out.push(c);
     return out;
   }
 
-  /** The visible rows: the root, then children of every expanded node, depth-first in table order. */
-  flatten(expanded: ReadonlySet<number>): TreeRow[] {
-    const rows: TreeRow[] = [];
-    const stack: Array<[number, number]> = [[ROOT_NODE, 0]];
-    while (stack.length) {
-      const [node, depth] = stack.pop()!;
-      const ch = this.children(node);
-      const isOpen = expanded.has(node);
-      rows.push({ node, depth, hasChildren: ch.length > 0, expanded: isOpen });
-      if (isOpen) for (let i = ch.length - 1; i >= 0; i--) stack.push([ch[i], depth + 1]);
-    }
-    return rows;
+  /** Number of objects in the subtree of `t` (O(1)). */
+  objectCountOf(t: number): number {
+    return this.objectCount[t];
   }
 
-  /** Chain of ancestors of `node` from the root down (excluding the node), for expanding to it. */
-  ancestors(node: number): number[] {
+  /** Display label: the folder or section name, or the object's name. */
+  label(t: number): string {
+    const o = this.objOf[t];
+    return o >= 0 ? this.objects[o].name : this.labels.get(t) ?? String(t);
+  }
+
+  /** The tree node of object `o` under its structure (or compartment / CAD) root; -1 when unknown. */
+  nodeOfObject(o: number): number {
+    return this.primaryNode[o] ?? -1;
+  }
+
+  /** Object indices in the subtree of `t`, pre-order (an object once per subtree). */
+  objectsIn(t: number): number[] {
+    const out: number[] = [];
+    const end = t + this.subtreeSize[t];
+    for (let c = t; c < end; c++) if (this.objOf[c] >= 0) out.push(this.objOf[c]);
+    return out;
+  }
+
+  /** Ancestors of tree node `t` from its top-level folder down (excluding `t`). */
+  ancestors(t: number): number[] {
     const chain: number[] = [];
-    let cur = this.objects[node]?.parent ?? -1;
-    const n = this.objects.length;
-    while (cur >= 0 && cur < n && chain.length <= n) {
-      chain.push(cur);
-      const next = this.objects[cur].parent;
-      if (next === cur) break;
-      cur = next;
-    }
-    chain.push(ROOT_NODE);
+    for (let p = this.parentOf[t]; p >= 0; p = this.parentOf[p]) chain.push(p);
     return chain.reverse();
   }
 
-  /** Objects whose name or id contains `query` (trimmed, case-insensitive); [] for an empty query. */
+  /** Objects whose name or id contains `query` (trimmed, case-insensitive), by object index; [] for an empty query. */
   search(query: string): number[] {
     const q = query.trim().toLowerCase();
     if (!q) return [];
+    // Lower-cased once, on the first search, so later searches are one pass of `includes`.
+    const text = (this.searchText ??= this.objects.map((o) => `${o.name}\u0000${o.id}`.toLowerCase()));
     const out: number[] = [];
-    for (const o of this.objects) {
-      if (o.name.toLowerCase().includes(q) || o.id.toLowerCase().includes(q)) out.push(o.index);
-    }
+    for (let i = 0; i < text.length; i++) if (text[i].includes(q)) out.push(i);
     return out;
   }
 
-  /** Checkbox state of a node given the hidden set: 'on' (all shown), 'off' (all hidden) or 'mixed'. */
-  checkState(node: number, hidden: ReadonlySet<number>): 'on' | 'off' | 'mixed' {
-    if (hidden.size === 0) return 'on';
-    const ids = this.descendants(node);
-    let h = 0;
-    for (const i of ids) if (hidden.has(i)) h++;
+  /** Check state of tree node `t` in O(1): sections and empty folders are 'on'. */
+  checkState(t: number): CheckState {
+    const h = this.hiddenCount[t];
     if (h === 0) return 'on';
-    return h === ids.length ? 'off' : 'mixed';
+    return h === this.objectCount[t] ? 'off' : 'mixed';
+  }
+
+  /** True when object `o` is hidden. */
+  isHidden(o: number): boolean {
+    return this.hiddenObj[o] === 1;
+  }
+
+  /** Number of hidden objects. */
+  get hiddenObjects(): number {
+    return this.hiddenTotal;
+  }
+
+  /**
+   * Records objects as hidden or shown (the mirror of the engine's visibility). Updates the counts of the
+   * ancestors of each changed object's occurrences only. Unknown indices are ignored.
+   * @returns the number of tree nodes whose counts were touched (for tests of the index-based cost)
+   */
+  setHidden(objectIds: Iterable<number>, hidden: boolean): number {
+    let touched = 0;
+    const d = hidden ? 1 : -1;
+    for (const o of objectIds) {
+      if (!(o >= 0 && o < this.hiddenObj.length) || (this.hiddenObj[o] === 1) === hidden) continue;
+      this.hiddenObj[o] = hidden ? 1 : 0;
+      this.hiddenTotal += d;
+      for (const start of [this.primaryNode[o], this.blockNode[o]]) {
+        for (let t = start; t >= 0; t = this.parentOf[t]) {
+          this.hiddenCount[t] += d;
+          touched++;
+        }
+      }
+    }
+    return touched;
+  }
+
+  /** Shows every object in the mirror (a new model or a reset). */
+  clearHidden(): void {
+    this.hiddenObj.fill(0);
+    this.hiddenCount.fill(0);
+    this.hiddenTotal = 0;
   }
 }
 

@@ -5,8 +5,8 @@
  */
 import { proxy, ref } from 'valtio';
 import type { ModelObjectsResponse } from '../../api/contract';
-import type { EngineEvent, LoadProgress, SelectionItem, SelectionMode } from '../../engine/EngineApi';
-import { ModelTree } from '../logic/ModelTree';
+import type { EngineEvent, LoadProgress, SelectionBox, SelectionItem, SelectionMode } from '../../engine/EngineApi';
+import { ModelTree, type ModelTreeOptions } from '../logic/ModelTree';
 import type { EngineClient } from '../engine/EngineClient';
 
 /** Load phases of viewer.md §4 "Loading". */
@@ -25,20 +25,38 @@ export const viewerStore = proxy({
   /** The object table and its tree; kept out of valtio's tracking (ref) because they are large. */
   objects: null as null | ModelObjectsResponse['objects'],
   tree: null as ModelTree | null,
-  /** Hidden node ids (ref: mutated in place; hiddenVersion changes on every update). */
-  hidden: ref(new Set<number>()) as Set<number>,
+  /** Changes on every update of the hidden objects (kept in `tree`, mutated in place). */
   hiddenVersion: 0,
+  /** Names of the view actions undo and redo would act on (viewer.md §4 "View action history"). */
+  undoName: null as string | null,
+  redoName: null as string | null,
+  walkMode: false,
+  /** Box selection rectangle while dragging (CSS px), or null. */
+  box: null as SelectionBox | null,
+  /** Open context menu position (CSS px relative to the canvas), or null. */
+  contextMenu: null as { x: number; y: number } | null,
+  showSceneGraph: false,
+  showStats: false,
 });
 
+/** The parts of the store the viewer commands read and toggle (ui/viewer/commands.ts). */
+export type ViewerState = typeof viewerStore;
+
 /**
- * Shows or hides nodes through the engine and records them in the mirror (viewer.md §2 tree checkboxes).
- * @param nodes node ids (object-table indices), typically a node with all its descendants
+ * Tree checkboxes (viewer.md §2, §4): records the objects as shown or hidden in the mirror and tells the
+ * engine, which records one 'Show objects' / 'Hide objects' action per 200 ms burst.
+ * @param objects object-table indices (engine node ids), typically a tree node with all its descendants
  */
-export function setNodesVisible(nodes: number[], visible: boolean): void {
-  const hidden = viewerStore.hidden;
-  for (const n of nodes) visible ? hidden.delete(n) : hidden.add(n);
+export function setNodesVisible(objects: number[], visible: boolean): void {
+  markHidden(objects, !visible);
+  void engine?.api.setTreeVisibility(objects, visible);
+}
+
+/** Records objects as hidden or shown in the mirror only (the engine already did it). */
+export function markHidden(objects: Iterable<number>, hidden: boolean): void {
+  if (!viewerStore.tree) return;
+  viewerStore.tree.setHidden(objects, hidden);
   viewerStore.hiddenVersion++;
-  void engine?.api.setVisibility(nodes, visible);
 }
 
 let engine: EngineClient | null = null;
@@ -63,14 +81,41 @@ export function resetViewer(): void {
   viewerStore.revision = null;
   viewerStore.objects = null;
   viewerStore.tree = null;
-  viewerStore.hidden = ref(new Set<number>());
   viewerStore.hiddenVersion++;
+  viewerStore.undoName = null;
+  viewerStore.redoName = null;
+  viewerStore.walkMode = false;
+  viewerStore.box = null;
+  viewerStore.contextMenu = null;
+  viewerStore.showSceneGraph = false;
+  viewerStore.showStats = false;
 }
 
 /** Installs the object table and builds the tree (ref: not proxied). */
-export function setObjects(modelName: string, objects: ModelObjectsResponse['objects']): void {
+export function setObjects(modelName: string, objects: ModelObjectsResponse['objects'], options: ModelTreeOptions = {}): void {
   viewerStore.objects = ref(objects);
-  viewerStore.tree = ref(new ModelTree(modelName, objects));
+  viewerStore.tree = ref(new ModelTree(modelName, objects, options));
+  treeModelName = modelName;
+}
+
+let treeModelName = '';
+
+/**
+ * Rebuilds the tree with new options (e.g. when sections appear: '{axis}-sections', viewer.md §2), keeping
+ * the hidden objects. O(n) once per change, never per render.
+ */
+export function setTreeOptions(options: ModelTreeOptions): void {
+  const old = viewerStore.tree;
+  const objects = viewerStore.objects;
+  if (!old || !objects) return;
+  const tree = new ModelTree(treeModelName, objects, options);
+  if (old.hiddenObjects > 0) {
+    const hidden: number[] = [];
+    for (let o = 0; o < objects.length; o++) if (old.isHidden(o)) hidden.push(o);
+    tree.setHidden(hidden, true);
+  }
+  viewerStore.tree = ref(tree);
+  viewerStore.hiddenVersion++;
 }
 
 /** Percent 0..100 of a load progress, or null when the size is unknown. */
@@ -112,6 +157,24 @@ export function handleEngineEvent(e: EngineEvent): void {
       break;
     case 'error':
       viewerStore.error = e.message;
+      break;
+    case 'history-changed':
+      viewerStore.undoName = e.undoName;
+      viewerStore.redoName = e.redoName;
+      break;
+    case 'walk-mode-changed':
+      viewerStore.walkMode = e.on;
+      if (e.on) viewerStore.box = null;
+      break;
+    case 'box-changed':
+      viewerStore.box = e.box;
+      break;
+    case 'context-menu':
+      viewerStore.contextMenu = { x: e.x, y: e.y };
+      break;
+    case 'visibility-changed':
+      // Undo / redo change visibility inside the engine; the event names the objects when it can.
+      if (e.nodeIds && e.visible !== undefined) markHidden(e.nodeIds, !e.visible);
       break;
     default:
       break;

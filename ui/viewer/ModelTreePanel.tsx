@@ -1,20 +1,23 @@
 /**
- * Model tree panel (viewer.md §2 "Model tree panel"): root 'Structures ({model name})' → panels → parts,
- * a checkbox per node that hides or shows it with all descendants (engine.setVisibility), a search field
- * with 'No results found' / 'Search result: N object(s)' and a select-all checkbox; clicking a node
- * selects it (engine.setSelection). Rows are virtualised (@tanstack/react-virtual, 30 px items, viewer.md
- * §9) over the flattened tree so 100k nodes stay fast.
+ * Model tree panel (viewer.md §2 "Model tree panel", §4 "View action history", §9 item height 30): the
+ * folders 'Structures ({name})', 'Compartments ({name})', 'CAD components', 'Blocks ({system})' and
+ * '{axis}-sections' (ui/logic/ModelTree.ts); a checkbox per node that shows or hides all its objects through
+ * engine.setTreeVisibility (the engine records 'Show objects' / 'Hide objects', debounced 200 ms); a search
+ * field with 'No results found' / 'Search result: N object(s)' and a select-all checkbox; clicking an
+ * object selects it. Both lists are virtualised; expanding, collapsing and check states are index based
+ * (ui/logic/TreeRows.ts), so 500k objects stay responsive: a render costs only the rows on screen.
  */
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useDeferredValue, useEffect, useId, useMemo, useRef, useState } from 'react';
+import { useDeferredValue, useEffect, useId, useMemo, useReducer, useRef, useState } from 'react';
 import { useSnapshot } from 'valtio';
-import { ROOT_NODE, searchSummary, type ModelTree } from '../logic/ModelTree';
+import { searchSummary, type CheckState, type ModelTree } from '../logic/ModelTree';
+import { TreeRows } from '../logic/TreeRows';
 import { getEngine, setNodesVisible, viewerStore } from '../stores/viewer';
 
 /** Row height of the tree and the search list, px (viewer.md §9 "search list item height 30"). */
 export const TREE_ITEM_HEIGHT = 30;
 
-function TriCheckbox({ state, label, onToggle }: { state: 'on' | 'off' | 'mixed'; label: string; onToggle: () => void }) {
+function TriCheckbox({ state, label, onToggle }: { state: CheckState; label: string; onToggle: () => void }) {
   const ref = useRef<HTMLInputElement>(null);
   useEffect(() => {
     if (ref.current) ref.current.indeterminate = state === 'mixed';
@@ -31,73 +34,79 @@ function TriCheckbox({ state, label, onToggle }: { state: 'on' | 'off' | 'mixed'
   );
 }
 
-function selectNodes(nodes: number[]): void {
-  void getEngine()?.api.setSelection(nodes);
+function selectObjects(objects: number[]): void {
+  void getEngine()?.api.setSelection(objects);
 }
 
-function TreeList({ tree, hidden, onToggleVisible }: { tree: ModelTree; hidden: ReadonlySet<number>; onToggleVisible: (node: number) => void }) {
+function useSelectedSet(): ReadonlySet<number> {
   const { selection } = useSnapshot(viewerStore);
-  const [expanded, setExpanded] = useState<Set<number>>(() => new Set([ROOT_NODE]));
-  const rows = useMemo(() => tree.flatten(expanded), [tree, expanded]);
+  return useMemo(() => new Set(selection.map((s) => s.nodeId)), [selection]);
+}
+
+function TreeList({ tree }: { tree: ModelTree }) {
+  useSnapshot(viewerStore).hiddenVersion; // check states change with visibility
+  const selected = useSelectedSet();
+  const rows = useMemo(() => new TreeRows(tree), [tree]);
+  const [, rerender] = useReducer((n: number) => n + 1, 0);
   const scrollRef = useRef<HTMLDivElement>(null);
   const virtualizer = useVirtualizer({ count: rows.length, getScrollElement: () => scrollRef.current, estimateSize: () => TREE_ITEM_HEIGHT, overscan: 12 });
-  const selected = useMemo(() => new Set(selection.map((s) => s.nodeId)), [selection]);
 
   // Reveal the first selected object (e.g. picked in the canvas): expand its ancestors and scroll to it.
-  const first = selection[0]?.nodeId;
-  useEffect(() => {
-    if (first === undefined || !tree.objects[first]) return;
-    const chain = tree.ancestors(first);
-    setExpanded((prev) => (chain.every((n) => prev.has(n)) ? prev : new Set([...prev, ...chain])));
-  }, [first, tree]);
+  const first = viewerStore.selection[0]?.nodeId;
   useEffect(() => {
     if (first === undefined) return;
-    const i = rows.findIndex((r) => r.node === first);
-    if (i >= 0) virtualizer.scrollToIndex(i, { align: 'auto' });
-  }, [first, rows, virtualizer]);
+    const t = tree.nodeOfObject(first);
+    if (t < 0) return;
+    const before = rows.version;
+    const i = rows.reveal(t);
+    if (rows.version !== before) rerender();
+    if (i >= 0) requestAnimationFrame(() => virtualizer.scrollToIndex(i, { align: 'auto' }));
+  }, [first, tree, rows, virtualizer]);
 
-  const toggleExpand = (node: number) =>
-    setExpanded((prev) => {
-      const next = new Set(prev);
-      if (next.has(node)) next.delete(node);
-      else next.add(node);
-      return next;
-    });
+  const toggleExpand = (t: number) => {
+    rows.toggle(t);
+    rerender();
+  };
+  const toggleVisible = (t: number) => setNodesVisible(tree.objectsIn(t), tree.checkState(t) !== 'on');
 
   return (
     <div ref={scrollRef} role="tree" aria-label="Model tree" className="min-h-0 flex-1 overflow-auto">
       <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
         {virtualizer.getVirtualItems().map((vi) => {
-          const row = rows[vi.index];
-          const label = tree.label(row.node);
-          const obj = row.node === ROOT_NODE ? null : tree.objects[row.node];
-          const isSel = selected.has(row.node);
+          const t = rows.nodeAt(vi.index);
+          const label = tree.label(t);
+          const o = tree.objectOf(t);
+          const obj = o >= 0 ? tree.objects[o] : null;
+          const isSel = o >= 0 && selected.has(o);
+          const open = rows.isExpanded(t);
+          const hasChildren = tree.hasChildren(t);
+          const depth = tree.depth(t);
           return (
             <div
-              key={row.node}
+              key={t}
               role="treeitem"
-              aria-level={row.depth + 1}
-              aria-expanded={row.hasChildren ? row.expanded : undefined}
+              aria-level={depth + 1}
+              aria-expanded={hasChildren ? open : undefined}
               aria-selected={isSel}
-              data-node={row.node}
+              data-node={t}
               className={`absolute left-0 flex w-full items-center gap-1.5 pr-2 text-sm ${isSel ? 'bg-brand-100 text-brand-700' : 'hover:bg-slate-100'}`}
-              style={{ top: 0, height: TREE_ITEM_HEIGHT, transform: `translateY(${vi.start}px)`, paddingLeft: 6 + row.depth * 16 }}
+              style={{ top: 0, height: TREE_ITEM_HEIGHT, transform: `translateY(${vi.start}px)`, paddingLeft: 6 + depth * 16 }}
             >
-              {row.hasChildren ? (
-                <button type="button" aria-label={row.expanded ? `Collapse ${label}` : `Expand ${label}`} className="flex h-5 w-5 shrink-0 items-center justify-center rounded text-slate-500 hover:bg-slate-200" onClick={() => toggleExpand(row.node)}>
-                  <svg viewBox="0 0 20 20" className={`h-3 w-3 transition-transform ${row.expanded ? 'rotate-90' : ''}`} fill="currentColor" aria-hidden="true">
+              {hasChildren ? (
+                <button type="button" aria-label={open ? `Collapse ${label}` : `Expand ${label}`} className="flex h-5 w-5 shrink-0 items-center justify-center rounded text-slate-500 hover:bg-slate-200" onClick={() => toggleExpand(t)}>
+                  <svg viewBox="0 0 20 20" className={`h-3 w-3 transition-transform ${open ? 'rotate-90' : ''}`} fill="currentColor" aria-hidden="true">
                     <path d="M7 4l7 6-7 6V4Z" />
                   </svg>
                 </button>
               ) : (
                 <span className="w-5 shrink-0" />
               )}
-              <TriCheckbox state={tree.checkState(row.node, hidden)} label={label} onToggle={() => onToggleVisible(row.node)} />
+              {tree.objectCountOf(t) > 0 ? <TriCheckbox state={tree.checkState(t)} label={label} onToggle={() => toggleVisible(t)} /> : <span className="w-3.5 shrink-0" />}
               <button
                 type="button"
-                className={`min-w-0 flex-1 truncate text-left ${row.node === ROOT_NODE ? 'font-semibold text-ink' : ''}`}
+                className={`min-w-0 flex-1 truncate text-left ${depth === 0 ? 'font-semibold text-ink' : ''}`}
                 title={obj ? `${obj.name} (${obj.type})` : label}
-                onClick={() => selectNodes(row.node === ROOT_NODE ? [] : [row.node])}
+                onClick={() => (o >= 0 ? selectObjects([o]) : hasChildren && toggleExpand(t))}
               >
                 {label}
               </button>
@@ -111,34 +120,36 @@ function TreeList({ tree, hidden, onToggleVisible }: { tree: ModelTree; hidden: 
 }
 
 function SearchList({ tree, results }: { tree: ModelTree; results: number[] }) {
-  const { selection } = useSnapshot(viewerStore);
+  const selected = useSelectedSet();
   const scrollRef = useRef<HTMLDivElement>(null);
   const virtualizer = useVirtualizer({ count: results.length, getScrollElement: () => scrollRef.current, estimateSize: () => TREE_ITEM_HEIGHT, overscan: 12 });
-  const selected = useMemo(() => new Set(selection.map((s) => s.nodeId)), [selection]);
-  const allSelected = results.length > 0 && results.every((r) => selected.has(r));
+  // Once per change of results or selection, not per row.
+  const allSelected = useMemo(() => results.length > 0 && results.length <= selected.size && results.every((r) => selected.has(r)), [results, selected]);
   return (
     <>
       <div className="flex items-center gap-2 border-b border-slate-100 px-3 py-1.5 text-xs text-slate-600">
         {results.length > 0 && (
-          <input type="checkbox" aria-label="Select all" className="h-3.5 w-3.5 accent-brand-500" checked={allSelected} onChange={() => selectNodes(allSelected ? [] : results)} />
+          <input type="checkbox" aria-label="Select all" className="h-3.5 w-3.5 accent-brand-500" checked={allSelected} onChange={() => selectObjects(allSelected ? [] : results)} />
         )}
         <span data-testid="search-summary">{searchSummary(results.length)}</span>
       </div>
-      <div ref={scrollRef} className="min-h-0 flex-1 overflow-auto">
+      <div ref={scrollRef} role="listbox" aria-label="Search results" className="min-h-0 flex-1 overflow-auto">
         <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
           {virtualizer.getVirtualItems().map((vi) => {
-            const node = results[vi.index];
-            const o = tree.objects[node];
+            const o = results[vi.index];
+            const obj = tree.objects[o];
             return (
               <button
                 type="button"
-                key={node}
-                className={`absolute left-0 flex w-full items-center gap-2 px-3 text-left text-sm ${selected.has(node) ? 'bg-brand-100 text-brand-700' : 'hover:bg-slate-100'}`}
+                role="option"
+                aria-selected={selected.has(o)}
+                key={o}
+                className={`absolute left-0 flex w-full items-center gap-2 px-3 text-left text-sm ${selected.has(o) ? 'bg-brand-100 text-brand-700' : 'hover:bg-slate-100'}`}
                 style={{ top: 0, height: TREE_ITEM_HEIGHT, transform: `translateY(${vi.start}px)` }}
-                onClick={() => selectNodes([node])}
+                onClick={() => selectObjects([o])}
               >
-                <span className="min-w-0 flex-1 truncate">{o.name}</span>
-                <span className="shrink-0 text-[10px] tracking-wide text-slate-400 uppercase">{o.type}</span>
+                <span className="min-w-0 flex-1 truncate">{obj.name}</span>
+                <span className="shrink-0 text-[10px] tracking-wide text-slate-400 uppercase">{obj.type}</span>
               </button>
             );
           })}
@@ -153,15 +164,8 @@ export function ModelTreePanel({ modelName }: { modelName: string }) {
   const searchId = useId();
   const [query, setQuery] = useState('');
   const deferred = useDeferredValue(query);
-  useSnapshot(viewerStore).hiddenVersion; // re-render when visibility changes
-  const hidden = viewerStore.hidden;
   const t = viewerStore.tree; // the real (ref'd) instance, not the snapshot
   const results = useMemo(() => (t && deferred.trim() ? t.search(deferred) : null), [t, deferred]);
-
-  function toggleVisible(node: number) {
-    if (!t) return;
-    setNodesVisible(t.descendants(node), t.checkState(node, hidden) !== 'on');
-  }
 
   return (
     <aside data-testid="model-tree" aria-label="Model tree panel" className="flex w-80 shrink-0 flex-col border-l border-slate-200 bg-white">
@@ -177,7 +181,7 @@ export function ModelTreePanel({ modelName }: { modelName: string }) {
       ) : results ? (
         <SearchList tree={t} results={results} />
       ) : (
-        <TreeList tree={t} hidden={hidden} onToggleVisible={toggleVisible} />
+        <TreeList tree={t} />
       )}
     </aside>
   );

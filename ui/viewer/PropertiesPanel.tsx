@@ -56,7 +56,7 @@ export function PropertiesPanel({ modelName }: { modelName: string }) {
   void objects;
 
   return (
-    <section data-testid="properties-panel" aria-label="Properties" className="panel absolute top-16 left-3 z-10 flex max-h-[calc(100%-5rem)] w-96 flex-col overflow-hidden">
+    <section data-testid="properties-panel" aria-label="Properties" className="panel absolute top-16 left-3 z-10 flex max-h-[calc(100%-8.5rem)] w-96 flex-col overflow-hidden">
       <header className="border-b border-slate-200 bg-slate-50 px-4 py-2.5">
         {single ? (
           <>

@@ -17,9 +17,14 @@ import { currentProjectStore } from '../stores/currentProject';
 import { storeError } from '../stores/errors';
 import { showToast } from '../stores/toasts';
 import { handleEngineEvent, loadPercent, markModelReady, resetViewer, setEngine, setObjects, viewerStore } from '../stores/viewer';
+import { ContextMenu } from '../viewer/ContextMenu';
 import { ModelTreePanel } from '../viewer/ModelTreePanel';
 import { PropertiesPanel } from '../viewer/PropertiesPanel';
+import { RenderStatsOverlay } from '../viewer/RenderStatsOverlay';
+import { SceneGraphPanel } from '../viewer/SceneGraphPanel';
+import { SelectionBoxOverlay } from '../viewer/SelectionBoxOverlay';
 import { ViewerToolbar } from '../viewer/ViewerToolbar';
+import { useViewerKeys } from '../viewer/useViewerKeys';
 
 /** The waiting message of viewer.md §1 (spelling as in the product). */
 export const VIEWER_WAITING_MESSAGE = 'the viewer services are being initalized, please wait...';
@@ -85,7 +90,8 @@ export function ViewerView({ modelName }: { modelName: string }) {
   const [, navigate] = useLocation();
   const requestedRevision = parseRevisionParam(search);
   const hostRef = useRef<HTMLDivElement>(null);
-  const { showTree, phase: viewerPhase } = useSnapshot(viewerStore);
+  const { showTree, phase: viewerPhase, showSceneGraph, showStats, walkMode } = useSnapshot(viewerStore);
+  useViewerKeys();
 
   useEffect(() => {
     let cancelled = false;
@@ -167,11 +173,15 @@ export function ViewerView({ modelName }: { modelName: string }) {
   }, [modelName, requestedRevision, navigate]);
 
   return (
-    <div className="relative flex min-h-0 flex-1" data-viewer-phase={viewerPhase}>
-      <div className="relative min-w-0 flex-1 bg-gradient-to-b from-slate-200 to-slate-300">
+    <div className="relative flex min-h-0 flex-1" data-viewer-phase={viewerPhase} data-walk-mode={walkMode}>
+      <div className="relative min-w-0 flex-1 overflow-hidden bg-gradient-to-b from-slate-200 to-slate-300">
         <div ref={hostRef} className="absolute inset-0" />
+        <SelectionBoxOverlay />
         <ViewerToolbar />
         <PropertiesPanel modelName={modelName} />
+        {showSceneGraph && <SceneGraphPanel />}
+        {showStats && <RenderStatsOverlay />}
+        <ContextMenu />
         <LoadingOverlay />
       </div>
       {showTree && <ModelTreePanel modelName={modelName} />}

@@ -1,0 +1,91 @@
+/**
+ * Loading a model into the engine (viewer.md §4 "Loading"; ARCHITECTURE.md "The `.sc` package"): streams
+ * the package (scene/streamScenePackage), creates the ModelScene on the header, adds chunks as they
+ * arrive, and builds the picking BVHs chunk by chunk in idle slices so the worker never blocks on all of
+ * them at once. A new load cancels the previous one.
+ */
+import type { LoadProgress } from '../EngineApi';
+import type { SceneHeader } from '../package/types';
+import type { ModelScene } from './ModelScene';
+import { streamScenePackage } from './streamScenePackage';
+
+/** What the loader calls back. */
+export interface ModelLoadHooks {
+  /** The header arrived: create (and show) the model. */
+  header(header: SceneHeader): ModelScene;
+  /** A chunk was added to the model. */
+  chunk(model: ModelScene): void;
+  progress(progress: LoadProgress): void;
+}
+
+/** One load at a time, plus idle BVH building. */
+export class ModelLoader {
+  private abort: AbortController | null = null;
+  private bvhTimer: ReturnType<typeof setTimeout> | null = null;
+  private current: ModelScene | null = null;
+  private disposed = false;
+
+  constructor(private readonly deps: { fetchFn?: typeof fetch; now: () => number }) {}
+
+  /**
+   * Streams `url` with `headers`. Resolves with the loaded model. @throws Error 'Loading model cancelled'
+   * when a newer load or cancel() interrupts it; the stream's or reader's Error otherwise.
+   */
+  async load(url: string, headers: Record<string, string>, hooks: ModelLoadHooks): Promise<ModelScene> {
+    this.cancel();
+    const abort = new AbortController();
+    this.abort = abort;
+    let model: ModelScene | null = null;
+    try {
+      await streamScenePackage(url, headers, {
+        signal: abort.signal,
+        fetchFn: this.deps.fetchFn,
+        now: this.deps.now,
+        onHeader: (header) => {
+          model = hooks.header(header);
+          this.current = model;
+        },
+        onChunk: (chunk) => {
+          if (!model) throw new Error('Scene package chunk before header');
+          model.addChunk(chunk);
+          hooks.chunk(model);
+          this.scheduleBvh();
+        },
+        onProgress: hooks.progress,
+      });
+      if (abort.signal.aborted) throw new Error('Loading model cancelled');
+      if (!model) throw new Error('Loading model failed: no header');
+      return model;
+    } catch (e) {
+      if (abort.signal.aborted) throw new Error('Loading model cancelled');
+      throw e instanceof Error ? e : new Error(String(e));
+    } finally {
+      if (this.abort === abort) this.abort = null;
+    }
+  }
+
+  /** Cancels a running load (its promise rejects with 'Loading model cancelled'). */
+  cancel(): void {
+    this.abort?.abort();
+    this.abort = null;
+    this.current = null;
+  }
+
+  dispose(): void {
+    this.disposed = true;
+    this.cancel();
+    if (this.bvhTimer) clearTimeout(this.bvhTimer);
+    this.bvhTimer = null;
+  }
+
+  private scheduleBvh(): void {
+    if (this.bvhTimer || this.disposed) return;
+    this.bvhTimer = setTimeout(() => {
+      this.bvhTimer = null;
+      const next = this.current?.chunks.find((c) => !c.hasBvh);
+      if (!next || this.disposed) return;
+      next.buildBvh();
+      this.scheduleBvh();
+    }, 0);
+  }
+}

@@ -1,0 +1,299 @@
+/**
+ * Issue 4 interaction in Chromium against a real server (viewer.md §2 context menu, scene-graph panel,
+ * rendering statistics, model tree search; §4 selection, view action history, projection, walk mode).
+ * A small sample (NAPA-TR03_TC11: 4 panels, 4 plates, 38 stiffeners) is uploaded through the API first.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import path from 'node:path';
+import { readFileSync } from 'node:fs';
+import type { Browser, Locator, Page } from 'playwright-core';
+import { launchChromium } from './support/chromium';
+import { samplesDir, startServer, type RunningServer } from './support/keelsonServer';
+
+const MODEL = 'NAPA-TR03_TC11';
+const ADMIN = { email: 'viewer-admin@yard.example', fullName: 'Vera Viewer', password: 'viewer-password-1' };
+
+let server: RunningServer;
+let browser: Browser;
+let page: Page;
+let token: string;
+
+async function api(method: string, url: string, body?: unknown): Promise<Response> {
+  const headers: Record<string, string> = token ? { authorization: `Bearer ${token}` } : {};
+  if (body !== undefined && !(body instanceof FormData)) headers['content-type'] = 'application/json';
+  return fetch(`${server.url}${url}`, { method, headers, body: body instanceof FormData ? body : body === undefined ? undefined : JSON.stringify(body) });
+}
+
+beforeAll(async () => {
+  server = await startServer();
+  const reg = await api('POST', '/api/auth/viewer/default/register', { ...ADMIN, registerAdmin: true });
+  expect(reg.ok).toBe(true);
+  const login = (await (await api('POST', '/api/auth/viewer/default/login', { email: ADMIN.email, password: ADMIN.password })).json()) as { token: string };
+  token = login.token;
+  const form = new FormData();
+  form.append('file', new Blob([readFileSync(path.join(samplesDir, `${MODEL}.3docx`))]), `${MODEL}.3docx`);
+  const up = await api('POST', '/api/viewer/project/add/project-uploaded', form);
+  expect(up.ok).toBe(true);
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    const models = (await (await api('GET', '/api/viewer/project/models')).json()) as Array<{ name: string; revisions: unknown[] }>;
+    if (models.find((m) => m.name === MODEL)?.revisions.length) break;
+    if (Date.now() > deadline) throw new Error(`conversion of ${MODEL} did not finish:\n${server.output()}`);
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  browser = await launchChromium();
+  const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
+  await context.addInitScript((t) => localStorage.setItem('keelson.token', t), token);
+  page = await context.newPage();
+  page.on('pageerror', (e) => console.error('[pageerror]', e.message));
+  await page.goto(`${server.url}/${MODEL}`);
+  await page.locator('[data-viewer-phase="ready"]').waitFor({ timeout: 120_000 });
+  await page.waitForTimeout(500); // the initial orbit and fit
+});
+
+afterAll(async () => {
+  if (process.env.KEELSON_TEST_LOG) console.log(server?.output());
+  await browser?.close();
+  await server?.stop();
+});
+
+async function canvasBox() {
+  return (await page.getByTestId('viewer-canvas').boundingBox())!;
+}
+
+const menu = () => page.getByTestId('context-menu');
+const item = (name: string | RegExp) => menu().getByRole('menuitem', { name });
+
+async function openMenuAt(x: number, y: number): Promise<void> {
+  await page.mouse.click(x, y, { button: 'right' });
+  await menu().waitFor();
+}
+
+/** Clicks over the model until one object is selected; returns the point and the properties title. */
+async function selectSomething(): Promise<{ x: number; y: number; title: string }> {
+  const box = await canvasBox();
+  const title = page.getByTestId('properties-title');
+  for (let gy = 0.35; gy <= 0.75; gy += 0.05) {
+    for (let gx = 0.3; gx <= 0.7; gx += 0.04) {
+      const x = box.x + box.width * gx;
+      const y = box.y + box.height * gy;
+      await page.mouse.click(x, y);
+      await page.waitForTimeout(120);
+      if (await title.count()) {
+        const t = (await title.textContent()) ?? '';
+        if (!/objects selected/.test(t)) return { x, y, title: t };
+      }
+    }
+  }
+  throw new Error('no object could be picked');
+}
+
+async function canvasShot(): Promise<Buffer> {
+  return page.getByTestId('viewer-canvas').screenshot();
+}
+
+async function waitUntil(check: () => Promise<boolean>, ms = 5000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > end) throw new Error('condition not met in time');
+    await page.waitForTimeout(100);
+  }
+}
+
+describe('viewer interaction (issue 4)', () => {
+  it('right-click opens the context menu with its entries; Escape closes it', async () => {
+    await page.keyboard.press('Escape');
+    const box = await canvasBox();
+    await page.mouse.click(box.x + 30, box.y + box.height - 120); // empty space: clears the selection
+    await openMenuAt(box.x + box.width / 2, box.y + box.height / 2);
+    await expect(item('Undo')).toHaveAttributeValue('aria-disabled', 'true');
+    await expect(item('Redo')).toHaveAttributeValue('aria-disabled', 'true');
+    await item('Fit to window').waitFor();
+    await item('Projection').waitFor();
+    expect(await item('Hide objects').count()).toBe(0);
+    expect(await item(/annotation|marker|Clip to section/).count()).toBe(0);
+    // Keyboard: focus starts on the first enabled entry; Right opens the submenu, Escape closes it.
+    const focused = () => page.evaluate(() => document.activeElement?.textContent?.trim() ?? '');
+    await waitUntil(async () => (await focused()) === 'Fit to window');
+    await page.keyboard.press('ArrowDown');
+    expect(await focused()).toMatch(/^Projection/);
+    await page.keyboard.press('ArrowRight');
+    await waitUntil(async () => (await focused()) === 'View along X');
+    await page.keyboard.press('Escape');
+    await menu().getByRole('menu', { name: 'Projection' }).waitFor({ state: 'detached' });
+    await page.keyboard.press('Escape');
+    await menu().waitFor({ state: 'detached' });
+  });
+
+  it("tree checkboxes record 'Hide objects' / 'Show objects' view actions", async () => {
+    const tree = page.getByTestId('model-tree');
+    const root = tree.getByRole('checkbox', { name: `Show Structures (${MODEL})` });
+    await root.click();
+    await waitUntil(async () => !(await root.isChecked()));
+    await page.waitForTimeout(400); // the 200 ms debounce closes the action
+    const box = await canvasBox();
+    await openMenuAt(box.x + box.width / 2, box.y + box.height / 2);
+    await item('Undo Hide objects').waitFor();
+    await expect(item('Redo')).toHaveAttributeValue('aria-disabled', 'true');
+    await page.keyboard.press('Escape');
+    await root.click();
+    await waitUntil(() => root.isChecked());
+    await page.waitForTimeout(400);
+    await openMenuAt(box.x + box.width / 2, box.y + box.height / 2);
+    await item('Undo Show objects').waitFor();
+    await page.keyboard.press('Escape');
+  });
+
+  it('Hide objects hides the selection, Undo brings it back and Redo names the action', async () => {
+    const picked = await selectSomething();
+    await openMenuAt(picked.x, picked.y);
+    await item('Hide objects').click();
+    await menu().waitFor({ state: 'detached' });
+    // The selection is cleared and the object no longer answers a click at the same point.
+    await page.getByTestId('properties-panel').waitFor({ state: 'detached' });
+    await page.mouse.click(picked.x, picked.y);
+    await page.waitForTimeout(300);
+    const after = page.getByTestId('properties-title');
+    if (await after.count()) expect(await after.textContent()).not.toBe(picked.title);
+    await page.keyboard.press('Escape');
+    await openMenuAt(picked.x, picked.y);
+    await expect(item('Undo Hide objects')).toHaveAttributeValue('aria-disabled', 'false');
+    await item('Undo Hide objects').click();
+    await page.mouse.click(picked.x, picked.y);
+    await expect(page.getByTestId('properties-title')).toHaveTextValue(picked.title);
+    await openMenuAt(picked.x, picked.y);
+    await item('Redo Hide objects').waitFor();
+    await page.keyboard.press('Escape');
+  });
+
+  it('View along Z animates the camera', async () => {
+    const box = await canvasBox();
+    const before = await canvasShot();
+    await openMenuAt(box.x + box.width / 2, box.y + box.height / 2);
+    await item('Projection').hover();
+    await item('View along Z').click();
+    await menu().waitFor({ state: 'detached' });
+    const frames: Buffer[] = [];
+    for (let i = 0; i < 6; i++) {
+      frames.push(await canvasShot());
+      await page.waitForTimeout(150);
+    }
+    await page.waitForTimeout(600);
+    const end = await canvasShot();
+    expect(end.equals(before)).toBe(false);
+    // Several distinct pictures on the way: an animation, not a jump.
+    const distinct = new Set([before, ...frames, end].map((b) => b.toString('base64')));
+    expect(distinct.size).toBeGreaterThanOrEqual(3);
+  });
+
+  it('Ctrl+Alt+S opens the scene-graph panel with node ids, types and a property table', async () => {
+    await page.getByTestId('viewer-canvas').focus();
+    await page.keyboard.press('Control+Alt+KeyS');
+    const panel = page.getByTestId('scene-graph-panel');
+    await panel.waitFor();
+    await panel.getByText('Scene', { exact: true }).first().waitFor();
+    await panel.getByRole('button', { name: 'Refresh' }).click();
+    await panel.getByRole('tree').getByRole('treeitem').first().getByRole('button').nth(1).click();
+    const props = panel.getByTestId('scene-node-properties');
+    await props.getByText('Name').first().waitFor();
+    expect(await panel.getByRole('checkbox').count()).toBeGreaterThan(0);
+    await page.keyboard.press('Control+Alt+KeyS');
+    await panel.waitFor({ state: 'detached' });
+  });
+
+  it('Ctrl+Alt+R shows rendering statistics with triangles > 0', async () => {
+    await page.keyboard.press('Control+Alt+KeyR');
+    const stats = page.getByTestId('render-stats');
+    const triangles = stats.locator('[data-stat="Triangles"] td');
+    await triangles.waitFor();
+    await waitUntil(async () => Number(((await triangles.textContent()) ?? '0').replace(/,/g, '')) > 0);
+    await stats.locator('[data-stat="FPS"]').waitFor();
+    await stats.locator('[data-stat="Geometry memory"]').waitFor();
+    await page.keyboard.press('Control+Alt+KeyR');
+    await stats.waitFor({ state: 'detached' });
+  });
+
+  it('Shift+drag right-to-left draws a dashed box and selects several objects', async () => {
+    await page.getByTestId('viewer-canvas').focus();
+    await page.keyboard.press('Escape');
+    const box = await canvasBox();
+    const x0 = box.x + box.width * 0.9;
+    const y0 = box.y + box.height * 0.2;
+    await page.keyboard.down('Shift');
+    await page.mouse.move(x0, y0);
+    await page.mouse.down();
+    await page.mouse.move(box.x + box.width * 0.5, box.y + box.height * 0.5, { steps: 5 });
+    await page.mouse.move(box.x + box.width * 0.1, box.y + box.height * 0.85, { steps: 5 });
+    const rect = page.getByTestId('selection-box');
+    await rect.waitFor();
+    expect(await rect.getAttribute('data-mode')).toBe('touch');
+    expect(await rect.evaluate((el) => getComputedStyle(el).borderStyle)).toBe('dashed');
+    expect(await rect.evaluate((el) => getComputedStyle(el).backgroundColor)).toMatch(/0\.2\)$/);
+    await page.mouse.up();
+    await page.keyboard.up('Shift');
+    await rect.waitFor({ state: 'detached' });
+    const title = page.getByTestId('properties-title');
+    await expect(title).toHaveTextValue(/^\d+ objects selected$/);
+    expect(Number(/^(\d+)/.exec((await title.textContent())!)![1])).toBeGreaterThan(1);
+  });
+
+  it('walk mode toggles from the bottom-left toolbar and moves with w', async () => {
+    const walk = page.getByRole('button', { name: 'Walk mode' });
+    await walk.click();
+    await page.locator('[data-walk-mode="true"]').waitFor();
+    await page.waitForTimeout(300);
+    const before = await canvasShot();
+    await page.getByTestId('viewer-canvas').focus();
+    for (let i = 0; i < 5; i++) await page.keyboard.press('w');
+    await page.waitForTimeout(300);
+    expect((await canvasShot()).equals(before)).toBe(false);
+    await walk.click();
+    await page.locator('[data-walk-mode="false"]').waitFor();
+  });
+
+  it("the tree search shows 'Search result: N object(s)' and 'No results found'", async () => {
+    const objects = (await (await api('GET', `/api/keelson-instance/model/objects?modelName=${MODEL}`)).json()) as { objects: Array<{ name: string; id: string }> };
+    const query = objects.objects[objects.objects.length - 1].name.slice(0, 4);
+    const expected = objects.objects.filter((o) => `${o.name}\u0000${o.id}`.toLowerCase().includes(query.toLowerCase())).length;
+    const tree = page.getByTestId('model-tree');
+    await tree.getByRole('searchbox').fill(query);
+    await expect(tree.getByTestId('search-summary')).toHaveTextValue(`Search result: ${expected} object(s)`);
+    await tree.getByRole('checkbox', { name: 'Select all' }).click();
+    await expect(page.getByTestId('properties-title')).toHaveTextValue(expected === 1 ? /./ : `${expected} objects selected`);
+    await tree.getByRole('searchbox').fill('no-such-object-xyz');
+    await expect(tree.getByTestId('search-summary')).toHaveTextValue('No results found');
+    await tree.getByRole('searchbox').fill('');
+    await tree.getByText(`Structures (${MODEL})`).waitFor();
+  });
+
+});
+
+// Small polling assertions on locators (vitest's expect has no Playwright matchers).
+declare module 'vitest' {
+  interface Assertion {
+    toHaveAttributeValue(name: string, value: string): Promise<void>;
+    toHaveTextValue(text: string | RegExp): Promise<void>;
+  }
+}
+expect.extend({
+  async toHaveAttributeValue(received: Locator, name: string, value: string) {
+    let last: string | null = null;
+    const end = Date.now() + 5000;
+    while (Date.now() < end) {
+      last = await received.getAttribute(name, { timeout: 5000 }).catch(() => null);
+      if (last === value) return { pass: true, message: () => `attribute ${name} is ${value}` };
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    return { pass: false, message: () => `expected attribute ${name}="${value}", got ${JSON.stringify(last)}` };
+  },
+  async toHaveTextValue(received: Locator, text: string | RegExp) {
+    let last: string | null = null;
+    const end = Date.now() + 8000;
+    while (Date.now() < end) {
+      last = (await received.count()) ? await received.first().textContent() : null;
+      if (last !== null && (typeof text === 'string' ? last === text : text.test(last))) return { pass: true, message: () => `text matches` };
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    return { pass: false, message: () => `expected text ${String(text)}, got ${JSON.stringify(last)}` };
+  },
+});
