@@ -6,14 +6,41 @@
 import type { BracketDesc, GradeName, GridPlane, HoleDesc, PanelDesc, PlateDesc, SeamDesc, SectionName, StiffenerDesc, SurfaceDesc, Vec3 } from './shipLayout';
 import { HOLE_SIZES } from './framePlan';
 import { type NurbsCurve, type NurbsPatch, curveLength, patchAreaCentroid, patchBoundary } from './nurbs';
+import { hpBulbWidth, sectionPolygon } from '../../engine/geometry/barSections';
 
 /** Steel density used for every grade, kg/m³. */
 export const STEEL_DENSITY = 7850;
 
+/**
+ * A standard HP bulb flat (EN 10067) of height h and web thickness tw (m): its bulb width, area and centroid
+ * come from the same section outline the importer sweeps (engine/geometry/barSections.ts), so the
+ * DryWeight and CenterOfGravity the generator writes agree with what Keelson computes.
+ */
+function bulbFlat(h: number, tw: number): { shape: string; dims: [string, number][]; area: number; centroid: number } {
+  const mm = { height: h * 1000, webThickness: tw * 1000 };
+  const { outer } = sectionPolygon('BulbFlat', mm);
+  let a = 0;
+  let cv = 0;
+  for (let i = 0; i < outer.length; i += 2) {
+    const j = (i + 2) % outer.length;
+    const cross = outer[i] * outer[j + 1] - outer[j] * outer[i + 1];
+    a += cross;
+    cv += (outer[i + 1] + outer[j + 1]) * cross;
+  }
+  a /= 2;
+  const flangeWidth = (mm.webThickness + hpBulbWidth(mm.height)) / 1000;
+  return {
+    shape: 'BulbFlat',
+    dims: [['Height', h], ['WebThickness', tw], ['FlangeWidth', flangeWidth]],
+    area: Math.abs(a) / 1e6,
+    centroid: cv / (6 * a) / 1000,
+  };
+}
+
 /** Catalogue of profiles: shape element, dimensions (m), cross-section area (m²), centroid height above the trace (m). */
 export const SECTIONS: Record<SectionName, { shape: string; dims: [string, number][]; area: number; centroid: number }> = {
-  HP200x10: { shape: 'BulbFlat', dims: [['Height', 0.2], ['WebThickness', 0.01], ['FlangeWidth', 0.0379]], area: 0.0023, centroid: 0.118 },
-  HP260x11: { shape: 'BulbFlat', dims: [['Height', 0.26], ['WebThickness', 0.011], ['FlangeWidth', 0.0465]], area: 0.00349, centroid: 0.155 },
+  HP200x10: bulbFlat(0.2, 0.01),
+  HP260x11: bulbFlat(0.26, 0.011),
   'T400x12+150x15': { shape: 'TBar', dims: [['Height', 0.4], ['Width', 0.15], ['WebThickness', 0.012], ['FlangeThickness', 0.015]], area: 0.385 * 0.012 + 0.15 * 0.015, centroid: (0.385 * 0.012 * 0.1925 + 0.15 * 0.015 * 0.3925) / (0.385 * 0.012 + 0.15 * 0.015) },
   FB150x12: { shape: 'FlatBar', dims: [['Height', 0.15], ['Width', 0.012]], area: 0.0018, centroid: 0.075 },
 };
