@@ -91,6 +91,25 @@ export const PropertiesResponseSchema = v.object({
 });
 export type PropertiesResponse = v.InferOutput<typeof PropertiesResponseSchema>;
 
+/** GET .../model/property-columns query: codes is a comma-separated list of catalogue codes (PLTH,PURP). */
+export const PropertyColumnsQuerySchema = v.object({
+  modelName: requiredString(),
+  revision: revisionParam(),
+  codes: requiredString(),
+  viewerId: v.optional(v.string()),
+});
+
+/**
+ * GET .../model/property-columns response: for each requested code one column parallel to the object table
+ * (value in the catalogue unit, or null where the object has none). Feeds the render engine's sections,
+ * labels and annotations in one call instead of one call per object.
+ */
+export const PropertyColumnsResponseSchema = v.object({
+  codes: v.array(v.string()),
+  columns: v.record(v.string(), v.array(v.nullable(v.union([v.number(), v.string()])))),
+});
+export type PropertyColumnsResponse = v.InferOutput<typeof PropertyColumnsResponseSchema>;
+
 /** POST .../steel/quantities query; qnts is a comma-separated list of catalogue codes (W,AREA). */
 export const QuantitiesQuerySchema = v.object({
   viewerId: v.optional(v.string()),

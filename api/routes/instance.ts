@@ -9,8 +9,8 @@ import type { FastifyInstance } from 'fastify';
 import type * as v from 'valibot';
 import { PROPERTY_CATALOGUE } from '../../engine/model/properties';
 import {
-  MaintenanceQuerySchema, ModelQuerySchema, PropertiesQuerySchema, QuantitiesBodySchema, QuantitiesQuerySchema,
-  type MaintenanceStatus, type ModelObjectsResponse, type PropertiesResponse, type QuantitiesResponse,
+  MaintenanceQuerySchema, ModelQuerySchema, PropertiesQuerySchema, PropertyColumnsQuerySchema, QuantitiesBodySchema, QuantitiesQuerySchema,
+  type MaintenanceStatus, type ModelObjectsResponse, type PropertiesResponse, type PropertyColumnsResponse, type QuantitiesResponse,
 } from '../contract/models';
 import { validate } from '../contract/validate';
 import { requireUser } from '../context';
@@ -58,6 +58,18 @@ export default async function instanceRoutes(app: FastifyInstance): Promise<void
       name: d.name, description: d.description, unit: d.unit, isSummable: d.isSummable, value: rec[d.name],
     }));
     return { index: obj.index, id: obj.id, properties };
+  });
+
+  // One column per code, parallel to the object table: the engine's sections and labels read these.
+  app.get(`${base}/model/property-columns`, { preValidation: validate({ query: PropertyColumnsQuerySchema }) }, async (request): Promise<PropertyColumnsResponse> => {
+    requireUser(request);
+    const q = request.query as v.InferOutput<typeof PropertyColumnsQuerySchema>;
+    const codes = [...new Set(q.codes.split(',').map((s) => s.trim().toUpperCase()).filter(Boolean))];
+    if (codes.length > 32) throw Errors.badRequest("Invalid field 'codes': at most 32 property codes");
+    const { data } = await load(q.modelName, q.revision);
+    const columns: Record<string, (number | string | null)[]> = {};
+    for (const code of codes) columns[code] = data.properties.map((rec) => rec?.[code] ?? null);
+    return { codes, columns };
   });
 
   // qnts: catalogue codes, each optionally with '/qualifiers' (viewer.md §7), e.g. 'W,AREA/H'.

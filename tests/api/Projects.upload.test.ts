@@ -7,7 +7,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as v from 'valibot';
 import {
-  ModelListSchema, ModelObjectsResponseSchema, PropertiesResponseSchema, ProjectRevisionInfoSchema, QuantitiesResponseSchema, UploadResponseSchema,
+  ModelListSchema, ModelObjectsResponseSchema, PropertiesResponseSchema,
+  PropertyColumnsResponseSchema, ProjectRevisionInfoSchema, QuantitiesResponseSchema, UploadResponseSchema,
 } from '../../api/contract';
 import { SAMPLES, bearer, makeApp, multipartFile, signUp, type TestApp } from './helpers';
 
@@ -117,6 +118,16 @@ describe('conversion of a real sample', () => {
     expect(qs.map((x) => x.id)).toEqual([withBounds.id, 'no-such-id']);
     expect(Object.keys(qs[0].quantities)).toEqual(['W', 'AREA']);
     expect(qs[1].quantities).toEqual({ W: null, AREA: null });
+
+    const cols = await t.app.inject({ method: 'GET', url: '/api/keelson-instance/model/property-columns?modelName=M1&revision=1&codes=PLTH,name,PLTH', headers: bearer(admin) });
+    expect(cols.statusCode, cols.body).toBe(200);
+    const c = v.parse(PropertyColumnsResponseSchema, cols.json());
+    expect(c.codes).toEqual(['PLTH', 'NAME']);
+    expect(c.columns.NAME).toHaveLength(o.objects.length);
+    expect(c.columns.NAME[withBounds.index]).toBe(withBounds.name);
+    const plate = o.objects.findIndex((x) => x.type === 'PLATE');
+    expect(c.columns.PLTH[plate]).toBeGreaterThan(0);
+    expect((await t.app.inject({ method: 'GET', url: '/api/keelson-instance/model/property-columns?modelName=M1&revision=1', headers: bearer(admin) })).statusCode).toBe(400);
 
     const sc = await t.app.inject({ method: 'GET', url: '/api/keelson-static/models/M1/latest/M1.sc', headers: bearer(admin) });
     expect(sc.statusCode).toBe(200);

@@ -14,6 +14,9 @@ function fakeEngine(): CommandEngine & Record<string, ReturnType<typeof vi.fn>> 
     viewAlong: vi.fn(),
     setWalkMode: vi.fn(),
     setSelectionMode: vi.fn(),
+    startMeasure: vi.fn(),
+    cancelMeasure: vi.fn(),
+    setClipping: vi.fn(),
   };
 }
 
@@ -22,6 +25,7 @@ function state(over: Partial<CommandState['viewer']> = {}, features: Partial<Com
   return {
     viewer: { phase: 'ready', selection: [], selectionMode: 'structural-details', undoName: null, redoName: null, walkMode: false, showSceneGraph: false, showStats: false, ...over },
     features: { selectedAnnotations: 0, selectedMarkers: 0, sections: [], handlers: {}, ...features },
+    tools: { measureState: 'off', clip: { active: false }, sectionDialogOpen: false },
     markHidden: (o, h) => hiddenCalls.push([o, h]),
     hiddenCalls,
   };
@@ -79,7 +83,7 @@ describe('viewer commands registry', () => {
   it('shows annotation, marker and section entries only when they exist', async () => {
     const names = (s: CommandState) => VIEWER_COMMANDS.filter((c) => c.visible(s)).map((c) => c.label(s));
     const none = names(state());
-    expect(none.some((n) => /annotation|marker|Clip/.test(n))).toBe(false);
+    expect(none.some((n) => /annotation|marker|Clip to section/.test(n))).toBe(false);
     const deselect = vi.fn();
     const s = state(
       {},
@@ -133,5 +137,27 @@ describe('viewer commands registry', () => {
     expect(commandForKey(key('z', { ctrlKey: true, code: 'KeyZ' }))?.id).toBe('undo');
     expect(matchShortcut('Ctrl+Z', key('z', { ctrlKey: true, shiftKey: true }))).toBe(false);
     expect(commandForKey(key('w'))).toBeNull();
+  });
+
+  it('measure toggles start and cancel; clipping toggles; 2D section opens the dialog (issue 5)', async () => {
+    const engine = fakeEngine();
+    const s = state();
+    expect(getCommand('measure').label(s)).toBe('Measure');
+    await executeCommand('measure', engine, s);
+    expect(engine.startMeasure).toHaveBeenCalledTimes(1);
+    s.tools.measureState = 'start';
+    expect(getCommand('measure').label(s)).toBe('Cancel measure');
+    await executeCommand('measure', engine, s);
+    expect(engine.cancelMeasure).toHaveBeenCalledTimes(1);
+    expect(engine.startMeasure).toHaveBeenCalledTimes(1);
+    await executeCommand('clipping', engine, s);
+    expect(engine.setClipping).toHaveBeenLastCalledWith(true);
+    s.tools.clip.active = true;
+    await executeCommand('clipping', engine, s);
+    expect(engine.setClipping).toHaveBeenLastCalledWith(false);
+    expect(getCommand('section-dialog').name).toBe('2D section');
+    await executeCommand('section-dialog', engine, s);
+    expect(s.tools.sectionDialogOpen).toBe(true);
+    expect(await executeCommand('measure', engine, state({ phase: 'initializing' }))).toBe(false);
   });
 });

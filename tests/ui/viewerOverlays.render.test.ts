@@ -10,6 +10,7 @@ function state(viewer: Partial<CommandState['viewer']> = {}, features: Partial<C
   return {
     viewer: { phase: 'ready', selection: [], selectionMode: 'structural-details', undoName: null, redoName: null, walkMode: false, showSceneGraph: false, showStats: false, ...viewer },
     features: { selectedAnnotations: 0, selectedMarkers: 0, sections: [], handlers: {}, ...features },
+    tools: { measureState: 'off', clip: { active: false }, sectionDialogOpen: false },
     markHidden: () => {},
   };
 }

@@ -11,9 +11,14 @@ import {
   ModelListSchema,
   ModelObjectsResponseSchema,
   PropertiesResponseSchema,
+  PropertyColumnsResponseSchema,
   ProjectRevisionInfoSchema,
   SuccessResponseSchema,
   UploadResponseSchema,
+  CoordinateResponseSchema,
+  ShipSectionSchema,
+  ShipSectionsResponseSchema,
+  type ShipSectionBody,
   type UploadResponse,
 } from '../../api/contract';
 import { authHeaders, handleFailure, request, withQuery } from './client';
@@ -82,6 +87,16 @@ export const getProperties = (modelName: string, revision: number, index: number
     signal,
   });
 
+/**
+ * Property columns parallel to the object table (GET .../model/property-columns), e.g. PLTH and PURP for
+ * the engine's section labels and annotations; values in catalogue units (m, t, ...), null where absent.
+ */
+export const getPropertyColumns = (modelName: string, revision: number, codes: string[], signal?: AbortSignal) =>
+  request('GET', '/api/keelson-instance/model/property-columns', PropertyColumnsResponseSchema, {
+    query: { modelName, revision, codes: codes.join(',') },
+    signal,
+  });
+
 /** Absolute URL of a revision's scene package (fetched by the render worker with the bearer header). */
 export function sceneUrl(modelName: string, revision: number): string {
   const m = encodeURIComponent(modelName);
@@ -137,3 +152,23 @@ export function uploadProject(p: UploadParams, onProgress: (loaded: number, tota
     xhr.send(form);
   });
 }
+
+/**
+ * GET /api/keelson-instance/reference-system/coordinate?value: the frame-syntax text (viewer.md §5)
+ * evaluated by the server; coordinate in m. Silent: the caller shows the error under its input.
+ */
+export const getCoordinate = (modelName: string, revision: number, value: string) =>
+  request('GET', '/api/keelson-instance/reference-system/coordinate', CoordinateResponseSchema, {
+    query: { modelName, revision, value },
+    silent: true,
+  });
+
+/** GET /api/viewer/ship-sections?projectName: the saved sections (viewer.md §7). */
+export const getShipSections = (projectName: string) =>
+  request('GET', '/api/viewer/ship-sections', ShipSectionsResponseSchema, { query: { projectName } });
+
+/** POST /api/viewer/ship-sections: saves a section (name = axis + '=' + upper-cased location). */
+export const saveShipSection = (body: ShipSectionBody) => request('POST', '/api/viewer/ship-sections', ShipSectionSchema, { body });
+
+/** DELETE /api/viewer/ship-sections: deletes a saved section for all users. */
+export const deleteShipSection = (body: ShipSectionBody) => request('DELETE', '/api/viewer/ship-sections', null, { body });

@@ -6,12 +6,16 @@
  * field with 'No results found' / 'Search result: N object(s)' and a select-all checkbox; clicking an
  * object selects it. Both lists are virtualised; expanding, collapsing and check states are index based
  * (ui/logic/TreeRows.ts), so 500k objects stay responsive: a render costs only the rows on screen.
+ * Section nodes (viewer.md §4 "Section drawing") draw on demand when selected, show/hide by their checkbox,
+ * and carry 'Save section' (unsaved), 'Delete section' (saved; confirmation), 'Export SVG' and 'Export DXF'.
  */
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useDeferredValue, useEffect, useId, useMemo, useReducer, useRef, useState } from 'react';
 import { useSnapshot } from 'valtio';
 import { searchSummary, type CheckState, type ModelTree } from '../logic/ModelTree';
 import { TreeRows } from '../logic/TreeRows';
+import type { SectionEntry } from '../logic/sections';
+import { drawSection, exportSection, removeSection, saveSection, sectionsStore, setSectionVisible } from '../stores/sections';
 import { getEngine, setNodesVisible, viewerStore } from '../stores/viewer';
 
 /** Row height of the tree and the search list, px (viewer.md §9 "search list item height 30"). */
@@ -32,6 +36,46 @@ function TriCheckbox({ state, label, onToggle }: { state: CheckState; label: str
       onChange={onToggle}
     />
   );
+}
+
+const ACTION = 'shrink-0 rounded px-1 py-0.5 text-[10px] font-medium text-slate-500 hover:bg-slate-200 hover:text-ink';
+
+/** The actions of a section node: save or delete, and the two exports. */
+function SectionActions({ s }: { s: SectionEntry }) {
+  return (
+    <span className="flex shrink-0 items-center">
+      {s.saved ? (
+        <button type="button" className={ACTION} title="Delete section" aria-label={`Delete section ${s.name}`} onClick={() => (sectionsStore.confirmDelete = s.name)}>
+          Delete
+        </button>
+      ) : (
+        <>
+          <button type="button" className={ACTION} title="Save section" aria-label={`Save section ${s.name}`} onClick={() => void saveSection(s.name)}>
+            Save
+          </button>
+          <button type="button" className={ACTION} title="Remove section" aria-label={`Remove section ${s.name}`} onClick={() => removeSection(s.name)}>
+            ✕
+          </button>
+        </>
+      )}
+      <button type="button" className={ACTION} title="Export SVG" aria-label={`Export SVG ${s.name}`} onClick={() => void exportSection(s.name, 'svg')}>
+        SVG
+      </button>
+      <button type="button" className={ACTION} title="Export DXF" aria-label={`Export DXF ${s.name}`} onClick={() => void exportSection(s.name, 'dxf')}>
+        DXF
+      </button>
+    </span>
+  );
+}
+
+/** The tree node of the section named `name` (sections are the last folders: search from the end). */
+function sectionNode(tree: ModelTree, name: string): number {
+  for (let t = tree.size - 1; t >= 0; t--) {
+    const k = tree.kind(t);
+    if (k === 'object') return -1;
+    if (k === 'section' && tree.section(t)?.name === name) return t;
+  }
+  return -1;
 }
 
 function selectObjects(objects: number[]): void {
@@ -63,6 +107,19 @@ function TreeList({ tree }: { tree: ModelTree }) {
     if (i >= 0) requestAnimationFrame(() => virtualizer.scrollToIndex(i, { align: 'auto' }));
   }, [first, tree, rows, virtualizer]);
 
+  const { list: sections, reveal } = useSnapshot(sectionsStore);
+  const sectionByName = useMemo(() => new Map(sections.map((s) => [s.name, s as SectionEntry])), [sections]);
+  useEffect(() => {
+    if (!reveal) return;
+    const t = sectionNode(tree, reveal);
+    if (t < 0) return;
+    sectionsStore.reveal = null;
+    const before = rows.version;
+    const i = rows.reveal(t);
+    if (rows.version !== before) rerender();
+    if (i >= 0) requestAnimationFrame(() => virtualizer.scrollToIndex(i, { align: 'auto' }));
+  }, [reveal, tree, rows, virtualizer]);
+
   const toggleExpand = (t: number) => {
     rows.toggle(t);
     rerender();
@@ -81,6 +138,7 @@ function TreeList({ tree }: { tree: ModelTree }) {
           const open = rows.isExpanded(t);
           const hasChildren = tree.hasChildren(t);
           const depth = tree.depth(t);
+          const sec = tree.kind(t) === 'section' ? (sectionByName.get(label) ?? null) : null;
           return (
             <div
               key={t}
@@ -89,6 +147,9 @@ function TreeList({ tree }: { tree: ModelTree }) {
               aria-expanded={hasChildren ? open : undefined}
               aria-selected={isSel}
               data-node={t}
+              data-section={sec ? sec.name : undefined}
+              data-saved={sec ? sec.saved : undefined}
+              data-drawn={sec ? sec.drawn : undefined}
               className={`absolute left-0 flex w-full items-center gap-1.5 pr-2 text-sm ${isSel ? 'bg-brand-100 text-brand-700' : 'hover:bg-slate-100'}`}
               style={{ top: 0, height: TREE_ITEM_HEIGHT, transform: `translateY(${vi.start}px)`, paddingLeft: 6 + depth * 16 }}
             >
@@ -101,16 +162,23 @@ function TreeList({ tree }: { tree: ModelTree }) {
               ) : (
                 <span className="w-5 shrink-0" />
               )}
-              {tree.objectCountOf(t) > 0 ? <TriCheckbox state={tree.checkState(t)} label={label} onToggle={() => toggleVisible(t)} /> : <span className="w-3.5 shrink-0" />}
+              {sec ? (
+                <TriCheckbox state={sec.drawn && sec.visible ? 'on' : 'off'} label={label} onToggle={() => void setSectionVisible(sec.name, !(sec.drawn && sec.visible))} />
+              ) : tree.objectCountOf(t) > 0 ? (
+                <TriCheckbox state={tree.checkState(t)} label={label} onToggle={() => toggleVisible(t)} />
+              ) : (
+                <span className="w-3.5 shrink-0" />
+              )}
               <button
                 type="button"
                 className={`min-w-0 flex-1 truncate text-left ${depth === 0 ? 'font-semibold text-ink' : ''}`}
                 title={obj ? `${obj.name} (${obj.type})` : label}
-                onClick={() => (o >= 0 ? selectObjects([o]) : hasChildren && toggleExpand(t))}
+                onClick={() => (o >= 0 ? selectObjects([o]) : sec ? void drawSection(sec.name) : hasChildren && toggleExpand(t))}
               >
                 {label}
               </button>
               {obj && <span className="shrink-0 text-[10px] tracking-wide text-slate-400 uppercase">{obj.type}</span>}
+              {sec && <SectionActions s={sec} />}
             </div>
           );
         })}

@@ -1,13 +1,17 @@
 /**
  * Viewer toolbars (viewer.md §2 "Viewer screen layout"): top left the selection mode selector (Structural
- * Details / Main Objects); top right 'Fit to window' and the model tree toggle; bottom left the walk mode
- * toggle (viewer.md §2 "Toolbar toggles"). Every button runs a registered command (ui/viewer/commands.ts).
+ * Details / Main Objects), the section tool ('2D section' dialog) and the measure toggle; top right 'Fit to
+ * window' and the model tree toggle; bottom left the annotation and snap settings menus, the walk mode
+ * toggle and the clipping toggle (viewer.md §2 "Toolbar toggles"). Every button runs a registered command
+ * (ui/viewer/commands.ts).
  */
 import { useId } from 'react';
 import { useSnapshot } from 'valtio';
 import type { SelectionMode } from '../../engine/EngineApi';
+import { toolsStore } from '../stores/tools';
 import { viewerStore } from '../stores/viewer';
 import { featuresStore } from '../stores/viewerFeatures';
+import { AnnotationSettingsMenu, SnapSettingsMenu } from './ToolMenus';
 import { getCommand, type CommandState } from './commands';
 import { runCommand, snapshotCommandState } from './runCommand';
 
@@ -16,7 +20,8 @@ const MODES: SelectionMode[] = ['structural-details', 'main-objects'];
 function useCommandState(): CommandState {
   const viewer = useSnapshot(viewerStore);
   const features = useSnapshot(featuresStore);
-  return snapshotCommandState(viewer as CommandState['viewer'], features as CommandState['features']);
+  const tools = useSnapshot(toolsStore);
+  return snapshotCommandState(viewer as CommandState['viewer'], features as CommandState['features'], tools as CommandState['tools']);
 }
 
 /** Tooltip of a command: its name and shortcut. */
@@ -31,6 +36,11 @@ export function ViewerToolbar() {
   const id = useId();
   const fit = getCommand('fit-to-window');
   const walk = getCommand('walk-mode');
+  const measure = getCommand('measure');
+  const section = getCommand('section-dialog');
+  const clipping = getCommand('clipping');
+  const measuring = state.tools.measureState !== 'off';
+  const clipActive = state.tools.clip.active;
   return (
     <>
       <div className="panel absolute top-3 left-3 z-10 flex items-center gap-2 px-3 py-1.5">
@@ -49,6 +59,25 @@ export function ViewerToolbar() {
             </option>
           ))}
         </select>
+        <button type="button" className="btn-ghost" disabled={!section.enabled(state)} onClick={() => void runCommand(section.id)} title={section.name}>
+          <svg viewBox="0 0 20 20" className="h-4 w-4" fill="none" stroke="currentColor" strokeWidth="1.8" aria-hidden="true">
+            <path d="M3 6l7-3 7 3-7 3-7-3ZM3 6v8l7 3 7-3V6M10 9v8" />
+          </svg>
+          {section.name}
+        </button>
+        <button
+          type="button"
+          className={`btn-ghost ${measuring ? 'bg-brand-50 text-brand-700' : ''}`}
+          aria-pressed={measuring}
+          disabled={!measure.enabled(state)}
+          onClick={() => void runCommand(measure.id)}
+          title={measure.label(state)}
+        >
+          <svg viewBox="0 0 20 20" className="h-4 w-4" fill="none" stroke="currentColor" strokeWidth="1.8" aria-hidden="true">
+            <path d="M2 13l11-11 5 5L7 18l-5-5ZM5 10l2 2M8 7l2 2M11 4l2 2" />
+          </svg>
+          {measure.name}
+        </button>
       </div>
       <div className="panel absolute top-3 right-3 z-10 flex items-center gap-1 p-1">
         <button type="button" className="btn-ghost" disabled={!fit.enabled(state)} onClick={() => void runCommand(fit.id)} title={title(fit.id)}>
@@ -71,6 +100,8 @@ export function ViewerToolbar() {
         </button>
       </div>
       <div className="panel absolute bottom-3 left-3 z-10 flex items-center gap-1 p-1">
+        <AnnotationSettingsMenu />
+        <SnapSettingsMenu />
         <button
           type="button"
           className={`btn-ghost ${walkMode ? 'bg-brand-50 text-brand-700' : ''}`}
@@ -84,6 +115,20 @@ export function ViewerToolbar() {
             <path d="M10 7l-3 3 2 2M10 7l2 4 3 1M9 12l-2 5M12 11l1 6" />
           </svg>
           {walk.name}
+        </button>
+        <button
+          type="button"
+          className={`btn-ghost ${clipActive ? 'bg-brand-50 text-brand-700' : ''}`}
+          aria-pressed={clipActive}
+          disabled={!clipping.enabled(state)}
+          onClick={() => void runCommand(clipping.id)}
+          title={clipping.name}
+        >
+          <svg viewBox="0 0 20 20" className="h-4 w-4" fill="none" stroke="currentColor" strokeWidth="1.8" aria-hidden="true">
+            <path d="M4 7l6-4 6 4v6l-6 4-6-4V7Z" strokeDasharray="2 2" />
+            <path d="M2 11h16" />
+          </svg>
+          {clipping.name}
         </button>
       </div>
     </>

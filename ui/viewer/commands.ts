@@ -7,7 +7,7 @@
  * Shortcuts of viewer.md §2: Ctrl+Alt+S toggles the scene-graph panel, Ctrl+Alt+R the rendering statistics.
  * Undo / Redo use the platform's usual Ctrl+Z / Ctrl+Y.
  */
-import type { ProjectionAxis, SelectionMode } from '../../engine/EngineApi';
+import type { MeasureState, ProjectionAxis, SelectionMode } from '../../engine/EngineApi';
 import { clipSectionEntries, type MenuSection } from '../stores/viewerFeatures';
 
 type Async<T> = T | Promise<T>;
@@ -21,6 +21,9 @@ export interface CommandEngine {
   viewAlong(axis: ProjectionAxis): Async<void>;
   setWalkMode(on: boolean): Async<void>;
   setSelectionMode(mode: SelectionMode): Async<void>;
+  startMeasure(): Async<void>;
+  cancelMeasure(): Async<void>;
+  setClipping(active: boolean): Async<void>;
 }
 
 /** The state commands read and toggle: the viewer mirror, the features' counts, and the hidden mirror. */
@@ -45,6 +48,12 @@ export interface CommandState {
       deselectMarkers?: () => void;
       clipToSection?: (name: string) => void;
     };
+  };
+  /** The engineering tools (issue 5): measure operator state, clipping flags, the section dialog. */
+  tools: {
+    measureState: MeasureState;
+    clip: { active: boolean };
+    sectionDialogOpen: boolean;
   };
   /** Records objects as hidden in the tree mirror (the engine hid them already). */
   markHidden(objects: number[], hidden: boolean): void;
@@ -177,6 +186,34 @@ export const VIEWER_COMMANDS: readonly ViewerCommand[] = [
     run: (_e, s, name) => {
       if (!name) throw new Error('Clip to section needs a section name');
       s.features.handlers.clipToSection?.(name);
+    },
+  }),
+  define({
+    id: 'measure',
+    name: 'Measure',
+    shortcut: null,
+    undoable: false,
+    label: (s) => (s.tools.measureState === 'off' ? 'Measure' : 'Cancel measure'),
+    enabled: engineReady,
+    // viewer.md §4: the toggle starts the measure operator; a second click on it cancels it.
+    run: (engine, s) => (s.tools.measureState === 'off' ? engine.startMeasure() : engine.cancelMeasure()),
+  }),
+  define({
+    id: 'clipping',
+    name: 'Clipping',
+    shortcut: null,
+    undoable: false,
+    enabled: engineReady,
+    run: (engine, s) => engine.setClipping(!s.tools.clip.active),
+  }),
+  define({
+    id: 'section-dialog',
+    name: '2D section',
+    shortcut: null,
+    undoable: false,
+    enabled: engineReady,
+    run: (_e, s) => {
+      s.tools.sectionDialogOpen = true;
     },
   }),
   define({

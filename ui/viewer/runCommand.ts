@@ -5,16 +5,17 @@
 import { showToast } from '../stores/toasts';
 import { getEngine, markHidden, viewerStore } from '../stores/viewer';
 import { featuresStore } from '../stores/viewerFeatures';
+import { toolsStore } from '../stores/tools';
 import { executeCommand, type CommandEngine, type CommandState } from './commands';
 
 /** The live command state: the viewer and features stores (valtio proxies, so run() may toggle them). */
 export function liveCommandState(): CommandState {
-  return { viewer: viewerStore, features: featuresStore, markHidden };
+  return { viewer: viewerStore, features: featuresStore, tools: toolsStore, markHidden };
 }
 
 /** Command state from render snapshots (for enabled / visible / label while rendering). */
-export function snapshotCommandState(viewer: CommandState['viewer'], features: CommandState['features']): CommandState {
-  return { viewer, features, markHidden };
+export function snapshotCommandState(viewer: CommandState['viewer'], features: CommandState['features'], tools: CommandState['tools'] = toolsStore): CommandState {
+  return { viewer, features, tools, markHidden };
 }
 
 const noEngine = new Proxy({} as CommandEngine, {

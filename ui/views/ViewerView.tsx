@@ -2,22 +2,31 @@
  * Main viewer view '/{modelName}?revision=N' (application.md §2, viewer.md §1, §2, §4 "Loading"): appends
  * the model to 'Recent', polls the instance status until 'Ok' with the spec's waiting message, reads the
  * project revision info and the object table, starts the render engine, streams the scene package with a
- * loading overlay, then shows the toolbar, the model tree and the properties panel.
+ * loading overlay, then shows the toolbar, the model tree and the properties panel, and the engineering
+ * tools of issue 5: section dialog and section nodes, clipping controls, measure panel, snap and
+ * annotation settings, mouse coordinates and the frame scale.
  */
 import { useEffect, useRef } from 'react';
 import { useLocation, useSearch } from 'wouter';
 import { useSnapshot } from 'valtio';
 import { authHeaders } from '../api/client';
-import { getMaintenanceStatus, getModelObjects, getProjectInfo, sceneUrl } from '../api/calls';
+import { getMaintenanceStatus, getModelObjects, getProjectInfo, getPropertyColumns, sceneUrl } from '../api/calls';
 import { EngineClient } from '../engine/EngineClient';
 import { parseRevisionParam } from '../logic/format';
 import { addRecent } from '../logic/recent';
 import { authStore } from '../stores/auth';
 import { currentProjectStore } from '../stores/currentProject';
 import { storeError } from '../stores/errors';
+import { connectSections, handleSectionsEvent, loadSavedSections, resetSections } from '../stores/sections';
 import { showToast } from '../stores/toasts';
+import { connectToolsToEngine, handleToolEvent, resetTools, setFramesFromApi, toolsStore } from '../stores/tools';
 import { handleEngineEvent, loadPercent, markModelReady, resetViewer, setEngine, setObjects, viewerStore } from '../stores/viewer';
+import { ClippingControls } from '../viewer/ClippingControls';
 import { ContextMenu } from '../viewer/ContextMenu';
+import { DeleteSectionDialog } from '../viewer/DeleteSectionDialog';
+import { MeasurePanel } from '../viewer/MeasurePanel';
+import { FrameScale, MouseCoordinates } from '../viewer/MouseCoordinates';
+import { SectionDialog } from '../viewer/SectionDialog';
 import { ModelTreePanel } from '../viewer/ModelTreePanel';
 import { PropertiesPanel } from '../viewer/PropertiesPanel';
 import { RenderStatsOverlay } from '../viewer/RenderStatsOverlay';
@@ -85,6 +94,9 @@ function LoadingOverlay() {
   );
 }
 
+/** Property codes the render engine reads (sections label plates with PLTH; compartments colour by PURP). */
+const ENGINE_PROPERTY_CODES = ['PLTH', 'PURP', 'MAT', 'PROFILE', 'TGH', 'STYPE'] as const;
+
 export function ViewerView({ modelName }: { modelName: string }) {
   const search = useSearch();
   const [, navigate] = useLocation();
@@ -96,7 +108,10 @@ export function ViewerView({ modelName }: { modelName: string }) {
   useEffect(() => {
     let cancelled = false;
     let client: EngineClient | null = null;
+    const disconnect: Array<() => void> = [];
     resetViewer();
+    resetTools();
+    resetSections(modelName);
     addRecent(localStorage, modelName);
     currentProjectStore.modelName = modelName;
     currentProjectStore.info = null;
@@ -141,11 +156,16 @@ export function ViewerView({ modelName }: { modelName: string }) {
       const table = await getModelObjects(modelName, info.revision);
       if (cancelled) return;
       setObjects(modelName, table.objects);
+      const frames = setFramesFromApi(table.frames);
+      toolsStore.bounds = table.info.bounds.map((v) => v * 1000) as typeof toolsStore.bounds;
+      resetSections(modelName, info.revision);
       viewerStore.phase = 'loading';
       client = await EngineClient.create(canvas, (event) => {
         if (cancelled) return;
         if (event.type === 'error') showToast('error', event.message);
         handleEngineEvent(event);
+        handleToolEvent(event);
+        handleSectionsEvent(event);
       });
       if (cancelled) return client.dispose();
       setEngine(client);
@@ -156,7 +176,25 @@ export function ViewerView({ modelName }: { modelName: string }) {
       });
       await client.api.setSelectionMode(viewerStore.selectionMode);
       await client.api.loadModel(sceneUrl(modelName, info.revision), authHeaders());
-      if (!cancelled) markModelReady();
+      if (cancelled) return;
+      markModelReady();
+      // Issue 5 tools: names and frames (mm) for sections, annotations and snap infos; settings; saved sections.
+      // Thickness, purpose and profile for section labels, compartment colours and annotations.
+      const cols = await getPropertyColumns(modelName, info.revision, [...ENGINE_PROPERTY_CODES]);
+      if (cancelled) return;
+      const properties = table.objects.map((_, i) => {
+        const rec: Record<string, number | string> = {};
+        for (const code of cols.codes) {
+          const value = cols.columns[code]?.[i];
+          if (value !== null && value !== undefined) rec[code] = value;
+        }
+        return rec;
+      });
+      await client.api.setModelDetails({ names: table.objects.map((o) => o.name), frames, properties });
+      if (cancelled) return;
+      disconnect.push(connectToolsToEngine(), connectSections());
+      toolsStore.view = await client.api.getView();
+      await loadSavedSections().catch(() => {});
     })().catch((e: Error) => {
       if (cancelled) return;
       showToast('error', e.message || 'Scene model not found');
@@ -165,10 +203,13 @@ export function ViewerView({ modelName }: { modelName: string }) {
 
     return () => {
       cancelled = true;
+      for (const d of disconnect.splice(0)) d();
       setEngine(null);
       client?.dispose();
       canvas.remove();
       resetViewer();
+      resetTools();
+      resetSections();
     };
   }, [modelName, requestedRevision, navigate]);
 
@@ -178,6 +219,16 @@ export function ViewerView({ modelName }: { modelName: string }) {
         <div ref={hostRef} className="absolute inset-0" />
         <SelectionBoxOverlay />
         <ViewerToolbar />
+        {viewerPhase === 'ready' && (
+          <>
+            <FrameScale walkMode={walkMode} />
+            <MouseCoordinates />
+            <ClippingControls />
+            <MeasurePanel />
+          </>
+        )}
+        <SectionDialog />
+        <DeleteSectionDialog />
         <PropertiesPanel modelName={modelName} />
         {showSceneGraph && <SceneGraphPanel />}
         {showStats && <RenderStatsOverlay />}
