@@ -9,6 +9,7 @@ import { readFileSync } from 'node:fs';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { launchChromium } from './support/chromium';
 import { samplesDir, startServer, type RunningServer } from './support/keelsonServer';
+import { PNG } from 'pngjs';
 
 const MODEL = 'NAPA-TR03_TC11';
 const ADMIN = { email: 'tools-admin@yard.example', fullName: 'Tom Tools', password: 'tools-password-1' };
@@ -154,6 +155,20 @@ describe('engineering tools (issue 5)', () => {
     }, text);
     expect(parsed).toMatchObject({ root: 'svg', errors: 0 });
     expect(parsed.shapes).toBeGreaterThan(0);
+    // And Chromium renders it: the drawing puts dark section lines on the page.
+    const svgPage = await page.context().newPage();
+    await svgPage.setViewportSize({ width: 800, height: 600 });
+    await svgPage.setContent(`<html><body style="margin:0;background:#fff">${text.replace(/^<\?xml[^>]*>/, '')}</body></html>`);
+    await svgPage.evaluate(() => {
+      const svg = document.querySelector('svg')!;
+      svg.setAttribute('width', '800');
+      svg.setAttribute('height', '600');
+    });
+    const png = PNG.sync.read(await svgPage.screenshot());
+    await svgPage.close();
+    let ink = 0;
+    for (let i = 0; i < png.data.length; i += 4) if (png.data[i] + png.data[i + 1] + png.data[i + 2] < 600) ink++;
+    expect(ink).toBeGreaterThan(200);
   });
 
   it('Save section stores it (toast), it is listed after a reload, and Delete asks for confirmation', async () => {
