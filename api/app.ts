@@ -25,6 +25,7 @@ import modelRoutes from './routes/models';
 import instanceRoutes from './routes/instance';
 import referenceSystemRoutes from './routes/referenceSystem';
 import sectionRoutes from './routes/sections';
+import geometryRoutes from './routes/geometry';
 
 /** Bearer routes open to a user who must change the password first (the rest answer 403). */
 const PASSWORD_RESET_ALLOWED = new Set(['/api/authorize-user', '/api/check-token']);
@@ -117,6 +118,7 @@ export async function buildApp(
   await app.register(instanceRoutes);
   await app.register(referenceSystemRoutes);
   await app.register(sectionRoutes);
+  await app.register(geometryRoutes);
 
   app.addHook('onClose', async () => {
     await ctx.conversions.close();

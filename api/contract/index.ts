@@ -5,3 +5,4 @@ export * from './projects';
 export * from './models';
 export * from './reference';
 export * from './sections';
+export * from './geometry';

@@ -18,6 +18,7 @@ import {
   CoordinateResponseSchema,
   ShipSectionSchema,
   ShipSectionsResponseSchema,
+  SurfaceObjectsResponseSchema,
   type ShipSectionBody,
   type UploadResponse,
 } from '../../api/contract';
@@ -172,3 +173,15 @@ export const saveShipSection = (body: ShipSectionBody) => request('POST', '/api/
 
 /** DELETE /api/viewer/ship-sections: deletes a saved section for all users. */
 export const deleteShipSection = (body: ShipSectionBody) => request('DELETE', '/api/viewer/ship-sections', null, { body });
+
+/**
+ * POST /api/keelson-instance/geometry/surface-objects (viewer.md §7 "Geometry"): surface objects of the
+ * named objects (names or OCX ids); points in m, angles in degrees. Silent: annotations are best effort.
+ */
+export const getSurfaceObjects = (modelName: string, revision: number, names: string[], signal?: AbortSignal) =>
+  request('POST', '/api/keelson-instance/geometry/surface-objects', SurfaceObjectsResponseSchema, {
+    query: { modelName, revision },
+    body: names,
+    silent: true,
+    signal,
+  });

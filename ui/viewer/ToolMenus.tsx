@@ -45,7 +45,7 @@ export function SnapSettingsMenu() {
 }
 
 export function AnnotationSettingsMenu() {
-  const { annotationSettings } = useSnapshot(toolsStore);
+  const { annotationSettings, annotationCount } = useSnapshot(toolsStore);
   const heightId = useId();
   const [height, setHeight] = useState(String(annotationSettings.textHeight));
   useEffect(() => setHeight(String(annotationSettings.textHeight)), [annotationSettings.textHeight]);
@@ -93,6 +93,9 @@ export function AnnotationSettingsMenu() {
             {k.label}
           </label>
         ))}
+        <p data-testid="annotation-count" className="text-xs text-slate-500">
+          {annotationCount} annotation(s) shown
+        </p>
       </PopoverPanel>
     </Popover>
   );

@@ -20,6 +20,7 @@ import { storeError } from '../stores/errors';
 import { connectSections, handleSectionsEvent, loadSavedSections, resetSections } from '../stores/sections';
 import { showToast } from '../stores/toasts';
 import { connectToolsToEngine, handleToolEvent, resetTools, setFramesFromApi, toolsStore } from '../stores/tools';
+import { connectSurfaceObjects } from '../stores/surfaceObjects';
 import { handleEngineEvent, loadPercent, markModelReady, resetViewer, setEngine, setObjects, viewerStore } from '../stores/viewer';
 import { ClippingControls } from '../viewer/ClippingControls';
 import { ContextMenu } from '../viewer/ContextMenu';
@@ -192,7 +193,7 @@ export function ViewerView({ modelName }: { modelName: string }) {
       });
       await client.api.setModelDetails({ names: table.objects.map((o) => o.name), frames, properties });
       if (cancelled) return;
-      disconnect.push(connectToolsToEngine(), connectSections());
+      disconnect.push(connectToolsToEngine(), connectSections(), connectSurfaceObjects(modelName, info.revision));
       toolsStore.view = await client.api.getView();
       await loadSavedSections().catch(() => {});
     })().catch((e: Error) => {

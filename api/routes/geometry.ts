@@ -1,0 +1,75 @@
+/**
+ * Geometry calls (viewer.md §7 "Geometry"; issue 5 item 7):
+ * POST /api/keelson-instance/geometry/surface-objects?modelName&revision&viewerId, body = object names.
+ * Each name (an object's name, else its OCX id) resolves to the revision's objects; every planar part
+ * among them gets a surface object derived on the server from the `.sc` geometry
+ * (engine/annotate/surfaceObject.ts). Unknown names and parts without a planar face are reported in
+ * `skipped`, not as an error. 400 names the failing field; 404 for an unknown project or revision.
+ */
+import type { FastifyInstance } from 'fastify';
+import type * as v from 'valibot';
+import { objectGeometry } from '../../engine/annotate/indexGeometry';
+import { deriveSurfaceObject } from '../../engine/annotate/surfaceObject';
+import { SurfaceObjectsBodySchema, SurfaceObjectsQuerySchema, type SurfaceObjectsResponse } from '../contract/geometry';
+import { validate } from '../contract/validate';
+import { requireUser } from '../context';
+import { ApiError } from '../errors';
+import { loadRevision } from '../projects/loadRevision';
+
+export default async function geometryRoutes(app: FastifyInstance): Promise<void> {
+  app.post(
+    '/api/keelson-instance/geometry/surface-objects',
+    { preValidation: validate({ query: SurfaceObjectsQuerySchema, body: SurfaceObjectsBodySchema }) },
+    async (request): Promise<SurfaceObjectsResponse> => {
+      requireUser(request);
+      const q = request.query as v.InferOutput<typeof SurfaceObjectsQuerySchema>;
+      const names = request.body as v.InferOutput<typeof SurfaceObjectsBodySchema>;
+      const rev = await loadRevision(app, q.modelName, q.revision);
+      let index;
+      try {
+        index = await app.ctx.revisionCache.sectionIndex(rev.dir, rev.stamp, rev.scFile);
+      } catch (e) {
+        app.log.error({ err: e, project: rev.name, revision: rev.number }, 'revision geometry unreadable');
+        throw new ApiError('RevisionUnreadable', 500, `Revision ${rev.number} of project ${rev.name} cannot be read`, 'error');
+      }
+      const { objects, byId } = rev.data;
+      const byName = namesOf(rev.data);
+      const out: SurfaceObjectsResponse = { surfaceObjects: [], skipped: [] };
+      for (const name of new Set(names)) {
+        const hits = byName.get(name) ?? (byId.has(name) ? [byId.get(name)!] : []);
+        if (hits.length === 0) {
+          out.skipped.push({ name, reason: 'unknown' });
+          continue;
+        }
+        for (const i of hits) {
+          const o = objects[i];
+          const g = objectGeometry(index, i);
+          if (g.triangles.length === 0 && g.edges.length === 0) {
+            out.skipped.push({ name: o.name, reason: 'no-geometry' });
+            continue;
+          }
+          const so = deriveSurfaceObject(o.name, g, { bracket: o.type === 'BRACKET', tolerance: g.tolerance });
+          if (so) out.surfaceObjects.push(so);
+          else out.skipped.push({ name: o.name, reason: 'not-planar' });
+        }
+      }
+      return out;
+    },
+  );
+}
+
+/** Object indices by display name, built once per parsed revision. */
+const nameIndex = new WeakMap<object, Map<string, number[]>>();
+function namesOf(data: { objects: readonly { index: number; name: string }[] }): Map<string, number[]> {
+  let m = nameIndex.get(data);
+  if (!m) {
+    m = new Map();
+    for (const o of data.objects) {
+      const l = m.get(o.name);
+      if (l) l.push(o.index);
+      else m.set(o.name, [o.index]);
+    }
+    nameIndex.set(data, m);
+  }
+  return m;
+}
