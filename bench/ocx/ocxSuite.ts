@@ -3,8 +3,12 @@
  * and parts/s) of importOcxFile — the two-pass, bounded-memory path the server's conversion uses — for
  * every sample of ../shared/models/ocx and for generated ships of 10k and 100k parts, next to a bare
  * streaming saxes parse of the same file in the same run (same parser options, same 256 KiB reads,
- * no-op handlers): the floor under any importer. Targets: import ≥ 1/3 of the bare-parse throughput,
- * a 100k-part ship in under a minute on one core (everything here runs on the main thread).
+ * no-op handlers, one thread): the floor under any importer. Each file is imported on one thread
+ * (threads: 0) and, for files ≥ THREADED_FROM_BYTES, also with maxThreads() worker threads tessellating
+ * while the calling thread parses (engine/ocx/partPool.ts; the threads are started by a warm-up import
+ * and kept, like the JIT warm-up). The load average is reported: worker threads only help when cores
+ * are idle.
+ * Targets: import ≥ 1/3 of the bare-parse throughput, a 100k-part ship in under a minute on one core.
  *
  * Environment: BENCH_OCX_SHIPS — comma-separated part counts of the generated ships (default
  * "10000,100000"; "" for the samples only). Timings are reported, never asserted.
@@ -15,7 +19,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SaxesParser } from 'saxes';
-import { importOcxFile } from '../../engine/ocx/importFile';
+import { defaultThreads, importOcxFile, maxThreads, THREADED_FROM_BYTES } from '../../engine/ocx/importFile';
 import { writeShipOcx } from '../generator/index';
 
 /** One row of the results table (the shape of bench/run.ts BenchRow). */
@@ -32,9 +36,20 @@ export interface OcxThroughput {
   mb: number;
   parts: number;
   bareMs: number;
+  /** Import on the calling thread only. */
   importMs: number;
-  /** import MB/s ÷ bare-parse MB/s. */
+  /** import MB/s ÷ bare-parse MB/s (one thread). */
   ratio: number;
+  /** Worker threads of the threaded import (maxThreads() for files ≥ THREADED_FROM_BYTES, else 0: not measured). */
+  threads: number;
+  /** Import with `threads` worker threads (= importMs when threads is 0). */
+  threadedMs: number;
+  /** What importOcxFile's default (defaultThreads(), by the idle cores) chose at the end of the measurement. */
+  defaultThreads: number;
+  /** 1-minute load average at the end of the measurement. */
+  load: number;
+  /** Threaded import MB/s ÷ bare-parse MB/s. */
+  threadedRatio: number;
 }
 
 const SAMPLES = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../shared/models/ocx');
@@ -64,37 +79,53 @@ async function best(fn: () => Promise<unknown>, reps: number): Promise<number> {
   return min;
 }
 
-/** Measures one file: bare parse and import, each the best of a few runs (one run for files > 50 MB). */
+/** Measures one file: bare parse and import (one thread, then the default threads), each the best of a few runs (one run for files > 50 MB). */
 export async function measureFile(file: string): Promise<OcxThroughput> {
   const mb = statSync(file).size / 1e6;
   const reps = mb > 50 ? 1 : Math.max(2, Math.min(20, Math.ceil(3 / Math.max(mb, 0.01))));
-  const first = await importOcxFile(file); // warm-up (JIT) and the part count
+  const threads = mb * 1e6 >= THREADED_FROM_BYTES ? maxThreads() : 0;
+  const chosen = mb * 1e6 >= THREADED_FROM_BYTES ? defaultThreads() : 0;
+  const first = await importOcxFile(file, { threads: 0 }); // warm-up (JIT) and the part count
+  if (threads) await importOcxFile(file, { threads }); // starts the worker threads
   const parts = first.objects.length;
   const bareMs = await best(() => bareParse(file), reps);
-  const importMs = mb > 50 ? await best(() => importOcxFile(file), 1) : await best(() => importOcxFile(file), reps);
-  return { file: path.basename(file), mb, parts, bareMs, importMs, ratio: bareMs / importMs };
+  const importMs = await best(() => importOcxFile(file, { threads: 0 }), reps);
+  const threadedMs = threads ? await best(() => importOcxFile(file, { threads }), reps) : importMs;
+  return { file: path.basename(file), mb, parts, bareMs, importMs, ratio: bareMs / importMs, threads, threadedMs, threadedRatio: bareMs / threadedMs, defaultThreads: chosen, load: os.loadavg()[0] };
 }
 
 /** The rows of one measured file. */
 export function rowsOf(t: OcxThroughput): OcxBenchRow[] {
   const s = (ms: number) => ms / 1000;
-  return [
+  const rows: OcxBenchRow[] = [
     { suite: 'ocx', case: `${t.file} size`, value: t.mb, unit: 'MB' },
     { suite: 'ocx', case: `${t.file} parts`, value: t.parts, unit: 'objects' },
-    { suite: 'ocx', case: `${t.file} bare parse`, value: t.mb / s(t.bareMs), unit: 'MB/s' },
-    { suite: 'ocx', case: `${t.file} import`, value: t.mb / s(t.importMs), unit: 'MB/s' },
-    { suite: 'ocx', case: `${t.file} import`, value: t.parts / s(t.importMs), unit: 'parts/s' },
-    { suite: 'ocx', case: `${t.file} import time`, value: t.importMs / 1000, unit: 's' },
-    { suite: 'ocx', case: `${t.file} import / bare`, value: t.ratio, unit: 'ratio (target ≥ 0.33)' },
+    { suite: 'ocx', case: `${t.file} bare parse, 1 thread`, value: t.mb / s(t.bareMs), unit: 'MB/s' },
+    { suite: 'ocx', case: `${t.file} import, 1 thread`, value: t.mb / s(t.importMs), unit: 'MB/s' },
+    { suite: 'ocx', case: `${t.file} import, 1 thread`, value: t.parts / s(t.importMs), unit: 'parts/s' },
+    { suite: 'ocx', case: `${t.file} import time, 1 thread`, value: t.importMs / 1000, unit: 's' },
+    { suite: 'ocx', case: `${t.file} import / bare, 1 thread`, value: t.ratio, unit: 'ratio (target ≥ 0.33)' },
   ];
+  if (t.threads)
+    rows.push(
+      { suite: 'ocx', case: `${t.file} import, 1 + ${t.threads} threads`, value: t.mb / s(t.threadedMs), unit: 'MB/s' },
+      { suite: 'ocx', case: `${t.file} import, 1 + ${t.threads} threads`, value: t.parts / s(t.threadedMs), unit: 'parts/s' },
+      { suite: 'ocx', case: `${t.file} import time, 1 + ${t.threads} threads`, value: t.threadedMs / 1000, unit: 's' },
+      { suite: 'ocx', case: `${t.file} import / bare, 1 + ${t.threads} threads`, value: t.threadedRatio, unit: 'ratio (target ≥ 0.33)' },
+    );
+  return rows;
 }
 
 /** Markdown table of measured files (for bench/README.md, section "OCX import"). */
 export function markdownTable(ts: OcxThroughput[]): string {
-  const head = '| file | MB | objects | bare parse MB/s | import MB/s | import parts/s | import s | import / bare |\n|---|---:|---:|---:|---:|---:|---:|---:|';
-  const rows = ts.map((t) =>
-    `| ${t.file} | ${t.mb.toFixed(2)} | ${t.parts} | ${(t.mb / (t.bareMs / 1000)).toFixed(1)} | ${(t.mb / (t.importMs / 1000)).toFixed(1)} | ${Math.round(t.parts / (t.importMs / 1000))} | ${(t.importMs / 1000).toFixed(2)} | ${t.ratio.toFixed(2)} |`,
-  );
+  const head =
+    '| file | MB | objects | bare parse MB/s (1 thread) | import MB/s (1 thread) | parts/s (1 thread) | s (1 thread) | import / bare (1 thread) | threads | import MB/s (threads) | s (threads) | import / bare (threads) | load avg |\n' +
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|';
+  const rows = ts.map((t) => {
+    const one = `${(t.mb / (t.importMs / 1000)).toFixed(1)} | ${Math.round(t.parts / (t.importMs / 1000))} | ${(t.importMs / 1000).toFixed(2)} | ${t.ratio.toFixed(2)}`;
+    const thr = t.threads ? `1 + ${t.threads} workers | ${(t.mb / (t.threadedMs / 1000)).toFixed(1)} | ${(t.threadedMs / 1000).toFixed(2)} | ${t.threadedRatio.toFixed(2)}` : '– | | | ';
+    return `| ${t.file} | ${t.mb.toFixed(2)} | ${t.parts} | ${(t.mb / (t.bareMs / 1000)).toFixed(1)} | ${one} | ${thr} | ${t.load.toFixed(1)} |`;
+  });
   return [head, ...rows].join('\n');
 }
 

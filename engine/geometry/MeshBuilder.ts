@@ -1,33 +1,103 @@
 /**
  * Growable triangle + edge buffers for one part (positions and normals as xyz triplets, mm; triangle
  * indices; edge segments as point pairs). Produces the typed arrays of a PartMesh.
+ *
+ * Storage is typed arrays grown by doubling (issue 3 item 6: no per-element boxing, less garbage);
+ * coordinates are kept in float64 until build() so results do not depend on the storage.
  */
 export class MeshBuilder {
-  readonly positions: number[] = [];
-  readonly normals: number[] = [];
-  readonly indices: number[] = [];
-  readonly edges: number[] = [];
+  private pos = take(F64, 192);
+  private nor = take(F64, 192);
+  private idx = take(U32, 192);
+  private edg = take(F64, 96);
+  private np = 0;
+  private ni = 0;
+  private ne = 0;
+
+  /**
+   * The positions so far (xyz triplets, mm): a view, valid until the next vertex is added (it keeps the
+   * values written before it was taken in any case).
+   */
+  get positions(): Float64Array {
+    return this.pos.subarray(0, this.np);
+  }
+
+  /** The normals so far (xyz triplets; a view, like positions). */
+  get normals(): Float64Array {
+    return this.nor.subarray(0, this.np);
+  }
+
+  /** The triangle indices so far (a view, like positions). */
+  get indices(): Uint32Array {
+    return this.idx.subarray(0, this.ni);
+  }
+
+  /** The edge segments so far (two xyz points each; a view, like positions). */
+  get edges(): Float64Array {
+    return this.edg.subarray(0, this.ne);
+  }
 
   /** Number of vertices so far. */
   get vertexCount(): number {
-    return this.positions.length / 3;
+    return this.np / 3;
+  }
+
+  /** Makes room for `n` more vertices (optional; adding grows the buffers anyway). */
+  reserve(n: number): void {
+    const need = this.np + 3 * n;
+    if (need > this.pos.length) this.pos = grow(this.pos, Math.max(need, 192, 2 * this.pos.length));
+    if (need > this.nor.length) this.nor = grow(this.nor, Math.max(need, 192, 2 * this.nor.length));
   }
 
   /** Adds a vertex with its normal; returns its index. */
   vertex(x: number, y: number, z: number, nx: number, ny: number, nz: number): number {
-    this.positions.push(x, y, z);
-    this.normals.push(nx, ny, nz);
-    return this.positions.length / 3 - 1;
+    const k = this.np;
+    if (k + 3 > this.pos.length || k + 3 > this.nor.length) this.reserve(1);
+    const P = this.pos, N = this.nor;
+    P[k] = x;
+    P[k + 1] = y;
+    P[k + 2] = z;
+    N[k] = nx;
+    N[k + 1] = ny;
+    N[k + 2] = nz;
+    this.np = k + 3;
+    return k / 3;
+  }
+
+  /** Adds points (xyz triplets) with zero normals, for meshes without triangles (seams and hole outlines). */
+  points(p: ArrayLike<number>): void {
+    const n = p.length - (p.length % 3);
+    this.reserve(n / 3);
+    for (let i = 0; i < n; i++) {
+      this.pos[this.np + i] = p[i];
+      this.nor[this.np + i] = 0;
+    }
+    this.np += n;
   }
 
   /** Adds a triangle (counter-clockwise seen from the outside). */
   triangle(a: number, b: number, c: number): void {
-    this.indices.push(a, b, c);
+    const k = this.ni;
+    if (k + 3 > this.idx.length) this.idx = grow(this.idx, Math.max(192, 2 * this.idx.length));
+    const I = this.idx;
+    I[k] = a;
+    I[k + 1] = b;
+    I[k + 2] = c;
+    this.ni = k + 3;
   }
 
   /** Adds an edge segment. */
   edge(ax: number, ay: number, az: number, bx: number, by: number, bz: number): void {
-    this.edges.push(ax, ay, az, bx, by, bz);
+    const k = this.ne;
+    if (k + 6 > this.edg.length) this.edg = grow(this.edg, Math.max(96, 2 * this.edg.length));
+    const E = this.edg;
+    E[k] = ax;
+    E[k + 1] = ay;
+    E[k + 2] = az;
+    E[k + 3] = bx;
+    E[k + 4] = by;
+    E[k + 5] = bz;
+    this.ne = k + 6;
   }
 
   /** Adds a polyline (xyz triplets) as edge segments; closed adds the closing segment. */
@@ -39,28 +109,74 @@ export class MeshBuilder {
 
   /** True when every coordinate is finite. */
   isFinite(): boolean {
-    for (const v of this.positions) if (!Number.isFinite(v)) return false;
-    for (const v of this.edges) if (!Number.isFinite(v)) return false;
+    const P = this.pos, E = this.edg;
+    for (let i = 0; i < this.np; i++) if (!Number.isFinite(P[i])) return false;
+    for (let i = 0; i < this.ne; i++) if (!Number.isFinite(E[i])) return false;
     return true;
   }
 
   /**
    * Typed arrays for a PartMesh (normals null when there are no triangles). Degenerate triangles (two
    * corners within 1e-3 mm) are removed (issue 3 item 2); dropping them keeps a closed mesh closed.
+   * This ends the builder: its working buffers go back to a small pool for the next builder, and it
+   * is empty afterwards.
    */
   build(): { positions: Float32Array; normals: Float32Array | null; indices: Uint32Array; edges: Float32Array | null } {
-    const P = this.positions, I = this.indices;
+    const P = this.pos, I = this.idx;
     const near = (a: number, b: number) => Math.abs(P[3 * a] - P[3 * b]) < 1e-3 && Math.abs(P[3 * a + 1] - P[3 * b + 1]) < 1e-3 && Math.abs(P[3 * a + 2] - P[3 * b + 2]) < 1e-3;
-    const kept: number[] = [];
-    for (let t = 0; t + 2 < I.length; t += 3) {
+    const kept = new Uint32Array(this.ni);
+    let nk = 0;
+    for (let t = 0; t + 2 < this.ni; t += 3) {
       const a = I[t], b = I[t + 1], c = I[t + 2];
-      if (!near(a, b) && !near(b, c) && !near(a, c)) kept.push(a, b, c);
+      if (!near(a, b) && !near(b, c) && !near(a, c)) {
+        kept[nk] = a;
+        kept[nk + 1] = b;
+        kept[nk + 2] = c;
+        nk += 3;
+      }
     }
-    return {
-      positions: Float32Array.from(this.positions),
-      normals: this.indices.length ? Float32Array.from(this.normals) : null,
-      indices: Uint32Array.from(kept),
-      edges: this.edges.length ? Float32Array.from(this.edges) : null,
+    const out = {
+      positions: new Float32Array(this.pos.subarray(0, this.np)),
+      normals: this.ni ? new Float32Array(this.nor.subarray(0, this.np)) : null,
+      indices: nk === this.ni ? kept : kept.slice(0, nk),
+      edges: this.ne ? new Float32Array(this.edg.subarray(0, this.ne)) : null,
     };
+    give(F64, this.pos);
+    give(F64, this.nor);
+    give(U32, this.idx);
+    give(F64, this.edg);
+    this.pos = this.nor = this.edg = EMPTY_F64;
+    this.idx = EMPTY_U32;
+    this.np = this.ni = this.ne = 0;
+    return out;
   }
+}
+
+/*
+ * Working buffers of finished builders, reused by the next ones (allocating typed arrays per part costs
+ * more than filling them; issue 3 item 6). A few per kind, none larger than POOL_MAX_ELEMENTS. Per
+ * thread (module state), never shared between live builders.
+ */
+const F64: Float64Array[] = [];
+const U32: Uint32Array[] = [];
+const POOL_SIZE = 8;
+const POOL_MAX_ELEMENTS = 1 << 20;
+const EMPTY_F64 = new Float64Array(0);
+const EMPTY_U32 = new Uint32Array(0);
+
+function take<T extends Float64Array | Uint32Array>(pool: T[], n: number): T {
+  const b = pool.pop();
+  if (b) return b;
+  return (pool === (F64 as unknown) ? new Float64Array(n) : new Uint32Array(n)) as T;
+}
+
+function give<T extends Float64Array | Uint32Array>(pool: T[], b: T): void {
+  if (b.length > 0 && b.length <= POOL_MAX_ELEMENTS && pool.length < POOL_SIZE) pool.push(b);
+}
+
+/** A copy of `a` with capacity `cap` (≥ a.length). */
+function grow<T extends Float64Array | Uint32Array>(a: T, cap: number): T {
+  const b = new (a.constructor as new (n: number) => T)(cap);
+  b.set(a);
+  return b;
 }

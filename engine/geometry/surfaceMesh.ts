@@ -43,6 +43,8 @@ export class SurfaceLifter {
   private readonly cell: number;
   private readonly e1: Vec3;
   private readonly e2: Vec3;
+  /** Mesh triangle number of each kept triangle (tri2d, triN and cells use the local numbers). */
+  private readonly tris: Uint32Array;
   private readonly tri2d: Float64Array;
   private readonly triN: Float64Array;
 
@@ -57,26 +59,36 @@ export class SurfaceLifter {
     this.e2 = cross(this.N, this.e1);
     this.cell = Math.max(cellSize, 1e-3);
     const P = mesh.positions, I = mesh.indices, nt = I.length / 3;
-    this.tri2d = new Float64Array(nt * 6);
-    this.triN = new Float64Array(nt * 3);
+    // only the triangles near the plate are kept, under local numbers (issue 3 item 6: a plate on a
+    // large shared surface no longer allocates per-triangle arrays for the whole surface)
     const boxes = within ? triangleBoxes(mesh) : null;
+    const sel: number[] = [];
     for (let t = 0; t < nt; t++) {
       if (boxes && within) {
         const o = 6 * t;
         if (boxes[o] > within[3] || boxes[o + 3] < within[0] || boxes[o + 1] > within[4] || boxes[o + 4] < within[1] || boxes[o + 2] > within[5] || boxes[o + 5] < within[2]) continue;
       }
+      sel.push(t);
+    }
+    this.tris = Uint32Array.from(sel);
+    this.tri2d = new Float64Array(sel.length * 6);
+    this.triN = new Float64Array(sel.length * 3);
+    const [e1x, e1y, e1z] = this.e1, [e2x, e2y, e2z] = this.e2;
+    const [ox, oy, oz] = origin;
+    for (let j = 0; j < sel.length; j++) {
+      const t = sel[j];
       let minx = Infinity, miny = Infinity, maxx = -Infinity, maxy = -Infinity;
       for (let k = 0; k < 3; k++) {
         const i = 3 * I[3 * t + k];
-        const d = [P[i] - origin[0], P[i + 1] - origin[1], P[i + 2] - origin[2]];
-        const x = dot(d, this.e1), y = dot(d, this.e2);
-        this.tri2d[6 * t + 2 * k] = x;
-        this.tri2d[6 * t + 2 * k + 1] = y;
+        const dx = P[i] - ox, dy = P[i + 1] - oy, dz = P[i + 2] - oz;
+        const x = dx * e1x + dy * e1y + dz * e1z, y = dx * e2x + dy * e2y + dz * e2z;
+        this.tri2d[6 * j + 2 * k] = x;
+        this.tri2d[6 * j + 2 * k + 1] = y;
         minx = Math.min(minx, x); maxx = Math.max(maxx, x); miny = Math.min(miny, y); maxy = Math.max(maxy, y);
       }
       const a = 3 * I[3 * t], b = 3 * I[3 * t + 1], c = 3 * I[3 * t + 2];
       const n = normalize(cross([P[b] - P[a], P[b + 1] - P[a + 1], P[b + 2] - P[a + 2]], [P[c] - P[a], P[c + 1] - P[a + 1], P[c + 2] - P[a + 2]]));
-      this.triN.set(n, 3 * t);
+      this.triN.set(n, 3 * j);
       if (Math.abs(dot(n, this.N)) < 1e-3) continue; // parallel to the ray
       const cx0 = Math.floor(minx / this.cell), cx1 = Math.floor(maxx / this.cell), cy0 = Math.floor(miny / this.cell), cy1 = Math.floor(maxy / this.cell);
       if ((cx1 - cx0 + 1) * (cy1 - cy0 + 1) > 10000) continue;
@@ -85,7 +97,7 @@ export class SurfaceLifter {
           const key = cx * 1_000_003 + cy;
           let l = this.cells.get(key);
           if (!l) this.cells.set(key, (l = []));
-          l.push(t);
+          l.push(j);
         }
     }
   }
@@ -114,9 +126,10 @@ export class SurfaceLifter {
       const l2 = 1 - l0 - l1;
       const eps = -1e-7;
       if (l0 < eps || l1 < eps || l2 < eps) continue;
-      const a = 3 * I[3 * t], b = 3 * I[3 * t + 1], c = 3 * I[3 * t + 2];
+      const g = 3 * this.tris[t];
+      const a = 3 * I[g], b = 3 * I[g + 1], c = 3 * I[g + 2];
       const pt: Vec3 = [l0 * P[a] + l1 * P[b] + l2 * P[c], l0 * P[a + 1] + l1 * P[b + 1] + l2 * P[c + 1], l0 * P[a + 2] + l1 * P[b + 2] + l2 * P[c + 2]];
-      const h = Math.abs(dot([pt[0] - this.origin[0], pt[1] - this.origin[1], pt[2] - this.origin[2]], this.N) - expected);
+      const h = Math.abs((pt[0] - this.origin[0]) * this.N[0] + (pt[1] - this.origin[1]) * this.N[1] + (pt[2] - this.origin[2]) * this.N[2] - expected);
       if (h < bestH) {
         bestH = h;
         best = { point: pt, normal: [this.triN[3 * t], this.triN[3 * t + 1], this.triN[3 * t + 2]] };
@@ -149,7 +162,8 @@ export class SurfaceLifter {
           if (d > bestD + 1e-9) continue;
           const l0 = ((y1 - y2) * (x - x2) + (x2 - x1) * (y - y2)) / det;
           const l1 = ((y2 - y0) * (x - x2) + (x0 - x2) * (y - y2)) / det;
-          const a = 3 * I[3 * t], b = 3 * I[3 * t + 1], c = 3 * I[3 * t + 2], l2 = 1 - l0 - l1;
+          const g = 3 * this.tris[t];
+          const a = 3 * I[g], b = 3 * I[g + 1], c = 3 * I[g + 2], l2 = 1 - l0 - l1;
           const hx = l0 * P[a] + l1 * P[b] + l2 * P[c] - this.origin[0], hy = l0 * P[a + 1] + l1 * P[b + 1] + l2 * P[c + 1] - this.origin[1], hz = l0 * P[a + 2] + l1 * P[b + 2] + l2 * P[c + 2] - this.origin[2];
           const h = Math.abs(hx * this.N[0] + hy * this.N[1] + hz * this.N[2] - expected);
           if (d < bestD - 1e-9 || h < bestH) {
@@ -162,7 +176,8 @@ export class SurfaceLifter {
         }
       }
     if (bestT < 0) return undefined;
-    const a = 3 * I[3 * bestT], b = 3 * I[3 * bestT + 1], c = 3 * I[3 * bestT + 2], b2 = 1 - b0 - b1;
+    const g = 3 * this.tris[bestT];
+    const a = 3 * I[g], b = 3 * I[g + 1], c = 3 * I[g + 2], b2 = 1 - b0 - b1;
     return {
       point: [b0 * P[a] + b1 * P[b] + b2 * P[c], b0 * P[a + 1] + b1 * P[b + 1] + b2 * P[c + 1], b0 * P[a + 2] + b1 * P[b + 2] + b2 * P[c + 2]],
       normal: [this.triN[3 * bestT], this.triN[3 * bestT + 1], this.triN[3 * bestT + 2]],
@@ -299,18 +314,17 @@ export function splitTJunctions(positions: ArrayLike<number>, indices: ArrayLike
 
 /** Boundary loops of a welded mesh (edges used by one triangle), as vertex index lists in edge direction. */
 export function boundaryRings(indices: ArrayLike<number>): number[][] {
-  const count = new Map<number, number>(); // edge key min·2^26 + max (numeric: no string garbage)
+  const count = new EdgeCounter(indices.length); // uses of each undirected edge (typed hash: no boxed keys)
   const next = new Map<number, number[]>();
   for (let t = 0; t + 2 < indices.length; t += 3)
     for (let k = 0; k < 3; k++) {
       const a = indices[t + k], b = indices[t + ((k + 1) % 3)];
-      const key = a < b ? a * 67108864 + b : b * 67108864 + a;
-      count.set(key, (count.get(key) ?? 0) + 1);
+      count.add(a, b);
     }
   for (let t = 0; t + 2 < indices.length; t += 3)
     for (let k = 0; k < 3; k++) {
       const a = indices[t + k], b = indices[t + ((k + 1) % 3)];
-      if (count.get(a < b ? a * 67108864 + b : b * 67108864 + a) === 1) {
+      if (count.get(a, b) === 1) {
         const l = next.get(a);
         if (l) l.push(b);
         else next.set(a, [b]);
@@ -334,4 +348,45 @@ export function boundaryRings(indices: ArrayLike<number>): number[][] {
     l = undefined;
   }
   return rings;
+}
+
+/** Use counts of undirected edges (vertex pairs, indices < 2^31) in an open-addressing hash table. */
+class EdgeCounter {
+  private readonly lo: Int32Array;
+  private readonly hi: Int32Array;
+  private readonly n: Int32Array;
+  private readonly mask: number;
+
+  /** @param maxEdges upper bound of distinct edges added. */
+  constructor(maxEdges: number) {
+    let cap = 16;
+    while (cap < 2 * maxEdges) cap *= 2;
+    this.lo = new Int32Array(cap).fill(-1);
+    this.hi = new Int32Array(cap);
+    this.n = new Int32Array(cap);
+    this.mask = cap - 1;
+  }
+
+  private slot(a: number, b: number): number {
+    const lo = a < b ? a : b, hi = a < b ? b : a;
+    let h = (Math.imul(lo, 0x9e3779b1) ^ Math.imul(hi, 0x85ebca77)) & this.mask;
+    while (this.lo[h] !== -1 && (this.lo[h] !== lo || this.hi[h] !== hi)) h = (h + 1) & this.mask;
+    return h;
+  }
+
+  /** Counts one more use of edge {a, b}. */
+  add(a: number, b: number): void {
+    const h = this.slot(a, b);
+    if (this.lo[h] === -1) {
+      this.lo[h] = a < b ? a : b;
+      this.hi[h] = a < b ? b : a;
+    }
+    this.n[h]++;
+  }
+
+  /** Uses of edge {a, b} so far. */
+  get(a: number, b: number): number {
+    const h = this.slot(a, b);
+    return this.lo[h] === -1 ? 0 : this.n[h];
+  }
 }

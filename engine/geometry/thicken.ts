@@ -32,6 +32,9 @@ export function thickenSheet(mb: MeshBuilder, sheet: Sheet, o1: number, o2: numb
     mb.triangle(top + I[t], top + I[t + 1], top + I[t + 2]);
     mb.triangle(bot + I[t], bot + I[t + 2], bot + I[t + 1]);
   }
+  let edgeVertices = 0;
+  for (const ring of sheet.rings) edgeVertices += 4 * ring.length;
+  mb.reserve(edgeVertices); // so that the view below stays the live buffer
   const pos = mb.positions;
   for (const ring of sheet.rings) {
     const n = ring.length;

@@ -38,6 +38,21 @@ export interface BuildOptions {
   signal?: AbortSignal;
 }
 
+/**
+ * What processGroup yields for one top-level group (structured-cloneable, so it can come from a worker
+ * thread; meshes' buffers can be transferred): the group's objects, properties, meshes and fidelity
+ * records in document order, its warnings with their de-duplication keys, and the unit problems
+ * (key, message) first met in it.
+ */
+export interface GroupOutput {
+  objects: ModelObject[];
+  properties: PropertyRecord[];
+  meshes: PartMesh[];
+  fidelity: PartFidelity[];
+  warnings: { key: string; warning: ImportWarning }[];
+  unitProblems: [string, string][];
+}
+
 /** The shared data phases 2–3 need before the parts: header, units, catalogue, surfaces, frames, views. */
 export type SharedData = Pick<RawModel, 'header' | 'units' | 'catalogue' | 'surfaces' | 'coordinateSystems' | 'designViews'>;
 
@@ -86,6 +101,10 @@ export class ModelBuilder {
   private readonly properties: PropertyRecord[] = [];
   private readonly meshes: PartMesh[] = [];
   private readonly fidelity: PartFidelity[] = [];
+  /** Warning keys already emitted by processGroup on this builder (the processing side). */
+  private readonly emitted = new Set<string>();
+  /** The output the processing side is filling, or null between groups. */
+  private out: GroupOutput | null = null;
 
   constructor(
     private readonly shared: SharedData,
@@ -111,21 +130,70 @@ export class ModelBuilder {
     return this.objects.length;
   }
 
+  /** A warning: into the group being processed (once per builder), else straight into the result. */
   private warn(code: string, message: string, line?: number, part?: string): void {
-    const k = `${code}|${message}`;
-    if (this.seen.has(k)) return;
-    this.seen.add(k);
-    this.warnings.push({ code, message: line !== undefined && part !== undefined ? `${message} (line ${line})` : message, line, part });
+    const key = `${code}|${message}`;
+    const w: ImportWarning = { code, message: line !== undefined && part !== undefined ? `${message} (line ${line})` : message, line, part };
+    if (!this.out) return this.addWarning(key, w);
+    if (this.emitted.has(key)) return;
+    this.emitted.add(key);
+    this.out.warnings.push({ key, warning: w });
+  }
+
+  private addWarning(key: string, w: ImportWarning): void {
+    if (this.seen.has(key)) return;
+    this.seen.add(key);
+    this.warnings.push(w);
   }
 
   /**
-   * Processes one complete top-level subtree: `group` in document order (parents first), `base` the
-   * global index of group[0]; parent indices are global. Groups must arrive in order (base = count).
+   * Processes one complete top-level subtree and appends its results: `group` in document order
+   * (parents first), `base` the global index of group[0]; parent indices are global. Groups must arrive
+   * in order (base = count).
    * @throws Error when a group arrives out of order.
    */
   addGroup(group: PartRecord[], base: number): void {
+    this.append(this.processGroup(group, base), base);
+  }
+
+  /**
+   * Appends the output of processGroup (from this builder or from another built from the same shared
+   * data and options, e.g. in a worker thread): the result is the same as addGroup's. Warnings keep the
+   * order of their first occurrence; a warning already in the result is dropped.
+   * @throws Error when the output arrives out of order (base ≠ count).
+   */
+  append(out: GroupOutput, base: number): void {
     if (base !== this.objects.length) throw new Error(`ModelBuilder: group at ${base} arrives after ${this.objects.length} objects`);
-    const { units, habits, ctx, blocks, materials, sections, objects, properties, meshes, fidelity } = this;
+    for (const o of out.objects) this.objects.push(o);
+    for (const p of out.properties) this.properties.push(p);
+    for (const m of out.meshes) this.meshes.push(m);
+    for (const f of out.fidelity) this.fidelity.push(f);
+    for (const { key, warning } of out.warnings) this.addWarning(key, warning);
+    for (const [k, v] of out.unitProblems) if (!this.units.problems.has(k)) this.units.problems.set(k, v);
+  }
+
+  /**
+   * Phases 2–3 of one complete top-level subtree (see addGroup) without touching the result: returns
+   * the group's objects, properties, meshes (mm), fidelity records, the warnings not yet emitted by this
+   * builder and the unit problems first met in this group. Deterministic: any builder made from the same
+   * shared data and options gives the same output for the same group.
+   */
+  processGroup(group: PartRecord[], base: number): GroupOutput {
+    const out: GroupOutput = { objects: [], properties: [], meshes: [], fidelity: [], warnings: [], unitProblems: [] };
+    const unitProblemsBefore = this.units.problems.size;
+    this.out = out;
+    try {
+      this.processInto(group, base, out);
+    } finally {
+      this.out = null;
+    }
+    if (this.units.problems.size > unitProblemsBefore) out.unitProblems = [...this.units.problems].slice(unitProblemsBefore);
+    return out;
+  }
+
+  private processInto(group: PartRecord[], base: number, out: GroupOutput): void {
+    const { units, habits, ctx, blocks, materials, sections } = this;
+    const { objects, properties, meshes, fidelity } = out;
     const shared = this.shared;
     const warn = (code: string, message: string, line?: number, part?: string) => this.warn(code, message, line, part);
     const at = (i: number) => group[i - base];
@@ -277,7 +345,7 @@ export class ModelBuilder {
           mb = new MeshBuilder();
           for (const s of segs) {
             mb.polylineEdges(s, false);
-            for (const v of s) mb.positions.push(v);
+            mb.points(s);
           }
           const fileLen = traceLengthOf(child(node, 'TraceLine'), units);
           props.L = fileLen && fileLen > 0 ? fileLen : segs.reduce((a, s) => a + polylineLength(s), 0) / 1000;
@@ -310,7 +378,7 @@ export class ModelBuilder {
             mb = new MeshBuilder();
             for (const l of h.loops) {
               mb.polylineEdges(l, true);
-              for (const v of l) mb.positions.push(v);
+              mb.points(l);
             }
             props.DES = props.DES ?? h.shape;
             const a = h.loops.reduce((s, l) => s + Math.hypot(...newellNormal(l)) / 2, 0);
@@ -388,7 +456,8 @@ const MAX_COORD_MM = 1e10;
 
 /** True when every finite coordinate lies within ±MAX_COORD_MM (non-finite ones are caught by isFinite). */
 function withinWorld(mb: MeshBuilder): boolean {
-  for (const v of mb.positions) if (Math.abs(v) > MAX_COORD_MM && Number.isFinite(v)) return false;
+  const P = mb.positions;
+  for (let i = 0; i < P.length; i++) if (Math.abs(P[i]) > MAX_COORD_MM && Number.isFinite(P[i])) return false;
   return true;
 }
 
@@ -435,20 +504,20 @@ function sectionThickness(ref: string | undefined, raw: SharedData, units: UnitT
   return v;
 }
 
-/** A panel without file values gets the summed W and AREA of its plates and other parts (issue item 4). */
+/** A panel without file values gets the summed W and AREA of its plates and other parts (issue item 4); props[0] is object `base`. */
 function sumPanels(parts: PartRecord[], base: number, kids: number[][], props: PropertyRecord[]): void {
   for (let l = 0; l < parts.length; l++) {
     if (parts[l].kind !== 'Panel') continue;
     const i = base + l;
     const kind = (k: number) => parts[k - base].kind;
     const ch = kids[l].filter((k) => kind(k) !== 'Hole2DContour' && kind(k) !== 'InnerContour' && kind(k) !== 'SlotContour');
-    if (props[i].W === undefined) {
-      const w = ch.reduce((s, k) => s + (typeof props[k].W === 'number' ? (props[k].W as number) : 0), 0);
-      if (w > 0) props[i].W = w;
+    if (props[i - base].W === undefined) {
+      const w = ch.reduce((s, k) => s + (typeof props[k - base].W === 'number' ? (props[k - base].W as number) : 0), 0);
+      if (w > 0) props[i - base].W = w;
     }
-    if (props[i].AREA === undefined) {
-      const a = ch.filter((k) => kind(k) === 'Plate').reduce((s, k) => s + (typeof props[k].AREA === 'number' ? (props[k].AREA as number) : 0), 0);
-      if (a > 0) props[i].AREA = a;
+    if (props[i - base].AREA === undefined) {
+      const a = ch.filter((k) => kind(k) === 'Plate').reduce((s, k) => s + (typeof props[k - base].AREA === 'number' ? (props[k - base].AREA as number) : 0), 0);
+      if (a > 0) props[i - base].AREA = a;
     }
   }
 }

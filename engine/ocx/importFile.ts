@@ -1,20 +1,55 @@
 /**
  * Node-only file import (issue 2 item 5): streams a .3docx file from disk into importOcx with its size
- * for progress and its base name for messages.
+ * for progress and its base name for messages; large files are tessellated in worker threads while the
+ * calling thread parses (issue 3 item 6, engine/ocx/partPool.ts).
  */
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
+import os from 'node:os';
 import { basename } from 'node:path';
 import type { ImportResult } from '../model/types';
 import { importOcx, type ImportOptions } from './index';
+import { partPool } from './partPool';
+
+/** Files from this size (bytes) up get worker threads by default: below it starting a thread costs more than it saves. */
+export const THREADED_FROM_BYTES = 8e6;
+
+/** Options of importOcxFile: those of importOcx plus the number of tessellation threads. */
+export interface ImportFileOptions extends ImportOptions {
+  /**
+   * Worker threads that tessellate while this thread parses: 0 = everything on this thread. Default:
+   * for files ≥ THREADED_FROM_BYTES, defaultThreads(); else 0. The result is the same for any value.
+   */
+  threads?: number;
+}
+
+/**
+ * Worker threads used by default for a large file: the cores left idle (cores − 1-minute load average,
+ * rounded), at most cores − 1 and at most 2; 0 on a busy machine. Threads only pay when a core is free:
+ * on a saturated machine the extra work of handing parts over makes the import slower, not faster.
+ */
+export function defaultThreads(): number {
+  const cores = os.availableParallelism();
+  const idle = Math.round(cores - os.loadavg()[0]);
+  return Math.max(0, Math.min(2, cores - 1, idle));
+}
+
+/** Worker threads for a large file when threads are wanted whatever the load: min(2, cores − 1), at least 1. */
+export function maxThreads(): number {
+  return Math.min(2, Math.max(1, os.availableParallelism() - 1));
+}
 
 /**
  * Imports the OCX file at `path` in two passes with bounded memory (ImportOptions.reopen: the catalogue
  * pre-pass, then the part pass that releases each part's data once it is tessellated).
- * @throws OcxImportError for a refused file; the fs error when the file cannot be read.
+ * @throws OcxImportError for a refused file; the fs error when the file cannot be read; RangeError for
+ * a negative or non-integer `threads`.
  */
-export async function importOcxFile(path: string, options: ImportOptions = {}): Promise<ImportResult> {
+export async function importOcxFile(path: string, options: ImportFileOptions = {}): Promise<ImportResult> {
   const st = await stat(path);
+  const { threads: asked, ...rest } = options;
+  const threads = asked ?? (st.size >= THREADED_FROM_BYTES ? defaultThreads() : 0);
+  if (!Number.isInteger(threads) || threads < 0) throw new RangeError(`importOcxFile: threads must be a whole number ≥ 0 (got ${threads})`);
   const streams: ReturnType<typeof createReadStream>[] = [];
   const open = () => {
     const s = createReadStream(path, { highWaterMark: 256 * 1024 });
@@ -22,7 +57,7 @@ export async function importOcxFile(path: string, options: ImportOptions = {}): 
     return s as AsyncIterable<Uint8Array>;
   };
   try {
-    return await importOcx(open(), { totalBytes: st.size, fileName: basename(path), reopen: open, ...options });
+    return await importOcx(open(), { totalBytes: st.size, fileName: basename(path), reopen: open, ...(threads > 0 ? { offload: partPool({ threads }) } : {}), ...rest });
   } finally {
     for (const s of streams) s.destroy();
   }

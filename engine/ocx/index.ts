@@ -3,9 +3,9 @@
  * SAX), engine/ocx/buildModel.ts (phases 2–3: resolution and tessellation) and engine/geometry/*.
  */
 import type { ImportResult, ProgressFn } from '../model/types';
-import { buildModel, ModelBuilder } from './buildModel';
+import { buildModel, ModelBuilder, type BuildOptions, type SharedData } from './buildModel';
 import { collectShared } from './prepass';
-import { readOcx } from './reader';
+import { readOcx, type PartRecord } from './reader';
 import { OcxImportError } from './errors';
 
 export { OcxImportError };
@@ -32,7 +32,31 @@ export interface ImportOptions {
    * compact results. Without it the whole stream is read first (memory grows with the parts' data).
    */
   reopen?: () => AsyncIterable<Uint8Array | string>;
+  /**
+   * Two-pass imports only: moves the tessellation of finished top-level part groups off the reading
+   * thread (Node: engine/ocx/partPool.ts, worker threads). Without it, or when it returns null, every
+   * group is processed on the calling thread (the browser's path). The result is the same either way.
+   */
+  offload?: OffloadFactory;
 }
+
+/**
+ * Takes finished top-level part groups off the reading thread and appends their outputs
+ * (ModelBuilder.processGroup elsewhere, ModelBuilder.append here) to the builder in document order.
+ */
+export interface GroupOffload {
+  /** Queues one group: its records in document order and the global index of the first. */
+  add(records: PartRecord[], base: number): void;
+  /** A promise while the backlog is too large to read on (awaited between chunks), else undefined. */
+  backlog(): Promise<void> | undefined;
+  /** Resolves once every queued group's output has been appended; rejects with a thread's error. */
+  flush(): Promise<void>;
+  /** Stops the threads; always called, also after an error or an abort. */
+  close(): Promise<void>;
+}
+
+/** Creates a GroupOffload for one import (null: process on the calling thread). */
+export type OffloadFactory = (shared: SharedData, build: Omit<BuildOptions, 'signal' | 'onProgress'>, builder: ModelBuilder) => GroupOffload | null;
 
 /**
  * Imports an OCX 3.0/3.1 document from a stream of UTF-8 bytes or text chunks. Reading reports progress
@@ -70,14 +94,22 @@ export async function importOcx(chunks: AsyncIterable<Uint8Array | string>, opti
       // pre-pass 0..0.1 (a scan), main pass 0.1..1 by bytes
       progress(0.1, 'Importing parts');
       const builder = new ModelBuilder(shared, build);
-      const raw = await readOcx(options.reopen(), {
-        signal: options.signal,
-        shared,
-        onGroup: (records, base) => builder.addGroup(records, base),
-        onBytes: total ? (n) => progress(0.1 + 0.9 * Math.min(1, n / total), `Importing parts (${builder.count} so far)`) : undefined,
-      });
-      progress(1, 'Tessellation done');
-      return builder.finish(raw);
+      const { signal: _signal, ...plain } = build;
+      const offload = options.offload?.(shared, plain, builder) ?? null;
+      try {
+        const raw = await readOcx(options.reopen(), {
+          signal: options.signal,
+          shared,
+          onGroup: offload ? (records, base) => offload.add(records, base) : (records, base) => builder.addGroup(records, base),
+          drain: offload ? () => offload.backlog() : undefined,
+          onBytes: total ? (n) => progress(0.1 + 0.9 * Math.min(1, n / total), `Importing parts (${builder.count} so far)`) : undefined,
+        });
+        if (offload) await offload.flush();
+        progress(1, 'Tessellation done');
+        return builder.finish(raw);
+      } finally {
+        await offload?.close();
+      }
     }
     chunks = options.reopen(); // no OCX root found by the scan, or a bad fragment: the single pass gives the precise error
   }

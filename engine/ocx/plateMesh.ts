@@ -93,11 +93,13 @@ export function plateSheet(
     n = N0;
   }
   const [e1, e2] = lifter ? lifter.basis : basisOf(n);
+  // scalar arithmetic in the order of dot(d, e): no temporary vectors per point (issue 3 item 6)
+  const [ox, oy, oz] = origin;
   const to2 = (l: number[]) => {
     const out: number[] = [];
     for (let i = 0; i < l.length; i += 3) {
-      const d: Vec3 = [l[i] - origin[0], l[i + 1] - origin[1], l[i + 2] - origin[2]];
-      out.push(dot(d, e1), dot(d, e2));
+      const dx = l[i] - ox, dy = l[i + 1] - oy, dz = l[i + 2] - oz;
+      out.push(dx * e1[0] + dy * e1[1] + dz * e1[2], dx * e2[0] + dy * e2[1] + dz * e2[2]);
     }
     return out;
   };
@@ -108,7 +110,7 @@ export function plateSheet(
     if (surface.kind === 'plane') {
       // the hole must lie in (or near) the plate's plane
       let far = false;
-      for (let i = 0; i < h.length && !far; i += 3) far = Math.abs(dot([h[i] - origin[0], h[i + 1] - origin[1], h[i + 2] - origin[2]], n)) > 50 + Math.abs(o1) + Math.abs(o2);
+      for (let i = 0; i < h.length && !far; i += 3) far = Math.abs((h[i] - ox) * n[0] + (h[i + 1] - oy) * n[1] + (h[i + 2] - oz) * n[2]) > 50 + Math.abs(o1) + Math.abs(o2);
       if (far) continue;
     }
     holes2.push(to2(h));
@@ -116,9 +118,10 @@ export function plateSheet(
   const boundary = new Map<number, Vec3>();
   const bxyh: number[] = []; // boundary samples (x, y, height along N) for the expected height of a lift
   if (lifter) for (const l of loops) for (let i = 0; i < l.length; i += 3) {
-    const d: Vec3 = [l[i] - origin[0], l[i + 1] - origin[1], l[i + 2] - origin[2]];
-    boundary.set(key(dot(d, e1), dot(d, e2)), [l[i], l[i + 1], l[i + 2]]);
-    if ((i / 3) % Math.max(1, Math.floor(l.length / 3 / 200)) === 0) bxyh.push(dot(d, e1), dot(d, e2), dot(d, n));
+    const dx = l[i] - ox, dy = l[i + 1] - oy, dz = l[i + 2] - oz;
+    const u = dx * e1[0] + dy * e1[1] + dz * e1[2], v = dx * e2[0] + dy * e2[1] + dz * e2[2];
+    boundary.set(key(u, v), [l[i], l[i + 1], l[i + 2]]);
+    if ((i / 3) % Math.max(1, Math.floor(l.length / 3 / 200)) === 0) bxyh.push(u, v, dx * n[0] + dy * n[1] + dz * n[2]);
   }
   const spacing = lifter ? Math.max(steinerSpacing(outer2), Math.min(0.7 * medianEdge(lifter.mesh), Math.sqrt(areaOf2(outer2) / 50))) : 0;
   // on curved surfaces, long boundary edges would give sliver triangles whose lifted area is wrong
@@ -130,9 +133,18 @@ export function plateSheet(
   let orient = 0;
   for (let i = 0; i < nv; i++) {
     const x = region.points[2 * i], y = region.points[2 * i + 1];
-    let p: Vec3 = [origin[0] + x * e1[0] + y * e2[0], origin[1] + x * e1[1] + y * e2[1], origin[2] + x * e1[2] + y * e2[2]];
+    if (!lifter) {
+      positions[3 * i] = ox + x * e1[0] + y * e2[0];
+      positions[3 * i + 1] = oy + x * e1[1] + y * e2[1];
+      positions[3 * i + 2] = oz + x * e1[2] + y * e2[2];
+      normals[3 * i] = n[0];
+      normals[3 * i + 1] = n[1];
+      normals[3 * i + 2] = n[2];
+      continue;
+    }
+    let p: Vec3 = [ox + x * e1[0] + y * e2[0], oy + x * e1[1] + y * e2[1], oz + x * e1[2] + y * e2[2]];
     let nn: Vec3 = n;
-    if (lifter) {
+    {
       const hit = lifter.lift(x, y, expectedHeight(bxyh, x, y));
       const b = boundary.get(key(x, y));
       if (hit) {

@@ -97,6 +97,11 @@ export interface ReadOptions {
    * the global index of the first; parent indices are global. RawModel.parts then stays empty.
    */
   onGroup?: (records: PartRecord[], base: number) => void;
+  /**
+   * Awaited after each chunk when it returns a promise (back-pressure: e.g. worker threads tessellating
+   * the handed-over groups have a backlog); a rejection ends the read with that error.
+   */
+  drain?: () => Promise<void> | undefined;
 }
 
 interface Frame {
@@ -114,7 +119,7 @@ interface Frame {
  * (naming the unclosed element), a non-OCX root or namespace, or a DOCTYPE declaring entities.
  */
 export async function readOcx(chunks: AsyncIterable<Uint8Array | string>, options: ReadOptions = {}): Promise<RawModel> {
-  const { onBytes, signal, shared, onGroup } = options;
+  const { onBytes, signal, shared, onGroup, drain } = options;
   const model: RawModel = {
     schemaVersion: '',
     header: {},
@@ -137,6 +142,9 @@ export async function readOcx(chunks: AsyncIterable<Uint8Array | string>, option
   let recordCount = 0;
   let group: PartRecord[] = [];
   let groupBase = 0;
+  // the namespace test of the last URI seen (saxes hands out the same string for a namespace)
+  let lastUri = '';
+  let lastIsOcx = false;
 
   const fail = (msg: string, line = parser.line, col?: number): never => {
     throw new OcxImportError(msg, line, col);
@@ -154,8 +162,17 @@ export async function readOcx(chunks: AsyncIterable<Uint8Array | string>, option
     const top = stack[stack.length - 1];
     if (top?.node && TEXT_ELEMENTS.has(top.local)) top.node.t = (top.node.t ?? '') + t;
   });
+  // attributes by local name, gathered as saxes reports them (cheaper than walking tag.attributes, a
+  // prototype-less map, afterwards; issue 3 item 6); taken and reset by each start tag
+  let attrs: Record<string, string> = {};
+  parser.on('attribute', (a) => {
+    if (a.prefix === 'xmlns' || a.name === 'xmlns') return;
+    attrs[a.local as string] = a.value;
+  });
   parser.on('opentag', (tag: SaxesTagNS) => {
     const local = tag.local;
+    const tagAttrs = attrs;
+    attrs = {};
     const parent = stack[stack.length - 1];
     if (!rootSeen) {
       rootSeen = true;
@@ -170,12 +187,12 @@ export async function readOcx(chunks: AsyncIterable<Uint8Array | string>, option
     stack.push(frame);
     if (frame.skip) return;
     const line = parser.line;
-    const isOcx = tag.uri.startsWith(OCX_NS_PREFIX);
+    const isOcx = tag.uri === lastUri ? lastIsOcx : (lastIsOcx = (lastUri = tag.uri).startsWith(OCX_NS_PREFIX));
     const known = KNOWN_CHILDREN[parent.record >= 0 ? 'part' : parent.local];
     if (isOcx && known && !known.has(local)) model.unsupported.set(local, (model.unsupported.get(local) ?? 0) + 1);
     const inHoleContainer = HOLE_CONTAINERS.has(parent.local);
     if (isOcx && (PART_ELEMENTS.has(local) || (HOLE_ELEMENTS.has(local) && inHoleContainer && partRecordStack.length > 0))) {
-      const node = makeNode(tag, line);
+      const node = makeNode(tag, line, tagAttrs);
       const rec: PartRecord = { kind: local, node, parent: partRecordStack.length ? partRecordStack[partRecordStack.length - 1] : -1, line };
       frame.node = node;
       frame.record = recordCount++;
@@ -188,7 +205,7 @@ export async function readOcx(chunks: AsyncIterable<Uint8Array | string>, option
         frame.skip = true;
         return;
       }
-      const node = makeNode(tag, line);
+      const node = makeNode(tag, line, tagAttrs);
       parent.node.c.push(node);
       frame.node = node;
       return;
@@ -200,8 +217,8 @@ export async function readOcx(chunks: AsyncIterable<Uint8Array | string>, option
       return;
     }
     let sink: ((n: XNode) => void) | null = null;
-    if (local === 'Header' && pl === 'ocxXML') model.header = plainAttrs(tag);
-    else if (local === 'Vessel' && pl === 'ocxXML') model.vessel = plainAttrs(tag);
+    if (local === 'Header' && pl === 'ocxXML') model.header = tagAttrs;
+    else if (local === 'Vessel' && pl === 'ocxXML') model.vessel = tagAttrs;
     else if (local === 'DistanceTolerance' && pl === 'Vessel') sink = (n) => (model.distanceTolerance = n);
     else if (local === 'CoordinateSystem') sink = (n) => model.coordinateSystems.push(n);
     else if (pl === 'ReferenceSurfaces') sink = (n) => indexSurface(model.surfaces, n);
@@ -210,7 +227,7 @@ export async function readOcx(chunks: AsyncIterable<Uint8Array | string>, option
     else if (local === 'DesignView') sink = (n) => model.designViews.push(n);
     else if (SKIPPED.has(local) || local === 'ClassificationData') frame.skip = true;
     if (sink) {
-      frame.node = makeNode(tag, line);
+      frame.node = makeNode(tag, line, tagAttrs);
       captureRoot = { frame, sink };
     }
   });
@@ -256,6 +273,8 @@ export async function readOcx(chunks: AsyncIterable<Uint8Array | string>, option
       write(decoder.decode(chunk, { stream: true }));
     }
     onBytes?.(consumed);
+    const wait = drain?.();
+    if (wait) await wait;
   }
   const tail = decoder.decode();
   if (tail) write(tail);
@@ -298,18 +317,9 @@ function attr(tag: SaxesTagNS, local: string): string | undefined {
   return undefined;
 }
 
-function plainAttrs(tag: SaxesTagNS): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const k in tag.attributes) {
-    const a = tag.attributes[k];
-    if (a.prefix === 'xmlns' || a.name === 'xmlns') continue;
-    out[a.local] = a.value;
-  }
-  return out;
-}
-
-function makeNode(tag: SaxesTagNS, line: number): XNode {
-  return { n: tag.local, a: plainAttrs(tag), c: [], line };
+/** A captured node: local name, attributes by local name (namespace declarations left out), line. */
+function makeNode(tag: SaxesTagNS, line: number, attrs: Record<string, string>): XNode {
+  return { n: tag.local, a: attrs, c: [], line };
 }
 
 function indexSurface(map: Map<string, XNode>, n: XNode): void {
