@@ -9,6 +9,8 @@
  *             parts beside a bare saxes parse of the same file (bench/ocx/ocxSuite.ts).
  *   tools   — sections, snap and clip latency on generated ships vs linear scans (bench/tools/toolsSuite.ts;
  *             BENCH_SIZES=100000,500000; named explicitly, it takes minutes).
+ *   pick    — pick latency of Engine.pick vs a Raycaster over one Mesh per part, in Node on the same rays
+ *             (bench/viewer/pickSuite.ts; BENCH_SIZES, default 100000,500000).
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
@@ -82,6 +84,7 @@ export const SUITES: Record<string, Suite> = {
   ocx: ocxSuite,
   viewer: async () => (await import('./viewer/runViewerBench')).viewerSuite(),
   tools: async () => (await import('./tools/toolsSuite')).toolsSuite(),
+  pick: async () => (await import('./viewer/pickSuite')).pickSuite(),
 };
 /** Suites run when none is named (viewer takes minutes: name it). */
 const DEFAULT_SUITES = ['package', 'ocx'];

@@ -7,22 +7,24 @@
  * snapping, annotations). Input follows viewer.md §4 and §9. After dispose() every method throws
  * `Engine disposed`.
  */
-import { Color, HemisphereLight, Scene, WebGLRenderer, type Camera } from 'three';
+import { Color, HemisphereLight, Scene, Vector3, WebGLRenderer, type Camera } from 'three';
 import type {
   AnnotationSettings, ClipBox, ClipPlaneKey, ClipState, EngineApi, EngineEvent, EngineInitOptions, EngineListener, EngineModelDetails,
   EngineObjectTable, KeyInput, OrbitView, PointerInput, ProjectionAxis, RenderStats, SceneGraphNode, SectionAxis, SectionCreated,
   SelectionMode, SnapResult, SnapSettings, SurfaceObjectInput, WheelInput,
 } from './EngineApi';
 import { CameraRig } from './interaction/CameraRig';
-import { CAMERA_CONSTANTS, PROJECTION_ORBITS, type Vec3 } from './interaction/cameraMath';
 import { InputRouter } from './interaction/InputRouter';
 import { SelectionController } from './interaction/SelectionController';
+import { ViewActions } from './interaction/ViewActions';
+import type { Vec3 } from './interaction/cameraMath';
 import { isBoxValid, type Box3Tuple } from './model/types';
 import { createStateUniforms } from './scene/chunkMaterial';
 import { FrameLoop } from './scene/FrameLoop';
-import { ModelScene } from './scene/ModelScene';
+import { LOD_BUILD_MS_PER_FRAME, ModelScene } from './scene/ModelScene';
 import { describeSceneGraph, findSceneNode } from './scene/sceneGraph';
 import { ModelLoader } from './scene/ModelLoader';
+import { renderStats } from './scene/renderStats';
 import { AnnotationManager } from './tools/AnnotationManager';
 import { ClippingManager } from './tools/ClippingManager';
 import type { CanvasFactory } from './tools/LabelLayer';
@@ -72,6 +74,7 @@ export class Engine implements EngineApi {
   private readonly sections: SectionManager;
   private readonly annotations: AnnotationManager;
   private readonly loader: ModelLoader;
+  private readonly views: ViewActions;
   private model: ModelScene | null = null;
   private table: EngineObjectTable | null = null;
   private listener: EngineListener | null = null;
@@ -79,8 +82,8 @@ export class Engine implements EngineApi {
   private firstFrameSent = false;
   private cameraChanged = false;
   private lastCameraEvent = -Infinity;
-  private lastDoubleClick = -Infinity;
   private readonly now: () => number;
+  private readonly eyeOnBox = new Vector3();
 
   constructor(private readonly deps: EngineDeps = {}) {
     this.now = deps.now ?? (() => (globalThis.performance ? globalThis.performance.now() : Date.now()));
@@ -117,14 +120,20 @@ export class Engine implements EngineApi {
     this.clip.onChange = () => this.visibilityChanged();
     this.input = new InputRouter({
       cams: this.cams, sel: this.sel, clip: this.clip, measure: this.measure, annotations: this.annotations,
-      pick: (x, y) => {
-        const h = this.pick(x, y);
-        return h.type === 'hit' ? h : null;
-      },
+      pick: (x, y) => ((h) => (h.type === 'hit' ? h : null))(this.pick(x, y)),
       emit: (e) => this.emit(e),
       cameraMoved: () => this.cameraMoved(),
       now: () => this.now(),
       alive: () => !this.disposed,
+    });
+    this.views = new ViewActions({
+      cams: this.cams,
+      model: () => this.model,
+      pickPoint: (x, y) => ((h) => (h.type === 'hit' ? h.point : null))(this.pick(x, y)),
+      emit: (e) => this.emit(e),
+      cameraMoved: () => this.cameraMoved(),
+      setBoxEnabled: (on) => (this.input.gesture.boxEnabled = on),
+      now: () => this.now(),
     });
   }
 
@@ -143,10 +152,7 @@ export class Engine implements EngineApi {
     this.invalidate();
   }
 
-  subscribe(listener: EngineListener): void {
-    this.alive();
-    this.listener = listener;
-  }
+  subscribe(listener: EngineListener): void { this.alive(); this.listener = listener; }
 
   setObjectTable(table: EngineObjectTable): void {
     this.alive();
@@ -185,6 +191,8 @@ export class Engine implements EngineApi {
         },
         progress: (progress) => this.emit({ type: 'load-progress', progress }),
       });
+      m.loading = false;
+      this.invalidate();
       this.emit({ type: 'model-ready', bounds: [...m.header.bounds] as Box3Tuple, triangles: m.triangles });
     } catch (e) {
       const err = e as Error;
@@ -203,65 +211,17 @@ export class Engine implements EngineApi {
     this.cameraMoved();
   }
 
-  pointer(input: PointerInput): void {
-    this.alive();
-    this.input.pointer(input);
-  }
-
-  wheel(input: WheelInput): void {
-    this.alive();
-    this.cams.wheel(input);
-    this.cameraMoved();
-  }
-
-  doubleClick(x: number, y: number): void {
-    this.alive();
-    if (this.cams.walking) return;
-    const t = this.now();
-    if (t - this.lastDoubleClick < CAMERA_CONSTANTS.doubleClickDebounceMs) return;
-    this.lastDoubleClick = t;
-    // viewer.md §4: double-click resets the orbit target: to the point under the cursor, else the visible centre.
-    const hit = this.pick(x, y);
-    if (hit.type === 'hit') this.cams.orbit.setTarget(hit.point);
-    else {
-      const b = this.model?.visibleBounds();
-      if (!b) return;
-      this.cams.orbit.setTarget([(b[0] + b[3]) / 2, (b[1] + b[4]) / 2, (b[2] + b[5]) / 2] as Vec3);
-    }
-    this.cameraMoved();
-  }
-
-  fitToWindow(): void {
-    this.alive();
-    const m = this.model;
-    const box = m ? (m.visibleBounds() ?? (isBoxValid(m.header.bounds) ? m.header.bounds : null)) : null;
-    if (!box) return;
-    this.cams.orbit.fit(box);
-    this.cameraMoved();
-  }
-
-  orbitTo(longitude: number, latitude: number, animateMs: number = CAMERA_CONSTANTS.projectionMs): void {
-    this.alive();
-    if (!Number.isFinite(longitude) || !Number.isFinite(latitude)) throw new Error(`orbitTo: angles ${longitude}/${latitude} are not finite`);
-    this.cams.orbit.animateOrbit(longitude, latitude, animateMs, this.now());
-    this.cameraMoved();
-  }
-
-  getView(): OrbitView {
-    this.alive();
-    return this.cams.getView();
-  }
-
-  setVisibility(nodeIds: number[], visible: boolean): void {
-    this.alive();
-    this.sel.setVisibility(nodeIds, visible);
-    this.visibilityChanged();
-  }
-
-  setSelection(nodeIds: number[]): void {
-    this.alive();
-    this.sel.setSelection(nodeIds);
-  }
+  pointer(input: PointerInput): void { this.alive(); this.input.pointer(input); }
+  wheel(input: WheelInput): void { this.alive(); this.views.wheel(input); }
+  doubleClick(x: number, y: number): void { this.alive(); this.views.doubleClick(x, y); }
+  fitToWindow(): void { this.alive(); this.views.fitToWindow(); }
+  orbitTo(longitude: number, latitude: number, animateMs?: number): void { this.alive(); this.views.orbitTo(longitude, latitude, animateMs); }
+  viewAlong(axis: ProjectionAxis): void { this.alive(); this.views.viewAlong(axis); }
+  setWalkMode(on: boolean): void { this.alive(); this.views.setWalkMode(on); }
+  key(input: KeyInput): void { this.alive(); this.views.key(input); }
+  getView(): OrbitView { this.alive(); return this.cams.getView(); }
+  setVisibility(nodeIds: number[], visible: boolean): void { this.alive(); this.sel.setVisibility(nodeIds, visible); this.visibilityChanged(); }
+  setSelection(nodeIds: number[]): void { this.alive(); this.sel.setSelection(nodeIds); }
 
   setSelectionMode(mode: SelectionMode): void {
     this.alive();
@@ -293,61 +253,14 @@ export class Engine implements EngineApi {
     this.invalidate();
   }
 
-  viewAlong(axis: ProjectionAxis): void {
-    this.alive();
-    const o = PROJECTION_ORBITS[axis];
-    if (!o) throw new Error(`viewAlong: unknown axis "${axis}" (X, Y, Z, -X, -Y, -Z)`);
-    if (this.cams.walking) this.setWalkMode(false);
-    this.orbitTo(o[0], o[1], CAMERA_CONSTANTS.projectionMs);
-  }
+  hideSelected(): void { this.alive(); this.sel.hideSelected(); this.visibilityChanged(); }
+  setTreeVisibility(nodeIds: number[], visible: boolean): void { this.alive(); this.sel.setTreeVisibility(nodeIds, visible); this.visibilityChanged(); }
+  undo(): void { this.alive(); this.sel.undo(); this.visibilityChanged(); }
+  redo(): void { this.alive(); this.sel.redo(); this.visibilityChanged(); }
 
-  setWalkMode(on: boolean): void {
-    this.alive();
-    if (!this.cams.setWalkMode(on)) return;
-    if (on) this.emit({ type: 'box-changed', box: null });
-    this.input.gesture.boxEnabled = !on;
-    this.emit({ type: 'walk-mode-changed', on });
-    this.cameraMoved();
-  }
+  getHistory(): { undoName: string | null; redoName: string | null } { this.alive(); return this.sel.names(); }
 
-  key(input: KeyInput): void {
-    this.alive();
-    if (this.cams.key(input)) this.cameraMoved();
-  }
-
-  hideSelected(): void {
-    this.alive();
-    this.sel.hideSelected();
-    this.visibilityChanged();
-  }
-
-  setTreeVisibility(nodeIds: number[], visible: boolean): void {
-    this.alive();
-    this.sel.setTreeVisibility(nodeIds, visible);
-    this.visibilityChanged();
-  }
-
-  undo(): void {
-    this.alive();
-    this.sel.undo();
-    this.visibilityChanged();
-  }
-
-  redo(): void {
-    this.alive();
-    this.sel.redo();
-    this.visibilityChanged();
-  }
-
-  getHistory(): { undoName: string | null; redoName: string | null } {
-    this.alive();
-    return this.sel.names();
-  }
-
-  getSceneGraph(): SceneGraphNode {
-    this.alive();
-    return describeSceneGraph(this.scene);
-  }
+  getSceneGraph(): SceneGraphNode { this.alive(); return describeSceneGraph(this.scene); }
 
   setSceneNodeVisible(id: number, visible: boolean): void {
     this.alive();
@@ -357,15 +270,7 @@ export class Engine implements EngineApi {
     this.invalidate();
   }
 
-  getRenderStats(): RenderStats {
-    this.alive();
-    const s = this.loop.stats;
-    return {
-      frameTimeMs: s.frameTimeMs, fps: this.loop.fps(this.now()), drawCalls: s.drawCalls, triangles: s.triangles,
-      geometryBytes: this.model?.geometryBytes ?? 0, modelTriangles: this.model?.triangles ?? 0,
-      chunksDrawn: this.chunksDrawn, chunkCount: this.model?.chunks.length ?? 0,
-    };
-  }
+  getRenderStats(): RenderStats { this.alive(); return renderStats(this.loop, this.model, this.now()); }
 
   // ---- issue 5 tools (contracts in EngineApi) ----
   setModelDetails(details: EngineModelDetails): void {
@@ -439,16 +344,18 @@ export class Engine implements EngineApi {
     this.invalidate();
   }
 
-  private chunksDrawn = 0;
-
   /** Culls chunks to the view and renders (FrameLoop hook). */
   private draw(): { render: { calls: number; triangles: number } } | undefined {
-    const cam = this.cams.camera;
+    const cams = this.cams;
     if (this.model) {
-      this.chunksDrawn = this.model.cull(this.cams.viewProjection().elements);
+      const eye = cams.camera.position;
+      this.model.lodBuildMs = Math.max(LOD_BUILD_MS_PER_FRAME, this.loop.stats.frameTimeMs / 2);
+      this.model.cull(cams.viewProjection().elements, (box) => cams.worldPerPixel(box.clampPoint(eye, this.eyeOnBox).toArray() as Vec3));
+      // LOD levels are built a few per frame; draw again until every chunk has its level.
+      if (this.model.lodPending) this.invalidate();
       if (this.clip.state().active) this.clip.chunksChanged();
     }
-    this.renderer!.render(this.scene, cam);
+    this.renderer!.render(this.scene, cams.camera);
     if (!this.firstFrameSent && this.model && this.model.chunks.length > 0) {
       this.firstFrameSent = true;
       this.emit({ type: 'first-frame' });

@@ -6,16 +6,17 @@
  * Raycaster picking without a BVH. Both read the same `.sc` package and are measured the same way.
  */
 import {
-  BufferAttribute, BufferGeometry, Color, DirectionalLight, HemisphereLight, Matrix4, Mesh, MeshLambertMaterial, OrthographicCamera,
+  BufferAttribute, BufferGeometry, Color, DirectionalLight, DoubleSide, FrontSide, type Material, HemisphereLight, Matrix4, Mesh, MeshLambertMaterial, OrthographicCamera,
   Raycaster, Scene, Vector2, Vector3, WebGLRenderer,
 } from 'three';
 import { Engine } from '../../engine/Engine';
+import { DETAIL_MIN_PX, EDGE_MIN_PX, LOD_MAX_PX, type ModelScene } from '../../engine/scene/ModelScene';
 import type { EngineEvent, PointerInput } from '../../engine/EngineApi';
 import { decodeChunkPositions, decodeScenePackage } from '../../engine/package/reader';
 import { fitBoxToView, orbitBasis } from '../../engine/interaction/cameraMath';
 
 const W = 1280, H = 720;
-const ORBIT_FRAMES = 30;
+const ORBIT_FRAMES = 20;
 
 /** Figures of one implementation on one ship (ms, bytes). */
 export interface BenchFigures {
@@ -29,6 +30,10 @@ export interface BenchFigures {
   heapMB: number;
   bytesPerTriangle: number;
   triangles: number;
+  /** Triangles in the draw ranges of the last orbit frame (after culling), Keelson only. */
+  drawnTriangles?: number;
+  /** Orbit median (ms) with single factors switched off, Keelson only (BENCH_VARIANTS=1). */
+  variants?: Record<string, number>;
 }
 
 function canvas(): HTMLCanvasElement {
@@ -64,7 +69,7 @@ function ptr(kind: PointerInput['kind'], x: number, y: number, over: Partial<Poi
 }
 
 /** Measures the Keelson engine on the package at `url`. */
-async function keelsonBench(url: string): Promise<BenchFigures> {
+async function keelsonBench(url: string, opts: { variants?: boolean } = {}): Promise<BenchFigures> {
   const c = canvas();
   const engine = new Engine();
   await engine.init({ canvas: c as unknown as OffscreenCanvas, width: W, height: H, pixelRatio: 1 });
@@ -93,21 +98,70 @@ async function keelsonBench(url: string): Promise<BenchFigures> {
     await new Promise((r) => setTimeout(r, 20));
   }
 
-  // Orbit: one 4 px drag step per frame, frame time = step + render + GPU finish.
-  const frames: number[] = [];
-  engine.pointer(ptr('down', W / 2, H / 2));
-  engine.pointer(ptr('move', W / 2 + 4, H / 2));
-  await raf();
-  for (let i = 0; i < ORBIT_FRAMES; i++) {
-    const t = performance.now();
-    engine.pointer(ptr('move', W / 2 + 8 + i * 4, H / 2));
-    await raf(); // the engine draws in its own animation frame callback, which runs before ours resolves
-    sync(gl);
-    frames.push(performance.now() - t);
+  // Orbit: the same camera path as the baseline (from 160°/10°, fitted, 1.2° per frame = a 4 px drag step);
+  // frame time = step + render + GPU finish, drawn synchronously (the engine's FrameLoop.frame) like the baseline.
+  const loop = (engine as unknown as { loop: { frame(): void } }).loop;
+  const model = (engine as unknown as { model: ModelScene }).model;
+  const orbit = async (n: number): Promise<number[]> => {
+    const frames: number[] = [];
+    engine.orbitTo(160, 10, 0);
+    engine.fitToWindow();
+    loop.frame();
+    // The engine keeps drawing after a view change until every chunk has its LOD level (built in the
+    // frames' spare time, up to half a frame each); here the view settles before the measured frames.
+    for (let i = 0; i < 50 && model.lodPending; i++) {
+      engine.fitToWindow();
+      loop.frame();
+    }
+    engine.pointer(ptr('down', W / 2, H / 2));
+    for (let i = 0; i < n; i++) {
+      const t = performance.now();
+      engine.pointer(ptr('move', W / 2 + 4 * (i + 1) + (i === 0 ? 0 : 0), H / 2));
+      loop.frame();
+      sync(gl);
+      frames.push(performance.now() - t);
+      await raf();
+    }
+    engine.pointer(ptr('up', W / 2 + 4 * n, H / 2, { buttons: 0 }));
+    return frames;
+  };
+  const variants: Record<string, number> = {};
+  if (opts.variants) {
+    // One factor at a time (issue 4 item 6 "find what costs"): median of a few frames each.
+    const med = async () => quantile(await orbit(4), 0.5);
+    variants['all optimisations'] = await med();
+    const heads = (engine as unknown as { cams: { heads: { visible: boolean }[] } }).cams.heads;
+    heads[1].visible = true;
+    variants['walk camera head light on too (as before this round)'] = await med();
+    heads[1].visible = false;
+    const plain = new MeshLambertMaterial({ color: 0xb6bcc4, side: FrontSide, flatShading: true, polygonOffset: true, polygonOffsetFactor: 1, polygonOffsetUnits: 1 });
+    const own = model.chunks.map((c) => c.mesh.material);
+    for (const c of model.chunks) c.mesh.material = c.lodMesh.material = plain;
+    variants['plain Lambert (no state-table texture fetches)'] = await med();
+    model.chunks.forEach((c, i) => (c.mesh.material = c.lodMesh.material = own[i]));
+    model.lodMaxPx = 0;
+    variants['no LOD'] = await med();
+    model.detailMinPx = 0;
+    variants['no LOD, no small-object culling'] = await med();
+    model.edgeMinPx = 0;
+    variants['no LOD or culling, all edges'] = await med();
+    for (const c of model.chunks) if (c.edges) c.edges.visible = false;
+    model.chunks.forEach((c) => c.edges && (c.edges.layers.disable(0)));
+    variants['no LOD or culling, no edges'] = await med();
+    for (const c of model.chunks) for (const m of [c.mesh.material as Material]) { m.side = DoubleSide; m.needsUpdate = true; }
+    variants['no LOD or culling, no edges, double-sided'] = await med();
+    for (const c of model.chunks) for (const m of [c.mesh.material as Material]) { m.side = FrontSide; m.needsUpdate = true; }
+    model.chunks.forEach((c) => c.edges && (c.edges.layers.enable(0)));
+    model.detailMinPx = DETAIL_MIN_PX;
+    model.lodMaxPx = LOD_MAX_PX;
+    model.edgeMinPx = EDGE_MIN_PX;
   }
-  engine.pointer(ptr('up', W / 2 + 8 + ORBIT_FRAMES * 4, H / 2));
+  const frames = await orbit(ORBIT_FRAMES);
+  const drawnTriangles = model.trianglesDrawn;
+  // Bytes after orbiting: the LOD indices built for the view count too.
+  const stats1 = engine.getRenderStats();
   engine.fitToWindow();
-  await raf();
+  loop.frame();
 
   // Pick latency: pointer events to selection.
   const picks: number[] = [];
@@ -135,8 +189,10 @@ async function keelsonBench(url: string): Promise<BenchFigures> {
     pickMs: quantile(picks, 0.5),
     boxMs,
     heapMB: heap,
-    bytesPerTriangle: stats0.geometryBytes / stats0.modelTriangles,
+    bytesPerTriangle: stats1.geometryBytes / stats1.modelTriangles,
     triangles: stats0.modelTriangles + 0 * boxCount,
+    drawnTriangles,
+    variants,
   };
 }
 

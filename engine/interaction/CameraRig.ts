@@ -20,14 +20,19 @@ export class CameraRig {
   private readonly vp = new Matrix4();
   private readonly v = new Vector3();
 
+  /** Head lights of the orbit and walk cameras; only the active camera's light is on (one light less to shade). */
+  private readonly heads: [DirectionalLight, DirectionalLight];
+
   /** Adds both cameras (each with a head light riding with it) to `scene`. */
   constructor(scene: Scene) {
-    for (const cam of [this.orbit.camera, this.walk.camera]) {
+    this.heads = [this.orbit.camera, this.walk.camera].map((cam) => {
       const head = new DirectionalLight(0xffffff, 2.6);
       head.position.set(0.5, 0.8, 1);
       cam.add(head);
       scene.add(cam);
-    }
+      return head;
+    }) as [DirectionalLight, DirectionalLight];
+    this.heads[1].visible = false;
   }
 
   get walking(): boolean {
@@ -111,6 +116,8 @@ export class CameraRig {
       this.savedView = null;
     }
     this.walkOn = on;
+    this.heads[0].visible = !on;
+    this.heads[1].visible = on;
     return true;
   }
 

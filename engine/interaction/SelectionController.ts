@@ -5,6 +5,7 @@
  */
 import type { EngineEvent, SelectionMode } from '../EngineApi';
 import type { ModelScene } from '../scene/ModelScene';
+import { OBJECT_FLAGS } from '../scene/ObjectStateTable';
 import { boxSelectMode } from './boxSelect';
 import { CAMERA_CONSTANTS } from './cameraMath';
 import { selectionAfterClick } from './PointerGesture';
@@ -67,12 +68,16 @@ export class SelectionController {
     this.apply(add ? [...new Set([...this.selection, ...ids])] : ids);
   }
 
-  /** Shows or hides nodes without recording an action. */
+  /**
+   * Shows or hides nodes (and descendants) without recording an action. When anything changed, emits
+   * {type: 'visibility-changed', hiddenCount, nodeIds, visible} so the UI tree follows (also for undo/redo).
+   */
   setVisibility(nodeIds: readonly number[], visible: boolean): void {
     const m = this.host.model();
     if (!m) return;
-    m.setVisibility(nodeIds, visible);
+    const changed = m.setVisibility(nodeIds, visible);
     if (!visible && this.hover !== null && m.state.isHidden(this.hover)) this.setHover(null);
+    if (changed > 0) this.host.emit({ type: 'visibility-changed', hiddenCount: m.state.countFlag(OBJECT_FLAGS.hidden), nodeIds: [...nodeIds], visible });
     this.host.invalidate();
   }
 

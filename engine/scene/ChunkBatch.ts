@@ -22,6 +22,7 @@ import {
   DataTexture,
   DoubleSide,
   FloatType,
+  FrontSide,
   LineSegments,
   Matrix4,
   Mesh,
@@ -39,6 +40,15 @@ import type { SceneChunk } from '../package/types';
 import { buildTriangleLookup, objectAtTriangle, type TriangleObjectLookup } from '../interaction/objectLookup';
 import { createEdgeMaterial, createStencilMaterial, createSurfaceMaterial, type ChunkSlotUniform, type ObjectStateUniforms } from './chunkMaterial';
 import { TEXTURE_ROW } from './ObjectStateTable';
+import { gatherNearRay, snapTables, type SnapTables } from './chunkSnap';
+import { buildLodLevel, vertexFacing, type LodLevel } from './lodCluster';
+import { orderChunkBySize, rowsAtLeast, type SizeOrder } from './sizeOrder';
+
+/** Cell size (mm) of LOD level 0; level L clusters vertices in cells of LOD_BASE_MM · 2^L. */
+export const LOD_BASE_MM = 25;
+/** A LOD level is kept only when it has at most this share of the chunk's triangles; at most LOD_LEVELS_KEPT levels per chunk. */
+export const LOD_KEEP_MAX = 0.6;
+export const LOD_LEVELS_KEPT = 2;
 
 const QMAX = 65535;
 
@@ -71,6 +81,19 @@ export class ChunkBatch {
   private readonly inverse = new Matrix4();
   private readonly slot: ChunkSlotUniform;
   private readonly uniforms: ObjectStateUniforms;
+  /** Rows largest first with their index-buffer prefixes (scene/sizeOrder.ts). */
+  private readonly order: SizeOrder;
+  private translucentRows = false;
+  private ownTranslucent: BufferGeometry | null = null;
+  private facing: Uint8Array | null = null;
+  private readonly lods = new Map<number, { level: LodLevel; geometry: BufferGeometry; used: number }>();
+  /** Levels that would keep too many triangles (full detail is as good). */
+  private readonly uselessLods = new Set<number>();
+  private lodClock = 0;
+  /** The chunk's surfaces through a LOD index (shares the vertex buffers and materials; see setDetail). */
+  readonly lodMesh: Mesh;
+  /** Triangles and edges drawn after the last setDetail. */
+  drawnTriangles = 0;
 
   /**
    * Builds the GPU objects of `chunk` with materials on the shared state uniforms.
@@ -86,6 +109,7 @@ export class ChunkBatch {
     this.vertexCount = chunk.positions.length / 3;
     this.triangles = chunk.indices.length / 3;
     this.edgeCount = chunk.edges.length / 2;
+    this.order = orderChunkBySize(chunk);
     this.lookup = buildTriangleLookup(chunk.objects);
     const slots = vertexSlots(chunk.objects, this.vertexCount, where);
     this.slotTexture = slotObjectTexture(chunk.objects);
@@ -108,6 +132,10 @@ export class ChunkBatch {
     this.translucentMesh.renderOrder = 1;
     for (const m of [this.mesh, this.translucentMesh]) placeQuantised(m, chunk);
     this.mesh.name = `chunk-${chunk.index}`;
+    this.lodMesh = new Mesh(geometry, this.materials[0]);
+    this.lodMesh.visible = false;
+    placeQuantised(this.lodMesh, chunk);
+    this.lodMesh.name = `chunk-${chunk.index}-lod`;
     this.translucentMesh.name = `chunk-${chunk.index}-translucent`;
     this.inverse.copy(this.mesh.matrixWorld).invert();
     this.worldBox = (geometry.boundingBox ?? new Box3()).clone().applyMatrix4(this.mesh.matrixWorld);
@@ -134,11 +162,13 @@ export class ChunkBatch {
     return this.bvh !== null || this.triangles === 0;
   }
 
-  /** Builds the picking BVH now (a few ms to tens of ms for a full chunk); no-op when built. */
+  /** Builds the picking BVH and the snapping tables now (a few ms to tens of ms for a full chunk); no-op when built. */
   buildBvh(): void {
     if (this.bvh || this.triangles === 0) return;
     // indirect: keep the index buffer in package order so object ranges stay valid.
     this.bvh = new MeshBVH(this.mesh.geometry, { indirect: true });
+    // The snapping tables too, so the first snap on this chunk does not pay for them.
+    this.snapTables();
   }
 
   /** Bytes held by the BVH (0 before it is built). */
@@ -156,8 +186,131 @@ export class ChunkBatch {
     for (const m of this.materials) {
       if (m.clippingPlanes === planes) continue;
       m.clippingPlanes = planes;
+      // Cut solids are open: draw the inner faces too while clipping.
+      if (m !== this.materials[2]) m.side = planes ? DoubleSide : FrontSide;
       m.needsUpdate = true;
     }
+  }
+
+  /**
+   * Level of detail for the next frame: draws only objects whose world diagonal is at least
+   * `surfaceMinMm`, and edges only of objects of at least `edgeMinMm` (objects are stored largest first,
+   * so each is one draw-range prefix; 0 draws everything). `lodLevel` ≥ 0 draws the surfaces through the
+   * vertex-clustered indices of cells LOD_BASE_MM · 2^level (scene/lodCluster.ts) instead of the full
+   * ones; a level not built yet is built when `mayBuild`, else the nearest finer built level (or full
+   * detail) stands in. Returns the triangles drawn and whether the wanted level is still missing.
+   */
+  setDetail(surfaceMinMm: number, edgeMinMm: number, lodLevel = -1, mayBuild = true): { triangles: number; pending: boolean; built: boolean } {
+    const o = this.order;
+    const k = rowsAtLeast(o.sizes, surfaceMinMm);
+    let built = false;
+    if (lodLevel >= 0 && !this.lods.has(lodLevel) && !this.uselessLods.has(lodLevel) && mayBuild) {
+      this.buildLod(lodLevel);
+      built = true;
+    }
+    let use = -1;
+    for (let l = lodLevel; l >= 0 && !this.uselessLods.has(l); l--) if (this.lods.has(l)) { use = l; break; }
+    const full = k > 0 ? o.indexEnd[k - 1] : 0;
+    this.mesh.geometry.setDrawRange(0, full);
+    let count = full;
+    if (use >= 0) {
+      const lod = this.lods.get(use)!;
+      lod.used = ++this.lodClock;
+      count = k > 0 ? lod.level.indexEnd[k - 1] : 0;
+      this.lodMesh.geometry = lod.geometry;
+      lod.geometry.setDrawRange(0, count);
+      this.lodMesh.visible = this.mesh.visible;
+      this.mesh.visible = false;
+    } else {
+      this.lodMesh.visible = false;
+    }
+    if (this.edges) {
+      const ke = rowsAtLeast(o.sizes, Math.max(edgeMinMm, surfaceMinMm));
+      this.edges.geometry.setDrawRange(0, ke > 0 ? o.edgeEnd[ke - 1] : 0);
+    }
+    this.drawnTriangles = count / 3;
+    return { triangles: this.drawnTriangles, pending: lodLevel >= 0 && use !== lodLevel && !this.uselessLods.has(lodLevel), built };
+  }
+
+  /**
+   * Builds LOD `level` (cells of LOD_BASE_MM · 2^level mm) now; its indices join the GPU bytes. A level
+   * that keeps more than LOD_KEEP_MAX of the triangles is not worth its bytes: it is recorded as absent
+   * (full detail is drawn instead). At most LOD_LEVELS_KEPT levels stay; the least recently used goes.
+   */
+  buildLod(level: number): void {
+    if (this.lods.has(level) || this.uselessLods.has(level)) return;
+    this.facing ??= vertexFacing(this.chunk);
+    const lv = buildLodLevel(this.chunk, this.facing, LOD_BASE_MM * 2 ** level);
+    if (lv.indices.length > LOD_KEEP_MAX * this.chunk.indices.length) {
+      this.uselessLods.add(level);
+      return;
+    }
+    while (this.lods.size >= LOD_LEVELS_KEPT) {
+      let oldest = -1, at = Infinity;
+      for (const [l, v] of this.lods) if (v.used < at) { at = v.used; oldest = l; }
+      const drop = this.lods.get(oldest)!;
+      drop.geometry.dispose();
+      this.lodBytes -= drop.level.indices.byteLength;
+      this.lods.delete(oldest);
+    }
+    const g = new BufferGeometry();
+    g.setAttribute('position', this.mesh.geometry.getAttribute('position'));
+    g.setAttribute('objectSlot', this.mesh.geometry.getAttribute('objectSlot'));
+    g.setIndex(new BufferAttribute(lv.indices, 1));
+    g.boundingBox = this.mesh.geometry.boundingBox;
+    g.boundingSphere = this.mesh.geometry.boundingSphere;
+    this.lods.set(level, { level: lv, geometry: g, used: ++this.lodClock });
+    this.lodBytes += lv.indices.byteLength;
+  }
+
+  /** Bytes of the LOD index buffers built so far (GPU). */
+  lodBytes = 0;
+
+  /**
+   * Which objects the translucent pass draws, after an opacity change: 'all' (the whole model is see-
+   * through: the pass draws the full geometry), a predicate on object index (the pass gets its own
+   * index buffer of just those objects' triangles, so it costs nothing for the opaque rest), or null.
+   * Returns true when this chunk has anything to draw in that pass.
+   */
+  setTranslucentObjects(which: 'all' | ((objectIndex: number) => boolean) | null): boolean {
+    if (this.ownTranslucent) {
+      this.ownTranslucent.dispose();
+      this.ownTranslucent = null;
+    }
+    this.translucentMesh.geometry = this.mesh.geometry;
+    this.translucentRows = which !== null;
+    if (which === null || which === 'all') return this.translucentRows;
+    const o = this.chunk.objects, idx = this.chunk.indices;
+    let n = 0;
+    for (let r = 0; r < o.length; r += 5) if (which(o[r])) n += o[r + 4];
+    this.translucentRows = n > 0;
+    if (n === 0) return false;
+    const out = new Uint16Array(n);
+    let at = 0;
+    for (let r = 0; r < o.length; r += 5) {
+      if (!which(o[r])) continue;
+      out.set(idx.subarray(o[r + 3], o[r + 3] + o[r + 4]), at);
+      at += o[r + 4];
+    }
+    const g = new BufferGeometry();
+    g.setAttribute('position', this.mesh.geometry.getAttribute('position'));
+    g.setAttribute('objectSlot', this.mesh.geometry.getAttribute('objectSlot'));
+    g.setIndex(new BufferAttribute(out, 1));
+    g.boundingBox = this.mesh.geometry.boundingBox;
+    g.boundingSphere = this.mesh.geometry.boundingSphere;
+    this.ownTranslucent = g;
+    this.translucentMesh.geometry = g;
+    return true;
+  }
+
+  /** True when the translucent pass of this chunk has objects to draw. */
+  get hasTranslucent(): boolean {
+    return this.translucentRows;
+  }
+
+  /** Bytes of the translucent pass's own index buffer (0 when it draws the full geometry or nothing). */
+  get translucentBytes(): number {
+    return this.ownTranslucent ? (this.ownTranslucent.index?.array.byteLength ?? 0) : 0;
   }
 
   /**
@@ -179,22 +332,25 @@ export class ChunkBatch {
     (m.material as MeshBasicMaterial).dispose();
   }
 
-  /** Shows or hides the translucent pass of this chunk. */
+  /** Shows or hides the translucent pass of this chunk (drawn only when `on`, the chunk is drawn and holds a translucent object). */
   setTranslucentPass(on: boolean): void {
-    this.translucentMesh.visible = on && this.mesh.visible;
+    this.translucentMesh.visible = on && this.translucentRows && this.mesh.visible;
   }
 
   /**
-   * Nearest hit of a world-space ray (mm) on a visible object, or null. `isHidden(nodeId)` is consulted per
-   * candidate triangle, so hidden objects are never picked (all hits along the ray are examined);
-   * `accept(worldPoint)` may reject hits further (e.g. clipped away).
+   * Nearest hits of a world-space ray (mm) on visible objects: `primary` among objects `isSecondary`
+   * rejects (steel), `secondary` among the others (compartment spaces); null when none. `isHidden(nodeId)`
+   * is consulted per candidate triangle, so hidden objects are never picked (all hits along the ray are
+   * examined); `accept(worldPoint)` may reject hits further (e.g. clipped away).
    */
-  raycast(worldRay: Ray, isHidden: (nodeId: number) => boolean, accept?: (p: Vector3) => boolean): ChunkHit | null {
-    if (this.triangles === 0) return null;
+  raycast(
+    worldRay: Ray, isHidden: (nodeId: number) => boolean, accept?: (p: Vector3) => boolean, isSecondary?: (nodeId: number) => boolean,
+  ): { primary: ChunkHit | null; secondary: ChunkHit | null } {
+    const out: { primary: ChunkHit | null; secondary: ChunkHit | null } = { primary: null, secondary: null };
+    if (this.triangles === 0) return out;
     this.buildBvh();
     const local = worldRay.clone().applyMatrix4(this.inverse);
     const hits = this.bvh!.raycast(local, DoubleSide);
-    let best: ChunkHit | null = null;
     const p = new Vector3();
     for (const h of hits) {
       if (h.faceIndex == null) continue;
@@ -203,98 +359,31 @@ export class ChunkBatch {
       p.copy(h.point).applyMatrix4(this.mesh.matrixWorld);
       if (accept && !accept(p)) continue;
       const distance = p.distanceTo(worldRay.origin);
-      if (!best || distance < best.distance) best = { nodeId, point: [p.x, p.y, p.z], distance };
+      const slot = isSecondary && isSecondary(nodeId) ? 'secondary' : 'primary';
+      const best = out[slot];
+      if (!best || distance < best.distance) out[slot] = { nodeId, point: [p.x, p.y, p.z], distance };
     }
-    return best;
+    return out;
   }
 
   /**
-   * Geometry near a world ray for snapping (issue 5 item 2; viewer.md §9 "Snapping"): a three-mesh-bvh
-   * shapecast collects the triangles whose world bounds, grown by `radius` (mm), meet the ray within
-   * `maxDistance` (mm along the ray), skipping hidden objects and triangles `keep` rejects (given their
-   * world bounds). Their corners are appended to `triangles` (9 values each, world mm, at most
-   * `maxTriangles` in all) and the feature edges touching their vertices to `edges` (6 values each).
-   * Returns the number of triangles added.
+   * Geometry near a world ray for snapping: see scene/chunkSnap.ts gatherNearRay (nearest BVH node first,
+   * at most `maxTriangles` triangles in all). Returns the number of triangles added.
    */
   gatherNearRay(
     worldRay: Ray, radius: number, maxDistance: number, isHidden: (nodeId: number) => boolean,
     triangles: number[], edges: number[], maxTriangles: number, keep?: (box: Box3) => boolean,
   ): number {
-    if (this.triangles === 0) return 0;
+    if (this.triangles === 0 || triangles.length / 9 >= maxTriangles) return 0;
     this.buildBvh();
-    const bvh = this.bvh!;
-    const c = this.chunk, b = c.bounds, q = c.positions, idx = c.indices;
-    const s = quantStep(b);
-    const wb = new Box3();
-    const hitPoint = new Vector3();
-    const near = (box: Box3): boolean => {
-      wb.min.set(box.min.x - radius, box.min.y - radius, box.min.z - radius);
-      wb.max.set(box.max.x + radius, box.max.y + radius, box.max.z + radius);
-      if (wb.containsPoint(worldRay.origin)) return true;
-      const p = worldRay.intersectBox(wb, hitPoint);
-      return p !== null && p.distanceTo(worldRay.origin) <= maxDistance;
-    };
-    const local = new Box3();
-    const tri = new Box3();
-    const verts = new Set<number>();
-    let added = 0;
-    const toWorld = (src: Box3, dst: Box3) => {
-      dst.min.set(b[0] + src.min.x * s[0], b[1] + src.min.y * s[1], b[2] + src.min.z * s[2]);
-      dst.max.set(b[0] + src.max.x * s[0], b[1] + src.max.y * s[1], b[2] + src.max.z * s[2]);
-      return dst;
-    };
-    bvh.shapecast({
-      intersectsBounds: (box) => near(toWorld(box, local)),
-      intersectsRange: (offset, count) => {
-        for (let i = offset; i < offset + count; i++) {
-          if (triangles.length / 9 >= maxTriangles) return true;
-          const t = bvh.resolveTriangleIndex(i);
-          const nodeId = objectAtTriangle(this.lookup, t);
-          if (nodeId < 0 || isHidden(nodeId)) continue;
-          tri.makeEmpty();
-          const corner = new Array<number>(9);
-          for (let v = 0; v < 3; v++) {
-            const vi = idx[t * 3 + v];
-            for (let a = 0; a < 3; a++) corner[v * 3 + a] = b[a] + q[vi * 3 + a] * s[a];
-            tri.expandByPoint(hitPoint.set(corner[v * 3], corner[v * 3 + 1], corner[v * 3 + 2]));
-          }
-          if (!near(tri) || (keep && !keep(tri))) continue;
-          for (let v = 0; v < 3; v++) verts.add(idx[t * 3 + v]);
-          for (const x of corner) triangles.push(x);
-          added++;
-        }
-        return false;
-      },
-    });
-    if (verts.size > 0 && this.edgeCount > 0) {
-      const adj = this.vertexEdges();
-      for (const v of verts) {
-        for (let k = adj.start[v]; k < adj.start[v + 1]; k++) {
-          const e = adj.edges[k];
-          const a = c.edges[e * 2], z = c.edges[e * 2 + 1];
-          // Each edge once: report it from its lower vertex when both ends were gathered.
-          if (verts.has(a) && verts.has(z) && v !== Math.min(a, z)) continue;
-          for (const vi of [a, z]) for (let ax = 0; ax < 3; ax++) edges.push(b[ax] + q[vi * 3 + ax] * s[ax]);
-        }
-      }
-    }
-    return added;
+    return gatherNearRay(this.snapTables(), worldRay, radius, maxDistance, isHidden, triangles, edges, maxTriangles, keep);
   }
 
-  private adjacency: { start: Uint32Array; edges: Uint32Array } | null = null;
+  private snapCache: SnapTables | null = null;
 
-  /** Feature edges per vertex (CSR), built on first use. */
-  private vertexEdges(): { start: Uint32Array; edges: Uint32Array } {
-    if (this.adjacency) return this.adjacency;
-    const e = this.chunk.edges;
-    const start = new Uint32Array(this.vertexCount + 1);
-    for (let i = 0; i < e.length; i++) start[e[i] + 1]++;
-    for (let v = 0; v < this.vertexCount; v++) start[v + 1] += start[v];
-    const fill = start.slice(0, this.vertexCount);
-    const edges = new Uint32Array(e.length);
-    for (let i = 0; i < e.length; i++) edges[fill[e[i]]++] = i >> 1;
-    this.adjacency = { start, edges };
-    return this.adjacency;
+  /** The chunk's snapping tables (BVH, triangle → object lookup, edges per vertex, vertex marks), built once. */
+  private snapTables(): SnapTables {
+    return (this.snapCache ??= snapTables(this.chunk, this.bvh!, this.lookup, this.vertexCount));
   }
 
   /**
@@ -322,12 +411,16 @@ export class ChunkBatch {
   /** Frees geometries, materials, the slot texture and the BVH. */
   dispose(): void {
     this.mesh.geometry.dispose();
+    for (const l of this.lods.values()) l.geometry.dispose();
+    this.ownTranslucent?.dispose();
+    this.lods.clear();
     this.edges?.geometry.dispose();
     for (const m of this.materials) m.dispose();
     this.slotTexture.dispose();
     this.bvh = null;
     this.mesh.removeFromParent();
     this.translucentMesh.removeFromParent();
+    this.lodMesh.removeFromParent();
     this.edges?.removeFromParent();
   }
 }

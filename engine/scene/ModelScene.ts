@@ -4,17 +4,34 @@
  * the node hierarchy from the object table. Picking and "bounds of the visible objects" (viewer.md §2
  * "Fit to window") live here. No renderer needed, so it is tested in Node.
  */
-import { Group, type Plane, type Ray, type Vector3 } from 'three';
+import { Group, Vector3, type Box3, type Plane, type Ray } from 'three';
 import type { EngineObjectTable, SelectionItem } from '../EngineApi';
 import { boxSelect, type BoxSelectMode, type ScreenProjection, type ScreenRect } from '../interaction/boxSelect';
 import { cullBoxes } from './culling';
 import type { Box3Tuple } from '../model/types';
 import type { SceneChunk, SceneHeader } from '../package/types';
 import { buildChildren, collectSubtrees, owningMainObject, type NodeChildren } from '../interaction/objectLookup';
-import { ChunkBatch, quantStep, type ChunkHit } from './ChunkBatch';
+import { ChunkBatch, LOD_BASE_MM, quantStep, type ChunkHit } from './ChunkBatch';
 import { DEFAULT_OBJECT_COLOR, OBJECT_FLAGS, ObjectStateTable } from './ObjectStateTable';
 import type { ObjectStateUniforms } from './chunkMaterial';
 import { colorForType } from './typeColors';
+
+/** Default opacity of compartments (spaces, not steel): translucent, drawn after the steel. */
+export const COMPARTMENT_OPACITY = 0.25;
+/** Objects smaller than this many pixels (world diagonal) are not drawn; edges only of objects of at least EDGE_MIN_PX. */
+export const DETAIL_MIN_PX = 1;
+export const EDGE_MIN_PX = 12;
+/** LOD cells (scene/lodCluster.ts) are at most this many pixels; time (ms) spent building LOD levels per frame at most. */
+export const LOD_MAX_PX = 1.5;
+export const LOD_BUILD_MS_PER_FRAME = 12;
+
+const clock = (): number => (globalThis.performance ? globalThis.performance.now() : Date.now());
+
+/** The coarsest LOD level whose cell (LOD_BASE_MM · 2^level) is at most `cellMm`, or -1 for full detail. */
+export function lodLevelFor(cellMm: number): number {
+  if (!(cellMm >= LOD_BASE_MM)) return -1;
+  return Math.min(8, Math.floor(Math.log2(cellMm / LOD_BASE_MM)));
+}
 
 /** One model's scene content. Create per loaded package; dispose() frees it. */
 export class ModelScene {
@@ -27,8 +44,31 @@ export class ModelScene {
   private table: EngineObjectTable | null = null;
   private children: NodeChildren | null = null;
   triangles = 0;
-  /** GPU vertex + index bytes of all chunks. */
+  /** Chunks drawn by the last cull(). */
+  chunksDrawn = 0;
+  /** Level-of-detail thresholds in pixels (see DETAIL_MIN_PX, EDGE_MIN_PX); 0 draws everything. */
+  detailMinPx = DETAIL_MIN_PX;
+  edgeMinPx = EDGE_MIN_PX;
+  /** True while the package streams in: LOD levels wait until it has arrived (the engine clears it). */
+  loading = true;
+  /**
+   * Time (ms) the next cull() may spend building LOD levels: the engine sets LOD_BUILD_MS_PER_FRAME or
+   * half the last frame's time, whichever is more (so slow, software-rendered frames converge as fast).
+   */
+  lodBuildMs = LOD_BUILD_MS_PER_FRAME;
+  /** LOD cells at most this many pixels (0: no LOD); see LOD_MAX_PX. */
+  lodMaxPx = LOD_MAX_PX;
+  /** True when the last cull() drew a chunk with a coarser or finer LOD than wanted (more frames will refine). */
+  lodPending = false;
+  /** Triangles in the draw ranges of the last cull() (after small-object culling). */
+  trianglesDrawn = 0;
+  /** GPU vertex + index bytes of all chunks at load (LOD indices built later: see lodBytes). */
   geometryBytes = 0;
+
+  /** Bytes of the LOD index buffers built so far and of the translucent passes' own index buffers. */
+  get lodBytes(): number {
+    return this.chunks.reduce((n, c) => n + c.lodBytes + c.translucentBytes, 0);
+  }
   /** Chunk rows per object as a linked list: first row per object, then (chunk, row, next) per row. */
   private readonly firstRow: Int32Array;
   private rowChunk = new Int32Array(1024);
@@ -37,6 +77,7 @@ export class ModelScene {
   private rows = 0;
   private translucentOn = false;
   private clipPlanes: Plane[] | null = null;
+  private readonly entryPoint = new Vector3();
 
   /**
    * @param table the object table (may be null: then picks still work but selection items cannot be named).
@@ -75,7 +116,11 @@ export class ModelScene {
     this.table = table;
     table.types.forEach((type, i) => this.state.setColor([i], colorForType(type)));
     // Compartments are closed solids of space, not steel: caps of a clipped hull show only the steel cut.
-    this.state.setFlag(table.types.flatMap((type, i) => (type === 'COMPARTMENT' ? [i] : [])), OBJECT_FLAGS.noCap, true);
+    const compartments = table.types.flatMap((type, i) => (type === 'COMPARTMENT' ? [i] : []));
+    this.state.setFlag(compartments, OBJECT_FLAGS.noCap, true);
+    // Compartments are drawn see-through after the steel (and picked only where no steel is hit).
+    this.state.setOpacity(compartments, COMPARTMENT_OPACITY);
+    this.updateTranslucentPass();
   }
 
   /** The object table (ids, types, parents) or null before it arrives. */
@@ -97,10 +142,12 @@ export class ModelScene {
     this.triangles += batch.triangles;
     this.geometryBytes += batch.geometryBytes;
     for (let r = 0; r * 5 < chunk.objects.length; r++) this.linkRow(chunk.objects[r * 5], ci, r);
+    batch.setTranslucentObjects(this.translucentWhich());
     batch.setTranslucentPass(this.translucentOn);
     batch.setClippingPlanes(this.clipPlanes);
     this.root.add(batch.mesh);
     this.root.add(batch.translucentMesh);
+    this.root.add(batch.lodMesh);
     if (batch.edges) this.root.add(batch.edges);
     return batch;
   }
@@ -168,19 +215,36 @@ export class ModelScene {
     return [...new Set(ids.map((i) => this.selectableNode(i, selectionMode)))].sort((a, b) => a - b);
   }
 
-  /** Hides chunks outside the view (column-major view-projection matrix). Returns how many stay drawn. */
-  cull(viewProjection: ArrayLike<number>): number {
+  /**
+   * Hides chunks outside the view (column-major view-projection matrix) and, with `mmPerPixel` (world
+   * size of a pixel at a chunk's box, mm), skips objects under `detailMinPx` and edges of objects under
+   * `edgeMinPx` in the chunks drawn, and draws each chunk through the LOD level whose cells are at most
+   * `lodMaxPx` (not while clipping: caps need the closed solids), building missing levels for up to
+   * `lodBuildMs` (`lodPending` tells whether more frames will refine). Returns how many chunks stay drawn.
+   */
+  cull(viewProjection: ArrayLike<number>, mmPerPixel?: (box: Box3) => number): number {
     const boxes = new Float64Array(this.chunks.length * 6);
     this.chunks.forEach((c, i) => boxes.set([c.worldBox.min.x, c.worldBox.min.y, c.worldBox.min.z, c.worldBox.max.x, c.worldBox.max.y, c.worldBox.max.z], i * 6));
     const mask = cullBoxes(viewProjection, boxes);
-    let drawn = 0;
+    let drawn = 0, drawnTriangles = 0, pending = false;
+    const start = clock();
     this.chunks.forEach((c, i) => {
       const on = mask[i] === 1;
       c.mesh.visible = on;
+      c.lodMesh.visible = false;
       if (c.edges) c.edges.visible = on;
       c.setTranslucentPass(this.translucentOn);
-      if (on) drawn++;
+      if (!on) return;
+      drawn++;
+      const px = mmPerPixel ? mmPerPixel(c.worldBox) : 0;
+      const level = this.clipPlanes || !(this.lodMaxPx > 0) ? -1 : lodLevelFor(px * this.lodMaxPx);
+      const d = c.setDetail(px * this.detailMinPx, px * this.edgeMinPx, level, !this.loading && clock() - start < this.lodBuildMs);
+      if (d.pending) pending = true;
+      drawnTriangles += d.triangles;
     });
+    this.lodPending = pending;
+    this.chunksDrawn = drawn;
+    this.trianglesDrawn = drawnTriangles;
     return drawn;
   }
 
@@ -206,7 +270,18 @@ export class ModelScene {
 
   private updateTranslucentPass(): void {
     this.translucentOn = this.state.translucentCount > 0 || this.uniforms.uModelOpacity.value < 0.999;
-    for (const c of this.chunks) c.setTranslucentPass(this.translucentOn);
+    const which = this.translucentWhich();
+    for (const c of this.chunks) {
+      c.setTranslucentObjects(which);
+      c.setTranslucentPass(this.translucentOn);
+    }
+  }
+
+  /** What the translucent pass draws: everything while the model opacity is reduced, else the objects with opacity < 1. */
+  private translucentWhich(): 'all' | ((objectIndex: number) => boolean) | null {
+    if (this.uniforms.uModelOpacity.value < 0.999) return 'all';
+    if (this.state.translucentCount === 0) return null;
+    return (o) => this.state.opacity(o) < 0.999;
   }
 
   /** Clips every chunk (present and future) by `planes` (three.js local clipping), or stops with null. */
@@ -222,17 +297,29 @@ export class ModelScene {
 
   /**
    * Nearest visible hit of a world ray (mm) over all chunks, or null. Hidden objects are skipped, and
-   * hits `accept` rejects (e.g. outside the clipping box).
+   * hits `accept` rejects (e.g. outside the clipping box). Steel first: compartments (noCap objects) are
+   * hit only when the ray meets nothing else, so see-through spaces never hide the steel inside them.
    */
   raycast(ray: Ray, accept?: (p: Vector3) => boolean): ChunkHit | null {
-    let best: ChunkHit | null = null;
+    let best: ChunkHit | null = null, space: ChunkHit | null = null;
     const hidden = (n: number) => this.state.isHidden(n);
+    const flags = this.state.flags;
+    const secondary = (n: number) => (flags[n] & OBJECT_FLAGS.noCap) !== 0;
+    // Chunks in the order the ray enters them: once a steel hit is nearer than the next chunk's entry,
+    // no further chunk can beat it.
+    const order: { c: ChunkBatch; t: number }[] = [];
     for (const c of this.chunks) {
-      if (!ray.intersectsBox(c.worldBox)) continue;
-      const hit = c.raycast(ray, hidden, accept);
-      if (hit && (!best || hit.distance < best.distance)) best = hit;
+      const p = c.worldBox.containsPoint(ray.origin) ? ray.origin : ray.intersectBox(c.worldBox, this.entryPoint);
+      if (p) order.push({ c, t: p.distanceTo(ray.origin) });
     }
-    return best;
+    order.sort((a, b) => a.t - b.t);
+    for (const { c, t } of order) {
+      if (best && t > best.distance) break;
+      const hit = c.raycast(ray, hidden, accept, secondary);
+      if (hit.primary && (!best || hit.primary.distance < best.distance)) best = hit.primary;
+      if (hit.secondary && (!space || hit.secondary.distance < space.distance)) space = hit.secondary;
+    }
+    return best ?? space;
   }
 
   /** Maps a picked node to the selectable node of the mode (Main Objects: owning MAIN OBJECT). */

@@ -27,6 +27,8 @@ export class ObjectStateTable {
   /** Bumped on every write; lets the renderer know a redraw is due. */
   version = 0;
   private translucent = 0;
+  /** Objects carrying a bit as last written by replaceFlag (so the next replace clears just those). */
+  private readonly members = new Map<number, number[]>();
 
   /** @throws Error when count is not a non-negative integer. */
   constructor(count: number) {
@@ -54,6 +56,7 @@ export class ObjectStateTable {
 
   /** Sets or clears `bit` on the given objects; ids outside 0..count-1 are ignored. Returns how many changed. */
   setFlag(ids: Iterable<number>, bit: number, on: boolean): number {
+    this.members.delete(bit);
     let changed = 0;
     for (const i of ids) {
       if (!(Number.isInteger(i) && i >= 0 && i < this.count)) continue;
@@ -65,19 +68,31 @@ export class ObjectStateTable {
     return changed;
   }
 
-  /** Makes exactly `ids` carry `bit` (clears it everywhere else). Returns how many changed. */
+  /**
+   * Makes exactly `ids` carry `bit` (clears it everywhere else). Returns how many changed. Costs
+   * O(previous + new ids) when the bit was last written by replaceFlag (selection, hover), else one
+   * pass over the table.
+   */
   replaceFlag(ids: Iterable<number>, bit: number): number {
-    const want = new Uint8Array(this.count);
-    for (const i of ids) if (Number.isInteger(i) && i >= 0 && i < this.count) want[i] = 1;
-    let changed = 0;
-    for (let i = 0; i < this.count; i++) {
-      const before = this.flags[i];
-      const after = want[i] ? before | bit : before & ~bit;
-      if (after !== before) {
-        this.flags[i] = after;
-        changed++;
-      }
+    const next: number[] = [];
+    for (const i of ids) if (Number.isInteger(i) && i >= 0 && i < this.count) next.push(i);
+    const prev = this.members.get(bit);
+    const f = this.flags;
+    // Clear the bit where it was, then set it on `next`; what was cleared and set again did not change.
+    const cleared = new Set<number>();
+    if (prev) {
+      for (const i of prev) if (f[i] & bit) { f[i] &= ~bit; cleared.add(i); }
+    } else {
+      for (let i = 0; i < this.count; i++) if (f[i] & bit) { f[i] &= ~bit; cleared.add(i); }
     }
+    let changed = 0;
+    for (const i of next) {
+      if (f[i] & bit) continue;
+      f[i] |= bit;
+      if (!cleared.delete(i)) changed++;
+    }
+    changed += cleared.size;
+    this.members.set(bit, next);
     if (changed) this.touchFlags();
     return changed;
   }
@@ -87,6 +102,14 @@ export class ObjectStateTable {
     const out: number[] = [];
     for (let i = 0; i < this.count; i++) if (this.flags[i] & bit) out.push(i);
     return out;
+  }
+
+  /** Number of objects carrying `bit` (e.g. hidden objects for the visibility-changed event). */
+  countFlag(bit: number): number {
+    let n = 0;
+    const f = this.flags;
+    for (let i = 0; i < this.count; i++) if (f[i] & bit) n++;
+    return n;
   }
 
   /** Sets object colours from sRGB bytes; ids outside the table are ignored. */

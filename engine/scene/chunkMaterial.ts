@@ -11,11 +11,14 @@
  *
  * Shading is flat: the package carries no normals (format version 2); three's `flatShading` derives the
  * face normal from screen-space derivatives, turned towards the eye for two-sided thin plates.
- * Opacity: the opaque pass discards fragments of objects with opacity < 1; a second, transparent pass
- * (drawn only while some object is translucent) draws just those.
+ * Opacity: the opaque pass drops (in the vertex shader) the triangles of objects with opacity < 1; a
+ * second, transparent pass (drawn only for chunks holding a translucent object) draws just those, after
+ * the opaque ones and without depth writes.
+ * Sides: plates and members are closed solids with outward normals, so surfaces are single-sided (back
+ * faces culled: half the fill work); while clipping planes cut the solids open both sides are drawn.
  */
 import {
-  AlwaysStencilFunc, Color, DoubleSide, InvertStencilOp, LineBasicMaterial, MeshBasicMaterial, MeshLambertMaterial, type IUniform, type Plane, type Texture,
+  AlwaysStencilFunc, Color, DoubleSide, FrontSide, InvertStencilOp, LineBasicMaterial, MeshBasicMaterial, MeshLambertMaterial, type IUniform, type Plane, type Texture,
 } from 'three';
 import { TEXTURE_ROW } from './ObjectStateTable';
 
@@ -51,6 +54,7 @@ attribute float objectSlot;
 uniform sampler2D uObjectFlags;
 uniform sampler2D uObjectColors;
 uniform sampler2D uSlotObjects;
+uniform float uModelOpacity;
 varying float vObjectFlags;
 varying vec4 vObjectColor;
 ivec2 keelsonTexel(float index) {
@@ -66,6 +70,15 @@ const VERTEX_STATE = /* glsl */ `
   vObjectFlags = floor(texelFetch(uObjectFlags, kTexel, 0).r * 255.0 + 0.5);
   vObjectColor = texelFetch(uObjectColors, kTexel, 0);
   if (mod(vObjectFlags, 2.0) >= 1.0) gl_Position = vec4(2.0, 2.0, 2.0, 1.0);
+  #ifdef KEELSON_SURFACE
+    // Opacity is per object, so each pass drops the other pass's objects here, before rasterising.
+    float kAlpha = vObjectColor.a * uModelOpacity;
+    #ifdef KEELSON_TRANSLUCENT_PASS
+      if (kAlpha >= 0.999) gl_Position = vec4(2.0, 2.0, 2.0, 1.0);
+    #else
+      if (kAlpha < 0.999) gl_Position = vec4(2.0, 2.0, 2.0, 1.0);
+    #endif
+  #endif
 `;
 
 const FRAGMENT_PARS = /* glsl */ `
@@ -86,11 +99,6 @@ const FRAGMENT_COLOR = /* glsl */ `
     if (kHover) kBase = mix(kBase, uHoverColor, kSelected ? 0.35 : 0.6);
     diffuseColor.rgb = kBase;
     diffuseColor.a = vObjectColor.a * uModelOpacity;
-    #ifdef KEELSON_TRANSLUCENT_PASS
-      if (diffuseColor.a >= 0.999) discard;
-    #else
-      if (diffuseColor.a < 0.999) discard;
-    #endif
   }
 `;
 
@@ -138,14 +146,14 @@ function inject(
 }
 
 /**
- * Surface material of one chunk: double-sided flat-shaded Lambert (plates are thin sheets whose faces may
- * face either way), polygon offset so edges draw on top. `translucent` makes the second pass material
+ * Surface material of one chunk: front-sided flat-shaded Lambert (ChunkBatch switches to both sides while
+ * clipping), polygon offset so edges draw on top. `translucent` makes the second pass material
  * (blending, no depth writes) that draws only objects with opacity < 1.
  */
 export function createSurfaceMaterial(uniforms: ObjectStateUniforms, slot: ChunkSlotUniform, translucent = false): MeshLambertMaterial {
   const m = new MeshLambertMaterial({
     color: 0xffffff,
-    side: DoubleSide,
+    side: FrontSide,
     flatShading: true,
     polygonOffset: true,
     polygonOffsetFactor: 1,
@@ -153,9 +161,9 @@ export function createSurfaceMaterial(uniforms: ObjectStateUniforms, slot: Chunk
     transparent: translucent,
     depthWrite: !translucent,
   });
-  if (translucent) m.defines = { KEELSON_TRANSLUCENT_PASS: 1 };
+  m.defines = translucent ? { KEELSON_SURFACE: 1, KEELSON_TRANSLUCENT_PASS: 1 } : { KEELSON_SURFACE: 1 };
   m.onBeforeCompile = (shader) => inject(shader, uniforms, slot, FRAGMENT_COLOR, true);
-  m.customProgramCacheKey = () => (translucent ? 'keelson-chunk-surface-v3-translucent' : 'keelson-chunk-surface-v3');
+  m.customProgramCacheKey = () => (translucent ? 'keelson-chunk-surface-v4-translucent' : 'keelson-chunk-surface-v4');
   return m;
 }
 

@@ -3,9 +3,10 @@
  * drawing"). Geometry lives in batches (one per `.sc` chunk, or one per importer PartMesh); each
  * object's triangles/edges inside a batch form a range with its own bounds. A BVH over the range
  * bounds (flat arrays, median split) answers "which ranges does the plane axis = c touch" in
- * O(log n + hits), so a 500k-part ship is not scanned linearly; batch bounds reject whole chunks first
- * when the index is scanned without the tree (`rangesLinear`, the reference for tests and the bench).
- * All coordinates are world millimetres.
+ * O(log n + hits), so a 500k-part ship is not scanned linearly. A second level splits every range into
+ * blocks of BLOCK_TRIANGLES triangles with their own extent (`blockBounds`), so only the blocks a plane
+ * crosses are sliced. `rangesLinear` answers the same question with no index at all (every vertex
+ * visited): the fair reference for tests and the bench. All coordinates are world millimetres.
  */
 import type { Box3Tuple, PartMesh } from '../model/types';
 import type { SceneChunk } from '../package/types';
@@ -32,7 +33,13 @@ export interface SectionRange {
   edgeCount: number;
   /** Bounds of the range's vertices and edge points, mm. */
   bounds: Box3Tuple;
+  /** The range's triangle blocks (BLOCK_TRIANGLES each, last one shorter): first block and count in the index's block table. */
+  blockStart: number;
+  blockCount: number;
 }
+
+/** Triangles per block of the second index level (object ranges are split into blocks with their own extent). */
+export const BLOCK_TRIANGLES = 32;
 
 const LEAF = 4;
 
@@ -47,6 +54,9 @@ export class SectionIndex {
   private nodeLeaf = new Uint8Array(0);
   private order = new Int32Array(0);
   private nodeCount = 0;
+  /** Per triangle block: min and max of each axis (6 values, mm), in range order. */
+  blockBounds = new Float32Array(0);
+  private blockList: number[] = [];
 
   /** Index of importer meshes (one batch per mesh; a mesh's `object` is its object index). */
   static fromMeshes(meshes: readonly PartMesh[]): SectionIndex {
@@ -94,11 +104,40 @@ export class SectionIndex {
     grow(bounds, b.positions, vStart * 3, (vStart + vCount) * 3);
     if (b.edges && eCount > 0) grow(bounds, b.edges, eStart * 6, (eStart + eCount) * 6);
     if (!(bounds[0] <= bounds[3])) return;
-    this.ranges.push({ batch, object, indexStart: iStart, indexCount: iCount, edgeStart: eStart, edgeCount: eCount, bounds });
+    // Second level: each run of BLOCK_TRIANGLES triangles gets its own extent, so a plane touching a large
+    // object slices only the blocks it crosses.
+    const blockStart = this.blockList.length / 6;
+    const p = b.positions, idx = b.indices;
+    for (let t = iStart; t < iStart + iCount; t += 3 * BLOCK_TRIANGLES) {
+      let x0 = Infinity, y0 = Infinity, z0 = Infinity, x1 = -Infinity, y1 = -Infinity, z1 = -Infinity;
+      const end = Math.min(iStart + iCount, t + 3 * BLOCK_TRIANGLES);
+      for (let i = t; i < end; i++) {
+        const v = idx[i] * 3;
+        const x = p[v], y = p[v + 1], z = p[v + 2];
+        if (x < x0) x0 = x;
+        if (x > x1) x1 = x;
+        if (y < y0) y0 = y;
+        if (y > y1) y1 = y;
+        if (z < z0) z0 = z;
+        if (z > z1) z1 = z;
+      }
+      this.blockList.push(x0, y0, z0, x1, y1, z1);
+    }
+    const blockCount = this.blockList.length / 6 - blockStart;
+    this.ranges.push({ batch, object, indexStart: iStart, indexCount: iCount, edgeStart: eStart, edgeCount: eCount, bounds, blockStart, blockCount });
   }
 
-  /** Builds the BVH (median split on the longest centroid axis, leaves of up to 4 ranges). */
+  /** Builds the BVH (median split on the longest centroid axis by quickselect, leaves of up to 4 ranges). */
   private build(): void {
+    // Float32 block extents, widened outwards by one float step so that rounding never drops a triangle.
+    const bl = this.blockList;
+    this.blockBounds = new Float32Array(bl.length);
+    for (let i = 0; i < bl.length; i++) {
+      const f = Math.fround(bl[i]);
+      const lo = i % 6 < 3;
+      this.blockBounds[i] = lo ? (f > bl[i] ? nextDown(f) : f) : f < bl[i] ? nextUp(f) : f;
+    }
+    this.blockList = [];
     const n = this.ranges.length;
     this.order = Int32Array.from({ length: n }, (_, i) => i);
     const maxNodes = Math.max(1, 2 * Math.ceil(n / LEAF) + 1) * 2;
@@ -141,8 +180,7 @@ export class SectionIndex {
       let axis = 0;
       for (let k = 1; k < 3; k++) if (cb[k + 3] - cb[k] > cb[axis + 3] - cb[axis]) axis = k;
       const mid = (start + end) >> 1;
-      const sub = Array.from(this.order.subarray(start, end)).sort((a, b) => cent[a * 3 + axis] - cent[b * 3 + axis]);
-      this.order.set(sub, start);
+      selectNth(this.order, start, end, mid, cent, axis);
       const left = this.newNode(), right = this.newNode();
       this.nodeA[node] = left;
       this.nodeB[node] = right;
@@ -183,12 +221,30 @@ export class SectionIndex {
     return out;
   }
 
-  /** Same answer as rangesInSlab by scanning: batch bounds first, then each range's bounds (reference/bench). */
+  /**
+   * Same answer as rangesInSlab without any index (the fair linear reference for tests and the bench):
+   * visits every triangle vertex (and edge point) of every range and keeps the ranges whose extent along
+   * `axis` reaches [lo, hi].
+   */
   rangesLinear(axis: 0 | 1 | 2, lo: number, hi: number): number[] {
     const out: number[] = [];
-    const okBatch = this.batches.map((b) => b.bounds[axis] <= hi && b.bounds[axis + 3] >= lo);
     this.ranges.forEach((r, i) => {
-      if (okBatch[r.batch] && r.bounds[axis] <= hi && r.bounds[axis + 3] >= lo) out.push(i);
+      const b = this.batches[r.batch];
+      let mn = Infinity, mx = -Infinity;
+      const p = b.positions, idx = b.indices;
+      for (let t = r.indexStart; t < r.indexStart + r.indexCount; t++) {
+        const v = p[idx[t] * 3 + axis];
+        if (v < mn) mn = v;
+        if (v > mx) mx = v;
+      }
+      if (b.edges) {
+        for (let e = r.edgeStart * 2; e < (r.edgeStart + r.edgeCount) * 2; e++) {
+          const v = b.edges[e * 3 + axis];
+          if (v < mn) mn = v;
+          if (v > mx) mx = v;
+        }
+      }
+      if (mn <= hi && mx >= lo) out.push(i);
     });
     return out;
   }
@@ -204,4 +260,43 @@ function grow(b: Box3Tuple, p: ArrayLike<number>, from: number, to: number): voi
     if (y > b[4]) b[4] = y;
     if (z > b[5]) b[5] = z;
   }
+}
+
+/**
+ * Partially orders `order[start..end)` by centroid coordinate `axis` so that `order[nth]` holds the
+ * element a full sort would put there, smaller ones before it and larger ones after (quickselect,
+ * O(n) on average): the median split of the BVH build without sorting every node.
+ */
+function selectNth(order: Int32Array, start: number, end: number, nth: number, cent: Float64Array, axis: number): void {
+  let lo = start, hi = end - 1;
+  while (hi > lo) {
+    const pivot = cent[order[(lo + hi) >> 1] * 3 + axis];
+    let i = lo, j = hi;
+    while (i <= j) {
+      while (cent[order[i] * 3 + axis] < pivot) i++;
+      while (cent[order[j] * 3 + axis] > pivot) j--;
+      if (i <= j) {
+        const w = order[i];
+        order[i] = order[j];
+        order[j] = w;
+        i++;
+        j--;
+      }
+    }
+    if (nth <= j) hi = j;
+    else if (nth >= i) lo = i;
+    else return;
+  }
+}
+
+const f32 = new Float32Array(1), u32 = new Uint32Array(f32.buffer);
+/** The next float32 above / below a float32 value (finite, non-zero handled by bit steps). */
+function nextUp(f: number): number {
+  if (f === 0) return 1.4e-45;
+  f32[0] = f;
+  u32[0] += f > 0 ? 1 : -1;
+  return f32[0];
+}
+function nextDown(f: number): number {
+  return -nextUp(-f);
 }

@@ -14,7 +14,7 @@
  * of viewer.md §9; pillars a centreline. All lengths mm.
  */
 import type { FrameTables, ModelObject, PropertyRecord } from '../model/types';
-import type { SectionIndex } from './SectionIndex';
+import { BLOCK_TRIANGLES, type SectionIndex, type SectionRange } from './SectionIndex';
 import { chainSegments, polygonArea, polylineLength, sliceEdges, sliceTriangles } from './slice';
 import { purposeColor } from './purposeColors';
 import { sectionGrid } from './sectionGrid';
@@ -40,7 +40,7 @@ export interface SectionOptions {
   grid?: boolean;
   /** Connection tolerance, mm (default 1 = viewer.md §9 connection-point tolerance 0.001 m). */
   tolerance?: number;
-  /** Use the linear scan instead of the BVH (bench/reference only). */
+  /** Scan every triangle instead of using the index (BVH and triangle blocks): the bench's fair linear reference. */
   linear?: boolean;
 }
 
@@ -107,7 +107,8 @@ export function computeSection(model: SectionModel, axis: SectionAxis, coordinat
     for (const r of rs) {
       const rg = index.ranges[r];
       const b = index.batches[rg.batch];
-      if (rg.indexCount > 0) sliceTriangles(b.positions, b.indices, rg.indexStart, rg.indexCount, k, sliceAt, segs, coordinate);
+      if (rg.indexCount > 0 && options.linear) sliceTriangles(b.positions, b.indices, rg.indexStart, rg.indexCount, k, sliceAt, segs, coordinate);
+      else if (rg.indexCount > 0) sliceBlocks(index, rg, k, sliceAt, segs, coordinate);
       else if (b.edges && rg.edgeCount > 0) sliceEdges(b.edges, rg.edgeStart, rg.edgeCount, k, coordinate, tol, inPlane, pts);
     }
     const curves = chainSegments(segs.length ? segs : inPlane);
@@ -133,6 +134,21 @@ export function computeSection(model: SectionModel, axis: SectionAxis, coordinat
   steel.mainObjectsInSection = [...mains].sort();
   const grid = want.grid && model.frames ? sectionGrid(model.frames, axis, coordinate, gridExtent(index, hits, touched, k)) : [];
   return { axis, coordinate, steel, compartments, cadComponents, grid };
+}
+
+/**
+ * Slices the triangle blocks of a range whose extent along `k` straddles `sliceAt` (a triangle crosses
+ * only when it has a vertex below the plane and one at or above it, slice.ts), appending segments.
+ */
+function sliceBlocks(index: SectionIndex, rg: SectionRange, k: 0 | 1 | 2, sliceAt: number, segs: number[], project: number): void {
+  const b = index.batches[rg.batch], bb = index.blockBounds;
+  const end = rg.indexStart + rg.indexCount;
+  for (let i = 0; i < rg.blockCount; i++) {
+    const o = (rg.blockStart + i) * 6;
+    if (!(bb[o + k] < sliceAt && bb[o + k + 3] >= sliceAt)) continue;
+    const t0 = rg.indexStart + i * 3 * BLOCK_TRIANGLES;
+    sliceTriangles(b.positions, b.indices, t0, Math.min(end, t0 + 3 * BLOCK_TRIANGLES) - t0, k, sliceAt, segs, project);
+  }
 }
 
 /** Union bounds of ranges. */

@@ -49,7 +49,10 @@ function crossing(pos: ArrayLike<number>, p: number, dp: number, q: number, dq: 
   let neg = p, pos_ = q, dn = dp, dpos = dq;
   if (dp >= 0) { neg = q; pos_ = p; dn = dq; dpos = dp; }
   const t = dn / (dn - dpos);
-  for (let k = 0; k < 3; k++) out.push(k === axis ? project : pos[neg + k] + (pos[pos_ + k] - pos[neg + k]) * t);
+  const x = pos[neg] + (pos[pos_] - pos[neg]) * t;
+  const y = pos[neg + 1] + (pos[pos_ + 1] - pos[neg + 1]) * t;
+  const z = pos[neg + 2] + (pos[pos_ + 2] - pos[neg + 2]) * t;
+  out.push(axis === 0 ? project : x, axis === 1 ? project : y, axis === 2 ? project : z);
 }
 
 /**
@@ -79,65 +82,116 @@ export function sliceEdges(
   }
 }
 
-const keyOf = (x: number, y: number, z: number): string => `${Math.round(x * 1000)},${Math.round(y * 1000)},${Math.round(z * 1000)}`;
-
 /**
  * Chains raw segments (6 values each, mm) into polylines. Segments shorter than the zero-length
  * tolerance (1e-6 m = 1e-3 mm) are dropped; endpoints are joined when equal to 1e-3 mm, then open
  * chains whose ends lie within the closed tolerance (0.001 m = 1 mm) are joined, and a chain whose ends
  * meet within it is closed (its repeated last point removed). viewer.md §9 "polyline closed tolerance
  * 0.001, zero-length below 1e-6" (metres, scaled ×1000 for mm).
+ *
+ * Endpoints are welded through an open-addressing hash of their coordinates rounded to 1e-3 mm (typed
+ * arrays, no per-point objects or strings), then walked through a compact vertex → endpoints table.
  */
 export function chainSegments(segments: ArrayLike<number>, closedTol = POLYLINE_TOLERANCE_MM.closed, zeroLen = POLYLINE_TOLERANCE_MM.zeroLength): SectionPolyline[] {
   const nSeg = Math.floor(segments.length / 6);
-  const ends = new Map<string, number[]>();
-  const keep: boolean[] = new Array(nSeg).fill(false);
+  let cap = 16;
+  while (cap < nSeg * 4) cap <<= 1;
+  const mask = cap - 1;
+  // Scratch tables reused across calls (typed-array allocation dominates for the many small objects of a section).
+  const sc = scratch(nSeg, cap);
+  const keep = sc.keep, vertOf = sc.vertOf, table = sc.table, vq = sc.vq;
+  keep.fill(0, 0, nSeg);
+  vertOf.fill(-1, 0, nSeg * 2);
+  table.fill(-1, 0, cap);
+  let nv = 0;
   for (let s = 0; s < nSeg; s++) {
     const o = s * 6;
-    const len = Math.hypot(segments[o + 3] - segments[o], segments[o + 4] - segments[o + 1], segments[o + 5] - segments[o + 2]);
-    if (len < zeroLen) continue;
-    keep[s] = true;
-    for (const e of [0, 1]) {
-      const k = keyOf(segments[o + e * 3], segments[o + e * 3 + 1], segments[o + e * 3 + 2]);
-      let l = ends.get(k);
-      if (!l) ends.set(k, (l = []));
-      l.push(s * 2 + e);
+    const dx = segments[o + 3] - segments[o], dy = segments[o + 4] - segments[o + 1], dz = segments[o + 5] - segments[o + 2];
+    if (!(Math.sqrt(dx * dx + dy * dy + dz * dz) >= zeroLen)) continue;
+    keep[s] = 1;
+    for (let e = 0; e < 2; e++) {
+      const qx = Math.round(segments[o + e * 3] * 1000), qy = Math.round(segments[o + e * 3 + 1] * 1000), qz = Math.round(segments[o + e * 3 + 2] * 1000);
+      let h = (Math.imul(qx | 0, 73856093) ^ Math.imul(qy | 0, 19349663) ^ Math.imul(qz | 0, 83492791)) & mask;
+      let v = table[h];
+      while (v >= 0 && !(vq[v * 3] === qx && vq[v * 3 + 1] === qy && vq[v * 3 + 2] === qz)) {
+        h = (h + 1) & mask;
+        v = table[h];
+      }
+      if (v < 0) {
+        v = nv++;
+        table[h] = v;
+        vq[v * 3] = qx;
+        vq[v * 3 + 1] = qy;
+        vq[v * 3 + 2] = qz;
+      }
+      vertOf[s * 2 + e] = v;
     }
   }
-  const used = new Uint8Array(nSeg);
+  // Endpoints per vertex (CSR), in segment order.
+  const start = sc.start, fill = sc.fill, list = sc.list, used = sc.used;
+  start.fill(0, 0, nv + 1);
+  for (let i = 0; i < nSeg * 2; i++) if (vertOf[i] >= 0) start[vertOf[i] + 1]++;
+  for (let v = 0; v < nv; v++) start[v + 1] += start[v];
+  fill.set(start.subarray(0, nv));
+  for (let i = 0; i < nSeg * 2; i++) if (vertOf[i] >= 0) list[fill[vertOf[i]]++] = i;
+  used.fill(0, 0, nSeg);
+
   const chains: number[][] = [];
-  const pt = (s: number, e: number): [number, number, number] => [segments[s * 6 + e * 3], segments[s * 6 + e * 3 + 1], segments[s * 6 + e * 3 + 2]];
-  // Walks from end `e` of segment `s`, returning the points after it.
-  const walk = (s: number, e: number): number[] => {
-    const pts: number[] = [];
-    let cur = s, curEnd = e;
+  // Walks from end `e` of segment `s`, appending the points after it to `pts`.
+  const walk = (s: number, e: number, pts: number[]): void => {
+    let cur = s * 2 + e;
     for (;;) {
-      const p = pt(cur, curEnd);
-      const list = ends.get(keyOf(p[0], p[1], p[2]))!;
+      const v = vertOf[cur];
       let next = -1;
-      for (const id of list) if (!used[id >> 1]) { next = id; break; }
-      if (next < 0) return pts;
-      const ns = next >> 1, ne = next & 1;
+      for (let k = start[v]; k < start[v + 1]; k++) if (!used[list[k] >> 1]) { next = list[k]; break; }
+      if (next < 0) return;
+      const ns = next >> 1, far = (ns * 2 + (1 - (next & 1)));
       used[ns] = 1;
-      const far = pt(ns, 1 - ne);
-      pts.push(far[0], far[1], far[2]);
-      cur = ns; curEnd = 1 - ne;
+      const o = far * 3;
+      pts.push(segments[o], segments[o + 1], segments[o + 2]);
+      cur = far;
     }
   };
+  const fwd: number[] = [], back: number[] = [];
   for (let s = 0; s < nSeg; s++) {
     if (!keep[s] || used[s]) continue;
     used[s] = 1;
-    const fwd = walk(s, 1);
-    const back = walk(s, 0);
+    fwd.length = 0;
+    back.length = 0;
+    walk(s, 1, fwd);
+    walk(s, 0, back);
     const pts: number[] = [];
     for (let i = back.length - 3; i >= 0; i -= 3) pts.push(back[i], back[i + 1], back[i + 2]);
-    pts.push(...pt(s, 0), ...pt(s, 1), ...fwd);
+    const o = s * 6;
+    pts.push(segments[o], segments[o + 1], segments[o + 2], segments[o + 3], segments[o + 4], segments[o + 5]);
+    for (let i = 0; i < fwd.length; i++) pts.push(fwd[i]);
     chains.push(pts);
   }
   return finishChains(chains, closedTol, zeroLen);
 }
 
-const dist = (a: number[], i: number, b: number[], j: number): number => Math.hypot(a[i] - b[j], a[i + 1] - b[j + 1], a[i + 2] - b[j + 2]);
+interface ChainScratch {
+  keep: Uint8Array; used: Uint8Array; vertOf: Int32Array; table: Int32Array; vq: Float64Array;
+  start: Int32Array; fill: Int32Array; list: Int32Array; segs: number; cap: number;
+}
+let chainScratch: ChainScratch | null = null;
+
+/** Scratch tables for chaining `nSeg` segments with a hash table of `cap` slots, grown as needed. */
+function scratch(nSeg: number, cap: number): ChainScratch {
+  const s = chainScratch;
+  if (s && s.segs >= nSeg && s.cap >= cap) return s;
+  const n = Math.max(nSeg, s?.segs ?? 0, 256), c = Math.max(cap, s?.cap ?? 0, 1024);
+  chainScratch = {
+    keep: new Uint8Array(n), used: new Uint8Array(n), vertOf: new Int32Array(n * 2), table: new Int32Array(c), vq: new Float64Array(n * 6),
+    start: new Int32Array(n * 2 + 1), fill: new Int32Array(n * 2), list: new Int32Array(n * 2), segs: n, cap: c,
+  };
+  return chainScratch;
+}
+
+const dist = (a: number[], i: number, b: number[], j: number): number => {
+  const x = a[i] - b[j], y = a[i + 1] - b[j + 1], z = a[i + 2] - b[j + 2];
+  return Math.sqrt(x * x + y * y + z * z);
+};
 
 /** Joins open chains whose ends meet within `tol`, closes chains whose ends meet, drops zero-length ones. */
 function finishChains(chains: number[][], tol: number, zeroLen: number): SectionPolyline[] {
@@ -184,8 +238,10 @@ function reversePts(p: number[]): number[] {
 export function polylineLength(points: ArrayLike<number>, closed: boolean): number {
   let L = 0;
   const n = Math.floor(points.length / 3);
-  for (let i = 1; i < n; i++)
-    L += Math.hypot(points[i * 3] - points[i * 3 - 3], points[i * 3 + 1] - points[i * 3 - 2], points[i * 3 + 2] - points[i * 3 - 1]);
+  for (let i = 1; i < n; i++) {
+    const x = points[i * 3] - points[i * 3 - 3], y = points[i * 3 + 1] - points[i * 3 - 2], z = points[i * 3 + 2] - points[i * 3 - 1];
+    L += Math.sqrt(x * x + y * y + z * z);
+  }
   if (closed && n > 2) L += Math.hypot(points[0] - points[n * 3 - 3], points[1] - points[n * 3 - 2], points[2] - points[n * 3 - 1]);
   return L;
 }

@@ -77,9 +77,15 @@ export function computeSnap(input: SnapInput, settings: SnapSettings = DEFAULT_S
   const edges = input.edges ?? [];
   const tris = input.triangles ?? [];
   let best: Cand | null = null;
+  let bestScore = -Infinity;
+  // Candidates are compared before anything is allocated: most lose.
+  const better = (t: 1 | 2 | 3 | 4, d: number) => d <= tol && SNAP_MULTIPLIER[t] * (tol - d) > bestScore;
+  const take = (x: number, y: number, z: number, t: 1 | 2 | 3 | 4, d: number) => {
+    best = { p: [x, y, z], t, d };
+    bestScore = SNAP_MULTIPLIER[t] * (tol - d);
+  };
   const offer = (p: [number, number, number], t: 1 | 2 | 3 | 4, d: number) => {
-    if (!(d <= tol)) return;
-    if (!best || SNAP_MULTIPLIER[t] * (tol - d) > SNAP_MULTIPLIER[best.t] * (tol - best.d)) best = { p, t, d };
+    if (better(t, d)) take(p[0], p[1], p[2], t, d);
   };
   const screenDist = (x: number, y: number, z: number): number => {
     const s = input.project(x, y, z);
@@ -98,12 +104,12 @@ export function computeSnap(input: SnapInput, settings: SnapSettings = DEFAULT_S
     if (d > tol) continue;
     near.push(e);
     if (settings.endPoint) {
-      offer([edges[o], edges[o + 1], edges[o + 2]], 1, Math.hypot(a[0] - cx, a[1] - cy));
-      offer([edges[o + 3], edges[o + 4], edges[o + 5]], 1, Math.hypot(b[0] - cx, b[1] - cy));
+      const da = Math.hypot(a[0] - cx, a[1] - cy), db = Math.hypot(b[0] - cx, b[1] - cy);
+      if (better(1, da)) take(edges[o], edges[o + 1], edges[o + 2], 1, da);
+      if (better(1, db)) take(edges[o + 3], edges[o + 4], edges[o + 5], 1, db);
     }
-    if (settings.nearestPoint) {
-      const p: [number, number, number] = [0, 1, 2].map((k) => edges[o + k] + (edges[o + 3 + k] - edges[o + k]) * t) as [number, number, number];
-      offer(p, 4, d);
+    if (settings.nearestPoint && better(4, d)) {
+      take(edges[o] + (edges[o + 3] - edges[o]) * t, edges[o + 1] + (edges[o + 4] - edges[o + 1]) * t, edges[o + 2] + (edges[o + 5] - edges[o + 2]) * t, 4, d);
     }
   }
   if (settings.intersectionPoint) {
@@ -115,7 +121,10 @@ export function computeSnap(input: SnapInput, settings: SnapSettings = DEFAULT_S
       }
   }
   if (settings.polygonPoint) {
-    for (let v = 0; v + 2 < tris.length; v += 3) offer([tris[v], tris[v + 1], tris[v + 2]], 3, screenDist(tris[v], tris[v + 1], tris[v + 2]));
+    for (let v = 0; v + 2 < tris.length; v += 3) {
+      const d = screenDist(tris[v], tris[v + 1], tris[v + 2]);
+      if (better(3, d)) take(tris[v], tris[v + 1], tris[v + 2], 3, d);
+    }
   }
   let chosen = best as Cand | null;
   if (!chosen && settings.nearestPoint && input.hit) chosen = { p: [...input.hit] as [number, number, number], t: 4, d: screenDist(...input.hit) };
@@ -146,20 +155,22 @@ export function pointSegment2d(px: number, py: number, ax: number, ay: number, b
  * max(0.01 mm, 0.5 % of the shorter segment). Null for parallel or distant segments.
  */
 export function segmentIntersection3d(e: ArrayLike<number>, i: number, j: number): [number, number, number] | null {
-  const d1 = [e[i + 3] - e[i], e[i + 4] - e[i + 1], e[i + 5] - e[i + 2]];
-  const d2 = [e[j + 3] - e[j], e[j + 4] - e[j + 1], e[j + 5] - e[j + 2]];
-  const r = [e[i] - e[j], e[i + 1] - e[j + 1], e[i + 2] - e[j + 2]];
-  const dot = (a: number[], b: number[]) => a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
-  const a = dot(d1, d1), b = dot(d1, d2), c = dot(d2, d2), d = dot(d1, r), f = dot(d2, r);
+  // Scalars only: called for every pair of edges near the cursor.
+  const d1x = e[i + 3] - e[i], d1y = e[i + 4] - e[i + 1], d1z = e[i + 5] - e[i + 2];
+  const d2x = e[j + 3] - e[j], d2y = e[j + 4] - e[j + 1], d2z = e[j + 5] - e[j + 2];
+  const rx = e[i] - e[j], ry = e[i + 1] - e[j + 1], rz = e[i + 2] - e[j + 2];
+  const a = d1x * d1x + d1y * d1y + d1z * d1z, b = d1x * d2x + d1y * d2y + d1z * d2z, c = d2x * d2x + d2y * d2y + d2z * d2z;
+  const d = d1x * rx + d1y * ry + d1z * rz, f = d2x * rx + d2y * ry + d2z * rz;
   const den = a * c - b * b;
   if (a === 0 || c === 0 || den <= 1e-12 * a * c) return null;
   const s = (b * f - c * d) / den, t = (a * f - b * d) / den;
   if (s < 0 || s > 1 || t < 0 || t > 1) return null;
-  const p = [0, 1, 2].map((k) => e[i + k] + d1[k] * s);
-  const q = [0, 1, 2].map((k) => e[j + k] + d2[k] * t);
+  const px = e[i] + d1x * s, py = e[i + 1] + d1y * s, pz = e[i + 2] + d1z * s;
+  const qx = e[j] + d2x * t, qy = e[j + 1] + d2y * t, qz = e[j + 2] + d2z * t;
   const tol = Math.max(0.01, 0.005 * Math.sqrt(Math.min(a, c)));
-  if (Math.hypot(p[0] - q[0], p[1] - q[1], p[2] - q[2]) > tol) return null;
+  const gx = px - qx, gy = py - qy, gz = pz - qz;
+  if (gx * gx + gy * gy + gz * gz > tol * tol) return null;
   // Segments that only share an end point: that is an end point, not an intersection.
   if ((s === 0 || s === 1) && (t === 0 || t === 1)) return null;
-  return [(p[0] + q[0]) / 2, (p[1] + q[1]) / 2, (p[2] + q[2]) / 2];
+  return [(px + qx) / 2, (py + qy) / 2, (pz + qz) / 2];
 }

@@ -23,6 +23,9 @@ export const MEASURE_TEXT_MM = 200;
 export class MeasureManager {
   readonly group = new Group();
   readonly labels: LabelLayer;
+  /** The live distance label at the middle of the live line while the end point is being chosen. */
+  readonly liveLabel: LabelLayer;
+  private liveText = '';
   private state: MeasureState = 'off';
   private start: [number, number, number] | null = null;
   private items: MeasurementItem[] = [];
@@ -54,6 +57,8 @@ export class MeasureManager {
     this.live.visible = false;
     this.labels = new LabelLayer('measure-labels', { onTop: true, canvas, fontPx: 64 });
     this.group.add(this.labels.group);
+    this.liveLabel = new LabelLayer('measure-live-label', { onTop: true, canvas, fontPx: 64 });
+    this.group.add(this.liveLabel.group);
     host.scene.add(this.group);
   }
 
@@ -75,6 +80,7 @@ export class MeasureManager {
     this.state = 'start';
     this.start = null;
     this.live.visible = false;
+    this.setLiveLabel('', null);
     this.changed();
   }
 
@@ -84,21 +90,42 @@ export class MeasureManager {
     this.state = 'off';
     this.start = null;
     this.live.visible = false;
+    this.setLiveLabel('', null);
     this.hideMarker();
     this.changed();
   }
 
-  /** Pointer moved (no button): the marker and the live line follow the snapped cursor. */
+  /**
+   * Pointer moved (no button): the marker, the live line and its distance label (mm, one decimal) follow
+   * the snapped cursor.
+   */
   move(x: number, y: number): SnapResult {
     const s = this.snapAt(x, y);
     if (this.state === 'end' && this.start && s.type === 'snap') {
       setSegments(this.live, [...this.start, ...s.point]);
       this.live.visible = true;
+      this.setLiveLabel(measure(this.start, s.point).text, mid(this.start, s.point));
     } else {
       this.live.visible = false;
+      this.setLiveLabel('', null);
     }
     this.host.invalidate();
     return s;
+  }
+
+  /** The live label's text ('' while none is shown). */
+  get liveDistanceText(): string {
+    return this.liveText;
+  }
+
+  private setLiveLabel(text: string, at: [number, number, number] | null): void {
+    if (!at || !text) {
+      if (this.liveText) this.liveLabel.set([]);
+      this.liveText = '';
+      return;
+    }
+    this.liveText = text;
+    this.liveLabel.set([{ text, position: at, heightMm: MEASURE_TEXT_MM, color: MEASURE_COLORS.line, offset: [0, 0.8] }]);
   }
 
   /** Left click: start, then finish. A click where nothing snaps is ignored. */
@@ -116,6 +143,7 @@ export class MeasureManager {
     this.state = 'off';
     this.start = null;
     this.live.visible = false;
+    this.setLiveLabel('', null);
     this.hideMarker();
     this.changed();
   }
@@ -145,6 +173,7 @@ export class MeasureManager {
       (l.material as LineBasicMaterial).dispose();
     }
     this.labels.dispose();
+    this.liveLabel.dispose();
     this.group.removeFromParent();
   }
 

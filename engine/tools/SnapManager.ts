@@ -7,17 +7,21 @@
  * point, drawn on top, colour per snap type) shows the result. Geometry outside an active clipping box
  * does not snap. mm, CSS px.
  */
-import { BufferAttribute, BufferGeometry, Color, Points, PointsMaterial, type Box3, type Ray, type Vector3 } from 'three';
+import { Box3, BufferAttribute, BufferGeometry, Color, Points, PointsMaterial, Vector3, type Ray } from 'three';
 import type { FrameTables } from '../model/types';
 import { computeSnap, DEFAULT_SNAP_SETTINGS, type SnapResult, type SnapSettings } from '../snap/snap';
+import { OBJECT_FLAGS } from '../scene/ObjectStateTable';
 import type { ToolHost } from './ToolHost';
 
 /** Marker colours per snap type 1–4 (end, intersection, polygon point, nearest). */
 export const SNAP_MARKER_COLORS: Readonly<Record<1 | 2 | 3 | 4, string>> = { 1: '#e8590c', 2: '#c2255c', 3: '#2f9e44', 4: '#1c7ed6' };
 /** Marker size, px. */
 const MARKER_PX = 11;
-/** Candidate triangles examined at most per snap (keeps a pointer move within a frame on dense models). */
-const MAX_TRIANGLES = 4000;
+/**
+ * Candidate triangles examined at most per snap, nearest first (keeps a pointer move within a frame on
+ * dense models: beyond this many the gathered geometry lies behind what the eye sees).
+ */
+const MAX_TRIANGLES = 2000;
 
 /** Snap settings, candidate gathering and the marker. */
 export class SnapManager {
@@ -75,14 +79,28 @@ export class SnapManager {
     const anchor: [number, number, number] = hit ? hit.point : [ray.origin.x, ray.origin.y, ray.origin.z];
     const radius = this.settings.tolerancePx * cams.worldPerPixel(anchor);
     // Up to a little behind the visible surface: edges of the hit plate's far side still snap, hidden geometry does not.
-    const maxDistance = hit ? hit.distance + Math.max(4 * radius, 50) : Infinity;
+    const maxDistance = hit ? hit.distance + Math.max(2 * radius, 50) : Infinity;
     const triangles: number[] = [];
     const edges: number[] = [];
-    const hidden = (n: number) => m.state.isHidden(n);
+    // Steel first (as in picking): over steel, compartment spaces (noCap objects) offer no snap points.
+    const flags = m.state.flags;
+    const overSteel = hit !== null && (flags[hit.nodeId] & OBJECT_FLAGS.noCap) === 0;
+    const hidden = (n: number) => m.state.isHidden(n) || (overSteel && (flags[n] & OBJECT_FLAGS.noCap) !== 0);
+    // Nearest chunk first (each chunk's BVH is walked nearest node first too): the candidate cap keeps the
+    // geometry closest to the eye, where the visible snap points are.
+    const order: { c: (typeof m.chunks)[number]; t: number }[] = [];
+    const wb = new Box3(), at = new Vector3();
     for (const c of m.chunks) {
       if (!c.mesh.visible && !c.hasBvh) continue;
-      const wb = c.worldBox.clone().expandByScalar(radius);
-      if (!ray.intersectsBox(wb)) continue;
+      wb.copy(c.worldBox).expandByScalar(radius);
+      const p = wb.containsPoint(ray.origin) ? ray.origin : ray.intersectBox(wb, at);
+      if (!p) continue;
+      const t = p.distanceTo(ray.origin);
+      if (t <= maxDistance) order.push({ c, t });
+    }
+    order.sort((a, b) => a.t - b.t);
+    for (const { c } of order) {
+      if (triangles.length / 9 >= MAX_TRIANGLES) break;
       c.gatherNearRay(ray, radius, maxDistance, hidden, triangles, edges, MAX_TRIANGLES, this.clip.acceptsBox);
     }
     this.lastCounts = { triangles: triangles.length / 9, edges: edges.length / 6 };

@@ -179,7 +179,7 @@ describe('colour, opacity, scene graph and statistics', () => {
     const g = engine.getSceneGraph();
     expect(g.type).toBe('Scene');
     const model = g.children.find((c) => c.name === 'model')!;
-    expect(model.children.filter((c) => c.type === 'Mesh' && c.name.endsWith('translucent') === false)).toHaveLength(4);
+    expect(model.children.filter((c) => c.type === 'Mesh' && /^chunk-\d+$/.test(c.name))).toHaveLength(4);
     const mesh = model.children.find((c) => c.name === 'chunk-0')!;
     expect(mesh.properties[0]).toEqual({ name: 'Name', value: 'chunk-0' });
     expect(mesh.properties).toContainEqual({ name: 'Triangles', value: '12' });

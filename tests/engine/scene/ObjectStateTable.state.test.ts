@@ -29,6 +29,15 @@ describe('ObjectStateTable', () => {
     expect(t.flags[0]).toBe(OBJECT_FLAGS.hidden);
     expect(t.isSelected(4)).toBe(true);
   });
+  it('replaceFlag counts only real changes, also after setFlag touched the same bit', () => {
+    const t = new ObjectStateTable(6);
+    expect(t.replaceFlag([1, 2], OBJECT_FLAGS.selected)).toBe(2);
+    expect(t.replaceFlag([2, 3], OBJECT_FLAGS.selected)).toBe(2); // 1 off, 3 on; 2 unchanged
+    expect(t.replaceFlag([2, 3], OBJECT_FLAGS.selected)).toBe(0);
+    t.setFlag([5], OBJECT_FLAGS.selected, true); // outside replaceFlag: the next replace scans the table
+    expect(t.replaceFlag([], OBJECT_FLAGS.selected)).toBe(3);
+    expect(t.withFlag(OBJECT_FLAGS.selected)).toEqual([]);
+  });
   it('treats unknown ids as hidden (never pickable) and rejects a bad count', () => {
     const t = new ObjectStateTable(2);
     expect(t.isHidden(2)).toBe(true);
