@@ -19,6 +19,14 @@ const SUPPORTED_METHODS = new Set([0, 8]);
 /** At most this many entry names are listed in an error message. */
 const MAX_NAMES_LISTED = 10;
 
+/**
+ * The largest OCX entry a zip upload may unpack to: 20 × the upload limit (XML compresses about 10–20
+ * times), so a small archive cannot fill the disk.
+ */
+export function maxUnpackedBytes(maxUploadMb: number): number {
+  return maxUploadMb * 20 * 1048576;
+}
+
 /** The archive's content is unusable (none or several OCX entries, corrupt data, unsupported method). */
 export class ZipArchiveError extends Error {
   constructor(message: string) {
@@ -55,7 +63,8 @@ function listNames(names: string[]): string {
  *   unknown compression method, corrupt or truncated data. Nothing is left in `outDir` on error.
  * @throws Error (not ZipArchiveError) for I/O failures reading the archive or writing the entry.
  */
-export async function extractSingleOcxFromZip(zipFile: string, outDir: string): Promise<string> {
+export async function extractSingleOcxFromZip(zipFile: string, outDir: string, maxBytes = Number.POSITIVE_INFINITY): Promise<string> {
+  let written = 0;
   await mkdir(outDir, { recursive: true });
   const entries: string[] = [];
   const ocx: string[] = [];
@@ -89,6 +98,13 @@ export async function extractSingleOcxFromZip(zipFile: string, outDir: string): 
     file.ondata = (err, data, final) => {
       if (err) {
         failure ??= new ZipArchiveError(`Unsupported archive: ${file.name} cannot be decompressed (${err.message})`);
+        return;
+      }
+      written += data.length;
+      // A zip bomb stops here: the entry may not unpack to more than maxBytes.
+      if (written > maxBytes) {
+        failure ??= new ZipArchiveError(`Unsupported archive: ${file.name} unpacks to more than ${Math.floor(maxBytes / 1048576)} MB`);
+        file.terminate();
         return;
       }
       if (data.length) stream.write(data);

@@ -18,7 +18,7 @@ import {
 import { validate } from '../contract/validate';
 import { requirePermission, requireUser } from '../context';
 import { Errors } from '../errors';
-import { extractSingleOcxFromZip, isZipFile, ZipArchiveError } from '../conversion/unzip';
+import { extractSingleOcxFromZip, isZipFile, maxUnpackedBytes, ZipArchiveError } from '../conversion/unzip';
 import { normaliseProjectName, projectNameFromFile, type RevisionRow } from '../projects/ProjectStore';
 
 /** File types accepted for a project file (ARCHITECTURE.md "Names": OCX in place of .db64/.db). */
@@ -114,7 +114,7 @@ export default async function projectRoutes(app: FastifyInstance): Promise<void>
       if (file.file.truncated) throw Errors.uploadTooLarge(config.maxUploadMb);
       if (ext === '.zip' || (await isZipFile(stored))) {
         scratch = path.join(uploads, `${conversionId}-extracted`);
-        input = await extractSingleOcxFromZip(stored, scratch);
+        input = await extractSingleOcxFromZip(stored, scratch, maxUnpackedBytes(config.maxUploadMb));
       }
     } catch (e) {
       await rm(stored, { force: true });

@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Zip, ZipDeflate, ZipPassThrough, zipSync, strToU8 } from 'fflate';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { extractSingleOcxFromZip, ZipArchiveError } from '../../api/conversion/unzip';
+import { extractSingleOcxFromZip, maxUnpackedBytes, ZipArchiveError } from '../../api/conversion/unzip';
 import { SAMPLES, bearer, makeApp, multipartFile, signUp, type TestApp } from './helpers';
 
 const SAMPLE = readFileSync(path.join(SAMPLES, 'NAPA-OCX_M1.3docx'));
@@ -47,15 +47,26 @@ async function extract(zip: Uint8Array): Promise<{ file: string; out: string }> 
   return { file: await extractSingleOcxFromZip(path.join(dir, 'in.zip'), out), out };
 }
 
-async function refusal(zip: Uint8Array): Promise<{ error: unknown; left: string[] }> {
+async function refusal(zip: Uint8Array, maxBytes?: number): Promise<{ error: unknown; left: string[] }> {
   const dir = tempDir();
   writeFileSync(path.join(dir, 'in.zip'), zip);
   const out = path.join(dir, 'out');
-  const error = await extractSingleOcxFromZip(path.join(dir, 'in.zip'), out).then(() => null, (e: unknown) => e);
+  const error = await extractSingleOcxFromZip(path.join(dir, 'in.zip'), out, maxBytes).then(() => null, (e: unknown) => e);
   return { error, left: existsSync(out) ? readdirSync(out) : [] };
 }
 
 describe('extractSingleOcxFromZip', () => {
+  it('stops an entry that unpacks to more than the limit (zip bomb) and leaves nothing behind', async () => {
+    // 8 MB of one repeated byte deflate to a few kB.
+    const bomb = zipSync({ 'bomb.3docx': new Uint8Array(8 * 1048576).fill(0x20) }, { level: 9 });
+    expect(bomb.length).toBeLessThan(100_000);
+    const { error, left } = await refusal(bomb, 1048576);
+    expect(error).toBeInstanceOf(ZipArchiveError);
+    expect((error as Error).message).toBe('Unsupported archive: bomb.3docx unpacks to more than 1 MB');
+    expect(left).toEqual([]);
+    expect(maxUnpackedBytes(2048)).toBe(2048 * 20 * 1048576);
+  });
+
   it('extracts the one OCX entry of a deflated archive next to other files', async () => {
     const zip = zipSync({ 'readme.txt': strToU8('hello'), 'ship/M1.3docx': SAMPLE, 'docs/': {} });
     const { file } = await extract(zip);
