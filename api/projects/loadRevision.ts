@@ -37,6 +37,19 @@ export async function loadRevision(app: FastifyInstance, modelName: string, revi
   }
 }
 
+/**
+ * The revision's section index (its `.sc` geometry) through the app's RevisionCache.
+ * @throws ApiError 500 'Revision N of project P cannot be read'.
+ */
+export async function loadSectionIndex(app: FastifyInstance, rev: LoadedRevision) {
+  try {
+    return await app.ctx.revisionCache.sectionIndex(rev.dir, rev.stamp, rev.scFile);
+  } catch (e) {
+    app.log.error({ err: e, project: rev.name, revision: rev.number }, 'revision geometry unreadable');
+    throw new ApiError('RevisionUnreadable', 500, `Revision ${rev.number} of project ${rev.name} cannot be read`, 'error');
+  }
+}
+
 /** A reference plane with its coordinate in metres. */
 export const planeToMetres = (p: RefPlane) => ({ id: p.id, name: p.name, coordinate: p.coordinate / 1000, number: p.number });
 

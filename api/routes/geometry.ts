@@ -13,8 +13,7 @@ import { deriveSurfaceObject } from '../../engine/annotate/surfaceObject';
 import { SurfaceObjectsBodySchema, SurfaceObjectsQuerySchema, type SurfaceObjectsResponse } from '../contract/geometry';
 import { validate } from '../contract/validate';
 import { requireUser } from '../context';
-import { ApiError } from '../errors';
-import { loadRevision } from '../projects/loadRevision';
+import { loadRevision, loadSectionIndex } from '../projects/loadRevision';
 
 export default async function geometryRoutes(app: FastifyInstance): Promise<void> {
   app.post(
@@ -25,13 +24,7 @@ export default async function geometryRoutes(app: FastifyInstance): Promise<void
       const q = request.query as v.InferOutput<typeof SurfaceObjectsQuerySchema>;
       const names = request.body as v.InferOutput<typeof SurfaceObjectsBodySchema>;
       const rev = await loadRevision(app, q.modelName, q.revision);
-      let index;
-      try {
-        index = await app.ctx.revisionCache.sectionIndex(rev.dir, rev.stamp, rev.scFile);
-      } catch (e) {
-        app.log.error({ err: e, project: rev.name, revision: rev.number }, 'revision geometry unreadable');
-        throw new ApiError('RevisionUnreadable', 500, `Revision ${rev.number} of project ${rev.name} cannot be read`, 'error');
-      }
+      const index = await loadSectionIndex(app, rev);
       const { objects, byId } = rev.data;
       const byName = namesOf(rev.data);
       const out: SurfaceObjectsResponse = { surfaceObjects: [], skipped: [] };

@@ -25,7 +25,7 @@ import { validate } from '../contract/validate';
 import { requireUser } from '../context';
 import { ApiError, Errors } from '../errors';
 import { normaliseProjectName } from '../projects/ProjectStore';
-import { loadRevision } from '../projects/loadRevision';
+import { loadRevision, loadSectionIndex } from '../projects/loadRevision';
 
 /** mm → m for flat point lists (rounded to 0.1 µm to keep JSON short). */
 const toM = (pts: number[]): number[] => pts.map((x) => Math.round(x * 10) / 1e4);
@@ -58,13 +58,7 @@ export default async function sectionRoutes(app: FastifyInstance): Promise<void>
     const rev = await loadRevision(app, q.modelName, q.revision);
     const ev = evaluateFrameExpression(q.coordinate, rev.data.frames);
     if (!ev.ok) throw Errors.badRequest(ev.error);
-    let index;
-    try {
-      index = await app.ctx.revisionCache.sectionIndex(rev.dir, rev.stamp, rev.scFile);
-    } catch (e) {
-      app.log.error({ err: e, project: rev.name, revision: rev.number }, 'revision geometry unreadable');
-      throw new ApiError('RevisionUnreadable', 500, `Revision ${rev.number} of project ${rev.name} cannot be read`, 'error');
-    }
+    const index = await loadSectionIndex(app, rev);
     const model = { objects: rev.data.objects, properties: rev.data.properties, frames: rev.data.frames, index };
     return { result: computeSection(model, q.axis as SectionAxis, ev.coordinate, { grid: false, ...options }), name: sectionName(q.axis as SectionAxis, q.coordinate) };
   }

@@ -6,13 +6,14 @@
  * Raycaster picking without a BVH. Both read the same `.sc` package and are measured the same way.
  */
 import {
-  BufferAttribute, BufferGeometry, Color, DirectionalLight, DoubleSide, FrontSide, type Material, HemisphereLight, Matrix4, Mesh, MeshLambertMaterial, OrthographicCamera,
+  Color, DirectionalLight, DoubleSide, FrontSide, type Material, HemisphereLight, Matrix4, Mesh, MeshLambertMaterial, OrthographicCamera,
   Raycaster, Scene, Vector2, Vector3, WebGLRenderer,
 } from 'three';
 import { Engine } from '../../engine/Engine';
 import { DETAIL_MIN_PX, EDGE_MIN_PX, LOD_MAX_PX, type ModelScene } from '../../engine/scene/ModelScene';
 import type { EngineEvent, PointerInput } from '../../engine/EngineApi';
-import { decodeChunkPositions, decodeScenePackage } from '../../engine/package/reader';
+import { decodeScenePackage } from '../../engine/package/reader';
+import { partGeometries } from './partGeometry';
 import { fitBoxToView, orbitBasis } from '../../engine/interaction/cameraMath';
 
 const W = 1280, H = 720;
@@ -212,25 +213,14 @@ async function baselineBench(url: string): Promise<BenchFigures> {
   const meshes: Mesh[] = [];
   let geometryBytes = 0, triangles = 0;
   // Parts as a glTF export would give them: per part its own Float32 vertices, normals and Uint32 indices.
-  for (const ch of chunks) {
-    const pos = decodeChunkPositions(ch);
-    for (let r = 0; r < ch.objects.length; r += 5) {
-      const [obj, v0, vc, i0, ic] = ch.objects.subarray(r, r + 5);
-      if (ic === 0) continue;
-      const g = new BufferGeometry();
-      g.setAttribute('position', new BufferAttribute(pos.slice(v0 * 3, (v0 + vc) * 3), 3));
-      const idx = new Uint32Array(ic);
-      for (let k = 0; k < ic; k++) idx[k] = ch.indices[i0 + k] - v0;
-      g.setIndex(new BufferAttribute(idx, 1));
-      g.computeVertexNormals();
-      g.computeBoundingSphere();
-      const m = new Mesh(g, material);
-      m.userData.object = obj;
-      meshes.push(m);
-      scene.add(m);
-      geometryBytes += vc * 24 + ic * 4;
-      triangles += ic / 3;
-    }
+  for (const { object, geometry, vertexCount, indexCount } of partGeometries(chunks)) {
+    geometry.computeVertexNormals();
+    const m = new Mesh(geometry, material);
+    m.userData.object = object;
+    meshes.push(m);
+    scene.add(m);
+    geometryBytes += vertexCount * 24 + indexCount * 4;
+    triangles += indexCount / 3;
   }
   const cam = new OrthographicCamera(-1, 1, 1, -1, 1, 1e7);
   const head = new DirectionalLight(0xffffff, 2.6);

@@ -11,9 +11,10 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { BufferAttribute, BufferGeometry, Mesh, MeshBasicMaterial, Raycaster } from 'three';
+import { Mesh, MeshBasicMaterial, Raycaster } from 'three';
 import { Engine, type EngineRenderer } from '../../engine/Engine';
-import { decodeChunkPositions, decodeScenePackage } from '../../engine/package/reader';
+import { decodeScenePackage } from '../../engine/package/reader';
+import { partGeometries } from './partGeometry';
 
 const OUT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../out');
 const W = 1280, H = 720;
@@ -46,22 +47,11 @@ async function runSize(parts: number): Promise<Row[]> {
   const { chunks } = decodeScenePackage(bytes);
   const material = new MeshBasicMaterial();
   const meshes: Mesh[] = [];
-  for (const ch of chunks) {
-    const pos = decodeChunkPositions(ch);
-    for (let r = 0; r < ch.objects.length; r += 5) {
-      const [obj, v0, vc, i0, ic] = ch.objects.subarray(r, r + 5);
-      if (ic === 0) continue;
-      const g = new BufferGeometry();
-      g.setAttribute('position', new BufferAttribute(pos.slice(v0 * 3, (v0 + vc) * 3), 3));
-      const idx = new Uint32Array(ic);
-      for (let k = 0; k < ic; k++) idx[k] = ch.indices[i0 + k] - v0;
-      g.setIndex(new BufferAttribute(idx, 1));
-      g.computeBoundingSphere();
-      const m = new Mesh(g, material);
-      m.userData.object = obj;
-      m.updateMatrixWorld(true);
-      meshes.push(m);
-    }
+  for (const { object, geometry } of partGeometries(chunks)) {
+    const m = new Mesh(geometry, material);
+    m.userData.object = object;
+    m.updateMatrixWorld(true);
+    meshes.push(m);
   }
   const points: [number, number][] = [];
   for (let i = 0; i < 7; i++) for (let j = 0; j < 5; j++) points.push([W * (0.2 + 0.1 * i), H * (0.3 + 0.1 * j)]);

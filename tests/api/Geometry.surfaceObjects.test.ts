@@ -3,12 +3,10 @@
  * (viewer.md §7 "Geometry", §3 "Surface object"; issue 5 item 7): brackets and plates by name or OCX id,
  * unknown names reported as skipped, 400 naming the field.
  */
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import * as v from 'valibot';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SurfaceObjectsResponseSchema, UploadResponseSchema } from '../../api/contract';
-import { SAMPLES, bearer, makeApp, multipartFile, signUp, type TestApp } from './helpers';
+import { SurfaceObjectsResponseSchema } from '../../api/contract';
+import { bearer, makeApp, signUp, uploadSample, type TestApp } from './helpers';
 
 let t: TestApp;
 let user: string;
@@ -18,12 +16,7 @@ const url = () => `/api/keelson-instance/geometry/surface-objects?modelName=${pr
 beforeAll(async () => {
   t = await makeApp();
   user = await signUp(t.app, 'admin@yard.com', { admin: true });
-  const { payload, headers } = multipartFile('NAPA-OCX_M8.3docx', readFileSync(path.join(SAMPLES, 'NAPA-OCX_M8.3docx')));
-  const r = await t.app.inject({ method: 'POST', url: '/api/viewer/project/add/project-uploaded', payload, headers: { ...headers, ...bearer(user) } });
-  expect(r.statusCode, r.body).toBe(200);
-  const up = v.parse(UploadResponseSchema, r.json());
-  project = up.projectName;
-  await t.app.ctx.conversions.wait(up.conversionId);
+  project = await uploadSample(t, user, 'NAPA-OCX_M8');
 });
 afterAll(async () => {
   await t?.close();

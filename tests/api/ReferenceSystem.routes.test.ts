@@ -1,12 +1,10 @@
 /** Reference system calls through inject on a converted NAPA-OCX_M8 (issue 5 item 1; viewer.md §7). */
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import * as v from 'valibot';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  CoordinateResponseSchema, FrameCoordinatesResponseSchema, FrameNumberResponseSchema, FrameResponseSchema, FramesResponseSchema, UploadResponseSchema,
+  CoordinateResponseSchema, FrameCoordinatesResponseSchema, FrameNumberResponseSchema, FrameResponseSchema, FramesResponseSchema,
 } from '../../api/contract';
-import { SAMPLES, bearer, makeApp, multipartFile, signUp, type TestApp } from './helpers';
+import { bearer, makeApp, signUp, uploadSample, type TestApp } from './helpers';
 
 let t: TestApp;
 let token: string;
@@ -17,12 +15,7 @@ const get = (url: string) => t.app.inject({ method: 'GET', url, headers: bearer(
 beforeAll(async () => {
   t = await makeApp();
   token = await signUp(t.app, 'admin@yard.com', { admin: true });
-  const { payload, headers } = multipartFile('NAPA-OCX_M8.3docx', readFileSync(path.join(SAMPLES, 'NAPA-OCX_M8.3docx')));
-  const r = await t.app.inject({ method: 'POST', url: '/api/viewer/project/add/project-uploaded', payload, headers: { ...headers, ...bearer(token) } });
-  expect(r.statusCode, r.body).toBe(200);
-  const up = v.parse(UploadResponseSchema, r.json());
-  project = up.projectName;
-  await t.app.ctx.conversions.wait(up.conversionId);
+  project = await uploadSample(t, token, 'NAPA-OCX_M8');
 });
 afterAll(async () => {
   await t?.close();

@@ -1,12 +1,10 @@
 /** Section calls and saved ship sections through inject on a converted NAPA-OCX_M8 (issue 5 item 5). */
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import * as v from 'valibot';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  CadComponentSectionsResponseSchema, CompartmentSectionsResponseSchema, ShipSectionSchema, ShipSectionsResponseSchema, SteelSectionResponseSchema, UploadResponseSchema,
+  CadComponentSectionsResponseSchema, CompartmentSectionsResponseSchema, ShipSectionSchema, ShipSectionsResponseSchema, SteelSectionResponseSchema,
 } from '../../api/contract';
-import { SAMPLES, bearer, makeApp, multipartFile, signUp, type TestApp } from './helpers';
+import { bearer, makeApp, signUp, uploadSample, type TestApp } from './helpers';
 
 let t: TestApp;
 let admin: string;
@@ -19,12 +17,7 @@ beforeAll(async () => {
   admin = await signUp(t.app, 'admin@yard.com', { admin: true });
   alice = await signUp(t.app, 'alice@yard.com');
   bob = await signUp(t.app, 'bob@yard.com');
-  const { payload, headers } = multipartFile('NAPA-OCX_M8.3docx', readFileSync(path.join(SAMPLES, 'NAPA-OCX_M8.3docx')));
-  const r = await t.app.inject({ method: 'POST', url: '/api/viewer/project/add/project-uploaded', payload, headers: { ...headers, ...bearer(admin) } });
-  expect(r.statusCode, r.body).toBe(200);
-  const up = v.parse(UploadResponseSchema, r.json());
-  project = up.projectName;
-  await t.app.ctx.conversions.wait(up.conversionId);
+  project = await uploadSample(t, admin, 'NAPA-OCX_M8');
 });
 afterAll(async () => {
   await t?.close();

@@ -1,9 +1,12 @@
 /** Shared set-up for API tests: a fresh DATA_DIR per app, DEMO_SHIP off, requests through inject. */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
+import * as v from 'valibot';
+import { expect } from 'vitest';
 import { buildApp } from '../../api/app';
+import { UploadResponseSchema } from '../../api/contract';
 import { loadConfig, type ServerConfig } from '../../api/config';
 import type { ConversionRunner } from '../../api/conversion/runners';
 
@@ -58,3 +61,13 @@ export function multipartFile(fileName: string, content: Buffer | string): { pay
 }
 
 export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+
+/** Uploads the sample `<model>.3docx` from SAMPLES as `token`, waits for its conversion; returns the project name. */
+export async function uploadSample(t: TestApp, token: string, model: string): Promise<string> {
+  const { payload, headers } = multipartFile(`${model}.3docx`, readFileSync(path.join(SAMPLES, `${model}.3docx`)));
+  const r = await t.app.inject({ method: 'POST', url: '/api/viewer/project/add/project-uploaded', payload, headers: { ...headers, ...bearer(token) } });
+  expect(r.statusCode, r.body).toBe(200);
+  const up = v.parse(UploadResponseSchema, r.json());
+  await t.app.ctx.conversions.wait(up.conversionId);
+  return up.projectName;
+}

@@ -5,11 +5,10 @@
  * server for its surface object and the engine draws one dimension per non-zero parameter.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import path from 'node:path';
-import { readFileSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { launchChromium } from './support/chromium';
-import { samplesDir, startServer, type RunningServer } from './support/keelsonServer';
+import { startServer, type RunningServer } from './support/keelsonServer';
+import { newLoggedInPage, openViewer, seedSample, shutDown } from './support/seed';
 
 const MODEL = 'NAPA-OCX_M8';
 const BRACKET = 'B:1K383ZN95W/DECK';
@@ -20,41 +19,16 @@ let browser: Browser;
 let page: Page;
 let token: string;
 
-async function api(method: string, url: string, body?: unknown): Promise<Response> {
-  const headers: Record<string, string> = token ? { authorization: `Bearer ${token}` } : {};
-  if (body !== undefined && !(body instanceof FormData)) headers['content-type'] = 'application/json';
-  return fetch(`${server.url}${url}`, { method, headers, body: body instanceof FormData ? body : body === undefined ? undefined : JSON.stringify(body) });
-}
-
 beforeAll(async () => {
   server = await startServer();
-  expect((await api('POST', '/api/auth/viewer/default/register', { ...ADMIN, registerAdmin: true })).ok).toBe(true);
-  token = ((await (await api('POST', '/api/auth/viewer/default/login', { email: ADMIN.email, password: ADMIN.password })).json()) as { token: string }).token;
-  const form = new FormData();
-  form.append('file', new Blob([readFileSync(path.join(samplesDir, `${MODEL}.3docx`))]), `${MODEL}.3docx`);
-  expect((await api('POST', '/api/viewer/project/add/project-uploaded', form)).ok).toBe(true);
-  const deadline = Date.now() + 120_000;
-  for (;;) {
-    const models = (await (await api('GET', '/api/viewer/project/models')).json()) as Array<{ name: string; revisions: unknown[] }>;
-    if (models.find((m) => m.name === MODEL)?.revisions.length) break;
-    if (Date.now() > deadline) throw new Error(`conversion of ${MODEL} did not finish:\n${server.output()}`);
-    await new Promise((r) => setTimeout(r, 500));
-  }
+  token = await seedSample(server, ADMIN, MODEL);
   browser = await launchChromium();
-  const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
-  await context.addInitScript((t) => localStorage.setItem('keelson.token', t), token);
-  page = await context.newPage();
+  page = await newLoggedInPage(browser, token);
   page.setDefaultTimeout(20_000);
-  page.on('pageerror', (e) => console.error('[pageerror]', e.message));
-  await page.goto(`${server.url}/${MODEL}`);
-  await page.locator('[data-viewer-phase="ready"]').waitFor({ timeout: 120_000 });
+  await openViewer(page, server.url, MODEL);
 });
 
-afterAll(async () => {
-  if (process.env.KEELSON_TEST_LOG) console.log(server?.output());
-  await browser?.close();
-  await server?.stop();
-});
+afterAll(() => shutDown(server, browser));
 
 const annotationsButton = () => page.getByRole('button', { name: 'Annotations', exact: true });
 

@@ -4,11 +4,11 @@
  * validation texts; §8 toasts). NAPA-TR03_TC11 (frames X0, X5, X10 ...) is uploaded through the API first.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import path from 'node:path';
 import { readFileSync } from 'node:fs';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { launchChromium } from './support/chromium';
-import { samplesDir, startServer, type RunningServer } from './support/keelsonServer';
+import { startServer, type RunningServer } from './support/keelsonServer';
+import { apiRequest, newLoggedInPage, openViewer, seedSample, shutDown } from './support/seed';
 import { PNG } from 'pngjs';
 
 const MODEL = 'NAPA-TR03_TC11';
@@ -24,50 +24,25 @@ let token: string;
 /** Model bounds, m. */
 let bounds: number[];
 
-async function api(method: string, url: string, body?: unknown): Promise<Response> {
-  const headers: Record<string, string> = token ? { authorization: `Bearer ${token}` } : {};
-  if (body !== undefined && !(body instanceof FormData)) headers['content-type'] = 'application/json';
-  return fetch(`${server.url}${url}`, { method, headers, body: body instanceof FormData ? body : body === undefined ? undefined : JSON.stringify(body) });
-}
+const api = (method: string, url: string, body?: unknown) => apiRequest(server.url, token, method, url, body);
 
-async function openViewer(): Promise<void> {
-  await page.goto(`${server.url}/${MODEL}`);
-  await page.locator('[data-viewer-phase="ready"]').waitFor({ timeout: 120_000 });
-  await page.waitForTimeout(500); // the initial orbit and fit
+async function openModel(): Promise<void> {
+  await openViewer(page, server.url, MODEL, 500); // 500 ms for the initial orbit and fit
 }
 
 beforeAll(async () => {
   server = await startServer();
-  const reg = await api('POST', '/api/auth/viewer/default/register', { ...ADMIN, registerAdmin: true });
-  expect(reg.ok).toBe(true);
-  const login = (await (await api('POST', '/api/auth/viewer/default/login', { email: ADMIN.email, password: ADMIN.password })).json()) as { token: string };
-  token = login.token;
-  const form = new FormData();
-  form.append('file', new Blob([readFileSync(path.join(samplesDir, `${MODEL}.3docx`))]), `${MODEL}.3docx`);
-  expect((await api('POST', '/api/viewer/project/add/project-uploaded', form)).ok).toBe(true);
-  const deadline = Date.now() + 120_000;
-  for (;;) {
-    const models = (await (await api('GET', '/api/viewer/project/models')).json()) as Array<{ name: string; revisions: unknown[] }>;
-    if (models.find((m) => m.name === MODEL)?.revisions.length) break;
-    if (Date.now() > deadline) throw new Error(`conversion of ${MODEL} did not finish:\n${server.output()}`);
-    await new Promise((r) => setTimeout(r, 500));
-  }
+  token = await seedSample(server, ADMIN, MODEL);
   const objects = (await (await api('GET', `/api/keelson-instance/model/objects?modelName=${MODEL}&revision=1`)).json()) as { info: { bounds: number[] } };
   bounds = objects.info.bounds;
   browser = await launchChromium();
-  context = await browser.newContext({ viewport: { width: 1400, height: 900 }, acceptDownloads: true });
-  await context.addInitScript((t) => localStorage.setItem('keelson.token', t), token);
-  page = await context.newPage();
+  page = await newLoggedInPage(browser, token, { acceptDownloads: true });
+  context = page.context();
   page.setDefaultTimeout(20_000);
-  page.on('pageerror', (e) => console.error('[pageerror]', e.message));
-  await openViewer();
+  await openModel();
 });
 
-afterAll(async () => {
-  if (process.env.KEELSON_TEST_LOG) console.log(server?.output());
-  await browser?.close();
-  await server?.stop();
-});
+afterAll(() => shutDown(server, browser));
 
 async function waitUntil(check: () => Promise<boolean>, ms = 8000): Promise<void> {
   const end = Date.now() + ms;
@@ -177,7 +152,7 @@ describe('engineering tools (issue 5)', () => {
     await toast(`Section "${name}" was saved"`).first().waitFor();
     const listed = (await (await api('GET', `/api/viewer/ship-sections?projectName=${MODEL}`)).json()) as Array<{ name: string }>;
     expect(listed.map((s) => s.name)).toEqual([name]);
-    await openViewer();
+    await openModel();
     await page.getByRole('button', { name: 'Expand X-sections' }).click({ timeout: 15_000 });
     await sectionRow(name).waitFor();
     expect(await sectionRow(name).getAttribute('data-saved')).toBe('true');

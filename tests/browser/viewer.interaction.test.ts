@@ -4,11 +4,10 @@
  * A small sample (NAPA-TR03_TC11: 4 panels, 4 plates, 38 stiffeners) is uploaded through the API first.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import path from 'node:path';
-import { readFileSync } from 'node:fs';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { launchChromium } from './support/chromium';
-import { samplesDir, startServer, type RunningServer } from './support/keelsonServer';
+import { startServer, type RunningServer } from './support/keelsonServer';
+import { apiRequest, newLoggedInPage, openViewer, seedSample, shutDown } from './support/seed';
 
 const MODEL = 'NAPA-TR03_TC11';
 const ADMIN = { email: 'viewer-admin@yard.example', fullName: 'Vera Viewer', password: 'viewer-password-1' };
@@ -18,44 +17,17 @@ let browser: Browser;
 let page: Page;
 let token: string;
 
-async function api(method: string, url: string, body?: unknown): Promise<Response> {
-  const headers: Record<string, string> = token ? { authorization: `Bearer ${token}` } : {};
-  if (body !== undefined && !(body instanceof FormData)) headers['content-type'] = 'application/json';
-  return fetch(`${server.url}${url}`, { method, headers, body: body instanceof FormData ? body : body === undefined ? undefined : JSON.stringify(body) });
-}
+const api = (method: string, url: string, body?: unknown) => apiRequest(server.url, token, method, url, body);
 
 beforeAll(async () => {
   server = await startServer();
-  const reg = await api('POST', '/api/auth/viewer/default/register', { ...ADMIN, registerAdmin: true });
-  expect(reg.ok).toBe(true);
-  const login = (await (await api('POST', '/api/auth/viewer/default/login', { email: ADMIN.email, password: ADMIN.password })).json()) as { token: string };
-  token = login.token;
-  const form = new FormData();
-  form.append('file', new Blob([readFileSync(path.join(samplesDir, `${MODEL}.3docx`))]), `${MODEL}.3docx`);
-  const up = await api('POST', '/api/viewer/project/add/project-uploaded', form);
-  expect(up.ok).toBe(true);
-  const deadline = Date.now() + 120_000;
-  for (;;) {
-    const models = (await (await api('GET', '/api/viewer/project/models')).json()) as Array<{ name: string; revisions: unknown[] }>;
-    if (models.find((m) => m.name === MODEL)?.revisions.length) break;
-    if (Date.now() > deadline) throw new Error(`conversion of ${MODEL} did not finish:\n${server.output()}`);
-    await new Promise((r) => setTimeout(r, 500));
-  }
+  token = await seedSample(server, ADMIN, MODEL);
   browser = await launchChromium();
-  const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
-  await context.addInitScript((t) => localStorage.setItem('keelson.token', t), token);
-  page = await context.newPage();
-  page.on('pageerror', (e) => console.error('[pageerror]', e.message));
-  await page.goto(`${server.url}/${MODEL}`);
-  await page.locator('[data-viewer-phase="ready"]').waitFor({ timeout: 120_000 });
-  await page.waitForTimeout(500); // the initial orbit and fit
+  page = await newLoggedInPage(browser, token);
+  await openViewer(page, server.url, MODEL, 500); // 500 ms for the initial orbit and fit
 });
 
-afterAll(async () => {
-  if (process.env.KEELSON_TEST_LOG) console.log(server?.output());
-  await browser?.close();
-  await server?.stop();
-});
+afterAll(() => shutDown(server, browser));
 
 async function canvasBox() {
   return (await page.getByTestId('viewer-canvas').boundingBox())!;

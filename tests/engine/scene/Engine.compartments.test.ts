@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { Engine, type EngineRenderer } from '../../../engine/Engine';
 import type { EngineEvent, EngineObjectTable, PointerInput } from '../../../engine/EngineApi';
 import { COMPARTMENT_OPACITY, type ModelScene } from '../../../engine/scene/ModelScene';
-import { boxMesh, fakeFetch, packageBytes } from './sceneFixtures';
+import { loadedSideView, sx, sy } from './engineFixtures';
+import { boxMesh, packageBytes } from './sceneFixtures';
 
 // 0 panel (MAIN OBJECT) with plates 1, 2; 3 a compartment in front of plate 1 (camera at -Y);
 // 4 a compartment with no steel behind it; 5 a small 20 mm bracket.
@@ -18,21 +18,9 @@ const bytes = packageBytes([
   boxMesh(4, [4000, -2000, 0], [5000, -1000, 1000]),
   boxMesh(5, [2500, -500, 500], [2520, -480, 520]),
 ], 6);
-const W = 1000, H = 500;
-/** Side view along +Y fitted to x 0..5000 (5.5 mm per px). */
-const sx = (X: number) => ((X - 2500) / 5500) * W + W / 2;
-const sy = (Z: number) => H / 2 - ((Z - 500) / 5500) * W;
 
 async function loaded() {
-  const events: EngineEvent[] = [];
-  const renderer: EngineRenderer = { setPixelRatio() {}, setSize() {}, render() {}, dispose() {} };
-  const engine = new Engine({ createRenderer: () => renderer, fetchFn: fakeFetch(bytes) });
-  await engine.init({ canvas: {} as OffscreenCanvas, width: W, height: H, pixelRatio: 1 });
-  engine.subscribe((e) => void events.push(e));
-  engine.setObjectTable(table);
-  await engine.loadModel('/m.sc', {});
-  engine.orbitTo(90, 0, 0);
-  engine.fitToWindow();
+  const { engine, events } = await loadedSideView(bytes, table);
   const internals = engine as unknown as { model: ModelScene; loop: { frame(): void }; cams: { worldPerPixel(p: number[]): number } };
   return { engine, events, internals };
 }

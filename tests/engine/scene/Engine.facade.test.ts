@@ -1,23 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { Engine, type EngineRenderer } from '../../../engine/Engine';
-import type { EngineEvent, EngineObjectTable, PointerInput } from '../../../engine/EngineApi';
-import { boxMesh, fakeFetch, packageBytes } from './sceneFixtures';
-
-// Objects: 0 panel A (MAIN OBJECT) with plates 1, 2; 3 panel B with stiffener 4 and plate 5 behind plate 1.
-const table: EngineObjectTable = {
-  ids: ['panelA', 'p1', 'p2', 'panelB', 's4', 'p5'],
-  types: ['MAIN OBJECT', 'PLATE', 'PLATE', 'MAIN OBJECT', 'STIFFENER', 'PLATE'],
-  parents: new Int32Array([-1, 0, 0, -1, 3, 3]),
-};
-const meshes = [
-  boxMesh(1, [0, 0, 0], [1000, 1000, 1000]),
-  boxMesh(2, [2000, 0, 0], [3000, 1000, 1000]),
-  boxMesh(4, [4000, 0, 0], [5000, 1000, 1000]),
-  boxMesh(5, [0, 2000, 0], [1000, 3000, 1000]),
-];
-// 12 triangles per chunk: every box is its own chunk.
-const bytes = packageBytes(meshes, 6, 12);
-const W = 1000, H = 500;
+import type { EngineEvent, PointerInput } from '../../../engine/EngineApi';
+import { H, W, sx, twoPanelBytes as bytes, twoPanelTable as table } from './engineFixtures';
+import { fakeFetch } from './sceneFixtures';
 
 async function loaded(options: { fetchStatus?: number; data?: Uint8Array } = {}) {
   const events: EngineEvent[] = [];
@@ -31,9 +16,6 @@ async function loaded(options: { fetchStatus?: number; data?: Uint8Array } = {})
   const load = engine.loadModel('/api/models/ship.sc', { authorization: 'Bearer t' });
   return { engine, events, renders, seen, load };
 }
-
-/** Screen x of world X in the side view fitted to x 0..5000 (width 5500 mm on 1000 px). */
-const sx = (X: number) => ((X - 2500) / 5500) * W + W / 2;
 
 function ptr(kind: PointerInput['kind'], x: number, y: number, over: Partial<PointerInput> = {}): PointerInput {
   return { kind, x, y, button: 0, buttons: 1, ctrlKey: false, shiftKey: false, altKey: false, metaKey: false, pointerId: 1, pointerType: 'mouse', time: 0, ...over };

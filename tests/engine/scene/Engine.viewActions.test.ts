@@ -1,35 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { Engine, type EngineRenderer } from '../../../engine/Engine';
-import type { EngineEvent, EngineObjectTable, PointerInput } from '../../../engine/EngineApi';
-import { boxMesh, fakeFetch, packageBytes } from './sceneFixtures';
+import type { Engine } from '../../../engine/Engine';
+import type { EngineEvent, PointerInput } from '../../../engine/EngineApi';
+import { H, W, loadedSideView, sx, sy, twoPanelBytes as bytes, twoPanelTable as table } from './engineFixtures';
 
-// Same scene as Engine.facade.test.ts: 0 panel A (plates 1, 2); 3 panel B (stiffener 4, plate 5 behind plate 1).
-const table: EngineObjectTable = {
-  ids: ['panelA', 'p1', 'p2', 'panelB', 's4', 'p5'],
-  types: ['MAIN OBJECT', 'PLATE', 'PLATE', 'MAIN OBJECT', 'STIFFENER', 'PLATE'],
-  parents: new Int32Array([-1, 0, 0, -1, 3, 3]),
-};
-const bytes = packageBytes(
-  [boxMesh(1, [0, 0, 0], [1000, 1000, 1000]), boxMesh(2, [2000, 0, 0], [3000, 1000, 1000]), boxMesh(4, [4000, 0, 0], [5000, 1000, 1000]), boxMesh(5, [0, 2000, 0], [1000, 3000, 1000])],
-  6,
-  12,
-);
-const W = 1000, H = 500;
-const sx = (X: number) => ((X - 2500) / 5500) * W + W / 2;
-const sy = (Z: number) => H / 2 - ((Z - 500) / 5500) * W;
-
-async function ready() {
-  const events: EngineEvent[] = [];
-  const renderer: EngineRenderer = { setPixelRatio() {}, setSize() {}, render() {}, dispose() {}, info: { render: { calls: 7, triangles: 48 } } };
-  const engine = new Engine({ createRenderer: () => renderer, fetchFn: fakeFetch(bytes) });
-  await engine.init({ canvas: {} as OffscreenCanvas, width: W, height: H, pixelRatio: 1 });
-  engine.subscribe((e) => void events.push(e));
-  engine.setObjectTable(table);
-  await engine.loadModel('/m.sc', {});
-  engine.orbitTo(90, 0, 0);
-  engine.fitToWindow();
-  return { engine, events };
-}
+const ready = () => loadedSideView(bytes, table, { info: { render: { calls: 7, triangles: 48 } } });
 
 function ptr(kind: PointerInput['kind'], x: number, y: number, over: Partial<PointerInput> = {}): PointerInput {
   return { kind, x, y, button: 0, buttons: 1, ctrlKey: false, shiftKey: false, altKey: false, metaKey: false, pointerId: 1, pointerType: 'mouse', time: 0, ...over };

@@ -1,38 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { Engine, type EngineRenderer } from '../../../engine/Engine';
-import type { EngineEvent, EngineObjectTable, PointerInput } from '../../../engine/EngineApi';
+import type { EngineEvent, PointerInput } from '../../../engine/EngineApi';
 import type { ModelScene } from '../../../engine/scene/ModelScene';
 import { ClippingManager } from '../../../engine/tools/ClippingManager';
-import { boxMesh, fakeFetch, packageBytes } from '../scene/sceneFixtures';
-
-// 0 panel (MAIN OBJECT); plates 1, 2 and 5; stiffener 4. Boxes of 1000 mm.
-const table: EngineObjectTable = {
-  ids: ['panelA', 'p1', 'p2', 'panelB', 's4', 'p5'],
-  types: ['MAIN OBJECT', 'PLATE', 'PLATE', 'MAIN OBJECT', 'STIFFENER', 'PLATE'],
-  parents: new Int32Array([-1, 0, 0, -1, 3, 3]),
-};
-const meshes = [
-  boxMesh(1, [0, 0, 0], [1000, 1000, 1000]),
-  boxMesh(2, [2000, 0, 0], [3000, 1000, 1000]),
-  boxMesh(4, [4000, 0, 0], [5000, 1000, 1000]),
-  boxMesh(5, [0, 2000, 0], [1000, 3000, 1000]),
-];
-const bytes = packageBytes(meshes, 6, 12);
-const W = 1000, H = 500;
-/** Side view (along +Y): screen x of world X, screen y of world Z (fitted to x 0..5000: 5.5 mm per px). */
-const sx = (X: number) => ((X - 2500) / 5500) * W + W / 2;
-const sy = (Z: number) => H / 2 - ((Z - 500) / 5500) * W;
+import { loadedSideView, sx, sy, twoPanelBytes as bytes, twoPanelTable as table } from '../scene/engineFixtures';
 
 async function loaded() {
-  const events: EngineEvent[] = [];
-  const renderer: EngineRenderer = { setPixelRatio() {}, setSize() {}, render() {}, dispose() {} };
-  const engine = new Engine({ createRenderer: () => renderer, fetchFn: fakeFetch(bytes) });
-  await engine.init({ canvas: {} as OffscreenCanvas, width: W, height: H, pixelRatio: 1 });
-  engine.subscribe((e) => void events.push(e));
-  engine.setObjectTable(table);
-  await engine.loadModel('/m.sc', {});
-  engine.orbitTo(90, 0, 0);
-  engine.fitToWindow();
+  const { engine, events } = await loadedSideView(bytes, table);
   const internals = engine as unknown as { model: ModelScene; clip: ClippingManager };
   return { engine, events, internals };
 }
