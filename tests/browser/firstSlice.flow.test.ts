@@ -132,7 +132,11 @@ describe('first end-to-end slice', () => {
     writeFileSync(broken, '<?xml version="1.0"?>\n<ocx:ocxXML xmlns:ocx="https://3docx.org/fileadmin//ocx_schema//V300//OCX_Schema.xsd">\n<ocx:Vessel');
     await page.goto(server.url);
     await upload(page, broken);
-    await page.getByText('Failed to add project BROKEN').waitFor({ timeout: 60_000 });
+    await page.getByTestId('toast-error').getByText('Failed to add project BROKEN').waitFor({ timeout: 60_000 });
+    // The failed card says what is wrong with the file, and where.
+    const reason = (await page.getByTestId('progress-BROKEN').textContent()) ?? '';
+    expect(reason).toMatch(/truncated|unclosed/i);
+    expect(reason).toMatch(/line \d+/);
     await page.getByTestId('project-card-NAPA-OCX_M8').waitFor();
   });
 });

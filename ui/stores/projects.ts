@@ -107,6 +107,13 @@ export async function loadModels(): Promise<void> {
           startedBy: m.conversionStartedByEmail || null,
         });
       } else if (m.conversionFailed || m.conversionCancelled) {
+        // A conversion that ended while no progress event reached us (e.g. before the room was joined).
+        const was = projectsStore.conversions[m.name];
+        if (was && was.status === ConversionStatus.InProgress) {
+          if (was.conversionId) leaveConversion(was.conversionId);
+          if (m.conversionFailed) showToast('error', `Failed to add project ${m.name}`);
+          else showToast('info', `Canceled adding project ${m.name}`, 5000);
+        }
         track(m.name, m.conversionId, {
           status: m.conversionFailed ? ConversionStatus.Error : ConversionStatus.Canceled,
           message: m.convertingMessage,
