@@ -136,13 +136,7 @@ export class OrbitCamera {
   /** Wheel zoom towards the canvas position (x, y) CSS px; deltaY > 0 zooms out. */
   zoomAt(x: number, y: number, deltaY: number): void {
     const steps = wheelSteps(deltaY);
-    if (steps === 0) return;
-    const b = orbitBasis(this.longitude, this.latitude);
-    const ndc = screenToNdc(x, y, this.viewportWidth, this.viewportHeight);
-    const r = zoomAtCursor({ target: this.target, width: this.width, aspect: this.aspect() }, b, ndc, steps);
-    this.target = r.target;
-    this.width = r.width;
-    this.apply();
+    if (steps !== 0) this.zoomSteps(x, y, steps);
   }
 
   /**
@@ -151,7 +145,11 @@ export class OrbitCamera {
    */
   zoomByFactor(x: number, y: number, factor: number): void {
     if (!(factor > 0) || factor === 1) return;
-    const steps = -Math.log(factor) / Math.log(CAMERA_CONSTANTS.zoomFactor);
+    this.zoomSteps(x, y, -Math.log(factor) / Math.log(CAMERA_CONSTANTS.zoomFactor));
+  }
+
+  /** Zooms by `steps` wheel steps of 0.8 (fractional allowed) keeping the point under (x, y) CSS px fixed. */
+  private zoomSteps(x: number, y: number, steps: number): void {
     const b = orbitBasis(this.longitude, this.latitude);
     const ndc = screenToNdc(x, y, this.viewportWidth, this.viewportHeight);
     const r = zoomAtCursor({ target: this.target, width: this.width, aspect: this.aspect() }, b, ndc, steps);

@@ -86,7 +86,11 @@ export class MeasureManager {
 
   /** Disarms; completed measurements stay. */
   cancel(): void {
-    if (this.state === 'off') return;
+    if (this.state !== 'off') this.disarm();
+  }
+
+  /** Back to 'off': no start point, no live line, label or snap marker; emits the change. */
+  private disarm(): void {
     this.state = 'off';
     this.start = null;
     this.live.visible = false;
@@ -140,12 +144,8 @@ export class MeasureManager {
       return;
     }
     this.add(this.start!, s.point);
-    this.state = 'off';
-    this.start = null;
-    this.live.visible = false;
-    this.setLiveLabel('', null);
-    this.hideMarker();
-    this.changed();
+    // The measurement ends after one completed line (viewer.md §4 "Measuring").
+    this.disarm();
   }
 
   /** Adds a completed measurement (also used by tests and the bench). */
