@@ -7,6 +7,8 @@ import { buildModel, ModelBuilder, type BuildOptions, type SharedData } from './
 import { collectShared } from './prepass';
 import { readOcx, type PartRecord } from './reader';
 import { OcxImportError } from './errors';
+import type { PartTextContext } from './partText';
+import { readSplit } from './splitRead';
 
 export { OcxImportError };
 
@@ -47,6 +49,14 @@ export interface ImportOptions {
 export interface GroupOffload {
   /** Queues one group: its records in document order and the global index of the first. */
   add(records: PartRecord[], base: number): void;
+  /**
+   * Queues a top-level part cut out of the file (engine/ocx/partSplit.ts): its bytes, the file line and
+   * column of its '<', and the enclosing start tags. When present, the import splits the file and the
+   * calling thread parses only what is not a part (engine/ocx/splitRead.ts).
+   */
+  addText?(bytes: Uint8Array, line: number, column: number, context: PartTextContext): void;
+  /** With addText: the unknown-element counts of each text part, in document order (after flush). */
+  textUnsupported?(): [string, number][][];
   /** A promise while the backlog is too large to read on (awaited between chunks), else undefined. */
   backlog(): Promise<void> | undefined;
   /** Resolves once every queued group's output has been appended; rejects with a thread's error. */
@@ -97,12 +107,28 @@ export async function importOcx(chunks: AsyncIterable<Uint8Array | string>, opti
       const { signal: _signal, ...plain } = build;
       const offload = options.offload?.(shared, plain, builder) ?? null;
       try {
+        const onBytes = total ? (n: number) => progress(0.1 + 0.9 * Math.min(1, n / total), `Importing parts (${builder.count} so far)`) : undefined;
+        if (offload?.addText) {
+          const split = offload as GroupOffload & Required<Pick<GroupOffload, 'addText' | 'textUnsupported'>>;
+          let read;
+          try {
+            read = await readSplit(options.reopen(), split, { shared, signal: options.signal, onBytes });
+          } catch (e) {
+            // the parts queued before the error come first in the document: their error wins
+            if ((e as Error).name !== 'AbortError') await split.flush();
+            throw e;
+          }
+          await split.flush();
+          read.mergeUnsupported(split.textUnsupported());
+          progress(1, 'Tessellation done');
+          return builder.finish(read.raw);
+        }
         const raw = await readOcx(options.reopen(), {
           signal: options.signal,
           shared,
           onGroup: offload ? (records, base) => offload.add(records, base) : (records, base) => builder.addGroup(records, base),
           drain: offload ? () => offload.backlog() : undefined,
-          onBytes: total ? (n) => progress(0.1 + 0.9 * Math.min(1, n / total), `Importing parts (${builder.count} so far)`) : undefined,
+          onBytes,
         });
         if (offload) await offload.flush();
         progress(1, 'Tessellation done');

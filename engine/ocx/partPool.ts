@@ -1,16 +1,18 @@
 /**
- * Tessellation in worker threads for the Node import (issue 3 item 6): an OffloadFactory for
- * importOcx (engine/ocx/index.ts). While the calling thread keeps parsing, finished top-level part
- * groups are batched and sent to the least busy of a few worker threads (engine/ocx/partWorker.ts),
- * each holding its own ModelBuilder made from the same shared data and options; their outputs are
- * appended to the calling thread's builder strictly in document order, so the result is identical to
- * the single-thread import (tests/engine/ocx/partPool.identical.test.ts). Node only: the browser
- * imports on one thread (engine/ocx/index.ts without `offload`).
+ * Parsing and tessellation in worker threads for the Node import (issue 3 item 6): an OffloadFactory
+ * for importOcx (engine/ocx/index.ts). The calling thread only splits the file into top-level parts
+ * (engine/ocx/partSplit.ts, a byte scan) and parses what is left; the parts' bytes are batched and
+ * sent to the least busy of a few worker threads (engine/ocx/partWorker.ts) — or processed on the
+ * calling thread when every worker has enough queued — each holding its own ModelBuilder made from the
+ * same shared data and options. Outputs are renumbered and appended to the calling thread's builder
+ * strictly in document order, so the result is identical to the single-thread import
+ * (tests/engine/ocx/partPool.identical.test.ts); the first error in document order is the one
+ * reported. Node only: the browser imports on one thread (engine/ocx/index.ts without `offload`).
  *
  * The worker threads are started on first use and kept for later imports of the same process (a
  * thread costs ~0.3 s to start with the TypeScript loader); idle, they do not keep the process alive.
- * Memory stays bounded (issue 3 item 5): at most inFlightPerWorker batches of batchRecords part records
- * wait per worker; beyond that the calling thread processes the batch itself. Each worker keeps its own
+ * Memory stays bounded (issue 3 item 5): at most inFlightPerWorker batches of about batchBytes wait per
+ * worker; beyond that the calling thread processes the batch itself. Each worker keeps its own
  * cache of tessellated reference surfaces for the import, dropped when the import ends.
  */
 import { createRequire } from 'node:module';
@@ -18,6 +20,8 @@ import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { ModelBuilder } from './buildModel';
 import type { GroupOffload, OffloadFactory } from './index';
+import { OcxImportError } from './errors';
+import { errorData, processUnits, rebaseOutput, type PartError, type PartTextContext, type PartUnit } from './partText';
 import type { PartBatch, PartBatchResult, PartEnd, PartInit } from './partWorker';
 import type { PartRecord } from './reader';
 
@@ -25,10 +29,12 @@ import type { PartRecord } from './reader';
 export interface PartPoolOptions {
   /** Worker threads (≥ 1). */
   threads: number;
-  /** Records per batch sent to a worker (default 256). */
+  /** Records per batch of already parsed groups sent to a worker (default 256). */
   batchRecords?: number;
+  /** Bytes of part text per batch (default 256 KiB). */
+  batchBytes?: number;
   /**
-   * Batches queued per worker (default 2). When every worker has that many, the calling thread
+   * Batches queued per worker (default 3). When every worker has that many, the calling thread
    * processes the next batch itself (with its own ModelBuilder) instead of waiting: a busy machine then
    * degrades towards the one-thread import instead of below it, and memory stays bounded.
    */
@@ -87,21 +93,27 @@ class PartPool implements GroupOffload {
   private readonly slots: Slot[];
   private readonly inFlight: number[];
   private readonly results = new Map<number, PartBatchResult>();
-  private readonly batchBase = new Map<number, number[]>();
   private readonly listeners: [Worker, (m: PartBatchResult) => void, (e: unknown) => void][] = [];
-  private pending: { records: PartRecord[]; base: number }[] = [];
+  private pending: PartUnit[] = [];
+  private pendingSize = 0;
   private pendingRecords = 0;
+  private context: PartTextContext | null = null;
+  /** Batches to process on this thread (the workers had enough), with their sequence numbers. */
+  private localQueue: { seq: number; units: PartUnit[]; context: PartTextContext | null }[] = [];
   private nextSeq = 0;
   private nextAppend = 0;
   private failure: Error | null = null;
   private closed = false;
   private wake: (() => void) | null = null;
   private readonly batchRecords: number;
+  private readonly batchBytes: number;
   private readonly maxInFlight: number;
   private readonly shared: Parameters<OffloadFactory>[0];
   private readonly build: Parameters<OffloadFactory>[1];
   /** The calling thread's own builder for batches it processes itself (made on first use). */
   private local: ModelBuilder | null = null;
+  /** Unknown-element counts of the text units, in document order (filled as they are appended). */
+  private readonly unsupportedByText: [string, number][][] = [];
 
   constructor(
     shared: Parameters<OffloadFactory>[0],
@@ -110,7 +122,8 @@ class PartPool implements GroupOffload {
     options: PartPoolOptions,
   ) {
     this.batchRecords = options.batchRecords ?? 256;
-    this.maxInFlight = options.inFlightPerWorker ?? 2;
+    this.batchBytes = options.batchBytes ?? 256 * 1024;
+    this.maxInFlight = options.inFlightPerWorker ?? 3;
     this.shared = shared;
     this.build = build;
     this.slots = acquire(options.threads);
@@ -137,18 +150,31 @@ class PartPool implements GroupOffload {
   }
 
   add(records: PartRecord[], base: number): void {
-    this.pending.push({ records, base });
+    this.pending.push({ kind: 'records', records, base });
     this.pendingRecords += records.length;
     if (this.pendingRecords >= this.batchRecords) this.send();
   }
 
-  /** Never waits (an overflowing batch is processed on this thread); rejects once a worker has failed. */
+  addText(bytes: Uint8Array, line: number, column: number, context: PartTextContext): void {
+    this.context ??= context;
+    this.pending.push({ kind: 'text', bytes, line, column });
+    this.pendingSize += bytes.length;
+    if (this.pendingSize >= this.batchBytes) this.send();
+  }
+
+  textUnsupported(): [string, number][][] {
+    return this.unsupportedByText;
+  }
+
+  /** Processes the batches left to this thread (a promise while there are some); rejects once a unit has failed. */
   backlog(): Promise<void> | undefined {
-    return this.failure ? Promise.reject(this.failure) : undefined;
+    if (this.failure) return Promise.reject(this.failure);
+    return this.localQueue.length ? this.runLocal() : undefined;
   }
 
   async flush(): Promise<void> {
     if (this.pending.length) this.send();
+    await this.runLocal();
     await this.waitFor(() => this.nextAppend === this.nextSeq);
   }
 
@@ -172,37 +198,58 @@ class PartPool implements GroupOffload {
   }
 
   /**
-   * Sends the pending groups as one batch to the worker with the fewest batches in flight, or processes
-   * them on this thread when every worker has maxInFlight batches.
+   * Sends the pending units as one batch to the worker with the fewest batches in flight, or leaves
+   * them to this thread (backlog/flush) when every worker has maxInFlight batches.
    */
   private send(): void {
-    const batch: PartBatch = { type: 'batch', id: this.id, seq: this.nextSeq++, groups: this.pending };
-    this.batchBase.set(batch.seq, batch.groups.map((g) => g.base));
+    const units = this.pending;
+    const seq = this.nextSeq++;
+    const context = units.some((u) => u.kind === 'text') ? this.context : null;
     this.pending = [];
+    this.pendingSize = 0;
     this.pendingRecords = 0;
     if (this.busy() >= this.slots.length * this.maxInFlight) {
-      // a separate builder: its warnings and unit problems are merged in document order like a worker's
-      this.local ??= new ModelBuilder(this.shared, this.build);
-      const local = this.local;
-      this.results.set(batch.seq, { id: this.id, seq: batch.seq, outputs: batch.groups.map((g) => local.processGroup(g.records, g.base)) });
-      this.appendReady();
+      this.localQueue.push({ seq, units, context });
       return;
     }
     let best = 0;
     for (let k = 1; k < this.slots.length; k++) if (this.inFlight[k] < this.inFlight[best]) best = k;
-    this.inFlight[best]++;
-    this.slots[best].worker.postMessage(batch);
+    const transfer = units.flatMap((u) => (u.kind === 'text' ? [u.bytes.buffer as ArrayBuffer] : []));
+    try {
+      this.slots[best].worker.postMessage({ type: 'batch', id: this.id, seq, units, context } satisfies PartBatch, transfer);
+      this.inFlight[best]++;
+    } catch (e) {
+      this.results.set(seq, { id: this.id, seq, error: errorData(e) }); // reported in document order
+      this.appendReady();
+    }
   }
 
-  /** Appends finished batches in sequence order. */
+  /** Processes the local queue on this thread (a separate builder: its warnings are merged like a worker's). */
+  private async runLocal(): Promise<void> {
+    while (this.localQueue.length && !this.failure) {
+      const { seq, units, context } = this.localQueue.shift()!;
+      this.local ??= new ModelBuilder(this.shared, this.build);
+      let r: PartBatchResult;
+      try {
+        r = { id: this.id, seq, results: await processUnits(this.local, units, context) };
+      } catch (e) {
+        r = { id: this.id, seq, error: errorData(e) };
+      }
+      this.results.set(seq, r);
+      this.appendReady();
+    }
+  }
+
+  /** Appends finished batches in sequence order, renumbering their objects after those already appended. */
   private appendReady(): void {
     for (let r = this.results.get(this.nextAppend); r && !this.failure; r = this.results.get(this.nextAppend)) {
       this.results.delete(this.nextAppend);
-      const bases = this.batchBase.get(this.nextAppend)!;
-      this.batchBase.delete(this.nextAppend);
-      if ('error' in r) return this.fail(new Error(`OCX part worker failed: ${r.error}`));
+      if ('error' in r) return this.fail(toError(r.error));
       try {
-        r.outputs.forEach((o, k) => this.builder.append(o, bases[k]));
+        for (const unit of r.results) {
+          for (const g of unit.groups) this.builder.append(rebaseOutput(g.out, g.base, this.builder.count), this.builder.count);
+          if (unit.unsupported) this.unsupportedByText.push(unit.unsupported);
+        }
       } catch (e) {
         return this.fail(e as Error);
       }
@@ -229,4 +276,14 @@ class PartPool implements GroupOffload {
       await new Promise<void>((resolve) => (this.wake = resolve));
     }
   }
+}
+
+/** The error of a unit again: an OcxImportError with its line and column, else an Error naming the worker. */
+function toError(e: PartError): Error {
+  if (e.name === 'OcxImportError') {
+    const suffix = e.line !== undefined ? ` (line ${e.line}${e.column !== undefined ? `, column ${e.column}` : ''})` : '';
+    return new OcxImportError(suffix && e.message.endsWith(suffix) ? e.message.slice(0, -suffix.length) : e.message, e.line, e.column);
+  }
+  if (e.name === 'AbortError') return Object.assign(new Error(e.message), { name: 'AbortError' });
+  return new Error(`OCX part worker failed: ${e.stack ?? e.message}`);
 }

@@ -102,6 +102,10 @@ export interface ReadOptions {
    * the handed-over groups have a backlog); a rejection ends the read with that error.
    */
   drain?: () => Promise<void> | undefined;
+  /** Added to every line reported (records, nodes, errors): the text starts that many lines into a file (engine/ocx/partText.ts). */
+  lineOffset?: number;
+  /** The map unknown elements are counted into (RawModel.unsupported; default a new one), readable while the read goes on. */
+  unsupported?: Map<string, number>;
 }
 
 interface Frame {
@@ -120,6 +124,7 @@ interface Frame {
  */
 export async function readOcx(chunks: AsyncIterable<Uint8Array | string>, options: ReadOptions = {}): Promise<RawModel> {
   const { onBytes, signal, shared, onGroup, drain } = options;
+  const lineOffset = options.lineOffset ?? 0;
   const model: RawModel = {
     schemaVersion: '',
     header: {},
@@ -131,7 +136,7 @@ export async function readOcx(chunks: AsyncIterable<Uint8Array | string>, option
     catalogue: new Map(),
     units: new Map(),
     designViews: [],
-    unsupported: new Map(),
+    unsupported: options.unsupported ?? new Map(),
   };
   const parser = new SaxesParser({ xmlns: true, position: true });
   const stack: Frame[] = [];
@@ -147,7 +152,7 @@ export async function readOcx(chunks: AsyncIterable<Uint8Array | string>, option
   let lastIsOcx = false;
 
   const fail = (msg: string, line = parser.line, col?: number): never => {
-    throw new OcxImportError(msg, line, col);
+    throw new OcxImportError(msg, line + lineOffset, col);
   };
 
   parser.on('error', (e) => {
@@ -186,7 +191,7 @@ export async function readOcx(chunks: AsyncIterable<Uint8Array | string>, option
     const frame: Frame = { local, node: null, record: -1, skip: parent.skip };
     stack.push(frame);
     if (frame.skip) return;
-    const line = parser.line;
+    const line = parser.line + lineOffset;
     const isOcx = tag.uri === lastUri ? lastIsOcx : (lastIsOcx = (lastUri = tag.uri).startsWith(OCX_NS_PREFIX));
     const known = KNOWN_CHILDREN[parent.record >= 0 ? 'part' : parent.local];
     if (isOcx && known && !known.has(local)) model.unsupported.set(local, (model.unsupported.get(local) ?? 0) + 1);

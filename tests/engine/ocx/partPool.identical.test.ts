@@ -94,6 +94,28 @@ describe('tessellation in worker threads gives the single-thread result', () => 
     expect(fingerprint(after)).toEqual(fingerprint(await importWith(path.join(DIR, 'NAPA-OCX_M8.3docx'), 0)));
   }, 120_000);
 
+  it('a file with CR LF line ends, comments and unknown elements inside and between parts: identical, unknown elements counted in document order', async () => {
+    let text = readFileSync(path.join(DIR, 'NAPA-OCX_M8.3docx'), 'utf8');
+    const firstPanel = text.indexOf('>', text.indexOf('<ocx:Panel ')) + 1;
+    text = `${text.slice(0, firstPanel)}<!-- a comment with </ocx:Panel> in it --><ocx:VendorThing a="1"/>${text.slice(firstPanel)}`;
+    const vessel = text.indexOf('>', text.indexOf('<ocx:Vessel ')) + 1;
+    text = `${text.slice(0, vessel)}<ocx:AnotherThing/><ocx:VendorThing/>${text.slice(vessel)}`.replace(/\n/g, '\r\n');
+    const file = path.join(tmp, 'crlf.3docx');
+    await writeFile(file, text);
+    const one = await importWith(file, 0);
+    expect(one.unsupportedElements ?? one.warnings.filter((w) => w.code === 'unsupported-element')).not.toEqual([]);
+    expect(fingerprint(await importWith(file, 2))).toEqual(fingerprint(one));
+    expect(fingerprint(await importOcxFile(file, { threads: 1 }))).toEqual(fingerprint(one));
+    // an error inside a part on a CR LF line: the same line and column
+    const bad = path.join(tmp, 'crlf-bad.3docx');
+    const at = text.indexOf('<ocx:Plate ', Math.floor(text.length / 2));
+    await writeFile(bad, `${text.slice(0, at)}<ocx:Plate id="q" & ${text.slice(at)}`);
+    const msg = (p: Promise<unknown>) => p.then(() => 'accepted', (e: Error) => `${e.name}: ${e.message}`);
+    const single = await msg(importWith(bad, 0));
+    expect(single).toMatch(/Malformed XML.*line \d+, column \d+/);
+    expect(await msg(importWith(bad, 2))).toBe(single);
+  }, 120_000);
+
   it('rejects a bad thread count', async () => {
     expect(() => partPool({ threads: 0 })).toThrow(/threads must be ≥ 1/);
     await expect(importOcxFile(path.join(DIR, 'NAPA-OCX_M1.3docx'), { threads: -1 })).rejects.toThrow(/threads must be a whole number/);
