@@ -57,6 +57,8 @@ export class PartSplitter {
   private from = 0;
   /** Position in buf of the next construct to scan. */
   private pos = 0;
+  /** For a cut element held for its end tag: bytes from its '<' already searched (0: none). */
+  private resume = 0;
   /** Comment/PI positions of buf, made on first need. */
   private markup: MarkupIndex | null = null;
   /** Element depth at `pos` (0 = outside the root). */
@@ -320,8 +322,14 @@ export class PartSplitter {
       return gt + 1;
     }
     // fast path: the element's end tag found by a byte search, when nothing in between can fool it
-    const end = elementEnd(b, gt + 1, qname, (this.markup ??= new MarkupIndex(b)));
-    if (end === INCOMPLETE && b.length - lt < FAST_LIMIT) return HOLD;
+    // a held element resumes its search where the last buffer ended (bytes before it are checked)
+    const resume = this.resume > 0 ? lt + this.resume : gt + 1;
+    this.resume = 0;
+    const end = elementEnd(b, gt + 1, Math.max(gt + 1, resume), qname, (this.markup ??= new MarkupIndex(b)));
+    if (end === INCOMPLETE && b.length - lt < FAST_LIMIT) {
+      this.resume = Math.max(0, b.length - lt - (qname.length + 3));
+      return HOLD;
+    }
     this.beginCut(out, lt, depth, keep);
     if (end >= 0) {
       this.finishCut(out, end);
@@ -414,14 +422,18 @@ function isNameEnd(c: number): boolean {
 class MarkupIndex {
   private bang = -2;
   private quest = -2;
-  private static readonly BANG = ascii.encode('<!');
-  private static readonly QUEST = ascii.encode('<?');
   constructor(private readonly b: Uint8Array) {}
   /** True when a comment, CDATA section, DOCTYPE or processing instruction starts in [from, to). */
   any(from: number, to: number): boolean {
-    if (this.bang !== -1 && this.bang < from) this.bang = indexOfBytes(this.b, MarkupIndex.BANG, from);
-    if (this.quest !== -1 && this.quest < from) this.quest = indexOfBytes(this.b, MarkupIndex.QUEST, from);
+    if (this.bang !== -1 && this.bang < from) this.bang = this.next(BANG, from);
+    if (this.quest !== -1 && this.quest < from) this.quest = this.next(QUEST, from);
     return (this.bang >= 0 && this.bang < to) || (this.quest >= 0 && this.quest < to);
+  }
+  /** Index of the next '<' followed by `c` at or after `from`, or -1 (searching for the rare second byte). */
+  private next(c: number, from: number): number {
+    const b = this.b;
+    for (let i = b.indexOf(c, from + 1); i >= 0; i = b.indexOf(c, i + 1)) if (b[i - 1] === LT) return i - 1;
+    return -1;
   }
 }
 
@@ -429,24 +441,34 @@ class MarkupIndex {
  * Index just past the end tag of the element named `qname` whose content starts at `from`, found by
  * searching for `</qname`: valid only when the content holds no comment, CDATA section or processing
  * instruction and no element of the same name ('<' cannot occur inside attribute values or text).
- * @returns the index, INCOMPLETE when the end tag is not in b, NEEDS_SCAN when the search cannot be trusted.
+ * b[from, resume) is known to hold none of these (searched in an earlier buffer).
+ * @returns the index, INCOMPLETE when the end tag is not in b (the rest is clean), NEEDS_SCAN when the
+ * search cannot be trusted.
  */
-function elementEnd(b: Uint8Array, from: number, qname: string, markup: MarkupIndex): number {
+function elementEnd(b: Uint8Array, from: number, resume: number, qname: string, markup: MarkupIndex): number {
   const close = ascii.encode(`</${qname}`);
+  const open = ascii.encode(`<${qname}`);
   let at = -1;
-  for (let i = indexOfBytes(b, close, from); i >= 0; i = indexOfBytes(b, close, i + 1)) {
-    if (i + close.length >= b.length) return INCOMPLETE;
+  let incomplete = false;
+  for (let i = indexOfBytes(b, close, resume); i >= 0; i = indexOfBytes(b, close, i + 1)) {
+    if (i + close.length >= b.length) {
+      incomplete = true;
+      break;
+    }
     if (isNameEnd(b[i + close.length])) {
       at = i;
       break;
     }
   }
-  if (at < 0) return INCOMPLETE;
-  const gt = b.indexOf(GT, at + close.length);
-  if (gt < 0) return INCOMPLETE;
-  if (markup.any(from, at)) return NEEDS_SCAN;
-  const open = ascii.encode(`<${qname}`);
-  for (let i = indexOfBytes(b, open, from, at); i >= 0; i = indexOfBytes(b, open, i + 1, at)) if (isNameEnd(b[i + open.length])) return NEEDS_SCAN;
+  let gt = -1;
+  if (at >= 0) {
+    gt = b.indexOf(GT, at + close.length);
+    if (gt < 0) incomplete = true;
+  }
+  const to = at >= 0 && !incomplete ? at : b.length;
+  if (markup.any(resume, to)) return NEEDS_SCAN;
+  for (let i = indexOfBytes(b, open, resume, to); i >= 0; i = indexOfBytes(b, open, i + 1, to)) if (i + open.length >= b.length || isNameEnd(b[i + open.length])) return NEEDS_SCAN;
+  if (at < 0 || incomplete) return INCOMPLETE;
   return gt + 1;
 }
 
