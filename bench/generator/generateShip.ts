@@ -10,6 +10,7 @@ import { type HullDims, hullDims } from './hullForm';
 import { documentEnd } from './ocxCatalogue';
 import { IdSource, PartIds, VESSEL_ID, type WriteCounts, catalogueIds, documentStart, panelXml, zeroCounts } from './ocxWriter';
 import { BLOCK_FRAMES, type PanelDesc, gridPlanes, planPanels } from './shipLayout';
+import { type Dialect, applyDialect, dialectOf } from './dialects';
 
 /** Options of the generator. */
 export interface ShipOptions {
@@ -21,6 +22,11 @@ export interface ShipOptions {
   name?: string;
   /** Write the Arrangement with compartments (tanks, holds, void, engine room, peaks); default true. */
   compartments?: boolean;
+  /**
+   * Write the ship in another design system's dialect (bench/generator/dialects.ts: a name of DIALECTS or
+   * a Dialect); default 'default', the canonical text. Parts, geometry and figures are the same ship.
+   */
+  dialect?: string | Dialect;
 }
 
 /** What a generated file holds. */
@@ -122,7 +128,12 @@ export function countShipParts(options: ShipOptions = {}): ShipStats {
   return statsOf(d, countParts(d, seed), { count: 0, volume: 0 }, 0);
 }
 
-async function* generate(options: ShipOptions, counts: WriteCounts, done: (d: HullDims, c: { count: number; volume: number }) => void): AsyncGenerator<string> {
+function generate(options: ShipOptions, counts: WriteCounts, done: (d: HullDims, c: { count: number; volume: number }) => void): AsyncGenerator<string> {
+  const dialect = dialectOf(options.dialect);
+  return applyDialect(canonical(options, counts, done, dialect.cog === 'solid' ? { cog: 'solid' } : undefined), dialect);
+}
+
+async function* canonical(options: ShipOptions, counts: WriteCounts, done: (d: HullDims, c: { count: number; volume: number }) => void, habits?: { cog: 'solid' }): AsyncGenerator<string> {
   const seed = options.seed ?? 1;
   const d = hullDims(framesForTarget(options.targetParts ?? DEFAULT_PARTS, seed));
   const ids = new IdSource(seed);
@@ -134,7 +145,7 @@ async function* generate(options: ShipOptions, counts: WriteCounts, done: (d: Hu
   const partIds = new PartIds();
   let buffer = '';
   for (const panel of panelsOf(d, seed)) {
-    buffer += panelXml(ids, cat, partIds, panel, counts);
+    buffer += panelXml(ids, cat, partIds, panel, counts, habits);
     if (buffer.length > 1 << 16) {
       yield buffer;
       buffer = '';
@@ -145,9 +156,9 @@ async function* generate(options: ShipOptions, counts: WriteCounts, done: (d: Hu
 }
 
 /**
- * Streams the OCX 3.1.0 text of a generated ship in pieces of about 64 KiB.
- * Deterministic: the same options give the same text.
- * @throws Error when targetParts is not a positive number.
+ * Streams the OCX 3.1.0 text of a generated ship in pieces of about 64 KiB (options.dialect: rewritten
+ * into that writer's dialect). Deterministic: the same options give the same text.
+ * @throws Error when targetParts is not a positive number or the dialect is unknown.
  */
 export function generateShipOcx(options: ShipOptions = {}): AsyncGenerator<string> {
   return generate(options, zeroCounts(), () => undefined);

@@ -7,6 +7,7 @@ import type { BracketDesc, GradeName, GridPlane, HoleDesc, PanelDesc, PlateDesc,
 import { HOLE_SIZES } from './framePlan';
 import { type NurbsCurve, type NurbsPatch, curveLength, patchAreaCentroid, patchBoundary } from './nurbs';
 import { hpBulbWidth, sectionPolygon } from '../../engine/geometry/barSections';
+import { type WriterHabits, flangeDirection, midThickness, plateMeanNormal, stiffenerSolidCog } from './solidCog';
 
 /** Steel density used for every grade, kg/m³. */
 export const STEEL_DENSITY = 7850;
@@ -16,16 +17,18 @@ export const STEEL_DENSITY = 7850;
  * come from the same section outline the importer sweeps (engine/geometry/barSections.ts), so the
  * DryWeight and CenterOfGravity the generator writes agree with what Keelson computes.
  */
-function bulbFlat(h: number, tw: number): { shape: string; dims: [string, number][]; area: number; centroid: number } {
+function bulbFlat(h: number, tw: number): { shape: string; dims: [string, number][]; area: number; centroid: number; uCentroid: number } {
   const mm = { height: h * 1000, webThickness: tw * 1000 };
   const { outer } = sectionPolygon('BulbFlat', mm);
   let a = 0;
   let cv = 0;
+  let cu = 0;
   for (let i = 0; i < outer.length; i += 2) {
     const j = (i + 2) % outer.length;
     const cross = outer[i] * outer[j + 1] - outer[j] * outer[i + 1];
     a += cross;
     cv += (outer[i + 1] + outer[j + 1]) * cross;
+    cu += (outer[i] + outer[j]) * cross;
   }
   a /= 2;
   const flangeWidth = (mm.webThickness + hpBulbWidth(mm.height)) / 1000;
@@ -34,15 +37,20 @@ function bulbFlat(h: number, tw: number): { shape: string; dims: [string, number
     dims: [['Height', h], ['WebThickness', tw], ['FlangeWidth', flangeWidth]],
     area: Math.abs(a) / 1e6,
     centroid: cv / (6 * a) / 1000,
+    uCentroid: cu / (6 * a) / 1000,
   };
 }
 
-/** Catalogue of profiles: shape element, dimensions (m), cross-section area (m²), centroid height above the trace (m). */
-export const SECTIONS: Record<SectionName, { shape: string; dims: [string, number][]; area: number; centroid: number }> = {
+/**
+ * Catalogue of profiles: shape element, dimensions (m), cross-section area (m²), centroid height above the
+ * trace (m) and uCentroid, the centroid's offset along FlangeDirection (m) with the section drawn from u = 0
+ * as OCX_GUIDE §5.3.1 reads OffsetU = 0 (T: web centred at W/2; flat bar: t/2; bulb: towards the bulb).
+ */
+export const SECTIONS: Record<SectionName, { shape: string; dims: [string, number][]; area: number; centroid: number; uCentroid?: number }> = {
   HP200x10: bulbFlat(0.2, 0.01),
   HP260x11: bulbFlat(0.26, 0.011),
-  'T400x12+150x15': { shape: 'TBar', dims: [['Height', 0.4], ['Width', 0.15], ['WebThickness', 0.012], ['FlangeThickness', 0.015]], area: 0.385 * 0.012 + 0.15 * 0.015, centroid: (0.385 * 0.012 * 0.1925 + 0.15 * 0.015 * 0.3925) / (0.385 * 0.012 + 0.15 * 0.015) },
-  FB150x12: { shape: 'FlatBar', dims: [['Height', 0.15], ['Width', 0.012]], area: 0.0018, centroid: 0.075 },
+  'T400x12+150x15': { shape: 'TBar', dims: [['Height', 0.4], ['Width', 0.15], ['WebThickness', 0.012], ['FlangeThickness', 0.015]], area: 0.385 * 0.012 + 0.15 * 0.015, centroid: (0.385 * 0.012 * 0.1925 + 0.15 * 0.015 * 0.3925) / (0.385 * 0.012 + 0.15 * 0.015), uCentroid: 0.075 },
+  FB150x12: { shape: 'FlatBar', dims: [['Height', 0.15], ['Width', 0.012]], area: 0.0018, centroid: 0.075, uCentroid: 0.006 },
 };
 
 /** Material grades: yield and ultimate stress, N/mm². */
@@ -306,10 +314,11 @@ export class PartIds {
   }
 }
 
-function plateXml(ids: IdSource, cat: CatalogueIds, id: string, p: PlateDesc): { xml: string; mass: MassPoint } {
+function plateXml(ids: IdSource, cat: CatalogueIds, id: string, p: PlateDesc, solidOn?: SurfaceDesc): { xml: string; mass: MassPoint } {
   const geom = p.patch ?? p.outline;
   if (!geom) throw new Error(`Plate ${p.name} has neither an outline nor a patch`);
   const m = plateMass(geom, p.thicknessMm, p.holes);
+  if (solidOn) m.cog = midThickness(m.cog, p.thicknessMm, plateMeanNormal(p, solidOn, p.patch ? m.area + (p.holes ?? []).reduce((n, h) => n + holeAreaCentre(h).area, 0) : m.area));
   const own = p.surface ? `<ocx:UnboundedGeometry>${surface(ids, cat, p.surface)}</ocx:UnboundedGeometry>` : '';
   const outer = p.patch ? composite(ids, patchBoundary(p.patch)) : contour(ids, p.outline!);
   const xml =
@@ -319,8 +328,9 @@ function plateXml(ids: IdSource, cat: CatalogueIds, id: string, p: PlateDesc): {
   return { xml, mass: m };
 }
 
-function bracketXml(ids: IdSource, cat: CatalogueIds, id: string, b: BracketDesc): { xml: string; mass: MassPoint } {
+function bracketXml(ids: IdSource, cat: CatalogueIds, id: string, b: BracketDesc, solid = false): { xml: string; mass: MassPoint } {
   const m = plateMass(b.outline, b.thicknessMm);
+  if (solid) m.cog = midThickness(m.cog, b.thicknessMm, b.normal);
   const [o, u, v] = b.outline;
   const arm = (p: Vec3) => dist(o, p);
   const dir = (p: Vec3) => pt([0, 1, 2].map((k) => (p[k] - o[k]) / arm(p)) as Vec3);
@@ -333,11 +343,12 @@ function bracketXml(ids: IdSource, cat: CatalogueIds, id: string, b: BracketDesc
   return { xml, mass: m };
 }
 
-function stiffenerXml(ids: IdSource, cat: CatalogueIds, id: string, s: StiffenerDesc): { xml: string; mass: MassPoint } {
+function stiffenerXml(ids: IdSource, cat: CatalogueIds, id: string, s: StiffenerDesc, solidOn?: PanelDesc): { xml: string; mass: MassPoint } {
   const m = stiffenerMass(s);
+  if (solidOn) m.cog = stiffenerSolidCog(s, solidOn, SECTIONS[s.section].centroid, SECTIONS[s.section].uCentroid);
   const sec = cat.section[s.section], mat = cat.material[s.grade];
   const a = s.path[0], b = s.path[s.path.length - 1], len = dist(a, b);
-  const alongDir = pt([0, 1, 2].map((k) => (b[k] - a[k]) / len) as Vec3);
+  const alongDir = pt(solidOn ? flangeDirection(s) : ([0, 1, 2].map((k) => (b[k] - a[k]) / len) as Vec3));
   const mid = pt([0, 1, 2].map((k) => (a[k] + b[k]) / 2) as Vec3);
   const xml =
     `<ocx:Stiffener id="${id}" name="${esc(s.name)}" ocx:GUIDRef="${ids.guidOf(id)}">${physical(m)}` +
@@ -368,11 +379,15 @@ function holeXml(ids: IdSource, cat: CatalogueIds, h: HoleDesc, name: string): s
   return `<ocx:InnerContour>${arc(0)}${arc(Math.PI)}</ocx:InnerContour>`;
 }
 
-/** One Panel element with its plates, brackets, stiffeners, seams and holes; panel PhysicalProperties is the sum of its parts. */
-export function panelXml(ids: IdSource, cat: CatalogueIds, partIds: PartIds, p: PanelDesc, counts: WriteCounts): string {
+/**
+ * One Panel element with its plates, brackets, stiffeners, seams and holes; panel PhysicalProperties is the sum of its parts.
+ * habits.cog 'solid' writes the CoG of the steel (solidCog.ts); absent or 'moulded' gives the canonical output.
+ */
+export function panelXml(ids: IdSource, cat: CatalogueIds, partIds: PartIds, p: PanelDesc, counts: WriteCounts, habits?: WriterHabits): string {
   const panelId = partIds.next('pn');
-  const parts = [...p.plates.map((x) => plateXml(ids, cat, partIds.next('pl'), x)), ...p.brackets.map((x) => bracketXml(ids, cat, partIds.next('br'), x))];
-  const stiffeners = p.stiffeners.map((x) => stiffenerXml(ids, cat, partIds.next('st'), x));
+  const solid = habits?.cog === 'solid';
+  const parts = [...p.plates.map((x) => plateXml(ids, cat, partIds.next('pl'), x, solid ? p.surface : undefined)), ...p.brackets.map((x) => bracketXml(ids, cat, partIds.next('br'), x, solid))];
+  const stiffeners = p.stiffeners.map((x) => stiffenerXml(ids, cat, partIds.next('st'), x, solid ? p : undefined));
   const seams = p.seams.map((x) => seamXml(ids, partIds.next('sm'), x));
   const holes = p.plates.flatMap((pl) => (pl.holes ?? []).map((h, i) => holeXml(ids, cat, h, `H:${i + 1}/${pl.name}`)));
   const all = [...parts, ...stiffeners];

@@ -49,6 +49,55 @@ export class MeshBuilder {
     if (need > this.nor.length) this.nor = grow(this.nor, Math.max(need, 192, 2 * this.nor.length));
   }
 
+  /**
+   * Appends `n` vertices whose coordinates and normals the caller then writes into rawPositions and
+   * rawNormals (xyz at 3 × index); returns the index of the first. For bulk writers (thickenSheet):
+   * no per-vertex call with six boxed numbers (issue 3 item 6). The new slots hold stale values until
+   * written, so every one must be written.
+   */
+  addVertices(n: number): number {
+    this.reserve(n);
+    const first = this.np / 3;
+    this.np += 3 * n;
+    return first;
+  }
+
+  /** Appends `n` triangles to be written into rawIndices from the returned offset (3 indices each; see addVertices). */
+  addTriangles(n: number): number {
+    const k = this.ni;
+    if (k + 3 * n > this.idx.length) this.idx = grow(this.idx, Math.max(192, k + 3 * n, 2 * this.idx.length));
+    this.ni = k + 3 * n;
+    return k;
+  }
+
+  /** Appends `n` edge segments to be written into rawEdges from the returned offset (6 numbers each; see addVertices). */
+  addEdges(n: number): number {
+    const k = this.ne;
+    if (k + 6 * n > this.edg.length) this.edg = grow(this.edg, Math.max(96, k + 6 * n, 2 * this.edg.length));
+    this.ne = k + 6 * n;
+    return k;
+  }
+
+  /** The whole position storage (valid until the next growth; entries past the vertices are stale). */
+  get rawPositions(): Float64Array {
+    return this.pos;
+  }
+
+  /** The whole normal storage (as rawPositions). */
+  get rawNormals(): Float64Array {
+    return this.nor;
+  }
+
+  /** The whole triangle index storage (as rawPositions). */
+  get rawIndices(): Uint32Array {
+    return this.idx;
+  }
+
+  /** The whole edge storage (as rawPositions). */
+  get rawEdges(): Float64Array {
+    return this.edg;
+  }
+
   /** Adds a vertex with its normal; returns its index. */
   vertex(x: number, y: number, z: number, nx: number, ny: number, nz: number): number {
     const k = this.np;

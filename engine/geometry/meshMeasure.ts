@@ -2,6 +2,7 @@
  * Mesh quantities: surface area with area centroid, and enclosed volume with volume centroid of a closed,
  * consistently oriented triangle mesh (divergence theorem). Units follow the input (mm → mm², mm³).
  */
+import { hypot3 } from './curves';
 
 /** Area and area-weighted centroid of triangles. */
 export interface AreaResult {
@@ -16,7 +17,7 @@ export function meshArea(positions: ArrayLike<number>, indices: ArrayLike<number
     const a = 3 * indices[t], b = 3 * indices[t + 1], c = 3 * indices[t + 2];
     const ux = positions[b] - positions[a], uy = positions[b + 1] - positions[a + 1], uz = positions[b + 2] - positions[a + 2];
     const vx = positions[c] - positions[a], vy = positions[c + 1] - positions[a + 1], vz = positions[c + 2] - positions[a + 2];
-    const ar = 0.5 * Math.hypot(uy * vz - uz * vy, uz * vx - ux * vz, ux * vy - uy * vx);
+    const ar = 0.5 * hypot3(uy * vz - uz * vy, uz * vx - ux * vz, ux * vy - uy * vx);
     A += ar;
     cx += (ar * (positions[a] + positions[b] + positions[c])) / 3;
     cy += (ar * (positions[a + 1] + positions[b + 1] + positions[c + 1])) / 3;

@@ -3,6 +3,7 @@
  * rational weights and repeated knots, knot-vector repair, and adaptive discretisation of curves with a
  * chordal tolerance. Pure functions; coordinates in whatever unit the caller uses (the importer: mm).
  */
+import { hypot3 } from './curves';
 
 /** A NURBS curve: degree p, knot vector U (length n + p + 1), homogeneous control points (x·w, y·w, z·w, w)*. */
 export interface NurbsCurve {
@@ -84,8 +85,12 @@ export function findSpan(n: number, p: number, U: ArrayLike<number>, t: number):
 
 /** The p + 1 non-zero B-spline basis functions at t in span k (The NURBS Book A2.2), written to out. */
 export function basisFunctions(k: number, t: number, p: number, U: ArrayLike<number>, out: Float64Array): void {
-  const left = new Float64Array(p + 1);
-  const right = new Float64Array(p + 1);
+  // every left/right entry read below is written first in this call: shared scratch (issue 3 item 6)
+  if (LEFT.length < p + 1) {
+    LEFT = new Float64Array(2 * (p + 1));
+    RIGHT = new Float64Array(2 * (p + 1));
+  }
+  const left = LEFT, right = RIGHT;
   out[0] = 1;
   for (let j = 1; j <= p; j++) {
     left[j] = t - U[k + 1 - j];
@@ -101,6 +106,12 @@ export function basisFunctions(k: number, t: number, p: number, U: ArrayLike<num
   }
 }
 
+/** Scratch of basisFunctions and the evaluators (per thread; no evaluation re-enters another). */
+let LEFT = new Float64Array(8);
+let RIGHT = new Float64Array(8);
+let NU = new Float64Array(8);
+let NV = new Float64Array(8);
+
 /** Parameter domain [U[p], U[n]] of a curve. */
 export function curveDomain(c: NurbsCurve): [number, number] {
   const n = c.pw.length / 4;
@@ -111,7 +122,8 @@ export function curveDomain(c: NurbsCurve): [number, number] {
 export function evalCurve(c: NurbsCurve, t: number, out: number[] | Float64Array): void {
   const p = c.degree, n = c.pw.length / 4;
   const k = findSpan(n, p, c.knots, t);
-  const N = new Float64Array(p + 1);
+  if (NU.length < p + 1) NU = new Float64Array(2 * (p + 1));
+  const N = NU;
   basisFunctions(k, t, p, c.knots, N);
   let x = 0, y = 0, z = 0, w = 0;
   for (let j = 0; j <= p; j++) {
@@ -130,7 +142,9 @@ export function evalCurve(c: NurbsCurve, t: number, out: number[] | Float64Array
 export function evalSurface(s: NurbsSurface, u: number, v: number, out: number[] | Float64Array): void {
   const ku = findSpan(s.nU, s.degreeU, s.knotsU, u);
   const kv = findSpan(s.nV, s.degreeV, s.knotsV, v);
-  const Nu = new Float64Array(s.degreeU + 1), Nv = new Float64Array(s.degreeV + 1);
+  if (NU.length < s.degreeU + 1) NU = new Float64Array(2 * (s.degreeU + 1));
+  if (NV.length < s.degreeV + 1) NV = new Float64Array(2 * (s.degreeV + 1));
+  const Nu = NU, Nv = NV;
   basisFunctions(ku, u, s.degreeU, s.knotsU, Nu);
   basisFunctions(kv, v, s.degreeV, s.knotsV, Nv);
   let x = 0, y = 0, z = 0, w = 0;
@@ -202,7 +216,7 @@ function subdivide(c: NurbsCurve, a: number, b: number, tol: number, cosAng: num
   evalCurve(c, a + (3 * (b - a)) / 4, pr);
   const err = Math.max(distToSegment(pm, pa, pb), distToSegment(pq, pa, pb), distToSegment(pr, pa, pb));
   const d1 = [pm[0] - pa[0], pm[1] - pa[1], pm[2] - pa[2]], d2 = [pb[0] - pm[0], pb[1] - pm[1], pb[2] - pm[2]];
-  const l1 = Math.hypot(d1[0], d1[1], d1[2]), l2 = Math.hypot(d2[0], d2[1], d2[2]);
+  const l1 = hypot3(d1[0], d1[1], d1[2]), l2 = hypot3(d2[0], d2[1], d2[2]);
   const cos = l1 > 0 && l2 > 0 ? (d1[0] * d2[0] + d1[1] * d2[1] + d1[2] * d2[2]) / (l1 * l2) : 1;
   if (depth < 12 && (err > tol || (cos < cosAng && l1 + l2 > tol))) {
     subdivide(c, a, (a + b) / 2, tol, cosAng, depth + 1, out, tmp);
@@ -218,5 +232,5 @@ export function distToSegment(p: ArrayLike<number>, a: ArrayLike<number>, b: Arr
   const l2 = dx * dx + dy * dy + dz * dz;
   let s = l2 > 0 ? ((p[0] - a[0]) * dx + (p[1] - a[1]) * dy + (p[2] - a[2]) * dz) / l2 : 0;
   s = Math.max(0, Math.min(1, s));
-  return Math.hypot(p[0] - a[0] - s * dx, p[1] - a[1] - s * dy, p[2] - a[2] - s * dz);
+  return hypot3(p[0] - a[0] - s * dx, p[1] - a[1] - s * dy, p[2] - a[2] - s * dz);
 }

@@ -8,6 +8,7 @@ import earcut from 'earcut';
 import { ccwTriangles } from './sweep';
 import { boundaryRings } from './surfaceMesh';
 import polygonClipping, { type Polygon, type Ring } from 'polygon-clipping';
+import { hypot2 } from './curves';
 
 /** Signed area of a ring of xy pairs (positive = counter-clockwise). */
 export function signedArea2d(ring: ArrayLike<number>): number {
@@ -170,13 +171,14 @@ function nearRing(poly: number[][], x: number, y: number, d: number): boolean {
       const dx = bx - ax, dy = by - ay, l2 = dx * dx + dy * dy;
       let s = l2 > 0 ? ((x - ax) * dx + (y - ay) * dy) / l2 : 0;
       s = Math.max(0, Math.min(1, s));
-      if (Math.hypot(x - ax - s * dx, y - ay - s * dy) < d) return true;
+      if (hypot2(x - ax - s * dx, y - ay - s * dy) < d) return true;
     }
   }
   return false;
 }
 
-const NEIGHBOURS: [number, number][] = [[1, 0], [-1, 0], [0, 1], [0, -1]];
+/** The four edge neighbours of a grid cell, (dx, dy) pairs. */
+const NEIGHBOURS = [1, 0, -1, 0, 0, 1, 0, -1];
 
 /**
  * Triangulates outer − ∪ holes on a regular grid of square cells of size `cell` (well-shaped triangles
@@ -190,14 +192,15 @@ export function triangulateGrid(outer: number[], holes: number[][], cell: number
   for (const p of polys) for (let k = 0; k < p.length; k++) area += (k === 0 ? 1 : -1) * Math.abs(signedArea2d(p[k]));
   const [x0, y0, x1, y1] = bbox(outer);
   const nx = Math.max(1, Math.ceil((x1 - x0) / cell)), ny = Math.max(1, Math.ceil((y1 - y0) / cell));
-  const touched = new Set<number>();
+  // cells a boundary edge touches (one byte per cell: no boxed keys, issue 3 item 6)
+  const touched = new Uint8Array(nx * ny);
   for (const poly of polys)
     for (const r of poly) {
       const n = r.length / 2;
       for (let i = 0, j = n - 1; i < n; j = i++) {
         const ex0 = Math.min(r[2 * i], r[2 * j]), ex1 = Math.max(r[2 * i], r[2 * j]), ey0 = Math.min(r[2 * i + 1], r[2 * j + 1]), ey1 = Math.max(r[2 * i + 1], r[2 * j + 1]);
         for (let cx = Math.max(0, Math.floor((ex0 - x0) / cell)); cx <= Math.min(nx - 1, Math.floor((ex1 - x0) / cell)); cx++)
-          for (let cy = Math.max(0, Math.floor((ey0 - y0) / cell)); cy <= Math.min(ny - 1, Math.floor((ey1 - y0) / cell)); cy++) touched.add(cx * (ny + 1) + cy);
+          for (let cy = Math.max(0, Math.floor((ey0 - y0) / cell)); cy <= Math.min(ny - 1, Math.floor((ey1 - y0) / cell)); cy++) touched[cx * ny + cy] = 1;
       }
     }
   const inRegion = (x: number, y: number) => {
@@ -217,17 +220,17 @@ export function triangulateGrid(outer: number[], holes: number[][], cell: number
   const stack: number[] = [];
   for (let c0 = 0; c0 < nx * ny; c0++) {
     const gx = Math.floor(c0 / ny), gy = c0 % ny;
-    if (inside[c0] !== 0 || touched.has(gx * (ny + 1) + gy)) continue;
+    if (inside[c0] !== 0 || touched[gx * ny + gy]) continue;
     const v = inRegion(x0 + (gx + 0.5) * cell, y0 + (gy + 0.5) * cell) ? 1 : -1;
     inside[c0] = v;
     stack.push(c0);
     while (stack.length) {
       const c = stack.pop()!, cx = Math.floor(c / ny), cy = c % ny;
-      for (const [dx, dy] of NEIGHBOURS) {
-        const ex = cx + dx, ey = cy + dy;
+      for (let q = 0; q < 4; q++) {
+        const ex = cx + NEIGHBOURS[2 * q], ey = cy + NEIGHBOURS[2 * q + 1];
         if (ex < 0 || ey < 0 || ex >= nx || ey >= ny) continue;
         const e = ex * ny + ey;
-        if (inside[e] !== 0 || touched.has(ex * (ny + 1) + ey)) continue;
+        if (inside[e] !== 0 || touched[e]) continue;
         inside[e] = v;
         stack.push(e);
       }
@@ -238,10 +241,12 @@ export function triangulateGrid(outer: number[], holes: number[][], cell: number
   const holeBoxes = polys.map((p) => p.map(bbox));
   let strips: number[][] = [];
   let stripCol = -1;
+  let wideStrips: number[][] = []; // the outer rings clipped to the column widened by the window margin
+  let wideCol = -1;
   for (let cx = 0; cx < nx; cx++)
     for (let cy = 0; cy < ny; cy++) {
       const ax = x0 + cx * cell, ay = y0 + cy * cell, bx = Math.min(x1, ax + cell), by = Math.min(y1, ay + cell);
-      if (!touched.has(cx * (ny + 1) + cy)) {
+      if (!touched[cx * ny + cy]) {
         if (inside[cx * ny + cy] !== 1) continue;
         const k = pts.length / 2;
         pts.push(ax, ay, bx, ay, bx, by, ax, by);
@@ -259,13 +264,24 @@ export function triangulateGrid(outer: number[], holes: number[][], cell: number
           // inside the window; its bridging edges lie on the window, outside the cell), so that the
           // boolean only sees a few local edges instead of the whole outline (issue 3 item 6)
           const m = cell * 0.01;
+          const wx0 = ax - m, wy0 = ay - m, wx1 = bx + m, wy1 = by + m;
+          if (wideCol !== cx) {
+            wideStrips = polys.map((p) => clipRingAxis(p[0], 0, wx0, wx1));
+            wideCol = cx;
+          }
           const local: Polygon[] = [];
-          for (const p of polys) {
-            const o = clipRingToBox(p[0], ax - m, ay - m, bx + m, by + m);
+          for (let k = 0; k < polys.length; k++) {
+            const p = polys[k];
+            const o = clipRingAxis(wideStrips[k], 1, wy0, wy1); // = clipRingToBox(p[0], window)
             if (o.length < 6) continue;
             const lp: Ring[] = [toRing(o)];
             for (let h = 1; h < p.length; h++) {
-              const hr = clipRingToBox(p[h], ax - m, ay - m, bx + m, by + m);
+              // what clipRingToBox(p[h], window) gives, without clipping: nothing for a hole clear of
+              // the window, the ring itself for a hole within it
+              const [hx0, hy0, hx1, hy1] = holeBoxes[k][h];
+              const gap = 1e-6 * (1 + Math.abs(wx0) + Math.abs(wx1) + Math.abs(wy0) + Math.abs(wy1));
+              if (hx1 < wx0 || hx0 > wx1 || hy1 < wy0 - gap || hy0 > wy1 + gap) continue;
+              const hr = hx0 >= wx0 && hx1 <= wx1 && hy0 >= wy0 && hy1 <= wy1 ? (p[h].length >= 6 ? p[h] : []) : clipRingToBox(p[h], wx0, wy0, wx1, wy1);
               if (hr.length >= 6) lp.push(toRing(hr));
             }
             local.push(lp);
@@ -287,18 +303,13 @@ export function triangulateGrid(outer: number[], holes: number[][], cell: number
         for (const v of flat) pts.push(v);
       }
     }
-  // weld shared vertices
-  const map = new Map<number, number>();
+  // weld shared vertices (numbered in order of first occurrence)
+  const map = new PointKeyMap(pts.length / 2);
   const wp: number[] = [];
   const remap = new Uint32Array(pts.length / 2);
   for (let i = 0; i < pts.length / 2; i++) {
-    const key = pointKey(pts[2 * i], pts[2 * i + 1]);
-    let v = map.get(key);
-    if (v === undefined) {
-      v = wp.length / 2;
-      wp.push(pts[2 * i], pts[2 * i + 1]);
-      map.set(key, v);
-    }
+    const v = map.slot(pointKey(pts[2 * i], pts[2 * i + 1]), wp.length / 2);
+    if (v === wp.length / 2) wp.push(pts[2 * i], pts[2 * i + 1]);
     remap[i] = v;
   }
   const wi: number[] = [];
@@ -376,6 +387,45 @@ function clipRingAxis(ring: number[], axis: 0 | 1, lo: number, hi: number): numb
  */
 export function pointKey(x: number, y: number): number {
   return (Math.round(x * 100) + 33554432) * 67108864 + (Math.round(y * 100) + 33554432);
+}
+
+/**
+ * The vertex numbers of pointKey values: an open-addressing table of float64 keys (a Map with such keys
+ * boxes each one, issue 3 item 6). Keys compare as a Map's would (SameValueZero; NaN is one key).
+ */
+class PointKeyMap {
+  private readonly keys: Float64Array;
+  private readonly vals: Int32Array;
+  private readonly mask: number;
+  private nanVal = -1;
+
+  /** @param maxKeys upper bound of distinct keys. */
+  constructor(maxKeys: number) {
+    let cap = 16;
+    while (cap < 2 * maxKeys) cap *= 2;
+    this.keys = new Float64Array(cap);
+    this.vals = new Int32Array(cap).fill(-1);
+    this.mask = cap - 1;
+  }
+
+  /** The value of `key`; when absent, `fresh` is stored and returned. */
+  slot(key: number, fresh: number): number {
+    if (key !== key) {
+      if (this.nanVal < 0) this.nanVal = fresh;
+      return this.nanVal;
+    }
+    let h = Math.imul((key % 2147483647) | 0, 0x9e3779b1) & this.mask;
+    for (;;) {
+      const v = this.vals[h];
+      if (v < 0) {
+        this.keys[h] = key;
+        this.vals[h] = fresh;
+        return fresh;
+      }
+      if (this.keys[h] === key) return v;
+      h = (h + 1) & this.mask;
+    }
+  }
 }
 
 /** Reverses a ring of xy pairs. */

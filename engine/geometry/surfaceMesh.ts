@@ -3,7 +3,7 @@
  * triangulated in the plane of its outline are moved along the plane normal N onto the surface. Also
  * grid tessellation of parametric patches, vertex welding and boundary-ring extraction. Units: mm.
  */
-import { cross, dot, normalize, type Vec3 } from './curves';
+import { hypot3, cross, normalize, type Vec3 } from './curves';
 
 /** A triangle soup approximating a surface; triangle normals follow the surface's own orientation. */
 export interface SurfaceMesh {
@@ -37,16 +37,29 @@ export interface LiftHit {
 /**
  * Ray caster for lifting points along ±N onto a surface mesh. Triangles are bucketed on a grid in the
  * (e1, e2) plane; a query returns the hit closest to the plane (smallest |height|).
+ *
+ * The buckets are one flat list per cell in triangle order (compressed rows over the cells the
+ * triangles cover, dense when that box of cells is small, else addressed through a map), and queries
+ * write into a caller's buffer: no per-cell arrays or per-query objects (issue 3 item 6).
  */
 export class SurfaceLifter {
-  private readonly cells = new Map<number, number[]>();
   private readonly cell: number;
   private readonly e1: Vec3;
   private readonly e2: Vec3;
-  /** Mesh triangle number of each kept triangle (tri2d, triN and cells use the local numbers). */
+  /** Mesh triangle number of each kept triangle (tri2d, triN and the cells use the local numbers). */
   private readonly tris: Uint32Array;
   private readonly tri2d: Float64Array;
   private readonly triN: Float64Array;
+  /** Cell addressing: dense box [gx0, gy0] + (gw × gh) cells, or (gw = 0) the map of cell keys. */
+  private readonly gx0: number = 0;
+  private readonly gy0: number = 0;
+  private readonly gw: number = 0;
+  private readonly gh: number = 0;
+  private readonly slotOf: Map<number, number> | null = null;
+  /** Triangles of cell slot s: items[start[s] .. start[s + 1]). */
+  private readonly start: Int32Array;
+  private readonly items: Int32Array;
+  private readonly hit = new Float64Array(6);
 
   /**
    * @param within optional box [minx, miny, minz, maxx, maxy, maxz] (mm): only triangles whose bounding
@@ -62,20 +75,25 @@ export class SurfaceLifter {
     // only the triangles near the plate are kept, under local numbers (issue 3 item 6: a plate on a
     // large shared surface no longer allocates per-triangle arrays for the whole surface)
     const boxes = within ? triangleBoxes(mesh) : null;
-    const sel: number[] = [];
+    const sel = new Uint32Array(nt);
+    let ns = 0;
     for (let t = 0; t < nt; t++) {
       if (boxes && within) {
         const o = 6 * t;
         if (boxes[o] > within[3] || boxes[o + 3] < within[0] || boxes[o + 1] > within[4] || boxes[o + 4] < within[1] || boxes[o + 2] > within[5] || boxes[o + 5] < within[2]) continue;
       }
-      sel.push(t);
+      sel[ns++] = t;
     }
-    this.tris = Uint32Array.from(sel);
-    this.tri2d = new Float64Array(sel.length * 6);
-    this.triN = new Float64Array(sel.length * 3);
+    this.tris = sel.slice(0, ns);
+    this.tri2d = new Float64Array(ns * 6);
+    this.triN = new Float64Array(ns * 3);
+    const range = new Float64Array(ns * 4); // cx0, cx1, cy0, cy1 of each bucketed triangle; cx0 = NaN: not bucketed
     const [e1x, e1y, e1z] = this.e1, [e2x, e2y, e2z] = this.e2;
     const [ox, oy, oz] = origin;
-    for (let j = 0; j < sel.length; j++) {
+    const [Nx, Ny, Nz] = this.N;
+    const cell = this.cell;
+    let bx0 = Infinity, bx1 = -Infinity, by0 = Infinity, by1 = -Infinity, entries = 0;
+    for (let j = 0; j < ns; j++) {
       const t = sel[j];
       let minx = Infinity, miny = Infinity, maxx = -Infinity, maxy = -Infinity;
       for (let k = 0; k < 3; k++) {
@@ -87,19 +105,80 @@ export class SurfaceLifter {
         minx = Math.min(minx, x); maxx = Math.max(maxx, x); miny = Math.min(miny, y); maxy = Math.max(maxy, y);
       }
       const a = 3 * I[3 * t], b = 3 * I[3 * t + 1], c = 3 * I[3 * t + 2];
-      const n = normalize(cross([P[b] - P[a], P[b + 1] - P[a + 1], P[b + 2] - P[a + 2]], [P[c] - P[a], P[c + 1] - P[a + 1], P[c + 2] - P[a + 2]]));
-      this.triN.set(n, 3 * j);
-      if (Math.abs(dot(n, this.N)) < 1e-3) continue; // parallel to the ray
-      const cx0 = Math.floor(minx / this.cell), cx1 = Math.floor(maxx / this.cell), cy0 = Math.floor(miny / this.cell), cy1 = Math.floor(maxy / this.cell);
+      // normalize(cross(b − a, c − a)) in scalars
+      const ux = P[b] - P[a], uy = P[b + 1] - P[a + 1], uz = P[b + 2] - P[a + 2];
+      const vx = P[c] - P[a], vy = P[c + 1] - P[a + 1], vz = P[c + 2] - P[a + 2];
+      const cx = uy * vz - uz * vy, cy = uz * vx - ux * vz, cz = ux * vy - uy * vx;
+      const l = hypot3(cx, cy, cz);
+      const nx = l > 0 ? cx / l : 0, ny = l > 0 ? cy / l : 0, nz = l > 0 ? cz / l : 0;
+      this.triN[3 * j] = nx;
+      this.triN[3 * j + 1] = ny;
+      this.triN[3 * j + 2] = nz;
+      range[4 * j] = NaN;
+      if (Math.abs(nx * Nx + ny * Ny + nz * Nz) < 1e-3) continue; // parallel to the ray
+      const cx0 = Math.floor(minx / cell), cx1 = Math.floor(maxx / cell), cy0 = Math.floor(miny / cell), cy1 = Math.floor(maxy / cell);
       if ((cx1 - cx0 + 1) * (cy1 - cy0 + 1) > 10000) continue;
-      for (let cx = cx0; cx <= cx1; cx++)
-        for (let cy = cy0; cy <= cy1; cy++) {
-          const key = cx * 1_000_003 + cy;
-          let l = this.cells.get(key);
-          if (!l) this.cells.set(key, (l = []));
-          l.push(j);
-        }
+      range[4 * j] = cx0;
+      range[4 * j + 1] = cx1;
+      range[4 * j + 2] = cy0;
+      range[4 * j + 3] = cy1;
+      if (cx0 < bx0) bx0 = cx0;
+      if (cx1 > bx1) bx1 = cx1;
+      if (cy0 < by0) by0 = cy0;
+      if (cy1 > by1) by1 = cy1;
+      entries += (cx1 - cx0 + 1) * (cy1 - cy0 + 1);
     }
+    const dense = entries > 0 && (bx1 - bx0 + 1) * (by1 - by0 + 1) <= Math.max(1 << 16, 4 * entries);
+    let slots = 0;
+    if (dense) {
+      this.gx0 = bx0;
+      this.gy0 = by0;
+      this.gw = bx1 - bx0 + 1;
+      this.gh = by1 - by0 + 1;
+      slots = this.gw * this.gh;
+    } else {
+      this.slotOf = new Map();
+      for (let j = 0; j < ns; j++) {
+        if (Number.isNaN(range[4 * j])) continue;
+        for (let cx = range[4 * j]; cx <= range[4 * j + 1]; cx++)
+          for (let cy = range[4 * j + 2]; cy <= range[4 * j + 3]; cy++) {
+            const key = cx * 1_000_003 + cy;
+            if (!this.slotOf.has(key)) this.slotOf.set(key, slots++);
+          }
+      }
+    }
+    // counting sort of (cell, triangle) pairs: each cell's list keeps the triangle order
+    const start = new Int32Array(slots + 1);
+    let items = new Int32Array(0);
+    for (let pass = 0; pass < 2; pass++) {
+      for (let j = 0; j < ns; j++) {
+        if (Number.isNaN(range[4 * j])) continue;
+        for (let cx = range[4 * j]; cx <= range[4 * j + 1]; cx++)
+          for (let cy = range[4 * j + 2]; cy <= range[4 * j + 3]; cy++) {
+            const s = this.slot(cx, cy);
+            if (pass === 0) start[s + 1]++;
+            else items[start[s]++] = j;
+          }
+      }
+      if (pass === 0) {
+        for (let s = 0; s < slots; s++) start[s + 1] += start[s];
+        items = new Int32Array(start[slots]);
+      } else {
+        for (let s = slots; s > 0; s--) start[s] = start[s - 1];
+        start[0] = 0;
+      }
+    }
+    this.start = start;
+    this.items = items;
+  }
+
+  /** The slot of cell (cx, cy), or −1 when no triangle covers it. */
+  private slot(cx: number, cy: number): number {
+    if (this.gw > 0) {
+      const i = cx - this.gx0, j = cy - this.gy0;
+      return i >= 0 && j >= 0 && i < this.gw && j < this.gh ? i * this.gh + j : -1;
+    }
+    return this.slotOf?.get(cx * 1_000_003 + cy) ?? -1;
   }
 
   /** Basis (e1, e2) of the projection plane. */
@@ -112,13 +191,24 @@ export class SurfaceLifter {
    * one whose signed height along N is closest to `expected` (mm) wins. Undefined on a miss.
    */
   lift(x: number, y: number, expected = 0): LiftHit | undefined {
-    const l = this.cells.get(Math.floor(x / this.cell) * 1_000_003 + Math.floor(y / this.cell));
-    if (!l) return this.extrapolate(x, y, expected);
-    const P = this.mesh.positions, I = this.mesh.indices;
-    let best: LiftHit | undefined, bestH = Infinity;
-    for (const t of l) {
+    const h = this.hit;
+    return this.liftInto(x, y, expected, h) ? { point: [h[0], h[1], h[2]], normal: [h[3], h[4], h[5]] } : undefined;
+  }
+
+  /**
+   * As lift, writing the point (out[0..2], mm) and the unit normal of the hit triangle (out[3..5]) into
+   * `out`; false on a miss (out unchanged).
+   */
+  liftInto(x: number, y: number, expected: number, out: Float64Array): boolean {
+    const s = this.slot(Math.floor(x / this.cell), Math.floor(y / this.cell));
+    if (s < 0 || this.start[s] === this.start[s + 1]) return this.extrapolate(x, y, expected, out);
+    const P = this.mesh.positions, I = this.mesh.indices, T = this.tri2d, items = this.items;
+    const [ox, oy, oz] = this.origin, [Nx, Ny, Nz] = this.N;
+    let best = -1, bestH = Infinity, px = 0, py = 0, pz = 0;
+    for (let q = this.start[s], qe = this.start[s + 1]; q < qe; q++) {
+      const t = items[q];
       const o = 6 * t;
-      const x0 = this.tri2d[o], y0 = this.tri2d[o + 1], x1 = this.tri2d[o + 2], y1 = this.tri2d[o + 3], x2 = this.tri2d[o + 4], y2 = this.tri2d[o + 5];
+      const x0 = T[o], y0 = T[o + 1], x1 = T[o + 2], y1 = T[o + 3], x2 = T[o + 4], y2 = T[o + 5];
       const det = (y1 - y2) * (x0 - x2) + (x2 - x1) * (y0 - y2);
       if (Math.abs(det) < 1e-12) continue;
       const l0 = ((y1 - y2) * (x - x2) + (x2 - x1) * (y - y2)) / det;
@@ -128,14 +218,24 @@ export class SurfaceLifter {
       if (l0 < eps || l1 < eps || l2 < eps) continue;
       const g = 3 * this.tris[t];
       const a = 3 * I[g], b = 3 * I[g + 1], c = 3 * I[g + 2];
-      const pt: Vec3 = [l0 * P[a] + l1 * P[b] + l2 * P[c], l0 * P[a + 1] + l1 * P[b + 1] + l2 * P[c + 1], l0 * P[a + 2] + l1 * P[b + 2] + l2 * P[c + 2]];
-      const h = Math.abs((pt[0] - this.origin[0]) * this.N[0] + (pt[1] - this.origin[1]) * this.N[1] + (pt[2] - this.origin[2]) * this.N[2] - expected);
+      const qx = l0 * P[a] + l1 * P[b] + l2 * P[c], qy = l0 * P[a + 1] + l1 * P[b + 1] + l2 * P[c + 1], qz = l0 * P[a + 2] + l1 * P[b + 2] + l2 * P[c + 2];
+      const h = Math.abs((qx - ox) * Nx + (qy - oy) * Ny + (qz - oz) * Nz - expected);
       if (h < bestH) {
         bestH = h;
-        best = { point: pt, normal: [this.triN[3 * t], this.triN[3 * t + 1], this.triN[3 * t + 2]] };
+        best = t;
+        px = qx;
+        py = qy;
+        pz = qz;
       }
     }
-    return best ?? this.extrapolate(x, y, expected);
+    if (best < 0) return this.extrapolate(x, y, expected, out);
+    out[0] = px;
+    out[1] = py;
+    out[2] = pz;
+    out[3] = this.triN[3 * best];
+    out[4] = this.triN[3 * best + 1];
+    out[5] = this.triN[3 * best + 2];
+    return true;
   }
 
   /**
@@ -143,17 +243,18 @@ export class SurfaceLifter {
    * boundary, so points of the plate's own outline on the convex side miss every triangle): the plane
    * of the nearest triangle (2D distance, within the neighbouring cells) extended to (x, y). Leaving
    * such points in the projection plane gave skewed edge triangles and plate areas up to 30 % too large.
-   * Undefined when no triangle is near.
+   * False when no triangle is near.
    */
-  private extrapolate(x: number, y: number, expected: number): LiftHit | undefined {
+  private extrapolate(x: number, y: number, expected: number, out: Float64Array): boolean {
     const cx = Math.floor(x / this.cell), cy = Math.floor(y / this.cell);
-    const P = this.mesh.positions, I = this.mesh.indices, T = this.tri2d;
+    const P = this.mesh.positions, I = this.mesh.indices, T = this.tri2d, items = this.items;
     let bestT = -1, bestD = Infinity, bestH = Infinity, b0 = 0, b1 = 0;
     for (let dx = -1; dx <= 1; dx++)
       for (let dy = -1; dy <= 1; dy++) {
-        const l = this.cells.get((cx + dx) * 1_000_003 + cy + dy);
-        if (!l) continue;
-        for (const t of l) {
+        const s = this.slot(cx + dx, cy + dy);
+        if (s < 0) continue;
+        for (let q = this.start[s], qe = this.start[s + 1]; q < qe; q++) {
+          const t = items[q];
           const o = 6 * t;
           const x0 = T[o], y0 = T[o + 1], x1 = T[o + 2], y1 = T[o + 3], x2 = T[o + 4], y2 = T[o + 5];
           const det = (y1 - y2) * (x0 - x2) + (x2 - x1) * (y0 - y2);
@@ -175,13 +276,16 @@ export class SurfaceLifter {
           }
         }
       }
-    if (bestT < 0) return undefined;
+    if (bestT < 0) return false;
     const g = 3 * this.tris[bestT];
     const a = 3 * I[g], b = 3 * I[g + 1], c = 3 * I[g + 2], b2 = 1 - b0 - b1;
-    return {
-      point: [b0 * P[a] + b1 * P[b] + b2 * P[c], b0 * P[a + 1] + b1 * P[b + 1] + b2 * P[c + 1], b0 * P[a + 2] + b1 * P[b + 2] + b2 * P[c + 2]],
-      normal: [this.triN[3 * bestT], this.triN[3 * bestT + 1], this.triN[3 * bestT + 2]],
-    };
+    out[0] = b0 * P[a] + b1 * P[b] + b2 * P[c];
+    out[1] = b0 * P[a + 1] + b1 * P[b + 1] + b2 * P[c + 1];
+    out[2] = b0 * P[a + 2] + b1 * P[b + 2] + b2 * P[c + 2];
+    out[3] = this.triN[3 * bestT];
+    out[4] = this.triN[3 * bestT + 1];
+    out[5] = this.triN[3 * bestT + 2];
+    return true;
   }
 }
 
@@ -236,7 +340,7 @@ export function weld(mesh: SurfaceMesh, tol: number): SurfaceMesh {
       for (let dy = -1; dy <= 1 && k === undefined; dy++)
         for (let dz = -1; dz <= 1 && k === undefined; dz++)
           for (const v of cells.get(`${cx + dx},${cy + dy},${cz + dz}`) ?? [])
-            if (Math.hypot(positions[3 * v] - x, positions[3 * v + 1] - y, positions[3 * v + 2] - z) <= tol) {
+            if (hypot3(positions[3 * v] - x, positions[3 * v + 1] - y, positions[3 * v + 2] - z) <= tol) {
               k = v;
               break;
             }
@@ -295,7 +399,7 @@ export function splitTJunctions(positions: ArrayLike<number>, indices: ArrayLike
           const px = P[3 * v] - ax, py = P[3 * v + 1] - ay, pz = P[3 * v + 2] - az;
           const u = (px * dx + py * dy + pz * dz) / L2;
           if (u <= 1e-9 || u >= 1 - 1e-9) continue;
-          if (Math.hypot(px - u * dx, py - u * dy, pz - u * dz) <= tol) on.push([u, v]);
+          if (hypot3(px - u * dx, py - u * dy, pz - u * dz) <= tol) on.push([u, v]);
         }
         if (!on.length) continue;
         on.sort((x, y) => x[0] - y[0]);

@@ -6,6 +6,7 @@
 import earcut from 'earcut';
 import type { SectionPolygon } from './barSections';
 import { MeshBuilder } from './MeshBuilder';
+import { hypot2, hypot3 } from './curves';
 
 /** Per-sample frames: F (flange/u) and W (web/v) unit vectors, xyz triplets, one per trace point. */
 export interface SweepFrames {
@@ -65,7 +66,7 @@ export function sweepSection(mb: MeshBuilder, section: SectionPolygon, trace: Ar
       const a = e, b = (e + 1) % n;
       // outward normal of edge ab in (u, v) for a CCW ring: (dv, -du)
       const du = ring[2 * b] - ring[2 * a], dv = ring[2 * b + 1] - ring[2 * a + 1];
-      const l = Math.hypot(du, dv) || 1;
+      const l = hypot2(du, dv) || 1;
       const nu = dv / l, nvv = -du / l;
       let prevA = -1, prevB = -1;
       for (let s = 0; s < ns; s++) {
@@ -97,7 +98,7 @@ export function sweepSection(mb: MeshBuilder, section: SectionPolygon, trace: Ar
     const tx = trace[3 * Math.min(s + (s === 0 ? 1 : 0), ns - 1)] - trace[3 * Math.max(s - (s === 0 ? 0 : 1), 0)];
     const ty = trace[3 * Math.min(s + (s === 0 ? 1 : 0), ns - 1) + 1] - trace[3 * Math.max(s - (s === 0 ? 0 : 1), 0) + 1];
     const tz = trace[3 * Math.min(s + (s === 0 ? 1 : 0), ns - 1) + 2] - trace[3 * Math.max(s - (s === 0 ? 0 : 1), 0) + 2];
-    const l = Math.hypot(tx, ty, tz) || 1;
+    const l = hypot3(tx, ty, tz) || 1;
     const base = mb.vertexCount;
     for (let i = 0; i < flat.length; i += 2) {
       world(s, flat[i], flat[i + 1], r);

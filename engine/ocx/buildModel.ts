@@ -6,7 +6,7 @@
  */
 import type { ImportResult, ImportWarning, ModelObject, ObjectType, PartFidelity, PartMesh, PropertyRecord } from '../model/types';
 import { emptyBox, growBox, isBoxValid } from '../model/types';
-import { newellNormal, normalize, polylineLength } from '../geometry/curves';
+import { len, newellNormal, normalize, polylineLength } from '../geometry/curves';
 import { MeshBuilder } from '../geometry/MeshBuilder';
 import { blocksOf, frameTables, materialOf, sectionOf, type MaterialInfo, type SectionInfo } from './catalogue';
 import { curveSegments, directionOf } from './curveRead';
@@ -381,7 +381,7 @@ export class ModelBuilder {
               mb.points(l);
             }
             props.DES = props.DES ?? h.shape;
-            const a = h.loops.reduce((s, l) => s + Math.hypot(...newellNormal(l)) / 2, 0);
+            const a = h.loops.reduce((s, l) => s + len(newellNormal(l)) / 2, 0);
             props.AREA_GEOM = a / 1e6;
             props.AREA = a / 1e6;
           }

@@ -10,7 +10,7 @@ import type { PropertyRecord } from '../model/types';
 import { PROPERTY_BY_NAME } from '../model/properties';
 import { curveSegments } from './curveRead';
 import { MeshBuilder } from '../geometry/MeshBuilder';
-import { newellNormal, normalize, type Vec3 } from '../geometry/curves';
+import { hypot3, newellNormal, normalize, type Vec3 } from '../geometry/curves';
 import { plateSheet } from './plateMesh';
 import { resolveSurface, type SurfaceContext } from './surfaces';
 import { child, children, type XNode } from './xmlTree';
@@ -78,7 +78,7 @@ export function buildCompartment(node: XNode, ctx: SurfaceContext): CompartmentG
       const e1: Vec3 = [P[3 * b] - P[3 * a], P[3 * b + 1] - P[3 * a + 1], P[3 * b + 2] - P[3 * a + 2]];
       const e2: Vec3 = [P[3 * d] - P[3 * a], P[3 * d + 1] - P[3 * a + 1], P[3 * d + 2] - P[3 * a + 2]];
       const cr: Vec3 = [e1[1] * e2[2] - e1[2] * e2[1], e1[2] * e2[0] - e1[0] * e2[2], e1[0] * e2[1] - e1[1] * e2[0]];
-      area += Math.hypot(cr[0], cr[1], cr[2]) / 2;
+      area += hypot3(cr[0], cr[1], cr[2]) / 2;
       for (let k = 0; k < 3; k++) fn[k] += cr[k];
     }
     const nn = normalize(fn);

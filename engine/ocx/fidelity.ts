@@ -6,6 +6,7 @@
  * the corpus test. Units: weight kg, area m², volume m³, centre of gravity mm.
  */
 import type { ImportResult, PartFidelity } from '../model/types';
+import { hypot3 } from '../geometry/curves';
 
 /** Part elements compared with the vendor's figures (OCX StructurePart kinds). */
 export const COMPARED_ELEMENTS = new Set(['Plate', 'Bracket', 'Stiffener', 'EdgeReinforcement', 'Pillar']);
@@ -24,14 +25,19 @@ export function comparePart(
 ): PartFidelity {
   const rel = (v?: number, c?: number) =>
     v !== undefined && c !== undefined && Number.isFinite(v) && Number.isFinite(c) && v !== 0 ? (Math.abs(c - v) / Math.abs(v)) * 100 : undefined;
-  const out: PartFidelity = { ...base, vendor, computed };
+  const out: PartFidelity = { object: base.object, id: base.id, element: base.element, line: base.line, vendor, computed };
   const w = rel(vendor.weightKg, computed.weightKg);
   if (w !== undefined) out.weightDevPct = w;
   const a = rel(vendor.areaM2, computed.areaM2);
   if (a !== undefined) out.areaDevPct = a;
-  if (vendor.cogMm && computed.cogMm && [...vendor.cogMm, ...computed.cogMm].every(Number.isFinite))
-    out.cogDevMm = Math.hypot(vendor.cogMm[0] - computed.cogMm[0], vendor.cogMm[1] - computed.cogMm[1], vendor.cogMm[2] - computed.cogMm[2]);
+  if (vendor.cogMm && computed.cogMm && allFinite(vendor.cogMm) && allFinite(computed.cogMm))
+    out.cogDevMm = hypot3(vendor.cogMm[0] - computed.cogMm[0], vendor.cogMm[1] - computed.cogMm[1], vendor.cogMm[2] - computed.cogMm[2]);
   return out;
+}
+
+function allFinite(a: ArrayLike<number>): boolean {
+  for (let i = 0; i < a.length; i++) if (!Number.isFinite(a[i])) return false;
+  return true;
 }
 
 /** Summary of one file (the ocx:check summary line). Shares are percentages, null when nothing was compared. */

@@ -5,7 +5,7 @@
  * InnerContour / SlotContour = explicit 3D curves chained into loops.
  */
 import polygonClipping from 'polygon-clipping';
-import { chainLoops, normalize, type Vec3 } from '../geometry/curves';
+import { hypot2, chainLoops, normalize, type Vec3 } from '../geometry/curves';
 import { curveSegments, directionOf, type CurveContext } from './curveRead';
 import { child, num, type XNode } from './xmlTree';
 
@@ -86,10 +86,10 @@ function dedupe2(r: number[]): number[] {
   const out: number[] = [];
   for (let i = 0; i < r.length; i += 2) {
     const n = out.length;
-    if (n >= 2 && Math.hypot(r[i] - out[n - 2], r[i + 1] - out[n - 1]) < 1e-6) continue;
+    if (n >= 2 && hypot2(r[i] - out[n - 2], r[i + 1] - out[n - 1]) < 1e-6) continue;
     out.push(r[i], r[i + 1]);
   }
-  if (out.length >= 4 && Math.hypot(out[0] - out[out.length - 2], out[1] - out[out.length - 1]) < 1e-6) out.length -= 2;
+  if (out.length >= 4 && hypot2(out[0] - out[out.length - 2], out[1] - out[out.length - 1]) < 1e-6) out.length -= 2;
   return out;
 }
 

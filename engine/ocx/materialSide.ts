@@ -14,6 +14,7 @@
  *    +x FORE, −x AFT, +y PS, −y SB, +z TOP, −z BOT.
  */
 import type { Vec3 } from '../geometry/curves';
+import { hypot3 } from '../geometry/curves';
 
 /** The spec's material side codes. */
 export type MaterialSide = 'IN' | 'OUT' | 'MID' | 'AFT' | 'FORE' | 'SB' | 'PS' | 'BOT' | 'TOP' | 'UNDEFINED';
@@ -25,7 +26,7 @@ export type MaterialSide = 'IN' | 'OUT' | 'MID' | 'AFT' | 'FORE' | 'SB' | 'PS' |
  * @param centroidMm the sheet's centroid (mm), for IN/OUT. @param structureType the part's STYPE, if any.
  */
 export function materialSide(normal: Vec3, offsetMm: number, thicknessMm: number | undefined, centroidMm: Vec3, structureType?: string): MaterialSide {
-  const L = Math.hypot(normal[0], normal[1], normal[2]);
+  const L = hypot3(normal[0], normal[1], normal[2]);
   if (!thicknessMm || !(thicknessMm > 0) || !(L > 0) || !Number.isFinite(L)) return 'UNDEFINED';
   const o1 = offsetMm, o2 = offsetMm + thicknessMm, eps = 0.01 * thicknessMm;
   if (o1 < -eps && o2 > eps) return 'MID';

@@ -3,7 +3,7 @@
  * the TraceLine, oriented by the Inclinations' web (v) and flange (u) directions, shifted by the
  * SectionRef OffsetU/OffsetV. Units: mm.
  */
-import { cross, dot, normalize, perpendicular, polylineLength, reversePolyline, type Vec3 } from '../geometry/curves';
+import { hypot3, cross, dot, normalize, perpendicular, polylineLength, reversePolyline, type Vec3 } from '../geometry/curves';
 import type { SectionPolygon } from '../geometry/barSections';
 import { MeshBuilder } from '../geometry/MeshBuilder';
 import { sweepSection } from '../geometry/sweep';
@@ -26,7 +26,7 @@ export function traceLine(segments: number[][], gapTol: number): number[] {
   const used = new Uint8Array(segs.length);
   used[0] = 1;
   let chain = segs[0].slice();
-  const d = (p: number[], i: number, q: number[], j: number) => Math.hypot(p[i] - q[j], p[i + 1] - q[j + 1], p[i + 2] - q[j + 2]);
+  const d = (p: number[], i: number, q: number[], j: number) => hypot3(p[i] - q[j], p[i + 1] - q[j + 1], p[i + 2] - q[j + 2]);
   for (let added = 1; added < segs.length; added++) {
     let best = -1, bestD = Infinity, atEnd = true, rev = false;
     const e = chain.length - 3;
@@ -53,7 +53,7 @@ export function traceLine(segments: number[][], gapTol: number): number[] {
 export function traceFrames(trace: number[], incl: Inclination[]): { F: Float64Array; W: Float64Array } {
   const n = trace.length / 3;
   const s = new Float64Array(n);
-  for (let i = 1; i < n; i++) s[i] = s[i - 1] + Math.hypot(trace[3 * i] - trace[3 * i - 3], trace[3 * i + 1] - trace[3 * i - 2], trace[3 * i + 2] - trace[3 * i - 1]);
+  for (let i = 1; i < n; i++) s[i] = s[i - 1] + hypot3(trace[3 * i] - trace[3 * i - 3], trace[3 * i + 1] - trace[3 * i - 2], trace[3 * i + 2] - trace[3 * i - 1]);
   const tangent = (i: number): Vec3 => {
     const a = Math.max(0, i - 1), b = Math.min(n - 1, i + 1);
     return normalize([trace[3 * b] - trace[3 * a], trace[3 * b + 1] - trace[3 * a + 1], trace[3 * b + 2] - trace[3 * a + 2]]);
@@ -65,7 +65,7 @@ export function traceFrames(trace: number[], incl: Inclination[]): { F: Float64A
   for (const inc of incl) {
     let best = 0, bd = Infinity;
     for (let i = 0; i < n; i++) {
-      const d = Math.hypot(trace[3 * i] - inc.position[0], trace[3 * i + 1] - inc.position[1], trace[3 * i + 2] - inc.position[2]);
+      const d = hypot3(trace[3 * i] - inc.position[0], trace[3 * i + 1] - inc.position[1], trace[3 * i + 2] - inc.position[2]);
       if (d < bd) { bd = d; best = i; }
     }
     const T = tangent(best);
@@ -165,11 +165,11 @@ export function resampleTrace(trace: number[], incl: Inclination[]): number[] {
     for (let i = 0; i + 1 < n; i++) {
       const a: Vec3 = [pts[3 * i], pts[3 * i + 1], pts[3 * i + 2]], d = sub([pts[3 * i + 3], pts[3 * i + 4], pts[3 * i + 5]], a), dd = dot(d, d);
       const t = dd > 0 ? Math.max(0, Math.min(1, dot(sub(q, a), d) / dd)) : 0;
-      const dist = Math.hypot(a[0] + t * d[0] - q[0], a[1] + t * d[1] - q[1], a[2] + t * d[2] - q[2]);
+      const dist = hypot3(a[0] + t * d[0] - q[0], a[1] + t * d[1] - q[1], a[2] + t * d[2] - q[2]);
       if (dist < bd) [bd, best, bt] = [dist, i, t];
     }
     if (best < 0) continue;
-    const a = 3 * best, b = a + 3, L = Math.hypot(pts[b] - pts[a], pts[b + 1] - pts[a + 1], pts[b + 2] - pts[a + 2]);
+    const a = 3 * best, b = a + 3, L = hypot3(pts[b] - pts[a], pts[b + 1] - pts[a + 1], pts[b + 2] - pts[a + 2]);
     if (bt * L <= 1 || (1 - bt) * L <= 1) continue;
     const foot = [0, 1, 2].map((k) => pts[a + k] + bt * (pts[b + k] - pts[a + k]));
     pts = [...pts.slice(0, b), ...foot, ...pts.slice(b)];
@@ -178,7 +178,7 @@ export function resampleTrace(trace: number[], incl: Inclination[]): number[] {
   if (!twists) return pts;
   const out: number[] = [pts[0], pts[1], pts[2]];
   for (let i = 3; i < pts.length; i += 3) {
-    const L = Math.hypot(pts[i] - pts[i - 3], pts[i + 1] - pts[i - 2], pts[i + 2] - pts[i - 1]);
+    const L = hypot3(pts[i] - pts[i - 3], pts[i + 1] - pts[i - 2], pts[i + 2] - pts[i - 1]);
     const k = Math.ceil(L / TWIST_STEP_MM);
     for (let j = 1; j <= k; j++) for (let c = 0; c < 3; c++) out.push(pts[i - 3 + c] + ((pts[i + c] - pts[i - 3 + c]) * j) / k);
   }
@@ -196,7 +196,7 @@ function scale(a: Vec3, k: number): Vec3 {
 /** The unit part of v orthogonal to the unit vector t, or undefined when v is (nearly) parallel to t. */
 function orthoTo(v: Vec3, t: Vec3): Vec3 | undefined {
   const d = dot(v, t), o: Vec3 = [v[0] - d * t[0], v[1] - d * t[1], v[2] - d * t[2]];
-  const l = Math.hypot(o[0], o[1], o[2]);
+  const l = hypot3(o[0], o[1], o[2]);
   return l > 1e-9 ? [o[0] / l, o[1] / l, o[2] / l] : undefined;
 }
 
@@ -216,7 +216,7 @@ export function meshMember(section: SectionPolygon, trace: number[], incl: Incli
   let L = 0;
   const c: Vec3 = [0, 0, 0];
   for (let i = 1; i < n; i++) {
-    const l = Math.hypot(trace[3 * i] - trace[3 * i - 3], trace[3 * i + 1] - trace[3 * i - 2], trace[3 * i + 2] - trace[3 * i - 1]);
+    const l = hypot3(trace[3 * i] - trace[3 * i - 3], trace[3 * i + 1] - trace[3 * i - 2], trace[3 * i + 2] - trace[3 * i - 1]);
     for (let k = 0; k < 3; k++) {
       const p = (trace[3 * i + k] + trace[3 * i - 3 + k]) / 2;
       const f = (frames.F[3 * i + k] + frames.F[3 * i - 3 + k]) / 2, w = (frames.W[3 * i + k] + frames.W[3 * i - 3 + k]) / 2;

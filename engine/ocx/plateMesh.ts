@@ -4,7 +4,7 @@
  * §5.2.3 B, with the whole-surface method A as a fallback), then thicken between Offset and
  * Offset + thickness along the surface normal. Units: mm.
  */
-import { chainLoops, cross, dot, len, newellNormal, normalize, perpendicular, type Vec3 } from '../geometry/curves';
+import { hypot2, hypot3, chainLoops, cross, dot, len, newellNormal, normalize, perpendicular, type Vec3 } from '../geometry/curves';
 import { MeshBuilder } from '../geometry/MeshBuilder';
 import { meshArea } from '../geometry/meshMeasure';
 import { pointKey, triangulateGrid, triangulateRegion } from '../geometry/region2d';
@@ -106,7 +106,18 @@ export function plateSheet(
   const outer2 = to2(outer);
   const holes2: number[][] = [];
   for (const l of loops.slice(1)) holes2.push(to2(l));
+  // outline box in the plane: candidate holes (all of a panel's holes come to each of its plates) whose
+  // 3D box projects clear of it cannot touch the plate and are dropped before their projection (the
+  // region's own box test would drop them later; issue 3 item 6)
+  let ou0 = Infinity, ov0 = Infinity, ou1 = -Infinity, ov1 = -Infinity;
+  for (let i = 0; i + 1 < outer2.length; i += 2) {
+    if (outer2[i] < ou0) ou0 = outer2[i];
+    if (outer2[i] > ou1) ou1 = outer2[i];
+    if (outer2[i + 1] < ov0) ov0 = outer2[i + 1];
+    if (outer2[i + 1] > ov1) ov1 = outer2[i + 1];
+  }
   for (const h of holes) {
+    if (clearOf(h, origin, e1, e2, ou0, ov0, ou1, ov1)) continue;
     if (surface.kind === 'plane') {
       // the hole must lie in (or near) the plate's plane
       let far = false;
@@ -115,12 +126,14 @@ export function plateSheet(
     }
     holes2.push(to2(h));
   }
-  const boundary = new Map<number, Vec3>();
+  const boundary = new Map<number, number>(); // plane point key → offset of its 3D point in bxyz (the last one given)
+  const bxyz: number[] = [];
   const bxyh: number[] = []; // boundary samples (x, y, height along N) for the expected height of a lift
   if (lifter) for (const l of loops) for (let i = 0; i < l.length; i += 3) {
     const dx = l[i] - ox, dy = l[i + 1] - oy, dz = l[i + 2] - oz;
     const u = dx * e1[0] + dy * e1[1] + dz * e1[2], v = dx * e2[0] + dy * e2[1] + dz * e2[2];
-    boundary.set(key(u, v), [l[i], l[i + 1], l[i + 2]]);
+    boundary.set(key(u, v), bxyz.length);
+    bxyz.push(l[i], l[i + 1], l[i + 2]);
     if ((i / 3) % Math.max(1, Math.floor(l.length / 3 / 200)) === 0) bxyh.push(u, v, dx * n[0] + dy * n[1] + dz * n[2]);
   }
   const spacing = lifter ? Math.max(steinerSpacing(outer2), Math.min(0.7 * medianEdge(lifter.mesh), Math.sqrt(areaOf2(outer2) / 50))) : 0;
@@ -131,30 +144,38 @@ export function plateSheet(
   const nv = region.points.length / 2;
   const positions = new Float64Array(3 * nv), normals = new Float64Array(3 * nv);
   let orient = 0;
+  const hit = new Float64Array(6); // lifted point and normal (no objects per point, issue 3 item 6)
   for (let i = 0; i < nv; i++) {
     const x = region.points[2 * i], y = region.points[2 * i + 1];
-    if (!lifter) {
-      positions[3 * i] = ox + x * e1[0] + y * e2[0];
-      positions[3 * i + 1] = oy + x * e1[1] + y * e2[1];
-      positions[3 * i + 2] = oz + x * e1[2] + y * e2[2];
-      normals[3 * i] = n[0];
-      normals[3 * i + 1] = n[1];
-      normals[3 * i + 2] = n[2];
-      continue;
+    const o = 3 * i;
+    // the point in the projection plane and the plane normal, unless lifted or on the outline
+    positions[o] = ox + x * e1[0] + y * e2[0];
+    positions[o + 1] = oy + x * e1[1] + y * e2[1];
+    positions[o + 2] = oz + x * e1[2] + y * e2[2];
+    normals[o] = n[0];
+    normals[o + 1] = n[1];
+    normals[o + 2] = n[2];
+    if (!lifter) continue;
+    const lifted = lifter.liftInto(x, y, expectedHeight(bxyh, x, y), hit);
+    const b = boundary.get(key(x, y));
+    if (lifted) {
+      const d = hit[3] * N0[0] + hit[4] * N0[1] + hit[5] * N0[2];
+      orient += d;
+      const sg = d >= 0 ? 1 : -1;
+      normals[o] = sg * hit[3];
+      normals[o + 1] = sg * hit[4];
+      normals[o + 2] = sg * hit[5];
+      if (b === undefined) {
+        positions[o] = hit[0];
+        positions[o + 1] = hit[1];
+        positions[o + 2] = hit[2];
+      }
     }
-    let p: Vec3 = [ox + x * e1[0] + y * e2[0], oy + x * e1[1] + y * e2[1], oz + x * e1[2] + y * e2[2]];
-    let nn: Vec3 = n;
-    {
-      const hit = lifter.lift(x, y, expectedHeight(bxyh, x, y));
-      const b = boundary.get(key(x, y));
-      if (hit) {
-        orient += dot(hit.normal, N0);
-        nn = dot(hit.normal, N0) >= 0 ? hit.normal : [-hit.normal[0], -hit.normal[1], -hit.normal[2]];
-        p = b ?? hit.point;
-      } else if (b) p = b;
+    if (b !== undefined) {
+      positions[o] = bxyz[b];
+      positions[o + 1] = bxyz[b + 1];
+      positions[o + 2] = bxyz[b + 2];
     }
-    positions.set(p, 3 * i);
-    normals.set(nn, 3 * i);
   }
   let indices = region.indices, rings = region.rings;
   if (lifter && orient < 0) {
@@ -177,6 +198,35 @@ export function plateSheet(
   return { sheet, measured, notes };
 }
 
+const LOOP_BOXES = new WeakMap<number[], Float64Array>();
+
+/**
+ * True when the 3D box of loop `h` (cached per loop) projects onto (e1, e2) about `o` wholly outside the
+ * plane box [u0, u1] × [v0, v1] by more than 1 mm (rounding of the projections is far below that).
+ */
+function clearOf(h: number[], o: Vec3, e1: Vec3, e2: Vec3, u0: number, v0: number, u1: number, v1: number): boolean {
+  let b = LOOP_BOXES.get(h);
+  if (!b) {
+    b = new Float64Array([Infinity, Infinity, Infinity, -Infinity, -Infinity, -Infinity]);
+    for (let i = 0; i + 2 < h.length; i += 3)
+      for (let k = 0; k < 3; k++) {
+        if (h[i + k] < b[k]) b[k] = h[i + k];
+        if (h[i + k] > b[3 + k]) b[3 + k] = h[i + k];
+      }
+    LOOP_BOXES.set(h, b);
+  }
+  if (!(b[0] <= b[3] && b[1] <= b[4] && b[2] <= b[5])) return false; // empty or not finite: left to the region code
+  let a0 = 0, a1 = 0, c0 = 0, c1 = 0; // projected box: u in [a0, a1], v in [c0, c1] (relative to o)
+  for (let k = 0; k < 3; k++) {
+    const lo = b[k] - o[k], hi = b[3 + k] - o[k];
+    a0 += Math.min(lo * e1[k], hi * e1[k]);
+    a1 += Math.max(lo * e1[k], hi * e1[k]);
+    c0 += Math.min(lo * e2[k], hi * e2[k]);
+    c1 += Math.max(lo * e2[k], hi * e2[k]);
+  }
+  return a0 > u1 + 1 || a1 < u0 - 1 || c0 > v1 + 1 || c1 < v0 - 1;
+}
+
 /** The whole reference surface as a sheet (OCX_GUIDE §5.2.3 A), normals oriented by the majority. */
 function wholeSurfaceSheet(mesh: { positions: number[]; indices: number[] }, N0: Vec3): Sheet {
   const w = weld(mesh, 0.05);
@@ -192,7 +242,7 @@ function wholeSurfaceSheet(mesh: { positions: number[]; indices: number[] }, N0:
     }
   }
   for (let i = 0; i < normals.length; i += 3) {
-    const l = Math.hypot(normals[i], normals[i + 1], normals[i + 2]) || 1;
+    const l = hypot3(normals[i], normals[i + 1], normals[i + 2]) || 1;
     normals[i] /= l;
     normals[i + 1] /= l;
     normals[i + 2] /= l;
@@ -278,7 +328,7 @@ function medianEdge(mesh: { positions: number[]; indices: number[] }): number {
     let min = Infinity; // the shortest edge: across the curvature (a cylinder's long edges run along its axis)
     for (let k = 0; k < 3; k++) {
       const a = 3 * I[3 * t + k], b = 3 * I[3 * t + ((k + 1) % 3)];
-      min = Math.min(min, Math.hypot(P[a] - P[b], P[a + 1] - P[b + 1], P[a + 2] - P[b + 2]));
+      min = Math.min(min, hypot3(P[a] - P[b], P[a + 1] - P[b + 1], P[a + 2] - P[b + 2]));
     }
     ls.push(min);
   }
@@ -307,7 +357,7 @@ export function densify(ring: number[], maxLen: number): number[] {
     const j = (i + 1) % n;
     const x0 = ring[2 * i], y0 = ring[2 * i + 1], x1 = ring[2 * j], y1 = ring[2 * j + 1];
     out.push(x0, y0);
-    const k = Math.ceil(Math.hypot(x1 - x0, y1 - y0) / maxLen);
+    const k = Math.ceil(hypot2(x1 - x0, y1 - y0) / maxLen);
     for (let m = 1; m < k; m++) out.push(x0 + ((x1 - x0) * m) / k, y0 + ((y1 - y0) * m) / k);
   }
   return out;
