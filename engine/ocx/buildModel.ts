@@ -201,7 +201,29 @@ export class ModelBuilder {
     group.forEach((p, k) => p.parent >= base && kids[p.parent - base].push(base + k));
     const kidsOf = (i: number) => kids[i - base];
     const holeCache = new Map<number, HoleOutline | null>();
-    const panelLayer = new Map<number, { n: [number, number, number]; o1: number; o2: number }>();
+    /**
+     * The steel layer of a panel (§5.3.3): normal and the faces' offsets (mm) of its first Plate on a
+     * plane, in document order — whether the panel's StiffenedBy comes before or after its ComposedOf.
+     */
+    const panelLayer = new Map<number, { n: [number, number, number]; o1: number; o2: number } | null>();
+    const layerOf = (p: number) => {
+      if (p < 0) return undefined;
+      if (!panelLayer.has(p)) {
+        let layer: { n: [number, number, number]; o1: number; o2: number } | null = null;
+        for (const k of kidsOf(p)) {
+          const r = at(k);
+          if (r.kind !== 'Plate') continue;
+          const surface = resolveSurface(child(r.node, 'UnboundedGeometry'), ctx) ?? resolveSurface(child(at(p).node, 'UnboundedGeometry'), ctx);
+          if (surface?.kind !== 'plane') continue;
+          const off = lenMm(child(r.node, 'Offset')) ?? 0;
+          const t = lenMm(child(child(r.node, 'PlateMaterial') ?? child(r.node, 'MaterialRef'), 'Thickness')) ?? 0;
+          layer = { n: surface.normal, o1: off, o2: off + t };
+          break;
+        }
+        panelLayer.set(p, layer);
+      }
+      return panelLayer.get(p) ?? undefined;
+    };
     const lenMm = (n: XNode | undefined) => {
       const v = units.value(n, 'length');
       return v === undefined ? undefined : v * 1000;
@@ -292,7 +314,6 @@ export class ModelBuilder {
           const cogMm = habits.cogConvention === 'moulded' ? res.centroid : c.map((v) => v * 1000);
           Object.assign(computed, { areaM2, volumeM3: vol, cogMm, weightKg: rho !== undefined ? vol * rho * 1000 : undefined });
           props.MSIDE = materialSide(res.normal, off, t, res.centroid, typeof props.STYPE === 'string' ? props.STYPE : undefined);
-          if (panelIdx >= 0 && !panelLayer.has(panelIdx) && surface?.kind === 'plane') panelLayer.set(panelIdx, { n: surface.normal, o1: off, o2: off + (t ?? 0) });
           for (const note of res.notes) warn('plate-method', `${rec.kind} ${id}: meshed with the ${note} method`, rec.line, id);
         } else if (type === 'STIFFENER' || type === 'PILLAR') {
           const sref = child(node, 'SectionRef');
@@ -310,7 +331,7 @@ export class ModelBuilder {
           if (!sec?.polygon) throw new Error(sec ? `section ${sec.name}: ${sec.error}` : `section "${sref?.a.localRef}" not in the catalogue`);
           if (trace.length < 6) throw new Error('the TraceLine has no usable curve');
           let offU = lenMm(child(sref, 'OffsetU')) ?? 0, offV = lenMm(child(sref, 'OffsetV')) ?? 0;
-          const layer = panelLayer.get(panelIdx);
+          const layer = layerOf(panelIdx);
           let faceShift = 0; // §5.3.3: the profile starts on the plate face, not inside the steel
           if (layer && rec.kind === 'Stiffener' && incl.length) {
             const wn = incl[0].web[0] * layer.n[0] + incl[0].web[1] * layer.n[1] + incl[0].web[2] * layer.n[2];

@@ -1,13 +1,13 @@
 /**
- * Phase 1 of the OCX import (OCX_GUIDE §1.3): one streaming pass with saxes in namespace mode. Dispatch
+ * Phase 1 of the OCX import (OCX_GUIDE §1.3): one streaming pass with the XML tokenizer XmlScanner. Dispatch
  * is on local names and namespace URIs, never prefixes, and never on sibling order. The whole document
  * is never held: each structural part becomes a PartRecord holding only its own geometry subtrees; the
  * shared surfaces, coordinate systems, catalogues, unit table and design views are captured as compact
  * nodes. Errors are refused with OcxImportError naming the problem and its line (issue 2 item 5).
  */
-import { SaxesParser, type SaxesTagNS } from 'saxes';
 import { OcxImportError } from './errors';
 import type { XNode } from './xmlTree';
+import { XmlScanner } from './XmlScanner';
 
 /** Part element local names that become records (OCX_GUIDE §2.6–§2.12). */
 export const PART_ELEMENTS = new Set(['Panel', 'Plate', 'Stiffener', 'EdgeReinforcement', 'Bracket', 'Pillar', 'Seam', 'Arrangement', 'Compartment', 'PhysicalSpace']);
@@ -37,6 +37,8 @@ const KNOWN_CHILDREN: Record<string, Set<string>> = {
 const TEXT_ELEMENTS = new Set(['Description', 'UnitName', 'UnitSymbol']);
 
 const OCX_NS_PREFIX = 'https://3docx.org/fileadmin//ocx_schema//';
+/** The UnitsML namespace (the unit catalogue, OCX_GUIDE §2.2): its elements are not vendor extensions. */
+const UNITSML_NS = /unitsml/i;
 const LEGACY_NS = 'http://data.dnvgl.com/Schemas/ocxXMLSchema';
 
 /** Vessel-level and top-level elements that the catalogue pre-pass (prepass.ts) collects. */
@@ -114,6 +116,8 @@ interface Frame {
   /** Record index owned by this frame (part elements), else -1. */
   record: number;
   skip: boolean;
+  /** In an OCX namespace. */
+  ocx: boolean;
 }
 
 /**
@@ -138,7 +142,6 @@ export async function readOcx(chunks: AsyncIterable<Uint8Array | string>, option
     designViews: [],
     unsupported: options.unsupported ?? new Map(),
   };
-  const parser = new SaxesParser({ xmlns: true, position: true });
   const stack: Frame[] = [];
   let rootSeen = false;
   let firstChar = true;
@@ -147,83 +150,70 @@ export async function readOcx(chunks: AsyncIterable<Uint8Array | string>, option
   let recordCount = 0;
   let group: PartRecord[] = [];
   let groupBase = 0;
-  // the namespace test of the last URI seen (saxes hands out the same string for a namespace)
+  // the namespace test of the last URI seen (the scanner hands out the same string for a namespace)
   let lastUri = '';
   let lastIsOcx = false;
 
-  const fail = (msg: string, line = parser.line, col?: number): never => {
+  const fail = (msg: string, line = scanner.line, col?: number): never => {
     throw new OcxImportError(msg, line + lineOffset, col);
   };
 
-  parser.on('error', (e) => {
-    const m = /^(?:[^:]*:)?(\d+):(\d+): (.*)$/s.exec(e.message);
-    if (m) fail(`Malformed XML: ${m[3]}`, Number(m[1]), Number(m[2]));
-    fail(`Malformed XML: ${e.message}`, parser.line, parser.column);
-  });
-  parser.on('doctype', (d) => {
-    if (/<!ENTITY/i.test(d)) fail('Refused: the DOCTYPE declares entities (entity expansion is not allowed)', parser.line);
-  });
-  parser.on('text', (t) => {
-    const top = stack[stack.length - 1];
-    if (top?.node && TEXT_ELEMENTS.has(top.local)) top.node.t = (top.node.t ?? '') + t;
-  });
-  // attributes by local name, gathered as saxes reports them (cheaper than walking tag.attributes, a
-  // prototype-less map, afterwards; issue 3 item 6); taken and reset by each start tag
-  let attrs: Record<string, string> = {};
-  parser.on('attribute', (a) => {
-    if (a.prefix === 'xmlns' || a.name === 'xmlns') return;
-    attrs[a.local as string] = a.value;
-  });
-  parser.on('opentag', (tag: SaxesTagNS) => {
+  /** A start tag: @returns whether the element's text is wanted (captured TEXT_ELEMENTS). */
+  const start = (tag: XmlScanner): boolean => {
     const local = tag.local;
-    const tagAttrs = attrs;
-    attrs = {};
     const parent = stack[stack.length - 1];
     if (!rootSeen) {
       rootSeen = true;
-      if (tag.uri === LEGACY_NS) fail(`Unsupported OCX version: the legacy OCX 2.8.5 namespace ${tag.uri} is not supported`, parser.line);
+      if (tag.uri === LEGACY_NS) fail(`Unsupported OCX version: the legacy OCX 2.8.5 namespace ${tag.uri} is not supported`, tag.line);
       if (local !== 'ocxXML' || !tag.uri.startsWith(OCX_NS_PREFIX))
-        fail(`Not an OCX file: root element is <${tag.name}>${tag.uri && local === 'ocxXML' ? ` in unknown namespace ${tag.uri}` : ''}`, parser.line);
-      model.schemaVersion = attr(tag, 'schemaVersion') ?? '';
-      stack.push({ local, node: null, record: -1, skip: false });
-      return;
+        fail(`Not an OCX file: root element is <${tag.qname}>${tag.uri && local === 'ocxXML' ? ` in unknown namespace ${tag.uri}` : ''}`, tag.line);
+      model.schemaVersion = tag.attributes().schemaVersion ?? '';
+      stack.push({ local, node: null, record: -1, skip: false, ocx: true });
+      return false;
     }
-    const frame: Frame = { local, node: null, record: -1, skip: parent.skip };
+    const frame: Frame = { local, node: null, record: -1, skip: parent.skip, ocx: false };
     stack.push(frame);
-    if (frame.skip) return;
-    const line = parser.line + lineOffset;
+    if (frame.skip) return false;
+    const line = tag.line + lineOffset;
     const isOcx = tag.uri === lastUri ? lastIsOcx : (lastIsOcx = (lastUri = tag.uri).startsWith(OCX_NS_PREFIX));
+    frame.ocx = isOcx;
+    if (!isOcx && parent.ocx && !UNITSML_NS.test(tag.uri)) {
+      // a vendor extension in a foreign namespace (or none): counted by its qualified name, its content skipped
+      model.unsupported.set(tag.qname, (model.unsupported.get(tag.qname) ?? 0) + 1);
+      frame.skip = true;
+      return false;
+    }
     const known = KNOWN_CHILDREN[parent.record >= 0 ? 'part' : parent.local];
     if (isOcx && known && !known.has(local)) model.unsupported.set(local, (model.unsupported.get(local) ?? 0) + 1);
     const inHoleContainer = HOLE_CONTAINERS.has(parent.local);
     if (isOcx && (PART_ELEMENTS.has(local) || (HOLE_ELEMENTS.has(local) && inHoleContainer && partRecordStack.length > 0))) {
-      const node = makeNode(tag, line, tagAttrs);
+      const node = makeNode(local, line, tag.attributes());
       const rec: PartRecord = { kind: local, node, parent: partRecordStack.length ? partRecordStack[partRecordStack.length - 1] : -1, line };
       frame.node = node;
       frame.record = recordCount++;
       (onGroup ? group : model.parts).push(rec);
       partRecordStack.push(frame.record);
-      return;
+      return TEXT_ELEMENTS.has(local);
     }
     if (parent.node) {
       if (SKIPPED.has(local)) {
         frame.skip = true;
-        return;
+        return false;
       }
-      const node = makeNode(tag, line, tagAttrs);
+      const node = makeNode(local, line, tag.attributes());
       parent.node.c.push(node);
       frame.node = node;
-      return;
+      return TEXT_ELEMENTS.has(local);
     }
     // not inside a captured subtree: decide what to capture
     const pl = parent.local;
     if (shared && SHARED_ELEMENTS.has(local)) {
       frame.skip = true; // collected by the pre-pass
-      return;
+      return false;
     }
     let sink: ((n: XNode) => void) | null = null;
-    if (local === 'Header' && pl === 'ocxXML') model.header = tagAttrs;
-    else if (local === 'Vessel' && pl === 'ocxXML') model.vessel = tagAttrs;
+    if (local === 'Header' && pl === 'ocxXML') model.header = tag.attributes();
+    else if (local === 'Vessel' && pl === 'ocxXML') model.vessel = tag.attributes();
     else if (local === 'DistanceTolerance' && pl === 'Vessel') sink = (n) => (model.distanceTolerance = n);
     else if (local === 'CoordinateSystem') sink = (n) => model.coordinateSystems.push(n);
     else if (pl === 'ReferenceSurfaces') sink = (n) => indexSurface(model.surfaces, n);
@@ -232,11 +222,13 @@ export async function readOcx(chunks: AsyncIterable<Uint8Array | string>, option
     else if (local === 'DesignView') sink = (n) => model.designViews.push(n);
     else if (SKIPPED.has(local) || local === 'ClassificationData') frame.skip = true;
     if (sink) {
-      frame.node = makeNode(tag, line, tagAttrs);
+      frame.node = makeNode(local, line, tag.attributes());
       captureRoot = { frame, sink };
+      return TEXT_ELEMENTS.has(local);
     }
-  });
-  parser.on('closetag', () => {
+    return false;
+  };
+  const end = (): void => {
     const frame = stack.pop();
     if (!frame) return;
     if (frame.record >= 0) {
@@ -253,20 +245,34 @@ export async function readOcx(chunks: AsyncIterable<Uint8Array | string>, option
       captureRoot.sink(frame.node);
       captureRoot = null;
     }
-  });
+  };
+  const scanner = new XmlScanner(
+    {
+      start,
+      end,
+      text: (t) => {
+        const node = stack[stack.length - 1]?.node;
+        if (node) node.t = (node.t ?? '') + t;
+      },
+      doctype: (d) => {
+        if (/<!ENTITY/i.test(d)) fail('Refused: the DOCTYPE declares entities (entity expansion is not allowed)', scanner.line);
+      },
+    },
+    { lineOffset },
+  );
 
   const decoder = new TextDecoder('utf-8', { fatal: false });
   let consumed = 0;
-  const line = 1;
   const write = (text: string) => {
     if (firstChar) {
       if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
       const trimmed = text.trimStart();
-      if (trimmed === '') return;
-      firstChar = false;
-      if (trimmed[0] !== '<') fail('Not an XML document: it does not start with "<"', line + countLines(text.slice(0, text.length - trimmed.length)));
+      if (trimmed !== '') {
+        firstChar = false;
+        if (trimmed[0] !== '<') fail('Not an XML document: it does not start with "<"', 1 + countLines(text.slice(0, text.length - trimmed.length)));
+      }
     }
-    parser.write(text);
+    scanner.write(text);
   };
   for await (const chunk of chunks) {
     if (signal?.aborted) throw abortError();
@@ -285,12 +291,13 @@ export async function readOcx(chunks: AsyncIterable<Uint8Array | string>, option
   if (tail) write(tail);
   if (consumed === 0) throw new OcxImportError('The file is empty');
   if (firstChar) throw new OcxImportError('The file is empty (only white space)');
+  scanner.end();
   if (stack.length > 0) {
     const open = stack[stack.length - 1];
-    fail(`The document is truncated: element <${open.local}> is not closed (${stack.length} open element${stack.length > 1 ? 's' : ''} at the end of the file)`, parser.line);
+    fail(`The document is truncated: element <${open.local}> is not closed (${stack.length} open element${stack.length > 1 ? 's' : ''} at the end of the file)`, scanner.line);
   }
-  if (!rootSeen) fail('Not an XML document: no root element', parser.line);
-  parser.close();
+  if (!rootSeen) fail('Not an XML document: no root element', scanner.line);
+  scanner.close();
   partRecordStack = [];
   if (shared) {
     for (const k of ['surfaces', 'catalogue', 'units'] as const) if (model[k].size === 0) model[k] = shared[k] as never;
@@ -314,17 +321,9 @@ export function abortError(): Error {
   return e;
 }
 
-function attr(tag: SaxesTagNS, local: string): string | undefined {
-  for (const k in tag.attributes) {
-    const a = tag.attributes[k];
-    if (a.local === local && a.prefix !== 'xmlns') return a.value;
-  }
-  return undefined;
-}
-
 /** A captured node: local name, attributes by local name (namespace declarations left out), line. */
-function makeNode(tag: SaxesTagNS, line: number, attrs: Record<string, string>): XNode {
-  return { n: tag.local, a: attrs, c: [], line };
+function makeNode(local: string, line: number, attrs: Record<string, string>): XNode {
+  return { n: local, a: attrs, c: [], line };
 }
 
 function indexSurface(map: Map<string, XNode>, n: XNode): void {

@@ -30,9 +30,7 @@ const VENDORS = Object.keys(DIALECTS).filter((d) => d !== 'default');
  * Dialects the importer does not yet meet, each with the importer bug it exposes (reported to the
  * owner of the file; remove the entry once fixed — the case then fails as a reminder).
  */
-const KNOWN_FAILING: Record<string, string> = {
-  prostep: 'engine/ocx/buildModel.ts: the §5.3.3 plate-face shift of a stiffener uses panelLayer, set only by a Plate processed before it; with StiffenedBy before ComposedOf (reversed order) stiffeners lose the shift (12 mm CoG deviation on 122 of 1118 parts)',
-};
+const KNOWN_FAILING: Record<string, string> = {};
 
 let dir = '';
 let base: ImportResult;
@@ -94,7 +92,7 @@ describe('an OCX file from a writer the importer has never seen imports with the
     expect(r.warnings.some((w) => w.code === 'unsupported-element' && w.message.includes('WeldingData'))).toBe(true);
   }, 60_000);
 
-  it.fails('vendor-namespace extension elements are counted as unsupported too (known importer bug: engine/ocx/reader.ts counts only OCX-namespace elements)', async () => {
+  it('vendor-namespace extension elements are counted as unsupported too, by qualified name', async () => {
     const file = path.join(dir, 'cadmatic.3docx');
     await writeShipOcx(file, { ...SHIP, dialect: 'cadmatic' });
     const r = await importOcxFile(file);

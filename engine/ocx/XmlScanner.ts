@@ -1,0 +1,565 @@
+/**
+ * A streaming XML 1.0 + Namespaces tokenizer for the OCX reader (issue 3 item 6: import throughput; OCX_GUIDE
+ * §1.3 phase 1), in place of saxes. It works on the text of a TextDecoder in stream mode, fed in chunks split
+ * anywhere (a tag, an attribute, a reference, a `]]>`, a `-->` or a CR LF may straddle chunks: an unfinished
+ * token waits for the next chunk). Compared to a general SAX parser it allocates little: element and
+ * attribute names are interned, attribute values are sliced only when the handler asks for them, and text is
+ * decoded only inside elements whose handler asked for it.
+ *
+ * Well-formedness is checked as XML 1.0 requires (tags, names, attribute syntax and duplicates, references,
+ * comments, CDATA, PIs, the XML declaration, one root, namespace prefixes bound); violations throw
+ * OcxImportError('Malformed XML: …', line, column). Not checked: characters U+FFFE/U+FFFF and unpaired
+ * surrogates in text and attribute values (control characters are refused). The DOCTYPE is handed to the
+ * handler (the reader refuses entity declarations) and otherwise skipped; no entity is ever expanded besides
+ * the five predefined ones and character references.
+ *
+ * Lines are 1-based and counted as XML does (LF, CR LF and a lone CR end a line); inside handler.start the
+ * line is that of the start tag's closing '>' (as saxes reports it).
+ */
+import { OcxImportError } from './errors';
+import { entityError, entityValue, isNameChar } from './xmlChars';
+import { doctypeEnd, piEnd } from './xmlMarkup';
+import { NamespaceScope, NameTable, type QName } from './xmlNames';
+
+/** What the scanner reports. */
+export interface XmlScanHandler {
+  /** A start tag (read it from the scanner: qname, local, uri, line, attributes). @returns true to receive the element's text. */
+  start(tag: XmlScanner): boolean;
+  /** The end of the innermost open element (also right after start for an empty-element tag). */
+  end(): void;
+  /** Character data (references decoded, line ends normalised to LF) of an element whose start returned true; may come in pieces. */
+  text(t: string): void;
+  /** The whole `<!DOCTYPE …>` declaration. */
+  doctype(text: string): void;
+}
+
+/** Options of XmlScanner. */
+export interface XmlScanOptions {
+  /** Added to the line of every error thrown (the text starts that many lines into a file). */
+  lineOffset?: number;
+}
+
+/** The code unit at s[k], or -1 past the end (never an out-of-bounds read: those make V8 deoptimise the scan loops to float compares). */
+const at = (s: string, k: number): number => (k < s.length ? s.charCodeAt(k) : -1);
+
+/**
+ * The tokenizer: write(text) per decoded chunk, then end() and close(). Fields qname … attrCount describe
+ * the current start tag and are valid inside handler.start only.
+ */
+export class XmlScanner {
+  qname = '';
+  prefix = '';
+  local = '';
+  /** Namespace URI of the element ('' for none). */
+  uri = '';
+  /** Line (1-based) of the position reached; inside handler.start the line of the tag's '>'. */
+  line = 1;
+  /** Attributes of the current tag (namespace declarations left out). */
+  attrCount = 0;
+  // attributes of the tag being read (grown by push when a tag has more than 64)
+  private readonly aName: QName[] = new Array<QName>(64).fill({ q: '', prefix: '', local: '', attrs: [], child: undefined });
+  private readonly aStart: number[] = new Array<number>(64).fill(0);
+  private readonly aEnd: number[] = new Array<number>(64).fill(0);
+  private readonly aStr: (string | null)[] = new Array<string | null>(64).fill(null);
+  private buf = '';
+  private pos = 0;
+  /** Index in buf where the current line starts (may be negative). */
+  private lineStart = 0;
+  /** Characters of the document before buf[0]. */
+  private offset = 0;
+  private depth = 0;
+  private readonly tags: string[] = [];
+  private readonly tagQ: QName[] = [];
+  private rootQ: QName | undefined = undefined;
+  private readonly want: boolean[] = [false];
+  private readonly nsMark: number[] = [];
+  private readonly ns = new NamespaceScope();
+  private rootSeen = false;
+  private rootClosed = false;
+  private doctypeSeen = false;
+  private started = false;
+  /** An unfinished token waits for a '>' (no use scanning again before one arrives). */
+  private needGt = false;
+  /** At the end of the input: the kind of token left unfinished. */
+  private pending = '';
+  private refValue = '';
+  private readonly names = new NameTable();
+  private readonly lineOffset: number;
+
+  constructor(
+    private readonly handler: XmlScanHandler,
+    options: XmlScanOptions = {},
+  ) {
+    this.lineOffset = options.lineOffset ?? 0;
+  }
+
+  /** Open elements. */
+  get openElements(): number {
+    return this.depth;
+  }
+
+  /** Value of attribute `k` (< attrCount) of the current start tag. */
+  attrValue(k: number): string {
+    return this.aStr[k] ?? this.buf.slice(this.aStart[k], this.aEnd[k]);
+  }
+
+  /** Local name of attribute `k` of the current start tag. */
+  attrLocal(k: number): string {
+    return this.aName[k].local;
+  }
+
+  /** The current start tag's attributes by local name (namespace declarations left out; a later duplicate local name wins). */
+  attributes(): Record<string, string> {
+    const o: Record<string, string> = {};
+    for (let k = 0; k < this.attrCount; k++) o[this.aName[k].local] = this.aStr[k] ?? this.buf.slice(this.aStart[k], this.aEnd[k]);
+    return o;
+  }
+
+  /** Feeds the next piece of the document. @throws OcxImportError when the document is malformed. */
+  write(text: string): void {
+    if (!this.started && text.length) {
+      this.started = true;
+      if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+    }
+    const p = this.pos;
+    const left = this.buf.length - p;
+    if (left === 0) {
+      this.rebase(text, p);
+      this.run(false);
+      return;
+    }
+    const gt = text.indexOf('>');
+    if (gt < 0 && this.needGt) {
+      this.rebase([this.buf.slice(p), text].join(''), p);
+      return;
+    }
+    if (gt >= 0 && gt < 4096) {
+      // the held-back piece and the new text up to its first '>': usually enough to finish the straddling
+      // token, and then the new text is scanned as it came (a flat string; joining copies it)
+      this.rebase(this.buf.slice(p) + text.slice(0, gt + 1), p);
+      this.run(false);
+      if (this.pos >= left) {
+        const at = this.pos - left;
+        this.rebase(text, left);
+        this.pos = at;
+        this.run(false);
+        return;
+      }
+      this.rebase([this.buf.slice(this.pos), text.slice(gt + 1)].join(''), this.pos);
+    } else this.rebase([this.buf.slice(p), text].join(''), p);
+    this.run(false);
+  }
+
+  /** Makes `text` the buffer, the old buffer's first `drop` characters being consumed. */
+  private rebase(text: string, drop: number): void {
+    this.buf = text;
+    this.offset += drop;
+    this.lineStart -= drop;
+    this.pos = 0;
+  }
+
+  /** The input is complete: scans what was held back. A token left unfinished is reported by close(); `line` is then the last line. */
+  end(): void {
+    this.run(true);
+    if (this.pos < this.buf.length) this.advanceLines(this.buf, this.pos, this.buf.length);
+  }
+
+  /** After end(): @throws OcxImportError for an unfinished token, a missing root or unclosed elements. */
+  close(): void {
+    const at = this.buf.length;
+    if (this.pending) this.fail(`the document ends inside ${this.pending}`, at);
+    if (!this.rootSeen) this.fail('the document has no root element', at);
+    if (this.depth > 0) this.fail(`unclosed tag <${this.tags[this.depth - 1]}>`, at);
+  }
+
+  private fail(msg: string, at: number, ln = this.line, ls = this.lineStart): never {
+    throw new OcxImportError(`Malformed XML: ${msg}`, ln + this.lineOffset, Math.max(1, at - ls + 1));
+  }
+
+  private run(final: boolean): void {
+    const s = this.buf;
+    const n = s.length;
+    let i = this.pos;
+    this.needGt = false;
+    while (i < n) {
+      if (at(s, i) !== 60) {
+        let lt = s.indexOf('<', i);
+        if (lt < 0) {
+          if (!final) {
+            // hold back what could continue in the next chunk: a reference, ']]' of ']]>', CR of CR LF
+            let cut = n - 2;
+            const amp = s.lastIndexOf('&', n - 1);
+            if (amp >= i && amp < cut && s.indexOf(';', amp) < 0) cut = amp;
+            if (cut > i) i = this.text(s, i, cut);
+            break;
+          }
+          lt = n;
+        }
+        i = this.text(s, i, lt);
+        continue;
+      }
+      const c = i + 1 < n ? at(s, i + 1) : -1;
+      const r = c === -1 ? -1 : c === 47 ? this.endTag(s, i) : c === 33 ? this.bang(s, i) : c === 63 ? this.pi(s, i) : this.startTag(s, i);
+      if (r < 0) {
+        if (final) this.pending = c === 47 ? 'an end tag' : c === 33 ? 'a comment, CDATA section or DOCTYPE' : c === 63 ? 'a processing instruction' : 'a start tag';
+        else this.needGt = true;
+        break;
+      }
+      i = r;
+    }
+    this.pos = i;
+  }
+
+  /** Counts the line ends of s[a, b) into line / lineStart. */
+  private advanceLines(s: string, a: number, b: number): void {
+    for (let k = a; k < b; k++) {
+      const c = at(s, k);
+      if (c === 10 || (c === 13 && at(s, k + 1) !== 10)) {
+        this.line++;
+        this.lineStart = k + 1;
+      }
+    }
+  }
+
+  /** Character data s[a, b): checked, delivered when the element asked for it. @returns where it ended (past b when a reference straddles b). */
+  private text(s: string, a: number, b: number): number {
+    let ln = this.line;
+    let ls = this.lineStart;
+    if (this.depth === 0) {
+      for (let k = a; k < b; k++) {
+        const c = at(s, k);
+        if (c === 10 || (c === 13 && at(s, k + 1) !== 10)) {
+          ln++;
+          ls = k + 1;
+        } else if (c !== 32 && c !== 9 && c !== 13) this.fail(this.rootSeen ? 'text after the root element' : 'text before the root element', k, ln, ls);
+      }
+      this.line = ln;
+      this.lineStart = ls;
+      return b;
+    }
+    const want = this.want[this.depth];
+    let out = '';
+    let from = a;
+    for (let k = a; k < b; k++) {
+      const c = at(s, k);
+      if (c >= 39 && c !== 93) continue;
+      if (c === 10) {
+        ln++;
+        ls = k + 1;
+      } else if (c === 13) {
+        const lf = at(s, k + 1) === 10;
+        if (!lf) {
+          ln++;
+          ls = k + 1;
+        }
+        if (want) {
+          out += s.slice(from, k) + (lf ? '' : '\n');
+          from = k + 1;
+        }
+      } else if (c === 38) {
+        const e = this.ref(s, k, s.length, ln, ls);
+        if (want) out += s.slice(from, k) + this.refValue;
+        from = e;
+        k = e - 1;
+      } else if (c === 93) {
+        if (at(s, k + 1) === 93 && at(s, k + 2) === 62) this.fail("']]>' in character data", k, ln, ls);
+      } else if (c < 32 && c !== 9) this.fail(`disallowed character U+${c.toString(16).padStart(4, '0')}`, k, ln, ls);
+    }
+    this.line = ln;
+    this.lineStart = ls;
+    const end = Math.max(from, b);
+    if (want) {
+      out += s.slice(from, end);
+      if (out) this.handler.text(out);
+    }
+    return end;
+  }
+
+  /** The reference at s[k] = '&' (its ';' before `limit`): sets refValue, returns the index after ';'. */
+  private ref(s: string, k: number, limit: number, ln: number, ls: number): number {
+    let e = k + 1;
+    if (at(s, e) === 35) e++;
+    while (e < limit && isNameChar(at(s, e))) e++;
+    if (e >= limit || at(s, e) !== 59) this.fail(`malformed reference ${JSON.stringify(s.slice(k, Math.min(e + 1, k + 40)))} (a '&' must start &name; or &#N;)`, k, ln, ls);
+    const body = s.slice(k + 1, e);
+    const v = entityValue(body);
+    if (v === null) this.fail(entityError(body), k, ln, ls);
+    this.refValue = v;
+    return e + 1;
+  }
+
+  /** A start tag at s[i] = '<': returns the index after its '>', or -1 when it is unfinished. */
+  private startTag(s: string, i: number): number {
+    const n = s.length;
+    let j = i + 1;
+    if (this.rootClosed) this.fail('a second element after the root element', i);
+    // names end at a delimiter; interning validates each distinct name once
+    let c = 0;
+    // first guess: the element that followed the previous sibling's name last time (checked)
+    const d = this.depth;
+    let name: QName | undefined = d > 0 ? this.tagQ[d - 1].child : this.rootQ;
+    if (name !== undefined) {
+      const q = name.q;
+      const len = q.length;
+      let k = 0;
+      if (j + len < n) while (k < len && q.charCodeAt(k) === s.charCodeAt(j + k)) k++;
+      c = k === len && j + len < n ? s.charCodeAt(j + len) : 0;
+      if (k === len && j + len < n && !(c > 62 || (c >= 45 && c <= 58 && c !== 47))) j += len;
+      else name = undefined;
+    }
+    if (name === undefined) {
+      while (j < n && ((c = s.charCodeAt(j)) > 62 || (c >= 45 && c <= 58 && c !== 47))) j++;
+      if (j >= n) return -1;
+      name = j > i + 1 ? this.names.intern(s, i + 1, j) : undefined;
+      if (!name) this.fail(j > i + 1 ? `malformed element name <${s.slice(i + 1, j)}>` : `disallowed character ${JSON.stringify(s[j])} after '<'`, i + 1);
+    }
+    let ln = this.line;
+    let ls = this.lineStart;
+    let count = 0;
+    let empty = false;
+    for (;;) {
+      c = at(s, j);
+      let ws = false;
+      while (c === 32 || c === 10 || c === 9 || c === 13) {
+        if (c === 10 || (c === 13 && at(s, j + 1) !== 10)) {
+          ln++;
+          ls = j + 1;
+        }
+        ws = true;
+        c = at(s, ++j);
+      }
+      if (j >= n) return -1;
+      if (c === 62) {
+        j++;
+        break;
+      }
+      if (c === 47) {
+        if (j + 1 >= n) return -1;
+        if (at(s, j + 1) !== 62) this.fail(`'/' not followed by '>' in the start tag <${name.q}>`, j, ln, ls);
+        empty = true;
+        j += 2;
+        break;
+      }
+      if (!ws) this.fail(`no white space before the attribute in the start tag <${name.q}>`, j, ln, ls);
+      const a = j;
+      // most tags of an element name have the same attributes in the same order: try the last ones first
+      let an: QName | undefined = count < name.attrs.length ? name.attrs[count] : undefined;
+      if (an !== undefined) {
+        const q = an.q;
+        const len = q.length;
+        let k = 0;
+        if (a + len < n) while (k < len && q.charCodeAt(k) === s.charCodeAt(a + k)) k++;
+        c = k === len && a + len < n ? s.charCodeAt(a + len) : 0;
+        if (k === len && a + len < n && !(c > 62 || (c >= 45 && c <= 58 && c !== 47))) j = a + len;
+        else an = undefined;
+      }
+      if (an === undefined) {
+        while (j < n && ((c = s.charCodeAt(j)) > 62 || (c >= 45 && c <= 58 && c !== 47))) j++;
+        if (j >= n) return -1;
+        an = j > a ? this.names.intern(s, a, j) : undefined;
+        if (!an) this.fail(j > a ? `malformed attribute name ${s.slice(a, j)}` : `disallowed character ${JSON.stringify(s[j])} in the start tag <${name.q}>`, a, ln, ls);
+        if (count < 16) name.attrs[count] = an;
+      }
+      while (c === 32 || c === 10 || c === 9 || c === 13) {
+        if (c === 10 || (c === 13 && at(s, j + 1) !== 10)) {
+          ln++;
+          ls = j + 1;
+        }
+        c = at(s, ++j);
+      }
+      if (j >= n) return -1;
+      if (c !== 61) this.fail(`attribute ${an.q} without a value`, j, ln, ls);
+      c = at(s, ++j);
+      while (c === 32 || c === 10 || c === 9 || c === 13) {
+        if (c === 10 || (c === 13 && at(s, j + 1) !== 10)) {
+          ln++;
+          ls = j + 1;
+        }
+        c = at(s, ++j);
+      }
+      if (j >= n) return -1;
+      if (c !== 34 && c !== 39) this.fail(`unquoted value of attribute ${an.q}`, j, ln, ls);
+      const q = c;
+      const vs = ++j;
+      const vln = ln;
+      const vls = ls;
+      let special = false;
+      for (;; j++) {
+        if (j >= n) return -1;
+        c = s.charCodeAt(j);
+        if (c === q) break;
+        if (c < 39 || c === 60) {
+          if (c === 60) this.fail(`'<' in the value of attribute ${an.q}`, j, ln, ls);
+          if (c === 38 || c < 32) {
+            special = true;
+            if (c === 10 || (c === 13 && at(s, j + 1) !== 10)) {
+              ln++;
+              ls = j + 1;
+            } else if (c < 32 && c !== 9 && c !== 13) this.fail(`disallowed character U+${c.toString(16).padStart(4, '0')}`, j, ln, ls);
+          }
+        }
+      }
+      const str = special ? this.decodeAttr(s, vs, j, vln, vls) : null;
+      if (count < this.aName.length) {
+        this.aName[count] = an;
+        this.aStart[count] = vs;
+        this.aEnd[count] = j;
+        this.aStr[count] = str;
+      } else {
+        this.aName.push(an);
+        this.aStart.push(vs);
+        this.aEnd.push(j);
+        this.aStr.push(str);
+      }
+      count++;
+      j++;
+      for (let k = 0; k < count - 1; k++) if (this.aName[k].q === an.q) this.fail(`duplicate attribute ${an.q} in the start tag <${name.q}>`, vs - 2 - an.q.length, ln, ls);
+    }
+    this.line = ln;
+    this.lineStart = ls;
+    this.openElement(s, name, count, j - 1);
+    if (empty) this.closeElement();
+    return j;
+  }
+
+  /** Attribute value s[a, b) with references decoded and white space normalised (tab, CR, LF, CR LF → space). */
+  private decodeAttr(s: string, a: number, b: number, ln: number, ls: number): string {
+    let out = '';
+    let from = a;
+    for (let k = a; k < b; k++) {
+      const c = at(s, k);
+      if (c === 38) {
+        const e = this.ref(s, k, b, ln, ls);
+        out += s.slice(from, k) + this.refValue;
+        from = e;
+        k = e - 1;
+      } else if (c === 9 || c === 10 || c === 13) {
+        out += s.slice(from, k) + ' ';
+        if (c === 13 && at(s, k + 1) === 10) k++;
+        if (c !== 9) {
+          ln++;
+          ls = k + 1;
+        }
+        from = k + 1;
+      }
+    }
+    return out + s.slice(from, b);
+  }
+
+  /** Namespace declarations, resolution and checks of a complete start tag, then handler.start. */
+  private openElement(s: string, name: QName, count: number, gt: number): void {
+    const ns = this.ns;
+    const mark = ns.size;
+    let kept = 0;
+    let prefixed = 0;
+    for (let k = 0; k < count; k++) {
+      const an = this.aName[k];
+      if (an.prefix === 'xmlns' || an.q === 'xmlns') {
+        const bad = ns.declare(an.prefix === 'xmlns' ? an.local : '', this.aStr[k] ?? s.slice(this.aStart[k], this.aEnd[k]));
+        if (bad) this.fail(bad, gt);
+        continue;
+      }
+      if (an.prefix !== '') prefixed++;
+      if (kept !== k) {
+        this.aName[kept] = an;
+        this.aStart[kept] = this.aStart[k];
+        this.aEnd[kept] = this.aEnd[k];
+        this.aStr[kept] = this.aStr[k];
+      }
+      kept++;
+    }
+    this.attrCount = kept;
+    const uri = ns.resolve(name.prefix);
+    if (uri === undefined) this.fail(`unbound namespace prefix ${JSON.stringify(name.prefix)} of <${name.q}>`, gt);
+    if (name.prefix === 'xmlns') this.fail(`the element <${name.q}> has the reserved prefix xmlns`, gt);
+    const bad = prefixed ? ns.checkAttributes(this.aName, kept) : null;
+    if (bad) this.fail(bad, gt);
+    this.qname = name.q;
+    this.prefix = name.prefix;
+    this.local = name.local;
+    this.uri = uri;
+    this.rootSeen = true;
+    const d = this.depth;
+    this.tags[d] = name.q;
+    this.tagQ[d] = name;
+    if (d > 0) this.tagQ[d - 1].child = name;
+    else this.rootQ = name;
+    this.nsMark[d] = mark;
+    this.depth = d + 1;
+    this.want[d + 1] = this.handler.start(this);
+  }
+
+  private closeElement(): void {
+    const d = --this.depth;
+    this.handler.end();
+    this.ns.pop(this.nsMark[d]);
+    if (d === 0) this.rootClosed = true;
+  }
+
+  /** An end tag at s[i] = '<', s[i + 1] = '/'. */
+  private endTag(s: string, i: number): number {
+    const n = s.length;
+    let j = i + 2;
+    if (j >= n) return -1;
+    const top = this.depth > 0 ? this.tags[this.depth - 1] : '';
+    let c = at(s, j);
+    // compare with the open element's name while reading it
+    let k = 0;
+    const tl = top.length;
+    while (k < tl && c === top.charCodeAt(k)) {
+      k++;
+      c = at(s, ++j);
+    }
+    while (c > 62 || (c >= 45 && c <= 58 && c !== 47)) c = at(s, ++j);
+    const e = j;
+    while (c === 32 || c === 10 || c === 9 || c === 13) c = at(s, ++j);
+    if (j >= n) return -1;
+    this.advanceLines(s, e, j);
+    if (c !== 62) this.fail(`disallowed character ${JSON.stringify(s[j])} in the end tag </${s.slice(i + 2, e)}>`, j);
+    if (e === i + 2) this.fail(`disallowed character ${JSON.stringify(s[e])} in an end tag`, e);
+    if (this.depth === 0) this.fail(`end tag </${s.slice(i + 2, e)}> without a start tag`, i);
+    if (k !== tl || e - i - 2 !== tl) this.fail(`end tag </${s.slice(i + 2, e)}> does not match the start tag <${top}>`, i);
+    this.closeElement();
+    return j + 1;
+  }
+
+  /** A comment, CDATA section or DOCTYPE at s[i] = '<', s[i + 1] = '!'. */
+  private bang(s: string, i: number): number {
+    const n = s.length;
+    if (s.startsWith('<!--', i)) {
+      const k = s.indexOf('--', i + 4);
+      if (k < 0 || k + 2 >= n) return -1;
+      this.advanceLines(s, i, k);
+      if (at(s, k + 2) !== 62) this.fail("'--' inside a comment", k);
+      return k + 3;
+    }
+    if (s.startsWith('<![CDATA[', i)) {
+      const k = s.indexOf(']]>', i + 9);
+      if (this.depth === 0) this.fail(`a CDATA section ${this.rootSeen ? 'after' : 'before'} the root element`, i);
+      if (k < 0) return -1;
+      this.advanceLines(s, i, k);
+      if (this.want[this.depth] && k > i + 9) this.handler.text(s.slice(i + 9, k).replace(/\r\n?/g, '\n'));
+      return k + 3;
+    }
+    if (s.startsWith('<!DOCTYPE', i)) {
+      if (this.rootSeen || this.doctypeSeen) this.fail('a DOCTYPE after the root element or a second DOCTYPE', i);
+      const j = doctypeEnd(s, i);
+      if (j < 0) return -1;
+      this.advanceLines(s, i, j);
+      this.doctypeSeen = true;
+      this.handler.doctype(s.slice(i, j + 1));
+      return j + 1;
+    }
+    const head = s.slice(i, i + 9);
+    if (head.length < 9 && ('<!--'.startsWith(head) || '<![CDATA['.startsWith(head) || '<!DOCTYPE'.startsWith(head))) return -1;
+    return this.fail("unknown markup after '<!' (a comment, CDATA section or DOCTYPE expected)", i);
+  }
+
+  /** A processing instruction or the XML declaration at s[i] = '<', s[i + 1] = '?'. */
+  private pi(s: string, i: number): number {
+    const k = piEnd(s, i, this.offset + i === 0, (msg, at) => this.fail(msg, at));
+    if (k < 0) return -1;
+    this.advanceLines(s, i, k);
+    return k + 2;
+  }
+}

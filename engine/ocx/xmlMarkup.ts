@@ -1,0 +1,51 @@
+/**
+ * The rare markup of the OCX reader's XML tokenizer (engine/ocx/XmlScanner.ts, issue 3 item 6): the end
+ * of a DOCTYPE declaration (internal subset, quoted strings and comments in it skipped) and of a
+ * processing instruction, with the checks of the XML declaration.
+ */
+import { isNameChar, isNameStart, XML_DECL } from './xmlChars';
+
+/** Index of the '>' ending the `<!DOCTYPE` at s[i], or -1 when it is not in `s` yet. */
+export function doctypeEnd(s: string, i: number): number {
+  const n = s.length;
+  let q = 0;
+  let subset = false;
+  for (let j = i + 9; j < n; j++) {
+    const c = s.charCodeAt(j);
+    if (q) {
+      if (c === q) q = 0;
+    } else if (c === 34 || c === 39) q = c;
+    else if (subset && c === 60 && s.startsWith('<!--', j)) {
+      const k = s.indexOf('-->', j + 4);
+      if (k < 0) return -1;
+      j = k + 2;
+    } else if (c === 91) subset = true;
+    else if (c === 93) subset = false;
+    else if (c === 62 && !subset) return j;
+  }
+  return -1;
+}
+
+/**
+ * Index of the '?>' ending the processing instruction at s[i] = '<', s[i + 1] = '?', or -1 when it is not
+ * in `s` yet. The target `xml` is the XML declaration: only at the document's start (`atStart`), with a
+ * version first, then encoding and standalone.
+ * @throws through `fail` (message, index in s) for a missing or bad target or a bad XML declaration.
+ */
+export function piEnd(s: string, i: number, atStart: boolean, fail: (msg: string, at: number) => never): number {
+  const n = s.length;
+  let j = i + 2;
+  if (j >= n) return -1;
+  if (!isNameStart(s.charCodeAt(j))) fail('a processing instruction without a target', j);
+  while (j < n && isNameChar(s.charCodeAt(j))) j++;
+  const k = s.indexOf('?>', j);
+  if (k < 0) return -1;
+  const c = s.charCodeAt(j);
+  if (k > j && c !== 32 && c !== 9 && c !== 10 && c !== 13) fail(`disallowed character ${JSON.stringify(s[j])} in a processing instruction target`, j);
+  const target = s.slice(i + 2, j);
+  if (target.length === 3 && target.toLowerCase() === 'xml') {
+    if (target !== 'xml' || !atStart) fail('the XML declaration must be at the very start of the document', i);
+    if (!XML_DECL.test(s.slice(j, k))) fail('malformed XML declaration (version="1.x" first, then encoding and standalone)', i);
+  }
+  return k;
+}
