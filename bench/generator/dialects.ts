@@ -58,8 +58,8 @@ export const VENDOR_NS = 'urn:x-keelson-bench:vendor-extension';
 
 /** The canonical output (ocxWriter.ts): passed through untouched, byte for byte. */
 const CANONICAL: Dialect = {
-  name: 'default', description: 'Canonical generator output: OCX 3.1, ocx: prefix, schema order, m/kg, Plane3D and Line3D contours, moulded CoG',
-  schema: '3.1', prefix: 'ocx', order: 'schema', units: 'm-kg', surfaces: 'canonical', contours: 'canonical', cog: 'moulded',
+  name: 'default', description: 'Canonical generator output: OCX 3.1, ocx: prefix, schema order, m/kg, Plane3D and Line3D contours, solid CoG (the steel’s own centre of gravity)',
+  schema: '3.1', prefix: 'ocx', order: 'schema', units: 'm-kg', surfaces: 'canonical', contours: 'canonical', cog: 'solid',
   header: { originating_system: 'Keelson ship generator', organization: 'Keelson', application_version: '1' }, guids: 'plain', extensions: false, crlfBom: false,
 };
 
