@@ -24,14 +24,17 @@ export interface ImportFileOptions extends ImportOptions {
 }
 
 /**
- * Worker threads used by default for a large file: the cores left idle (cores − 1-minute load average,
- * rounded), at most cores − 1 and at most 2; 0 on a busy machine. Threads only pay when a core is free:
- * on a saturated machine the extra work of handing parts over makes the import slower, not faster.
+ * Worker threads used by default for a large file: the idle cores (cores − 1-minute load average,
+ * rounded) less two — one for the calling thread, which splits the file and takes batches itself when
+ * the workers are busy, and one for V8's garbage-collection helper threads — at most 2; 0 on a busy
+ * or a 2-core machine. Measured on 2 idle cores (bench/README.md, 'OCX import'): the one-thread import
+ * already keeps the second core ~50 % busy with parallel GC, and 1 + 1 workers was no faster (10k
+ * ship 0.95 s against 0.87 s), so threads only pay from about 3 idle cores up.
  */
 export function defaultThreads(): number {
   const cores = os.availableParallelism();
   const idle = Math.round(cores - os.loadavg()[0]);
-  return Math.max(0, Math.min(2, cores - 1, idle));
+  return Math.max(0, Math.min(2, idle - 2));
 }
 
 /** Worker threads for a large file when threads are wanted whatever the load: min(2, cores − 1), at least 1. */
