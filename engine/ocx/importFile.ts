@@ -4,7 +4,7 @@
  * calling thread parses (issue 3 item 6, engine/ocx/partPool.ts).
  */
 import { createReadStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import os from 'node:os';
 import { basename } from 'node:path';
 import type { ImportResult } from '../model/types';
@@ -37,6 +37,17 @@ export function defaultThreads(): number {
   return Math.max(0, Math.min(2, idle - 2));
 }
 
+/**
+ * Files up to this size (bytes) are read into memory once and both passes read that copy: opening and
+ * streaming the file twice costs more than the parse of such a file (bounded memory is kept: 4 MiB).
+ */
+export const READ_WHOLE_BELOW_BYTES = 4 * 1024 * 1024;
+
+/** The buffer in 256 KiB chunks (views, no copy). */
+async function* chunksOf(buf: Uint8Array): AsyncGenerator<Uint8Array> {
+  for (let i = 0; i < buf.length; i += 256 * 1024) yield buf.subarray(i, i + 256 * 1024);
+}
+
 /** Worker threads for a large file when threads are wanted whatever the load: min(2, cores − 1), at least 1. */
 export function maxThreads(): number {
   return Math.min(2, Math.max(1, os.availableParallelism() - 1));
@@ -53,6 +64,12 @@ export async function importOcxFile(path: string, options: ImportFileOptions = {
   const { threads: asked, ...rest } = options;
   const threads = asked ?? (st.size >= THREADED_FROM_BYTES ? defaultThreads() : 0);
   if (!Number.isInteger(threads) || threads < 0) throw new RangeError(`importOcxFile: threads must be a whole number ≥ 0 (got ${threads})`);
+  const fileName = basename(path);
+  const offload = threads > 0 ? { offload: partPool({ threads }) } : {};
+  if (st.size < READ_WHOLE_BELOW_BYTES) {
+    const buf = await readFile(path);
+    return importOcx(chunksOf(buf), { totalBytes: buf.length, fileName, reopen: () => chunksOf(buf), ...offload, ...rest });
+  }
   const streams: ReturnType<typeof createReadStream>[] = [];
   const open = () => {
     const s = createReadStream(path, { highWaterMark: 256 * 1024 });
@@ -60,7 +77,7 @@ export async function importOcxFile(path: string, options: ImportFileOptions = {
     return s as AsyncIterable<Uint8Array>;
   };
   try {
-    return await importOcx(open(), { totalBytes: st.size, fileName: basename(path), reopen: open, ...(threads > 0 ? { offload: partPool({ threads }) } : {}), ...rest });
+    return await importOcx(open(), { totalBytes: st.size, fileName, reopen: open, ...offload, ...rest });
   } finally {
     for (const s of streams) s.destroy();
   }
