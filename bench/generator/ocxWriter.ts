@@ -7,7 +7,7 @@ import type { BracketDesc, GradeName, GridPlane, HoleDesc, PanelDesc, PlateDesc,
 import { HOLE_SIZES } from './framePlan';
 import { type NurbsCurve, type NurbsPatch, curveLength, patchAreaCentroid, patchBoundary } from './nurbs';
 import { hpBulbWidth, sectionPolygon } from '../../engine/geometry/barSections';
-import { type WriterHabits, flangeDirection, midThickness, plateMeanNormal, stiffenerSolidCog } from './solidCog';
+import { type WriterHabits, flangeDirection, midThickness, newellVector, plateMeanNormal, stiffenerSolidCog } from './solidCog';
 
 /** Steel density used for every grade, kg/m³. */
 export const STEEL_DENSITY = 7850;
@@ -182,13 +182,7 @@ export interface MassPoint {
 
 /** Area (m²) and centroid of a planar polygon (triangle fan with signed areas along its normal). */
 export function polygonAreaCentroid(poly: Vec3[]): { area: number; centroid: Vec3 } {
-  const n: Vec3 = [0, 0, 0];
-  for (let i = 0; i < poly.length; i++) {
-    const a = poly[i], b = poly[(i + 1) % poly.length];
-    n[0] += (a[1] - b[1]) * (a[2] + b[2]);
-    n[1] += (a[2] - b[2]) * (a[0] + b[0]);
-    n[2] += (a[0] - b[0]) * (a[1] + b[1]);
-  }
+  const n = newellVector(poly);
   const nl = Math.hypot(n[0], n[1], n[2]) || 1;
   const u: Vec3 = [n[0] / nl, n[1] / nl, n[2] / nl];
   let area = 0;

@@ -25,7 +25,9 @@ const unit = (a: Vec3): Vec3 => {
   return [a[0] / l, a[1] / l, a[2] / l];
 };
 
-function newell(poly: Vec3[]): Vec3 {
+
+/** Newell's vector of a closed polygon (xyz; twice the vector area, not normalised). */
+export function newellVector(poly: Vec3[]): Vec3 {
   const n: Vec3 = [0, 0, 0];
   for (let i = 0; i < poly.length; i++) {
     const a = poly[i], b = poly[(i + 1) % poly.length];
@@ -58,7 +60,7 @@ export function patchVectorArea(p: NurbsPatch, n = 16): Vec3 {
 /** Unit normal of a flat surface: a Plane3D's as written, a frame-table plane's +axis (dominant axis of the outline). */
 function flatNormal(surface: SurfaceDesc, outline: Vec3[]): Vec3 {
   if (surface.kind === 'plane') return unit(surface.normal);
-  const n = newell(outline), k = [0, 1, 2].reduce((m, i) => (Math.abs(n[i]) > Math.abs(n[m]) ? i : m), 0);
+  const n = newellVector(outline), k = [0, 1, 2].reduce((m, i) => (Math.abs(n[i]) > Math.abs(n[m]) ? i : m), 0);
   const e: Vec3 = [0, 0, 0];
   e[k] = 1;
   return e;
