@@ -15,45 +15,26 @@
  *
  * Lines are 1-based and counted as XML does (LF, CR LF and a lone CR end a line); inside handler.start the
  * line is that of the start tag's closing '>' (as saxes reports it).
+ *
+ * This file holds the tags (start and end tags, attributes, namespaces) and the scan loop; the state and
+ * everything else (character data, references, comments, CDATA, DOCTYPE, PIs, errors, lines) is in the
+ * base class, engine/ocx/XmlTextScanner.ts.
  */
-import { OcxImportError } from './errors';
-import { entityError, entityValue, isNameChar } from './xmlChars';
-import { doctypeEnd, piEnd } from './xmlMarkup';
 import { NamespaceScope, NameTable, type QName } from './xmlNames';
+import { at, XmlTextScanner } from './XmlTextScanner';
 
-/** What the scanner reports. */
-export interface XmlScanHandler {
-  /** A start tag (read it from the scanner: qname, local, uri, line, attributes). @returns true to receive the element's text. */
-  start(tag: XmlScanner): boolean;
-  /** The end of the innermost open element (also right after start for an empty-element tag). */
-  end(): void;
-  /** Character data (references decoded, line ends normalised to LF) of an element whose start returned true; may come in pieces. */
-  text(t: string): void;
-  /** The whole `<!DOCTYPE …>` declaration. */
-  doctype(text: string): void;
-}
-
-/** Options of XmlScanner. */
-export interface XmlScanOptions {
-  /** Added to the line of every error thrown (the text starts that many lines into a file). */
-  lineOffset?: number;
-}
-
-/** The code unit at s[k], or -1 past the end (never an out-of-bounds read: those make V8 deoptimise the scan loops to float compares). */
-const at = (s: string, k: number): number => (k < s.length ? s.charCodeAt(k) : -1);
+export type { XmlScanHandler, XmlScanOptions } from './XmlTextScanner';
 
 /**
  * The tokenizer: write(text) per decoded chunk, then end() and close(). Fields qname … attrCount describe
  * the current start tag and are valid inside handler.start only.
  */
-export class XmlScanner {
+export class XmlScanner extends XmlTextScanner {
   qname = '';
   prefix = '';
   local = '';
   /** Namespace URI of the element ('' for none). */
   uri = '';
-  /** Line (1-based) of the position reached; inside handler.start the line of the tag's '>'. */
-  line = 1;
   /** Attributes of the current tag (namespace declarations left out). */
   attrCount = 0;
   // attributes of the tag being read (grown by push when a tag has more than 64)
@@ -61,37 +42,15 @@ export class XmlScanner {
   private readonly aStart: number[] = new Array<number>(64).fill(0);
   private readonly aEnd: number[] = new Array<number>(64).fill(0);
   private readonly aStr: (string | null)[] = new Array<string | null>(64).fill(null);
-  private buf = '';
-  private pos = 0;
-  /** Index in buf where the current line starts (may be negative). */
-  private lineStart = 0;
-  /** Characters of the document before buf[0]. */
-  private offset = 0;
-  private depth = 0;
-  private readonly tags: string[] = [];
   private readonly tagQ: QName[] = [];
   private rootQ: QName | undefined = undefined;
-  private readonly want: boolean[] = [false];
   private readonly nsMark: number[] = [];
   private readonly ns = new NamespaceScope();
-  private rootSeen = false;
   private rootClosed = false;
-  private doctypeSeen = false;
   private started = false;
   /** An unfinished token waits for a '>' (no use scanning again before one arrives). */
   private needGt = false;
-  /** At the end of the input: the kind of token left unfinished. */
-  private pending = '';
-  private refValue = '';
   private readonly names = new NameTable();
-  private readonly lineOffset: number;
-
-  constructor(
-    private readonly handler: XmlScanHandler,
-    options: XmlScanOptions = {},
-  ) {
-    this.lineOffset = options.lineOffset ?? 0;
-  }
 
   /** Open elements. */
   get openElements(): number {
@@ -172,10 +131,6 @@ export class XmlScanner {
     if (this.depth > 0) this.fail(`unclosed tag <${this.tags[this.depth - 1]}>`, at);
   }
 
-  private fail(msg: string, at: number, ln = this.line, ls = this.lineStart): never {
-    throw new OcxImportError(`Malformed XML: ${msg}`, ln + this.lineOffset, Math.max(1, at - ls + 1));
-  }
-
   private run(final: boolean): void {
     const s = this.buf;
     const n = s.length;
@@ -208,84 +163,6 @@ export class XmlScanner {
       i = r;
     }
     this.pos = i;
-  }
-
-  /** Counts the line ends of s[a, b) into line / lineStart. */
-  private advanceLines(s: string, a: number, b: number): void {
-    for (let k = a; k < b; k++) {
-      const c = at(s, k);
-      if (c === 10 || (c === 13 && at(s, k + 1) !== 10)) {
-        this.line++;
-        this.lineStart = k + 1;
-      }
-    }
-  }
-
-  /** Character data s[a, b): checked, delivered when the element asked for it. @returns where it ended (past b when a reference straddles b). */
-  private text(s: string, a: number, b: number): number {
-    let ln = this.line;
-    let ls = this.lineStart;
-    if (this.depth === 0) {
-      for (let k = a; k < b; k++) {
-        const c = at(s, k);
-        if (c === 10 || (c === 13 && at(s, k + 1) !== 10)) {
-          ln++;
-          ls = k + 1;
-        } else if (c !== 32 && c !== 9 && c !== 13) this.fail(this.rootSeen ? 'text after the root element' : 'text before the root element', k, ln, ls);
-      }
-      this.line = ln;
-      this.lineStart = ls;
-      return b;
-    }
-    const want = this.want[this.depth];
-    let out = '';
-    let from = a;
-    for (let k = a; k < b; k++) {
-      const c = at(s, k);
-      if (c >= 39 && c !== 93) continue;
-      if (c === 10) {
-        ln++;
-        ls = k + 1;
-      } else if (c === 13) {
-        const lf = at(s, k + 1) === 10;
-        if (!lf) {
-          ln++;
-          ls = k + 1;
-        }
-        if (want) {
-          out += s.slice(from, k) + (lf ? '' : '\n');
-          from = k + 1;
-        }
-      } else if (c === 38) {
-        const e = this.ref(s, k, s.length, ln, ls);
-        if (want) out += s.slice(from, k) + this.refValue;
-        from = e;
-        k = e - 1;
-      } else if (c === 93) {
-        if (at(s, k + 1) === 93 && at(s, k + 2) === 62) this.fail("']]>' in character data", k, ln, ls);
-      } else if (c < 32 && c !== 9) this.fail(`disallowed character U+${c.toString(16).padStart(4, '0')}`, k, ln, ls);
-    }
-    this.line = ln;
-    this.lineStart = ls;
-    const end = Math.max(from, b);
-    if (want) {
-      out += s.slice(from, end);
-      if (out) this.handler.text(out);
-    }
-    return end;
-  }
-
-  /** The reference at s[k] = '&' (its ';' before `limit`): sets refValue, returns the index after ';'. */
-  private ref(s: string, k: number, limit: number, ln: number, ls: number): number {
-    let e = k + 1;
-    if (at(s, e) === 35) e++;
-    while (e < limit && isNameChar(at(s, e))) e++;
-    if (e >= limit || at(s, e) !== 59) this.fail(`malformed reference ${JSON.stringify(s.slice(k, Math.min(e + 1, k + 40)))} (a '&' must start &name; or &#N;)`, k, ln, ls);
-    const body = s.slice(k + 1, e);
-    const v = entityValue(body);
-    if (v === null) this.fail(entityError(body), k, ln, ls);
-    this.refValue = v;
-    return e + 1;
   }
 
   /** A start tag at s[i] = '<': returns the index after its '>', or -1 when it is unfinished. */
@@ -422,30 +299,6 @@ export class XmlScanner {
     return j;
   }
 
-  /** Attribute value s[a, b) with references decoded and white space normalised (tab, CR, LF, CR LF → space). */
-  private decodeAttr(s: string, a: number, b: number, ln: number, ls: number): string {
-    let out = '';
-    let from = a;
-    for (let k = a; k < b; k++) {
-      const c = at(s, k);
-      if (c === 38) {
-        const e = this.ref(s, k, b, ln, ls);
-        out += s.slice(from, k) + this.refValue;
-        from = e;
-        k = e - 1;
-      } else if (c === 9 || c === 10 || c === 13) {
-        out += s.slice(from, k) + ' ';
-        if (c === 13 && at(s, k + 1) === 10) k++;
-        if (c !== 9) {
-          ln++;
-          ls = k + 1;
-        }
-        from = k + 1;
-      }
-    }
-    return out + s.slice(from, b);
-  }
-
   /** Namespace declarations, resolution and checks of a complete start tag, then handler.start. */
   private openElement(s: string, name: QName, count: number, gt: number): void {
     const ns = this.ns;
@@ -523,43 +376,4 @@ export class XmlScanner {
     return j + 1;
   }
 
-  /** A comment, CDATA section or DOCTYPE at s[i] = '<', s[i + 1] = '!'. */
-  private bang(s: string, i: number): number {
-    const n = s.length;
-    if (s.startsWith('<!--', i)) {
-      const k = s.indexOf('--', i + 4);
-      if (k < 0 || k + 2 >= n) return -1;
-      this.advanceLines(s, i, k);
-      if (at(s, k + 2) !== 62) this.fail("'--' inside a comment", k);
-      return k + 3;
-    }
-    if (s.startsWith('<![CDATA[', i)) {
-      const k = s.indexOf(']]>', i + 9);
-      if (this.depth === 0) this.fail(`a CDATA section ${this.rootSeen ? 'after' : 'before'} the root element`, i);
-      if (k < 0) return -1;
-      this.advanceLines(s, i, k);
-      if (this.want[this.depth] && k > i + 9) this.handler.text(s.slice(i + 9, k).replace(/\r\n?/g, '\n'));
-      return k + 3;
-    }
-    if (s.startsWith('<!DOCTYPE', i)) {
-      if (this.rootSeen || this.doctypeSeen) this.fail('a DOCTYPE after the root element or a second DOCTYPE', i);
-      const j = doctypeEnd(s, i);
-      if (j < 0) return -1;
-      this.advanceLines(s, i, j);
-      this.doctypeSeen = true;
-      this.handler.doctype(s.slice(i, j + 1));
-      return j + 1;
-    }
-    const head = s.slice(i, i + 9);
-    if (head.length < 9 && ('<!--'.startsWith(head) || '<![CDATA['.startsWith(head) || '<!DOCTYPE'.startsWith(head))) return -1;
-    return this.fail("unknown markup after '<!' (a comment, CDATA section or DOCTYPE expected)", i);
-  }
-
-  /** A processing instruction or the XML declaration at s[i] = '<', s[i + 1] = '?'. */
-  private pi(s: string, i: number): number {
-    const k = piEnd(s, i, this.offset + i === 0, (msg, at) => this.fail(msg, at));
-    if (k < 0) return -1;
-    this.advanceLines(s, i, k);
-    return k + 2;
-  }
 }

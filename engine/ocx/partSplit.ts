@@ -12,7 +12,11 @@
  * reader reports stays the file's own. The split is purely lexical: well-formedness is checked by the
  * readers of the text and of each part (a truncated document hands its open element back as text, so
  * the reader names the unclosed element as in a one-thread import).
+ * What is cut is a parameter (CutRules): PART_RULES above; the catalogue pre-pass scans with its own
+ * (engine/ocx/prepass.ts PREPASS_RULES: parts dropped, shared elements kept). The byte searches are in
+ * engine/ocx/byteScan.ts.
  */
+import { BANG, byteView, copyOf, CR, DASH, elementEnd, endOfDecl, endOfStartTag, find2, find3, GT, INCOMPLETE, LBRACK, LF, localOf, LT, MarkupIndex, nameAt, newBytes, QUEST, RBRACK, SLASH } from './byteScan';
 import { PART_ELEMENTS, SHARED_ELEMENTS } from './reader';
 
 /** One piece of the document, in document order. */
@@ -32,25 +36,53 @@ export interface PartContext {
   vesselQName: string;
 }
 
-const LT = 60, GT = 62, SLASH = 47, BANG = 33, QUEST = 63, DASH = 45, LBRACK = 91, RBRACK = 93, LF = 10, CR = 13, DQ = 34, SQ = 39;
+/** The root element's start tag as in the file: qualified name, bytes (own copy), line (1-based) of its '<'. */
+export interface RootTag {
+  qname: string;
+  bytes: Uint8Array;
+  line: number;
+  selfClosing: boolean;
+}
 
 /** startTag results besides an end index. */
 const NORMAL = -1, HOLD = -2;
 const UNKNOWN = -2;
-/** elementEnd results. */
-const INCOMPLETE = -1, NEEDS_SCAN = -2;
 /** A cut element up to this size waits in the buffer for its end tag (fast path); a larger one is scanned tag by tag. */
 const FAST_LIMIT = 8 << 20;
+
+/** What a splitter does with an element: cut it out and hand it over ('keep'), cut it out and drop it ('drop'), or scan on into it (null). */
+export type CutAction = 'keep' | 'drop' | null;
+
+/** Which elements a PartSplitter cuts out (the root's first non-empty Vessel child is always recognised, never cut). */
+export interface CutRules {
+  /** Elements are looked at down to this parent depth (1: children of the root, 2: grandchildren …); deeper ones are scanned over. */
+  maxDepth: number;
+  /** The action for an element of local name `local` whose parent is at `depth` (1 = the root); `inVessel`: the parent is the Vessel. */
+  action(local: string, depth: number, inVessel: boolean): CutAction;
+}
 
 /** Local names cut and dropped at depth 2 (root children) and 3 (Vessel children): the pre-pass has them. */
 const DROP_UNDER_ROOT: Set<string> = new Set(['ClassCatalogue', 'UnitsML'].filter((n) => SHARED_ELEMENTS.has(n)));
 const DROP_UNDER_VESSEL = new Set([...SHARED_ELEMENTS].filter((n) => !DROP_UNDER_ROOT.has(n)));
 
+/** The threaded import's rules (the file comment): the Vessel's parts kept, the pre-pass's elements dropped. */
+export const PART_RULES: CutRules = {
+  maxDepth: 2,
+  action(local, depth, inVessel) {
+    if (depth === 1) return DROP_UNDER_ROOT.has(local) ? 'drop' : null;
+    if (!inVessel) return null;
+    return PART_ELEMENTS.has(local) ? 'keep' : DROP_UNDER_VESSEL.has(local) ? 'drop' : null;
+  },
+};
+
 /**
- * Splits a stream of UTF-8 chunks (see the file comment). Feed chunks with push() and finish with end();
- * each returns the items completed so far, in document order.
+ * Splits a stream of UTF-8 chunks (see the file comment; `rules` choose what is cut, PART_RULES by
+ * default). Feed chunks with push() and finish with end(); each returns the items completed so far, in
+ * document order; a kept element comes as a 'part' item.
  */
 export class PartSplitter {
+  constructor(private readonly rules: CutRules = PART_RULES) {}
+
   /** Unprocessed bytes: the tail of the last chunk that does not hold a complete construct yet. */
   private buf: Uint8Array = new Uint8Array(0);
   /** Position in buf from which text is not emitted yet (or the open cut's bytes in this buffer start). */
@@ -86,6 +118,12 @@ export class PartSplitter {
   private ctx: Partial<PartContext> = {};
   /** Stops splitting (everything left passes as text), e.g. after a construct the scan does not handle. */
   private passThrough = false;
+  private rootTag: RootTag | null = null;
+
+  /** The root element's start tag once seen (else null). */
+  get root(): RootTag | null {
+    return this.rootTag;
+  }
 
   /** The enclosing start tags, once the Vessel start tag has been seen (else null). */
   get context(): PartContext | null {
@@ -99,10 +137,10 @@ export class PartSplitter {
     const pos = this.pos;
     this.advanceBuf(pos);
     if (!this.sawCR && chunk.indexOf(CR) >= 0) this.sawCR = true;
-    if (pos === this.buf.length) this.buf = chunk;
+    if (pos === this.buf.length) this.buf = byteView(chunk);
     else {
       const rest = this.buf.subarray(pos);
-      const b = new Uint8Array(rest.length + chunk.length);
+      const b = newBytes(rest.length + chunk.length);
       b.set(rest);
       b.set(chunk, rest.length);
       this.buf = b;
@@ -291,31 +329,24 @@ export class PartSplitter {
         const qname = nameAt(b, lt + 1);
         this.ctx.rootQName = qname;
         this.ctx.root = selfClosing ? new Uint8Array(0) : copyOf(b, lt, gt + 1);
+        this.rootTag = { qname, bytes: copyOf(b, lt, gt + 1), line: this.lineAt(lt), selfClosing };
       }
       return NORMAL;
     }
-    if (depth > 2) return NORMAL;
+    if (depth > this.rules.maxDepth) return NORMAL;
     const qname = nameAt(b, lt + 1);
-    const colon = qname.indexOf(':');
-    const local = colon < 0 ? qname : qname.slice(colon + 1);
-    let keep: boolean;
-    if (depth === 1) {
-      if (local === 'Vessel' && this.vesselDepth < 0 && !selfClosing) {
-        this.vesselDepth = 2;
-        if (!this.ctx.vessel) {
-          this.ctx.vessel = copyOf(b, lt, gt + 1);
-          this.ctx.vesselQName = qname;
-        }
-        return NORMAL;
+    const local = localOf(qname);
+    if (depth === 1 && local === 'Vessel' && this.vesselDepth < 0 && !selfClosing) {
+      this.vesselDepth = 2;
+      if (!this.ctx.vessel) {
+        this.ctx.vessel = copyOf(b, lt, gt + 1);
+        this.ctx.vesselQName = qname;
       }
-      if (!DROP_UNDER_ROOT.has(local)) return NORMAL;
-      keep = false;
-    } else {
-      if (this.vesselDepth !== 2) return NORMAL;
-      if (PART_ELEMENTS.has(local)) keep = true;
-      else if (DROP_UNDER_VESSEL.has(local)) keep = false;
-      else return NORMAL;
+      return NORMAL;
     }
+    const action = this.rules.action(local, depth, depth === 2 && this.vesselDepth === 2);
+    if (action === null) return NORMAL;
+    const keep = action === 'keep';
     if (selfClosing) {
       this.beginCut(out, lt, depth, keep);
       this.finishCut(out, gt + 1);
@@ -383,149 +414,3 @@ export class PartSplitter {
   }
 }
 
-/** The qualified name starting at `i` (ASCII name characters; stops at white space, '/', '>'). */
-function nameAt(b: Uint8Array, i: number): string {
-  let j = i;
-  while (j < b.length) {
-    const c = b[j];
-    if (c === 32 || c === 9 || c === 10 || c === 13 || c === SLASH || c === GT) break;
-    j++;
-  }
-  let s = '';
-  for (let k = i; k < j; k++) s += String.fromCharCode(b[k]);
-  return s;
-}
-
-const NodeBuffer = (globalThis as { Buffer?: typeof Buffer }).Buffer;
-const ascii = new TextEncoder();
-
-/** First index in [from, to) of `needle` in b, or -1 (Node's native Buffer search when there is one). */
-function indexOfBytes(b: Uint8Array, needle: Uint8Array, from: number, to = b.length): number {
-  if (NodeBuffer) {
-    const i = NodeBuffer.from(b.buffer, b.byteOffset + from, Math.max(0, to - from)).indexOf(needle);
-    return i < 0 ? -1 : i + from;
-  }
-  const first = needle[0];
-  for (let i = b.indexOf(first, from); i >= 0 && i + needle.length <= to; i = b.indexOf(first, i + 1)) {
-    let k = 1;
-    while (k < needle.length && b[i + k] === needle[k]) k++;
-    if (k === needle.length) return i;
-  }
-  return -1;
-}
-
-function isNameEnd(c: number): boolean {
-  return c === 32 || c === 9 || c === 10 || c === 13 || c === GT || c === SLASH;
-}
-
-/** Where the next '<!' and '<?' are in a buffer (searched once per buffer, then only past them). */
-class MarkupIndex {
-  private bang = -2;
-  private quest = -2;
-  constructor(private readonly b: Uint8Array) {}
-  /** True when a comment, CDATA section, DOCTYPE or processing instruction starts in [from, to). */
-  any(from: number, to: number): boolean {
-    if (this.bang !== -1 && this.bang < from) this.bang = this.next(BANG, from);
-    if (this.quest !== -1 && this.quest < from) this.quest = this.next(QUEST, from);
-    return (this.bang >= 0 && this.bang < to) || (this.quest >= 0 && this.quest < to);
-  }
-  /** Index of the next '<' followed by `c` at or after `from`, or -1 (searching for the rare second byte). */
-  private next(c: number, from: number): number {
-    const b = this.b;
-    for (let i = b.indexOf(c, from + 1); i >= 0; i = b.indexOf(c, i + 1)) if (b[i - 1] === LT) return i - 1;
-    return -1;
-  }
-}
-
-/**
- * Index just past the end tag of the element named `qname` whose content starts at `from`, found by
- * searching for `</qname`: valid only when the content holds no comment, CDATA section or processing
- * instruction and no element of the same name ('<' cannot occur inside attribute values or text).
- * b[from, resume) is known to hold none of these (searched in an earlier buffer).
- * @returns the index, INCOMPLETE when the end tag is not in b (the rest is clean), NEEDS_SCAN when the
- * search cannot be trusted.
- */
-function elementEnd(b: Uint8Array, from: number, resume: number, qname: string, markup: MarkupIndex): number {
-  const close = ascii.encode(`</${qname}`);
-  const open = ascii.encode(`<${qname}`);
-  let at = -1;
-  let incomplete = false;
-  for (let i = indexOfBytes(b, close, resume); i >= 0; i = indexOfBytes(b, close, i + 1)) {
-    if (i + close.length >= b.length) {
-      incomplete = true;
-      break;
-    }
-    if (isNameEnd(b[i + close.length])) {
-      at = i;
-      break;
-    }
-  }
-  let gt = -1;
-  if (at >= 0) {
-    gt = b.indexOf(GT, at + close.length);
-    if (gt < 0) incomplete = true;
-  }
-  const to = at >= 0 && !incomplete ? at : b.length;
-  if (markup.any(resume, to)) return NEEDS_SCAN;
-  for (let i = indexOfBytes(b, open, resume, to); i >= 0; i = indexOfBytes(b, open, i + 1, to)) if (i + open.length >= b.length || isNameEnd(b[i + open.length])) return NEEDS_SCAN;
-  if (at < 0 || incomplete) return INCOMPLETE;
-  return gt + 1;
-}
-
-/** Index of the '>' ending a start tag whose name starts at `from` (quoted '>' skipped), or -1. */
-function endOfStartTag(b: Uint8Array, from: number): number {
-  let gt = b.indexOf(GT, from);
-  let i = from;
-  while (gt >= 0) {
-    // a quote before the '>' opens a value that may hold '>': jump over each value
-    let q = -1;
-    for (let k = i; k < gt; k++) {
-      const c = b[k];
-      if (c === DQ || c === SQ) {
-        q = k;
-        break;
-      }
-    }
-    if (q < 0) return gt;
-    const close = b.indexOf(b[q], q + 1);
-    if (close < 0) return -1;
-    i = close + 1;
-    if (close > gt) gt = b.indexOf(GT, i);
-  }
-  return -1;
-}
-
-/** Index just past the first `a b` pair from `from`, or -1. */
-function find2(b: Uint8Array, from: number, a: number, c: number): number {
-  for (let i = b.indexOf(a, from); i >= 0 && i + 1 < b.length; i = b.indexOf(a, i + 1)) if (b[i + 1] === c) return i + 2;
-  return -1;
-}
-
-/** Index just past the first `a b c` triple from `from`, or -1. */
-function find3(b: Uint8Array, from: number, a: number, a2: number, c: number): number {
-  for (let i = b.indexOf(a, from); i >= 0 && i + 2 < b.length; i = b.indexOf(a, i + 1)) if (b[i + 1] === a2 && b[i + 2] === c) return i + 3;
-  return -1;
-}
-
-/** Index just past a markup declaration such as <!DOCTYPE …[ … ]> (brackets and quotes respected), or -1. */
-function endOfDecl(b: Uint8Array, from: number): number {
-  let bracket = 0;
-  let q = 0;
-  for (let i = from; i < b.length; i++) {
-    const c = b[i];
-    if (q) {
-      if (c === q) q = 0;
-    } else if (c === DQ || c === SQ) q = c;
-    else if (c === LBRACK) bracket++;
-    else if (c === RBRACK) bracket--;
-    else if (c === GT && bracket <= 0) return i + 1;
-  }
-  return -1;
-}
-
-/** A copy of b[from, to) in its own ArrayBuffer (Node's Buffer#slice would share the chunk's memory). */
-function copyOf(b: Uint8Array, from: number, to: number): Uint8Array {
-  const out = new Uint8Array(to - from);
-  out.set(b.subarray(from, to));
-  return out;
-}

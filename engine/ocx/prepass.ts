@@ -1,169 +1,149 @@
 /**
- * The catalogue pre-pass of OCX_GUIDE §1.3 (issue 3 item 5, memory bound): a cheap first pass over a
- * file that collects what every part needs before the parts themselves — Header, ClassCatalogue,
- * UnitsML, and the Vessel's ReferenceSurfaces, CoordinateSystem and DesignView (writers put them before
- * or after the parts: the schema order puts the catalogue after the Vessel, NAPA the surfaces after the
- * panels). The Vessel's parts are skipped without XML parsing: the text is scanned for the start tags of
- * those elements only, each found element is cut out whole, and the fragments alone are parsed by
- * readOcx (shared code, same capture rules) inside the document's own root start tag, so prefixes and
- * namespaces resolve as in the file. Line numbers are preserved (fragments are placed on their lines).
+ * The catalogue pre-pass of OCX_GUIDE §1.3 (issue 3 items 5 and 6): a cheap first pass over a file that
+ * collects what every part needs before the parts themselves — Header, ClassCatalogue, UnitsML, and the
+ * Vessel's ReferenceSurfaces, CoordinateSystem and DesignView (writers put them before or after the
+ * parts: the schema order puts the catalogue after the Vessel, NAPA the surfaces after the panels).
  *
- * Limitations: an element of those names inside an XML comment or CDATA section would be collected
- * too; the main pass still validates the whole document, so a malformed file is refused there.
+ * The scan works on the UTF-8 bytes with the threaded import's splitter (engine/ocx/partSplit.ts, rules
+ * PREPASS_RULES): nothing is decoded but the collected elements; the Vessel's top-level parts are skipped
+ * by finding their end tags (native byte searches); comments, CDATA sections, processing instructions
+ * and the DOCTYPE are stepped over, so an element of those names inside them is not collected. Those
+ * elements (wherever they are outside the Vessel's parts) are cut out whole and parsed alone by readOcx
+ * (shared code, same capture rules) inside the document's own root start tag, so prefixes and namespaces
+ * resolve as in the file; each is placed on its own line of the file, so lines (of nodes and of errors)
+ * are the file's. The scan does not check well-formedness: the main pass validates the whole document.
  */
-import { abortError, readOcx, SHARED_ELEMENTS, type RawModel } from './reader';
+import { byteView, localOf, nameAt, newBytes } from './byteScan';
+import { PartSplitter, type CutRules, type RootTag, type SplitItem } from './partSplit';
+import { abortError, PART_ELEMENTS, readOcx, SHARED_ELEMENTS, type RawModel } from './reader';
 
-/** Element local names located by the scan: the root, the header, the Vessel (start tag only) and SHARED_ELEMENTS. */
-const NAMES = ['ocxXML', 'Header', 'Vessel', ...SHARED_ELEMENTS];
-const START = new RegExp(`<(?:([A-Za-z_][\\w.-]*):)?(${NAMES.join('|')})(?=[\\s/>])`, 'g');
-/** Longest start-tag prefix that can span a chunk boundary ('<' + prefix + ':' + name), chars. */
-const CARRY = 256;
+/** Elements collected: the header and the shared elements. */
+const COLLECTED = new Set(['Header', ...SHARED_ELEMENTS]);
+/** Collected elements parsed as children of the root; the others are wrapped in the Vessel's start tag. */
+const UNDER_ROOT = new Set(['Header', 'ClassCatalogue', 'UnitsML']);
 
-/** One element cut out of the text: its source line (1-based) and its text. */
+/**
+ * The pre-pass's cuts: the Vessel's parts dropped unread, the header and the shared elements kept at any
+ * depth outside them, everything else scanned over.
+ */
+export const PREPASS_RULES: CutRules = {
+  maxDepth: Infinity,
+  action(local, _depth, inVessel) {
+    if (inVessel && PART_ELEMENTS.has(local)) return 'drop';
+    return COLLECTED.has(local) ? 'keep' : null;
+  },
+};
+
+/** One element cut out of the file: its source line (1-based), its bytes, whether it goes in the Vessel. */
 interface Fragment {
   line: number;
-  text: string;
-  /** Vessel child (wrapped in a Vessel element for the parse). */
+  bytes: Uint8Array;
   inVessel: boolean;
 }
 
+const encoder = new TextEncoder();
+
 /**
- * Collects the shared data of an OCX document (the pre-pass).
- * @returns the RawModel of the fragments (parts empty), or null when the scan finds no OCX root start
- * tag (the main pass then refuses the file with its own message).
- * @throws OcxImportError when a collected fragment is malformed (line of the file); AbortError on abort.
+ * Collects the shared data of an OCX document (the pre-pass) from UTF-8 byte or text chunks.
+ * @returns the RawModel of the collected elements (parts empty; header, units, catalogue, surfaces,
+ * coordinate systems, design views and their unknown-element counts), or null when the document's root
+ * is not an OCX root (ocxXML, any prefix) or there is none (the main pass then refuses the file with its
+ * own message).
+ * @throws OcxImportError when a collected element is malformed (with the file's line); an Error named
+ * 'AbortError' when `signal` aborts.
  */
 export async function collectShared(chunks: AsyncIterable<Uint8Array | string>, signal?: AbortSignal): Promise<RawModel | null> {
-  const decoder = new TextDecoder('utf-8', { fatal: false });
-  let buf = '';
-  let bufLine = 1; // line number at buf[0]
-  let root: { tag: string; qname: string; line: number } | null = null;
-  let vesselQName = 'Vessel';
-  let vesselTag = '';
+  const splitter = new PartSplitter(PREPASS_RULES);
   const fragments: Fragment[] = [];
-  /** Open element being cut out: its start in buf, its closing tag, where to resume searching. */
-  let open: { start: number; close: string; searchFrom: number; name: string; line: number } | null = null;
-  let first = true;
-
-  const advance = (to: number) => {
-    bufLine += countLines(buf, 0, to);
-    buf = buf.slice(to);
-  };
-  const scan = () => {
-    for (;;) {
-      if (open) {
-        const end = buf.indexOf(open.close, open.searchFrom);
-        if (end < 0) {
-          open.searchFrom = Math.max(open.start, buf.length - open.close.length);
-          return;
-        }
-        const gt = buf.indexOf('>', end + open.close.length);
-        if (gt < 0) return;
-        fragments.push({ line: open.line, text: buf.slice(open.start, gt + 1), inVessel: open.name !== 'ClassCatalogue' && open.name !== 'UnitsML' });
-        advance(gt + 1);
-        open = null;
-        continue;
-      }
-      START.lastIndex = 0;
-      const m = START.exec(buf);
-      if (!m) {
-        if (buf.length > CARRY) advance(buf.length - CARRY);
-        return;
-      }
-      const tagEnd = endOfTag(buf, m.index + m[0].length);
-      if (tagEnd < 0) {
-        advance(m.index);
-        return; // the start tag continues in the next chunk
-      }
-      const line = bufLine + countLines(buf, 0, m.index);
-      const qname = (m[1] ? `${m[1]}:` : '') + m[2];
-      const selfClosing = buf.charCodeAt(tagEnd - 1) === 47; // '/'
-      if (m[2] === 'ocxXML') {
-        if (!root) root = { tag: selfClosing ? buf.slice(m.index, tagEnd - 1) + '>' : buf.slice(m.index, tagEnd + 1), qname, line };
-        advance(tagEnd + 1);
-        continue;
-      }
-      if (!root) {
-        advance(tagEnd + 1);
-        continue;
-      }
-      if (m[2] === 'Vessel') {
-        // its start tag wraps the Vessel fragments (it may declare namespaces); its content is scanned on
-        vesselQName = qname;
-        if (!selfClosing && !vesselTag) vesselTag = buf.slice(m.index, tagEnd + 1);
-        advance(tagEnd + 1);
-        continue;
-      }
-      if (selfClosing) {
-        fragments.push({ line, text: buf.slice(m.index, tagEnd + 1), inVessel: m[2] !== 'Header' && m[2] !== 'ClassCatalogue' && m[2] !== 'UnitsML' });
-        advance(tagEnd + 1);
-        continue;
-      }
-      advance(m.index);
-      open = { start: 0, close: `</${qname}`, searchFrom: tagEnd + 1 - m.index, name: m[2], line };
+  const take = (items: SplitItem[]) => {
+    for (const it of items) {
+      if (it.kind !== 'part') continue;
+      const local = localOf(nameAt(it.bytes, 1));
+      fragments.push({ line: it.line, bytes: it.bytes, inVessel: !UNDER_ROOT.has(local) });
     }
   };
-
+  let surrogate = ''; // a high surrogate ending a text chunk waits for its pair
   for await (const chunk of chunks) {
     if (signal?.aborted) throw abortError();
-    let text = typeof chunk === 'string' ? chunk : decoder.decode(chunk, { stream: true });
-    if (first && text.length) {
-      if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-      first = false;
-    }
-    buf += text;
-    scan();
+    let bytes: Uint8Array;
+    if (typeof chunk === 'string') {
+      let text = surrogate + chunk;
+      const last = text.charCodeAt(text.length - 1);
+      surrogate = last >= 0xd800 && last <= 0xdbff ? text.slice(-1) : '';
+      if (surrogate) text = text.slice(0, -1);
+      bytes = encoder.encode(text);
+    } else bytes = chunk;
+    take(splitter.push(bytes));
   }
-  buf += decoder.decode();
-  scan();
-  if (!root) return null;
-  const r = root as { tag: string; qname: string; line: number };
-  // the synthetic document: root start tag on its line, each fragment on its own line
-  const out: string[] = [];
+  if (surrogate) take(splitter.push(encoder.encode(surrogate)));
+  take(splitter.end());
+  const root = splitter.root;
+  if (!root || localOf(root.qname) !== 'ocxXML') return null;
+  const vessel = splitter.context;
+  return readOcx(once(synthetic(root, vessel ? oneLine(vessel.vessel) : null, vessel?.vesselQName ?? 'Vessel', fragments)), { signal });
+}
+
+/**
+ * The document the fragments are parsed as: the root start tag on its line, each fragment on its own
+ * line; fragments of the Vessel wrapped in its start tag (written on the line before, see oneLine).
+ */
+function synthetic(root: RootTag, vesselTag: Uint8Array | null, vesselQName: string, fragments: Fragment[]): Uint8Array {
+  const out: Uint8Array[] = [];
   let line = 1;
-  const gotoLine = (l: number) => {
-    if (l > line) {
-      out.push('\n'.repeat(l - line));
-      line = l;
-    }
+  const put = (b: Uint8Array) => {
+    out.push(b);
+    line += lineBreaks(b);
   };
-  gotoLine(r.line);
-  out.push(r.tag);
-  line += countLines(r.tag, 0, r.tag.length);
+  const gotoLine = (l: number) => {
+    if (l > line) put(encoder.encode('\n'.repeat(l - line)));
+  };
+  gotoLine(root.line);
+  const r = root.bytes;
+  // an empty root: its tag opened (the '/' before '>' dropped), closed at the end
+  put(root.selfClosing ? concat([r.subarray(0, r.lastIndexOf(47)), encoder.encode('>')]) : r);
+  const vesselEnd = encoder.encode(`</${vesselQName}>`);
   let inVessel = false;
   for (const f of fragments) {
     if (f.inVessel !== inVessel) {
-      out.push(inVessel ? `</${vesselQName}>` : vesselTag || `<${vesselQName}>`);
+      put(inVessel ? vesselEnd : (vesselTag ?? encoder.encode(`<${vesselQName}>`)));
       inVessel = f.inVessel;
     }
     gotoLine(f.line);
-    out.push(f.text);
-    line += countLines(f.text, 0, f.text.length);
+    put(f.bytes);
   }
-  if (inVessel) out.push(`</${vesselQName}>`);
-  out.push(`</${r.qname}>`);
-  return readOcx(once(out.join('')), { signal });
+  if (inVessel) put(vesselEnd);
+  put(encoder.encode(`</${root.qname}>`));
+  return concat(out);
 }
 
-async function* once(text: string): AsyncGenerator<string> {
-  yield text;
+/** A start tag with its line breaks (CR, LF) made spaces: the same element and attribute values (XML normalises them to spaces), on one line. */
+function oneLine(tag: Uint8Array): Uint8Array {
+  const b = tag.slice();
+  for (let i = 0; i < b.length; i++) if (b[i] === 10 || b[i] === 13) b[i] = 32;
+  return b;
 }
 
-/** Index of the '>' that ends the start tag whose attributes begin at `from` (quotes respected), or -1. */
-function endOfTag(s: string, from: number): number {
-  let q = 0;
-  for (let i = from; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (q) {
-      if (c === q) q = 0;
-    } else if (c === 34 || c === 39) q = c;
-    else if (c === 62) return i;
-  }
-  return -1;
-}
-
-function countLines(s: string, from: number, to: number): number {
+/** Line breaks of XML in b: LF, CR LF and a lone CR. */
+function lineBreaks(bytes: Uint8Array): number {
+  const b = byteView(bytes);
   let n = 0;
-  for (let i = s.indexOf('\n', from); i >= 0 && i < to; i = s.indexOf('\n', i + 1)) n++;
+  for (let i = b.indexOf(10); i >= 0; i = b.indexOf(10, i + 1)) n++;
+  for (let i = b.indexOf(13); i >= 0; i = b.indexOf(13, i + 1)) if (b[i + 1] !== 10) n++;
   return n;
+}
+
+function concat(parts: Uint8Array[]): Uint8Array {
+  let n = 0;
+  for (const p of parts) n += p.length;
+  const out = newBytes(n);
+  let o = 0;
+  for (const p of parts) {
+    out.set(p, o);
+    o += p.length;
+  }
+  return out;
+}
+
+async function* once(bytes: Uint8Array): AsyncGenerator<Uint8Array> {
+  yield bytes;
 }
