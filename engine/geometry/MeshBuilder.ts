@@ -167,29 +167,44 @@ export class MeshBuilder {
   /**
    * Typed arrays for a PartMesh (normals null when there are no triangles). Degenerate triangles (two
    * corners within 1e-3 mm) are removed (issue 3 item 2); dropping them keeps a closed mesh closed.
-   * This ends the builder: its working buffers go back to a small pool for the next builder, and it
-   * is empty afterwards.
+   * This ends the builder (see release). Many parts: MeshSlab.add puts their arrays in one buffer.
    */
   build(): { positions: Float32Array; normals: Float32Array | null; indices: Uint32Array; edges: Float32Array | null } {
-    const P = this.pos, I = this.idx;
-    const near = (a: number, b: number) => Math.abs(P[3 * a] - P[3 * b]) < 1e-3 && Math.abs(P[3 * a + 1] - P[3 * b + 1]) < 1e-3 && Math.abs(P[3 * a + 2] - P[3 * b + 2]) < 1e-3;
     const kept = new Uint32Array(this.ni);
-    let nk = 0;
-    for (let t = 0; t + 2 < this.ni; t += 3) {
-      const a = I[t], b = I[t + 1], c = I[t + 2];
-      if (!near(a, b) && !near(b, c) && !near(a, c)) {
-        kept[nk] = a;
-        kept[nk + 1] = b;
-        kept[nk + 2] = c;
-        nk += 3;
-      }
-    }
+    const nk = this.writeKeptIndices(kept, 0);
     const out = {
       positions: new Float32Array(this.pos.subarray(0, this.np)),
       normals: this.ni ? new Float32Array(this.nor.subarray(0, this.np)) : null,
       indices: nk === this.ni ? kept : kept.slice(0, nk),
       edges: this.ne ? new Float32Array(this.edg.subarray(0, this.ne)) : null,
     };
+    this.release();
+    return out;
+  }
+
+  /**
+   * Writes the indices of the non-degenerate triangles (no two corners within 1e-3 mm on every axis;
+   * issue 3 item 2) into `out` from `at`, in order; returns how many indices it wrote (a multiple of
+   * 3, at most indices.length). `out` needs room for indices.length values from `at`.
+   */
+  writeKeptIndices(out: Uint32Array, at: number): number {
+    const P = this.pos, I = this.idx;
+    const near = (a: number, b: number) => Math.abs(P[3 * a] - P[3 * b]) < 1e-3 && Math.abs(P[3 * a + 1] - P[3 * b + 1]) < 1e-3 && Math.abs(P[3 * a + 2] - P[3 * b + 2]) < 1e-3;
+    let k = at;
+    for (let t = 0; t + 2 < this.ni; t += 3) {
+      const a = I[t], b = I[t + 1], c = I[t + 2];
+      if (!near(a, b) && !near(b, c) && !near(a, c)) {
+        out[k] = a;
+        out[k + 1] = b;
+        out[k + 2] = c;
+        k += 3;
+      }
+    }
+    return k - at;
+  }
+
+  /** Ends the builder: its working buffers go back to a small pool for the next builder, and it is empty afterwards. */
+  release(): void {
     give(F64, this.pos);
     give(F64, this.nor);
     give(U32, this.idx);
@@ -197,7 +212,6 @@ export class MeshBuilder {
     this.pos = this.nor = this.edg = EMPTY_F64;
     this.idx = EMPTY_U32;
     this.np = this.ni = this.ne = 0;
-    return out;
   }
 }
 

@@ -8,7 +8,8 @@ import type { ImportResult, ImportWarning, ModelObject, ObjectType, PartFidelity
 import { emptyBox, growBox, isBoxValid } from '../model/types';
 import { len, newellNormal, normalize, polylineLength } from '../geometry/curves';
 import { MeshBuilder } from '../geometry/MeshBuilder';
-import { blocksOf, frameTables, materialOf, sectionOf, type MaterialInfo, type SectionInfo } from './catalogue';
+import { MeshSlab } from '../geometry/MeshSlab';
+import { blocksOf, frameTables, materialOf, ownText as own, sectionOf, type MaterialInfo, type SectionInfo } from './catalogue';
 import { curveSegments, directionOf } from './curveRead';
 import { holeOutline, type HoleOutline } from './holes';
 import { meshMember, traceLine, type Inclination } from './memberMesh';
@@ -105,6 +106,10 @@ export class ModelBuilder {
   private readonly emitted = new Set<string>();
   /** The output the processing side is filling, or null between groups. */
   private out: GroupOutput | null = null;
+  /** The meshes of the group being processed: one ArrayBuffer per group (issue 3 item 6). */
+  private readonly slab = new MeshSlab();
+  /** Canonical flat copies of repeated property texts (see text()). */
+  private readonly texts = new Map<string, string>();
 
   constructor(
     private readonly shared: SharedData,
@@ -130,10 +135,26 @@ export class ModelBuilder {
     return this.objects.length;
   }
 
+  /**
+   * The canonical flat copy of a property text (see own): equal texts of many parts (grades, section
+   * names, function types, element names) share one string instead of one copy each, up to TEXTS_MAX
+   * distinct texts per import; past that, a copy each.
+   */
+  private text(s: string): string {
+    if (s.length <= 12) return s;
+    let t = this.texts.get(s);
+    if (t === undefined) {
+      t = own(s);
+      if (this.texts.size < TEXTS_MAX) this.texts.set(t, t);
+    }
+    return t;
+  }
+
   /** A warning: into the group being processed (once per builder), else straight into the result. */
   private warn(code: string, message: string, line?: number, part?: string): void {
+    message = own(message);
     const key = `${code}|${message}`;
-    const w: ImportWarning = { code, message: line !== undefined && part !== undefined ? `${message} (line ${line})` : message, line, part };
+    const w: ImportWarning = { code, message: line !== undefined && part !== undefined ? own(`${message} (line ${line})`) : message, line, part: part && own(part) };
     if (!this.out) return this.addWarning(key, w);
     if (this.emitted.has(key)) return;
     this.emitted.add(key);
@@ -184,8 +205,10 @@ export class ModelBuilder {
     this.out = out;
     try {
       this.processInto(group, base, out);
+      out.meshes = this.slab.seal();
     } finally {
       this.out = null;
+      this.slab.clear();
     }
     if (this.units.problems.size > unitProblemsBefore) out.unitProblems = [...this.units.problems].slice(unitProblemsBefore);
     return out;
@@ -193,7 +216,7 @@ export class ModelBuilder {
 
   private processInto(group: PartRecord[], base: number, out: GroupOutput): void {
     const { units, habits, ctx, blocks, materials, sections } = this;
-    const { objects, properties, meshes, fidelity } = out;
+    const { objects, properties, fidelity } = out;
     const shared = this.shared;
     const warn = (code: string, message: string, line?: number, part?: string) => this.warn(code, message, line, part);
     const at = (i: number) => group[i - base];
@@ -238,19 +261,36 @@ export class ModelBuilder {
       }
       return holeCache.get(i)!;
     };
-    const holeKids = (i: number) => (i >= 0 ? kidsOf(i).filter((k) => TYPE_OF[at(k).kind] === 'HOLE') : []);
+    // per panel once, not per plate (a panel's plates all ask: quadratic in the panel's size otherwise)
+    const holeKidsOf = new Map<number, number[]>();
+    const holeKids = (i: number): number[] => {
+      if (i < 0) return [];
+      let h = holeKidsOf.get(i);
+      if (!h) holeKidsOf.set(i, (h = kidsOf(i).filter((k) => TYPE_OF[at(k).kind] === 'HOLE')));
+      return h;
+    };
+    const platesOf = new Map<number, number>();
+    const plateCount = (p: number): number => {
+      let n = platesOf.get(p);
+      if (n === undefined) platesOf.set(p, (n = kidsOf(p).filter((k) => at(k).kind === 'Plate').length));
+      return n;
+    };
 
     for (let i = base; i < base + group.length; i++) {
       const rec = at(i);
       const node = rec.node;
       const type = TYPE_OF[rec.kind];
-      const id = node.a.id ?? `${rec.kind}@${rec.line}`;
-      const desc = child(node, 'Description')?.t?.trim();
-      const name = node.a.name?.trim() || desc || id;
+      // results outlive the parsed text: the texts they keep are flat copies, not slices of a decoded
+      // chunk (one kept slice would keep the whole chunk alive), and each is copied once per part
+      const id = own(node.a.id ?? `${rec.kind}@${rec.line}`);
+      const descText = child(node, 'Description')?.t?.trim();
+      const desc = descText ? this.text(descText) : descText;
+      const given = node.a.name?.trim();
+      const name = given ? own(given) : desc || id;
       const parentRec = rec.parent >= 0 ? at(rec.parent) : undefined;
       const panelIdx = parentRec?.kind === 'Panel' ? rec.parent : -1;
       const props: PropertyRecord = { NAME: name, OTYPE: type, STID: id };
-      const guid = normGuid(node.a.GUIDRef);
+      const guid = own(normGuid(node.a.GUIDRef));
       if (guid) props.GUID = guid;
       if (desc) props.DES = desc;
       const stype = node.a.functionType ?? (parentRec && type !== 'HOLE' ? parentRec.node.a.functionType : undefined);
@@ -277,7 +317,7 @@ export class ModelBuilder {
       if (net !== undefined) props.AREA = net;
       const rho = mat?.rho; // t/m³
       let mb: MeshBuilder | null = null;
-      const computed: PartFidelity['computed'] = {};
+      let computed: PartFidelity['computed'] = {};
 
       try {
         if (type === 'PLATE' || type === 'BRACKET') {
@@ -293,7 +333,7 @@ export class ModelBuilder {
             return { kind: 'plane' as const, origin: [all[0], all[1], all[2]] as [number, number, number], normal: normalize(newellNormal(all)) };
           };
           if (!surface) warn('no-surface', `${rec.kind} ${id}: reference surface not found; the contour's plane is used`, rec.line, id);
-          const onlyPlate = panelIdx >= 0 && kidsOf(panelIdx).filter((k) => at(k).kind === 'Plate').length === 1;
+          const onlyPlate = panelIdx >= 0 && plateCount(panelIdx) === 1;
           const res = meshPlate(segs, holeLoops, surface ?? fallback(), off, off + (t ?? 0), ctx.chordMm, net !== undefined ? net * 1e6 : undefined, onlyPlate);
           mb = res.mesh;
           const areaM2 = res.area / 1e6;
@@ -311,8 +351,8 @@ export class ModelBuilder {
             if (props.W === undefined) props.W = vol * rho;
           }
           // the writer's CoG convention: NAPA reports the centroid of the moulded sheet (vendorHabits.ts)
-          const cogMm = habits.cogConvention === 'moulded' ? res.centroid : c.map((v) => v * 1000);
-          Object.assign(computed, { areaM2, volumeM3: vol, cogMm, weightKg: rho !== undefined ? vol * rho * 1000 : undefined });
+          const cogMm = (habits.cogConvention === 'moulded' ? res.centroid : c.map((v) => v * 1000)) as [number, number, number];
+          computed = { areaM2, volumeM3: vol, cogMm, weightKg: rho !== undefined ? vol * rho * 1000 : undefined };
           props.MSIDE = materialSide(res.normal, off, t, res.centroid, typeof props.STYPE === 'string' ? props.STYPE : undefined);
           for (const note of res.notes) warn('plate-method', `${rec.kind} ${id}: meshed with the ${note} method`, rec.line, id);
         } else if (type === 'STIFFENER' || type === 'PILLAR') {
@@ -357,8 +397,8 @@ export class ModelBuilder {
           // NAPA measures profiles from the trace line, without the plate-face shift (vendorHabits.ts)
           const w0 = incl.length ? incl[0].web : [0, 0, 0];
           const back = habits.cogConvention === 'moulded' ? faceShift : 0;
-          const cogMm = c ? res.centroid.map((v, k) => v - back * w0[k]) : undefined;
-          Object.assign(computed, { volumeM3: vol, cogMm, weightKg: rho !== undefined ? vol * rho * 1000 : undefined });
+          const cogMm = c ? (res.centroid.map((v, k) => v - back * w0[k]) as [number, number, number]) : undefined;
+          computed = { volumeM3: vol, cogMm, weightKg: rho !== undefined ? vol * rho * 1000 : undefined };
           const plth = sec.kind === 'FlatBar' || sec.kind === 'BulbFlat' ? sectionThickness(sref?.a.localRef, shared, units) : undefined;
           if (plth !== undefined) props.PLTH = plth;
         } else if (type === 'SEAM') {
@@ -424,14 +464,17 @@ export class ModelBuilder {
           bounds = b;
           [props.XMIN, props.YMIN, props.ZMIN, props.XMAX, props.YMAX, props.ZMAX] = [b[0], b[1], b[2], b[3], b[4], b[5]].map((v) => v / 1000);
         }
-        meshes.push({ object: i, ...mb.build() });
+        this.slab.add(i, mb);
       } else if (mb) warn('geometry-failed', `${rec.kind} ${id}: geometry is empty or not finite`, rec.line, id);
-      // results outlive the parsed text: copy strings that may be slices of a whole read chunk (saxes
-      // slices names and values out of its chunk; one kept slice would keep the whole chunk alive)
-      for (const k in props) if (typeof props[k] === 'string') props[k] = own(props[k] as string);
-      objects.push({ index: i, id: own(id), guid: guid && own(guid), name: own(name), type, element: rec.kind, parent: rec.parent, block: blocks.get(id) ?? null, bounds });
+      for (const k in props) {
+        const v = props[k];
+        if (typeof v === 'string' && v.length > 12) props[k] = v === name ? name : v === id ? id : v === guid ? guid : this.text(v);
+      }
+      const element = this.text(rec.kind);
+      const block = blocks.get(id);
+      objects.push({ index: i, id, guid, name, type, element, parent: rec.parent, block: block === undefined ? null : this.text(block), bounds });
       if (COMPARED_ELEMENTS.has(rec.kind) && (dry !== undefined || cog || net !== undefined))
-        fidelity.push(comparePart({ object: i, id, element: rec.kind, line: rec.line }, { weightKg: dry, cogMm: cog, areaM2: net }, computed));
+        fidelity.push(comparePart({ object: i, id, element, line: rec.line }, { weightKg: dry, cogMm: cog, areaM2: net }, computed));
       properties.push(props);
     }
     sumPanels(group, base, kids, properties);
@@ -446,13 +489,13 @@ export class ModelBuilder {
     for (const [, msg] of this.units.problems) this.warn('units', msg);
     for (const [el, n] of raw.unsupported) this.warn('unsupported-element', `${n} × <${el}> not supported by the importer; ignored`);
     const modelBox = emptyBox();
-    for (const o of objects) if (o.bounds) growBox(modelBox, [o.bounds[0], o.bounds[1], o.bounds[2], o.bounds[3], o.bounds[4], o.bounds[5]]);
+    for (const o of objects) if (o.bounds) growBox(modelBox, o.bounds); // its min and max corners: two xyz triplets
     return {
       info: {
-        name: raw.vessel.name || raw.header.name || opts.fileName,
-        schemaVersion: raw.schemaVersion,
-        originatingSystem: raw.header.originating_system ?? '',
-        timeStamp: raw.header.time_stamp ?? '',
+        name: own(raw.vessel.name || raw.header.name || opts.fileName),
+        schemaVersion: own(raw.schemaVersion),
+        originatingSystem: own(raw.header.originating_system ?? ''),
+        timeStamp: own(raw.header.time_stamp ?? ''),
         bounds: modelBox,
         tolerances: { chordalMm: opts.chordalMm, angularDeg: opts.angularDeg },
       },
@@ -467,10 +510,8 @@ export class ModelBuilder {
   }
 }
 
-/** A flat copy of a string that shares no storage with the text it was sliced from. */
-function own(s: string): string {
-  return s.length > 12 ? (' ' + s).slice(1) : s;
-}
+/** Distinct texts ModelBuilder.text shares per import. */
+const TEXTS_MAX = 1 << 16;
 
 /** Largest coordinate accepted, mm (10 000 km): beyond it a value is absurd, not a ship. */
 const MAX_COORD_MM = 1e10;

@@ -88,9 +88,9 @@ export function frameTables(systems: XNode[], units: UnitTable): { frames: Frame
           const v = units.value(child(rp, 'ReferenceLocation'), 'length');
           if (v === undefined) continue;
           const mm = v * 1000;
-          const id = rp.a.id ?? '';
+          const id = ownText(rp.a.id ?? '');
           byId.set(id, { axis, mm });
-          const name = rp.a.name ?? id;
+          const name = rp.a.name === undefined ? id : ownText(rp.a.name);
           list.push({ id, name, coordinate: mm, number: frameNumber(name) });
         }
   for (const l of [frames.x, frames.y, frames.z]) l.sort((a, b) => a.coordinate - b.coordinate);
@@ -111,4 +111,14 @@ export function blocksOf(views: XNode[]): Map<string, string> {
   };
   for (const v of views) visit(v, null);
   return out;
+}
+
+/**
+ * A flat copy of a text that outlives the parsed XML (results: names, ids, messages) and shares no
+ * storage with the decoded chunk it may be a slice of: V8 makes slices and concatenations of 13
+ * characters and more, and one kept slice keeps its whole chunk alive. A JSON round trip gives one flat
+ * string without a wrapper. Shorter texts are returned as they are (they are copies already).
+ */
+export function ownText<T extends string | null>(s: T): T {
+  return s !== null && s.length > 12 ? JSON.parse(JSON.stringify(s)) : s;
 }
