@@ -21,6 +21,7 @@ import { habitsOf } from './vendorHabits';
 import { abortError, type PartRecord, type RawModel } from './reader';
 import { resolveSurface, type SurfaceContext } from './surfaces';
 import { UnitTable } from './units';
+import { findMaterial, MAX_COORD_MM, sectionThickness, sumPanels, traceLengthOf, withinWorld } from './groupFigures';
 import { child, children, normGuid, type XNode } from './xmlTree';
 
 const TYPE_OF: Record<string, ObjectType> = {
@@ -512,74 +513,3 @@ export class ModelBuilder {
 
 /** Distinct texts ModelBuilder.text shares per import. */
 const TEXTS_MAX = 1 << 16;
-
-/** Largest coordinate accepted, mm (10 000 km): beyond it a value is absurd, not a ship. */
-const MAX_COORD_MM = 1e10;
-
-/** True when every finite coordinate lies within ±MAX_COORD_MM (non-finite ones are caught by isFinite). */
-function withinWorld(mb: MeshBuilder): boolean {
-  const P = mb.positions;
-  for (let i = 0; i < P.length; i++) if (Math.abs(P[i]) > MAX_COORD_MM && Number.isFinite(P[i])) return false;
-  return true;
-}
-
-/**
- * The Material of a PlateMaterial/MaterialRef: by localRef (OCX_GUIDE §2.18), else — for writers that
- * omit localRef (AVEVA E3D) — by the normalised GUID, then by name.
- */
-function findMaterial(ref: XNode, materials: Map<string, MaterialInfo>, raw: SharedData): MaterialInfo | undefined {
-  if (ref.a.localRef) return materials.get(ref.a.localRef);
-  const g = normGuid(ref.a.GUIDRef);
-  for (const [id, n] of raw.catalogue) {
-    if (n.n !== 'Material') continue;
-    if ((g && normGuid(n.a.GUIDRef) === g) || (ref.a.name && n.a.name === ref.a.name)) return materials.get(id);
-  }
-  return undefined;
-}
-
-/** The file's length of a TraceLine in m: composite CurveLength, else the sum of segment lengths. */
-function traceLengthOf(trace: XNode | undefined, units: UnitTable): number | undefined {
-  if (!trace) return undefined;
-  let total = 0, any = false;
-  for (const c of trace.c) {
-    const own = units.value(child(c, 'CurveLength'), 'length');
-    if (own !== undefined && own > 0) {
-      total += own;
-      any = true;
-    } else if (c.n === 'CompositeCurve3D') {
-      for (const s of c.c) {
-        const l = units.value(child(s, 'CurveLength'), 'length');
-        if (l !== undefined && l > 0) {
-          total += l;
-          any = true;
-        }
-      }
-    }
-  }
-  return any ? total : undefined;
-}
-
-function sectionThickness(ref: string | undefined, raw: SharedData, units: UnitTable): number | undefined {
-  const n = raw.catalogue.get(ref ?? '');
-  const shape = n?.c.find((c) => c.n === 'FlatBar' || c.n === 'BulbFlat');
-  const v = units.value(child(shape, shape?.n === 'FlatBar' ? 'Width' : 'WebThickness'), 'length');
-  return v;
-}
-
-/** A panel without file values gets the summed W and AREA of its plates and other parts (issue item 4); props[0] is object `base`. */
-function sumPanels(parts: PartRecord[], base: number, kids: number[][], props: PropertyRecord[]): void {
-  for (let l = 0; l < parts.length; l++) {
-    if (parts[l].kind !== 'Panel') continue;
-    const i = base + l;
-    const kind = (k: number) => parts[k - base].kind;
-    const ch = kids[l].filter((k) => kind(k) !== 'Hole2DContour' && kind(k) !== 'InnerContour' && kind(k) !== 'SlotContour');
-    if (props[i - base].W === undefined) {
-      const w = ch.reduce((s, k) => s + (typeof props[k - base].W === 'number' ? (props[k - base].W as number) : 0), 0);
-      if (w > 0) props[i - base].W = w;
-    }
-    if (props[i - base].AREA === undefined) {
-      const a = ch.filter((k) => kind(k) === 'Plate').reduce((s, k) => s + (typeof props[k - base].AREA === 'number' ? (props[k - base].AREA as number) : 0), 0);
-      if (a > 0) props[i - base].AREA = a;
-    }
-  }
-}

@@ -1,0 +1,84 @@
+/**
+ * Figures of a part group that phases 2–3 (engine/ocx/buildModel.ts) take from the file and the
+ * catalogue rather than from the geometry: the world-coordinate sanity check, material and bar-section
+ * look-ups, a trace's file length and the panel sums (issue 2 item 5, issue 3 items 3 and 5).
+ */
+import type { MeshBuilder } from '../geometry/MeshBuilder';
+import type { PropertyRecord } from '../model/types';
+import type { SharedData } from './buildModel';
+import type { MaterialInfo } from './catalogue';
+import type { PartRecord } from './reader';
+import type { UnitTable } from './units';
+import { child, normGuid, type XNode } from './xmlTree';
+
+/** Largest coordinate accepted, mm (10 000 km): beyond it a value is absurd, not a ship. */
+export const MAX_COORD_MM = 1e10;
+
+/** True when every finite coordinate lies within ±MAX_COORD_MM (non-finite ones are caught by isFinite). */
+export function withinWorld(mb: MeshBuilder): boolean {
+  const P = mb.positions;
+  for (let i = 0; i < P.length; i++) if (Math.abs(P[i]) > MAX_COORD_MM && Number.isFinite(P[i])) return false;
+  return true;
+}
+
+/**
+ * The Material of a PlateMaterial/MaterialRef: by localRef (OCX_GUIDE §2.18), else — for writers that
+ * omit localRef (AVEVA E3D) — by the normalised GUID, then by name.
+ */
+export function findMaterial(ref: XNode, materials: Map<string, MaterialInfo>, raw: SharedData): MaterialInfo | undefined {
+  if (ref.a.localRef) return materials.get(ref.a.localRef);
+  const g = normGuid(ref.a.GUIDRef);
+  for (const [id, n] of raw.catalogue) {
+    if (n.n !== 'Material') continue;
+    if ((g && normGuid(n.a.GUIDRef) === g) || (ref.a.name && n.a.name === ref.a.name)) return materials.get(id);
+  }
+  return undefined;
+}
+
+/** The file's length of a TraceLine in m: composite CurveLength, else the sum of segment lengths. */
+export function traceLengthOf(trace: XNode | undefined, units: UnitTable): number | undefined {
+  if (!trace) return undefined;
+  let total = 0, any = false;
+  for (const c of trace.c) {
+    const own = units.value(child(c, 'CurveLength'), 'length');
+    if (own !== undefined && own > 0) {
+      total += own;
+      any = true;
+    } else if (c.n === 'CompositeCurve3D') {
+      for (const s of c.c) {
+        const l = units.value(child(s, 'CurveLength'), 'length');
+        if (l !== undefined && l > 0) {
+          total += l;
+          any = true;
+        }
+      }
+    }
+  }
+  return any ? total : undefined;
+}
+
+/** The thickness (catalogue unit m) of a FlatBar (width) or BulbFlat (web) bar section, else undefined. */
+export function sectionThickness(ref: string | undefined, raw: SharedData, units: UnitTable): number | undefined {
+  const n = raw.catalogue.get(ref ?? '');
+  const shape = n?.c.find((c) => c.n === 'FlatBar' || c.n === 'BulbFlat');
+  const v = units.value(child(shape, shape?.n === 'FlatBar' ? 'Width' : 'WebThickness'), 'length');
+  return v;
+}
+
+/** A panel without file values gets the summed W and AREA of its plates and other parts (issue item 4); props[0] is object `base`. */
+export function sumPanels(parts: PartRecord[], base: number, kids: number[][], props: PropertyRecord[]): void {
+  for (let l = 0; l < parts.length; l++) {
+    if (parts[l].kind !== 'Panel') continue;
+    const i = base + l;
+    const kind = (k: number) => parts[k - base].kind;
+    const ch = kids[l].filter((k) => kind(k) !== 'Hole2DContour' && kind(k) !== 'InnerContour' && kind(k) !== 'SlotContour');
+    if (props[i - base].W === undefined) {
+      const w = ch.reduce((s, k) => s + (typeof props[k - base].W === 'number' ? (props[k - base].W as number) : 0), 0);
+      if (w > 0) props[i - base].W = w;
+    }
+    if (props[i - base].AREA === undefined) {
+      const a = ch.filter((k) => kind(k) === 'Plate').reduce((s, k) => s + (typeof props[k - base].AREA === 'number' ? (props[k - base].AREA as number) : 0), 0);
+      if (a > 0) props[i - base].AREA = a;
+    }
+  }
+}
