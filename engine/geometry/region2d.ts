@@ -9,25 +9,10 @@ import { ccwTriangles } from './sweep';
 import { boundaryRings } from './surfaceMesh';
 import polygonClipping, { type Polygon, type Ring } from 'polygon-clipping';
 import { hypot2 } from './curves';
+import { cellClipper, type CellClip } from './cellClip';
 
-/** Signed area of a ring of xy pairs (positive = counter-clockwise). */
-export function signedArea2d(ring: ArrayLike<number>): number {
-  let s = 0;
-  const n = Math.floor(ring.length / 2);
-  for (let i = 0, j = n - 1; i < n; j = i++) s += (ring[2 * j] - ring[2 * i]) * (ring[2 * j + 1] + ring[2 * i + 1]);
-  return s / 2;
-}
-
-/** True when (x, y) is inside the ring (even-odd rule). */
-export function pointInRing(ring: ArrayLike<number>, x: number, y: number): boolean {
-  let inside = false;
-  const n = Math.floor(ring.length / 2);
-  for (let i = 0, j = n - 1; i < n; j = i++) {
-    const xi = ring[2 * i], yi = ring[2 * i + 1], xj = ring[2 * j], yj = ring[2 * j + 1];
-    if (yi > y !== yj > y && x < ((xj - xi) * (y - yi)) / (yj - yi) + xi) inside = !inside;
-  }
-  return inside;
-}
+export { pointInRing, signedArea2d } from './ring2d';
+import { pointInRing, signedArea2d } from './ring2d';
 
 /** A triangulated region: 2D vertices, triangles, and the boundary rings as vertex index lists. */
 export interface Region2D {
@@ -183,7 +168,8 @@ const NEIGHBOURS = [1, 0, -1, 0, 0, 1, 0, -1];
 /**
  * Triangulates outer − ∪ holes on a regular grid of square cells of size `cell` (well-shaped triangles
  * for lifting onto curved surfaces; ear clipping with Steiner points gives slivers whose lifted area is
- * wrong): inside cells become two triangles, boundary cells are clipped with the region and ear-clipped.
+ * wrong): inside cells become two triangles, boundary cells are clipped with the region (cellClip.ts;
+ * polygon-clipping only when the region's rings cross) and ear-clipped.
  * Vertices are welded, so rings are the true boundary (edges used by one triangle).
  */
 export function triangulateGrid(outer: number[], holes: number[][], cell: number): Region2D {
@@ -243,6 +229,7 @@ export function triangulateGrid(outer: number[], holes: number[][], cell: number
   let stripCol = -1;
   let wideStrips: number[][] = []; // the outer rings clipped to the column widened by the window margin
   let wideCol = -1;
+  let clip: CellClip | null = null; // for cells a hole's border crosses (made on first use)
   for (let cx = 0; cx < nx; cx++)
     for (let cy = 0; cy < ny; cy++) {
       const ax = x0 + cx * cell, ay = y0 + cy * cell, bx = Math.min(x1, ax + cell), by = Math.min(y1, ay + cell);
@@ -257,8 +244,9 @@ export function triangulateGrid(outer: number[], holes: number[][], cell: number
         strips = polys.map((p) => clipRingAxis(p[0], 0, ax, bx));
         stripCol = cx;
       }
-      let pieces: number[][][] | null = fastCellPieces(polys, strips, holeBoxes, ax, ay, bx, by);
+      let pieces: number[][][] | null = fastCellPieces(polys, strips, holeBoxes, ax, ay, bx, by) ?? (clip ??= cellClipper(polys))(ax, ay, bx, by, strips);
       if (!pieces) {
+        // the region is not clean (rings crossing, from regionPolygons' fallback): the polygon boolean
         try {
           // the region cut to a window slightly larger than the cell first (Sutherland–Hodgman, exact
           // inside the window; its bridging edges lie on the window, outside the cell), so that the
@@ -287,7 +275,7 @@ export function triangulateGrid(outer: number[], holes: number[][], cell: number
             local.push(lp);
           }
           if (!local.length) continue;
-          pieces = polygonClipping.intersection([[[ax, ay], [bx, ay], [bx, by], [ax, by]]], ...local).map((pp) => pp.map((ring) => ring.slice(0, -1).flat()));
+          pieces = polygonClipping.intersection([[[ax, ay], [bx, ay], [bx, by], [ax, by]]], local).map((pp) => pp.map((ring) => ring.slice(0, -1).flat()));
         } catch {
           continue;
         }
