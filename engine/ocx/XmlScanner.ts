@@ -166,6 +166,23 @@ export class XmlScanner extends XmlTextScanner {
   }
 
   /** A start tag at s[i] = '<': returns the index after its '>', or -1 when it is unfinished. */
+  /** Line and line start (index in the text) while a start tag is read: committed to line/lineStart when it is complete. */
+  private tln = 0;
+  private tls = 0;
+
+  /** Skips XML white space from j (s[j] is white space); returns the index after it, counting line breaks (CR LF once) into tln/tls. */
+  private skipSpace(s: string, j: number): number {
+    let c = s.charCodeAt(j);
+    while (c === 32 || c === 10 || c === 9 || c === 13) {
+      if (c === 10 || (c === 13 && at(s, j + 1) !== 10)) {
+        this.tln++;
+        this.tls = j + 1;
+      }
+      c = at(s, ++j);
+    }
+    return j;
+  }
+
   private startTag(s: string, i: number): number {
     const n = s.length;
     let j = i + 1;
@@ -190,20 +207,16 @@ export class XmlScanner extends XmlTextScanner {
       name = j > i + 1 ? this.names.intern(s, i + 1, j) : undefined;
       if (!name) this.fail(j > i + 1 ? `malformed element name <${s.slice(i + 1, j)}>` : `disallowed character ${JSON.stringify(s[j])} after '<'`, i + 1);
     }
-    let ln = this.line;
-    let ls = this.lineStart;
+    this.tln = this.line;
+    this.tls = this.lineStart;
     let count = 0;
     let empty = false;
     for (;;) {
       c = at(s, j);
-      let ws = false;
-      while (c === 32 || c === 10 || c === 9 || c === 13) {
-        if (c === 10 || (c === 13 && at(s, j + 1) !== 10)) {
-          ln++;
-          ls = j + 1;
-        }
-        ws = true;
-        c = at(s, ++j);
+      const ws = c === 32 || c === 10 || c === 9 || c === 13;
+      if (ws) {
+        j = this.skipSpace(s, j);
+        c = at(s, j);
       }
       if (j >= n) return -1;
       if (c === 62) {
@@ -212,12 +225,12 @@ export class XmlScanner extends XmlTextScanner {
       }
       if (c === 47) {
         if (j + 1 >= n) return -1;
-        if (at(s, j + 1) !== 62) this.fail(`'/' not followed by '>' in the start tag <${name.q}>`, j, ln, ls);
+        if (at(s, j + 1) !== 62) this.fail(`'/' not followed by '>' in the start tag <${name.q}>`, j, this.tln, this.tls);
         empty = true;
         j += 2;
         break;
       }
-      if (!ws) this.fail(`no white space before the attribute in the start tag <${name.q}>`, j, ln, ls);
+      if (!ws) this.fail(`no white space before the attribute in the start tag <${name.q}>`, j, this.tln, this.tls);
       const a = j;
       // most tags of an element name have the same attributes in the same order: try the last ones first
       let an: QName | undefined = count < name.attrs.length ? name.attrs[count] : undefined;
@@ -234,45 +247,39 @@ export class XmlScanner extends XmlTextScanner {
         while (j < n && ((c = s.charCodeAt(j)) > 62 || (c >= 45 && c <= 58 && c !== 47))) j++;
         if (j >= n) return -1;
         an = j > a ? this.names.intern(s, a, j) : undefined;
-        if (!an) this.fail(j > a ? `malformed attribute name ${s.slice(a, j)}` : `disallowed character ${JSON.stringify(s[j])} in the start tag <${name.q}>`, a, ln, ls);
+        if (!an) this.fail(j > a ? `malformed attribute name ${s.slice(a, j)}` : `disallowed character ${JSON.stringify(s[j])} in the start tag <${name.q}>`, a, this.tln, this.tls);
         if (count < 16) name.attrs[count] = an;
       }
-      while (c === 32 || c === 10 || c === 9 || c === 13) {
-        if (c === 10 || (c === 13 && at(s, j + 1) !== 10)) {
-          ln++;
-          ls = j + 1;
-        }
-        c = at(s, ++j);
+      if (c === 32 || c === 10 || c === 9 || c === 13) {
+        j = this.skipSpace(s, j);
+        c = at(s, j);
       }
       if (j >= n) return -1;
-      if (c !== 61) this.fail(`attribute ${an.q} without a value`, j, ln, ls);
+      if (c !== 61) this.fail(`attribute ${an.q} without a value`, j, this.tln, this.tls);
       c = at(s, ++j);
-      while (c === 32 || c === 10 || c === 9 || c === 13) {
-        if (c === 10 || (c === 13 && at(s, j + 1) !== 10)) {
-          ln++;
-          ls = j + 1;
-        }
-        c = at(s, ++j);
+      if (c === 32 || c === 10 || c === 9 || c === 13) {
+        j = this.skipSpace(s, j);
+        c = at(s, j);
       }
       if (j >= n) return -1;
-      if (c !== 34 && c !== 39) this.fail(`unquoted value of attribute ${an.q}`, j, ln, ls);
+      if (c !== 34 && c !== 39) this.fail(`unquoted value of attribute ${an.q}`, j, this.tln, this.tls);
       const q = c;
       const vs = ++j;
-      const vln = ln;
-      const vls = ls;
+      const vln = this.tln;
+      const vls = this.tls;
       let special = false;
       for (;; j++) {
         if (j >= n) return -1;
         c = s.charCodeAt(j);
         if (c === q) break;
         if (c < 39 || c === 60) {
-          if (c === 60) this.fail(`'<' in the value of attribute ${an.q}`, j, ln, ls);
+          if (c === 60) this.fail(`'<' in the value of attribute ${an.q}`, j, this.tln, this.tls);
           if (c === 38 || c < 32) {
             special = true;
             if (c === 10 || (c === 13 && at(s, j + 1) !== 10)) {
-              ln++;
-              ls = j + 1;
-            } else if (c < 32 && c !== 9 && c !== 13) this.fail(`disallowed character U+${c.toString(16).padStart(4, '0')}`, j, ln, ls);
+              this.tln++;
+              this.tls = j + 1;
+            } else if (c < 32 && c !== 9 && c !== 13) this.fail(`disallowed character U+${c.toString(16).padStart(4, '0')}`, j, this.tln, this.tls);
           }
         }
       }
@@ -290,10 +297,10 @@ export class XmlScanner extends XmlTextScanner {
       }
       count++;
       j++;
-      for (let k = 0; k < count - 1; k++) if (this.aName[k].q === an.q) this.fail(`duplicate attribute ${an.q} in the start tag <${name.q}>`, vs - 2 - an.q.length, ln, ls);
+      for (let k = 0; k < count - 1; k++) if (this.aName[k].q === an.q) this.fail(`duplicate attribute ${an.q} in the start tag <${name.q}>`, vs - 2 - an.q.length, this.tln, this.tls);
     }
-    this.line = ln;
-    this.lineStart = ls;
+    this.line = this.tln;
+    this.lineStart = this.tls;
     this.openElement(s, name, count, j - 1);
     if (empty) this.closeElement();
     return j;
