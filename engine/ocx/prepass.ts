@@ -11,7 +11,7 @@
  * elements (wherever they are outside the Vessel's parts) are cut out whole and parsed alone by readOcx
  * (shared code, same capture rules) inside the document's own root start tag, so prefixes and namespaces
  * resolve as in the file; each is placed on its own line of the file, so lines (of nodes and of errors)
- * are the file's. The scan does not check well-formedness: the main pass validates the whole document.
+ * are the file's. The scan does not check well-formedness: the main pass validates the whole file.
  */
 import { byteView, localOf, nameAt, newBytes } from './byteScan';
 import { PartSplitter, type CutRules, type RootTag, type SplitItem } from './partSplit';
