@@ -74,7 +74,7 @@ export class XmlScanner extends XmlTextScanner {
     return o;
   }
 
-  /** Feeds the next piece of the document. @throws OcxImportError for malformed XML. */
+  /** Feeds the next piece of the text. @throws OcxImportError for malformed XML. */
   write(text: string): void {
     if (!this.started && text.length) {
       this.started = true;
