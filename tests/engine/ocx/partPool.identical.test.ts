@@ -40,10 +40,13 @@ afterAll(async () => {
   await rm(tmp, { recursive: true, force: true });
 });
 
-/** Two-pass import of a file with `threads` workers and small batches (several in flight per worker). */
-function importWith(file: string, threads: number, batchRecords = 8): Promise<ImportResult> {
+/**
+ * Two-pass import of a file with `threads` workers and small batches (several in flight per worker, some
+ * processed on the calling thread, finishing out of order): `batch` records or bytes ÷ 1000 of part text.
+ */
+function importWith(file: string, threads: number, batch = 8): Promise<ImportResult> {
   const open = () => createReadStream(file, { highWaterMark: 64 * 1024 }) as AsyncIterable<Uint8Array>;
-  return importOcx(open(), { fileName: path.basename(file), reopen: open, ...(threads ? { offload: partPool({ threads, batchRecords }) } : {}) });
+  return importOcx(open(), { fileName: path.basename(file), reopen: open, ...(threads ? { offload: partPool({ threads, batchRecords: batch, batchBytes: batch * 1000, inFlightPerWorker: 2 }) } : {}) });
 }
 
 /** SHA-1 (12 hex) of each part of a result, meshes by their bytes. */
