@@ -11,7 +11,7 @@
  *   `UPDATE_OCX_BASELINE=1 npx vitest run --project unit tests/engine/ocx/partPool.identical.test.ts`.
  */
 import { createHash } from 'node:crypto';
-import { createReadStream, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createReadStream, existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -117,6 +117,18 @@ describe('tessellation in worker threads gives the single-thread result', () => 
     const single = await msg(importWith(bad, 0));
     expect(single).toMatch(/Malformed XML.*line \d+, column \d+/);
     expect(await msg(importWith(bad, 2))).toBe(single);
+  }, 120_000);
+
+  it('an import aborted half-way through the threaded part pass rejects with AbortError; the pool then serves the next import', async () => {
+    const ac = new AbortController();
+    const open = () => createReadStream(ship, { highWaterMark: 16 * 1024 }) as AsyncIterable<Uint8Array>;
+    const aborted = importOcx(open(), {
+      reopen: open, signal: ac.signal, totalBytes: statSync(ship).size,
+      offload: partPool({ threads: 2, batchBytes: 8000 }),
+      onProgress: (f) => f > 0.4 && ac.abort(),
+    });
+    await expect(aborted).rejects.toMatchObject({ name: 'AbortError' });
+    expect(fingerprint(await importWith(ship, 2, 40))).toEqual(fingerprint(await importWith(ship, 0)));
   }, 120_000);
 
   it('rejects a bad thread count', async () => {
