@@ -15,6 +15,7 @@ import type {
 } from './EngineApi';
 import { CameraRig } from './interaction/CameraRig';
 import { InputRouter } from './interaction/InputRouter';
+import { NavigationQuality } from './interaction/NavigationQuality';
 import { SelectionController } from './interaction/SelectionController';
 import { ViewActions } from './interaction/ViewActions';
 import type { Vec3 } from './interaction/cameraMath';
@@ -75,6 +76,8 @@ export class Engine implements EngineApi {
   private readonly annotations: AnnotationManager;
   private readonly loader: ModelLoader;
   private readonly views: ViewActions;
+  /** Interactive detail while the camera is navigated (drags, wheel, walk keys; animations per frame). */
+  private readonly nav: NavigationQuality;
   private model: ModelScene | null = null;
   private table: EngineObjectTable | null = null;
   private listener: EngineListener | null = null;
@@ -93,6 +96,8 @@ export class Engine implements EngineApi {
     sky.position.set(0, 0, 1);
     this.scene.add(sky);
     this.cams = new CameraRig(this.scene);
+    // When a navigation ends the next frame is drawn at full quality at once.
+    this.nav = new NavigationQuality(() => this.invalidate(), () => this.now());
     this.loader = new ModelLoader({ fetchFn: deps.fetchFn, now: this.now });
     this.loop = new FrameLoop({
       tick: (t) => this.cams.orbit.tick(t) && ((this.cameraChanged = true), true),
@@ -123,6 +128,7 @@ export class Engine implements EngineApi {
       pick: (x, y) => ((h) => (h.type === 'hit' ? h : null))(this.pick(x, y)),
       emit: (e) => this.emit(e),
       cameraMoved: () => this.cameraMoved(),
+      nav: this.nav,
       now: () => this.now(),
       alive: () => !this.disposed,
     });
@@ -133,6 +139,7 @@ export class Engine implements EngineApi {
       emit: (e) => this.emit(e),
       cameraMoved: () => this.cameraMoved(),
       setBoxEnabled: (on) => (this.input.gesture.boxEnabled = on),
+      nav: this.nav,
       now: () => this.now(),
     });
   }
@@ -317,6 +324,7 @@ export class Engine implements EngineApi {
     if (this.disposed) throw new Error('Engine disposed');
     this.loader.dispose();
     this.loop.dispose();
+    this.nav.dispose();
     this.input.dispose();
     this.sel.dispose();
     this.clearModel();
@@ -344,11 +352,18 @@ export class Engine implements EngineApi {
     this.invalidate();
   }
 
+  /** True while frames are drawn with interactive detail (camera navigated or animated; see ModelScene.interactive). */
+  get navigating(): boolean {
+    return this.nav.active || this.cams.orbit.animating;
+  }
+
   /** Culls chunks to the view and renders (FrameLoop hook). */
   private draw(): { render: { calls: number; triangles: number } } | undefined {
     const cams = this.cams;
     if (this.model) {
       const eye = cams.camera.position;
+      // Interactive detail while the camera is navigated or an animated view runs (its last step is full quality).
+      this.model.interactive = this.nav.active || cams.orbit.animating;
       this.model.lodBuildMs = Math.max(LOD_BUILD_MS_PER_FRAME, this.loop.stats.frameTimeMs / 2);
       this.model.cull(cams.viewProjection().elements, (box) => cams.worldPerPixel(box.clampPoint(eye, this.eyeOnBox).toArray() as Vec3));
       // LOD levels are built a few per frame; draw again until every chunk has its level.

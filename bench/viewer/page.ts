@@ -10,7 +10,7 @@ import {
   Raycaster, Scene, Vector2, Vector3, WebGLRenderer,
 } from 'three';
 import { Engine } from '../../engine/Engine';
-import { DETAIL_MIN_PX, EDGE_MIN_PX, LOD_MAX_PX, type ModelScene } from '../../engine/scene/ModelScene';
+import { DETAIL_MIN_PX, EDGE_MIN_PX, LOD_MAX_PX, NAV_DETAIL_MIN_PX, NAV_LOD_MAX_PX, type ModelScene } from '../../engine/scene/ModelScene';
 import type { EngineEvent, PointerInput } from '../../engine/EngineApi';
 import { decodeScenePackage } from '../../engine/package/reader';
 import { partGeometries } from './partGeometry';
@@ -18,6 +18,9 @@ import { fitBoxToView, orbitBasis } from '../../engine/interaction/cameraMath';
 
 const W = 1280, H = 720;
 const ORBIT_FRAMES = 20;
+const STILL_FRAMES = 5;
+/** Interactive detail settings [NAV_DETAIL_MIN_PX, NAV_LOD_MAX_PX] shot with BENCH_SHOTS (the engine's first). */
+const SHOT_SETTINGS: [number, number][] = [[NAV_DETAIL_MIN_PX, NAV_LOD_MAX_PX], [2, 2], [8, 8]];
 
 /** Figures of one implementation on one ship (ms, bytes). */
 export interface BenchFigures {
@@ -26,13 +29,19 @@ export interface BenchFigures {
   loadedMs: number;
   orbitMedianMs: number;
   orbitP95Ms: number;
+  /** Full-quality frame at the orbit's end view after the pointer is released (median); baseline: its orbit frame. */
+  stillMedianMs: number;
   pickMs: number;
   boxMs: number;
   heapMB: number;
   bytesPerTriangle: number;
   triangles: number;
-  /** Triangles in the draw ranges of the last orbit frame (after culling), Keelson only. */
+  /** Triangles in the draw ranges of the last orbit frame (interactive detail, after culling), Keelson only. */
   drawnTriangles?: number;
+  /** Triangles in the draw ranges of the still (full-quality) frame after release, Keelson only. */
+  stillTriangles?: number;
+  /** PNG data URLs of the start view at rest and with interactive detail (BENCH_SHOTS), Keelson only. */
+  shots?: Record<string, string>;
   /** Orbit median (ms) with single factors switched off, Keelson only (BENCH_VARIANTS=1). */
   variants?: Record<string, number>;
 }
@@ -70,7 +79,7 @@ function ptr(kind: PointerInput['kind'], x: number, y: number, over: Partial<Poi
 }
 
 /** Measures the Keelson engine on the package at `url`. */
-async function keelsonBench(url: string, opts: { variants?: boolean } = {}): Promise<BenchFigures> {
+async function keelsonBench(url: string, opts: { variants?: boolean; shots?: boolean } = {}): Promise<BenchFigures> {
   const c = canvas();
   const engine = new Engine();
   await engine.init({ canvas: c as unknown as OffscreenCanvas, width: W, height: H, pixelRatio: 1 });
@@ -101,6 +110,7 @@ async function keelsonBench(url: string, opts: { variants?: boolean } = {}): Pro
 
   // Orbit: the same camera path as the baseline (from 160°/10°, fitted, 1.2° per frame = a 4 px drag step);
   // frame time = step + render + GPU finish, drawn synchronously (the engine's FrameLoop.frame) like the baseline.
+  // The frames are drawn during a pointer drag, i.e. with the engine's interactive detail (ModelScene.interactive).
   const loop = (engine as unknown as { loop: { frame(): void } }).loop;
   const model = (engine as unknown as { model: ModelScene }).model;
   const orbit = async (n: number): Promise<number[]> => {
@@ -115,7 +125,14 @@ async function keelsonBench(url: string, opts: { variants?: boolean } = {}): Pro
       loop.frame();
     }
     engine.pointer(ptr('down', W / 2, H / 2));
+    let settle = true;
     for (let i = 0; i < n; i++) {
+      if (i === 1 && settle) {
+        // The drag's first frame switched to interactive detail: let its LOD levels be built (frames the
+        // engine draws by itself meanwhile), then measure from the second step on.
+        for (let k = 0; k < 50 && model.lodPending; k++) loop.frame();
+        settle = false;
+      }
       const t = performance.now();
       engine.pointer(ptr('move', W / 2 + 4 * (i + 1) + (i === 0 ? 0 : 0), H / 2));
       loop.frame();
@@ -126,11 +143,46 @@ async function keelsonBench(url: string, opts: { variants?: boolean } = {}): Pro
     engine.pointer(ptr('up', W / 2 + 4 * n, H / 2, { buttons: 0 }));
     return frames;
   };
+  const nav = (engine as unknown as { nav: { begin(k: 'drag'): void; end(k: 'drag'): void } }).nav;
+  const redraw = (engine as unknown as { invalidate(): void });
+  const shots: Record<string, string> = {};
+  if (opts.shots) {
+    // The start view at rest and with interactive detail (same view), for choosing NAV_* by eye.
+    engine.orbitTo(160, 10, 0);
+    engine.fitToWindow();
+    for (let k = 0; k < 50 && (k === 0 || model.lodPending); k++) loop.frame();
+    shots['rest'] = c.toDataURL('image/png');
+    for (const [d, l] of SHOT_SETTINGS) {
+      model.navDetailMinPx = d;
+      model.navLodMaxPx = l;
+      nav.begin('drag');
+      for (let k = 0; k < 50 && (k === 0 || model.lodPending); k++) {
+        redraw.invalidate();
+        loop.frame();
+      }
+      shots[`moving-detail${d}-lod${l}`] = c.toDataURL('image/png');
+      nav.end('drag');
+    }
+    model.navDetailMinPx = NAV_DETAIL_MIN_PX;
+    model.navLodMaxPx = NAV_LOD_MAX_PX;
+  }
   const variants: Record<string, number> = {};
   if (opts.variants) {
     // One factor at a time (issue 4 item 6 "find what costs"): median of a few frames each.
     const med = async () => quantile(await orbit(4), 0.5);
-    variants['all optimisations'] = await med();
+    await med(); // warm-up (shader compilation, first LOD levels)
+    variants['all optimisations (interactive detail while dragging)'] = await med();
+    for (const [d, l] of SHOT_SETTINGS.slice(1)) {
+      model.navDetailMinPx = d;
+      model.navLodMaxPx = l;
+      variants[`interactive detail with objects under ${d} px skipped, LOD cells up to ${l} px`] = await med();
+    }
+    model.navDetailMinPx = NAV_DETAIL_MIN_PX;
+    model.navLodMaxPx = NAV_LOD_MAX_PX;
+    // The remaining variants draw full quality while dragging (as before interactive detail): the engine's
+    // navigation state reads as idle, so each frame is drawn like a still one.
+    Object.defineProperty(nav, 'active', { get: () => false, configurable: true });
+    variants['full quality while dragging (as before: edges, 1 px culling, 1.5 px LOD cells)'] = await med();
     const heads = (engine as unknown as { cams: { heads: { visible: boolean }[] } }).cams.heads;
     heads[1].visible = true;
     variants['walk camera head light on too (as before this round)'] = await med();
@@ -156,9 +208,21 @@ async function keelsonBench(url: string, opts: { variants?: boolean } = {}): Pro
     model.detailMinPx = DETAIL_MIN_PX;
     model.lodMaxPx = LOD_MAX_PX;
     model.edgeMinPx = EDGE_MIN_PX;
+    delete (nav as { active?: boolean }).active;
   }
   const frames = await orbit(ORBIT_FRAMES);
   const drawnTriangles = model.trianglesDrawn;
+  // Still frames: full quality at the orbit's end view after the release (each one redrawn and finished).
+  const still: number[] = [];
+  for (let i = 0; i < STILL_FRAMES; i++) {
+    const t = performance.now();
+    redraw.invalidate();
+    loop.frame();
+    sync(gl);
+    still.push(performance.now() - t);
+    await raf();
+  }
+  const stillTriangles = model.trianglesDrawn;
   // Bytes after orbiting: the LOD indices built for the view count too.
   const stats1 = engine.getRenderStats();
   engine.fitToWindow();
@@ -187,13 +251,16 @@ async function keelsonBench(url: string, opts: { variants?: boolean } = {}): Pro
     loadedMs,
     orbitMedianMs: quantile(frames, 0.5),
     orbitP95Ms: quantile(frames, 0.95),
+    stillMedianMs: quantile(still, 0.5),
     pickMs: quantile(picks, 0.5),
     boxMs,
     heapMB: heap,
     bytesPerTriangle: stats1.geometryBytes / stats1.modelTriangles,
     triangles: stats0.modelTriangles + 0 * boxCount,
     drawnTriangles,
+    stillTriangles,
     variants,
+    shots,
   };
 }
 
@@ -289,6 +356,8 @@ async function baselineBench(url: string): Promise<BenchFigures> {
     loadedMs: firstFrameMs,
     orbitMedianMs: quantile(frames, 0.5),
     orbitP95Ms: quantile(frames, 0.95),
+    // The baseline has one quality: its still frame is its orbit frame.
+    stillMedianMs: quantile(frames, 0.5),
     pickMs: quantile(picks, 0.5),
     boxMs,
     heapMB: heap,

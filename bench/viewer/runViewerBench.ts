@@ -13,6 +13,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { BenchFigures } from './page';
+import { NAV_DETAIL_MIN_PX, NAV_LOD_MAX_PX } from '../../engine/scene/ModelScene';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const OUT = path.resolve(here, '../out');
@@ -74,6 +75,7 @@ const ROWS: [NumericFigure, string, number][] = [
   ['loadedMs', 'time fully loaded (ms)', 0],
   ['orbitMedianMs', 'orbit frame time, median (ms)', 1],
   ['orbitP95Ms', 'orbit frame time, p95 (ms)', 1],
+  ['stillMedianMs', 'still frame time (full quality, after release), median (ms)', 1],
   ['pickMs', 'pick latency, median (ms)', 2],
   ['boxMs', 'box-selection latency (ms)', 1],
   ['heapMB', 'JS heap after load (MB)', 0],
@@ -89,10 +91,13 @@ function table(results: { parts: number; keelson: BenchFigures; baseline: BenchF
       const ratio = Number.isFinite(a) && Number.isFinite(b) && a > 0 ? `${(b / a).toFixed(1)}×` : '–';
       lines.push(`| ${label} | ${fmt(a, d)} | ${r.baseline ? fmt(b, d) : 'not run'} | ${k === 'triangles' || k === 'firstFrameAtPercent' ? '' : ratio} |`);
     }
-    if (r.keelson.drawnTriangles !== undefined) lines.push('', `Keelson drew ${r.keelson.drawnTriangles.toLocaleString('en-US')} of ${r.keelson.triangles.toLocaleString('en-US')} triangles in the last orbit frame (objects under 1 px skipped).`);
+    if (r.keelson.drawnTriangles !== undefined) {
+      const still = r.keelson.stillTriangles !== undefined ? `, ${r.keelson.stillTriangles.toLocaleString('en-US')} in the still frame after release (full quality)` : '';
+      lines.push('', `Keelson drew ${r.keelson.drawnTriangles.toLocaleString('en-US')} of ${r.keelson.triangles.toLocaleString('en-US')} triangles in the last orbit frame (interactive detail)${still}.`);
+    }
     const v = r.keelson.variants ?? {};
     if (Object.keys(v).length) {
-      lines.push('', 'Keelson orbit median with factors switched off one at a time (same run, 4 frames each):', '', '| variant | orbit median (ms) |', '|---|---:|');
+      lines.push('', 'Keelson orbit median with factors switched off one at a time (same run, 4 frames each after one warm-up round):', '', '| variant | orbit median (ms) |', '|---|---:|');
       for (const [name, ms] of Object.entries(v)) lines.push(`| ${name} | ${ms.toFixed(1)} |`);
     }
     lines.push('');
@@ -124,7 +129,11 @@ export async function viewerSuite(): Promise<{ suite: string; case: string; valu
     for (const n of sizes) {
       const url = `/${path.basename(files.get(n)!)}`;
       // BENCH_VARIANTS: part counts (comma-separated) at which the one-factor-at-a-time orbit variants run.
-      const opts = { variants: (process.env.BENCH_VARIANTS ?? '').split(',').map((x) => Number(x.trim())).includes(n) };
+      const opts = {
+        variants: (process.env.BENCH_VARIANTS ?? '').split(',').map((x) => Number(x.trim())).includes(n),
+        // BENCH_SHOTS=1: PNGs of the start view at rest and with interactive detail into bench/out/shot-<parts>-*.png.
+        shots: process.env.BENCH_SHOTS === '1',
+      };
       const run = async (fn: 'keelsonBench' | 'keelsonBaseline') => {
         const page = await browser.newPage({ viewport: { width: 1280, height: 720 } });
         // BENCH_TIMEOUT_MIN bounds one implementation's run (the baseline may not finish on the big ship).
@@ -139,6 +148,10 @@ export async function viewerSuite(): Promise<{ suite: string; case: string; valu
       };
       console.error(`viewer bench: ${n} parts — Keelson engine …`);
       const keelson = await run('keelsonBench');
+      for (const [name, url] of Object.entries(keelson.shots ?? {})) {
+        await writeFile(path.join(OUT, `shot-${n}-${name}.png`), Buffer.from(url.slice(url.indexOf(',') + 1), 'base64'));
+      }
+      delete keelson.shots;
       console.error(`viewer bench: ${n} parts — baseline …`);
       let baseline: BenchFigures | null = null;
       if (process.env.BENCH_SKIP_BASELINE !== '1') try {
@@ -172,6 +185,10 @@ async function writeReadme(results: { parts: number; keelson: BenchFigures; base
     'without a BVH. Both: 1280 × 720 canvas, pixel ratio 1, antialias on, the same camera path (orbit from 160°/10°, fitted, 1.2° per',
     'frame), each frame drawn synchronously and ended by a 1-pixel readback so the time includes the (software) GPU. Keelson settles',
     'its LOD levels for the start view first (the frames the engine draws by itself after a view change; not in the orbit figures).',
+    'Keelson\'s orbit frames are drawn during a pointer drag, i.e. with interactive detail (engine/scene/ModelScene.ts `interactive`):',
+    `no edges, objects under ${NAV_DETAIL_MIN_PX} px skipped, LOD cells up to ${NAV_LOD_MAX_PX} px (its levels are built at the drag\'s first step, before the measured`,
+    'frames). The still frame is the full-quality frame drawn at the end view after the release (edges on objects of ≥ 12 px, objects',
+    'under 1 px skipped, LOD cells ≤ 1.5 px), redrawn and finished 5 times; the baseline has one quality, so its still frame is its orbit frame.',
     'Pick: pointer down/up to selection (Keelson, BVHs built beforehand by the idle builder) vs Raycaster.intersectObjects (baseline).',
     'Box selection: right-to-left over the middle third. The baseline draws nothing until the whole package is in, so its first frame',
     'and full load coincide. Geometry bytes per triangle count every GPU buffer (Keelson: positions, slots, indices, edges, LOD indices).',

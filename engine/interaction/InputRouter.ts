@@ -5,13 +5,15 @@
  * actions are dispatched here: a click hides visible clipping planes, then belongs to the measure
  * operator while it is armed, else to an annotation under the cursor, else to selection; a right click
  * cancels measuring or opens the context menu; drags orbit, pan, pinch or draw the selection box; hover
- * (50 ms) moves the snap marker while measuring, highlights, and reports the cursor point.
+ * (50 ms) moves the snap marker while measuring, highlights, and reports the cursor point. Camera drags
+ * (orbit, pan, pinch) hold the interactive detail (NavigationQuality) from drag-start to drag-end.
  */
 import type { EngineEvent, PointerInput } from '../EngineApi';
 import type { AnnotationManager } from '../tools/AnnotationManager';
 import type { ClippingManager } from '../tools/ClippingManager';
 import type { MeasureManager } from '../tools/MeasureManager';
 import { boxSelectMode } from './boxSelect';
+import type { NavigationQuality } from './NavigationQuality';
 import type { CameraRig } from './CameraRig';
 import { PointerGesture, type GestureAction } from './PointerGesture';
 import type { SelectionController } from './SelectionController';
@@ -31,6 +33,8 @@ export interface InputTargets {
   pick(x: number, y: number): { nodeId: number; point: [number, number, number] } | null;
   emit(event: EngineEvent): void;
   cameraMoved(): void;
+  /** Interactive detail while a drag moves the camera (orbit, pan, pinch: from drag-start to drag-end). */
+  nav: Pick<NavigationQuality, 'begin' | 'end'>;
   now(): number;
   alive(): boolean;
 }
@@ -75,6 +79,7 @@ export class InputRouter {
         if (t.measure.active) return t.measure.cancel();
         return t.emit({ type: 'context-menu', x: a.x, y: a.y });
       case 'drag-start':
+        if (a.mode !== 'box') t.nav.begin('drag');
         return t.sel.setHover(null);
       case 'orbit':
         t.cams.orbitBy(a.dx, a.dy);
@@ -88,6 +93,7 @@ export class InputRouter {
       case 'box':
         return t.emit({ type: 'box-changed', box: { x0: a.x0, y0: a.y0, x1: a.x1, y1: a.y1, mode: boxSelectMode(a.x0, a.x1) } });
       case 'drag-end':
+        t.nav.end('drag');
         if (a.mode === 'box') {
           t.emit({ type: 'box-changed', box: null });
           if (a.x0 !== undefined && a.y0 !== undefined && a.x1 !== undefined && a.y1 !== undefined) t.sel.selectBox({ x0: a.x0, y0: a.y0, x1: a.x1, y1: a.y1 }, a.toggle === true);

@@ -3,13 +3,15 @@
  * item 3): double-click resets the orbit target (200 ms debounce), Fit to window, animated orbits and the
  * projection views along ±X/±Y/±Z (700 ms), walk mode on/off, walk keys and the wheel. Split out of
  * Engine.ts so the facade stays a dispatcher; every action ends with `cameraMoved()` (the next frame is
- * drawn and a throttled camera-changed event follows). World units mm, angles degrees.
+ * drawn and a throttled camera-changed event follows); wheel and walk keys pulse the interactive detail
+ * (NavigationQuality). World units mm, angles degrees.
  */
 import type { EngineEvent, KeyInput, ProjectionAxis, WheelInput } from '../EngineApi';
 import { isBoxValid, type Box3Tuple } from '../model/types';
 import type { ModelScene } from '../scene/ModelScene';
 import type { CameraRig } from './CameraRig';
 import { CAMERA_CONSTANTS, PROJECTION_ORBITS, type Vec3 } from './cameraMath';
+import type { NavigationQuality } from './NavigationQuality';
 
 /** What the view actions need of the engine. */
 export interface ViewActionHost {
@@ -22,6 +24,8 @@ export interface ViewActionHost {
   cameraMoved(): void;
   /** Turns box selection on or off (off in walk mode). */
   setBoxEnabled(on: boolean): void;
+  /** Interactive detail: wheel zoom and walk keys pulse it (it lasts NAV_IDLE_MS after the last one). */
+  nav: Pick<NavigationQuality, 'pulse'>;
   now(): number;
 }
 
@@ -83,12 +87,15 @@ export class ViewActions {
 
   /** Walk-mode keys (w/s/a/d, x/c/q/e). */
   key(input: KeyInput): void {
-    if (this.h.cams.key(input)) this.h.cameraMoved();
+    if (!this.h.cams.key(input)) return;
+    this.h.nav.pulse('keys');
+    this.h.cameraMoved();
   }
 
   /** Wheel: zoom towards the cursor (orbit) or step (walk). */
   wheel(input: WheelInput): void {
     this.h.cams.wheel(input);
+    this.h.nav.pulse('wheel');
     this.h.cameraMoved();
   }
 }

@@ -23,6 +23,14 @@ export const DETAIL_MIN_PX = 1;
 export const EDGE_MIN_PX = 12;
 /** LOD cells (scene/lodCluster.ts) are at most this many pixels; time (ms) spent building LOD levels per frame at most. */
 export const LOD_MAX_PX = 1.5;
+/**
+ * Interactive detail (frames drawn while the camera is navigated, see `interactive`): no edges, objects
+ * under NAV_DETAIL_MIN_PX skipped, LOD cells up to NAV_LOD_MAX_PX pixels. Chosen by measurement on the
+ * 10k and 100k bench ships (bench/README.md "Engine performance notes"): hull and main structure stay
+ * recognisable in the moving frames.
+ */
+export const NAV_DETAIL_MIN_PX = 4;
+export const NAV_LOD_MAX_PX = 4;
 export const LOD_BUILD_MS_PER_FRAME = 12;
 
 const clock = (): number => (globalThis.performance ? globalThis.performance.now() : Date.now());
@@ -49,6 +57,16 @@ export class ModelScene {
   /** Level-of-detail thresholds in pixels (see DETAIL_MIN_PX, EDGE_MIN_PX); 0 draws everything. */
   detailMinPx = DETAIL_MIN_PX;
   edgeMinPx = EDGE_MIN_PX;
+  /**
+   * Interactive detail while the camera moves (the engine sets it from interaction/NavigationQuality):
+   * cull() then draws no edges, skips objects under `navDetailMinPx` and uses LOD cells up to
+   * `navLodMaxPx` pixels — except while clipping, which keeps full detail (caps need closed solids).
+   */
+  interactive = false;
+  navDetailMinPx = NAV_DETAIL_MIN_PX;
+  navLodMaxPx = NAV_LOD_MAX_PX;
+  /** True when the last cull() drew interactive detail (interactive and not clipping). */
+  interactiveDrawn = false;
   /** True while the package streams in: LOD levels wait until it has arrived (the engine clears it). */
   loading = true;
   /**
@@ -220,31 +238,37 @@ export class ModelScene {
    * size of a pixel at a chunk's box, mm), skips objects under `detailMinPx` and edges of objects under
    * `edgeMinPx` in the chunks drawn, and draws each chunk through the LOD level whose cells are at most
    * `lodMaxPx` (not while clipping: caps need the closed solids), building missing levels for up to
-   * `lodBuildMs` (`lodPending` tells whether more frames will refine). Returns how many chunks stay drawn.
+   * `lodBuildMs` (`lodPending` tells whether more frames will refine). With `interactive` (and no
+   * clipping) the thresholds are `navDetailMinPx` / `navLodMaxPx` (when larger) and no edges are drawn.
+   * Returns how many chunks stay drawn.
    */
   cull(viewProjection: ArrayLike<number>, mmPerPixel?: (box: Box3) => number): number {
     const boxes = new Float64Array(this.chunks.length * 6);
     this.chunks.forEach((c, i) => boxes.set([c.worldBox.min.x, c.worldBox.min.y, c.worldBox.min.z, c.worldBox.max.x, c.worldBox.max.y, c.worldBox.max.z], i * 6));
     const mask = cullBoxes(viewProjection, boxes);
+    const nav = this.interactive && !this.clipPlanes;
+    const detailPx = nav ? Math.max(this.detailMinPx, this.navDetailMinPx) : this.detailMinPx;
+    const lodPx = nav && this.lodMaxPx > 0 ? Math.max(this.lodMaxPx, this.navLodMaxPx) : this.lodMaxPx;
     let drawn = 0, drawnTriangles = 0, pending = false;
     const start = clock();
     this.chunks.forEach((c, i) => {
       const on = mask[i] === 1;
       c.mesh.visible = on;
       c.lodMesh.visible = false;
-      if (c.edges) c.edges.visible = on;
+      if (c.edges) c.edges.visible = on && !nav;
       c.setTranslucentPass(this.translucentOn);
       if (!on) return;
       drawn++;
       const px = mmPerPixel ? mmPerPixel(c.worldBox) : 0;
-      const level = this.clipPlanes || !(this.lodMaxPx > 0) ? -1 : lodLevelFor(px * this.lodMaxPx);
-      const d = c.setDetail(px * this.detailMinPx, px * this.edgeMinPx, level, !this.loading && clock() - start < this.lodBuildMs);
+      const level = this.clipPlanes || !(lodPx > 0) ? -1 : lodLevelFor(px * lodPx);
+      const d = c.setDetail(px * detailPx, px * this.edgeMinPx, level, !this.loading && clock() - start < this.lodBuildMs);
       if (d.pending) pending = true;
       drawnTriangles += d.triangles;
     });
     this.lodPending = pending;
     this.chunksDrawn = drawn;
     this.trianglesDrawn = drawnTriangles;
+    this.interactiveDrawn = nav;
     return drawn;
   }
 

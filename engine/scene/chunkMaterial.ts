@@ -4,7 +4,8 @@
  * `objectSlot` (row of the chunk's object table) is turned into the global object index by the chunk's
  * slot texture, then flags and colour/opacity are fetched: hidden objects collapse out of the clip volume
  * (no geometry rebuild), selected and hovered objects are tinted, every object takes its colour and
- * opacity from the colour table.
+ * opacity from the colour table. The lookup runs once per vertex and reaches the fragments as `flat`
+ * varyings (every vertex of a triangle or line belongs to the same object, so nothing is interpolated).
  *
  * One material per chunk (its own slot texture uniform); all share one GPU program (same cache key), and
  * the state uniforms are shared objects, so a state change is one texture upload for the whole model.
@@ -55,8 +56,8 @@ uniform sampler2D uObjectFlags;
 uniform sampler2D uObjectColors;
 uniform sampler2D uSlotObjects;
 uniform float uModelOpacity;
-varying float vObjectFlags;
-varying vec4 vObjectColor;
+flat varying float vObjectFlags;
+flat varying vec4 vObjectColor;
 ivec2 keelsonTexel(float index) {
   int i = int(index + 0.5);
   return ivec2(i % ${TEXTURE_ROW}, i / ${TEXTURE_ROW});
@@ -85,8 +86,8 @@ const FRAGMENT_PARS = /* glsl */ `
 uniform vec3 uSelectionColor;
 uniform vec3 uHoverColor;
 uniform float uModelOpacity;
-varying float vObjectFlags;
-varying vec4 vObjectColor;
+flat varying float vObjectFlags;
+flat varying vec4 vObjectColor;
 `;
 
 /** Base colour from the table, then selection (bit 2) and hover (bit 4) tints. */
@@ -163,7 +164,7 @@ export function createSurfaceMaterial(uniforms: ObjectStateUniforms, slot: Chunk
   });
   m.defines = translucent ? { KEELSON_SURFACE: 1, KEELSON_TRANSLUCENT_PASS: 1 } : { KEELSON_SURFACE: 1 };
   m.onBeforeCompile = (shader) => inject(shader, uniforms, slot, FRAGMENT_COLOR, true);
-  m.customProgramCacheKey = () => (translucent ? 'keelson-chunk-surface-v4-translucent' : 'keelson-chunk-surface-v4');
+  m.customProgramCacheKey = () => (translucent ? 'keelson-chunk-surface-v5-translucent' : 'keelson-chunk-surface-v5');
   return m;
 }
 
@@ -171,7 +172,7 @@ export function createSurfaceMaterial(uniforms: ObjectStateUniforms, slot: Chunk
 export function createEdgeMaterial(uniforms: ObjectStateUniforms, slot: ChunkSlotUniform): LineBasicMaterial {
   const m = new LineBasicMaterial({ color: new Color(EDGE_COLOR) });
   m.onBeforeCompile = (shader) => inject(shader, uniforms, slot, FRAGMENT_EDGE, false);
-  m.customProgramCacheKey = () => 'keelson-chunk-edge-v2';
+  m.customProgramCacheKey = () => 'keelson-chunk-edge-v3';
   return m;
 }
 
@@ -204,8 +205,8 @@ export function createStencilMaterial(uniforms: ObjectStateUniforms, slot: Chunk
       .replace('#include <project_vertex>', `#include <project_vertex>\n${VERTEX_STATE}\n  if (mod(floor(vObjectFlags / 8.0), 2.0) >= 1.0) gl_Position = vec4(2.0, 2.0, 2.0, 1.0);`);
     if (!vs.includes('keelsonTexel(objectIndex)')) throw new Error('chunkMaterial: three.js shader chunks changed; stencil injection failed');
     shader.vertexShader = vs;
-    shader.fragmentShader = shader.fragmentShader.replace('#include <common>', '#include <common>\nvarying float vObjectFlags;\nvarying vec4 vObjectColor;');
+    shader.fragmentShader = shader.fragmentShader.replace('#include <common>', '#include <common>\nflat varying float vObjectFlags;\nflat varying vec4 vObjectColor;');
   };
-  m.customProgramCacheKey = () => 'keelson-chunk-stencil-v1';
+  m.customProgramCacheKey = () => 'keelson-chunk-stencil-v2';
   return m;
 }
