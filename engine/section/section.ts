@@ -15,7 +15,7 @@
  */
 import type { FrameTables, ModelObject, PropertyRecord } from '../model/types';
 import { BLOCK_TRIANGLES, type SectionIndex, type SectionRange } from './SectionIndex';
-import { chainSegments, polygonArea, polylineLength, sliceEdges, sliceTriangles } from './slice';
+import { type SegmentBuffer, chainSegments, polygonArea, polylineLength, segmentBuffer, sliceEdges, sliceTrianglesInto } from './slice';
 import { purposeColor } from './purposeColors';
 import { sectionGrid } from './sectionGrid';
 import {
@@ -86,6 +86,7 @@ export function computeSection(model: SectionModel, axis: SectionAxis, coordinat
   const cadComponents: CadComponentSection[] = [];
   const mains = new Set<string>();
   const touched: number[] = [];
+  const segs = segmentBuffer(4096);
 
   for (const [o, rs] of [...byObject].sort((a, b) => a[0] - b[0])) {
     const obj = objects[o];
@@ -101,17 +102,17 @@ export function computeSection(model: SectionModel, axis: SectionAxis, coordinat
       : relation === 'inSection' ? (ext[k] + ext[k + 3]) / 2
       : relation === 'connectingNegative' ? ext[k + 3] - Math.min(tol / 2, (ext[k + 3] - ext[k]) / 2)
       : ext[k] + Math.min(tol / 2, (ext[k + 3] - ext[k]) / 2);
-    const segs: number[] = [];
+    segs.length = 0;
     const inPlane: number[] = [];
     const pts: number[] = [];
     for (const r of rs) {
       const rg = index.ranges[r];
       const b = index.batches[rg.batch];
-      if (rg.indexCount > 0 && options.linear) sliceTriangles(b.positions, b.indices, rg.indexStart, rg.indexCount, k, sliceAt, segs, coordinate);
+      if (rg.indexCount > 0 && options.linear) sliceTrianglesInto(b.positions, b.indices, rg.indexStart, rg.indexCount, k, sliceAt, segs, coordinate);
       else if (rg.indexCount > 0) sliceBlocks(index, rg, k, sliceAt, segs, coordinate);
       else if (b.edges && rg.edgeCount > 0) sliceEdges(b.edges, rg.edgeStart, rg.edgeCount, k, coordinate, tol, inPlane, pts);
     }
-    const curves = chainSegments(segs.length ? segs : inPlane);
+    const curves = chainSegments(segs.length ? segs.data.subarray(0, segs.length) : inPlane);
     for (let i = 0; i + 2 < pts.length; i += 3) curves.push({ points: [pts[i], pts[i + 1], pts[i + 2]], closed: false });
     if (curves.length === 0) continue;
     touched.push(o);
@@ -140,14 +141,14 @@ export function computeSection(model: SectionModel, axis: SectionAxis, coordinat
  * Slices the triangle blocks of a range whose extent along `k` straddles `sliceAt` (a triangle crosses
  * only when it has a vertex below the plane and one at or above it, slice.ts), appending segments.
  */
-function sliceBlocks(index: SectionIndex, rg: SectionRange, k: 0 | 1 | 2, sliceAt: number, segs: number[], project: number): void {
+function sliceBlocks(index: SectionIndex, rg: SectionRange, k: 0 | 1 | 2, sliceAt: number, segs: SegmentBuffer, project: number): void {
   const b = index.batches[rg.batch], bb = index.blockBounds;
   const end = rg.indexStart + rg.indexCount;
   for (let i = 0; i < rg.blockCount; i++) {
     const o = (rg.blockStart + i) * 6;
     if (!(bb[o + k] < sliceAt && bb[o + k + 3] >= sliceAt)) continue;
     const t0 = rg.indexStart + i * 3 * BLOCK_TRIANGLES;
-    sliceTriangles(b.positions, b.indices, t0, Math.min(end, t0 + 3 * BLOCK_TRIANGLES) - t0, k, sliceAt, segs, project);
+    sliceTrianglesInto(b.positions, b.indices, t0, Math.min(end, t0 + 3 * BLOCK_TRIANGLES) - t0, k, sliceAt, segs, project);
   }
 }
 

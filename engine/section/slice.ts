@@ -9,6 +9,17 @@
  */
 import { POLYLINE_TOLERANCE_MM, type SectionPolyline } from './types';
 
+/** A growable buffer of raw segments (x0 y0 z0 x1 y1 z1, mm): `data[0 .. length)` is filled. Reset `length` to reuse it. */
+export interface SegmentBuffer {
+  data: Float64Array;
+  length: number;
+}
+
+/** A new empty segment buffer (room for `segments` segments; it grows as needed). */
+export function segmentBuffer(segments = 1024): SegmentBuffer {
+  return { data: new Float64Array(Math.max(1, segments) * 6), length: 0 };
+}
+
 /**
  * Appends to `out` the segments (x0 y0 z0 x1 y1 z1, mm) where triangles `indices[start .. start+count)`
  * of `positions` cross the plane `axis` = `c`. The axis coordinate of every output point is exactly `c`
@@ -25,8 +36,31 @@ export function sliceTriangles(
   out: number[],
   project = c,
 ): number {
+  const buf = sliceScratch;
+  buf.length = 0;
+  const n = sliceTrianglesInto(positions, indices, start, count, axis, c, buf, project);
+  for (let i = 0; i < buf.length; i++) out.push(buf.data[i]);
+  return n;
+}
+const sliceScratch = segmentBuffer();
+
+/**
+ * sliceTriangles writing into a typed segment buffer (no per-segment allocation): the kernel the
+ * section uses. Same segments, same order, bit-identical values. @returns the number of segments appended.
+ */
+export function sliceTrianglesInto(
+  positions: ArrayLike<number>,
+  indices: ArrayLike<number>,
+  start: number,
+  count: number,
+  axis: 0 | 1 | 2,
+  c: number,
+  out: SegmentBuffer,
+  project = c,
+): number {
   let n = 0;
   const end = start + count;
+  let w = out.length, data = out.data;
   for (let t = start; t + 2 < end; t += 3) {
     const a = indices[t] * 3, b = indices[t + 1] * 3, d = indices[t + 2] * 3;
     const da = positions[a + axis] - c, db = positions[b + axis] - c, dd = positions[d + axis] - c;
@@ -37,22 +71,31 @@ export function sliceTriangles(
     if (na !== nb && na !== nd) { lone = a; dl = da; o1 = b; d1 = db; o2 = d; d2 = dd; }
     else if (nb !== na && nb !== nd) { lone = b; dl = db; o1 = d; d1 = dd; o2 = a; d2 = da; }
     else { lone = d; dl = dd; o1 = a; d1 = da; o2 = b; d2 = db; }
-    crossing(positions, lone, dl, o1, d1, axis, project, out);
-    crossing(positions, lone, dl, o2, d2, axis, project, out);
+    if (w + 6 > data.length) {
+      const grown = new Float64Array(data.length * 2);
+      grown.set(data.subarray(0, w));
+      out.data = data = grown;
+    }
+    crossing(positions, lone, dl, o1, d1, axis, project, data, w);
+    crossing(positions, lone, dl, o2, d2, axis, project, data, w + 3);
+    w += 6;
     n++;
   }
+  out.length = w;
   return n;
 }
 
-/** Pushes the crossing point of edge (p, q) with the plane, interpolated from the negative to the positive end. */
-function crossing(pos: ArrayLike<number>, p: number, dp: number, q: number, dq: number, axis: number, project: number, out: number[]): void {
+/** Writes at `out[w..w+3)` the crossing point of edge (p, q) with the plane, interpolated from the negative to the positive end. */
+function crossing(pos: ArrayLike<number>, p: number, dp: number, q: number, dq: number, axis: number, project: number, out: Float64Array, w: number): void {
   let neg = p, pos_ = q, dn = dp, dpos = dq;
   if (dp >= 0) { neg = q; pos_ = p; dn = dq; dpos = dp; }
   const t = dn / (dn - dpos);
   const x = pos[neg] + (pos[pos_] - pos[neg]) * t;
   const y = pos[neg + 1] + (pos[pos_ + 1] - pos[neg + 1]) * t;
   const z = pos[neg + 2] + (pos[pos_ + 2] - pos[neg + 2]) * t;
-  out.push(axis === 0 ? project : x, axis === 1 ? project : y, axis === 2 ? project : z);
+  out[w] = axis === 0 ? project : x;
+  out[w + 1] = axis === 1 ? project : y;
+  out[w + 2] = axis === 2 ? project : z;
 }
 
 /**
@@ -136,43 +179,59 @@ export function chainSegments(segments: ArrayLike<number>, closedTol = POLYLINE_
   for (let i = 0; i < nSeg * 2; i++) if (vertOf[i] >= 0) list[fill[vertOf[i]]++] = i;
   used.fill(0, 0, nSeg);
 
-  const chains: number[][] = [];
-  // Walks from end `e` of segment `s`, appending the points after it to `pts`.
-  const walk = (s: number, e: number, pts: number[]): void => {
-    let cur = s * 2 + e;
-    for (;;) {
-      const v = vertOf[cur];
-      let next = -1;
-      for (let k = start[v]; k < start[v + 1]; k++) if (!used[list[k] >> 1]) { next = list[k]; break; }
-      if (next < 0) return;
-      const ns = next >> 1, far = (ns * 2 + (1 - (next & 1)));
-      used[ns] = 1;
-      const o = far * 3;
-      pts.push(segments[o], segments[o + 1], segments[o + 2]);
-      cur = far;
-    }
-  };
-  const fwd: number[] = [], back: number[] = [];
+  // Each chain is walked from its first unused segment forwards and backwards into typed scratch, then
+  // copied once into its output array; closed chains (ends within closedTol) go straight to the result.
+  const fwd = sc.fwd, back = sc.back;
+  const done: SectionPolyline[] = [], open: number[][] = [];
   for (let s = 0; s < nSeg; s++) {
     if (!keep[s] || used[s]) continue;
     used[s] = 1;
-    fwd.length = 0;
-    back.length = 0;
-    walk(s, 1, fwd);
-    walk(s, 0, back);
-    const pts: number[] = [];
-    for (let i = back.length - 3; i >= 0; i -= 3) pts.push(back[i], back[i + 1], back[i + 2]);
+    const nf = walkChain(segments, vertOf, start, list, used, s * 2 + 1, fwd);
+    const nb = walkChain(segments, vertOf, start, list, used, s * 2, back);
     const o = s * 6;
-    pts.push(segments[o], segments[o + 1], segments[o + 2], segments[o + 3], segments[o + 4], segments[o + 5]);
-    for (let i = 0; i < fwd.length; i++) pts.push(fwd[i]);
-    chains.push(pts);
+    const total = nb + 6 + nf;
+    // First point: the last one walked backwards, else the segment's start.
+    const fx = nb ? back[nb - 3] : segments[o], fy = nb ? back[nb - 2] : segments[o + 1], fz = nb ? back[nb - 1] : segments[o + 2];
+    const lx = nf ? fwd[nf - 3] : segments[o + 3], ly = nf ? fwd[nf - 2] : segments[o + 4], lz = nf ? fwd[nf - 1] : segments[o + 5];
+    const ex = fx - lx, ey = fy - ly, ez = fz - lz;
+    const closed = total >= 9 && Math.sqrt(ex * ex + ey * ey + ez * ez) <= closedTol;
+    const stop = closed ? total - 3 : total;
+    const pts: number[] = [];
+    let n = 0;
+    for (let i = nb - 3; i >= 0 && n < stop; i -= 3, n += 3) pts.push(back[i], back[i + 1], back[i + 2]);
+    for (let i = 0; i < 6 && n < stop; i++, n++) pts.push(segments[o + i]);
+    for (let i = 0; n < stop; i++, n++) pts.push(fwd[i]);
+    if (closed) done.push({ points: pts, closed: true });
+    else open.push(pts);
   }
-  return finishChains(chains, closedTol, zeroLen);
+  return finishChains(done, open, closedTol, zeroLen);
+}
+
+/**
+ * Walks from endpoint `cur` (segment·2 + end) through unused segments, writing the far point of each
+ * into `out` (xyz) and marking it used. @returns the number of values written.
+ */
+function walkChain(segments: ArrayLike<number>, vertOf: Int32Array, start: Int32Array, list: Int32Array, used: Uint8Array, cur: number, out: Float64Array): number {
+  let w = 0;
+  for (;;) {
+    const v = vertOf[cur];
+    let next = -1;
+    for (let k = start[v], e = start[v + 1]; k < e; k++) if (!used[list[k] >> 1]) { next = list[k]; break; }
+    if (next < 0) return w;
+    const ns = next >> 1, far = ns * 2 + (1 - (next & 1));
+    used[ns] = 1;
+    const o = far * 3;
+    out[w] = segments[o];
+    out[w + 1] = segments[o + 1];
+    out[w + 2] = segments[o + 2];
+    w += 3;
+    cur = far;
+  }
 }
 
 interface ChainScratch {
   keep: Uint8Array; used: Uint8Array; vertOf: Int32Array; table: Int32Array; vq: Float64Array;
-  start: Int32Array; fill: Int32Array; list: Int32Array; segs: number; cap: number;
+  start: Int32Array; fill: Int32Array; list: Int32Array; fwd: Float64Array; back: Float64Array; segs: number; cap: number;
 }
 let chainScratch: ChainScratch | null = null;
 
@@ -183,7 +242,8 @@ function scratch(nSeg: number, cap: number): ChainScratch {
   const n = Math.max(nSeg, s?.segs ?? 0, 256), c = Math.max(cap, s?.cap ?? 0, 1024);
   chainScratch = {
     keep: new Uint8Array(n), used: new Uint8Array(n), vertOf: new Int32Array(n * 2), table: new Int32Array(c), vq: new Float64Array(n * 6),
-    start: new Int32Array(n * 2 + 1), fill: new Int32Array(n * 2), list: new Int32Array(n * 2), segs: n, cap: c,
+    start: new Int32Array(n * 2 + 1), fill: new Int32Array(n * 2), list: new Int32Array(n * 2),
+    fwd: new Float64Array(n * 3 + 3), back: new Float64Array(n * 3 + 3), segs: n, cap: c,
   };
   return chainScratch;
 }
@@ -193,12 +253,12 @@ const dist = (a: number[], i: number, b: number[], j: number): number => {
   return Math.sqrt(x * x + y * y + z * z);
 };
 
-/** Joins open chains whose ends meet within `tol`, closes chains whose ends meet, drops zero-length ones. */
-function finishChains(chains: number[][], tol: number, zeroLen: number): SectionPolyline[] {
+/**
+ * Joins open chains whose ends meet within `tol`, closes chains whose ends meet, drops zero-length ones;
+ * appends the results to `done` (already holding the chains closed by chaining) and returns it.
+ */
+function finishChains(done: SectionPolyline[], open: number[][], tol: number, zeroLen: number): SectionPolyline[] {
   const isClosed = (p: number[]) => p.length >= 9 && dist(p, 0, p, p.length - 3) <= tol;
-  let open = chains.filter((p) => !isClosed(p));
-  const done: SectionPolyline[] = [];
-  for (const p of chains) if (isClosed(p)) done.push({ points: p.slice(0, p.length - 3), closed: true });
   let merged = true;
   while (merged && open.length > 1) {
     merged = false;
@@ -224,7 +284,6 @@ function finishChains(chains: number[][], tol: number, zeroLen: number): Section
     if (isClosed(p)) done.push({ points: p.slice(0, p.length - 3), closed: true });
     else if (polylineLength(p, false) >= zeroLen) done.push({ points: p, closed: false });
   }
-  open = [];
   return done;
 }
 
