@@ -202,30 +202,21 @@ export class SurfaceLifter {
   liftInto(x: number, y: number, expected: number, out: Float64Array): boolean {
     const s = this.slot(Math.floor(x / this.cell), Math.floor(y / this.cell));
     if (s < 0 || this.start[s] === this.start[s + 1]) return this.extrapolate(x, y, expected, out);
-    const P = this.mesh.positions, I = this.mesh.indices, T = this.tri2d, items = this.items;
-    const [ox, oy, oz] = this.origin, [Nx, Ny, Nz] = this.N;
+    const T = this.tri2d, items = this.items;
     let best = -1, bestH = Infinity, px = 0, py = 0, pz = 0;
     for (let q = this.start[s], qe = this.start[s + 1]; q < qe; q++) {
       const t = items[q];
-      const o = 6 * t;
-      const x0 = T[o], y0 = T[o + 1], x1 = T[o + 2], y1 = T[o + 3], x2 = T[o + 4], y2 = T[o + 5];
-      const det = (y1 - y2) * (x0 - x2) + (x2 - x1) * (y0 - y2);
-      if (Math.abs(det) < 1e-12) continue;
-      const l0 = ((y1 - y2) * (x - x2) + (x2 - x1) * (y - y2)) / det;
-      const l1 = ((y2 - y0) * (x - x2) + (x0 - x2) * (y - y2)) / det;
-      const l2 = 1 - l0 - l1;
+      if (!barycentric(T, 6 * t, x, y)) continue;
+      const l0 = BARY[0], l1 = BARY[1], l2 = 1 - l0 - l1;
       const eps = -1e-7;
       if (l0 < eps || l1 < eps || l2 < eps) continue;
-      const g = 3 * this.tris[t];
-      const a = 3 * I[g], b = 3 * I[g + 1], c = 3 * I[g + 2];
-      const qx = l0 * P[a] + l1 * P[b] + l2 * P[c], qy = l0 * P[a + 1] + l1 * P[b + 1] + l2 * P[c + 1], qz = l0 * P[a + 2] + l1 * P[b + 2] + l2 * P[c + 2];
-      const h = Math.abs((qx - ox) * Nx + (qy - oy) * Ny + (qz - oz) * Nz - expected);
+      const h = this.pointOn(t, l0, l1, expected);
       if (h < bestH) {
         bestH = h;
         best = t;
-        px = qx;
-        py = qy;
-        pz = qz;
+        px = PT[0];
+        py = PT[1];
+        pz = PT[2];
       }
     }
     if (best < 0) return this.extrapolate(x, y, expected, out);
@@ -238,6 +229,19 @@ export class SurfaceLifter {
     return true;
   }
 
+  /** The point of triangle t at barycentric (l0, l1) into PT (mm); returns |its height along N − expected|. */
+  private pointOn(t: number, l0: number, l1: number, expected: number): number {
+    const P = this.mesh.positions, I = this.mesh.indices;
+    const g = 3 * this.tris[t];
+    const a = 3 * I[g], b = 3 * I[g + 1], c = 3 * I[g + 2], l2 = 1 - l0 - l1;
+    const qx = l0 * P[a] + l1 * P[b] + l2 * P[c], qy = l0 * P[a + 1] + l1 * P[b + 1] + l2 * P[c + 1], qz = l0 * P[a + 2] + l1 * P[b + 2] + l2 * P[c + 2];
+    PT[0] = qx;
+    PT[1] = qy;
+    PT[2] = qz;
+    const [ox, oy, oz] = this.origin, [Nx, Ny, Nz] = this.N;
+    return Math.abs((qx - ox) * Nx + (qy - oy) * Ny + (qz - oz) * Nz - expected);
+  }
+
   /**
    * A point just outside the triangulated surface (the chords of a curved edge lie inside the true
    * boundary, so points of the plate's own outline on the convex side miss every triangle): the plane
@@ -247,7 +251,7 @@ export class SurfaceLifter {
    */
   private extrapolate(x: number, y: number, expected: number, out: Float64Array): boolean {
     const cx = Math.floor(x / this.cell), cy = Math.floor(y / this.cell);
-    const P = this.mesh.positions, I = this.mesh.indices, T = this.tri2d, items = this.items;
+    const T = this.tri2d, items = this.items;
     let bestT = -1, bestD = Infinity, bestH = Infinity, b0 = 0, b1 = 0;
     for (let dx = -1; dx <= 1; dx++)
       for (let dy = -1; dy <= 1; dy++) {
@@ -256,17 +260,12 @@ export class SurfaceLifter {
         for (let q = this.start[s], qe = this.start[s + 1]; q < qe; q++) {
           const t = items[q];
           const o = 6 * t;
+          if (!barycentric(T, o, x, y)) continue;
           const x0 = T[o], y0 = T[o + 1], x1 = T[o + 2], y1 = T[o + 3], x2 = T[o + 4], y2 = T[o + 5];
-          const det = (y1 - y2) * (x0 - x2) + (x2 - x1) * (y0 - y2);
-          if (Math.abs(det) < 1e-12) continue;
           const d = Math.min(segDist2(x, y, x0, y0, x1, y1), segDist2(x, y, x1, y1, x2, y2), segDist2(x, y, x2, y2, x0, y0));
           if (d > bestD + 1e-9) continue;
-          const l0 = ((y1 - y2) * (x - x2) + (x2 - x1) * (y - y2)) / det;
-          const l1 = ((y2 - y0) * (x - x2) + (x0 - x2) * (y - y2)) / det;
-          const g = 3 * this.tris[t];
-          const a = 3 * I[g], b = 3 * I[g + 1], c = 3 * I[g + 2], l2 = 1 - l0 - l1;
-          const hx = l0 * P[a] + l1 * P[b] + l2 * P[c] - this.origin[0], hy = l0 * P[a + 1] + l1 * P[b + 1] + l2 * P[c + 1] - this.origin[1], hz = l0 * P[a + 2] + l1 * P[b + 2] + l2 * P[c + 2] - this.origin[2];
-          const h = Math.abs(hx * this.N[0] + hy * this.N[1] + hz * this.N[2] - expected);
+          const l0 = BARY[0], l1 = BARY[1];
+          const h = this.pointOn(t, l0, l1, expected);
           if (d < bestD - 1e-9 || h < bestH) {
             bestT = t;
             bestD = d;
@@ -277,16 +276,29 @@ export class SurfaceLifter {
         }
       }
     if (bestT < 0) return false;
-    const g = 3 * this.tris[bestT];
-    const a = 3 * I[g], b = 3 * I[g + 1], c = 3 * I[g + 2], b2 = 1 - b0 - b1;
-    out[0] = b0 * P[a] + b1 * P[b] + b2 * P[c];
-    out[1] = b0 * P[a + 1] + b1 * P[b + 1] + b2 * P[c + 1];
-    out[2] = b0 * P[a + 2] + b1 * P[b + 2] + b2 * P[c + 2];
+    this.pointOn(bestT, b0, b1, expected);
+    out[0] = PT[0];
+    out[1] = PT[1];
+    out[2] = PT[2];
     out[3] = this.triN[3 * bestT];
     out[4] = this.triN[3 * bestT + 1];
     out[5] = this.triN[3 * bestT + 2];
     return true;
   }
+}
+
+/** Scratch of barycentric() (l0, l1) and SurfaceLifter.pointOn (xyz). */
+const BARY = new Float64Array(2);
+const PT = new Float64Array(3);
+
+/** Barycentric coordinates (l0, l1) of (x, y) in the 2D triangle T[o .. o+6) into BARY; false when it is degenerate. */
+function barycentric(T: Float64Array, o: number, x: number, y: number): boolean {
+  const x0 = T[o], y0 = T[o + 1], x1 = T[o + 2], y1 = T[o + 3], x2 = T[o + 4], y2 = T[o + 5];
+  const det = (y1 - y2) * (x0 - x2) + (x2 - x1) * (y0 - y2);
+  if (Math.abs(det) < 1e-12) return false;
+  BARY[0] = ((y1 - y2) * (x - x2) + (x2 - x1) * (y - y2)) / det;
+  BARY[1] = ((y2 - y0) * (x - x2) + (x0 - x2) * (y - y2)) / det;
+  return true;
 }
 
 const BOXES = new WeakMap<SurfaceMesh, Float64Array>();
