@@ -19,7 +19,7 @@ import { normaliseProjectName } from '../projects/ProjectStore';
 import { boxToMetres, loadRevision, planeToMetres } from '../projects/loadRevision';
 
 export default async function instanceRoutes(app: FastifyInstance): Promise<void> {
-  const { projects, revisionCache, conversions } = app.ctx;
+  const { projects, conversions } = app.ctx;
   const base = '/api/keelson-instance';
 
   const load = (modelName: string, revision: number | 'latest') => loadRevision(app, modelName, revision);

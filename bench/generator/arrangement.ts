@@ -8,7 +8,7 @@
  * come from those faces (divergence theorem). Metres.
  */
 import { type HullDims, type Vec2, type Vec3, area2, clipBox, hullX, sectionAt, sectionPolygon } from './hullForm';
-import { type CatalogueIds, type IdSource, PartIds, contour, esc, num, pt } from './ocxWriter';
+import { type IdSource, PartIds, contour, esc, num, pt } from './ocxWriter';
 import { BLOCK_FRAMES, type PanelDesc, doubleSideIntervals, hasDoubleBottom, inMidbody } from './shipLayout';
 
 /** A compartment: purpose (schema enumeration), cargo and the box it fills inside the hull. */

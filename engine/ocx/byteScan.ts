@@ -89,17 +89,17 @@ export class MarkupIndex {
 }
 
 /**
- * Index just past the end tag of the element named `qname` whose content starts at `from`, found by
+ * Index just past the end tag of the element named `qname`, searched from `resume`, found by
  * a byte search: valid only when the content holds no comment, CDATA section or processing instruction
  * and no element of the same name ('<' cannot occur inside attribute values or text). One native search
  * for the local name finds both the end tag and same-named start tags (hits are checked for the '<' or
  * '</' and the prefix before them): the local name starts with a rarer byte than '<', so this is several
- * times faster than searching for `</qname` and `<qname`. b[from, resume) is known to hold none of these
- * (searched in an earlier buffer).
+ * times faster than searching for `</qname` and `<qname`. `resume` is the element's content start, or
+ * later when the bytes of the content before it were searched in an earlier buffer.
  * @returns the index, INCOMPLETE when the end tag is not in b (the rest is clean), NEEDS_SCAN when the
  * search cannot be trusted.
  */
-export function elementEnd(b: Uint8Array, from: number, resume: number, qname: string, markup: MarkupIndex): number {
+export function elementEnd(b: Uint8Array, resume: number, qname: string, markup: MarkupIndex): number {
   const pre = qname.indexOf(':') + 1; // bytes of 'prefix:' before the local name
   const local = ascii.encode(qname.slice(pre));
   const n = local.length;

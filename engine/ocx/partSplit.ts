@@ -356,7 +356,7 @@ export class PartSplitter {
     // a held element resumes its search where the last buffer ended (bytes before it are checked)
     const resume = this.resume > 0 ? lt + this.resume : gt + 1;
     this.resume = 0;
-    const end = elementEnd(b, gt + 1, Math.max(gt + 1, resume), qname, (this.markup ??= new MarkupIndex(b)));
+    const end = elementEnd(b, Math.max(gt + 1, resume), qname, (this.markup ??= new MarkupIndex(b)));
     if (end === INCOMPLETE && b.length - lt < FAST_LIMIT) {
       this.resume = Math.max(0, b.length - lt - (qname.length + 3));
       return HOLD;

@@ -4,7 +4,7 @@
  * §5.2.3 B, with the whole-surface method A as a fallback), then thicken between Offset and
  * Offset + thickness along the surface normal. Units: mm.
  */
-import { hypot2, hypot3, chainLoops, cross, dot, len, newellNormal, normalize, perpendicular, type Vec3 } from '../geometry/curves';
+import { hypot2, hypot3, chainLoops, cross, len, newellNormal, normalize, perpendicular, type Vec3 } from '../geometry/curves';
 import { MeshBuilder } from '../geometry/MeshBuilder';
 import { meshArea } from '../geometry/meshMeasure';
 import { pointKey, triangulateGrid, triangulateRegion } from '../geometry/region2d';

@@ -33,7 +33,7 @@ export class ClipCaps {
   private readonly geometry = new PlaneGeometry(1, 1);
 
   /** @param planes the six shared clipping planes in CLIP_PLANE_KEYS order. */
-  constructor(private readonly planes: Plane[]) {
+  constructor(planes: Plane[]) {
     if (planes.length !== 6) throw new Error(`ClipCaps: expected 6 planes, got ${planes.length}`);
     this.group.name = 'clip-caps';
     this.single = planes.map((p) => [p]);
