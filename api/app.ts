@@ -1,5 +1,5 @@
 /**
- * Builds the Fastify instance (issue 2 item 3) without listening: tests use `inject`, server.ts adds
+ * Builds the Fastify instance without listening: tests use `inject`, server.ts adds
  * socket.io, the built UI and `listen`. Every /api route except /api/config, /api/auth/*, /api/health
  * (and the socket.io path) needs `Authorization: Bearer <token>` (401 'Authentication required' /
  * 'Token expired'). Errors reply `{ error, message, type }` (application.md §3 "Error object").
@@ -33,7 +33,13 @@ const PASSWORD_RESET_ALLOWED = new Set(['/api/authorize-user', '/api/check-token
 /** Paths reachable without a token. */
 function isPublic(url: string): boolean {
   const p = url.split('?')[0];
-  return !p.startsWith('/api/') || p === '/api/config' || p === '/api/health' || p.startsWith('/api/auth/') || p.startsWith('/api/socket.io');
+  return (
+    !p.startsWith('/api/') ||
+    p === '/api/config' ||
+    p === '/api/health' ||
+    p.startsWith('/api/auth/') ||
+    p.startsWith('/api/socket.io')
+  );
 }
 
 /**
@@ -57,7 +63,12 @@ export async function buildApp(
   const stale = await db.selectFrom('conversions').select('id').where('status', '=', 1).execute();
   await db
     .updateTable('conversions')
-    .set({ status: 4, message: 'The server stopped during the conversion', error: 'The server stopped during the conversion', finished_at: new Date().toISOString() })
+    .set({
+      status: 4,
+      message: 'The server stopped during the conversion',
+      error: 'The server stopped during the conversion',
+      finished_at: new Date().toISOString(),
+    })
     .where('status', '=', 1)
     .execute();
   await projects.removeLeftovers(stale.map((r) => r.id));
@@ -67,7 +78,11 @@ export async function buildApp(
     users: new UserStore(db, config.organizationDomain),
     tokens: new TokenService(config.jwtSecret, config.tokenTtlMin),
     projects,
-    conversions: new ConversionManager(db, projects, options.runner ?? (config.useWorkerThreads ? workerRunner() : inProcessRunner())),
+    conversions: new ConversionManager(
+      db,
+      projects,
+      options.runner ?? (config.useWorkerThreads ? workerRunner() : inProcessRunner()),
+    ),
     revisionCache: new RevisionCache(4),
   };
 
@@ -84,17 +99,27 @@ export async function buildApp(
     const status = err.statusCode ?? 500;
     if (status >= 500) app.log.error(err);
     const code = (err as FastifyError).code;
-    if (code === 'FST_REQ_FILE_TOO_LARGE') return reply.code(413).send(Errors.uploadTooLarge(config.maxUploadMb).toJSON());
-    if (code === 'FST_ERR_CTP_EMPTY_JSON_BODY' || code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' || (status === 400 && code?.startsWith('FST_')))
+    if (code === 'FST_REQ_FILE_TOO_LARGE')
+      return reply.code(413).send(Errors.uploadTooLarge(config.maxUploadMb).toJSON());
+    if (
+      code === 'FST_ERR_CTP_EMPTY_JSON_BODY' ||
+      code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' ||
+      (status === 400 && code?.startsWith('FST_'))
+    )
       return reply.code(400).send({ error: 'BadRequest', message: err.message, type: 'validation' });
     const type = (err as { type?: string }).type;
-    if (status < 500) return reply.code(status).send({ error: code ?? 'Error', message: err.message, type: type ?? 'error' });
+    if (status < 500)
+      return reply.code(status).send({ error: code ?? 'Error', message: err.message, type: type ?? 'error' });
     return reply.code(500).send(Errors.internal().toJSON());
   });
   const spa = options.serveUi ? await registerUi(app, config.uiDir) : false;
   app.setNotFoundHandler((request, reply) => {
     if (spa && wantsSpaFallback(request)) return reply.type('text/html').sendFile('index.html');
-    return reply.code(404).send({ error: 'NotFound', message: `Route ${request.method} ${request.url.split('?')[0]} not found`, type: 'notFound' });
+    return reply.code(404).send({
+      error: 'NotFound',
+      message: `Route ${request.method} ${request.url.split('?')[0]} not found`,
+      type: 'notFound',
+    });
   });
 
   // Bearer check (401) for every non-public /api route; sets request.user.
@@ -107,7 +132,8 @@ export async function buildApp(
     const user = await ctx.users.find(email);
     if (!user) throw Errors.userNotFound();
     // A password set by an administrator must be changed before anything else (application.md §4).
-    if (user.requirePasswordReset && !PASSWORD_RESET_ALLOWED.has(request.url.split('?')[0])) throw Errors.passwordChangeRequired();
+    if (user.requirePasswordReset && !PASSWORD_RESET_ALLOWED.has(request.url.split('?')[0]))
+      throw Errors.passwordChangeRequired();
     request.user = user;
   });
 

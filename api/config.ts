@@ -1,5 +1,5 @@
 /**
- * Server configuration from the environment (issue 2 item 3). Every value has a default so a bare
+ * Server configuration from the environment. Every value has a default so a bare
  * `npm start` works; JWT_SECRET, when unset, is generated once and kept in DATA_DIR/jwt-secret.
  */
 import { randomBytes } from 'node:crypto';
@@ -46,7 +46,8 @@ function bool(value: string | undefined, fallback: boolean, name: string): boole
 function int(value: string | undefined, fallback: number, name: string): number {
   if (value === undefined || value === '') return fallback;
   const n = Number(value);
-  if (!Number.isInteger(n) || n < 0) throw new Error(`Environment variable ${name}="${value}" is not a non-negative integer`);
+  if (!Number.isInteger(n) || n < 0)
+    throw new Error(`Environment variable ${name}="${value}" is not a non-negative integer`);
   return n;
 }
 

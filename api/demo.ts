@@ -1,6 +1,6 @@
 /**
- * The demo ship (issue 2 item 8): on first start — no projects, no earlier successful demo import and
- * DEMO_SHIP not false — generate a ~2000-part ship with bench/generator and import it as project
+ * The demo ship: on first start — no projects, no earlier successful demo import and
+ * DEMO_SHIP not false — generate a ~2000-part ship with tools/generator and import it as project
  * DEMO_SHIP through the normal conversion path, so a new user has a model to open at once.
  */
 import { existsSync } from 'node:fs';
@@ -20,7 +20,10 @@ export const DEMO_MARKER = 'demo-ship-imported';
  * Starts the demo import when due; returns its conversion id, or null when nothing was started.
  * Does not wait for the conversion; a failure of the generator ends the conversion with Error.
  */
-export async function startDemoShipImport(ctx: AppContext, log: (msg: string) => void = () => {}): Promise<string | null> {
+export async function startDemoShipImport(
+  ctx: AppContext,
+  log: (msg: string) => void = () => {},
+): Promise<string | null> {
   if (!ctx.config.demoShip) return null;
   if ((await ctx.projects.list()).length > 0) return null;
   const marker = path.join(ctx.config.dataDir, DEMO_MARKER);
@@ -32,7 +35,7 @@ export async function startDemoShipImport(ctx: AppContext, log: (msg: string) =>
     await mkdir(uploads, { recursive: true });
     const file = path.join(uploads, 'demo-ship.3docx');
     log('Generating the demo ship');
-    const { writeShipOcx } = await import('../bench/generator/index');
+    const { writeShipOcx } = await import('../tools/generator/index');
     await writeShipOcx(file, { targetParts: 2000, name: 'DEMO SHIP' });
     ctx.conversions.start(id, { input: file, description: 'Demo ship', replace: false });
     void ctx.conversions.wait(id).then(async (e) => {

@@ -40,8 +40,7 @@ export const Errors = {
     new ApiError('Conflict', 409, `Adding the project ${name} is already in progress`, 'conflict'),
   conversionFinishing: (name: string) =>
     new ApiError('Conflict', 409, `The conversion of ${name} is being saved and can no longer be canceled`, 'conflict'),
-  passwordChangeRequired: () =>
-    new ApiError('Forbidden', 403, 'Change your password before continuing', 'permission'),
+  passwordChangeRequired: () => new ApiError('Forbidden', 403, 'Change your password before continuing', 'permission'),
   unsupportedFile: (ext: string) =>
     new ApiError('BadRequest', 400, `Unsupported file type "${ext}": expected .3docx, .ocx or .xml`, 'validation'),
   badArchive: (message: string) => new ApiError('BadRequest', 400, message, 'validation'),
@@ -53,11 +52,17 @@ export const Errors = {
   conversionNotFound: (name: string) =>
     new ApiError('NotFound', 404, `No conversion found for project ${name}`, 'notFound'),
   lastRevision: () =>
-    new ApiError('BadRequest', 400, 'The only revision of a project cannot be deleted; delete the project', 'validation'),
+    new ApiError(
+      'BadRequest',
+      400,
+      'The only revision of a project cannot be deleted; delete the project',
+      'validation',
+    ),
   userNotFound: () => new ApiError('Unauthorized', 401, 'User not found', 'authentication'),
   tooManyAttempts: (what: string, after: string) =>
     new ApiError('TooManyRequests', 429, `Too many ${what} attempts. Try again in ${after}.`, 'rateLimit'),
-  uploadTooLarge: (mb: number) => new ApiError('PayloadTooLarge', 413, `The file is larger than ${mb} MB`, 'validation'),
+  uploadTooLarge: (mb: number) =>
+    new ApiError('PayloadTooLarge', 413, `The file is larger than ${mb} MB`, 'validation'),
   internal: (message = 'An error occurred, please try again. If the problem persists, contact administrator.') =>
     new ApiError('InternalServerError', 500, message, 'error'),
 } as const;

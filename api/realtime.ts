@@ -22,7 +22,12 @@ export type JoinReply = { ok: true; room: string } | { ok: false; error: string;
 /** Attaches socket.io to the app's HTTP server; closed with the app. @returns the io server. */
 export function attachRealtime(app: FastifyInstance): Server {
   const { tokens, users, conversions } = app.ctx;
-  const io = new Server(app.server, { path: '/api/socket.io', transports: ['websocket'], allowUpgrades: false, serveClient: false });
+  const io = new Server(app.server, {
+    path: '/api/socket.io',
+    transports: ['websocket'],
+    allowUpgrades: false,
+    serveClient: false,
+  });
 
   io.use((socket, next) => {
     const token = (socket.handshake.auth as { token?: unknown } | undefined)?.token;
@@ -48,7 +53,11 @@ export function attachRealtime(app: FastifyInstance): Server {
           reply({ ok: true, room: name });
         },
         (e: unknown) => {
-          const err = { error: 'Forbidden', message: e instanceof ApiError ? e.message : 'The room cannot be joined now', type: 'permission' };
+          const err = {
+            error: 'Forbidden',
+            message: e instanceof ApiError ? e.message : 'The room cannot be joined now',
+            type: 'permission',
+          };
           socket.emit('error', err);
           reply({ ok: false, ...err });
         },
@@ -64,9 +73,11 @@ export function attachRealtime(app: FastifyInstance): Server {
    * knows (running or recorded). @throws ApiError 403 with the refusal message otherwise.
    */
   async function checkRoom(room: unknown, email: string): Promise<string> {
-    if (typeof room !== 'string' || room.length === 0 || room.length > 200) throw Errors.forbidden('Room must be a conversion id or your e-mail');
+    if (typeof room !== 'string' || room.length === 0 || room.length > 200)
+      throw Errors.forbidden('Room must be a conversion id or your e-mail');
     if (room.includes('@')) {
-      if (room.trim().toLowerCase() !== email.toLowerCase()) throw Errors.forbidden('You can only join the room of your own e-mail');
+      if (room.trim().toLowerCase() !== email.toLowerCase())
+        throw Errors.forbidden('You can only join the room of your own e-mail');
       return email.toLowerCase();
     }
     if (!UUID_RE.test(room) || !(await conversions.known(room))) throw Errors.forbidden(`Conversion ${room} not found`);

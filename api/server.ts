@@ -1,5 +1,5 @@
 /**
- * The Keelson server process (issue 2 item 3): builds the app, serves the built UI and /api,
+ * The Keelson server process: builds the app, serves the built UI and /api,
  * socket.io at /api/socket.io, listens on PORT (default 8080) and imports the demo ship on first
  * start without delaying `listen`. Run with `node --import tsx api/server.ts` (scripts/start.mjs).
  */

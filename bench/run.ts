@@ -3,7 +3,7 @@
  * prints a results table. Timings are reported, never asserted.
  *
  * Suites:
- *   package — generates a ship (bench/generator), imports it with importOcxFile, then measures `.sc`
+ *   package — generates a ship (tools/generator), imports it with importOcxFile, then measures `.sc`
  *             encode and streaming decode throughput (engine/package).
  *   ocx     — OCX import throughput (MB/s, parts/s) per sample and for generated ships of 10k and 100k
  *             parts beside a bare saxes parse of the same file (bench/ocx/ocxSuite.ts).
@@ -15,7 +15,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { writeShipOcx } from './generator/generateShip';
+import { writeShipOcx } from '../tools/generator/generateShip';
 import { importOcxFile } from '../engine/ocx/importFile';
 import { concatFrames, encodeScenePackage } from '../engine/package/writer';
 import { ScenePackageReader } from '../engine/package/reader';
@@ -54,7 +54,8 @@ async function packageSuite(): Promise<BenchRow[]> {
     const dec = await time(() => {
       const reader = new ScenePackageReader();
       let chunks = 0;
-      for (let o = 0; o < bytes.length; o += 65536) chunks += reader.push(bytes.subarray(o, o + 65536)).filter((e) => e.type === 'chunk').length;
+      for (let o = 0; o < bytes.length; o += 65536)
+        chunks += reader.push(bytes.subarray(o, o + 65536)).filter((e) => e.type === 'chunk').length;
       reader.end();
       return chunks;
     });
@@ -91,15 +92,25 @@ const DEFAULT_SUITES = ['package', 'ocx'];
 
 /** Formats rows as an aligned text table. */
 export function formatTable(rows: BenchRow[]): string {
-  const cells = [['suite', 'case', 'value', 'unit'], ...rows.map((r) => [r.suite, r.case, Number.isInteger(r.value) ? String(r.value) : r.value.toFixed(2), r.unit])];
+  const cells = [
+    ['suite', 'case', 'value', 'unit'],
+    ...rows.map((r) => [r.suite, r.case, Number.isInteger(r.value) ? String(r.value) : r.value.toFixed(2), r.unit]),
+  ];
   const widths = [0, 1, 2, 3].map((c) => Math.max(...cells.map((row) => row[c].length)));
-  return cells.map((row, i) => row.map((v, c) => (c === 2 ? v.padStart(widths[c]) : v.padEnd(widths[c]))).join('  ') + (i === 0 ? `\n${widths.map((w) => '-'.repeat(w)).join('  ')}` : '')).join('\n');
+  return cells
+    .map(
+      (row, i) =>
+        row.map((v, c) => (c === 2 ? v.padStart(widths[c]) : v.padEnd(widths[c]))).join('  ') +
+        (i === 0 ? `\n${widths.map((w) => '-'.repeat(w)).join('  ')}` : ''),
+    )
+    .join('\n');
 }
 
 async function main(): Promise<void> {
   const names = process.argv.slice(2).filter((a) => !a.startsWith('-'));
   const unknown = names.filter((n) => !SUITES[n]);
-  if (unknown.length) throw new Error(`Unknown bench suite(s): ${unknown.join(', ')} (known: ${Object.keys(SUITES).join(', ')})`);
+  if (unknown.length)
+    throw new Error(`Unknown bench suite(s): ${unknown.join(', ')} (known: ${Object.keys(SUITES).join(', ')})`);
   const rows: BenchRow[] = [];
   for (const name of names.length ? names : DEFAULT_SUITES) rows.push(...(await SUITES[name]()));
   console.log(formatTable(rows));

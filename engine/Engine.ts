@@ -3,15 +3,35 @@
  * render worker (workers/render.worker.ts exposes it with Comlink). A thin dispatcher over its parts:
  * scene/ModelScene (streamed `.sc` chunks), scene/FrameLoop (on-demand frames and statistics),
  * interaction/CameraRig (orbit and walk cameras), interaction/SelectionController (selection, hover,
- * visibility, view history), and the issue 5 tools in engine/tools (clipping, sections, measure,
+ * visibility, view history), and engineering tools in engine/tools (clipping, sections, measure,
  * snapping, annotations). Input follows viewer.md §4 and §9. After dispose() every method throws
  * `Engine disposed`.
  */
 import { Color, HemisphereLight, Scene, Vector3, WebGLRenderer, type Camera } from 'three';
 import type {
-  AnnotationSettings, ClipBox, ClipPlaneKey, ClipState, EngineApi, EngineEvent, EngineInitOptions, EngineListener, EngineModelDetails,
-  EngineObjectTable, KeyInput, OrbitView, PointerInput, ProjectionAxis, RenderStats, SceneGraphNode, SectionAxis, SectionCreated,
-  SelectionMode, SnapResult, SnapSettings, SurfaceObjectInput, WheelInput,
+  AnnotationSettings,
+  ClipBox,
+  ClipPlaneKey,
+  ClipState,
+  EngineApi,
+  EngineEvent,
+  EngineInitOptions,
+  EngineListener,
+  EngineModelDetails,
+  EngineObjectTable,
+  KeyInput,
+  OrbitView,
+  PointerInput,
+  ProjectionAxis,
+  RenderStats,
+  SceneGraphNode,
+  SectionAxis,
+  SectionCreated,
+  SelectionMode,
+  SnapResult,
+  SnapSettings,
+  SurfaceObjectInput,
+  WheelInput,
 } from './EngineApi';
 import { CameraRig } from './interaction/CameraRig';
 import { InputRouter } from './interaction/InputRouter';
@@ -97,14 +117,20 @@ export class Engine implements EngineApi {
     this.scene.add(sky);
     this.cams = new CameraRig(this.scene);
     // When a navigation ends the next frame is drawn at full quality at once.
-    this.nav = new NavigationQuality(() => this.invalidate(), () => this.now());
+    this.nav = new NavigationQuality(
+      () => this.invalidate(),
+      () => this.now(),
+    );
     this.loader = new ModelLoader({ fetchFn: deps.fetchFn, now: this.now });
-    this.loop = new FrameLoop({
-      tick: (t) => this.cams.orbit.tick(t) && ((this.cameraChanged = true), true),
-      canDraw: () => this.renderer !== null,
-      draw: () => this.draw(),
-      after: (t) => this.afterFrame(t),
-    }, this.now);
+    this.loop = new FrameLoop(
+      {
+        tick: (t) => this.cams.orbit.tick(t) && ((this.cameraChanged = true), true),
+        canDraw: () => this.renderer !== null,
+        draw: () => this.draw(),
+        after: (t) => this.afterFrame(t),
+      },
+      this.now,
+    );
     const host: ToolHost = {
       scene: this.scene,
       cameras: this.cams,
@@ -115,16 +141,28 @@ export class Engine implements EngineApi {
     };
     this.sel = new SelectionController({
       ...host,
-      boxView: () => (this.cams.walking ? null : { matrix: this.cams.viewProjection().elements, width: this.cams.width, height: this.cams.height }),
+      boxView: () =>
+        this.cams.walking
+          ? null
+          : { matrix: this.cams.viewProjection().elements, width: this.cams.width, height: this.cams.height },
     });
     this.clip = new ClippingManager(host);
     this.snapper = new SnapManager(host, this.clip);
-    this.measure = new MeasureManager(host, (x, y) => this.snapper.snap(x, y), () => this.snapper.hideMarker(), deps.canvas);
+    this.measure = new MeasureManager(
+      host,
+      (x, y) => this.snapper.snap(x, y),
+      () => this.snapper.hideMarker(),
+      deps.canvas,
+    );
     this.sections = new SectionManager(host, deps.canvas);
     this.annotations = new AnnotationManager(host, deps.canvas, this.clip.acceptsPoint);
     this.clip.onChange = () => this.visibilityChanged();
     this.input = new InputRouter({
-      cams: this.cams, sel: this.sel, clip: this.clip, measure: this.measure, annotations: this.annotations,
+      cams: this.cams,
+      sel: this.sel,
+      clip: this.clip,
+      measure: this.measure,
+      annotations: this.annotations,
       pick: (x, y) => ((h) => (h.type === 'hit' ? h : null))(this.pick(x, y)),
       emit: (e) => this.emit(e),
       cameraMoved: () => this.cameraMoved(),
@@ -150,7 +188,9 @@ export class Engine implements EngineApi {
     const { width, height, pixelRatio } = options;
     if (!(width > 0 && height > 0)) throw new Error(`Engine.init: canvas size ${width}×${height} is not positive`);
     // stencil: the clipping caps count surfaces in the stencil buffer (scene/ClipCaps.ts).
-    const renderer = this.deps.createRenderer ? this.deps.createRenderer(options) : new WebGLRenderer({ canvas: options.canvas, antialias: true, stencil: true });
+    const renderer = this.deps.createRenderer
+      ? this.deps.createRenderer(options)
+      : new WebGLRenderer({ canvas: options.canvas, antialias: true, stencil: true });
     renderer.localClippingEnabled = true;
     renderer.setPixelRatio(pixelRatio > 0 ? pixelRatio : 1);
     renderer.setSize(width, height, false);
@@ -159,12 +199,17 @@ export class Engine implements EngineApi {
     this.invalidate();
   }
 
-  subscribe(listener: EngineListener): void { this.alive(); this.listener = listener; }
+  subscribe(listener: EngineListener): void {
+    this.alive();
+    this.listener = listener;
+  }
 
   setObjectTable(table: EngineObjectTable): void {
     this.alive();
     if (table.types.length !== table.ids.length || table.parents.length !== table.ids.length) {
-      throw new Error(`setObjectTable: arrays differ in length (ids ${table.ids.length}, types ${table.types.length}, parents ${table.parents.length})`);
+      throw new Error(
+        `setObjectTable: arrays differ in length (ids ${table.ids.length}, types ${table.types.length}, parents ${table.parents.length})`,
+      );
     }
     this.table = table;
     // A table that arrives after the package header still applies to the loaded model.
@@ -218,17 +263,51 @@ export class Engine implements EngineApi {
     this.cameraMoved();
   }
 
-  pointer(input: PointerInput): void { this.alive(); this.input.pointer(input); }
-  wheel(input: WheelInput): void { this.alive(); this.views.wheel(input); }
-  doubleClick(x: number, y: number): void { this.alive(); this.views.doubleClick(x, y); }
-  fitToWindow(): void { this.alive(); this.views.fitToWindow(); }
-  orbitTo(longitude: number, latitude: number, animateMs?: number): void { this.alive(); this.views.orbitTo(longitude, latitude, animateMs); }
-  viewAlong(axis: ProjectionAxis): void { this.alive(); this.views.viewAlong(axis); }
-  setWalkMode(on: boolean): void { this.alive(); this.views.setWalkMode(on); }
-  key(input: KeyInput): void { this.alive(); this.views.key(input); }
-  getView(): OrbitView { this.alive(); return this.cams.getView(); }
-  setVisibility(nodeIds: number[], visible: boolean): void { this.alive(); this.sel.setVisibility(nodeIds, visible); this.visibilityChanged(); }
-  setSelection(nodeIds: number[]): void { this.alive(); this.sel.setSelection(nodeIds); }
+  pointer(input: PointerInput): void {
+    this.alive();
+    this.input.pointer(input);
+  }
+  wheel(input: WheelInput): void {
+    this.alive();
+    this.views.wheel(input);
+  }
+  doubleClick(x: number, y: number): void {
+    this.alive();
+    this.views.doubleClick(x, y);
+  }
+  fitToWindow(): void {
+    this.alive();
+    this.views.fitToWindow();
+  }
+  orbitTo(longitude: number, latitude: number, animateMs?: number): void {
+    this.alive();
+    this.views.orbitTo(longitude, latitude, animateMs);
+  }
+  viewAlong(axis: ProjectionAxis): void {
+    this.alive();
+    this.views.viewAlong(axis);
+  }
+  setWalkMode(on: boolean): void {
+    this.alive();
+    this.views.setWalkMode(on);
+  }
+  key(input: KeyInput): void {
+    this.alive();
+    this.views.key(input);
+  }
+  getView(): OrbitView {
+    this.alive();
+    return this.cams.getView();
+  }
+  setVisibility(nodeIds: number[], visible: boolean): void {
+    this.alive();
+    this.sel.setVisibility(nodeIds, visible);
+    this.visibilityChanged();
+  }
+  setSelection(nodeIds: number[]): void {
+    this.alive();
+    this.sel.setSelection(nodeIds);
+  }
 
   setSelectionMode(mode: SelectionMode): void {
     this.alive();
@@ -260,14 +339,36 @@ export class Engine implements EngineApi {
     this.invalidate();
   }
 
-  hideSelected(): void { this.alive(); this.sel.hideSelected(); this.visibilityChanged(); }
-  setTreeVisibility(nodeIds: number[], visible: boolean): void { this.alive(); this.sel.setTreeVisibility(nodeIds, visible); this.visibilityChanged(); }
-  undo(): void { this.alive(); this.sel.undo(); this.visibilityChanged(); }
-  redo(): void { this.alive(); this.sel.redo(); this.visibilityChanged(); }
+  hideSelected(): void {
+    this.alive();
+    this.sel.hideSelected();
+    this.visibilityChanged();
+  }
+  setTreeVisibility(nodeIds: number[], visible: boolean): void {
+    this.alive();
+    this.sel.setTreeVisibility(nodeIds, visible);
+    this.visibilityChanged();
+  }
+  undo(): void {
+    this.alive();
+    this.sel.undo();
+    this.visibilityChanged();
+  }
+  redo(): void {
+    this.alive();
+    this.sel.redo();
+    this.visibilityChanged();
+  }
 
-  getHistory(): { undoName: string | null; redoName: string | null } { this.alive(); return this.sel.names(); }
+  getHistory(): { undoName: string | null; redoName: string | null } {
+    this.alive();
+    return this.sel.names();
+  }
 
-  getSceneGraph(): SceneGraphNode { this.alive(); return describeSceneGraph(this.scene); }
+  getSceneGraph(): SceneGraphNode {
+    this.alive();
+    return describeSceneGraph(this.scene);
+  }
 
   setSceneNodeVisible(id: number, visible: boolean): void {
     this.alive();
@@ -277,9 +378,12 @@ export class Engine implements EngineApi {
     this.invalidate();
   }
 
-  getRenderStats(): RenderStats { this.alive(); return renderStats(this.loop, this.model, this.now()); }
+  getRenderStats(): RenderStats {
+    this.alive();
+    return renderStats(this.loop, this.model, this.now());
+  }
 
-  // ---- issue 5 tools (contracts in EngineApi) ----
+  // ---- engineering tools (contracts in EngineApi) ----
   setModelDetails(details: EngineModelDetails): void {
     this.alive();
     this.sections.setDetails(details);
@@ -287,26 +391,68 @@ export class Engine implements EngineApi {
     if (details.frames) this.snapper.frames = details.frames;
   }
 
-  setClipping(active: boolean): void { this.alive(); this.clip.setActive(active); }
-  setClipVisible(visible: boolean): void { this.alive(); this.clip.setVisible(visible); }
-  setClipBox(box: ClipBox): boolean { this.alive(); return this.clip.setBox(box); }
-  getClipBox(): ClipState { this.alive(); return this.clip.state(); }
-  setClipPlaneValue(which: ClipPlaneKey, mm: number): boolean { this.alive(); return this.clip.setPlane(which, mm); }
-  resetClipBox(): void { this.alive(); this.clip.reset(); }
-  clipToSection(axis: SectionAxis, mm: number): void { this.alive(); this.clip.clipToSection(axis, mm); }
+  setClipping(active: boolean): void {
+    this.alive();
+    this.clip.setActive(active);
+  }
+  setClipVisible(visible: boolean): void {
+    this.alive();
+    this.clip.setVisible(visible);
+  }
+  setClipBox(box: ClipBox): boolean {
+    this.alive();
+    return this.clip.setBox(box);
+  }
+  getClipBox(): ClipState {
+    this.alive();
+    return this.clip.state();
+  }
+  setClipPlaneValue(which: ClipPlaneKey, mm: number): boolean {
+    this.alive();
+    return this.clip.setPlane(which, mm);
+  }
+  resetClipBox(): void {
+    this.alive();
+    this.clip.reset();
+  }
+  clipToSection(axis: SectionAxis, mm: number): void {
+    this.alive();
+    this.clip.clipToSection(axis, mm);
+  }
 
   createSection(axis: SectionAxis, mm: number, name: string): SectionCreated | null {
     this.alive();
     return this.sections.create(axis, mm, name);
   }
 
-  removeSection(name: string): void { this.alive(); this.sections.remove(name); }
-  setSectionVisible(name: string, visible: boolean): void { this.alive(); this.sections.setVisible(name, visible); }
-  exportSection(name: string, format: 'svg' | 'dxf'): string { this.alive(); return this.sections.export(name, format); }
-  startMeasure(): void { this.alive(); this.measure.startMeasure(); }
-  cancelMeasure(): void { this.alive(); this.measure.cancel(); }
-  deleteMeasurements(ids?: number[]): void { this.alive(); this.measure.delete(ids); }
-  setSnapSettings(settings: Partial<SnapSettings>): void { this.alive(); this.snapper.setSettings(settings); }
+  removeSection(name: string): void {
+    this.alive();
+    this.sections.remove(name);
+  }
+  setSectionVisible(name: string, visible: boolean): void {
+    this.alive();
+    this.sections.setVisible(name, visible);
+  }
+  exportSection(name: string, format: 'svg' | 'dxf'): string {
+    this.alive();
+    return this.sections.export(name, format);
+  }
+  startMeasure(): void {
+    this.alive();
+    this.measure.startMeasure();
+  }
+  cancelMeasure(): void {
+    this.alive();
+    this.measure.cancel();
+  }
+  deleteMeasurements(ids?: number[]): void {
+    this.alive();
+    this.measure.delete(ids);
+  }
+  setSnapSettings(settings: Partial<SnapSettings>): void {
+    this.alive();
+    this.snapper.setSettings(settings);
+  }
 
   snapAt(x: number, y: number): SnapResult {
     this.alive();
@@ -315,10 +461,22 @@ export class Engine implements EngineApi {
     return r;
   }
 
-  setAnnotationSettings(settings: Partial<AnnotationSettings>): void { this.alive(); void this.annotations.setSettings(settings); }
-  setSurfaceObjects(objects: SurfaceObjectInput[]): void { this.alive(); void this.annotations.setSurfaceObjects(objects); }
-  deselectAnnotations(): void { this.alive(); this.annotations.deselect(); }
-  deleteSelectedAnnotations(): void { this.alive(); this.annotations.deleteSelected(); }
+  setAnnotationSettings(settings: Partial<AnnotationSettings>): void {
+    this.alive();
+    void this.annotations.setSettings(settings);
+  }
+  setSurfaceObjects(objects: SurfaceObjectInput[]): void {
+    this.alive();
+    void this.annotations.setSurfaceObjects(objects);
+  }
+  deselectAnnotations(): void {
+    this.alive();
+    this.annotations.deselect();
+  }
+  deleteSelectedAnnotations(): void {
+    this.alive();
+    this.annotations.deleteSelected();
+  }
 
   dispose(): void {
     if (this.disposed) throw new Error('Engine disposed');
@@ -365,7 +523,9 @@ export class Engine implements EngineApi {
       // Interactive detail while the camera is navigated or an animated view runs (its last step is full quality).
       this.model.interactive = this.nav.active || cams.orbit.animating;
       this.model.lodBuildMs = Math.max(LOD_BUILD_MS_PER_FRAME, this.loop.stats.frameTimeMs / 2);
-      this.model.cull(cams.viewProjection().elements, (box) => cams.worldPerPixel(box.clampPoint(eye, this.eyeOnBox).toArray() as Vec3));
+      this.model.cull(cams.viewProjection().elements, (box) =>
+        cams.worldPerPixel(box.clampPoint(eye, this.eyeOnBox).toArray() as Vec3),
+      );
       // LOD levels are built a few per frame; draw again until every chunk has its level.
       if (this.model.lodPending) this.invalidate();
       if (this.clip.state().active) this.clip.chunksChanged();

@@ -309,7 +309,7 @@ export interface EngineApi {
   /** Rendering statistics. */
   getRenderStats(): RenderStats;
 
-  // ---- issue 5: engineering tools ----
+  // ---- engineering tools ----
   /** Names, properties and reference planes (mm) of the loaded model, used by sections, annotations and snap infos. */
   setModelDetails(details: EngineModelDetails): void;
   /**

@@ -4,11 +4,18 @@ import { spawn } from 'node:child_process';
 
 const children = [
   spawn(process.execPath, ['--import', 'tsx', '--watch', 'api/server.ts'], { stdio: 'inherit', env: process.env }),
-  spawn(process.execPath, ['node_modules/vite/bin/vite.js', '--host', '127.0.0.1'], { stdio: 'inherit', env: process.env }),
+  spawn(process.execPath, ['node_modules/vite/bin/vite.js', '--host', '127.0.0.1'], {
+    stdio: 'inherit',
+    env: process.env,
+  }),
 ];
 const stop = () => {
   for (const c of children) if (c.exitCode === null) c.kill('SIGTERM');
 };
 process.on('SIGINT', stop);
 process.on('SIGTERM', stop);
-for (const c of children) c.on('exit', (code) => { stop(); process.exitCode = code ?? 0; });
+for (const c of children)
+  c.on('exit', (code) => {
+    stop();
+    process.exitCode = code ?? 0;
+  });

@@ -1,5 +1,5 @@
 /**
- * `npm run ocx:check -- FILE...` (issue 3 item 3): imports each OCX file, prints per file a table of
+ * `npm run ocx:check -- FILE...`: imports each OCX file, prints per file a table of
  * every part that carries the design system's own figures (part, quantity, vendor value, computed
  * value, deviation) and ends with one summary line per file:
  * `FILE: parts=N compared=M weight_within_1pct=P% area_within_1pct=Q% cog_within_10mm=R% warnings=W errors=E`.
@@ -12,7 +12,15 @@
 import { basename } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { importOcxFile } from '../engine/ocx/importFile';
-import { FIDELITY_TARGETS, fidelityTable, meetsTargets, refusedSummary, summarizeFidelity, summaryLine, type FidelitySummary } from '../engine/ocx/fidelity';
+import {
+  FIDELITY_TARGETS,
+  fidelityTable,
+  meetsTargets,
+  refusedSummary,
+  summarizeFidelity,
+  summaryLine,
+  type FidelitySummary,
+} from '../engine/ocx/fidelity';
 import { exclusionsOf, expectedDeviationsOf, type ExpectedDeviation } from '../engine/ocx/expectedDeviations';
 import type { ImportResult } from '../engine/model/types';
 
@@ -38,7 +46,8 @@ export async function checkFile(path: string, tableToo = true): Promise<CheckedF
     if (tableToo) {
       lines.push(`== ${file}`);
       lines.push(...fidelityTable(result, excluded));
-      for (const w of result.warnings) lines.push(`warning ${w.code}${w.line ? ` (line ${w.line})` : ''}: ${w.message}`);
+      for (const w of result.warnings)
+        lines.push(`warning ${w.code}${w.line ? ` (line ${w.line})` : ''}: ${w.message}`);
     }
     lines.push(...explainedLines(file, result, expectedDeviationsOf(file)));
   } catch (e) {
@@ -63,10 +72,22 @@ export function explainedLines(file: string, result: ImportResult, rows: Expecte
   const out: string[] = [];
   for (const d of rows) {
     const dev = deviationOf(result, d);
-    const limit = d.quantity === 'W' ? FIDELITY_TARGETS.weightPct : d.quantity === 'AREA' ? FIDELITY_TARGETS.areaPct : FIDELITY_TARGETS.cogMm;
-    const shown = dev === undefined ? 'not compared' : d.quantity === 'COG' ? `${dev.toFixed(1)} mm` : `${dev.toFixed(2)}%`;
-    if (dev === undefined || dev <= limit) out.push(`${file}: stale expected deviation ${d.part} ${d.quantity} (${shown}): remove it from engine/ocx/expectedDeviations.ts`);
-    else out.push(`${file}: explained ${d.part} ${d.quantity} ${shown} (${d.kind === 'file-error' ? 'documented error of the file' : 'documented limitation'}): ${d.reason}`);
+    const limit =
+      d.quantity === 'W'
+        ? FIDELITY_TARGETS.weightPct
+        : d.quantity === 'AREA'
+          ? FIDELITY_TARGETS.areaPct
+          : FIDELITY_TARGETS.cogMm;
+    const shown =
+      dev === undefined ? 'not compared' : d.quantity === 'COG' ? `${dev.toFixed(1)} mm` : `${dev.toFixed(2)}%`;
+    if (dev === undefined || dev <= limit)
+      out.push(
+        `${file}: stale expected deviation ${d.part} ${d.quantity} (${shown}): remove it from engine/ocx/expectedDeviations.ts`,
+      );
+    else
+      out.push(
+        `${file}: explained ${d.part} ${d.quantity} ${shown} (${d.kind === 'file-error' ? 'documented error of the file' : 'documented limitation'}): ${d.reason}`,
+      );
   }
   return out;
 }

@@ -20,9 +20,15 @@ function newest(dir) {
 const sources = Math.max(...['ui', 'engine', 'workers'].map((d) => newest(path.join(root, d))));
 if (!existsSync(index) || statSync(index).mtimeMs < sources) {
   console.log('Building the UI (vite build)...');
-  const r = spawnSync(process.execPath, [path.join(root, 'node_modules/vite/bin/vite.js'), 'build'], { cwd: root, stdio: 'inherit' });
+  const r = spawnSync(process.execPath, [path.join(root, 'node_modules/vite/bin/vite.js'), 'build'], {
+    cwd: root,
+    stdio: 'inherit',
+  });
   if (r.status !== 0) process.exit(r.status ?? 1);
 }
-const server = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'api/server.ts')], { cwd: root, stdio: 'inherit' });
+const server = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'api/server.ts')], {
+  cwd: root,
+  stdio: 'inherit',
+});
 for (const s of ['SIGINT', 'SIGTERM']) process.on(s, () => server.kill(s));
 server.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

@@ -33,11 +33,18 @@ function RequireAuth({ children }: { children: ReactNode }) {
  * registration (/register?admin=1) stays reachable while no administrator is registered, because the
  * viewer's user menu offers it (viewer.md §1, application.md §6).
  */
-function GuestOnly({ children, allowAdminRegistration = false }: { children: ReactNode; allowAdminRegistration?: boolean }) {
+function GuestOnly({
+  children,
+  allowAdminRegistration = false,
+}: {
+  children: ReactNode;
+  allowAdminRegistration?: boolean;
+}) {
   const { ready, user, config } = useSnapshot(authStore);
   const search = useSearch();
   if (!ready) return <Splash />;
-  const adminReg = allowAdminRegistration && new URLSearchParams(search).get('admin') === '1' && config && !config.adminRegistered;
+  const adminReg =
+    allowAdminRegistration && new URLSearchParams(search).get('admin') === '1' && config && !config.adminRegistered;
   if (user && !adminReg) return <Redirect to="/" replace />;
   return <>{children}</>;
 }

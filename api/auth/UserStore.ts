@@ -41,22 +41,39 @@ function toUser(r: Row): User {
 
 /** The authorize-user reply for a user. */
 export function toAuthorized(u: User): AuthorizedUser {
-  return { email: u.email, name: u.name, permissions: u.permissions, userType: u.userType, requirePasswordReset: u.requirePasswordReset };
+  return {
+    email: u.email,
+    name: u.name,
+    permissions: u.permissions,
+    userType: u.userType,
+    requirePasswordReset: u.requirePasswordReset,
+  };
 }
 
 /** Reads and writes users. */
 export class UserStore {
-  constructor(private readonly db: Kysely<DB>, private readonly organizationDomain: string) {}
+  constructor(
+    private readonly db: Kysely<DB>,
+    private readonly organizationDomain: string,
+  ) {}
 
   /** The user with this e-mail (case-insensitive), or null. */
   async find(email: string): Promise<User | null> {
-    const r = await this.db.selectFrom('users').selectAll().where('email', '=', email.trim().toLowerCase()).executeTakeFirst();
+    const r = await this.db
+      .selectFrom('users')
+      .selectAll()
+      .where('email', '=', email.trim().toLowerCase())
+      .executeTakeFirst();
     return r ? toUser(r as Row) : null;
   }
 
   /** True when an administrator account exists. */
   async adminExists(): Promise<boolean> {
-    const r = await this.db.selectFrom('users').select('id').where('user_type', '=', 'administrator').executeTakeFirst();
+    const r = await this.db
+      .selectFrom('users')
+      .select('id')
+      .where('user_type', '=', 'administrator')
+      .executeTakeFirst();
     return r !== undefined;
   }
 
@@ -67,14 +84,22 @@ export class UserStore {
   defaultPermissions(email: string): { userType: UserType; permissions: string[] } {
     const d = this.organizationDomain.trim().toLowerCase().replace(/^@/, '');
     const internal = d === '' || email.toLowerCase().endsWith(`@${d}`) || email.toLowerCase().endsWith(`.${d}`);
-    return internal ? { userType: 'internal', permissions: ['upload:model', 'project:view'] } : { userType: 'external', permissions: [] };
+    return internal
+      ? { userType: 'internal', permissions: ['upload:model', 'project:view'] }
+      : { userType: 'external', permissions: [] };
   }
 
   /**
    * Creates a user. `admin` makes an administrator (all permissions).
    * @throws ApiError 409 'A user with this e-mail already exists'.
    */
-  async create(input: { email: string; name: string; password: string; requirePasswordReset?: boolean; admin?: boolean }): Promise<User> {
+  async create(input: {
+    email: string;
+    name: string;
+    password: string;
+    requirePasswordReset?: boolean;
+    admin?: boolean;
+  }): Promise<User> {
     const email = input.email.trim().toLowerCase();
     if (await this.find(email)) throw Errors.userExists();
     const { userType, permissions } = input.admin
@@ -106,7 +131,11 @@ export class UserStore {
 
   /** The user when e-mail and password match, else null. */
   async authenticate(email: string, password: string): Promise<User | null> {
-    const r = await this.db.selectFrom('users').selectAll().where('email', '=', email.trim().toLowerCase()).executeTakeFirst();
+    const r = await this.db
+      .selectFrom('users')
+      .selectAll()
+      .where('email', '=', email.trim().toLowerCase())
+      .executeTakeFirst();
     if (!r) return null;
     return (await verifyPassword(r.password_hash, password)) ? toUser(r as Row) : null;
   }

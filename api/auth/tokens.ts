@@ -1,5 +1,5 @@
 /**
- * Passwords and bearer tokens (issue 2 item 4; application.md §3 "Local token decodes to iss, sub
+ * Passwords and bearer tokens (application.md §3 "Local token decodes to iss, sub
  * (the e-mail) and exp"). Passwords: argon2id via @node-rs/argon2. Tokens: HS256 JWT via jose.
  */
 import { hash, verify } from '@node-rs/argon2';
@@ -31,7 +31,10 @@ export class TokenService {
   private readonly key: Uint8Array;
 
   /** @param secret the HS256 secret; @param ttlMin lifetime in minutes. */
-  constructor(secret: string, private readonly ttlMin: number) {
+  constructor(
+    secret: string,
+    private readonly ttlMin: number,
+  ) {
     this.key = new TextEncoder().encode(secret);
   }
 

@@ -1,5 +1,5 @@
 /**
- * `npm run import -- FILE [--name NAME] [--replace]` (issue 2 item 7 "CLI"): imports an OCX file into
+ * `npm run import -- FILE [--name NAME] [--replace]`: imports an OCX file into
  * the server's DATA_DIR through the same conversion code (in this process), drawing a progress bar on
  * stderr. Exits 0 when the revision is ready, 1 with the message otherwise, 2 on bad arguments.
  */
@@ -19,7 +19,10 @@ const USAGE = 'Usage: npm run import -- FILE [--name NAME] [--replace] [--descri
 
 /** Parsed command line. @throws Error with the usage for unknown or incomplete options. */
 export function parseArgs(argv: string[]): { file: string; name?: string; replace: boolean; description: string } {
-  let file: string | undefined, name: string | undefined, description = '', replace = false;
+  let file: string | undefined,
+    name: string | undefined,
+    description = '',
+    replace = false;
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === '--name' || a === '--description') {
@@ -44,7 +47,7 @@ export function progressBar(percent: number, message: string, width = 30): strin
 }
 
 async function main(): Promise<number> {
-  let args;
+  let args: ReturnType<typeof parseArgs>;
   try {
     args = parseArgs(process.argv.slice(2));
   } catch (e) {
@@ -84,9 +87,14 @@ async function main(): Promise<number> {
     const id = await conversions.reserve(name, 'cli');
     const uploads = path.join(config.dataDir, 'uploads');
     await mkdir(uploads, { recursive: true });
-    const stored = path.join(uploads, `${randomUUID()}-${path.basename(file).replace(/[^\w.\-]/g, '_')}`);
+    const stored = path.join(uploads, `${randomUUID()}-${path.basename(file).replace(/[^\w.-]/g, '_')}`);
     await copyFile(file, stored);
-    conversions.start(id, { input: stored, description: args.description, replace: args.replace, deleteInputOnFailure: true });
+    conversions.start(id, {
+      input: stored,
+      description: args.description,
+      replace: args.replace,
+      deleteInputOnFailure: true,
+    });
     const final = await conversions.wait(id);
     if (tty) process.stderr.write('\n');
     if (final.status === ConversionStatus.Ready) {

@@ -1,5 +1,5 @@
 /**
- * Geometry contract (viewer.md §7 "Geometry", §3 "Surface object"; issue 5 item 7).
+ * Geometry contract (viewer.md §7 "Geometry", §3 "Surface object").
  *
  * - POST /api/keelson-instance/geometry/surface-objects?modelName&revision&viewerId
  *   body: list of object names (an object's name or its OCX id; at most MAX_SURFACE_OBJECT_NAMES)
@@ -24,7 +24,10 @@ export const SurfaceObjectsQuerySchema = v.object({
 export type SurfaceObjectsQuery = v.InferOutput<typeof SurfaceObjectsQuerySchema>;
 
 export const SurfaceObjectsBodySchema = v.pipe(
-  v.array(v.pipe(v.string('Must be a list of object names'), v.trim(), v.nonEmpty('Object names must not be empty')), 'Must be a list of object names'),
+  v.array(
+    v.pipe(v.string('Must be a list of object names'), v.trim(), v.nonEmpty('Object names must not be empty')),
+    'Must be a list of object names',
+  ),
   v.maxLength(MAX_SURFACE_OBJECT_NAMES, `At most ${MAX_SURFACE_OBJECT_NAMES} object names per call`),
 );
 
@@ -38,13 +41,18 @@ export const SurfaceParameterSchema = v.object({
   cornerPoint: v.optional(PointMSchema),
   angleVertex: v.optional(PointMSchema),
   startAngle: v.optional(v.number()),
-  coordinateSystem: v.optional(v.object({ origin: PointMSchema, axes: v.tuple([PointMSchema, PointMSchema, PointMSchema]) })),
+  coordinateSystem: v.optional(
+    v.object({ origin: PointMSchema, axes: v.tuple([PointMSchema, PointMSchema, PointMSchema]) }),
+  ),
 });
 export type SurfaceParameterApi = v.InferOutput<typeof SurfaceParameterSchema>;
 
 export const SurfaceObjectSchema = v.object({
   name: v.string(),
-  definitionPlane: v.object({ point: PointMSchema, normal: v.object({ nx: v.number(), ny: v.number(), nz: v.number() }) }),
+  definitionPlane: v.object({
+    point: PointMSchema,
+    normal: v.object({ nx: v.number(), ny: v.number(), nz: v.number() }),
+  }),
   parameters: v.array(SurfaceParameterSchema),
 });
 export type SurfaceObjectApi = v.InferOutput<typeof SurfaceObjectSchema>;

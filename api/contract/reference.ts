@@ -35,7 +35,12 @@ const modelFields = { modelName: requiredString(), revision: revisionParam(), vi
 export const CoordinateQuerySchema = v.object({ ...modelFields, value: v.string('Field is required') });
 export const FrameNumberQuerySchema = v.object({ ...modelFields, type: FrameTypeSchema, coordinate: numberParam() });
 export const FrameQuerySchema = FrameNumberQuerySchema;
-export const FrameCoordinatesQuerySchema = v.object({ ...modelFields, type: FrameTypeSchema, startFrame: numberParam(), endFrame: numberParam() });
+export const FrameCoordinatesQuerySchema = v.object({
+  ...modelFields,
+  type: FrameTypeSchema,
+  startFrame: numberParam(),
+  endFrame: numberParam(),
+});
 export const FramesQuerySchema = v.object(modelFields);
 export const FramesBodySchema = v.optional(v.object({ types: v.optional(v.array(FrameTypeSchema)) }), {});
 
@@ -48,7 +53,11 @@ export const CoordinateResponseSchema = v.object({
 export type CoordinateResponse = v.InferOutput<typeof CoordinateResponseSchema>;
 
 /** Fractional frame number at the coordinate (m). */
-export const FrameNumberResponseSchema = v.object({ type: v.string(), coordinate: v.number(), frameNumber: v.number() });
+export const FrameNumberResponseSchema = v.object({
+  type: v.string(),
+  coordinate: v.number(),
+  frameNumber: v.number(),
+});
 export type FrameNumberResponse = v.InferOutput<typeof FrameNumberResponseSchema>;
 
 /** Whole frame numbers from ceil(start) to floor(end) with coordinates in m. */

@@ -23,7 +23,12 @@ export const SectionAxisSchema = v.pipe(
 );
 
 /** A frame-syntax location, trimmed and upper-cased. */
-export const LocationSchema = v.pipe(v.string('Field is required'), v.trim(), v.nonEmpty('Field is required'), v.toUpperCase());
+export const LocationSchema = v.pipe(
+  v.string('Field is required'),
+  v.trim(),
+  v.nonEmpty('Field is required'),
+  v.toUpperCase(),
+);
 
 export const SectionQuerySchema = v.object({
   modelName: requiredString(),
@@ -63,8 +68,15 @@ export const SteelSectionResponseSchema = v.object({
   axis: v.picklist(['X', 'Y', 'Z']),
   /** Plane coordinate, m. */
   coordinate: v.number(),
-  plates: Groups, seams: Groups, stiffeners: Groups, pillars: Groups, openings: Groups,
-  brackets: Groups, holes: Groups, cutouts: Groups, notches: Groups,
+  plates: Groups,
+  seams: Groups,
+  stiffeners: Groups,
+  pillars: Groups,
+  openings: Groups,
+  brackets: Groups,
+  holes: Groups,
+  cutouts: Groups,
+  notches: Groups,
   mainObjectsInSection: v.array(v.string()),
 });
 export type SteelSectionResponse = v.InferOutput<typeof SteelSectionResponseSchema>;
@@ -78,7 +90,11 @@ export const CompartmentSectionSchema = v.object({
 export const CompartmentSectionsResponseSchema = v.array(CompartmentSectionSchema);
 export type CompartmentSectionsResponse = v.InferOutput<typeof CompartmentSectionsResponseSchema>;
 
-export const CadComponentSectionSchema = v.object({ componentName: v.string(), stid: v.string(), curves: v.array(PolylineSchema) });
+export const CadComponentSectionSchema = v.object({
+  componentName: v.string(),
+  stid: v.string(),
+  curves: v.array(PolylineSchema),
+});
 export const CadComponentSectionsResponseSchema = v.array(CadComponentSectionSchema);
 export type CadComponentSectionsResponse = v.InferOutput<typeof CadComponentSectionsResponseSchema>;
 

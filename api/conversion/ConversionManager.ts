@@ -1,6 +1,6 @@
 /**
- * Runs and tracks project conversions (application.md §4 "Model conversion (adding a project)"; issue
- * 2 item 7). One conversion per project name at a time (a second gets 409 'Adding the project {name}
+ * Runs and tracks project conversions (application.md §4 "Model conversion (adding a project)").
+ * One conversion per project name at a time (a second gets 409 'Adding the project {name}
  * is already in progress'). Progress p∈[0,1] from the converter becomes server progress 100·p, never
  * going back, capped at 100, emitted at most 10 times a second (plus every status change) and kept in
  * the `conversions` table so GET .../model-conversion answers after a reload.
@@ -73,7 +73,11 @@ export class ConversionManager {
   private readonly active = new Map<string, Active>();
   private readonly listeners = new Set<(e: ProgressEvent) => void>();
 
-  constructor(private readonly db: Kysely<DB>, private readonly projects: ProjectStore, private readonly runner: ConversionRunner) {}
+  constructor(
+    private readonly db: Kysely<DB>,
+    private readonly projects: ProjectStore,
+    private readonly runner: ConversionRunner,
+  ) {}
 
   /** Subscribes to every progress event (socket.io fan-out, CLI progress bar); returns the unsubscribe. */
   onProgress(fn: (e: ProgressEvent) => void): () => void {
@@ -98,15 +102,36 @@ export class ConversionManager {
     let resolve!: (e: ProgressEvent) => void;
     const done = new Promise<ProgressEvent>((r) => (resolve = r));
     const a: Active = {
-      id, projectName, startedBy, status: ConversionStatus.InProgress, progress: 0, message: 'Uploading the file',
-      subMessages: [], abort: new AbortController(), lastEmit: 0, lastDbWrite: Date.now(), pending: null, done, resolve,
+      id,
+      projectName,
+      startedBy,
+      status: ConversionStatus.InProgress,
+      progress: 0,
+      message: 'Uploading the file',
+      subMessages: [],
+      abort: new AbortController(),
+      lastEmit: 0,
+      lastDbWrite: Date.now(),
+      pending: null,
+      done,
+      resolve,
       committing: false,
     };
     this.active.set(projectName, a);
     try {
       await this.db
         .insertInto('conversions')
-        .values({ id, project_name: projectName, started_by: startedBy, status: a.status, progress: 0, message: a.message, error: null, created_at: new Date().toISOString(), finished_at: null })
+        .values({
+          id,
+          project_name: projectName,
+          started_by: startedBy,
+          status: a.status,
+          progress: 0,
+          message: a.message,
+          error: null,
+          created_at: new Date().toISOString(),
+          finished_at: null,
+        })
         .execute();
     } catch (e) {
       // Not recorded: the name must not stay locked.
@@ -187,7 +212,12 @@ export class ConversionManager {
 
   /** The latest conversion row of a project, or undefined. */
   latest(projectName: string): Promise<ConversionRow | undefined> {
-    return this.db.selectFrom('conversions').selectAll().where('project_name', '=', projectName).orderBy('created_at', 'desc').executeTakeFirst();
+    return this.db
+      .selectFrom('conversions')
+      .selectAll()
+      .where('project_name', '=', projectName)
+      .orderBy('created_at', 'desc')
+      .executeTakeFirst();
   }
 
   /** Latest conversion row per project name. */
@@ -208,7 +238,14 @@ export class ConversionManager {
   rowToEvent(row: ConversionRow): ProgressEvent {
     const a = this.active.get(row.project_name);
     if (a && a.id === row.id) return this.event(a);
-    return { conversionId: row.id, projectName: row.project_name, status: row.status as ConversionStatusValue, message: row.message, subMessages: row.error ? [row.error] : [], progress: row.progress };
+    return {
+      conversionId: row.id,
+      projectName: row.project_name,
+      status: row.status as ConversionStatusValue,
+      message: row.message,
+      subMessages: row.error ? [row.error] : [],
+      progress: row.progress,
+    };
   }
 
   /** Aborts every running conversion, waits for them and closes the runner. */
@@ -227,7 +264,14 @@ export class ConversionManager {
   }
 
   private event(a: Active): ProgressEvent {
-    return { conversionId: a.id, projectName: a.projectName, status: a.status, message: a.message, subMessages: a.subMessages, progress: a.progress };
+    return {
+      conversionId: a.id,
+      projectName: a.projectName,
+      status: a.status,
+      message: a.message,
+      subMessages: a.subMessages,
+      progress: a.progress,
+    };
   }
 
   private emit(e: ProgressEvent): void {
@@ -249,18 +293,26 @@ export class ConversionManager {
     const now = Date.now();
     if (now - a.lastDbWrite >= DB_INTERVAL_MS) {
       a.lastDbWrite = now;
-      void this.db.updateTable('conversions').set({ progress: a.progress, message: a.message }).where('id', '=', a.id).execute().catch(() => {});
+      void this.db
+        .updateTable('conversions')
+        .set({ progress: a.progress, message: a.message })
+        .where('id', '=', a.id)
+        .execute()
+        .catch(() => {});
     }
     if (now - a.lastEmit >= EMIT_INTERVAL_MS) {
       a.lastEmit = now;
       this.emit(this.event(a));
     } else if (!a.pending) {
-      a.pending = setTimeout(() => {
-        a.pending = null;
-        if (this.active.get(a.projectName) !== a) return;
-        a.lastEmit = Date.now();
-        this.emit(this.event(a));
-      }, EMIT_INTERVAL_MS - (now - a.lastEmit));
+      a.pending = setTimeout(
+        () => {
+          a.pending = null;
+          if (this.active.get(a.projectName) !== a) return;
+          a.lastEmit = Date.now();
+          this.emit(this.event(a));
+        },
+        EMIT_INTERVAL_MS - (now - a.lastEmit),
+      );
     }
   }
 
@@ -271,14 +323,24 @@ export class ConversionManager {
       this.report(a, 0, 'Converting the model');
       let output: ConvertOutput;
       try {
-        output = await this.runner.run({ input: input.input, outDir: tmpDir, modelName: a.projectName }, (f, m) => this.report(a, f, m), a.abort.signal);
+        output = await this.runner.run(
+          { input: input.input, outDir: tmpDir, modelName: a.projectName },
+          (f, m) => this.report(a, f, m),
+          a.abort.signal,
+        );
       } finally {
         // Scratch goes before the final event, so a waiter sees the data directory as it stays.
         for (const p of input.scratch ?? []) await rm(p, { recursive: true, force: true }).catch(() => {});
       }
       if (a.abort.signal.aborted) throw Object.assign(new Error('Conversion canceled'), { name: 'AbortError' });
       a.committing = true;
-      const revision = await this.projects.commitRevision({ name: a.projectName, tmpDir, description: input.description, replace: input.replace, output });
+      const revision = await this.projects.commitRevision({
+        name: a.projectName,
+        tmpDir,
+        description: input.description,
+        replace: input.replace,
+        output,
+      });
       tmpDir = null;
       if (output.warnings > 0) {
         a.status = ConversionStatus.Warning;

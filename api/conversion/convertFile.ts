@@ -47,7 +47,11 @@ const IMPORT_SHARE = 0.9;
  * @throws OcxImportError (from the importer) for a refused file; ZipArchiveError for a bad zip;
  *   AbortError on abort.
  */
-export async function convertFile(task: ConvertTask, onProgress: ConvertProgress = () => {}, signal?: AbortSignal): Promise<ConvertOutput> {
+export async function convertFile(
+  task: ConvertTask,
+  onProgress: ConvertProgress = () => {},
+  signal?: AbortSignal,
+): Promise<ConvertOutput> {
   await mkdir(task.outDir, { recursive: true });
   let input = task.input;
   let extracted: string | null = null;

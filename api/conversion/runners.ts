@@ -27,7 +27,9 @@ export function inProcessRunner(): ConversionRunner {
  * @param maxThreads at most this many conversions at once (default: half the cores, at least 1).
  */
 export function workerRunner(maxThreads = Math.max(1, Math.floor(availableParallelism() / 2))): ConversionRunner {
-  const hasTsx = process.execArgv.some((a, i) => a.includes('tsx') && (a.startsWith('--import') || process.execArgv[i - 1] === '--import'));
+  const hasTsx = process.execArgv.some(
+    (a, i) => a.includes('tsx') && (a.startsWith('--import') || process.execArgv[i - 1] === '--import'),
+  );
   const pool = new Piscina({
     filename: new URL('../../workers/convert.worker.ts', import.meta.url).href,
     minThreads: 0,

@@ -63,7 +63,11 @@ function listNames(names: string[]): string {
  *   unknown compression method, corrupt or truncated data. Nothing is left in `outDir` on error.
  * @throws Error (not ZipArchiveError) for I/O failures reading the archive or writing the entry.
  */
-export async function extractSingleOcxFromZip(zipFile: string, outDir: string, maxBytes = Number.POSITIVE_INFINITY): Promise<string> {
+export async function extractSingleOcxFromZip(
+  zipFile: string,
+  outDir: string,
+  maxBytes = Number.POSITIVE_INFINITY,
+): Promise<string> {
   let written = 0;
   await mkdir(outDir, { recursive: true });
   const entries: string[] = [];
@@ -88,7 +92,9 @@ export async function extractSingleOcxFromZip(zipFile: string, outDir: string, m
     if (isOcx) ocx.push(file.name);
     if (!isOcx || ocx.length > 1 || failure) return skip(file);
     if (!SUPPORTED_METHODS.has(file.compression)) {
-      failure = new ZipArchiveError(`Unsupported archive: ${file.name} uses compression method ${file.compression} (only stored and deflate are supported)`);
+      failure = new ZipArchiveError(
+        `Unsupported archive: ${file.name} uses compression method ${file.compression} (only stored and deflate are supported)`,
+      );
       return;
     }
     out = path.join(outDir, path.basename(file.name));
@@ -103,7 +109,9 @@ export async function extractSingleOcxFromZip(zipFile: string, outDir: string, m
       written += data.length;
       // A zip bomb stops here: the entry may not unpack to more than maxBytes.
       if (written > maxBytes) {
-        failure ??= new ZipArchiveError(`Unsupported archive: ${file.name} unpacks to more than ${Math.floor(maxBytes / 1048576)} MB`);
+        failure ??= new ZipArchiveError(
+          `Unsupported archive: ${file.name} unpacks to more than ${Math.floor(maxBytes / 1048576)} MB`,
+        );
         file.terminate();
         return;
       }
@@ -122,7 +130,9 @@ export async function extractSingleOcxFromZip(zipFile: string, outDir: string, m
     try {
       unzip.push(chunk, final);
     } catch (e) {
-      failure ??= new ZipArchiveError(`Unsupported archive: the data is corrupt or truncated (${(e as Error).message})`);
+      failure ??= new ZipArchiveError(
+        `Unsupported archive: the data is corrupt or truncated (${(e as Error).message})`,
+      );
     }
   };
 
@@ -141,7 +151,8 @@ export async function extractSingleOcxFromZip(zipFile: string, outDir: string, m
     }
     if (ioError) throw ioError;
     if (failure) throw failure;
-    if (ocx.length === 0) throw new ZipArchiveError(`The archive holds no .3docx, .ocx or .xml file (entries: ${listNames(entries)})`);
+    if (ocx.length === 0)
+      throw new ZipArchiveError(`The archive holds no .3docx, .ocx or .xml file (entries: ${listNames(entries)})`);
     if (ocx.length > 1) throw new ZipArchiveError(`The archive holds more than one OCX file: ${listNames(ocx)}`);
     if (!complete || !out) throw new ZipArchiveError(`Unsupported archive: ${ocx[0]} is truncated`);
     return out;

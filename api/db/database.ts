@@ -1,5 +1,5 @@
 /**
- * SQLite through Kysely and better-sqlite3 (issue 2 item 3): the file DATA_DIR/keelson.sqlite in WAL
+ * SQLite through Kysely and better-sqlite3: the file DATA_DIR/keelson.sqlite in WAL
  * mode, schema created by in-code migrations (Kysely Migrator). Table shapes follow application.md §3
  * (User, Model / project, revisions, conversions).
  */
@@ -126,7 +126,11 @@ const migrations: Record<string, Migration> = {
         .addColumn('created_at', 'text', (c) => c.notNull())
         .addColumn('finished_at', 'text')
         .execute();
-      await db.schema.createIndex('conversions_project').on('conversions').columns(['project_name', 'created_at']).execute();
+      await db.schema
+        .createIndex('conversions_project')
+        .on('conversions')
+        .columns(['project_name', 'created_at'])
+        .execute();
     },
     async down(db: Kysely<any>) {
       for (const t of ['conversions', 'revisions', 'projects', 'users']) await db.schema.dropTable(t).execute();

@@ -26,20 +26,32 @@ export function normaliseProjectName(raw: string): string {
   const name = raw.trim().toUpperCase();
   if (!name) throw Errors.badRequest("Invalid field 'projectName': Field is required");
   if (!NAME_RE.test(name))
-    throw Errors.badRequest("Invalid field 'projectName': Use letters, digits, spaces, '_', '-' and '.' (at most 100 characters)");
+    throw Errors.badRequest(
+      "Invalid field 'projectName': Use letters, digits, spaces, '_', '-' and '.' (at most 100 characters)",
+    );
   return name;
 }
 
 /** A project name derived from a file name: base name without extension, other characters → '_'. */
 export function projectNameFromFile(fileName: string): string {
-  const base = path.basename(fileName).replace(/\.(zip)$/i, '').replace(/\.(3docx|ocx|xml)$/i, '');
-  const cleaned = base.toUpperCase().replace(/[^A-Z0-9_\-. ]/g, '_').replace(/^\.+/, '').slice(0, 100);
+  const base = path
+    .basename(fileName)
+    .replace(/\.(zip)$/i, '')
+    .replace(/\.(3docx|ocx|xml)$/i, '');
+  const cleaned = base
+    .toUpperCase()
+    .replace(/[^A-Z0-9_\-. ]/g, '_')
+    .replace(/^\.+/, '')
+    .slice(0, 100);
   return cleaned || 'PROJECT';
 }
 
 /** Reads and changes projects and revisions. */
 export class ProjectStore {
-  constructor(private readonly db: Kysely<DB>, readonly dataDir: string) {}
+  constructor(
+    private readonly db: Kysely<DB>,
+    readonly dataDir: string,
+  ) {}
 
   /** DATA_DIR/projects/{NAME}. */
   projectDir(name: string): string {
@@ -92,7 +104,13 @@ export class ProjectStore {
    * the row change happen in one transaction; on failure nothing visible changes.
    * @returns the revision number.
    */
-  async commitRevision(input: { name: string; tmpDir: string; description: string; replace: boolean; output: ConvertOutput }): Promise<number> {
+  async commitRevision(input: {
+    name: string;
+    tmpDir: string;
+    description: string;
+    replace: boolean;
+    output: ConvertOutput;
+  }): Promise<number> {
     const { name, tmpDir, description, replace, output } = input;
     const now = new Date().toISOString();
     const info = JSON.stringify({
@@ -108,7 +126,11 @@ export class ProjectStore {
     const number = await this.db.transaction().execute(async (trx) => {
       let project = await trx.selectFrom('projects').select('id').where('name', '=', name).executeTakeFirst();
       if (!project) {
-        project = await trx.insertInto('projects').values({ name, created_at: now }).returning('id').executeTakeFirstOrThrow();
+        project = await trx
+          .insertInto('projects')
+          .values({ name, created_at: now })
+          .returning('id')
+          .executeTakeFirstOrThrow();
       }
       const latest = await trx
         .selectFrom('revisions')
@@ -118,16 +140,28 @@ export class ProjectStore {
         .executeTakeFirst();
       const values = { description, last_updated: now, thumbnail: output.thumbnail, info, warnings: output.warnings };
       if (replace && latest) {
-        const relDir = path.join('projects', name, `rev-${latest.number}-${path.basename(tmpDir).replace(/^\.tmp-/, '')}`);
-        await trx.updateTable('revisions').set({ ...values, dir: relDir }).where('id', '=', latest.id).execute();
+        const relDir = path.join(
+          'projects',
+          name,
+          `rev-${latest.number}-${path.basename(tmpDir).replace(/^\.tmp-/, '')}`,
+        );
+        await trx
+          .updateTable('revisions')
+          .set({ ...values, dir: relDir })
+          .where('id', '=', latest.id)
+          .execute();
         await rename(tmpDir, path.join(this.dataDir, relDir));
         oldDir = path.join(this.dataDir, latest.dir);
         return latest.number;
       }
       const n = (latest?.number ?? 0) + 1;
       const relDir = path.join('projects', name, `rev-${n}`);
-      if (existsSync(path.join(this.dataDir, relDir))) await rm(path.join(this.dataDir, relDir), { recursive: true, force: true });
-      await trx.insertInto('revisions').values({ ...values, project_id: project.id, number: n, dir: relDir }).execute();
+      if (existsSync(path.join(this.dataDir, relDir)))
+        await rm(path.join(this.dataDir, relDir), { recursive: true, force: true });
+      await trx
+        .insertInto('revisions')
+        .values({ ...values, project_id: project.id, number: n, dir: relDir })
+        .execute();
       await rename(tmpDir, path.join(this.dataDir, relDir));
       return n;
     });
@@ -152,7 +186,8 @@ export class ProjectStore {
       if (!p.isDirectory()) continue;
       const dir = path.join(root, p.name);
       for (const e of await readdir(dir).catch(() => [] as string[]))
-        if (staleIds.some((id) => e === `.tmp-${id}`)) await rm(path.join(dir, e), { recursive: true, force: true }).catch(() => {});
+        if (staleIds.some((id) => e === `.tmp-${id}`))
+          await rm(path.join(dir, e), { recursive: true, force: true }).catch(() => {});
       await rmdir(dir).catch(() => {}); // only succeeds when empty
     }
     const uploads = path.join(this.dataDir, 'uploads');

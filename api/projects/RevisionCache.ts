@@ -55,8 +55,8 @@ export class RevisionCache {
   private readonly geometry = new Map<string, Promise<SectionIndex>>();
 
   /**
-   * The decoded geometry of a revision's `.sc` file as a SectionIndex (server-side sections, issue 5
-   * item 5); same LRU policy as `get`. @throws Error naming the file when it cannot be read or decoded.
+   * The decoded geometry of a revision's `.sc` file as a SectionIndex (server-side sections);
+   * same LRU policy as `get`. @throws Error naming the file when it cannot be read or decoded.
    */
   sectionIndex(dir: string, stamp: string, scFile: string): Promise<SectionIndex> {
     const key = `${dir}|${stamp}|${scFile}`;
@@ -74,7 +74,9 @@ export class RevisionCache {
       } catch (e) {
         throw new Error(`Revision file ${file} cannot be read: ${(e as Error).message}`);
       }
-      return SectionIndex.fromChunks(decodeScenePackage(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength)).chunks);
+      return SectionIndex.fromChunks(
+        decodeScenePackage(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength)).chunks,
+      );
     })();
     this.geometry.set(key, p);
     p.catch(() => this.geometry.delete(key));

@@ -22,7 +22,11 @@ export interface LoadedRevision {
  * Loads a revision's parsed files through the app's RevisionCache.
  * @throws ApiError 404 (project / revision), 500 'Revision N of project P cannot be read'.
  */
-export async function loadRevision(app: FastifyInstance, modelName: string, revision: number | 'latest'): Promise<LoadedRevision> {
+export async function loadRevision(
+  app: FastifyInstance,
+  modelName: string,
+  revision: number | 'latest',
+): Promise<LoadedRevision> {
   const { projects, revisionCache } = app.ctx;
   const name = normaliseProjectName(modelName);
   const row = await projects.revision(name, revision);
@@ -46,12 +50,22 @@ export async function loadSectionIndex(app: FastifyInstance, rev: LoadedRevision
     return await app.ctx.revisionCache.sectionIndex(rev.dir, rev.stamp, rev.scFile);
   } catch (e) {
     app.log.error({ err: e, project: rev.name, revision: rev.number }, 'revision geometry unreadable');
-    throw new ApiError('RevisionUnreadable', 500, `Revision ${rev.number} of project ${rev.name} cannot be read`, 'error');
+    throw new ApiError(
+      'RevisionUnreadable',
+      500,
+      `Revision ${rev.number} of project ${rev.name} cannot be read`,
+      'error',
+    );
   }
 }
 
 /** A reference plane with its coordinate in metres. */
-export const planeToMetres = (p: RefPlane) => ({ id: p.id, name: p.name, coordinate: p.coordinate / 1000, number: p.number });
+export const planeToMetres = (p: RefPlane) => ({
+  id: p.id,
+  name: p.name,
+  coordinate: p.coordinate / 1000,
+  number: p.number,
+});
 
 /** Millimetres → metres for a box (null stays null; an empty box becomes zeros). */
 export function boxToMetres(b: Box3Tuple | null): Box3Tuple | null {

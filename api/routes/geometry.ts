@@ -1,5 +1,5 @@
 /**
- * Geometry calls (viewer.md §7 "Geometry"; issue 5 item 7):
+ * Geometry calls (viewer.md §7 "Geometry"):
  * POST /api/keelson-instance/geometry/surface-objects?modelName&revision&viewerId, body = object names.
  * Each name (an object's name, else its OCX id) resolves to the revision's objects; every planar part
  * among them gets a surface object derived on the server from the `.sc` geometry
@@ -11,7 +11,7 @@ import type * as v from 'valibot';
 import { objectGeometry } from '../../engine/annotate/indexGeometry';
 import { deriveSurfaceObject } from '../../engine/annotate/surfaceObject';
 import { SurfaceObjectsBodySchema, SurfaceObjectsQuerySchema, type SurfaceObjectsResponse } from '../contract/geometry';
-import { validate } from '../contract/validate';
+import { validate } from './validate';
 import { requireUser } from '../context';
 import { loadRevision, loadSectionIndex } from '../projects/loadRevision';
 

@@ -10,7 +10,7 @@ import type { FastifyInstance } from 'fastify';
 import * as v from 'valibot';
 import { requireUser } from '../context';
 import { revisionParam } from '../contract/models';
-import { parseOrThrow } from '../contract/validate';
+import { parseOrThrow } from './validate';
 import { ApiError, Errors } from '../errors';
 import { normaliseProjectName } from '../projects/ProjectStore';
 
@@ -31,7 +31,12 @@ export default async function modelRoutes(app: FastifyInstance): Promise<void> {
     const info = JSON.parse(row.info || '{}') as { scFile?: string };
     const scFile = info.scFile ?? `${name}.sc`;
     if (p.file.toUpperCase() !== scFile.toUpperCase() && p.file.toUpperCase() !== `${name}.SC`)
-      throw new ApiError('NotFound', 404, `File ${p.file} not found in revision ${row.number} of project ${name}`, 'notFound');
+      throw new ApiError(
+        'NotFound',
+        404,
+        `File ${p.file} not found in revision ${row.number} of project ${name}`,
+        'notFound',
+      );
     const file = path.join(projects.revisionDir(row), scFile);
     let size: number;
     try {

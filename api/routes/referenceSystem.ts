@@ -1,5 +1,5 @@
 /**
- * Reference system calls (viewer.md §7 "Reference system"; application.md §7; issue 5 item 1), answered
+ * Reference system calls (viewer.md §7 "Reference system"; application.md §7), answered
  * from the revision's frame tables with the engine kernels engine/reference/{frameSyntax,frameSystem}.ts.
  * The API speaks metres: coordinates in queries and answers are m; plain numbers in `value` are m.
  *
@@ -15,13 +15,28 @@ import type { FastifyInstance } from 'fastify';
 import type * as v from 'valibot';
 import { evaluateFrameExpression, prefixAxis } from '../../engine/reference/frameSyntax';
 import {
-  FRAME_SYSTEM_TYPES, axisOfType, frameAxis, frameCoordinates, nearestPlane, numberAtCoordinate, typeOfAxis,
+  FRAME_SYSTEM_TYPES,
+  axisOfType,
+  frameAxis,
+  frameCoordinates,
+  nearestPlane,
+  numberAtCoordinate,
+  typeOfAxis,
 } from '../../engine/reference/frameSystem';
 import {
-  CoordinateQuerySchema, FrameCoordinatesQuerySchema, FrameNumberQuerySchema, FrameQuerySchema, FramesBodySchema, FramesQuerySchema,
-  type CoordinateResponse, type FrameCoordinatesResponse, type FrameNumberResponse, type FrameResponse, type FramesResponse,
+  CoordinateQuerySchema,
+  FrameCoordinatesQuerySchema,
+  FrameNumberQuerySchema,
+  FrameQuerySchema,
+  FramesBodySchema,
+  FramesQuerySchema,
+  type CoordinateResponse,
+  type FrameCoordinatesResponse,
+  type FrameNumberResponse,
+  type FrameResponse,
+  type FramesResponse,
 } from '../contract/reference';
-import { validate } from '../contract/validate';
+import { validate } from './validate';
 import { requireUser } from '../context';
 import { Errors } from '../errors';
 import { loadRevision, planeToMetres } from '../projects/loadRevision';
@@ -29,54 +44,78 @@ import { loadRevision, planeToMetres } from '../projects/loadRevision';
 export default async function referenceSystemRoutes(app: FastifyInstance): Promise<void> {
   const base = '/api/keelson-instance/reference-system';
 
-  app.get(`${base}/coordinate`, { preValidation: validate({ query: CoordinateQuerySchema }) }, async (request): Promise<CoordinateResponse> => {
-    requireUser(request);
-    const q = request.query as v.InferOutput<typeof CoordinateQuerySchema>;
-    const { data } = await loadRevision(app, q.modelName, q.revision);
-    const r = evaluateFrameExpression(q.value, data.frames);
-    if (!r.ok) throw Errors.badRequest(r.error);
-    const first = r.terms.find((t) => t.prefix !== '');
-    const axis = first ? prefixAxis(first.prefix) : null;
-    return { value: q.value.toUpperCase(), coordinate: r.coordinate / 1000, type: axis ? typeOfAxis(axis) : null };
-  });
+  app.get(
+    `${base}/coordinate`,
+    { preValidation: validate({ query: CoordinateQuerySchema }) },
+    async (request): Promise<CoordinateResponse> => {
+      requireUser(request);
+      const q = request.query as v.InferOutput<typeof CoordinateQuerySchema>;
+      const { data } = await loadRevision(app, q.modelName, q.revision);
+      const r = evaluateFrameExpression(q.value, data.frames);
+      if (!r.ok) throw Errors.badRequest(r.error);
+      const first = r.terms.find((t) => t.prefix !== '');
+      const axis = first ? prefixAxis(first.prefix) : null;
+      return { value: q.value.toUpperCase(), coordinate: r.coordinate / 1000, type: axis ? typeOfAxis(axis) : null };
+    },
+  );
 
-  app.get(`${base}/frame-number`, { preValidation: validate({ query: FrameNumberQuerySchema }) }, async (request): Promise<FrameNumberResponse> => {
-    requireUser(request);
-    const q = request.query as v.InferOutput<typeof FrameNumberQuerySchema>;
-    const { data } = await loadRevision(app, q.modelName, q.revision);
-    const n = numberAtCoordinate(frameAxis(data.frames, axisOfType(q.type)), q.coordinate * 1000);
-    if (n === null) throw Errors.badRequest(`The ${q.type} system of this model has fewer than two numbered reference planes`);
-    return { type: q.type, coordinate: q.coordinate, frameNumber: n };
-  });
+  app.get(
+    `${base}/frame-number`,
+    { preValidation: validate({ query: FrameNumberQuerySchema }) },
+    async (request): Promise<FrameNumberResponse> => {
+      requireUser(request);
+      const q = request.query as v.InferOutput<typeof FrameNumberQuerySchema>;
+      const { data } = await loadRevision(app, q.modelName, q.revision);
+      const n = numberAtCoordinate(frameAxis(data.frames, axisOfType(q.type)), q.coordinate * 1000);
+      if (n === null)
+        throw Errors.badRequest(`The ${q.type} system of this model has fewer than two numbered reference planes`);
+      return { type: q.type, coordinate: q.coordinate, frameNumber: n };
+    },
+  );
 
-  app.get(`${base}/frame-coordinates`, { preValidation: validate({ query: FrameCoordinatesQuerySchema }) }, async (request): Promise<FrameCoordinatesResponse> => {
-    requireUser(request);
-    const q = request.query as v.InferOutput<typeof FrameCoordinatesQuerySchema>;
-    const { data } = await loadRevision(app, q.modelName, q.revision);
-    try {
-      const frames = frameCoordinates(frameAxis(data.frames, axisOfType(q.type)), q.startFrame, q.endFrame);
-      return { type: q.type, frames: frames.map((f) => ({ number: f.number, coordinate: f.coordinate / 1000 })) };
-    } catch (e) {
-      throw Errors.badRequest((e as Error).message);
-    }
-  });
+  app.get(
+    `${base}/frame-coordinates`,
+    { preValidation: validate({ query: FrameCoordinatesQuerySchema }) },
+    async (request): Promise<FrameCoordinatesResponse> => {
+      requireUser(request);
+      const q = request.query as v.InferOutput<typeof FrameCoordinatesQuerySchema>;
+      const { data } = await loadRevision(app, q.modelName, q.revision);
+      try {
+        const frames = frameCoordinates(frameAxis(data.frames, axisOfType(q.type)), q.startFrame, q.endFrame);
+        return { type: q.type, frames: frames.map((f) => ({ number: f.number, coordinate: f.coordinate / 1000 })) };
+      } catch (e) {
+        throw Errors.badRequest((e as Error).message);
+      }
+    },
+  );
 
-  app.get(`${base}/frame`, { preValidation: validate({ query: FrameQuerySchema }) }, async (request): Promise<FrameResponse> => {
-    requireUser(request);
-    const q = request.query as v.InferOutput<typeof FrameQuerySchema>;
-    const { data } = await loadRevision(app, q.modelName, q.revision);
-    const fa = frameAxis(data.frames, axisOfType(q.type));
-    const p = nearestPlane(fa, q.coordinate * 1000);
-    if (!p) throw Errors.badRequest(`The ${q.type} system of this model has no reference planes`);
-    return { type: q.type, frame: planeToMetres(p), frameNumber: numberAtCoordinate(fa, q.coordinate * 1000) };
-  });
+  app.get(
+    `${base}/frame`,
+    { preValidation: validate({ query: FrameQuerySchema }) },
+    async (request): Promise<FrameResponse> => {
+      requireUser(request);
+      const q = request.query as v.InferOutput<typeof FrameQuerySchema>;
+      const { data } = await loadRevision(app, q.modelName, q.revision);
+      const fa = frameAxis(data.frames, axisOfType(q.type));
+      const p = nearestPlane(fa, q.coordinate * 1000);
+      if (!p) throw Errors.badRequest(`The ${q.type} system of this model has no reference planes`);
+      return { type: q.type, frame: planeToMetres(p), frameNumber: numberAtCoordinate(fa, q.coordinate * 1000) };
+    },
+  );
 
-  app.post(`${base}/frames`, { preValidation: validate({ query: FramesQuerySchema, body: FramesBodySchema }) }, async (request): Promise<FramesResponse> => {
-    requireUser(request);
-    const q = request.query as v.InferOutput<typeof FramesQuerySchema>;
-    const body = (request.body ?? {}) as v.InferOutput<typeof FramesBodySchema>;
-    const { data } = await loadRevision(app, q.modelName, q.revision);
-    const types = body.types && body.types.length ? body.types : FRAME_SYSTEM_TYPES;
-    return types.map((type) => ({ type, planes: frameAxis(data.frames, axisOfType(type)).planes.map(planeToMetres) }));
-  });
+  app.post(
+    `${base}/frames`,
+    { preValidation: validate({ query: FramesQuerySchema, body: FramesBodySchema }) },
+    async (request): Promise<FramesResponse> => {
+      requireUser(request);
+      const q = request.query as v.InferOutput<typeof FramesQuerySchema>;
+      const body = (request.body ?? {}) as v.InferOutput<typeof FramesBodySchema>;
+      const { data } = await loadRevision(app, q.modelName, q.revision);
+      const types = body.types?.length ? body.types : FRAME_SYSTEM_TYPES;
+      return types.map((type) => ({
+        type,
+        planes: frameAxis(data.frames, axisOfType(type)).planes.map(planeToMetres),
+      }));
+    },
+  );
 }

@@ -1,5 +1,5 @@
 /**
- * Memory probe of the OCX import (issue 3 item 5): `node --expose-gc --import tsx bench/ocx/memoryProbe.ts
+ * Memory probe of the OCX import: `node --expose-gc --import tsx bench/ocx/memoryProbe.ts
  * FILE [two|one]` imports FILE with the two-pass file path (importOcxFile, default) or the single-stream
  * path (importOcx on one stream), forcing a full GC every few progress calls to sample the live heap,
  * and prints one JSON line: { sizeBytes, objects, livePeakBytes, resultBytes, transientPeakBytes }.
@@ -25,19 +25,29 @@ async function main(file: string, mode: string): Promise<MemoryProbe> {
   if (!gc) throw new Error('run with node --expose-gc');
   gc();
   const base = process.memoryUsage().heapUsed;
-  let peak = base, calls = 0;
+  let peak = base,
+    calls = 0;
   const onProgress = () => {
     if (++calls % 4 !== 0) return;
     gc();
     peak = Math.max(peak, process.memoryUsage().heapUsed);
   };
-  const r = mode === 'one'
-    ? await importOcx(createReadStream(file, { highWaterMark: 256 * 1024 }) as AsyncIterable<Uint8Array>, { onProgress })
-    : await importOcxFile(file, { onProgress });
+  const r =
+    mode === 'one'
+      ? await importOcx(createReadStream(file, { highWaterMark: 256 * 1024 }) as AsyncIterable<Uint8Array>, {
+          onProgress,
+        })
+      : await importOcxFile(file, { onProgress });
   gc();
   const result = process.memoryUsage().heapUsed - base;
   const livePeak = Math.max(peak - base, result);
-  return { sizeBytes: statSync(file).size, objects: r.objects.length, livePeakBytes: livePeak, resultBytes: result, transientPeakBytes: livePeak - result };
+  return {
+    sizeBytes: statSync(file).size,
+    objects: r.objects.length,
+    livePeakBytes: livePeak,
+    resultBytes: result,
+    transientPeakBytes: livePeak - result,
+  };
 }
 
 main(process.argv[2], process.argv[3] ?? 'two').then(

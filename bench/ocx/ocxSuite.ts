@@ -1,5 +1,5 @@
 /**
- * The `ocx` bench suite (issue 3 item 6): `npm run bench -- ocx` measures OCX import throughput (MB/s
+ * The `ocx` bench suite: `npm run bench -- ocx` measures OCX import throughput (MB/s
  * and parts/s) of importOcxFile — the two-pass, bounded-memory path the server's conversion uses — for
  * every sample of ../shared/models/ocx and for generated ships of 10k and 100k parts, next to a bare
  * streaming saxes parse of the same file in the same run (same parser options, same 256 KiB reads,
@@ -23,7 +23,7 @@ import { fileURLToPath } from 'node:url';
 import { SaxesParser } from 'saxes';
 import { bareScan } from '../../engine/ocx/bareScan';
 import { defaultThreads, importOcxFile, maxThreads, THREADED_FROM_BYTES } from '../../engine/ocx/importFile';
-import { writeShipOcx } from '../generator/index';
+import { writeShipOcx } from '../../tools/generator/index';
 
 /** One row of the results table (the shape of bench/run.ts BenchRow). */
 export interface OcxBenchRow {
@@ -67,7 +67,8 @@ export async function bareParse(file: string): Promise<number> {
   p.on('closetag', () => undefined);
   p.on('text', () => undefined);
   const dec = new TextDecoder('utf-8');
-  for await (const c of createReadStream(file, { highWaterMark: 256 * 1024 })) p.write(dec.decode(c as Uint8Array, { stream: true }));
+  for await (const c of createReadStream(file, { highWaterMark: 256 * 1024 }))
+    p.write(dec.decode(c as Uint8Array, { stream: true }));
   p.write(dec.decode());
   p.close();
   return n;
@@ -103,10 +104,26 @@ export async function measureFile(file: string): Promise<OcxThroughput> {
   if (threads) await importOcxFile(file, { threads }); // starts the worker threads
   const parts = first.objects.length;
   const bareMs = await best(() => bareParse(file), reps);
-  const scanMs = await best(() => bareScan(createReadStream(file, { highWaterMark: 256 * 1024 }) as AsyncIterable<Uint8Array>), reps);
+  const scanMs = await best(
+    () => bareScan(createReadStream(file, { highWaterMark: 256 * 1024 }) as AsyncIterable<Uint8Array>),
+    reps,
+  );
   const importMs = await best(() => importOcxFile(file, { threads: 0 }), reps);
   const threadedMs = threads ? await best(() => importOcxFile(file, { threads }), reps) : importMs;
-  return { file: path.basename(file), mb, parts, bareMs, scanMs, importMs, ratio: bareMs / importMs, threads, threadedMs, threadedRatio: bareMs / threadedMs, defaultThreads: chosen, load: os.loadavg()[0] };
+  return {
+    file: path.basename(file),
+    mb,
+    parts,
+    bareMs,
+    scanMs,
+    importMs,
+    ratio: bareMs / importMs,
+    threads,
+    threadedMs,
+    threadedRatio: bareMs / threadedMs,
+    defaultThreads: chosen,
+    load: os.loadavg()[0],
+  };
 }
 
 /** The rows of one measured file. */
@@ -125,9 +142,19 @@ export function rowsOf(t: OcxThroughput): OcxBenchRow[] {
   if (t.threads)
     rows.push(
       { suite: 'ocx', case: `${t.file} import, 1 + ${t.threads} threads`, value: t.mb / s(t.threadedMs), unit: 'MB/s' },
-      { suite: 'ocx', case: `${t.file} import, 1 + ${t.threads} threads`, value: t.parts / s(t.threadedMs), unit: 'parts/s' },
+      {
+        suite: 'ocx',
+        case: `${t.file} import, 1 + ${t.threads} threads`,
+        value: t.parts / s(t.threadedMs),
+        unit: 'parts/s',
+      },
       { suite: 'ocx', case: `${t.file} import time, 1 + ${t.threads} threads`, value: t.threadedMs / 1000, unit: 's' },
-      { suite: 'ocx', case: `${t.file} import / bare, 1 + ${t.threads} threads`, value: t.threadedRatio, unit: 'ratio (target ≥ 0.33)' },
+      {
+        suite: 'ocx',
+        case: `${t.file} import / bare, 1 + ${t.threads} threads`,
+        value: t.threadedRatio,
+        unit: 'ratio (target ≥ 0.33)',
+      },
     );
   return rows;
 }
@@ -139,7 +166,9 @@ export function markdownTable(ts: OcxThroughput[]): string {
     '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|';
   const rows = ts.map((t) => {
     const one = `${(t.mb / (t.importMs / 1000)).toFixed(1)} | ${Math.round(t.parts / (t.importMs / 1000))} | ${(t.importMs / 1000).toFixed(2)} | ${t.ratio.toFixed(2)}`;
-    const thr = t.threads ? `1 + ${t.threads} workers | ${(t.mb / (t.threadedMs / 1000)).toFixed(1)} | ${(t.threadedMs / 1000).toFixed(2)} | ${t.threadedRatio.toFixed(2)}` : '– | | | ';
+    const thr = t.threads
+      ? `1 + ${t.threads} workers | ${(t.mb / (t.threadedMs / 1000)).toFixed(1)} | ${(t.threadedMs / 1000).toFixed(2)} | ${t.threadedRatio.toFixed(2)}`
+      : '– | | | ';
     return `| ${t.file} | ${t.mb.toFixed(2)} | ${t.parts} | ${(t.mb / (t.bareMs / 1000)).toFixed(1)} | ${(t.mb / (t.scanMs / 1000)).toFixed(1)} | ${one} | ${thr} | ${t.load.toFixed(1)} |`;
   });
   return [head, ...rows].join('\n');
@@ -148,8 +177,15 @@ export function markdownTable(ts: OcxThroughput[]): string {
 /** The suite: every sample, then the generated ships. Prints the markdown table to stderr as well. */
 export async function ocxSuite(): Promise<OcxBenchRow[]> {
   const results: OcxThroughput[] = [];
-  for (const f of readdirSync(SAMPLES).filter((n) => n.endsWith('.3docx')).sort()) results.push(await measureFile(path.join(SAMPLES, f)));
-  const ships = (process.env.BENCH_OCX_SHIPS ?? '10000,100000').split(',').map((s) => s.trim()).filter(Boolean).map(Number);
+  for (const f of readdirSync(SAMPLES)
+    .filter((n) => n.endsWith('.3docx'))
+    .sort())
+    results.push(await measureFile(path.join(SAMPLES, f)));
+  const ships = (process.env.BENCH_OCX_SHIPS ?? '10000,100000')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)
+    .map(Number);
   const dir = await mkdtemp(path.join(os.tmpdir(), 'keelson-ocx-bench-'));
   try {
     for (const n of ships) {

@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- tools` (issue 5 item 8): on generated ships (bench/generator; BENCH_SIZES, default
+ * `npm run bench -- tools`: on generated ships (tools/generator; BENCH_SIZES, default
  * 100000 parts, e.g. BENCH_SIZES=100000,500000):
  * - section computation (engine/section computeSection over the SectionIndex BVH; also with its linear
  *   range scan) for a transverse (X),
@@ -29,24 +29,42 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 const OUT = path.resolve(here, '../out');
 const README = path.resolve(here, '../README.md');
 
-interface Row { suite: string; case: string; value: number; unit: string }
+interface Row {
+  suite: string;
+  case: string;
+  value: number;
+  unit: string;
+}
 
 /** Generates, imports and encodes the ship unless cached; returns package bytes and objects. */
 async function prepare(parts: number): Promise<{ bytes: Uint8Array; objects: ModelObject[] }> {
-  const sc = path.join(OUT, `ship-${parts}.sc`), oj = path.join(OUT, `ship-${parts}.objects.json`);
+  const sc = path.join(OUT, `ship-${parts}.sc`),
+    oj = path.join(OUT, `ship-${parts}.objects.json`);
   if (!existsSync(sc) || !existsSync(oj)) {
     await mkdir(OUT, { recursive: true });
-    const { writeShipOcx } = await import('../generator/index');
+    const { writeShipOcx } = await import('../../tools/generator/index');
     const { importOcxFile } = await import('../../engine/ocx/importFile');
     const { concatFrames, encodeScenePackage } = await import('../../engine/package/writer');
     const ocx = path.join(OUT, `ship-${parts}.3docx`);
     console.error(`tools bench: generating and importing ${parts} parts …`);
     if (!existsSync(ocx)) await writeShipOcx(ocx, { targetParts: parts, seed: 1 });
     const model = await importOcxFile(ocx);
-    await writeFile(sc, concatFrames(encodeScenePackage(model.meshes, { bounds: model.info.bounds, objectCount: model.objects.length, tolerances: model.info.tolerances })));
+    await writeFile(
+      sc,
+      concatFrames(
+        encodeScenePackage(model.meshes, {
+          bounds: model.info.bounds,
+          objectCount: model.objects.length,
+          tolerances: model.info.tolerances,
+        }),
+      ),
+    );
     await writeFile(oj, JSON.stringify(model.objects.map((o) => ({ ...o, bounds: null }))));
   }
-  return { bytes: new Uint8Array(await readFile(sc)), objects: JSON.parse(await readFile(oj, 'utf8')) as ModelObject[] };
+  return {
+    bytes: new Uint8Array(await readFile(sc)),
+    objects: JSON.parse(await readFile(oj, 'utf8')) as ModelObject[],
+  };
 }
 
 function median(a: number[]): number {
@@ -62,9 +80,12 @@ function p95(a: number[]): number {
 function linearPlaneScan(world: Float32Array[], chunks: SceneChunk[], k: number, c: number): number {
   let n = 0;
   chunks.forEach((ch, ci) => {
-    const p = world[ci], idx = ch.indices;
+    const p = world[ci],
+      idx = ch.indices;
     for (let i = 0; i < idx.length; i += 3) {
-      const a = p[idx[i] * 3 + k], b = p[idx[i + 1] * 3 + k], d = p[idx[i + 2] * 3 + k];
+      const a = p[idx[i] * 3 + k],
+        b = p[idx[i + 1] * 3 + k],
+        d = p[idx[i + 2] * 3 + k];
       if (Math.min(a, b, d) <= c && Math.max(a, b, d) >= c) n++;
     }
   });
@@ -75,12 +96,18 @@ function linearPlaneScan(world: Float32Array[], chunks: SceneChunk[], k: number,
 function linearRayScan(world: Float32Array[], chunks: SceneChunk[], o: number[], d: number[], r: number): number {
   let n = 0;
   chunks.forEach((ch, ci) => {
-    const p = world[ci], idx = ch.indices;
+    const p = world[ci],
+      idx = ch.indices;
     for (let i = 0; i < idx.length; i++) {
       const v = idx[i] * 3;
-      const w0 = p[v] - o[0], w1 = p[v + 1] - o[1], w2 = p[v + 2] - o[2];
+      const w0 = p[v] - o[0],
+        w1 = p[v + 1] - o[1],
+        w2 = p[v + 2] - o[2];
       const t = w0 * d[0] + w1 * d[1] + w2 * d[2];
-      if (w0 * w0 + w1 * w1 + w2 * w2 - t * t <= r * r) { n++; i += 2 - (i % 3); }
+      if (w0 * w0 + w1 * w1 + w2 * w2 - t * t <= r * r) {
+        n++;
+        i += 2 - (i % 3);
+      }
     }
   });
   return n;
@@ -88,7 +115,8 @@ function linearRayScan(world: Float32Array[], chunks: SceneChunk[], o: number[],
 
 async function runSize(parts: number): Promise<Row[]> {
   const rows: Row[] = [];
-  const add = (c: string, value: number, unit: string) => rows.push({ suite: 'tools', case: `${parts} parts: ${c}`, value, unit });
+  const add = (c: string, value: number, unit: string) =>
+    rows.push({ suite: 'tools', case: `${parts} parts: ${c}`, value, unit });
   const { bytes, objects } = await prepare(parts);
   const { header, chunks } = decodeScenePackage(bytes);
   const bounds = [...header.bounds];
@@ -100,9 +128,15 @@ async function runSize(parts: number): Promise<Row[]> {
   const index = SectionIndex.fromChunks(chunks);
   add('section index build', performance.now() - t, 'ms');
   const model = { objects, index };
-  for (const [axis, k] of [['X', 0], ['Y', 1], ['Z', 2]] as [SectionAxis, number][]) {
+  for (const [axis, k] of [
+    ['X', 0],
+    ['Y', 1],
+    ['Z', 2],
+  ] as [SectionAxis, number][]) {
     const c = (bounds[k] + bounds[k + 3]) / 2 + 13.7;
-    const bvh: number[] = [], lin: number[] = [], ref: number[] = [];
+    const bvh: number[] = [],
+      lin: number[] = [],
+      ref: number[] = [];
     let cut = 0;
     // One untimed run of each first (JIT warm-up and the garbage of the index build), then the median of 3.
     computeSection(model, axis, c, { grid: false });
@@ -127,10 +161,21 @@ async function runSize(parts: number): Promise<Row[]> {
 
   // Snap and clip through the engine in Node.
   const renderer: EngineRenderer = { setPixelRatio() {}, setSize() {}, render() {}, dispose() {} };
-  const engine = new Engine({ createRenderer: () => renderer, fetchFn: (async () => new Response(bytes as unknown as ArrayBuffer, { headers: { 'content-length': String(bytes.length) } })) as typeof fetch });
-  const W = 1600, H = 900;
+  const engine = new Engine({
+    createRenderer: () => renderer,
+    fetchFn: (async () =>
+      new Response(bytes as unknown as ArrayBuffer, {
+        headers: { 'content-length': String(bytes.length) },
+      })) as typeof fetch,
+  });
+  const W = 1600,
+    H = 900;
   await engine.init({ canvas: {} as OffscreenCanvas, width: W, height: H, pixelRatio: 1 });
-  engine.setObjectTable({ ids: objects.map((o) => o.id), types: objects.map((o) => o.type), parents: Int32Array.from(objects, (o) => o.parent) });
+  engine.setObjectTable({
+    ids: objects.map((o) => o.id),
+    types: objects.map((o) => o.type),
+    parents: Int32Array.from(objects, (o) => o.parent),
+  });
   await engine.loadModel('/ship.sc', {});
   engine.orbitTo(160, 10, 0);
   engine.fitToWindow();
@@ -138,18 +183,36 @@ async function runSize(parts: number): Promise<Row[]> {
   const ms = engine as unknown as { model: { chunks: { buildBvh(): void }[] } };
   for (const c of ms.model.chunks) c.buildBvh();
   add('picking BVHs build', performance.now() - t, 'ms');
-  const snaps: number[] = [], linSnaps: number[] = [];
+  const snaps: number[] = [],
+    linSnaps: number[] = [];
   let hits = 0;
-  const cams = (engine as unknown as { cams: { raycaster(x: number, y: number): { ray: { origin: { x: number; y: number; z: number }; direction: { x: number; y: number; z: number } } }; worldPerPixel(p: number[]): number } }).cams;
+  const cams = (
+    engine as unknown as {
+      cams: {
+        raycaster(
+          x: number,
+          y: number,
+        ): { ray: { origin: { x: number; y: number; z: number }; direction: { x: number; y: number; z: number } } };
+        worldPerPixel(p: number[]): number;
+      };
+    }
+  ).cams;
   for (let i = 0; i < 200; i++) {
-    const x = W * (0.2 + 0.6 * ((i * 0.618) % 1)), y = H * (0.3 + 0.4 * ((i * 0.377) % 1));
+    const x = W * (0.2 + 0.6 * ((i * 0.618) % 1)),
+      y = H * (0.3 + 0.4 * ((i * 0.377) % 1));
     t = performance.now();
     if (engine.snapAt(x, y).type === 'snap') hits++;
     snaps.push(performance.now() - t);
     if (i < 10) {
       const ray = cams.raycaster(x, y).ray;
       t = performance.now();
-      linearRayScan(world, chunks, [ray.origin.x, ray.origin.y, ray.origin.z], [ray.direction.x, ray.direction.y, ray.direction.z], 15 * cams.worldPerPixel([0, 0, 0]));
+      linearRayScan(
+        world,
+        chunks,
+        [ray.origin.x, ray.origin.y, ray.origin.z],
+        [ray.direction.x, ray.direction.y, ray.direction.z],
+        15 * cams.worldPerPixel([0, 0, 0]),
+      );
       linSnaps.push(performance.now() - t);
     }
   }
@@ -157,7 +220,8 @@ async function runSize(parts: number): Promise<Row[]> {
   add('snap latency p95', p95(snaps), 'ms');
   add('snap linear scan of all triangles, median', median(linSnaps), 'ms');
   engine.setClipping(true);
-  const clips: number[] = [], linClips: number[] = [];
+  const clips: number[] = [],
+    linClips: number[] = [];
   for (let i = 0; i < 100; i++) {
     const x = bounds[0] + ((bounds[3] - bounds[0]) * (i + 0.5)) / 100;
     t = performance.now();
@@ -178,7 +242,10 @@ async function runSize(parts: number): Promise<Row[]> {
 
 /** The suite. */
 export async function toolsSuite(): Promise<Row[]> {
-  const sizes = (process.env.BENCH_SIZES ?? '100000').split(',').map((s) => Number(s.trim())).filter((n) => n > 0);
+  const sizes = (process.env.BENCH_SIZES ?? '100000')
+    .split(',')
+    .map((s) => Number(s.trim()))
+    .filter((n) => n > 0);
   const rows: Row[] = [];
   for (const n of sizes) rows.push(...(await runSize(n)));
   await writeReadme(rows);
@@ -209,7 +276,7 @@ async function writeReadme(rows: Row[]): Promise<void> {
   const start = text.indexOf('## Tools (');
   if (start >= 0) {
     const next = text.indexOf('\n## ', start + 5);
-    text = text.slice(0, start) + section + (next >= 0 ? '\n' + text.slice(next) : '\n');
-  } else text = text.trimEnd() + '\n\n' + section + '\n';
+    text = text.slice(0, start) + section + (next >= 0 ? `\n${text.slice(next)}` : '\n');
+  } else text = `${text.trimEnd()}\n\n${section}\n`;
   await writeFile(README, text);
 }

@@ -1,26 +1,51 @@
 /**
- * Browser side of `npm run bench -- viewer` (issue 4 item 6), bundled by ./runViewerBench.ts and run in
+ * Browser side of `npm run bench -- viewer`, bundled by ./runViewerBench.ts and run in
  * headless Chromium. `window.keelsonBench(url)` measures the Keelson engine (engine/Engine.ts, run on the
  * page's main thread so the page can time it) and `window.keelsonBaseline(url)` the baseline a developer
  * would otherwise write: three.js with one Mesh per part (Float32 positions, normals, Uint32 indices) and
  * Raycaster picking without a BVH. Both read the same `.sc` package and are measured the same way.
  */
 import {
-  Color, DirectionalLight, DoubleSide, FrontSide, type Material, HemisphereLight, Matrix4, Mesh, MeshLambertMaterial, OrthographicCamera,
-  Raycaster, Scene, Vector2, Vector3, WebGLRenderer,
+  Color,
+  DirectionalLight,
+  DoubleSide,
+  FrontSide,
+  type Material,
+  HemisphereLight,
+  Matrix4,
+  Mesh,
+  MeshLambertMaterial,
+  OrthographicCamera,
+  Raycaster,
+  Scene,
+  Vector2,
+  Vector3,
+  WebGLRenderer,
 } from 'three';
 import { Engine } from '../../engine/Engine';
-import { DETAIL_MIN_PX, EDGE_MIN_PX, LOD_MAX_PX, NAV_DETAIL_MIN_PX, NAV_LOD_MAX_PX, type ModelScene } from '../../engine/scene/ModelScene';
+import {
+  DETAIL_MIN_PX,
+  EDGE_MIN_PX,
+  LOD_MAX_PX,
+  NAV_DETAIL_MIN_PX,
+  NAV_LOD_MAX_PX,
+  type ModelScene,
+} from '../../engine/scene/ModelScene';
 import type { EngineEvent, PointerInput } from '../../engine/EngineApi';
 import { decodeScenePackage } from '../../engine/package/reader';
 import { partGeometries } from './partGeometry';
 import { fitBoxToView, orbitBasis } from '../../engine/interaction/cameraMath';
 
-const W = 1280, H = 720;
+const W = 1280,
+  H = 720;
 const ORBIT_FRAMES = 20;
 const STILL_FRAMES = 5;
 /** Interactive detail settings [NAV_DETAIL_MIN_PX, NAV_LOD_MAX_PX] shot with BENCH_SHOTS (the engine's first). */
-const SHOT_SETTINGS: [number, number][] = [[NAV_DETAIL_MIN_PX, NAV_LOD_MAX_PX], [2, 2], [8, 8]];
+const SHOT_SETTINGS: [number, number][] = [
+  [NAV_DETAIL_MIN_PX, NAV_LOD_MAX_PX],
+  [2, 2],
+  [8, 8],
+];
 
 /** Figures of one implementation on one ship (ms, bytes). */
 export interface BenchFigures {
@@ -72,10 +97,27 @@ function heapMB(): number {
   return m ? m.usedJSHeapSize / 1e6 : NaN;
 }
 /** Screen points for picking: a grid over the middle of the canvas. */
-const PICK_POINTS = Array.from({ length: 9 }, (_, i) => [W * (0.3 + 0.2 * (i % 3)), H * (0.3 + 0.2 * Math.floor(i / 3))]);
+const PICK_POINTS = Array.from({ length: 9 }, (_, i) => [
+  W * (0.3 + 0.2 * (i % 3)),
+  H * (0.3 + 0.2 * Math.floor(i / 3)),
+]);
 
 function ptr(kind: PointerInput['kind'], x: number, y: number, over: Partial<PointerInput> = {}): PointerInput {
-  return { kind, x, y, button: 0, buttons: 1, ctrlKey: false, shiftKey: false, altKey: false, metaKey: false, pointerId: 1, pointerType: 'mouse', time: performance.now(), ...over };
+  return {
+    kind,
+    x,
+    y,
+    button: 0,
+    buttons: 1,
+    ctrlKey: false,
+    shiftKey: false,
+    altKey: false,
+    metaKey: false,
+    pointerId: 1,
+    pointerType: 'mouse',
+    time: performance.now(),
+    ...over,
+  };
 }
 
 /** Measures the Keelson engine on the package at `url`. */
@@ -84,7 +126,10 @@ async function keelsonBench(url: string, opts: { variants?: boolean; shots?: boo
   const engine = new Engine();
   await engine.init({ canvas: c as unknown as OffscreenCanvas, width: W, height: H, pixelRatio: 1 });
   const gl = c.getContext('webgl2') as WebGL2RenderingContext;
-  let firstFrame = -1, firstFrameBytes = 0, loadedBytes = 0, total = 1;
+  let firstFrame = -1,
+    firstFrameBytes = 0,
+    loadedBytes = 0,
+    total = 1;
   let selection: number[] = [];
   engine.subscribe((e: EngineEvent) => {
     if (e.type === 'load-progress') {
@@ -104,7 +149,10 @@ async function keelsonBench(url: string, opts: { variants?: boolean; shots?: boo
   // Let the idle BVH builder finish (it runs chunk by chunk between frames).
   await new Promise((r) => setTimeout(r, 50));
   const stats0 = engine.getRenderStats();
-  while (engine.getRenderStats().chunkCount > 0 && !(engine as unknown as { model: { chunks: { hasBvh: boolean }[] } }).model.chunks.every((ch) => ch.hasBvh)) {
+  while (
+    engine.getRenderStats().chunkCount > 0 &&
+    !(engine as unknown as { model: { chunks: { hasBvh: boolean }[] } }).model.chunks.every((ch) => ch.hasBvh)
+  ) {
     await new Promise((r) => setTimeout(r, 20));
   }
 
@@ -144,14 +192,14 @@ async function keelsonBench(url: string, opts: { variants?: boolean; shots?: boo
     return frames;
   };
   const nav = (engine as unknown as { nav: { begin(k: 'drag'): void; end(k: 'drag'): void } }).nav;
-  const redraw = (engine as unknown as { invalidate(): void });
+  const redraw = engine as unknown as { invalidate(): void };
   const shots: Record<string, string> = {};
   if (opts.shots) {
     // The start view at rest and with interactive detail (same view), for choosing NAV_* by eye.
     engine.orbitTo(160, 10, 0);
     engine.fitToWindow();
     for (let k = 0; k < 50 && (k === 0 || model.lodPending); k++) loop.frame();
-    shots['rest'] = c.toDataURL('image/png');
+    shots.rest = c.toDataURL('image/png');
     for (const [d, l] of SHOT_SETTINGS) {
       model.navDetailMinPx = d;
       model.navLodMaxPx = l;
@@ -168,7 +216,7 @@ async function keelsonBench(url: string, opts: { variants?: boolean; shots?: boo
   }
   const variants: Record<string, number> = {};
   if (opts.variants) {
-    // One factor at a time (issue 4 item 6 "find what costs"): median of a few frames each.
+    // One factor at a time: median of a few frames each.
     const med = async () => quantile(await orbit(4), 0.5);
     await med(); // warm-up (shader compilation, first LOD levels)
     variants['all optimisations (interactive detail while dragging)'] = await med();
@@ -187,7 +235,14 @@ async function keelsonBench(url: string, opts: { variants?: boolean; shots?: boo
     heads[1].visible = true;
     variants['walk camera head light on too (as before this round)'] = await med();
     heads[1].visible = false;
-    const plain = new MeshLambertMaterial({ color: 0xb6bcc4, side: FrontSide, flatShading: true, polygonOffset: true, polygonOffsetFactor: 1, polygonOffsetUnits: 1 });
+    const plain = new MeshLambertMaterial({
+      color: 0xb6bcc4,
+      side: FrontSide,
+      flatShading: true,
+      polygonOffset: true,
+      polygonOffsetFactor: 1,
+      polygonOffsetUnits: 1,
+    });
     const own = model.chunks.map((c) => c.mesh.material);
     for (const c of model.chunks) c.mesh.material = c.lodMesh.material = plain;
     variants['plain Lambert (no state-table texture fetches)'] = await med();
@@ -199,12 +254,20 @@ async function keelsonBench(url: string, opts: { variants?: boolean; shots?: boo
     model.edgeMinPx = 0;
     variants['no LOD or culling, all edges'] = await med();
     for (const c of model.chunks) if (c.edges) c.edges.visible = false;
-    model.chunks.forEach((c) => c.edges && (c.edges.layers.disable(0)));
+    model.chunks.forEach((c) => c.edges?.layers.disable(0));
     variants['no LOD or culling, no edges'] = await med();
-    for (const c of model.chunks) for (const m of [c.mesh.material as Material]) { m.side = DoubleSide; m.needsUpdate = true; }
+    for (const c of model.chunks)
+      for (const m of [c.mesh.material as Material]) {
+        m.side = DoubleSide;
+        m.needsUpdate = true;
+      }
     variants['no LOD or culling, no edges, double-sided'] = await med();
-    for (const c of model.chunks) for (const m of [c.mesh.material as Material]) { m.side = FrontSide; m.needsUpdate = true; }
-    model.chunks.forEach((c) => c.edges && (c.edges.layers.enable(0)));
+    for (const c of model.chunks)
+      for (const m of [c.mesh.material as Material]) {
+        m.side = FrontSide;
+        m.needsUpdate = true;
+      }
+    model.chunks.forEach((c) => c.edges?.layers.enable(0));
     model.detailMinPx = DETAIL_MIN_PX;
     model.lodMaxPx = LOD_MAX_PX;
     model.edgeMinPx = EDGE_MIN_PX;
@@ -278,7 +341,8 @@ async function baselineBench(url: string): Promise<BenchFigures> {
   scene.add(new HemisphereLight(0xffffff, 0x6f7782, 2.2));
   const material = new MeshLambertMaterial({ color: 0xb6bcc4 });
   const meshes: Mesh[] = [];
-  let geometryBytes = 0, triangles = 0;
+  let geometryBytes = 0,
+    triangles = 0;
   // Parts as a glTF export would give them: per part its own Float32 vertices, normals and Uint32 indices.
   for (const { object, geometry, vertexCount, indexCount } of partGeometries(chunks)) {
     geometry.computeVertexNormals();
@@ -299,8 +363,15 @@ async function baselineBench(url: string): Promise<BenchFigures> {
   const place = (lon: number, lat: number) => {
     const basis = orbitBasis(lon, lat);
     const fit = fitBoxToView(b, basis, W / H);
-    cam.left = -fit.width / 2; cam.right = fit.width / 2; cam.top = fit.width / (W / H) / 2; cam.bottom = -cam.top;
-    cam.position.set(centre.x + basis.back[0] * radius * 3, centre.y + basis.back[1] * radius * 3, centre.z + basis.back[2] * radius * 3);
+    cam.left = -fit.width / 2;
+    cam.right = fit.width / 2;
+    cam.top = fit.width / (W / H) / 2;
+    cam.bottom = -cam.top;
+    cam.position.set(
+      centre.x + basis.back[0] * radius * 3,
+      centre.y + basis.back[1] * radius * 3,
+      centre.z + basis.back[2] * radius * 3,
+    );
     cam.up.set(basis.up[0], basis.up[1], basis.up[2]);
     cam.lookAt(centre);
     cam.far = radius * 6;
@@ -334,7 +405,10 @@ async function baselineBench(url: string): Promise<BenchFigures> {
   const tb = performance.now();
   const vp = new Matrix4().multiplyMatrices(cam.projectionMatrix, cam.matrixWorldInverse);
   const v = new Vector3();
-  const x0 = -1 / 3, x1 = 1 / 3, y0 = -1 / 3, y1 = 1 / 3;
+  const x0 = -1 / 3,
+    x1 = 1 / 3,
+    y0 = -1 / 3,
+    y1 = 1 / 3;
   let boxed = 0;
   for (const m of meshes) {
     const p = m.geometry.getAttribute('position');

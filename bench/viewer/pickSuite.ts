@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- pick` (issue 4 item 6, picking): pick latency of the Keelson engine (Engine.pick: chunk
+ * `npm run bench -- pick` (picking): pick latency of the Keelson engine (Engine.pick: chunk
  * BVHs, chunks in ray-entry order with an early out) beside the baseline a developer would otherwise write
  * (three.js Raycaster.intersectObjects over one Mesh per part, no BVH), both in Node on the same rays (the
  * engine's orbit camera at 160°/10°, fitted, 1280 × 720, a 7 × 5 grid over the middle of the canvas).
@@ -11,15 +11,21 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Mesh, MeshBasicMaterial, Raycaster } from 'three';
+import { Mesh, MeshBasicMaterial, type Raycaster } from 'three';
 import { Engine, type EngineRenderer } from '../../engine/Engine';
 import { decodeScenePackage } from '../../engine/package/reader';
 import { partGeometries } from './partGeometry';
 
 const OUT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../out');
-const W = 1280, H = 720;
+const W = 1280,
+  H = 720;
 
-interface Row { suite: string; case: string; value: number; unit: string }
+interface Row {
+  suite: string;
+  case: string;
+  value: number;
+  unit: string;
+}
 
 function median(a: number[]): number {
   const s = [...a].sort((x, y) => x - y);
@@ -31,14 +37,24 @@ async function runSize(parts: number): Promise<Row[]> {
   if (!existsSync(file)) throw new Error(`pick bench: ${file} is missing (run the viewer or tools bench first)`);
   const bytes = new Uint8Array(await readFile(file));
   const rows: Row[] = [];
-  const add = (c: string, value: number, unit: string) => rows.push({ suite: 'pick', case: `${parts} parts: ${c}`, value, unit });
+  const add = (c: string, value: number, unit: string) =>
+    rows.push({ suite: 'pick', case: `${parts} parts: ${c}`, value, unit });
   const renderer: EngineRenderer = { setPixelRatio() {}, setSize() {}, render() {}, dispose() {} };
-  const engine = new Engine({ createRenderer: () => renderer, fetchFn: (async () => new Response(bytes as unknown as ArrayBuffer, { headers: { 'content-length': String(bytes.length) } })) as typeof fetch });
+  const engine = new Engine({
+    createRenderer: () => renderer,
+    fetchFn: (async () =>
+      new Response(bytes as unknown as ArrayBuffer, {
+        headers: { 'content-length': String(bytes.length) },
+      })) as typeof fetch,
+  });
   await engine.init({ canvas: {} as OffscreenCanvas, width: W, height: H, pixelRatio: 1 });
   await engine.loadModel('/ship.sc', {});
   engine.orbitTo(160, 10, 0);
   engine.fitToWindow();
-  const inner = engine as unknown as { model: { chunks: { buildBvh(): void }[] }; cams: { raycaster(x: number, y: number): Raycaster } };
+  const inner = engine as unknown as {
+    model: { chunks: { buildBvh(): void }[] };
+    cams: { raycaster(x: number, y: number): Raycaster };
+  };
   let t = performance.now();
   for (const c of inner.model.chunks) c.buildBvh();
   add('BVH build (idle builder; excluded)', performance.now() - t, 'ms');
@@ -55,8 +71,10 @@ async function runSize(parts: number): Promise<Row[]> {
   }
   const points: [number, number][] = [];
   for (let i = 0; i < 7; i++) for (let j = 0; j < 5; j++) points.push([W * (0.2 + 0.1 * i), H * (0.3 + 0.1 * j)]);
-  const ours: number[] = [], base: number[] = [];
-  let agree = 0, hits = 0;
+  const ours: number[] = [],
+    base: number[] = [];
+  let agree = 0,
+    hits = 0;
   for (const [x, y] of points) {
     engine.pick(x, y); // warm
     t = performance.now();
@@ -80,7 +98,10 @@ async function runSize(parts: number): Promise<Row[]> {
 
 /** The suite. */
 export async function pickSuite(): Promise<Row[]> {
-  const sizes = (process.env.BENCH_SIZES ?? '100000,500000').split(',').map((s) => Number(s.trim())).filter((n) => n > 0);
+  const sizes = (process.env.BENCH_SIZES ?? '100000,500000')
+    .split(',')
+    .map((s) => Number(s.trim()))
+    .filter((n) => n > 0);
   const rows: Row[] = [];
   for (const n of sizes) rows.push(...(await runSize(n)));
   return rows;

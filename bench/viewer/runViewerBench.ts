@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- viewer` (issue 4 item 6): generates ships (bench/generator), imports them
+ * `npm run bench -- viewer`: generates ships (tools/generator), imports them
  * (engine/ocx/importFile.ts) and encodes `.sc` packages (engine/package/writer.ts) into bench/out/
  * (git-ignored; reused when present), bundles ./page.ts, serves both over a local HTTP server and runs the
  * Keelson engine and the three.js baseline in headless Chromium (playwright-core, SwiftShader), then writes
@@ -23,7 +23,7 @@ const README = path.resolve(here, '../README.md');
 async function preparePackage(parts: number): Promise<string> {
   const file = path.join(OUT, `ship-${parts}.sc`);
   if (existsSync(file)) return file;
-  const { writeShipOcx } = await import('../generator/index');
+  const { writeShipOcx } = await import('../../tools/generator/index');
   const { importOcxFile } = await import('../../engine/ocx/importFile');
   const { concatFrames, encodeScenePackage } = await import('../../engine/package/writer');
   const ocx = path.join(OUT, `ship-${parts}.3docx`);
@@ -31,7 +31,11 @@ async function preparePackage(parts: number): Promise<string> {
   await writeShipOcx(ocx, { targetParts: parts, seed: 1 });
   console.error(`viewer bench: importing ${ocx} …`);
   const model = await importOcxFile(ocx);
-  const frames = encodeScenePackage(model.meshes, { bounds: model.info.bounds, objectCount: model.objects.length, tolerances: model.info.tolerances });
+  const frames = encodeScenePackage(model.meshes, {
+    bounds: model.info.bounds,
+    objectCount: model.objects.length,
+    tolerances: model.info.tolerances,
+  });
   await writeFile(file, concatFrames(frames));
   return file;
 }
@@ -39,7 +43,14 @@ async function preparePackage(parts: number): Promise<string> {
 async function bundlePage(): Promise<string> {
   const esbuild = await import('esbuild');
   const out = path.join(OUT, 'page.js');
-  await esbuild.build({ entryPoints: [path.join(here, 'page.ts')], bundle: true, format: 'esm', outfile: out, target: 'es2022', logLevel: 'error' });
+  await esbuild.build({
+    entryPoints: [path.join(here, 'page.ts')],
+    bundle: true,
+    format: 'esm',
+    outfile: out,
+    target: 'es2022',
+    logLevel: 'error',
+  });
   return out;
 }
 
@@ -49,22 +60,29 @@ function serve(): Promise<{ url: string; close(): void }> {
     const name = decodeURIComponent((req.url ?? '/').split('?')[0]);
     if (name === '/') {
       res.writeHead(200, { 'content-type': 'text/html' });
-      res.end('<!doctype html><html><body style="margin:0"><script type="module" src="/page.js"></script></body></html>');
+      res.end(
+        '<!doctype html><html><body style="margin:0"><script type="module" src="/page.js"></script></body></html>',
+      );
       return;
     }
     const file = path.join(OUT, path.basename(name));
     try {
       const st = await stat(file);
-      res.writeHead(200, { 'content-length': String(st.size), 'content-type': file.endsWith('.js') ? 'text/javascript' : 'application/octet-stream' });
+      res.writeHead(200, {
+        'content-length': String(st.size),
+        'content-type': file.endsWith('.js') ? 'text/javascript' : 'application/octet-stream',
+      });
       createReadStream(file).pipe(res);
     } catch {
       res.writeHead(404).end();
     }
   });
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => {
-    const a = server.address() as { port: number };
-    resolve({ url: `http://127.0.0.1:${a.port}`, close: () => server.close() });
-  }));
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () => {
+      const a = server.address() as { port: number };
+      resolve({ url: `http://127.0.0.1:${a.port}`, close: () => server.close() });
+    }),
+  );
 }
 
 type NumericFigure = { [K in keyof BenchFigures]-?: BenchFigures[K] extends number ? K : never }[keyof BenchFigures];
@@ -85,19 +103,39 @@ const ROWS: [NumericFigure, string, number][] = [
 function table(results: { parts: number; keelson: BenchFigures; baseline: BenchFigures | null }[]): string {
   const lines: string[] = [];
   for (const r of results) {
-    lines.push(`### ${r.parts.toLocaleString('en-US')} parts`, '', '| figure | Keelson | baseline | ratio |', '|---|---:|---:|---:|');
+    lines.push(
+      `### ${r.parts.toLocaleString('en-US')} parts`,
+      '',
+      '| figure | Keelson | baseline | ratio |',
+      '|---|---:|---:|---:|',
+    );
     for (const [k, label, d] of ROWS) {
-      const a = r.keelson[k], b = r.baseline ? r.baseline[k] : NaN;
+      const a = r.keelson[k],
+        b = r.baseline ? r.baseline[k] : NaN;
       const ratio = Number.isFinite(a) && Number.isFinite(b) && a > 0 ? `${(b / a).toFixed(1)}×` : '–';
-      lines.push(`| ${label} | ${fmt(a, d)} | ${r.baseline ? fmt(b, d) : 'not run'} | ${k === 'triangles' || k === 'firstFrameAtPercent' ? '' : ratio} |`);
+      lines.push(
+        `| ${label} | ${fmt(a, d)} | ${r.baseline ? fmt(b, d) : 'not run'} | ${k === 'triangles' || k === 'firstFrameAtPercent' ? '' : ratio} |`,
+      );
     }
     if (r.keelson.drawnTriangles !== undefined) {
-      const still = r.keelson.stillTriangles !== undefined ? `, ${r.keelson.stillTriangles.toLocaleString('en-US')} in the still frame after release (full quality)` : '';
-      lines.push('', `Keelson drew ${r.keelson.drawnTriangles.toLocaleString('en-US')} of ${r.keelson.triangles.toLocaleString('en-US')} triangles in the last orbit frame (interactive detail)${still}.`);
+      const still =
+        r.keelson.stillTriangles !== undefined
+          ? `, ${r.keelson.stillTriangles.toLocaleString('en-US')} in the still frame after release (full quality)`
+          : '';
+      lines.push(
+        '',
+        `Keelson drew ${r.keelson.drawnTriangles.toLocaleString('en-US')} of ${r.keelson.triangles.toLocaleString('en-US')} triangles in the last orbit frame (interactive detail)${still}.`,
+      );
     }
     const v = r.keelson.variants ?? {};
     if (Object.keys(v).length) {
-      lines.push('', 'Keelson orbit median with factors switched off one at a time (same run, 4 frames each after one warm-up round):', '', '| variant | orbit median (ms) |', '|---|---:|');
+      lines.push(
+        '',
+        'Keelson orbit median with factors switched off one at a time (same run, 4 frames each after one warm-up round):',
+        '',
+        '| variant | orbit median (ms) |',
+        '|---|---:|',
+      );
       for (const [name, ms] of Object.entries(v)) lines.push(`| ${name} | ${ms.toFixed(1)} |`);
     }
     lines.push('');
@@ -111,7 +149,10 @@ function fmt(v: number, d: number): string {
 
 /** Runs the suite; returns rows for bench/run.ts's table. */
 export async function viewerSuite(): Promise<{ suite: string; case: string; value: number; unit: string }[]> {
-  const sizes = (process.env.BENCH_SIZES ?? '10000,100000').split(',').map((s) => Number(s.trim())).filter((n) => n > 0);
+  const sizes = (process.env.BENCH_SIZES ?? '10000,100000')
+    .split(',')
+    .map((s) => Number(s.trim()))
+    .filter((n) => n > 0);
   if (sizes.length === 0) throw new Error(`BENCH_SIZES "${process.env.BENCH_SIZES}" names no part counts`);
   await mkdir(OUT, { recursive: true });
   const files = new Map<number, string>();
@@ -121,7 +162,15 @@ export async function viewerSuite(): Promise<{ suite: string; case: string; valu
   const { chromium } = await import('playwright-core');
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: ['--no-sandbox', '--use-angle=swiftshader', '--enable-unsafe-swiftshader', '--disable-background-networking', '--no-first-run', '--enable-precise-memory-info', '--js-flags=--expose-gc --max-old-space-size=8192'],
+    args: [
+      '--no-sandbox',
+      '--use-angle=swiftshader',
+      '--enable-unsafe-swiftshader',
+      '--disable-background-networking',
+      '--no-first-run',
+      '--enable-precise-memory-info',
+      '--js-flags=--expose-gc --max-old-space-size=8192',
+    ],
   });
   const results: { parts: number; keelson: BenchFigures; baseline: BenchFigures | null }[] = [];
   const failures: string[] = [];
@@ -130,7 +179,10 @@ export async function viewerSuite(): Promise<{ suite: string; case: string; valu
       const url = `/${path.basename(files.get(n)!)}`;
       // BENCH_VARIANTS: part counts (comma-separated) at which the one-factor-at-a-time orbit variants run.
       const opts = {
-        variants: (process.env.BENCH_VARIANTS ?? '').split(',').map((x) => Number(x.trim())).includes(n),
+        variants: (process.env.BENCH_VARIANTS ?? '')
+          .split(',')
+          .map((x) => Number(x.trim()))
+          .includes(n),
         // BENCH_SHOTS=1: PNGs of the start view at rest and with interactive detail into bench/out/shot-<parts>-*.png.
         shots: process.env.BENCH_SHOTS === '1',
       };
@@ -139,9 +191,13 @@ export async function viewerSuite(): Promise<{ suite: string; case: string; valu
         // BENCH_TIMEOUT_MIN bounds one implementation's run (the baseline may not finish on the big ship).
         page.setDefaultTimeout(Number(process.env.BENCH_TIMEOUT_MIN ?? 0) * 60000);
         try {
-          await page.goto(server.url + '/');
+          await page.goto(`${server.url}/`);
           await page.waitForFunction(() => 'keelsonBench' in globalThis);
-          return (await page.evaluate(([f, u, o]) => (globalThis as unknown as Record<string, (u: string, o: object) => Promise<BenchFigures>>)[f](u, o), [fn, url, opts] as const)) as BenchFigures;
+          return (await page.evaluate(
+            ([f, u, o]) =>
+              (globalThis as unknown as Record<string, (u: string, o: object) => Promise<BenchFigures>>)[f](u, o),
+            [fn, url, opts] as const,
+          )) as BenchFigures;
         } finally {
           await page.close();
         }
@@ -149,18 +205,22 @@ export async function viewerSuite(): Promise<{ suite: string; case: string; valu
       console.error(`viewer bench: ${n} parts — Keelson engine …`);
       const keelson = await run('keelsonBench');
       for (const [name, url] of Object.entries(keelson.shots ?? {})) {
-        await writeFile(path.join(OUT, `shot-${n}-${name}.png`), Buffer.from(url.slice(url.indexOf(',') + 1), 'base64'));
+        await writeFile(
+          path.join(OUT, `shot-${n}-${name}.png`),
+          Buffer.from(url.slice(url.indexOf(',') + 1), 'base64'),
+        );
       }
       delete keelson.shots;
       console.error(`viewer bench: ${n} parts — baseline …`);
       let baseline: BenchFigures | null = null;
-      if (process.env.BENCH_SKIP_BASELINE !== '1') try {
-        baseline = await run('keelsonBaseline');
-      } catch (e) {
-        const why = (e as Error).message.split('\n')[0];
-        console.error(`viewer bench: baseline failed at ${n} parts: ${why}`);
-        failures.push(`${n.toLocaleString('en-US')} parts: the baseline did not finish (${why.slice(0, 160)}).`);
-      }
+      if (process.env.BENCH_SKIP_BASELINE !== '1')
+        try {
+          baseline = await run('keelsonBaseline');
+        } catch (e) {
+          const why = (e as Error).message.split('\n')[0];
+          console.error(`viewer bench: baseline failed at ${n} parts: ${why}`);
+          failures.push(`${n.toLocaleString('en-US')} parts: the baseline did not finish (${why.slice(0, 160)}).`);
+        }
       results.push({ parts: n, keelson, baseline });
     }
   } finally {
@@ -168,10 +228,20 @@ export async function viewerSuite(): Promise<{ suite: string; case: string; valu
     server.close();
   }
   await writeReadme(results, failures);
-  return results.flatMap((r) => ROWS.map(([k, label]) => ({ suite: 'viewer', case: `${r.parts} parts: ${label}`, value: r.keelson[k], unit: r.baseline ? `(baseline ${fmt(r.baseline[k], 2)})` : '' })));
+  return results.flatMap((r) =>
+    ROWS.map(([k, label]) => ({
+      suite: 'viewer',
+      case: `${r.parts} parts: ${label}`,
+      value: r.keelson[k],
+      unit: r.baseline ? `(baseline ${fmt(r.baseline[k], 2)})` : '',
+    })),
+  );
 }
 
-async function writeReadme(results: { parts: number; keelson: BenchFigures; baseline: BenchFigures | null }[], failures: string[]): Promise<void> {
+async function writeReadme(
+  results: { parts: number; keelson: BenchFigures; baseline: BenchFigures | null }[],
+  failures: string[],
+): Promise<void> {
   const cpu = os.cpus()[0]?.model ?? 'unknown CPU';
   const machine = `${cpu}, ${os.cpus().length} cores, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB RAM, ${os.platform()} ${os.release()}; headless Chromium with SwiftShader (software WebGL)`;
   const section = [
@@ -185,8 +255,8 @@ async function writeReadme(results: { parts: number; keelson: BenchFigures; base
     'without a BVH. Both: 1280 × 720 canvas, pixel ratio 1, antialias on, the same camera path (orbit from 160°/10°, fitted, 1.2° per',
     'frame), each frame drawn synchronously and ended by a 1-pixel readback so the time includes the (software) GPU. Keelson settles',
     'its LOD levels for the start view first (the frames the engine draws by itself after a view change; not in the orbit figures).',
-    'Keelson\'s orbit frames are drawn during a pointer drag, i.e. with interactive detail (engine/scene/ModelScene.ts `interactive`):',
-    `no edges, objects under ${NAV_DETAIL_MIN_PX} px skipped, LOD cells up to ${NAV_LOD_MAX_PX} px (its levels are built at the drag\'s first step, before the measured`,
+    "Keelson's orbit frames are drawn during a pointer drag, i.e. with interactive detail (engine/scene/ModelScene.ts `interactive`):",
+    `no edges, objects under ${NAV_DETAIL_MIN_PX} px skipped, LOD cells up to ${NAV_LOD_MAX_PX} px (its levels are built at the drag's first step, before the measured`,
     'frames). The still frame is the full-quality frame drawn at the end view after the release (edges on objects of ≥ 12 px, objects',
     'under 1 px skipped, LOD cells ≤ 1.5 px), redrawn and finished 5 times; the baseline has one quality, so its still frame is its orbit frame.',
     'Pick: pointer down/up to selection (Keelson, BVHs built beforehand by the idle builder) vs Raycaster.intersectObjects (baseline).',
@@ -201,6 +271,6 @@ async function writeReadme(results: { parts: number; keelson: BenchFigures; base
   if (start >= 0) {
     const next = text.indexOf('\n## ', start + 5);
     text = text.slice(0, start) + section + (next >= 0 ? text.slice(next) : '\n');
-  } else text = text.trimEnd() + '\n\n' + section + '\n';
+  } else text = `${text.trimEnd()}\n\n${section}\n`;
   await writeFile(README, text);
 }

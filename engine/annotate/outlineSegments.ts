@@ -1,5 +1,5 @@
 /**
- * Splits a tessellated closed 2D outline into straight edges and circular arcs (issue 5 item 7: the
+ * Splits a tessellated closed 2D outline into straight edges and circular arcs (the
  * 'length' and 'radius' parameters of a surface object, viewer.md §3). Tessellated arcs are runs of
  * short, evenly long chords that turn the same way by a small angle; each run gets a least-squares
  * circle (Kåsa fit) and is kept as an arc when every point lies on it within the tolerance. What is
@@ -55,14 +55,22 @@ type Pt = [number, number];
 export function fitCircle(pts: readonly Pt[]): { center: Pt; radius: number; residual: number } | null {
   const n = pts.length;
   if (n < 3) return null;
-  let mx = 0, my = 0;
+  let mx = 0,
+    my = 0;
   for (const p of pts) {
     mx += p[0] / n;
     my += p[1] / n;
   }
-  let suu = 0, svv = 0, suv = 0, suuu = 0, svvv = 0, suvv = 0, svuu = 0;
+  let suu = 0,
+    svv = 0,
+    suv = 0,
+    suuu = 0,
+    svvv = 0,
+    suvv = 0,
+    svuu = 0;
   for (const p of pts) {
-    const u = p[0] - mx, v = p[1] - my;
+    const u = p[0] - mx,
+      v = p[1] - my;
     suu += u * u;
     svv += v * v;
     suv += u * v;
@@ -73,8 +81,10 @@ export function fitCircle(pts: readonly Pt[]): { center: Pt; radius: number; res
   }
   const det = suu * svv - suv * suv;
   if (!(Math.abs(det) > 1e-12 * (suu + svv) * (suu + svv))) return null;
-  const bu = (suuu + suvv) / 2, bv = (svvv + svuu) / 2;
-  const uc = (bu * svv - bv * suv) / det, vc = (bv * suu - bu * suv) / det;
+  const bu = (suuu + suvv) / 2,
+    bv = (svvv + svuu) / 2;
+  const uc = (bu * svv - bv * suv) / det,
+    vc = (bv * suu - bu * suv) / det;
   const center: Pt = [uc + mx, vc + my];
   let r = 0;
   for (const p of pts) r += Math.hypot(p[0] - center[0], p[1] - center[1]) / n;
@@ -91,15 +101,21 @@ function simplify(loop: ArrayLike<number>, tol: number): Pt[] {
     const q = pts[pts.length - 1];
     if (!q || Math.hypot(p[0] - q[0], p[1] - q[1]) > 1e-9) pts.push(p);
   }
-  while (pts.length > 1 && Math.hypot(pts[0][0] - pts[pts.length - 1][0], pts[0][1] - pts[pts.length - 1][1]) <= 1e-9) pts.pop();
+  while (pts.length > 1 && Math.hypot(pts[0][0] - pts[pts.length - 1][0], pts[0][1] - pts[pts.length - 1][1]) <= 1e-9)
+    pts.pop();
   let changed = true;
   while (changed && pts.length > 3) {
     changed = false;
     const keep: Pt[] = [];
     for (let i = 0; i < pts.length; i++) {
-      const a = keep.length ? keep[keep.length - 1] : pts[(i - 1 + pts.length) % pts.length], p = pts[i], b = pts[(i + 1) % pts.length];
+      const a = keep.length ? keep[keep.length - 1] : pts[(i - 1 + pts.length) % pts.length],
+        p = pts[i],
+        b = pts[(i + 1) % pts.length];
       const ab = Math.hypot(b[0] - a[0], b[1] - a[1]);
-      const off = ab > 0 ? Math.abs((b[0] - a[0]) * (p[1] - a[1]) - (b[1] - a[1]) * (p[0] - a[0])) / ab : Math.hypot(p[0] - a[0], p[1] - a[1]);
+      const off =
+        ab > 0
+          ? Math.abs((b[0] - a[0]) * (p[1] - a[1]) - (b[1] - a[1]) * (p[0] - a[0])) / ab
+          : Math.hypot(p[0] - a[0], p[1] - a[1]);
       if (Math.abs(turn(a, p, b)) < (2 * Math.PI) / 180 && off <= tol && pts.length - (i - keep.length) > 3) {
         changed = true;
         continue;
@@ -113,7 +129,10 @@ function simplify(loop: ArrayLike<number>, tol: number): Pt[] {
 
 /** Signed turn at p going a → p → b (radians, counter-clockwise positive). */
 function turn(a: Pt, p: Pt, b: Pt): number {
-  const ux = p[0] - a[0], uy = p[1] - a[1], vx = b[0] - p[0], vy = b[1] - p[1];
+  const ux = p[0] - a[0],
+    uy = p[1] - a[1],
+    vx = b[0] - p[0],
+    vy = b[1] - p[1];
   return Math.atan2(ux * vy - uy * vx, ux * vx + uy * vy);
 }
 
@@ -134,10 +153,21 @@ export function segmentOutline(loop: ArrayLike<number>, options: SegmentOptions 
   // link[i]: vertices i and i+1 belong to one arc (chord i between them is one of its chords).
   const link = P.map((_, i) => {
     const j = (i + 1) % n;
-    return flag[i] && flag[j] && Math.sign(tau[i]) === Math.sign(tau[j]) && even(L[i], L[(i - 1 + n) % n]) && even(L[i], L[j]);
+    return (
+      flag[i] &&
+      flag[j] &&
+      Math.sign(tau[i]) === Math.sign(tau[j]) &&
+      even(L[i], L[(i - 1 + n) % n]) &&
+      even(L[i], L[j])
+    );
   });
   if (link.every(Boolean)) {
-    const full = arcOf(P, Array.from({ length: n }, (_, i) => i), tol, true);
+    const full = arcOf(
+      P,
+      Array.from({ length: n }, (_, i) => i),
+      tol,
+      true,
+    );
     return [full ?? { kind: 'curve', points: [...P, P[0]], length: L.reduce((a, b) => a + b, 0) }];
   }
   // Runs of linked vertices, walked from a vertex that starts one (not linked from its predecessor).
@@ -172,19 +202,26 @@ export function segmentOutline(loop: ArrayLike<number>, options: SegmentOptions 
         if (arc) chords = chords.slice(head, chords.length - tail);
       }
     for (const c of chords) inArc[c] = curved.length;
-    curved.push(arc ?? { kind: 'curve', points: [P[chords[0]], ...chords.map((c) => P[(c + 1) % n])], length: chords.reduce((a, c) => a + L[c], 0) });
+    curved.push(
+      arc ?? {
+        kind: 'curve',
+        points: [P[chords[0]], ...chords.map((c) => P[(c + 1) % n])],
+        length: chords.reduce((a, c) => a + L[c], 0),
+      },
+    );
   }
   // Straight chords: merge runs of collinear ones into one edge.
   const out: OutlineElement[] = [];
   const first = inArc.findIndex((x, i) => x !== inArc[(i - 1 + n) % n]);
-  const from = first < 0 ? 0 : first;
+  const from = Math.max(first, 0);
   for (let s = 0; s < n; s++) {
     const c = (from + s) % n;
     if (inArc[c] >= 0) {
       if (inArc[(c - 1 + n) % n] !== inArc[c]) out.push(curved[inArc[c]]);
       continue;
     }
-    const a = P[c], b = P[(c + 1) % n];
+    const a = P[c],
+      b = P[(c + 1) % n];
     const last = out[out.length - 1];
     if (last?.kind === 'line' && Math.abs(turn(last.a, last.b, b)) < (1 * Math.PI) / 180 && last.b === a) {
       last.b = b;
@@ -213,7 +250,16 @@ function arcOf(P: Pt[], chords: number[], tol: number, full: boolean): ArcElemen
   if (!full && Math.abs(sweep) < (10 * Math.PI) / 180) return null;
   const a0 = ang(pts[0]) + sweep / 2;
   const mid: Pt = [center[0] + radius * Math.cos(a0), center[1] + radius * Math.sin(a0)];
-  return { kind: 'arc', center, radius, from: pts[0], mid, to: full ? pts[0] : pts[pts.length - 1], sweep: full ? Math.sign(sweep || 1) * 2 * Math.PI : sweep, full };
+  return {
+    kind: 'arc',
+    center,
+    radius,
+    from: pts[0],
+    mid,
+    to: full ? pts[0] : pts[pts.length - 1],
+    sweep: full ? Math.sign(sweep || 1) * 2 * Math.PI : sweep,
+    full,
+  };
 }
 
 function median(xs: number[]): number {

@@ -1,6 +1,6 @@
 /**
- * The definition plane of a planar part (viewer.md §3 "Surface object": definitionPlane point + normal;
- * issue 5 item 7): the largest planar face of its triangles (a thickened plate or bracket has two, the
+ * The definition plane of a planar part (viewer.md §3 "Surface object": definitionPlane point + normal):
+ * the largest planar face of its triangles (a thickened plate or bracket has two, the
  * first found wins), or for an outline-only object (a HOLE: edges, no triangles) the plane of its
  * largest closed edge loop. Returns the plane, in-plane axes and the face's boundary loops projected
  * into those axes. Pure geometry, world millimetres throughout.
@@ -47,7 +47,11 @@ export interface PlanarFaceOptions {
 }
 
 const dot = (a: ArrayLike<number>, b: ArrayLike<number>) => a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
-const cross = (a: ArrayLike<number>, b: ArrayLike<number>): P3 => [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]];
+const cross = (a: ArrayLike<number>, b: ArrayLike<number>): P3 => [
+  a[1] * b[2] - a[2] * b[1],
+  a[2] * b[0] - a[0] * b[2],
+  a[0] * b[1] - a[1] * b[0],
+];
 const unit = (a: P3): P3 => {
   const l = Math.hypot(a[0], a[1], a[2]);
   return l > 0 ? [a[0] / l, a[1] / l, a[2] / l] : [0, 0, 0];
@@ -73,21 +77,27 @@ const SEEDS = 8;
  */
 export function findPlanarFace(g: PartGeometry, options: PlanarFaceOptions = {}): PlanarFace | null {
   const tol = options.planeTolerance ?? 0.5;
-  const t = g.triangles, nt = Math.floor(t.length / 9);
+  const t = g.triangles,
+    nt = Math.floor(t.length / 9);
   if (nt === 0) return edgeLoopFace(g.edges, tol);
-  const normals = new Float64Array(nt * 3), areas = new Float64Array(nt);
+  const normals = new Float64Array(nt * 3),
+    areas = new Float64Array(nt);
   let total = 0;
   for (let i = 0; i < nt; i++) {
     const o = i * 9;
-    const e1 = [t[o + 3] - t[o], t[o + 4] - t[o + 1], t[o + 5] - t[o + 2]], e2 = [t[o + 6] - t[o], t[o + 7] - t[o + 1], t[o + 8] - t[o + 2]];
-    const c = cross(e1, e2), l = Math.hypot(c[0], c[1], c[2]);
+    const e1 = [t[o + 3] - t[o], t[o + 4] - t[o + 1], t[o + 5] - t[o + 2]],
+      e2 = [t[o + 6] - t[o], t[o + 7] - t[o + 1], t[o + 8] - t[o + 2]];
+    const c = cross(e1, e2),
+      l = Math.hypot(c[0], c[1], c[2]);
     if (!(l > 0) || !Number.isFinite(l)) continue;
     areas[i] = l / 2;
     total += l / 2;
     normals.set([c[0] / l, c[1] / l, c[2] / l], i * 3);
   }
   if (!(total > 0)) return edgeLoopFace(g.edges, tol);
-  const order = Array.from({ length: nt }, (_, i) => i).filter((i) => areas[i] > 0).sort((a, b) => areas[b] - areas[a]);
+  const order = Array.from({ length: nt }, (_, i) => i)
+    .filter((i) => areas[i] > 0)
+    .sort((a, b) => areas[b] - areas[a]);
   let best: { members: number[]; area: number } | null = null;
   const tried: { n: P3; d: number }[] = [];
   for (const seed of order) {
@@ -102,7 +112,8 @@ export function findPlanarFace(g: PartGeometry, options: PlanarFaceOptions = {})
       if (dot(n, normals.subarray(i * 3, i * 3 + 3)) < 0.5) continue;
       const o = i * 9;
       let on = true;
-      for (let k = 0; k < 9 && on; k += 3) on = Math.abs(n[0] * t[o + k] + n[1] * t[o + k + 1] + n[2] * t[o + k + 2] - d) <= tol;
+      for (let k = 0; k < 9 && on; k += 3)
+        on = Math.abs(n[0] * t[o + k] + n[1] * t[o + k + 1] + n[2] * t[o + k + 2] - d) <= tol;
       if (!on) continue;
       members.push(i);
       area += areas[i];
@@ -111,9 +122,15 @@ export function findPlanarFace(g: PartGeometry, options: PlanarFaceOptions = {})
   }
   if (!best || best.area < (options.minAreaShare ?? 0.3) * total) return null;
   // Area-weighted normal and centroid of the face.
-  let nx = 0, ny = 0, nz = 0, cx = 0, cy = 0, cz = 0;
+  let nx = 0,
+    ny = 0,
+    nz = 0,
+    cx = 0,
+    cy = 0,
+    cz = 0;
   for (const i of best.members) {
-    const a = areas[i], o = i * 9;
+    const a = areas[i],
+      o = i * 9;
     nx += normals[i * 3] * a;
     ny += normals[i * 3 + 1] * a;
     nz += normals[i * 3 + 2] * a;
@@ -134,13 +151,15 @@ function boundarySegments(t: ArrayLike<number>, members: readonly number[]): num
     const o = i * 9;
     const ks = [key(o), key(o + 3), key(o + 6)];
     for (let e = 0; e < 3; e++) {
-      const a = ks[e], b = ks[(e + 1) % 3];
+      const a = ks[e],
+        b = ks[(e + 1) % 3];
       if (a === b) continue;
       const k = a < b ? `${a}|${b}` : `${b}|${a}`;
       const hit = count.get(k);
       if (hit) hit.n++;
       else {
-        const pa = o + e * 3, pb = o + ((e + 1) % 3) * 3;
+        const pa = o + e * 3,
+          pb = o + ((e + 1) % 3) * 3;
         count.set(k, { n: 1, seg: [t[pa], t[pa + 1], t[pa + 2], t[pb], t[pb + 1], t[pb + 2]] });
       }
     }
@@ -175,7 +194,9 @@ function edgeLoopFace(edges: ArrayLike<number>, tol: number): PlanarFace | null 
   let best: { p: ArrayLike<number>; n: P3; a: number } | null = null;
   for (const c of chains) {
     const p = c.points;
-    let nx = 0, ny = 0, nz = 0;
+    let nx = 0,
+      ny = 0,
+      nz = 0;
     for (let i = 0; i < p.length; i += 3) {
       const j = (i + 3) % p.length;
       nx += (p[i + 1] - p[j + 1]) * (p[i + 2] + p[j + 2]);
@@ -190,7 +211,8 @@ function edgeLoopFace(edges: ArrayLike<number>, tol: number): PlanarFace | null 
   // Planarity: every vertex within max(tol, 1 % of the loop size) of the mean plane.
   const m: P3 = [0, 0, 0];
   for (let i = 0; i < p.length; i += 3) for (let k = 0; k < 3; k++) m[k] += p[i + k] / (p.length / 3);
-  let size = 0, off = 0;
+  let size = 0,
+    off = 0;
   for (let i = 0; i < p.length; i += 3) {
     const d = [p[i] - m[0], p[i + 1] - m[1], p[i + 2] - m[2]];
     size = Math.max(size, Math.hypot(d[0], d[1], d[2]));
@@ -221,7 +243,9 @@ export function signedArea(p: ArrayLike<number>): number {
 
 /** Area centroid of a 2D loop (vertex mean when the area is zero). */
 export function centroid2(p: ArrayLike<number>): [number, number] {
-  let a = 0, x = 0, y = 0;
+  let a = 0,
+    x = 0,
+    y = 0;
   for (let i = 0; i < p.length; i += 2) {
     const j = (i + 2) % p.length;
     const c = p[i] * p[j + 1] - p[j] * p[i + 1];
@@ -230,7 +254,8 @@ export function centroid2(p: ArrayLike<number>): [number, number] {
     y += (p[i + 1] + p[j + 1]) * c;
   }
   if (Math.abs(a) < 1e-12) {
-    let sx = 0, sy = 0;
+    let sx = 0,
+      sy = 0;
     for (let i = 0; i < p.length; i += 2) {
       sx += p[i];
       sy += p[i + 1];

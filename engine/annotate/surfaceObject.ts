@@ -1,6 +1,6 @@
 /**
- * Surface objects of planar parts (viewer.md §3 "Surface object" / "Parameter", §7 "Geometry";
- * issue 5 item 7): the definition plane (centroid + normal of the part's largest planar face,
+ * Surface objects of planar parts (viewer.md §3 "Surface object" / "Parameter", §7 "Geometry"):
+ * the definition plane (centroid + normal of the part's largest planar face,
  * planarFace.ts) and parameters read from its outline in that plane (outlineSegments.ts):
  *
  * - a box-like outline (convex, straight edges only along two perpendicular directions: rectangles,
@@ -68,7 +68,11 @@ const deg = (rad: number) => (rad * 180) / Math.PI;
  * The surface object of one part, or null when the part is not planar (no planar face holding ≥ 30 %
  * of its area, or an outline that is no closed planar loop). `geometry` is in world mm.
  */
-export function deriveSurfaceObject(name: string, geometry: PartGeometry, options: SurfaceObjectOptions = {}): SurfaceObject | null {
+export function deriveSurfaceObject(
+  name: string,
+  geometry: PartGeometry,
+  options: SurfaceObjectOptions = {},
+): SurfaceObject | null {
   const tol = options.tolerance ?? 0.5;
   const face = findPlanarFace(geometry, { planeTolerance: tol });
   if (!face) return null;
@@ -90,21 +94,39 @@ export function faceParameters(face: PlanarFace, bracket: boolean, tolerance = 0
   const size = Math.hypot(x1 - x0, y1 - y0);
   const lines = els.filter((e): e is LineElement => e.kind === 'line');
   const arcs = els.filter((e): e is ArcElement => e.kind === 'arc');
-  const radius = (a: ArcElement): SurfaceParameter => ({ parameterType: 'radius', parameterValue: r6(a.radius / 1000), startPoint: at(a.center), endPoint: at(a.mid) });
+  const radius = (a: ArcElement): SurfaceParameter => ({
+    parameterType: 'radius',
+    parameterValue: r6(a.radius / 1000),
+    startPoint: at(a.center),
+    endPoint: at(a.mid),
+  });
   const out: SurfaceParameter[] = [];
   if (arcs.length === 1 && arcs[0].full) return [radius(arcs[0])];
   const convex = isConvex(loop);
   const longest = lines.reduce<LineElement | null>((b, l) => (!b || l.length > b.length ? l : b), null);
   const dir = longest ? angleOf(longest) : principalAngle(loop);
   const aligned = lines.every((l) => {
-    const d = Math.abs(((angleOf(l) - dir) % (Math.PI / 2) + Math.PI / 2) % (Math.PI / 2));
+    const d = Math.abs((((angleOf(l) - dir) % (Math.PI / 2)) + Math.PI / 2) % (Math.PI / 2));
     return Math.min(d, Math.PI / 2 - d) < (0.5 * Math.PI) / 180;
   });
-  if (!bracket && convex && aligned && lines.length <= 4 && (lines.length > 0 || !arcs.length || els.some((e) => e.kind === 'curve'))) {
+  if (
+    !bracket &&
+    convex &&
+    aligned &&
+    lines.length <= 4 &&
+    (lines.length > 0 || !arcs.length || els.some((e) => e.kind === 'curve'))
+  ) {
     out.push(...boxDimensions(loop, dir, at));
     out.push(...arcs.map(radius));
   } else {
-    for (const l of lines) if (l.length >= MIN_LENGTH_SHARE * size) out.push({ parameterType: 'length', parameterValue: r6(l.length / 1000), startPoint: at(l.a), endPoint: at(l.b) });
+    for (const l of lines)
+      if (l.length >= MIN_LENGTH_SHARE * size)
+        out.push({
+          parameterType: 'length',
+          parameterValue: r6(l.length / 1000),
+          startPoint: at(l.a),
+          endPoint: at(l.b),
+        });
     out.push(...arcs.map(radius));
   }
   if (bracket) {
@@ -119,10 +141,15 @@ function boxDimensions(loop: number[], dir: number, at: (p: Pt) => PointM): Surf
   // Use the axis pair so that the first axis is the one closest to u (angle within ±45°).
   let a = ((dir % (Math.PI / 2)) + Math.PI / 2) % (Math.PI / 2);
   if (a > Math.PI / 4) a -= Math.PI / 2;
-  const e1: Pt = [Math.cos(a), Math.sin(a)], e2: Pt = [-Math.sin(a), Math.cos(a)];
-  let s0 = Infinity, s1 = -Infinity, t0 = Infinity, t1 = -Infinity;
+  const e1: Pt = [Math.cos(a), Math.sin(a)],
+    e2: Pt = [-Math.sin(a), Math.cos(a)];
+  let s0 = Infinity,
+    s1 = -Infinity,
+    t0 = Infinity,
+    t1 = -Infinity;
   for (let i = 0; i < loop.length; i += 2) {
-    const s = loop[i] * e1[0] + loop[i + 1] * e1[1], t = loop[i] * e2[0] + loop[i + 1] * e2[1];
+    const s = loop[i] * e1[0] + loop[i + 1] * e1[1],
+      t = loop[i] * e2[0] + loop[i + 1] * e2[1];
     s0 = Math.min(s0, s);
     s1 = Math.max(s1, s);
     t0 = Math.min(t0, t);
@@ -131,8 +158,20 @@ function boxDimensions(loop: number[], dir: number, at: (p: Pt) => PointM): Surf
   const P = (s: number, t: number): Pt => [s * e1[0] + t * e2[0], s * e1[1] + t * e2[1]];
   const corner = at(P(s0, t0));
   return [
-    { parameterType: 'horizontalLength', parameterValue: r6((s1 - s0) / 1000), startPoint: corner, endPoint: at(P(s1, t0)), cornerPoint: corner },
-    { parameterType: 'verticalLength', parameterValue: r6((t1 - t0) / 1000), startPoint: corner, endPoint: at(P(s0, t1)), cornerPoint: corner },
+    {
+      parameterType: 'horizontalLength',
+      parameterValue: r6((s1 - s0) / 1000),
+      startPoint: corner,
+      endPoint: at(P(s1, t0)),
+      cornerPoint: corner,
+    },
+    {
+      parameterType: 'verticalLength',
+      parameterValue: r6((t1 - t0) / 1000),
+      startPoint: corner,
+      endPoint: at(P(s0, t1)),
+      cornerPoint: corner,
+    },
   ];
 }
 
@@ -141,23 +180,32 @@ function boxDimensions(loop: number[], dir: number, at: (p: Pt) => PointM): Surf
  * meet at 20°–160° near one end of each (within 35 % of the edge's length) with the face's centroid
  * inside the wedge, the pair nearest a right angle (then the longer pair). null when there is none.
  */
-function bracketAngle(face: PlanarFace, lines: LineElement[], size: number, at: (p: Pt) => PointM): SurfaceParameter | null {
+function bracketAngle(
+  face: PlanarFace,
+  lines: LineElement[],
+  size: number,
+  at: (p: Pt) => PointM,
+): SurfaceParameter | null {
   const longest = Math.max(0, ...lines.map((l) => l.length));
   const arms = lines.filter((l) => l.length >= 0.4 * longest && l.length >= MIN_LENGTH_SHARE * size);
   const c = centroid2(face.loops[0]);
   let best: { score: number; vertex: Pt; d1: Pt; d2: Pt; reach: number } | null = null;
   for (let i = 0; i < arms.length; i++)
     for (let j = i + 1; j < arms.length; j++) {
-      const A = arms[i], B = arms[j];
+      const A = arms[i],
+        B = arms[j];
       const V = intersect(A, B);
       if (!V) continue;
       const far = (l: LineElement): Pt | null => {
-        const da = Math.hypot(l.a[0] - V[0], l.a[1] - V[1]), db = Math.hypot(l.b[0] - V[0], l.b[1] - V[1]);
+        const da = Math.hypot(l.a[0] - V[0], l.a[1] - V[1]),
+          db = Math.hypot(l.b[0] - V[0], l.b[1] - V[1]);
         if (Math.min(da, db) > 0.35 * l.length) return null;
-        const f = da > db ? l.a : l.b, d = Math.hypot(f[0] - V[0], f[1] - V[1]);
+        const f = da > db ? l.a : l.b,
+          d = Math.hypot(f[0] - V[0], f[1] - V[1]);
         return [(f[0] - V[0]) / d, (f[1] - V[1]) / d];
       };
-      let d1 = far(A), d2 = far(B);
+      let d1 = far(A),
+        d2 = far(B);
       if (!d1 || !d2) continue;
       const angle = Math.acos(Math.max(-1, Math.min(1, d1[0] * d2[0] + d1[1] * d2[1])));
       if (angle < (20 * Math.PI) / 180 || angle > (160 * Math.PI) / 180) continue;
@@ -186,7 +234,8 @@ function bracketAngle(face: PlanarFace, lines: LineElement[], size: number, at: 
 
 /** Meeting point of the lines through two edges, or null when they are parallel. */
 function intersect(A: LineElement, B: LineElement): Pt | null {
-  const r: Pt = [A.b[0] - A.a[0], A.b[1] - A.a[1]], s: Pt = [B.b[0] - B.a[0], B.b[1] - B.a[1]];
+  const r: Pt = [A.b[0] - A.a[0], A.b[1] - A.a[1]],
+    s: Pt = [B.b[0] - B.a[0], B.b[1] - B.a[1]];
   const den = r[0] * s[1] - r[1] * s[0];
   if (Math.abs(den) < 1e-9 * Math.hypot(...r) * Math.hypot(...s)) return null;
   const t = ((B.a[0] - A.a[0]) * s[1] - (B.a[1] - A.a[1]) * s[0]) / den;
@@ -198,14 +247,18 @@ const angleOf = (l: LineElement) => Math.atan2(l.b[1] - l.a[1], l.b[0] - l.a[0])
 /** Direction (radians) of the loop's principal axis (vertex covariance). */
 function principalAngle(loop: number[]): number {
   const n = loop.length / 2;
-  let mx = 0, my = 0;
+  let mx = 0,
+    my = 0;
   for (let i = 0; i < loop.length; i += 2) {
     mx += loop[i] / n;
     my += loop[i + 1] / n;
   }
-  let sxx = 0, syy = 0, sxy = 0;
+  let sxx = 0,
+    syy = 0,
+    sxy = 0;
   for (let i = 0; i < loop.length; i += 2) {
-    const x = loop[i] - mx, y = loop[i + 1] - my;
+    const x = loop[i] - mx,
+      y = loop[i + 1] - my;
     sxx += x * x;
     syy += y * y;
     sxy += x * y;
@@ -219,15 +272,22 @@ function principalAngle(loop: number[]): number {
 function isConvex(loop: number[]): boolean {
   const n = loop.length / 2;
   for (let i = 0; i < n; i++) {
-    const a = (i + n - 1) % n, b = (i + 1) % n;
-    const ux = loop[i * 2] - loop[a * 2], uy = loop[i * 2 + 1] - loop[a * 2 + 1], vx = loop[b * 2] - loop[i * 2], vy = loop[b * 2 + 1] - loop[i * 2 + 1];
+    const a = (i + n - 1) % n,
+      b = (i + 1) % n;
+    const ux = loop[i * 2] - loop[a * 2],
+      uy = loop[i * 2 + 1] - loop[a * 2 + 1],
+      vx = loop[b * 2] - loop[i * 2],
+      vy = loop[b * 2 + 1] - loop[i * 2 + 1];
     if (Math.atan2(ux * vy - uy * vx, ux * vx + uy * vy) < (-1 * Math.PI) / 180) return false;
   }
   return true;
 }
 
 function bounds(loop: number[]): [number, number, number, number] {
-  let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
+  let x0 = Infinity,
+    y0 = Infinity,
+    x1 = -Infinity,
+    y1 = -Infinity;
   for (let i = 0; i < loop.length; i += 2) {
     x0 = Math.min(x0, loop[i]);
     x1 = Math.max(x1, loop[i]);

@@ -1,5 +1,5 @@
 /**
- * Section drawing → SVG (issue 5 item 6). True millimetres in user units: the viewBox is the drawing's
+ * Section drawing → SVG. True millimetres in user units: the viewBox is the drawing's
  * extent plus a 2 % margin, with v flipped (SVG's y grows downwards) so the drawing reads like the
  * model (up is +Z, or +Y for a Z section). One <g> per layer, in drawing order; strokes do not scale
  * (vector-effect) so lines stay visible at any zoom; labels are <text> with their height in mm.
@@ -9,9 +9,19 @@ import { type DrawingOptions, fmt, sectionDrawing } from './sectionDrawing';
 
 /** Stroke colours per layer prefix. */
 const COLORS: ReadonlyArray<[string, string]> = [
-  ['GRID', '#9e9e9e'], ['COMPARTMENTS', '#4caf50'], ['PLATES', '#1a237e'], ['SEAMS', '#d32f2f'],
-  ['STIFFENERS', '#00796b'], ['PILLARS', '#6a1b9a'], ['OPENINGS', '#ef6c00'], ['HOLES', '#ef6c00'],
-  ['CUTOUTS', '#ef6c00'], ['NOTCHES', '#ef6c00'], ['BRACKETS', '#5d4037'], ['CAD', '#0288d1'], ['LABELS', '#000000'],
+  ['GRID', '#9e9e9e'],
+  ['COMPARTMENTS', '#4caf50'],
+  ['PLATES', '#1a237e'],
+  ['SEAMS', '#d32f2f'],
+  ['STIFFENERS', '#00796b'],
+  ['PILLARS', '#6a1b9a'],
+  ['OPENINGS', '#ef6c00'],
+  ['HOLES', '#ef6c00'],
+  ['CUTOUTS', '#ef6c00'],
+  ['NOTCHES', '#ef6c00'],
+  ['BRACKETS', '#5d4037'],
+  ['CAD', '#0288d1'],
+  ['LABELS', '#000000'],
 ];
 
 /** Stroke colour of a layer. */
@@ -25,7 +35,8 @@ const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replac
 export function sectionToSvg(s: SectionResult, options: DrawingOptions = {}): string {
   const d = sectionDrawing(s, options);
   const [u0, v0, u1, v1] = d.extent;
-  const w = Math.max(u1 - u0, 1), h = Math.max(v1 - v0, 1);
+  const w = Math.max(u1 - u0, 1),
+    h = Math.max(v1 - v0, 1);
   const m = Math.max(w, h) * 0.02;
   const vb = [u0 - m, -(v1 + m), w + 2 * m, h + 2 * m].map(fmt).join(' ');
   const out: string[] = [
@@ -52,9 +63,10 @@ export function sectionToSvg(s: SectionResult, options: DrawingOptions = {}): st
   if (open !== null) out.push('</g>');
   if (d.texts.length) {
     out.push(`<g id="LABELS" fill="${layerColor('LABELS')}" font-family="Open Sans, sans-serif" text-anchor="middle">`);
-    for (const t of d.texts) out.push(`<text x="${fmt(t.u)}" y="${fmt(-t.v)}" font-size="${fmt(t.height)}">${esc(t.text)}</text>`);
+    for (const t of d.texts)
+      out.push(`<text x="${fmt(t.u)}" y="${fmt(-t.v)}" font-size="${fmt(t.height)}">${esc(t.text)}</text>`);
     out.push('</g>');
   }
   out.push('</svg>');
-  return out.join('\n') + '\n';
+  return `${out.join('\n')}\n`;
 }

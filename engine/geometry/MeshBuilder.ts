@@ -2,7 +2,7 @@
  * Growable triangle + edge buffers for one part (positions and normals as xyz triplets, mm; triangle
  * indices; edge segments as point pairs). Produces the typed arrays of a PartMesh.
  *
- * Storage is typed arrays grown by doubling (issue 3 item 6: no per-element boxing, less garbage);
+ * Storage is typed arrays grown by doubling (no per-element boxing, less garbage);
  * coordinates are kept in float64 until build() so results do not depend on the storage.
  */
 export class MeshBuilder {
@@ -52,7 +52,7 @@ export class MeshBuilder {
   /**
    * Appends `n` vertices whose coordinates and normals the caller then writes into rawPositions and
    * rawNormals (xyz at 3 × index); returns the index of the first. For bulk writers (thickenSheet):
-   * no per-vertex call with six boxed numbers (issue 3 item 6). The new slots hold stale values until
+   * no per-vertex call with six boxed numbers. The new slots hold stale values until
    * written, so every one must be written.
    */
   addVertices(n: number): number {
@@ -102,7 +102,8 @@ export class MeshBuilder {
   vertex(x: number, y: number, z: number, nx: number, ny: number, nz: number): number {
     const k = this.np;
     if (k + 3 > this.pos.length || k + 3 > this.nor.length) this.reserve(1);
-    const P = this.pos, N = this.nor;
+    const P = this.pos,
+      N = this.nor;
     P[k] = x;
     P[k + 1] = y;
     P[k + 2] = z;
@@ -152,13 +153,15 @@ export class MeshBuilder {
   /** Adds a polyline (xyz triplets) as edge segments; closed adds the closing segment. */
   polylineEdges(p: ArrayLike<number>, closed: boolean): void {
     const n = Math.floor(p.length / 3);
-    for (let i = 1; i < n; i++) this.edge(p[3 * i - 3], p[3 * i - 2], p[3 * i - 1], p[3 * i], p[3 * i + 1], p[3 * i + 2]);
+    for (let i = 1; i < n; i++)
+      this.edge(p[3 * i - 3], p[3 * i - 2], p[3 * i - 1], p[3 * i], p[3 * i + 1], p[3 * i + 2]);
     if (closed && n > 2) this.edge(p[3 * n - 3], p[3 * n - 2], p[3 * n - 1], p[0], p[1], p[2]);
   }
 
   /** True when every coordinate is finite. */
   isFinite(): boolean {
-    const P = this.pos, E = this.edg;
+    const P = this.pos,
+      E = this.edg;
     for (let i = 0; i < this.np; i++) if (!Number.isFinite(P[i])) return false;
     for (let i = 0; i < this.ne; i++) if (!Number.isFinite(E[i])) return false;
     return true;
@@ -166,7 +169,7 @@ export class MeshBuilder {
 
   /**
    * Typed arrays for a PartMesh (normals null when there are no triangles). Degenerate triangles (two
-   * corners within 1e-3 mm) are removed (issue 3 item 2); dropping them keeps a closed mesh closed.
+   * corners within 1e-3 mm) are removed; dropping them keeps a closed mesh closed.
    * This ends the builder (see release). Many parts: MeshSlab.add puts their arrays in one buffer.
    */
   build(): { positions: Float32Array; normals: Float32Array | null; indices: Uint32Array; edges: Float32Array | null } {
@@ -183,16 +186,22 @@ export class MeshBuilder {
   }
 
   /**
-   * Writes the indices of the non-degenerate triangles (no two corners within 1e-3 mm on every axis;
-   * issue 3 item 2) into `out` from `at`, in order; returns how many indices it wrote (a multiple of
+   * Writes the indices of the non-degenerate triangles (no two corners within 1e-3 mm on every axis)
+   * into `out` from `at`, in order; returns how many indices it wrote (a multiple of
    * 3, at most indices.length). `out` needs room for indices.length values from `at`.
    */
   writeKeptIndices(out: Uint32Array, at: number): number {
-    const P = this.pos, I = this.idx;
-    const near = (a: number, b: number) => Math.abs(P[3 * a] - P[3 * b]) < 1e-3 && Math.abs(P[3 * a + 1] - P[3 * b + 1]) < 1e-3 && Math.abs(P[3 * a + 2] - P[3 * b + 2]) < 1e-3;
+    const P = this.pos,
+      I = this.idx;
+    const near = (a: number, b: number) =>
+      Math.abs(P[3 * a] - P[3 * b]) < 1e-3 &&
+      Math.abs(P[3 * a + 1] - P[3 * b + 1]) < 1e-3 &&
+      Math.abs(P[3 * a + 2] - P[3 * b + 2]) < 1e-3;
     let k = at;
     for (let t = 0; t + 2 < this.ni; t += 3) {
-      const a = I[t], b = I[t + 1], c = I[t + 2];
+      const a = I[t],
+        b = I[t + 1],
+        c = I[t + 2];
       if (!near(a, b) && !near(b, c) && !near(a, c)) {
         out[k] = a;
         out[k + 1] = b;
@@ -217,7 +226,7 @@ export class MeshBuilder {
 
 /*
  * Working buffers of finished builders, reused by the next ones (allocating typed arrays per part costs
- * more than filling them; issue 3 item 6). A few per kind, none larger than POOL_MAX_ELEMENTS. Per
+ * more than filling them). A few per kind, none larger than POOL_MAX_ELEMENTS. Per
  * thread (module state), never shared between live builders.
  */
 const F64: Float64Array[] = [];

@@ -1,5 +1,5 @@
 /**
- * One ArrayBuffer for the meshes of many parts (issue 3 item 6: fewer allocations and less garbage
+ * One ArrayBuffer for the meshes of many parts (fewer allocations and less garbage
  * collection on large imports). Each part's four arrays (positions, normals, indices, edges) were four
  * ArrayBuffers of their own: four backing stores to allocate, zero and sweep, four more heap objects
  * per part to mark. A slab collects the parts' arrays in a reusable scratch buffer; seal() copies them
@@ -39,7 +39,9 @@ export class MeshSlab {
    * null without triangles, edges null without edges), then ends the builder (MeshBuilder.release).
    */
   add(object: number, mb: MeshBuilder): void {
-    const np = mb.positions.length, ni = mb.indices.length, ne = mb.edges.length;
+    const np = mb.positions.length,
+      ni = mb.indices.length,
+      ne = mb.edges.length;
     this.ensure(this.used + 2 * np + ni + ne);
     const f32 = this.f32;
     let at = this.used;

@@ -48,9 +48,18 @@ function ringArea(r: number[]): number {
 
 /**
  * Points on a circular arc. With `closed` (a full circle) the radius is scaled so that the n-gon has the
- * exact area of the circle (section areas and weights stay exact, issue 3 item 3).
+ * exact area of the circle (section areas and weights stay exact).
  */
-function circleRing(cu: number, cv: number, r: number, n: number, a0 = 0, a1 = 2 * Math.PI, closed = true, exactArea = closed): number[] {
+function circleRing(
+  cu: number,
+  cv: number,
+  r: number,
+  n: number,
+  a0 = 0,
+  a1 = 2 * Math.PI,
+  closed = true,
+  exactArea = closed,
+): number[] {
   const out: number[] = [];
   if (exactArea) {
     const x = (a1 - a0) / n;
@@ -77,9 +86,24 @@ function regular(cu: number, cv: number, acrossFlats: number, sides: number): nu
  * HP430x17 102.79 cm²), which agree with the DryWeights NAPA Steel writes (HP200x10 25.62, HP220x12 33.36).
  */
 export const HP_BULBS: ReadonlyArray<readonly [number, number, number]> = [
-  [60, 13, 68], [80, 14, 123], [100, 15.5, 182], [120, 17, 230], [140, 19, 260], [160, 22, 340], [180, 25, 446],
-  [200, 28, 566], [220, 31, 700], [240, 34, 849], [260, 37, 1011], [280, 40, 1188], [300, 43, 1379], [320, 46, 1585],
-  [340, 49, 1801], [370, 53.5, 2157], [400, 58, 2548], [430, 62.5, 2969],
+  [60, 13, 68],
+  [80, 14, 123],
+  [100, 15.5, 182],
+  [120, 17, 230],
+  [140, 19, 260],
+  [160, 22, 340],
+  [180, 25, 446],
+  [200, 28, 566],
+  [220, 31, 700],
+  [240, 34, 849],
+  [260, 37, 1011],
+  [280, 40, 1188],
+  [300, 43, 1379],
+  [320, 46, 1585],
+  [340, 49, 1801],
+  [370, 53.5, 2157],
+  [400, 58, 2548],
+  [430, 62.5, 2969],
 ];
 
 /** Standard bulb width beyond the web, c (mm), for a bulb flat of height h (EN 10067, interpolated). */
@@ -106,7 +130,7 @@ function bulbAreaTarget(h: number, c: number): number {
  * (BulbAngle, default 30°) from (tw, H − hb) to (b, H − r), the top outer corner rounded with radius r,
  * the top flat back to (0, H). b = FlangeWidth (default tw + c with the EN 10067 bulb width c of the
  * height). r = BulbOuterRadius when given; otherwise r is solved so that the section area equals the
- * EN 10067 area (issue 3 item 3: weights agree with the writers' tables for all HP sizes).
+ * EN 10067 area (weights agree with the writers' tables for all HP sizes).
  */
 function bulbFlat(H: number, tw: number, d: SectionDims): number[] {
   const b = d.flangeWidth && d.flangeWidth > tw ? d.flangeWidth : tw + hpBulbWidth(H);
@@ -124,7 +148,8 @@ function bulbFlat(H: number, tw: number, d: SectionDims): number[] {
   if (d.bulbOuterRadius && d.bulbOuterRadius > 0) return ring(Math.min(d.bulbOuterRadius, rMax));
   // the bulb area grows monotonically with r on [0, rMax]: bisection to the target
   const target = H * tw + bulbAreaTarget(H, c);
-  let lo = 0, hi = rMax;
+  let lo = 0,
+    hi = rMax;
   if (Math.abs(ringArea(ring(hi))) <= target) return ring(hi);
   if (Math.abs(ringArea(ring(lo))) >= target) return ring(lo);
   for (let k = 0; k < 40; k++) {
@@ -160,7 +185,10 @@ export function sectionPolygon(kind: string, d: SectionDims, opts: SectionOption
     case 'LBar':
     case 'LBarOW':
     case 'LBarOF': {
-      const H = need('height'), W = need('width'), tw = need('webThickness'), tf = need('flangeThickness');
+      const H = need('height'),
+        W = need('width'),
+        tw = need('webThickness'),
+        tf = need('flangeThickness');
       const o = d.overshoot ?? 0;
       if (kind === 'LBarOF') outer = [o, 0, o + tw, 0, o + tw, H - tf, W, H - tf, W, H, 0, H, 0, H - tf, o, H - tf];
       else if (kind === 'LBarOW') outer = [0, 0, tw, 0, tw, H - tf, W, H - tf, W, H, tw, H, tw, H + o, 0, H + o];
@@ -168,37 +196,80 @@ export function sectionPolygon(kind: string, d: SectionDims, opts: SectionOption
       break;
     }
     case 'TBar': {
-      const H = need('height'), W = need('width'), tw = need('webThickness'), tf = need('flangeThickness');
-      const a = (W - tw) / 2, b = (W + tw) / 2;
+      const H = need('height'),
+        W = need('width'),
+        tw = need('webThickness'),
+        tf = need('flangeThickness');
+      const a = (W - tw) / 2,
+        b = (W + tw) / 2;
       const top = opts.webHeightExcludesFlanges ? H + tf : H;
       outer = [a, 0, b, 0, b, top - tf, W, top - tf, W, top, 0, top, 0, top - tf, a, top - tf];
       break;
     }
     case 'IBar': {
-      const H = need('height'), W = need('width'), tw = need('webThickness'), tf = need('flangeThickness');
-      const a = (W - tw) / 2, b = (W + tw) / 2;
-      const lo = opts.webHeightExcludesFlanges ? -tf : 0, hi = opts.webHeightExcludesFlanges ? H + tf : H;
-      outer = [0, lo, W, lo, W, lo + tf, b, lo + tf, b, hi - tf, W, hi - tf, W, hi, 0, hi, 0, hi - tf, a, hi - tf, a, lo + tf, 0, lo + tf];
+      const H = need('height'),
+        W = need('width'),
+        tw = need('webThickness'),
+        tf = need('flangeThickness');
+      const a = (W - tw) / 2,
+        b = (W + tw) / 2;
+      const lo = opts.webHeightExcludesFlanges ? -tf : 0,
+        hi = opts.webHeightExcludesFlanges ? H + tf : H;
+      outer = [
+        0,
+        lo,
+        W,
+        lo,
+        W,
+        lo + tf,
+        b,
+        lo + tf,
+        b,
+        hi - tf,
+        W,
+        hi - tf,
+        W,
+        hi,
+        0,
+        hi,
+        0,
+        hi - tf,
+        a,
+        hi - tf,
+        a,
+        lo + tf,
+        0,
+        lo + tf,
+      ];
       break;
     }
     case 'UBar': {
-      const H = need('height'), W = need('width'), tw = need('webThickness'), tf = need('flangeThickness');
+      const H = need('height'),
+        W = need('width'),
+        tw = need('webThickness'),
+        tf = need('flangeThickness');
       outer = [0, 0, W, 0, W, tf, tw, tf, tw, H - tf, W, H - tf, W, H, 0, H];
       break;
     }
     case 'ZBar': {
-      const H = need('height'), W = need('width'), tw = need('webThickness'), tf = need('flangeThickness');
+      const H = need('height'),
+        W = need('width'),
+        tw = need('webThickness'),
+        tf = need('flangeThickness');
       outer = [-W + tw, 0, tw, 0, tw, H - tf, W, H - tf, W, H, 0, H, 0, tf, -W + tw, tf];
       break;
     }
     case 'Tube': {
-      const D = d.diameter ?? need('height'), t = need('thickness');
+      const D = d.diameter ?? need('height'),
+        t = need('thickness');
       outer = circleRing(D / 2, D / 2, D / 2, 24);
       inner = D / 2 - t > 0 ? circleRing(D / 2, D / 2, D / 2 - t, 24) : null;
       break;
     }
     case 'RectangularTube': {
-      const H = need('height'), W = need('width'), t = need('thickness');
+      const H = need('height'),
+        W = need('width'),
+        t = need('thickness');
       outer = rect(0, 0, W, H);
       inner = W > 2 * t && H > 2 * t ? rect(t, t, W - t, H - t) : null;
       break;

@@ -1,6 +1,6 @@
 /**
  * A planar region (polygons: outer ring, then hole rings; xy pairs) clipped to axis-aligned cells without
- * a general polygon boolean (issue 3 item 6: the grid triangulation of curved plates with holes spent
+ * a general polygon boolean (the grid triangulation of curved plates with holes spent
  * most of its time in polygon-clipping for the cells a hole's border crosses).
  *
  * Method (Weiler–Atherton specialised to a rectangle): rings are oriented so that the region lies on
@@ -47,12 +47,15 @@ interface BorderEvent {
  * @returns the clip function for one cell (see CellClip).
  */
 export function cellClipper(polys: number[][][]): CellClip {
-  const signs = polys.map((p) => p.map((r, k) => (r.length >= 6 ? Math.sign(signedArea2d(r)) * (k === 0 ? 1 : -1) : 0)));
+  const signs = polys.map((p) =>
+    p.map((r, k) => (r.length >= 6 ? Math.sign(signedArea2d(r)) * (k === 0 ? 1 : -1) : 0)),
+  );
   const boxes = polys.map((p) => p.map(ringBox));
   const clean = regionIsClean(polys, signs, boxes);
   return (ax, ay, bx, by, outers) => {
     if (!(ax < bx && ay < by)) throw new Error(`cellClip: empty cell [${ax}, ${bx}] × [${ay}, ${by}]`);
-    if (outers && outers.length !== polys.length) throw new Error(`cellClip: ${outers.length} outer rings for ${polys.length} polygons`);
+    if (outers && outers.length !== polys.length)
+      throw new Error(`cellClip: ${outers.length} outer rings for ${polys.length} polygons`);
     if (!clean) return null;
     const st: ClipState = { ax, ay, bx, by, chains: [], events: [], closed: [], closedCcw: [], winding: 0 };
     for (let k = 0; k < polys.length; k++)
@@ -76,7 +79,9 @@ export function cellClipper(polys: number[][][]): CellClip {
  * bound with the region on their left, which the per-cell method relies on.
  */
 function regionIsClean(polys: number[][][], signs: number[][], boxes: number[][][]): boolean {
-  const rings: number[][] = [], winds: number[] = [], rb: number[][] = [];
+  const rings: number[][] = [],
+    winds: number[] = [],
+    rb: number[][] = [];
   polys.forEach((p, k) =>
     p.forEach((r, h) => {
       if (signs[k][h] === 0) return;
@@ -87,7 +92,9 @@ function regionIsClean(polys: number[][][], signs: number[][], boxes: number[][]
   );
   if (ringsCross(rings)) return false;
   for (let j = 0; j < rings.length; j++) {
-    const r = rings[j], px = (r[0] + r[2]) / 2, py = (r[1] + r[3]) / 2;
+    const r = rings[j],
+      px = (r[0] + r[2]) / 2,
+      py = (r[1] + r[3]) / 2;
     let w = 0;
     for (let k = 0; k < rings.length; k++) {
       const b = rb[k];
@@ -100,7 +107,10 @@ function regionIsClean(polys: number[][][], signs: number[][], boxes: number[][]
 }
 
 interface ClipState {
-  ax: number; ay: number; bx: number; by: number;
+  ax: number;
+  ay: number;
+  bx: number;
+  by: number;
   /** Chains inside the cell, from an entry point to an exit point (xy pairs). */
   chains: number[][];
   events: BorderEvent[];
@@ -112,9 +122,13 @@ interface ClipState {
 }
 
 function ringBox(r: number[]): number[] {
-  let a = Infinity, b = Infinity, c = -Infinity, d = -Infinity;
+  let a = Infinity,
+    b = Infinity,
+    c = -Infinity,
+    d = -Infinity;
   for (let i = 0; i + 1 < r.length; i += 2) {
-    const x = r[i], y = r[i + 1];
+    const x = r[i],
+      y = r[i + 1];
     if (x < a) a = x;
     if (x > c) c = x;
     if (y < b) b = y;
@@ -146,16 +160,27 @@ function cutRing(st: ClipState, ring: number[], dir: 1 | -1, wind: 1 | -1): bool
   let cur: number[] | null = null;
   let touched = false;
   for (let i = s; i < s + n; i++) {
-    const p = at(i), q = at(i + 1);
-    const px = ring[p], py = ring[p + 1], qx = ring[q], qy = ring[q + 1];
+    const p = at(i),
+      q = at(i + 1);
+    const px = ring[p],
+      py = ring[p + 1],
+      qx = ring[q],
+      qy = ring[q + 1];
     // the edge's box clear of the open cell (this also settles every edge parallel to a side on or
     // outside that side, so below d = 0 means "inside that side's half-plane")
     if ((px <= ax && qx <= ax) || (px >= bx && qx >= bx) || (py <= ay && qy <= ay) || (py >= by && qy >= by)) continue;
-    const pIn = strictly(p), qIn = strictly(q);
-    const dx = qx - px, dy = qy - py;
+    const pIn = strictly(p),
+      qIn = strictly(q);
+    const dx = qx - px,
+      dy = qy - py;
     // the parameter interval inside, each bound as (value, coefficient of ε) and the side that sets it
     // (-1: the vertex itself); a side's bound is a lower one when its ε coefficient is > 0
-    let lv = 0, le = 0, ls = -1, uv = 1, ue = 0, us = -1;
+    let lv = 0,
+      le = 0,
+      ls = -1,
+      uv = 1,
+      ue = 0,
+      us = -1;
     for (let side = 0; side < 4; side++) {
       const d = side & 1 ? dx : dy;
       if (d === 0) continue;
@@ -185,7 +210,18 @@ function cutRing(st: ClipState, ring: number[], dir: 1 | -1, wind: 1 | -1): bool
 }
 
 /** Appends the border point of an edge at parameter t on `side` and records its event. */
-function pushPoint(st: ClipState, chain: number[], side: number, px: number, py: number, dx: number, dy: number, t: number, entry: boolean, id: number): void {
+function pushPoint(
+  st: ClipState,
+  chain: number[],
+  side: number,
+  px: number,
+  py: number,
+  dx: number,
+  dy: number,
+  t: number,
+  entry: boolean,
+  id: number,
+): void {
   const { ax, ay, bx, by } = st;
   let x: number, y: number;
   if (t === 0) (x = px), (y = py);
@@ -229,8 +265,12 @@ function assemble(st: ClipState): number[][][] | null {
       for (let c = c0; !used[c]; ) {
         used[c] = 1;
         for (const v of chains[c]) ring.push(v);
-        const i = exitAt[c], ex = events[i], en = events[(i + 1) % m];
-        if (ex.side !== en.side || i + 1 === m) for (let s = ex.side, k = 0; k < 4 && (k === 0 || s !== en.side); s = (s + 1) % 4, k++) ring.push(corners[2 * s], corners[2 * s + 1]);
+        const i = exitAt[c],
+          ex = events[i],
+          en = events[(i + 1) % m];
+        if (ex.side !== en.side || i + 1 === m)
+          for (let s = ex.side, k = 0; k < 4 && (k === 0 || s !== en.side); s = (s + 1) % 4, k++)
+            ring.push(corners[2 * s], corners[2 * s + 1]);
         c = en.chain;
       }
       pieces.push(ring);
@@ -245,8 +285,11 @@ function assemble(st: ClipState): number[][][] | null {
   const all = pieces.concat(holes);
   const owner = new Int32Array(holes.length).fill(-1);
   for (let j = first; j < all.length; j++) {
-    const r = all[j], px = (r[0] + r[2]) / 2, py = (r[1] + r[3]) / 2;
-    let w = 0, bestArea = Infinity;
+    const r = all[j],
+      px = (r[0] + r[2]) / 2,
+      py = (r[1] + r[3]) / 2;
+    let w = 0,
+      bestArea = Infinity;
     for (let k = 0; k < all.length; k++) {
       if (k === j || !pointInRing(all[k], px, py)) continue;
       w += k < pieces.length ? 1 : -1;
@@ -281,11 +324,13 @@ function clean(r: number[], minArea: number): number[] | null {
   const pts: number[] = [];
   const n = r.length / 2;
   for (let i = 0; i < n; i++) {
-    const x = r[2 * i], y = r[2 * i + 1];
+    const x = r[2 * i],
+      y = r[2 * i + 1];
     let l = pts.length;
     if (l && pts[l - 2] === x && pts[l - 1] === y) continue;
     // drop the last point while it lies on the line from the one before it to this one
-    while (l >= 4 && (pts[l - 2] - pts[l - 4]) * (y - pts[l - 3]) === (pts[l - 1] - pts[l - 3]) * (x - pts[l - 4])) l -= 2;
+    while (l >= 4 && (pts[l - 2] - pts[l - 4]) * (y - pts[l - 3]) === (pts[l - 1] - pts[l - 3]) * (x - pts[l - 4]))
+      l -= 2;
     pts.length = l;
     pts.push(x, y);
   }
@@ -296,7 +341,10 @@ function clean(r: number[], minArea: number): number[] | null {
     if (pts[0] === pts[l - 2] && pts[1] === pts[l - 1]) {
       pts.length = l - 2;
       changed = true;
-    } else if ((pts[l - 2] - pts[l - 4]) * (pts[1] - pts[l - 3]) === (pts[l - 1] - pts[l - 3]) * (pts[0] - pts[l - 4])) {
+    } else if (
+      (pts[l - 2] - pts[l - 4]) * (pts[1] - pts[l - 3]) ===
+      (pts[l - 1] - pts[l - 3]) * (pts[0] - pts[l - 4])
+    ) {
       pts.length = l - 2;
       changed = true;
     } else if ((pts[0] - pts[l - 2]) * (pts[3] - pts[l - 1]) === (pts[1] - pts[l - 1]) * (pts[2] - pts[l - 2])) {
@@ -321,10 +369,11 @@ function ringsCross(rings: number[][]): boolean {
   let m = 0;
   for (const r of rings) m += r.length / 2;
   if (m < 2) return false;
-  const seg = new Float64Array(4 * m), lo = new Float64Array(m);
+  const seg = new Float64Array(4 * m),
+    lo = new Float64Array(m);
   let k = 0;
   const add = (x0: number, y0: number, x1: number, y1: number) => {
-    seg[4 * k] = x0, seg[4 * k + 1] = y0, seg[4 * k + 2] = x1, seg[4 * k + 3] = y1;
+    (seg[4 * k] = x0), (seg[4 * k + 1] = y0), (seg[4 * k + 2] = x1), (seg[4 * k + 3] = y1);
     lo[k++] = Math.min(x0, x1);
   };
   for (const r of rings) {
@@ -336,12 +385,20 @@ function ringsCross(rings: number[][]): boolean {
   order.sort((a, b) => lo[a] - lo[b]);
   for (let a = 0; a < m; a++) {
     const i = order[a];
-    const x0 = seg[4 * i], y0 = seg[4 * i + 1], x1 = seg[4 * i + 2], y1 = seg[4 * i + 3];
-    const hi = Math.max(x0, x1), ylo = Math.min(y0, y1), yhi = Math.max(y0, y1);
+    const x0 = seg[4 * i],
+      y0 = seg[4 * i + 1],
+      x1 = seg[4 * i + 2],
+      y1 = seg[4 * i + 3];
+    const hi = Math.max(x0, x1),
+      ylo = Math.min(y0, y1),
+      yhi = Math.max(y0, y1);
     for (let b = a + 1; b < m; b++) {
       const j = order[b];
       if (lo[j] > hi) break;
-      const u0 = seg[4 * j], v0 = seg[4 * j + 1], u1 = seg[4 * j + 2], v1 = seg[4 * j + 3];
+      const u0 = seg[4 * j],
+        v0 = seg[4 * j + 1],
+        u1 = seg[4 * j + 2],
+        v1 = seg[4 * j + 3];
       if ((v0 < ylo && v1 < ylo) || (v0 > yhi && v1 > yhi)) continue;
       if (segmentsCross(x0, y0, x1, y1, u0, v0, u1, v1)) return true;
     }
@@ -350,7 +407,16 @@ function ringsCross(rings: number[][]): boolean {
 }
 
 /** Segments ab and cd cross at an interior point of both, or overlap collinearly along a stretch. */
-function segmentsCross(ax: number, ay: number, bx: number, by: number, cx: number, cy: number, dx: number, dy: number): boolean {
+function segmentsCross(
+  ax: number,
+  ay: number,
+  bx: number,
+  by: number,
+  cx: number,
+  cy: number,
+  dx: number,
+  dy: number,
+): boolean {
   const d1 = (dx - cx) * (ay - cy) - (dy - cy) * (ax - cx);
   const d2 = (dx - cx) * (by - cy) - (dy - cy) * (bx - cx);
   const d3 = (bx - ax) * (cy - ay) - (by - ay) * (cx - ax);

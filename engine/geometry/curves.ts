@@ -17,19 +17,24 @@ export const cross = (a: ArrayLike<number>, b: ArrayLike<number>): Vec3 => [
 /**
  * Math.hypot(x, y, z) bit for bit (V8's algorithm: scale by the largest magnitude, Kahan-compensated
  * sum of squares, sqrt × max; NaN and ±Infinity as Math.hypot) without its per-call allocation of the
- * arguments (issue 3 item 6: Math.hypot with 3 arguments allocates on every call in V8, ~60 MB of
+ * arguments (Math.hypot with 3 arguments allocates on every call in V8, ~60 MB of
  * garbage per 10k-part import). Results are identical, so meshes and properties do not change.
  */
 export function hypot3(x: number, y: number, z: number): number {
-  const ax = Math.abs(x), ay = Math.abs(y), az = Math.abs(z);
+  const ax = Math.abs(x),
+    ay = Math.abs(y),
+    az = Math.abs(z);
   if (x !== x || y !== y || z !== z) return ax === Infinity || ay === Infinity || az === Infinity ? Infinity : NaN;
-  let max = ax > ay ? ax : ay;
+  let max = Math.max(ax, ay);
   if (az > max) max = az;
   if (max === Infinity) return Infinity;
   if (max === 0) return 0;
-  let n = ax / max, sum = n * n, comp = sum - n * n; // first Kahan step from sum = 0, comp = 0
+  let n = ax / max,
+    sum = n * n,
+    comp = sum - n * n; // first Kahan step from sum = 0, comp = 0
   n = ay / max;
-  let s = n * n - comp, pre = sum + s;
+  let s = n * n - comp,
+    pre = sum + s;
   comp = pre - sum - s;
   sum = pre;
   n = az / max;
@@ -41,9 +46,10 @@ export function hypot3(x: number, y: number, z: number): number {
 
 /** Math.hypot(x, y) bit for bit without allocation (see hypot3). */
 export function hypot2(x: number, y: number): number {
-  const ax = Math.abs(x), ay = Math.abs(y);
+  const ax = Math.abs(x),
+    ay = Math.abs(y);
   if (x !== x || y !== y) return ax === Infinity || ay === Infinity ? Infinity : NaN;
-  const max = ax > ay ? ax : ay;
+  const max = Math.max(ax, ay);
   if (max === Infinity) return Infinity;
   if (max === 0) return 0;
   let n = ax / max;
@@ -79,12 +85,16 @@ export function arcSegments(r: number, sweep: number, chordTol: number, angTolRa
  * @returns polyline including both end points.
  */
 export function circumArc(A: Vec3, B: Vec3, C: Vec3, chordTol: number, angTolRad: number): number[] {
-  const a = sub(B, A), b = sub(C, A), m = cross(a, b);
+  const a = sub(B, A),
+    b = sub(C, A),
+    m = cross(a, b);
   const m2 = dot(m, m);
   if (m2 <= 1e-12 * dot(a, a) * dot(b, b) || m2 === 0) return [...A, ...C];
   const O = add(A, scale(add(scale(cross(b, m), dot(a, a)), scale(cross(m, a), dot(b, b))), 1 / (2 * m2)));
   const r = len(sub(A, O));
-  const n = normalize(m), e1 = normalize(sub(A, O)), e2 = cross(n, e1);
+  const n = normalize(m),
+    e1 = normalize(sub(A, O)),
+    e2 = cross(n, e1);
   const theta = (P: Vec3) => {
     const d = sub(P, O);
     let t = Math.atan2(dot(d, e2), dot(d, e1));
@@ -97,11 +107,22 @@ export function circumArc(A: Vec3, B: Vec3, C: Vec3, chordTol: number, angTolRad
 }
 
 /** Points of a circular arc centre O, basis (e1, e2), radius r, from angle a0 sweeping `sweep` radians. */
-export function circleArcPoints(O: Vec3, e1: Vec3, e2: Vec3, r: number, a0: number, sweep: number, chordTol: number, angTolRad: number): number[] {
+export function circleArcPoints(
+  O: Vec3,
+  e1: Vec3,
+  e2: Vec3,
+  r: number,
+  a0: number,
+  sweep: number,
+  chordTol: number,
+  angTolRad: number,
+): number[] {
   const n = arcSegments(r, sweep, chordTol, angTolRad);
   const out: number[] = [];
   for (let i = 0; i <= n; i++) {
-    const t = a0 + (sweep * i) / n, c = Math.cos(t) * r, s = Math.sin(t) * r;
+    const t = a0 + (sweep * i) / n,
+      c = Math.cos(t) * r,
+      s = Math.sin(t) * r;
     out.push(O[0] + c * e1[0] + s * e2[0], O[1] + c * e1[1] + s * e2[1], O[2] + c * e1[2] + s * e2[2]);
   }
   return out;
@@ -109,17 +130,30 @@ export function circleArcPoints(O: Vec3, e1: Vec3, e2: Vec3, r: number, a0: numb
 
 /** Full circle (Circle3D): centre, normal, radius; counter-clockwise about the normal, closed (last = first). */
 export function circle(center: Vec3, normal: Vec3, r: number, chordTol: number, angTolRad: number): number[] {
-  const n = normalize(normal), e1 = perpendicular(n), e2 = cross(n, e1);
+  const n = normalize(normal),
+    e1 = perpendicular(n),
+    e2 = cross(n, e1);
   return circleArcPoints(center, e1, e2, r, 0, 2 * Math.PI, chordTol, Math.min(angTolRad, Math.PI / 16));
 }
 
 /** Full ellipse (Ellipse3D) from semi-axes a along majorAxis and b along minorAxis; closed. */
-export function ellipse(center: Vec3, majorAxis: Vec3, minorAxis: Vec3, a: number, b: number, chordTol: number, angTolRad: number): number[] {
-  const e1 = normalize(majorAxis), e2 = normalize(minorAxis);
+export function ellipse(
+  center: Vec3,
+  majorAxis: Vec3,
+  minorAxis: Vec3,
+  a: number,
+  b: number,
+  chordTol: number,
+  angTolRad: number,
+): number[] {
+  const e1 = normalize(majorAxis),
+    e2 = normalize(minorAxis);
   const n = Math.max(32, arcSegments(Math.max(a, b), 2 * Math.PI, chordTol, angTolRad));
   const out: number[] = [];
   for (let i = 0; i <= n; i++) {
-    const t = (2 * Math.PI * i) / n, c = Math.cos(t) * a, s = Math.sin(t) * b;
+    const t = (2 * Math.PI * i) / n,
+      c = Math.cos(t) * a,
+      s = Math.sin(t) * b;
     out.push(center[0] + c * e1[0] + s * e2[0], center[1] + c * e1[1] + s * e2[1], center[2] + c * e1[2] + s * e2[2]);
   }
   return out;
@@ -159,14 +193,25 @@ export function chainLoops(segments: number[][], eps: number, gapTol: number): C
     const loop = segs[start].slice();
     for (;;) {
       if (loop.length > 6 && dist3(loop, loop.length - 3, loop, 0) <= gapTol) break;
-      let best = -1, bestD = Infinity, bestRev = false;
+      let best = -1,
+        bestD = Infinity,
+        bestRev = false;
       const e = loop.length - 3;
       for (let i = 0; i < segs.length; i++) {
         if (used[i]) continue;
         const s = segs[i];
-        const d0 = dist3(loop, e, s, 0), d1 = dist3(loop, e, s, s.length - 3);
-        if (d0 < bestD) { bestD = d0; best = i; bestRev = false; }
-        if (d1 < bestD) { bestD = d1; best = i; bestRev = true; }
+        const d0 = dist3(loop, e, s, 0),
+          d1 = dist3(loop, e, s, s.length - 3);
+        if (d0 < bestD) {
+          bestD = d0;
+          best = i;
+          bestRev = false;
+        }
+        if (d1 < bestD) {
+          bestD = d1;
+          best = i;
+          bestRev = true;
+        }
       }
       if (best < 0 || bestD > gapTol) {
         if (dist3(loop, loop.length - 3, loop, 0) > gapTol) gapsClosed++;
@@ -209,10 +254,13 @@ export function dedupe(p: number[], tol: number): number[] {
 
 /** Newell normal of a closed polygon (xyz triplets); its length is twice the polygon's area. */
 export function newellNormal(p: ArrayLike<number>): Vec3 {
-  let x = 0, y = 0, z = 0;
+  let x = 0,
+    y = 0,
+    z = 0;
   const n = Math.floor(p.length / 3);
   for (let i = 0; i < n; i++) {
-    const j = ((i + 1) % n) * 3, k = i * 3;
+    const j = ((i + 1) % n) * 3,
+      k = i * 3;
     x += (p[k + 1] - p[j + 1]) * (p[k + 2] + p[j + 2]);
     y += (p[k + 2] - p[j + 2]) * (p[k] + p[j]);
     z += (p[k] - p[j]) * (p[k + 1] + p[j + 1]);

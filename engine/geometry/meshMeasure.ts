@@ -12,11 +12,20 @@ export interface AreaResult {
 
 /** Sum of triangle areas and their area-weighted centroid. Empty input gives area 0 and centroid NaN. */
 export function meshArea(positions: ArrayLike<number>, indices: ArrayLike<number>): AreaResult {
-  let A = 0, cx = 0, cy = 0, cz = 0;
+  let A = 0,
+    cx = 0,
+    cy = 0,
+    cz = 0;
   for (let t = 0; t + 2 < indices.length; t += 3) {
-    const a = 3 * indices[t], b = 3 * indices[t + 1], c = 3 * indices[t + 2];
-    const ux = positions[b] - positions[a], uy = positions[b + 1] - positions[a + 1], uz = positions[b + 2] - positions[a + 2];
-    const vx = positions[c] - positions[a], vy = positions[c + 1] - positions[a + 1], vz = positions[c + 2] - positions[a + 2];
+    const a = 3 * indices[t],
+      b = 3 * indices[t + 1],
+      c = 3 * indices[t + 2];
+    const ux = positions[b] - positions[a],
+      uy = positions[b + 1] - positions[a + 1],
+      uz = positions[b + 2] - positions[a + 2];
+    const vx = positions[c] - positions[a],
+      vy = positions[c + 1] - positions[a + 1],
+      vz = positions[c + 2] - positions[a + 2];
     const ar = 0.5 * hypot3(uy * vz - uz * vy, uz * vx - ux * vz, ux * vy - uy * vx);
     A += ar;
     cx += (ar * (positions[a] + positions[b] + positions[c])) / 3;
@@ -38,13 +47,26 @@ export interface VolumeResult {
  */
 export function meshVolume(positions: ArrayLike<number>, indices: ArrayLike<number>): VolumeResult {
   if (positions.length < 3) return { volume: 0, centroid: [NaN, NaN, NaN] };
-  const ox = positions[0], oy = positions[1], oz = positions[2];
-  let V = 0, cx = 0, cy = 0, cz = 0;
+  const ox = positions[0],
+    oy = positions[1],
+    oz = positions[2];
+  let V = 0,
+    cx = 0,
+    cy = 0,
+    cz = 0;
   for (let t = 0; t + 2 < indices.length; t += 3) {
-    const a = 3 * indices[t], b = 3 * indices[t + 1], c = 3 * indices[t + 2];
-    const ax = positions[a] - ox, ay = positions[a + 1] - oy, az = positions[a + 2] - oz;
-    const bx = positions[b] - ox, by = positions[b + 1] - oy, bz = positions[b + 2] - oz;
-    const qx = positions[c] - ox, qy = positions[c + 1] - oy, qz = positions[c + 2] - oz;
+    const a = 3 * indices[t],
+      b = 3 * indices[t + 1],
+      c = 3 * indices[t + 2];
+    const ax = positions[a] - ox,
+      ay = positions[a + 1] - oy,
+      az = positions[a + 2] - oz;
+    const bx = positions[b] - ox,
+      by = positions[b + 1] - oy,
+      bz = positions[b + 2] - oz;
+    const qx = positions[c] - ox,
+      qy = positions[c + 1] - oy,
+      qz = positions[c + 2] - oz;
     const v = (ax * (by * qz - bz * qy) - ay * (bx * qz - bz * qx) + az * (bx * qy - by * qx)) / 6;
     V += v;
     cx += (v * (ax + bx + qx)) / 4;

@@ -74,7 +74,8 @@ export function repairKnots(knots: ArrayLike<number>, nCtrl: number, p: number):
 export function findSpan(n: number, p: number, U: ArrayLike<number>, t: number): number {
   if (t >= U[n]) return n - 1;
   if (t <= U[p]) return p;
-  let lo = p, hi = n;
+  let lo = p,
+    hi = n;
   while (hi - lo > 1) {
     const mid = (lo + hi) >> 1;
     if (t < U[mid]) hi = mid;
@@ -85,12 +86,13 @@ export function findSpan(n: number, p: number, U: ArrayLike<number>, t: number):
 
 /** The p + 1 non-zero B-spline basis functions at t in span k (The NURBS Book A2.2), written to out. */
 export function basisFunctions(k: number, t: number, p: number, U: ArrayLike<number>, out: Float64Array): void {
-  // every left/right entry read below is written first in this call: shared scratch (issue 3 item 6)
+  // every left/right entry read below is written first in this call: shared scratch
   if (LEFT.length < p + 1) {
     LEFT = new Float64Array(2 * (p + 1));
     RIGHT = new Float64Array(2 * (p + 1));
   }
-  const left = LEFT, right = RIGHT;
+  const left = LEFT,
+    right = RIGHT;
   out[0] = 1;
   for (let j = 1; j <= p; j++) {
     left[j] = t - U[k + 1 - j];
@@ -120,12 +122,16 @@ export function curveDomain(c: NurbsCurve): [number, number] {
 
 /** Evaluates the curve at t into out[0..2] (rational: evaluated in homogeneous space). */
 export function evalCurve(c: NurbsCurve, t: number, out: number[] | Float64Array): void {
-  const p = c.degree, n = c.pw.length / 4;
+  const p = c.degree,
+    n = c.pw.length / 4;
   const k = findSpan(n, p, c.knots, t);
   if (NU.length < p + 1) NU = new Float64Array(2 * (p + 1));
   const N = NU;
   basisFunctions(k, t, p, c.knots, N);
-  let x = 0, y = 0, z = 0, w = 0;
+  let x = 0,
+    y = 0,
+    z = 0,
+    w = 0;
   for (let j = 0; j <= p; j++) {
     const i = 4 * (k - p + j);
     x += N[j] * c.pw[i];
@@ -144,15 +150,20 @@ export function evalSurface(s: NurbsSurface, u: number, v: number, out: number[]
   const kv = findSpan(s.nV, s.degreeV, s.knotsV, v);
   if (NU.length < s.degreeU + 1) NU = new Float64Array(2 * (s.degreeU + 1));
   if (NV.length < s.degreeV + 1) NV = new Float64Array(2 * (s.degreeV + 1));
-  const Nu = NU, Nv = NV;
+  const Nu = NU,
+    Nv = NV;
   basisFunctions(ku, u, s.degreeU, s.knotsU, Nu);
   basisFunctions(kv, v, s.degreeV, s.knotsV, Nv);
-  let x = 0, y = 0, z = 0, w = 0;
+  let x = 0,
+    y = 0,
+    z = 0,
+    w = 0;
   for (let a = 0; a <= s.degreeU; a++) {
     const i = ku - s.degreeU + a;
     for (let b = 0; b <= s.degreeV; b++) {
       const j = kv - s.degreeV + b;
-      const f = Nu[a] * Nv[b], o = 4 * (i * s.nV + j);
+      const f = Nu[a] * Nv[b],
+        o = 4 * (i * s.nV + j);
       x += f * s.pw[o];
       y += f * s.pw[o + 1];
       z += f * s.pw[o + 2];
@@ -166,16 +177,26 @@ export function evalSurface(s: NurbsSurface, u: number, v: number, out: number[]
 
 function collinearSpan(c: NurbsCurve, first: number, last: number, tol: number): boolean {
   const pw = c.pw;
-  const ax = pw[4 * first] / pw[4 * first + 3], ay = pw[4 * first + 1] / pw[4 * first + 3], az = pw[4 * first + 2] / pw[4 * first + 3];
-  const bx = pw[4 * last] / pw[4 * last + 3], by = pw[4 * last + 1] / pw[4 * last + 3], bz = pw[4 * last + 2] / pw[4 * last + 3];
-  const dx = bx - ax, dy = by - ay, dz = bz - az;
+  const ax = pw[4 * first] / pw[4 * first + 3],
+    ay = pw[4 * first + 1] / pw[4 * first + 3],
+    az = pw[4 * first + 2] / pw[4 * first + 3];
+  const bx = pw[4 * last] / pw[4 * last + 3],
+    by = pw[4 * last + 1] / pw[4 * last + 3],
+    bz = pw[4 * last + 2] / pw[4 * last + 3];
+  const dx = bx - ax,
+    dy = by - ay,
+    dz = bz - az;
   const len2 = dx * dx + dy * dy + dz * dz;
   for (let i = first + 1; i < last; i++) {
     const w = pw[4 * i + 3];
-    const px = pw[4 * i] / w - ax, py = pw[4 * i + 1] / w - ay, pz = pw[4 * i + 2] / w - az;
+    const px = pw[4 * i] / w - ax,
+      py = pw[4 * i + 1] / w - ay,
+      pz = pw[4 * i + 2] / w - az;
     const s = len2 > 0 ? (px * dx + py * dy + pz * dz) / len2 : 0;
     if (s < -1e-9 || s > 1 + 1e-9) return false;
-    const ex = px - s * dx, ey = py - s * dy, ez = pz - s * dz;
+    const ex = px - s * dx,
+      ey = py - s * dy,
+      ez = pz - s * dz;
     if (ex * ex + ey * ey + ez * ez > tol * tol * 1e-4) return false;
   }
   return true;
@@ -187,7 +208,9 @@ function collinearSpan(c: NurbsCurve, first: number, last: number, tol: number):
  * whose control points are collinear (NAPA's tripled-knot polygons, §4.1) give only their end points.
  */
 export function tessellateCurve(c: NurbsCurve, chordTol: number, angTolRad = Math.PI / 12): number[] {
-  const p = c.degree, n = c.pw.length / 4, U = c.knots;
+  const p = c.degree,
+    n = c.pw.length / 4,
+    U = c.knots;
   const out: number[] = [];
   const pt = [0, 0, 0];
   const push = (t: number) => {
@@ -196,7 +219,8 @@ export function tessellateCurve(c: NurbsCurve, chordTol: number, angTolRad = Mat
   };
   push(U[p]);
   for (let k = p; k < n; k++) {
-    const a = U[k], b = U[k + 1];
+    const a = U[k],
+      b = U[k + 1];
     if (!(b > a)) continue;
     if (p === 1 || collinearSpan(c, k - p, k, chordTol)) {
       push(b);
@@ -207,16 +231,31 @@ export function tessellateCurve(c: NurbsCurve, chordTol: number, angTolRad = Mat
   return out;
 }
 
-function subdivide(c: NurbsCurve, a: number, b: number, tol: number, cosAng: number, depth: number, out: number[], tmp: number[]): void {
-  const pa = [0, 0, 0], pb = [0, 0, 0], pm = [0, 0, 0], pq = [0, 0, 0], pr = [0, 0, 0];
+function subdivide(
+  c: NurbsCurve,
+  a: number,
+  b: number,
+  tol: number,
+  cosAng: number,
+  depth: number,
+  out: number[],
+  tmp: number[],
+): void {
+  const pa = [0, 0, 0],
+    pb = [0, 0, 0],
+    pm = [0, 0, 0],
+    pq = [0, 0, 0],
+    pr = [0, 0, 0];
   evalCurve(c, a, pa);
   evalCurve(c, b, pb);
   evalCurve(c, (a + b) / 2, pm);
   evalCurve(c, a + (b - a) / 4, pq);
   evalCurve(c, a + (3 * (b - a)) / 4, pr);
   const err = Math.max(distToSegment(pm, pa, pb), distToSegment(pq, pa, pb), distToSegment(pr, pa, pb));
-  const d1 = [pm[0] - pa[0], pm[1] - pa[1], pm[2] - pa[2]], d2 = [pb[0] - pm[0], pb[1] - pm[1], pb[2] - pm[2]];
-  const l1 = hypot3(d1[0], d1[1], d1[2]), l2 = hypot3(d2[0], d2[1], d2[2]);
+  const d1 = [pm[0] - pa[0], pm[1] - pa[1], pm[2] - pa[2]],
+    d2 = [pb[0] - pm[0], pb[1] - pm[1], pb[2] - pm[2]];
+  const l1 = hypot3(d1[0], d1[1], d1[2]),
+    l2 = hypot3(d2[0], d2[1], d2[2]);
   const cos = l1 > 0 && l2 > 0 ? (d1[0] * d2[0] + d1[1] * d2[1] + d1[2] * d2[2]) / (l1 * l2) : 1;
   if (depth < 12 && (err > tol || (cos < cosAng && l1 + l2 > tol))) {
     subdivide(c, a, (a + b) / 2, tol, cosAng, depth + 1, out, tmp);
@@ -228,7 +267,9 @@ function subdivide(c: NurbsCurve, a: number, b: number, tol: number, cosAng: num
 
 /** Distance of point p from segment ab (xyz arrays). */
 export function distToSegment(p: ArrayLike<number>, a: ArrayLike<number>, b: ArrayLike<number>): number {
-  const dx = b[0] - a[0], dy = b[1] - a[1], dz = b[2] - a[2];
+  const dx = b[0] - a[0],
+    dy = b[1] - a[1],
+    dz = b[2] - a[2];
   const l2 = dx * dx + dy * dy + dz * dz;
   let s = l2 > 0 ? ((p[0] - a[0]) * dx + (p[1] - a[1]) * dy + (p[2] - a[2]) * dz) / l2 : 0;
   s = Math.max(0, Math.min(1, s));

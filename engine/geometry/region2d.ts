@@ -27,7 +27,10 @@ export interface Region2D {
 }
 
 function bbox(r: ArrayLike<number>): [number, number, number, number] {
-  let a = Infinity, b = Infinity, c = -Infinity, d = -Infinity;
+  let a = Infinity,
+    b = Infinity,
+    c = -Infinity,
+    d = -Infinity;
   for (let i = 0; i + 1 < r.length; i += 2) {
     if (r[i] < a) a = r[i];
     if (r[i + 1] < b) b = r[i + 1];
@@ -45,7 +48,7 @@ const toRing = (r: ArrayLike<number>): Ring => {
 
 /**
  * outer − ∪ holes as polygons (each: outer ring, then its holes; xy pairs, orientation as given). The
- * common case — holes strictly inside and disjoint — needs no polygon boolean (issue 3 item 6); holes
+ * common case — holes strictly inside and disjoint — needs no polygon boolean; holes
  * that cross the outline or each other go through polygon-clipping.
  */
 export function regionPolygons(outer: number[], holes: number[][]): number[][][] {
@@ -122,38 +125,69 @@ function holesInside(outer: number[], holes: number[][]): boolean {
   const boxes = holes.map(bbox);
   for (let i = 0; i < holes.length; i++)
     for (let j = i + 1; j < holes.length; j++) {
-      const a = boxes[i], b = boxes[j];
+      const a = boxes[i],
+        b = boxes[j];
       if (a[0] <= b[2] && b[0] <= a[2] && a[1] <= b[3] && b[1] <= a[3]) return false;
     }
   const n = outer.length / 2;
   for (let h = 0; h < holes.length; h++) {
-    const r = holes[h], m = r.length / 2, hb = boxes[h];
+    const r = holes[h],
+      m = r.length / 2,
+      hb = boxes[h];
     if (!pointInRing(outer, r[0], r[1])) return false;
     for (let i = 0, j = n - 1; i < n; j = i++) {
-      const ax = outer[2 * j], ay = outer[2 * j + 1], bx = outer[2 * i], by = outer[2 * i + 1];
-      if (Math.max(ax, bx) < hb[0] || Math.min(ax, bx) > hb[2] || Math.max(ay, by) < hb[1] || Math.min(ay, by) > hb[3]) continue;
-      for (let k = 0, l = m - 1; k < m; l = k++) if (segmentsTouch(ax, ay, bx, by, r[2 * l], r[2 * l + 1], r[2 * k], r[2 * k + 1])) return false;
+      const ax = outer[2 * j],
+        ay = outer[2 * j + 1],
+        bx = outer[2 * i],
+        by = outer[2 * i + 1];
+      if (Math.max(ax, bx) < hb[0] || Math.min(ax, bx) > hb[2] || Math.max(ay, by) < hb[1] || Math.min(ay, by) > hb[3])
+        continue;
+      for (let k = 0, l = m - 1; k < m; l = k++)
+        if (segmentsTouch(ax, ay, bx, by, r[2 * l], r[2 * l + 1], r[2 * k], r[2 * k + 1])) return false;
     }
   }
   return true;
 }
 
 /** True when segments ab and cd intersect or touch. */
-function segmentsTouch(ax: number, ay: number, bx: number, by: number, cx: number, cy: number, dx: number, dy: number): boolean {
-  const o = (px: number, py: number, qx: number, qy: number, rx: number, ry: number) => (qx - px) * (ry - py) - (qy - py) * (rx - px);
-  const d1 = o(cx, cy, dx, dy, ax, ay), d2 = o(cx, cy, dx, dy, bx, by), d3 = o(ax, ay, bx, by, cx, cy), d4 = o(ax, ay, bx, by, dx, dy);
+function segmentsTouch(
+  ax: number,
+  ay: number,
+  bx: number,
+  by: number,
+  cx: number,
+  cy: number,
+  dx: number,
+  dy: number,
+): boolean {
+  const o = (px: number, py: number, qx: number, qy: number, rx: number, ry: number) =>
+    (qx - px) * (ry - py) - (qy - py) * (rx - px);
+  const d1 = o(cx, cy, dx, dy, ax, ay),
+    d2 = o(cx, cy, dx, dy, bx, by),
+    d3 = o(ax, ay, bx, by, cx, cy),
+    d4 = o(ax, ay, bx, by, dx, dy);
   if (((d1 > 0 && d2 < 0) || (d1 < 0 && d2 > 0)) && ((d3 > 0 && d4 < 0) || (d3 < 0 && d4 > 0))) return true;
   const on = (px: number, py: number, qx: number, qy: number, rx: number, ry: number, d: number) =>
     d === 0 && Math.min(px, qx) <= rx && rx <= Math.max(px, qx) && Math.min(py, qy) <= ry && ry <= Math.max(py, qy);
-  return on(cx, cy, dx, dy, ax, ay, d1) || on(cx, cy, dx, dy, bx, by, d2) || on(ax, ay, bx, by, cx, cy, d3) || on(ax, ay, bx, by, dx, dy, d4);
+  return (
+    on(cx, cy, dx, dy, ax, ay, d1) ||
+    on(cx, cy, dx, dy, bx, by, d2) ||
+    on(ax, ay, bx, by, cx, cy, d3) ||
+    on(ax, ay, bx, by, dx, dy, d4)
+  );
 }
 
 function nearRing(poly: number[][], x: number, y: number, d: number): boolean {
   for (const r of poly) {
     const n = r.length / 2;
     for (let i = 0, j = n - 1; i < n; j = i++) {
-      const ax = r[2 * j], ay = r[2 * j + 1], bx = r[2 * i], by = r[2 * i + 1];
-      const dx = bx - ax, dy = by - ay, l2 = dx * dx + dy * dy;
+      const ax = r[2 * j],
+        ay = r[2 * j + 1],
+        bx = r[2 * i],
+        by = r[2 * i + 1];
+      const dx = bx - ax,
+        dy = by - ay,
+        l2 = dx * dx + dy * dy;
       let s = l2 > 0 ? ((x - ax) * dx + (y - ay) * dy) / l2 : 0;
       s = Math.max(0, Math.min(1, s));
       if (hypot2(x - ax - s * dx, y - ay - s * dy) < d) return true;
@@ -177,16 +211,29 @@ export function triangulateGrid(outer: number[], holes: number[][], cell: number
   let area = 0;
   for (const p of polys) for (let k = 0; k < p.length; k++) area += (k === 0 ? 1 : -1) * Math.abs(signedArea2d(p[k]));
   const [x0, y0, x1, y1] = bbox(outer);
-  const nx = Math.max(1, Math.ceil((x1 - x0) / cell)), ny = Math.max(1, Math.ceil((y1 - y0) / cell));
-  // cells a boundary edge touches (one byte per cell: no boxed keys, issue 3 item 6)
+  const nx = Math.max(1, Math.ceil((x1 - x0) / cell)),
+    ny = Math.max(1, Math.ceil((y1 - y0) / cell));
+  // cells a boundary edge touches (one byte per cell: no boxed keys)
   const touched = new Uint8Array(nx * ny);
   for (const poly of polys)
     for (const r of poly) {
       const n = r.length / 2;
       for (let i = 0, j = n - 1; i < n; j = i++) {
-        const ex0 = Math.min(r[2 * i], r[2 * j]), ex1 = Math.max(r[2 * i], r[2 * j]), ey0 = Math.min(r[2 * i + 1], r[2 * j + 1]), ey1 = Math.max(r[2 * i + 1], r[2 * j + 1]);
-        for (let cx = Math.max(0, Math.floor((ex0 - x0) / cell)); cx <= Math.min(nx - 1, Math.floor((ex1 - x0) / cell)); cx++)
-          for (let cy = Math.max(0, Math.floor((ey0 - y0) / cell)); cy <= Math.min(ny - 1, Math.floor((ey1 - y0) / cell)); cy++) touched[cx * ny + cy] = 1;
+        const ex0 = Math.min(r[2 * i], r[2 * j]),
+          ex1 = Math.max(r[2 * i], r[2 * j]),
+          ey0 = Math.min(r[2 * i + 1], r[2 * j + 1]),
+          ey1 = Math.max(r[2 * i + 1], r[2 * j + 1]);
+        for (
+          let cx = Math.max(0, Math.floor((ex0 - x0) / cell));
+          cx <= Math.min(nx - 1, Math.floor((ex1 - x0) / cell));
+          cx++
+        )
+          for (
+            let cy = Math.max(0, Math.floor((ey0 - y0) / cell));
+            cy <= Math.min(ny - 1, Math.floor((ey1 - y0) / cell));
+            cy++
+          )
+            touched[cx * ny + cy] = 1;
       }
     }
   const inRegion = (x: number, y: number) => {
@@ -201,19 +248,23 @@ export function triangulateGrid(outer: number[], holes: number[][], cell: number
   const pts: number[] = [];
   const idx: number[] = [];
   // cells no boundary edge touches are wholly inside or outside: one point test per connected group of
-  // them (flood fill) instead of one per cell (issue 3 item 6)
+  // them (flood fill) instead of one per cell
   const inside = new Int8Array(nx * ny); // 0 unknown, 1 inside, -1 outside
   const stack: number[] = [];
   for (let c0 = 0; c0 < nx * ny; c0++) {
-    const gx = Math.floor(c0 / ny), gy = c0 % ny;
+    const gx = Math.floor(c0 / ny),
+      gy = c0 % ny;
     if (inside[c0] !== 0 || touched[gx * ny + gy]) continue;
     const v = inRegion(x0 + (gx + 0.5) * cell, y0 + (gy + 0.5) * cell) ? 1 : -1;
     inside[c0] = v;
     stack.push(c0);
     while (stack.length) {
-      const c = stack.pop()!, cx = Math.floor(c / ny), cy = c % ny;
+      const c = stack.pop()!,
+        cx = Math.floor(c / ny),
+        cy = c % ny;
       for (let q = 0; q < 4; q++) {
-        const ex = cx + NEIGHBOURS[2 * q], ey = cy + NEIGHBOURS[2 * q + 1];
+        const ex = cx + NEIGHBOURS[2 * q],
+          ey = cy + NEIGHBOURS[2 * q + 1];
         if (ex < 0 || ey < 0 || ex >= nx || ey >= ny) continue;
         const e = ex * ny + ey;
         if (inside[e] !== 0 || touched[e]) continue;
@@ -223,7 +274,7 @@ export function triangulateGrid(outer: number[], holes: number[][], cell: number
     }
   }
   // each outer ring clipped to the cell's column once, then per cell only to its rows (the full-box
-  // clip per cell was quadratic in the outline's length, issue 3 item 6)
+  // clip per cell was quadratic in the outline's length)
   const holeBoxes = polys.map((p) => p.map(bbox));
   let strips: number[][] = [];
   let stripCol = -1;
@@ -232,7 +283,10 @@ export function triangulateGrid(outer: number[], holes: number[][], cell: number
   let clip: CellClip | null = null; // for cells a hole's border crosses (made on first use)
   for (let cx = 0; cx < nx; cx++)
     for (let cy = 0; cy < ny; cy++) {
-      const ax = x0 + cx * cell, ay = y0 + cy * cell, bx = Math.min(x1, ax + cell), by = Math.min(y1, ay + cell);
+      const ax = x0 + cx * cell,
+        ay = y0 + cy * cell,
+        bx = Math.min(x1, ax + cell),
+        by = Math.min(y1, ay + cell);
       if (!touched[cx * ny + cy]) {
         if (inside[cx * ny + cy] !== 1) continue;
         const k = pts.length / 2;
@@ -244,15 +298,20 @@ export function triangulateGrid(outer: number[], holes: number[][], cell: number
         strips = polys.map((p) => clipRingAxis(p[0], 0, ax, bx));
         stripCol = cx;
       }
-      let pieces: number[][][] | null = fastCellPieces(polys, strips, holeBoxes, ax, ay, bx, by) ?? (clip ??= cellClipper(polys))(ax, ay, bx, by, strips);
+      let pieces: number[][][] | null =
+        fastCellPieces(polys, strips, holeBoxes, ax, ay, bx, by) ??
+        (clip ??= cellClipper(polys))(ax, ay, bx, by, strips);
       if (!pieces) {
         // the region is not clean (rings crossing, from regionPolygons' fallback): the polygon boolean
         try {
           // the region cut to a window slightly larger than the cell first (Sutherland–Hodgman, exact
           // inside the window; its bridging edges lie on the window, outside the cell), so that the
-          // boolean only sees a few local edges instead of the whole outline (issue 3 item 6)
+          // boolean only sees a few local edges instead of the whole outline
           const m = cell * 0.01;
-          const wx0 = ax - m, wy0 = ay - m, wx1 = bx + m, wy1 = by + m;
+          const wx0 = ax - m,
+            wy0 = ay - m,
+            wx1 = bx + m,
+            wy1 = by + m;
           if (wideCol !== cx) {
             wideStrips = polys.map((p) => clipRingAxis(p[0], 0, wx0, wx1));
             wideCol = cx;
@@ -269,19 +328,37 @@ export function triangulateGrid(outer: number[], holes: number[][], cell: number
               const [hx0, hy0, hx1, hy1] = holeBoxes[k][h];
               const gap = 1e-6 * (1 + Math.abs(wx0) + Math.abs(wx1) + Math.abs(wy0) + Math.abs(wy1));
               if (hx1 < wx0 || hx0 > wx1 || hy1 < wy0 - gap || hy0 > wy1 + gap) continue;
-              const hr = hx0 >= wx0 && hx1 <= wx1 && hy0 >= wy0 && hy1 <= wy1 ? (p[h].length >= 6 ? p[h] : []) : clipRingToBox(p[h], wx0, wy0, wx1, wy1);
+              const hr =
+                hx0 >= wx0 && hx1 <= wx1 && hy0 >= wy0 && hy1 <= wy1
+                  ? p[h].length >= 6
+                    ? p[h]
+                    : []
+                  : clipRingToBox(p[h], wx0, wy0, wx1, wy1);
               if (hr.length >= 6) lp.push(toRing(hr));
             }
             local.push(lp);
           }
           if (!local.length) continue;
-          pieces = polygonClipping.intersection([[[ax, ay], [bx, ay], [bx, by], [ax, by]]], local).map((pp) => pp.map((ring) => ring.slice(0, -1).flat()));
+          pieces = polygonClipping
+            .intersection(
+              [
+                [
+                  [ax, ay],
+                  [bx, ay],
+                  [bx, by],
+                  [ax, by],
+                ],
+              ],
+              local,
+            )
+            .map((pp) => pp.map((ring) => ring.slice(0, -1).flat()));
         } catch {
           continue;
         }
       }
       for (const piece of pieces) {
-        const flat: number[] = [], starts: number[] = [];
+        const flat: number[] = [],
+          starts: number[] = [];
         piece.forEach((r, k) => {
           if (k > 0) starts.push(flat.length / 2);
           for (const v of r) flat.push(v);
@@ -302,7 +379,9 @@ export function triangulateGrid(outer: number[], holes: number[][], cell: number
   }
   const wi: number[] = [];
   for (let t = 0; t < idx.length; t += 3) {
-    const a = remap[idx[t]], b = remap[idx[t + 1]], c = remap[idx[t + 2]];
+    const a = remap[idx[t]],
+      b = remap[idx[t + 1]],
+      c = remap[idx[t + 2]];
     if (a !== b && b !== c && a !== c) wi.push(a, b, c);
   }
   return { points: Float64Array.from(wp), indices: Uint32Array.from(wi), rings: boundaryRings(wi), area };
@@ -314,7 +393,15 @@ export function triangulateGrid(outer: number[], holes: number[][], cell: number
  * the cell border, which ear clipping tolerates and which carry no area) with the holes that lie wholly
  * inside the cell. Null when a hole crosses the cell border (the caller then uses the boolean).
  */
-function fastCellPieces(polys: number[][][], strips: number[][], holeBoxes: number[][][], ax: number, ay: number, bx: number, by: number): number[][][] | null {
+function fastCellPieces(
+  polys: number[][][],
+  strips: number[][],
+  holeBoxes: number[][][],
+  ax: number,
+  ay: number,
+  bx: number,
+  by: number,
+): number[][][] | null {
   const out: number[][][] = [];
   for (let k = 0; k < polys.length; k++) {
     const p = polys[k];
@@ -343,16 +430,19 @@ export function clipRingToBox(ring: number[], x0: number, y0: number, x1: number
 /** Sutherland–Hodgman clip of a ring to the slab lo ≤ coordinate `axis` (0 = x, 1 = y) ≤ hi; [] when less than a triangle is left. */
 function clipRingAxis(ring: number[], axis: 0 | 1, lo: number, hi: number): number[] {
   if (ring.length < 6) return [];
-  const o = axis, q = 1 - axis;
+  const o = axis,
+    q = 1 - axis;
   let cur = ring;
   for (let side = 0; side < 2 && cur.length >= 6; side++) {
     const bound = side === 0 ? lo : hi;
     const out: number[] = [];
     const n = cur.length / 2;
-    let pa = cur[2 * (n - 1) + o], pb = cur[2 * (n - 1) + q];
+    let pa = cur[2 * (n - 1) + o],
+      pb = cur[2 * (n - 1) + q];
     let pin = side === 0 ? pa >= bound : pa <= bound;
     for (let i = 0; i < n; i++) {
-      const qa = cur[2 * i + o], qb = cur[2 * i + q];
+      const qa = cur[2 * i + o],
+        qb = cur[2 * i + q];
       const qin = side === 0 ? qa >= bound : qa <= bound;
       if (pin !== qin) {
         const t = (bound - pa) / (qa - pa);
@@ -370,7 +460,7 @@ function clipRingAxis(ring: number[], axis: 0 | 1, lo: number, hi: number): numb
 }
 
 /**
- * A numeric key of a 2D point quantised to 0.01 mm, for welding without string keys (issue 3 item 6):
+ * A numeric key of a 2D point quantised to 0.01 mm, for welding without string keys:
  * exact integers below 2^52 for |x|, |y| < 335 m (plate-local coordinates).
  */
 export function pointKey(x: number, y: number): number {
@@ -379,7 +469,7 @@ export function pointKey(x: number, y: number): number {
 
 /**
  * The vertex numbers of pointKey values: an open-addressing table of float64 keys (a Map with such keys
- * boxes each one, issue 3 item 6). Keys compare as a Map's would (SameValueZero; NaN is one key).
+ * boxes each one). Keys compare as a Map's would (SameValueZero; NaN is one key).
  */
 class PointKeyMap {
   private readonly keys: Float64Array;

@@ -16,7 +16,10 @@ export function pointInRing(ring: ArrayLike<number>, x: number, y: number): bool
   let inside = false;
   const n = Math.floor(ring.length / 2);
   for (let i = 0, j = n - 1; i < n; j = i++) {
-    const xi = ring[2 * i], yi = ring[2 * i + 1], xj = ring[2 * j], yj = ring[2 * j + 1];
+    const xi = ring[2 * i],
+      yi = ring[2 * i + 1],
+      xj = ring[2 * j],
+      yj = ring[2 * j + 1];
     if (yi > y !== yj > y && x < ((xj - xi) * (y - yi)) / (yj - yi) + xi) inside = !inside;
   }
   return inside;

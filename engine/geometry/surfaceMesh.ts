@@ -12,7 +12,12 @@ export interface SurfaceMesh {
 }
 
 /** Appends a grid tessellation of f(u, v) over [0,1]² with nu × nv cells; triangles oriented as Su × Sv. */
-export function appendGrid(mesh: SurfaceMesh, nu: number, nv: number, f: (u: number, v: number, out: number[]) => void): void {
+export function appendGrid(
+  mesh: SurfaceMesh,
+  nu: number,
+  nv: number,
+  f: (u: number, v: number, out: number[]) => void,
+): void {
   const base = mesh.positions.length / 3;
   const p = [0, 0, 0];
   for (let i = 0; i <= nu; i++)
@@ -22,7 +27,8 @@ export function appendGrid(mesh: SurfaceMesh, nu: number, nv: number, f: (u: num
     }
   for (let i = 0; i < nu; i++)
     for (let j = 0; j < nv; j++) {
-      const a = base + i * (nv + 1) + j, b = a + nv + 1;
+      const a = base + i * (nv + 1) + j,
+        b = a + nv + 1;
       mesh.indices.push(a, b, b + 1, a, b + 1, a + 1);
     }
 }
@@ -40,7 +46,7 @@ export interface LiftHit {
  *
  * The buckets are one flat list per cell in triangle order (compressed rows over the cells the
  * triangles cover, dense when that box of cells is small, else addressed through a map), and queries
- * write into a caller's buffer: no per-cell arrays or per-query objects (issue 3 item 6).
+ * write into a caller's buffer: no per-cell arrays or per-query objects.
  */
 export class SurfaceLifter {
   private readonly cell: number;
@@ -64,15 +70,23 @@ export class SurfaceLifter {
   /**
    * @param within optional box [minx, miny, minz, maxx, maxy, maxz] (mm): only triangles whose bounding
    * box meets it are indexed (a plate lifts onto its own neighbourhood of a large shared surface; the
-   * triangles' boxes are computed once per surface mesh, issue 3 item 6).
+   * triangles' boxes are computed once per surface mesh).
    */
-  constructor(readonly mesh: SurfaceMesh, readonly origin: Vec3, readonly N: Vec3, cellSize: number, within?: ArrayLike<number>) {
+  constructor(
+    readonly mesh: SurfaceMesh,
+    readonly origin: Vec3,
+    readonly N: Vec3,
+    cellSize: number,
+    within?: ArrayLike<number>,
+  ) {
     this.N = normalize(N);
     this.e1 = normalize(Math.abs(this.N[0]) < 0.9 ? cross(this.N, [1, 0, 0]) : cross(this.N, [0, 1, 0]));
     this.e2 = cross(this.N, this.e1);
     this.cell = Math.max(cellSize, 1e-3);
-    const P = mesh.positions, I = mesh.indices, nt = I.length / 3;
-    // only the triangles near the plate are kept, under local numbers (issue 3 item 6: a plate on a
+    const P = mesh.positions,
+      I = mesh.indices,
+      nt = I.length / 3;
+    // only the triangles near the plate are kept, under local numbers (a plate on a
     // large shared surface no longer allocates per-triangle arrays for the whole surface)
     const boxes = within ? triangleBoxes(mesh) : null;
     const sel = new Uint32Array(nt);
@@ -80,7 +94,15 @@ export class SurfaceLifter {
     for (let t = 0; t < nt; t++) {
       if (boxes && within) {
         const o = 6 * t;
-        if (boxes[o] > within[3] || boxes[o + 3] < within[0] || boxes[o + 1] > within[4] || boxes[o + 4] < within[1] || boxes[o + 2] > within[5] || boxes[o + 5] < within[2]) continue;
+        if (
+          boxes[o] > within[3] ||
+          boxes[o + 3] < within[0] ||
+          boxes[o + 1] > within[4] ||
+          boxes[o + 4] < within[1] ||
+          boxes[o + 2] > within[5] ||
+          boxes[o + 5] < within[2]
+        )
+          continue;
       }
       sel[ns++] = t;
     }
@@ -88,35 +110,62 @@ export class SurfaceLifter {
     this.tri2d = new Float64Array(ns * 6);
     this.triN = new Float64Array(ns * 3);
     const range = new Float64Array(ns * 4); // cx0, cx1, cy0, cy1 of each bucketed triangle; cx0 = NaN: not bucketed
-    const [e1x, e1y, e1z] = this.e1, [e2x, e2y, e2z] = this.e2;
+    const [e1x, e1y, e1z] = this.e1,
+      [e2x, e2y, e2z] = this.e2;
     const [ox, oy, oz] = origin;
     const [Nx, Ny, Nz] = this.N;
     const cell = this.cell;
-    let bx0 = Infinity, bx1 = -Infinity, by0 = Infinity, by1 = -Infinity, entries = 0;
+    let bx0 = Infinity,
+      bx1 = -Infinity,
+      by0 = Infinity,
+      by1 = -Infinity,
+      entries = 0;
     for (let j = 0; j < ns; j++) {
       const t = sel[j];
-      let minx = Infinity, miny = Infinity, maxx = -Infinity, maxy = -Infinity;
+      let minx = Infinity,
+        miny = Infinity,
+        maxx = -Infinity,
+        maxy = -Infinity;
       for (let k = 0; k < 3; k++) {
         const i = 3 * I[3 * t + k];
-        const dx = P[i] - ox, dy = P[i + 1] - oy, dz = P[i + 2] - oz;
-        const x = dx * e1x + dy * e1y + dz * e1z, y = dx * e2x + dy * e2y + dz * e2z;
+        const dx = P[i] - ox,
+          dy = P[i + 1] - oy,
+          dz = P[i + 2] - oz;
+        const x = dx * e1x + dy * e1y + dz * e1z,
+          y = dx * e2x + dy * e2y + dz * e2z;
         this.tri2d[6 * j + 2 * k] = x;
         this.tri2d[6 * j + 2 * k + 1] = y;
-        minx = Math.min(minx, x); maxx = Math.max(maxx, x); miny = Math.min(miny, y); maxy = Math.max(maxy, y);
+        minx = Math.min(minx, x);
+        maxx = Math.max(maxx, x);
+        miny = Math.min(miny, y);
+        maxy = Math.max(maxy, y);
       }
-      const a = 3 * I[3 * t], b = 3 * I[3 * t + 1], c = 3 * I[3 * t + 2];
+      const a = 3 * I[3 * t],
+        b = 3 * I[3 * t + 1],
+        c = 3 * I[3 * t + 2];
       // normalize(cross(b − a, c − a)) in scalars
-      const ux = P[b] - P[a], uy = P[b + 1] - P[a + 1], uz = P[b + 2] - P[a + 2];
-      const vx = P[c] - P[a], vy = P[c + 1] - P[a + 1], vz = P[c + 2] - P[a + 2];
-      const cx = uy * vz - uz * vy, cy = uz * vx - ux * vz, cz = ux * vy - uy * vx;
+      const ux = P[b] - P[a],
+        uy = P[b + 1] - P[a + 1],
+        uz = P[b + 2] - P[a + 2];
+      const vx = P[c] - P[a],
+        vy = P[c + 1] - P[a + 1],
+        vz = P[c + 2] - P[a + 2];
+      const cx = uy * vz - uz * vy,
+        cy = uz * vx - ux * vz,
+        cz = ux * vy - uy * vx;
       const l = hypot3(cx, cy, cz);
-      const nx = l > 0 ? cx / l : 0, ny = l > 0 ? cy / l : 0, nz = l > 0 ? cz / l : 0;
+      const nx = l > 0 ? cx / l : 0,
+        ny = l > 0 ? cy / l : 0,
+        nz = l > 0 ? cz / l : 0;
       this.triN[3 * j] = nx;
       this.triN[3 * j + 1] = ny;
       this.triN[3 * j + 2] = nz;
       range[4 * j] = NaN;
       if (Math.abs(nx * Nx + ny * Ny + nz * Nz) < 1e-3) continue; // parallel to the ray
-      const cx0 = Math.floor(minx / cell), cx1 = Math.floor(maxx / cell), cy0 = Math.floor(miny / cell), cy1 = Math.floor(maxy / cell);
+      const cx0 = Math.floor(minx / cell),
+        cx1 = Math.floor(maxx / cell),
+        cy0 = Math.floor(miny / cell),
+        cy1 = Math.floor(maxy / cell);
       if ((cx1 - cx0 + 1) * (cy1 - cy0 + 1) > 10000) continue;
       range[4 * j] = cx0;
       range[4 * j + 1] = cx1;
@@ -175,7 +224,8 @@ export class SurfaceLifter {
   /** The slot of cell (cx, cy), or −1 when no triangle covers it. */
   private slot(cx: number, cy: number): number {
     if (this.gw > 0) {
-      const i = cx - this.gx0, j = cy - this.gy0;
+      const i = cx - this.gx0,
+        j = cy - this.gy0;
       return i >= 0 && j >= 0 && i < this.gw && j < this.gh ? i * this.gh + j : -1;
     }
     return this.slotOf?.get(cx * 1_000_003 + cy) ?? -1;
@@ -202,12 +252,19 @@ export class SurfaceLifter {
   liftInto(x: number, y: number, expected: number, out: Float64Array): boolean {
     const s = this.slot(Math.floor(x / this.cell), Math.floor(y / this.cell));
     if (s < 0 || this.start[s] === this.start[s + 1]) return this.extrapolate(x, y, expected, out);
-    const T = this.tri2d, items = this.items;
-    let best = -1, bestH = Infinity, px = 0, py = 0, pz = 0;
+    const T = this.tri2d,
+      items = this.items;
+    let best = -1,
+      bestH = Infinity,
+      px = 0,
+      py = 0,
+      pz = 0;
     for (let q = this.start[s], qe = this.start[s + 1]; q < qe; q++) {
       const t = items[q];
       if (!barycentric(T, 6 * t, x, y)) continue;
-      const l0 = BARY[0], l1 = BARY[1], l2 = 1 - l0 - l1;
+      const l0 = BARY[0],
+        l1 = BARY[1],
+        l2 = 1 - l0 - l1;
       const eps = -1e-7;
       if (l0 < eps || l1 < eps || l2 < eps) continue;
       const h = this.pointOn(t, l0, l1, expected);
@@ -231,14 +288,21 @@ export class SurfaceLifter {
 
   /** The point of triangle t at barycentric (l0, l1) into PT (mm); returns |its height along N − expected|. */
   private pointOn(t: number, l0: number, l1: number, expected: number): number {
-    const P = this.mesh.positions, I = this.mesh.indices;
+    const P = this.mesh.positions,
+      I = this.mesh.indices;
     const g = 3 * this.tris[t];
-    const a = 3 * I[g], b = 3 * I[g + 1], c = 3 * I[g + 2], l2 = 1 - l0 - l1;
-    const qx = l0 * P[a] + l1 * P[b] + l2 * P[c], qy = l0 * P[a + 1] + l1 * P[b + 1] + l2 * P[c + 1], qz = l0 * P[a + 2] + l1 * P[b + 2] + l2 * P[c + 2];
+    const a = 3 * I[g],
+      b = 3 * I[g + 1],
+      c = 3 * I[g + 2],
+      l2 = 1 - l0 - l1;
+    const qx = l0 * P[a] + l1 * P[b] + l2 * P[c],
+      qy = l0 * P[a + 1] + l1 * P[b + 1] + l2 * P[c + 1],
+      qz = l0 * P[a + 2] + l1 * P[b + 2] + l2 * P[c + 2];
     PT[0] = qx;
     PT[1] = qy;
     PT[2] = qz;
-    const [ox, oy, oz] = this.origin, [Nx, Ny, Nz] = this.N;
+    const [ox, oy, oz] = this.origin,
+      [Nx, Ny, Nz] = this.N;
     return Math.abs((qx - ox) * Nx + (qy - oy) * Ny + (qz - oz) * Nz - expected);
   }
 
@@ -250,9 +314,15 @@ export class SurfaceLifter {
    * False when no triangle is near.
    */
   private extrapolate(x: number, y: number, expected: number, out: Float64Array): boolean {
-    const cx = Math.floor(x / this.cell), cy = Math.floor(y / this.cell);
-    const T = this.tri2d, items = this.items;
-    let bestT = -1, bestD = Infinity, bestH = Infinity, b0 = 0, b1 = 0;
+    const cx = Math.floor(x / this.cell),
+      cy = Math.floor(y / this.cell);
+    const T = this.tri2d,
+      items = this.items;
+    let bestT = -1,
+      bestD = Infinity,
+      bestH = Infinity,
+      b0 = 0,
+      b1 = 0;
     for (let dx = -1; dx <= 1; dx++)
       for (let dy = -1; dy <= 1; dy++) {
         const s = this.slot(cx + dx, cy + dy);
@@ -261,10 +331,20 @@ export class SurfaceLifter {
           const t = items[q];
           const o = 6 * t;
           if (!barycentric(T, o, x, y)) continue;
-          const x0 = T[o], y0 = T[o + 1], x1 = T[o + 2], y1 = T[o + 3], x2 = T[o + 4], y2 = T[o + 5];
-          const d = Math.min(segDist2(x, y, x0, y0, x1, y1), segDist2(x, y, x1, y1, x2, y2), segDist2(x, y, x2, y2, x0, y0));
+          const x0 = T[o],
+            y0 = T[o + 1],
+            x1 = T[o + 2],
+            y1 = T[o + 3],
+            x2 = T[o + 4],
+            y2 = T[o + 5];
+          const d = Math.min(
+            segDist2(x, y, x0, y0, x1, y1),
+            segDist2(x, y, x1, y1, x2, y2),
+            segDist2(x, y, x2, y2, x0, y0),
+          );
           if (d > bestD + 1e-9) continue;
-          const l0 = BARY[0], l1 = BARY[1];
+          const l0 = BARY[0],
+            l1 = BARY[1];
           const h = this.pointOn(t, l0, l1, expected);
           if (d < bestD - 1e-9 || h < bestH) {
             bestT = t;
@@ -293,7 +373,12 @@ const PT = new Float64Array(3);
 
 /** Barycentric coordinates (l0, l1) of (x, y) in the 2D triangle T[o .. o+6) into BARY; false when it is degenerate. */
 function barycentric(T: Float64Array, o: number, x: number, y: number): boolean {
-  const x0 = T[o], y0 = T[o + 1], x1 = T[o + 2], y1 = T[o + 3], x2 = T[o + 4], y2 = T[o + 5];
+  const x0 = T[o],
+    y0 = T[o + 1],
+    x1 = T[o + 2],
+    y1 = T[o + 3],
+    x2 = T[o + 4],
+    y2 = T[o + 5];
   const det = (y1 - y2) * (x0 - x2) + (x2 - x1) * (y0 - y2);
   if (Math.abs(det) < 1e-12) return false;
   BARY[0] = ((y1 - y2) * (x - x2) + (x2 - x1) * (y - y2)) / det;
@@ -307,11 +392,14 @@ const BOXES = new WeakMap<SurfaceMesh, Float64Array>();
 function triangleBoxes(mesh: SurfaceMesh): Float64Array {
   let b = BOXES.get(mesh);
   if (b && b.length === mesh.indices.length * 2) return b;
-  const P = mesh.positions, I = mesh.indices, nt = I.length / 3;
+  const P = mesh.positions,
+    I = mesh.indices,
+    nt = I.length / 3;
   b = new Float64Array(nt * 6);
   for (let t = 0; t < nt; t++)
     for (let k = 0; k < 3; k++) {
-      let lo = Infinity, hi = -Infinity;
+      let lo = Infinity,
+        hi = -Infinity;
       for (let j = 0; j < 3; j++) {
         const v = P[3 * I[3 * t + j] + k];
         if (v < lo) lo = v;
@@ -326,10 +414,13 @@ function triangleBoxes(mesh: SurfaceMesh): Float64Array {
 
 /** Squared distance from (x, y) to the segment (ax, ay)–(bx, by). */
 function segDist2(x: number, y: number, ax: number, ay: number, bx: number, by: number): number {
-  const dx = bx - ax, dy = by - ay, l2 = dx * dx + dy * dy;
+  const dx = bx - ax,
+    dy = by - ay,
+    l2 = dx * dx + dy * dy;
   let s = l2 > 0 ? ((x - ax) * dx + (y - ay) * dy) / l2 : 0;
-  s = s < 0 ? 0 : s > 1 ? 1 : s;
-  const ex = x - ax - s * dx, ey = y - ay - s * dy;
+  s = s < 0 ? 0 : Math.min(s, 1);
+  const ex = x - ax - s * dx,
+    ey = y - ay - s * dy;
   return ex * ex + ey * ey;
 }
 
@@ -345,8 +436,12 @@ export function weld(mesh: SurfaceMesh, tol: number): SurfaceMesh {
   const positions: number[] = [];
   const P = mesh.positions;
   for (let i = 0; i < P.length / 3; i++) {
-    const x = P[3 * i], y = P[3 * i + 1], z = P[3 * i + 2];
-    const cx = Math.floor(x / tol), cy = Math.floor(y / tol), cz = Math.floor(z / tol);
+    const x = P[3 * i],
+      y = P[3 * i + 1],
+      z = P[3 * i + 2];
+    const cx = Math.floor(x / tol),
+      cy = Math.floor(y / tol),
+      cz = Math.floor(z / tol);
     let k: number | undefined;
     for (let dx = -1; dx <= 1 && k === undefined; dx++)
       for (let dy = -1; dy <= 1 && k === undefined; dy++)
@@ -368,14 +463,16 @@ export function weld(mesh: SurfaceMesh, tol: number): SurfaceMesh {
   }
   const indices: number[] = [];
   for (let t = 0; t + 2 < mesh.indices.length; t += 3) {
-    const a = remap[mesh.indices[t]], b = remap[mesh.indices[t + 1]], c = remap[mesh.indices[t + 2]];
+    const a = remap[mesh.indices[t]],
+      b = remap[mesh.indices[t + 1]],
+      c = remap[mesh.indices[t + 2]];
     if (a !== b && b !== c && a !== c) indices.push(a, b, c);
   }
   return { positions, indices };
 }
 
 /**
- * Removes T-junctions of a welded mesh (issue 3 item 2: facetted surfaces whose facets' edges are
+ * Removes T-junctions of a welded mesh (facetted surfaces whose facets' edges are
  * subdivided differently): a vertex lying on an edge used by one triangle, strictly between its ends
  * (within `tol`, mm), splits that triangle, until none is left. Returns new indices; positions unchanged.
  */
@@ -384,15 +481,18 @@ export function splitTJunctions(positions: ArrayLike<number>, indices: ArrayLike
   for (let pass = 0; pass < 8; pass++) {
     const count = new Map<number, number>();
     const key = (a: number, b: number) => (a < b ? a * 67108864 + b : b * 67108864 + a);
-    for (let t = 0; t < I.length; t += 3) for (let k = 0; k < 3; k++) {
-      const e = key(I[t + k], I[t + ((k + 1) % 3)]);
-      count.set(e, (count.get(e) ?? 0) + 1);
-    }
+    for (let t = 0; t < I.length; t += 3)
+      for (let k = 0; k < 3; k++) {
+        const e = key(I[t + k], I[t + ((k + 1) % 3)]);
+        count.set(e, (count.get(e) ?? 0) + 1);
+      }
     const onBoundary = new Set<number>();
-    for (let t = 0; t < I.length; t += 3) for (let k = 0; k < 3; k++) if (count.get(key(I[t + k], I[t + ((k + 1) % 3)])) === 1) {
-      onBoundary.add(I[t + k]);
-      onBoundary.add(I[t + ((k + 1) % 3)]);
-    }
+    for (let t = 0; t < I.length; t += 3)
+      for (let k = 0; k < 3; k++)
+        if (count.get(key(I[t + k], I[t + ((k + 1) % 3)])) === 1) {
+          onBoundary.add(I[t + k]);
+          onBoundary.add(I[t + ((k + 1) % 3)]);
+        }
     const cand = [...onBoundary];
     const P = positions;
     const out: number[] = [];
@@ -400,15 +500,24 @@ export function splitTJunctions(positions: ArrayLike<number>, indices: ArrayLike
     for (let t = 0; t < I.length; t += 3) {
       let done = false;
       for (let k = 0; k < 3 && !done; k++) {
-        const a = I[t + k], b = I[t + ((k + 1) % 3)], c = I[t + ((k + 2) % 3)];
+        const a = I[t + k],
+          b = I[t + ((k + 1) % 3)],
+          c = I[t + ((k + 2) % 3)];
         if (count.get(key(a, b)) !== 1) continue;
-        const ax = P[3 * a], ay = P[3 * a + 1], az = P[3 * a + 2];
-        const dx = P[3 * b] - ax, dy = P[3 * b + 1] - ay, dz = P[3 * b + 2] - az, L2 = dx * dx + dy * dy + dz * dz;
+        const ax = P[3 * a],
+          ay = P[3 * a + 1],
+          az = P[3 * a + 2];
+        const dx = P[3 * b] - ax,
+          dy = P[3 * b + 1] - ay,
+          dz = P[3 * b + 2] - az,
+          L2 = dx * dx + dy * dy + dz * dz;
         if (L2 <= tol * tol) continue;
         const on: [number, number][] = [];
         for (const v of cand) {
           if (v === a || v === b) continue;
-          const px = P[3 * v] - ax, py = P[3 * v + 1] - ay, pz = P[3 * v + 2] - az;
+          const px = P[3 * v] - ax,
+            py = P[3 * v + 1] - ay,
+            pz = P[3 * v + 2] - az;
           const u = (px * dx + py * dy + pz * dz) / L2;
           if (u <= 1e-9 || u >= 1 - 1e-9) continue;
           if (hypot3(px - u * dx, py - u * dy, pz - u * dz) <= tol) on.push([u, v]);
@@ -434,12 +543,14 @@ export function boundaryRings(indices: ArrayLike<number>): number[][] {
   const next = new Map<number, number[]>();
   for (let t = 0; t + 2 < indices.length; t += 3)
     for (let k = 0; k < 3; k++) {
-      const a = indices[t + k], b = indices[t + ((k + 1) % 3)];
+      const a = indices[t + k],
+        b = indices[t + ((k + 1) % 3)];
       count.add(a, b);
     }
   for (let t = 0; t + 2 < indices.length; t += 3)
     for (let k = 0; k < 3; k++) {
-      const a = indices[t + k], b = indices[t + ((k + 1) % 3)];
+      const a = indices[t + k],
+        b = indices[t + ((k + 1) % 3)];
       if (count.get(a, b) === 1) {
         const l = next.get(a);
         if (l) l.push(b);
@@ -484,7 +595,8 @@ class EdgeCounter {
   }
 
   private slot(a: number, b: number): number {
-    const lo = a < b ? a : b, hi = a < b ? b : a;
+    const lo = Math.min(a, b),
+      hi = Math.max(a, b);
     let h = (Math.imul(lo, 0x9e3779b1) ^ Math.imul(hi, 0x85ebca77)) & this.mask;
     while (this.lo[h] !== -1 && (this.lo[h] !== lo || this.hi[h] !== hi)) h = (h + 1) & this.mask;
     return h;
@@ -494,8 +606,8 @@ class EdgeCounter {
   add(a: number, b: number): void {
     const h = this.slot(a, b);
     if (this.lo[h] === -1) {
-      this.lo[h] = a < b ? a : b;
-      this.hi[h] = a < b ? b : a;
+      this.lo[h] = Math.min(a, b);
+      this.hi[h] = Math.max(a, b);
     }
     this.n[h]++;
   }

@@ -5,7 +5,7 @@
  */
 import earcut from 'earcut';
 import type { SectionPolygon } from './barSections';
-import { MeshBuilder } from './MeshBuilder';
+import type { MeshBuilder } from './MeshBuilder';
 import { hypot2, hypot3 } from './curves';
 
 /** Per-sample frames: F (flange/u) and W (web/v) unit vectors, xyz triplets, one per trace point. */
@@ -24,8 +24,12 @@ function ccw(r: number[]): boolean {
 /** Re-orders earcut triangles so that each is counter-clockwise in (u, v). */
 export function ccwTriangles(flat: ArrayLike<number>, tris: number[]): number[] {
   for (let t = 0; t + 2 < tris.length; t += 3) {
-    const a = tris[t], b = tris[t + 1], c = tris[t + 2];
-    const cr = (flat[2 * b] - flat[2 * a]) * (flat[2 * c + 1] - flat[2 * a + 1]) - (flat[2 * b + 1] - flat[2 * a + 1]) * (flat[2 * c] - flat[2 * a]);
+    const a = tris[t],
+      b = tris[t + 1],
+      c = tris[t + 2];
+    const cr =
+      (flat[2 * b] - flat[2 * a]) * (flat[2 * c + 1] - flat[2 * a + 1]) -
+      (flat[2 * b + 1] - flat[2 * a + 1]) * (flat[2 * c] - flat[2 * a]);
     if (cr < 0) {
       tris[t + 1] = c;
       tris[t + 2] = b;
@@ -45,30 +49,46 @@ function rev(r: number[]): number[] {
  * added; the two end outlines are).
  * @param trace xyz triplets, ≥ 2 points; @param frames F and W per trace point; @param offU/offV mm.
  */
-export function sweepSection(mb: MeshBuilder, section: SectionPolygon, trace: ArrayLike<number>, frames: SweepFrames, offU: number, offV: number): void {
+export function sweepSection(
+  mb: MeshBuilder,
+  section: SectionPolygon,
+  trace: ArrayLike<number>,
+  frames: SweepFrames,
+  offU: number,
+  offV: number,
+): void {
   const ns = Math.floor(trace.length / 3);
   if (ns < 2) return;
   const outer = ccw(section.outer) ? section.outer : rev(section.outer);
   const inner = section.inner ? (ccw(section.inner) ? rev(section.inner) : section.inner) : null; // inner CW
   // T·(F×W) sign decides whether (u, v) → world keeps or flips orientation
   const t0 = [trace[3] - trace[0], trace[4] - trace[1], trace[5] - trace[2]];
-  const F0 = frames.F, W0 = frames.W;
+  const F0 = frames.F,
+    W0 = frames.W;
   const c = [F0[1] * W0[2] - F0[2] * W0[1], F0[2] * W0[0] - F0[0] * W0[2], F0[0] * W0[1] - F0[1] * W0[0]];
   const flip = c[0] * t0[0] + c[1] * t0[1] + c[2] * t0[2] < 0;
   const world = (s: number, u: number, v: number, out: number[]) => {
-    const uu = u + offU, vv = v + offV;
+    const uu = u + offU,
+      vv = v + offV;
     for (let k = 0; k < 3; k++) out[k] = trace[3 * s + k] + uu * frames.F[3 * s + k] + vv * frames.W[3 * s + k];
   };
-  const p = [0, 0, 0], q = [0, 0, 0], r = [0, 0, 0], w = [0, 0, 0];
+  const p = [0, 0, 0],
+    q = [0, 0, 0],
+    r = [0, 0, 0],
+    w = [0, 0, 0];
   for (const ring of inner ? [outer, inner] : [outer]) {
     const n = ring.length / 2;
     for (let e = 0; e < n; e++) {
-      const a = e, b = (e + 1) % n;
+      const a = e,
+        b = (e + 1) % n;
       // outward normal of edge ab in (u, v) for a CCW ring: (dv, -du)
-      const du = ring[2 * b] - ring[2 * a], dv = ring[2 * b + 1] - ring[2 * a + 1];
+      const du = ring[2 * b] - ring[2 * a],
+        dv = ring[2 * b + 1] - ring[2 * a + 1];
       const l = hypot2(du, dv) || 1;
-      const nu = dv / l, nvv = -du / l;
-      let prevA = -1, prevB = -1;
+      const nu = dv / l,
+        nvv = -du / l;
+      let prevA = -1,
+        prevB = -1;
       for (let s = 0; s < ns; s++) {
         const nx = nu * frames.F[3 * s] + nvv * frames.W[3 * s];
         const ny = nu * frames.F[3 * s + 1] + nvv * frames.W[3 * s + 1];
@@ -94,17 +114,22 @@ export function sweepSection(mb: MeshBuilder, section: SectionPolygon, trace: Ar
   // end caps
   const flat = inner ? [...outer, ...inner] : outer;
   const tris = ccwTriangles(flat, earcut(flat, inner ? [outer.length / 2] : undefined, 2));
-  for (const [s, sign] of [[0, -1], [ns - 1, 1]] as const) {
+  for (const [s, sign] of [
+    [0, -1],
+    [ns - 1, 1],
+  ] as const) {
     const tx = trace[3 * Math.min(s + (s === 0 ? 1 : 0), ns - 1)] - trace[3 * Math.max(s - (s === 0 ? 0 : 1), 0)];
-    const ty = trace[3 * Math.min(s + (s === 0 ? 1 : 0), ns - 1) + 1] - trace[3 * Math.max(s - (s === 0 ? 0 : 1), 0) + 1];
-    const tz = trace[3 * Math.min(s + (s === 0 ? 1 : 0), ns - 1) + 2] - trace[3 * Math.max(s - (s === 0 ? 0 : 1), 0) + 2];
+    const ty =
+      trace[3 * Math.min(s + (s === 0 ? 1 : 0), ns - 1) + 1] - trace[3 * Math.max(s - (s === 0 ? 0 : 1), 0) + 1];
+    const tz =
+      trace[3 * Math.min(s + (s === 0 ? 1 : 0), ns - 1) + 2] - trace[3 * Math.max(s - (s === 0 ? 0 : 1), 0) + 2];
     const l = hypot3(tx, ty, tz) || 1;
     const base = mb.vertexCount;
     for (let i = 0; i < flat.length; i += 2) {
       world(s, flat[i], flat[i + 1], r);
       mb.vertex(r[0], r[1], r[2], (sign * tx) / l, (sign * ty) / l, (sign * tz) / l);
     }
-    const outward = (sign > 0) !== flip;
+    const outward = sign > 0 !== flip;
     for (let t = 0; t < tris.length; t += 3)
       if (outward) mb.triangle(base + tris[t], base + tris[t + 1], base + tris[t + 2]);
       else mb.triangle(base + tris[t], base + tris[t + 2], base + tris[t + 1]);

@@ -110,7 +110,9 @@ export class CameraRig {
     if (on) {
       const v = this.orbit.getView();
       this.savedView = v;
-      this.walk.setPose(walkPoseFromOrbit([v.target.x, v.target.y, v.target.z], v.longitude, v.width, v.width / v.height));
+      this.walk.setPose(
+        walkPoseFromOrbit([v.target.x, v.target.y, v.target.z], v.longitude, v.width, v.width / v.height),
+      );
     } else if (this.savedView) {
       this.orbit.setView(this.savedView);
       this.savedView = null;

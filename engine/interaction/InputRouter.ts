@@ -91,12 +91,16 @@ export class InputRouter {
         t.cams.pinch(a.x, a.y, a.scale);
         return t.cameraMoved();
       case 'box':
-        return t.emit({ type: 'box-changed', box: { x0: a.x0, y0: a.y0, x1: a.x1, y1: a.y1, mode: boxSelectMode(a.x0, a.x1) } });
+        return t.emit({
+          type: 'box-changed',
+          box: { x0: a.x0, y0: a.y0, x1: a.x1, y1: a.y1, mode: boxSelectMode(a.x0, a.x1) },
+        });
       case 'drag-end':
         t.nav.end('drag');
         if (a.mode === 'box') {
           t.emit({ type: 'box-changed', box: null });
-          if (a.x0 !== undefined && a.y0 !== undefined && a.x1 !== undefined && a.y1 !== undefined) t.sel.selectBox({ x0: a.x0, y0: a.y0, x1: a.x1, y1: a.y1 }, a.toggle === true);
+          if (a.x0 !== undefined && a.y0 !== undefined && a.x1 !== undefined && a.y1 !== undefined)
+            t.sel.selectBox({ x0: a.x0, y0: a.y0, x1: a.x1, y1: a.y1 }, a.toggle === true);
         }
         return t.cameraMoved();
       case 'hover': {
@@ -122,10 +126,13 @@ export class InputRouter {
     this.touchTimer = null;
     const due = this.touch.holdDueAt;
     if (due === null) return;
-    this.touchTimer = setTimeout(() => {
-      this.touchTimer = null;
-      if (!this.t.alive()) return;
-      for (const a of this.touch.tick(this.t.now())) this.act(a, this.t.now());
-    }, Math.max(0, due - this.t.now()));
+    this.touchTimer = setTimeout(
+      () => {
+        this.touchTimer = null;
+        if (!this.t.alive()) return;
+        for (const a of this.touch.tick(this.t.now())) this.act(a, this.t.now());
+      },
+      Math.max(0, due - this.t.now()),
+    );
   }
 }

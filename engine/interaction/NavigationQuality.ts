@@ -1,5 +1,5 @@
 /**
- * Interactive detail while the camera is navigated (issue 4 bench gap "orbit frame time"; what commercial
+ * Interactive detail while the camera is navigated (orbit frame time at scale; what commercial
  * viewers call dynamic or interactive quality): tracks whether a navigation is in progress — a pointer or
  * touch drag that moves the camera (orbit, pan, pinch) from its start to its end, and the pulses of wheel
  * zoom and walk keys until NAV_IDLE_MS after the last one — and reports each change through `onChange`,

@@ -165,7 +165,12 @@ export class OrbitCamera {
   }
 
   /** Restores a saved view (angles, target, width), e.g. when walk mode ends. */
-  setView(v: { longitude: number; latitude: number; target: { x: number; y: number; z: number }; width: number }): void {
+  setView(v: {
+    longitude: number;
+    latitude: number;
+    target: { x: number; y: number; z: number };
+    width: number;
+  }): void {
     this.animation = null;
     this.target = [v.target.x, v.target.y, v.target.z];
     this.width = v.width;
@@ -204,7 +209,8 @@ export class OrbitCamera {
 
   /** Camera distance from the target: outside the scene's bounding sphere whatever the target. */
   private distance(): number {
-    const t = this.target, c = this.sceneCenter;
+    const t = this.target,
+      c = this.sceneCenter;
     return Math.hypot(t[0] - c[0], t[1] - c[1], t[2] - c[2]) + this.sceneRadius * 2 + 1000;
   }
 
@@ -217,14 +223,23 @@ export class OrbitCamera {
     cam.position.set(this.target[0] + b.back[0] * d, this.target[1] + b.back[1] * d, this.target[2] + b.back[2] * d);
     cam.up.set(b.up[0], b.up[1], b.up[2]);
     cam.lookAt(this.target[0], this.target[1], this.target[2]);
-    const hw = this.width / 2, hh = this.width / this.aspect() / 2;
+    const hw = this.width / 2,
+      hh = this.width / this.aspect() / 2;
     cam.left = -hw;
     cam.right = hw;
     cam.top = hh;
     cam.bottom = -hh;
     // Orthographic depth is linear, so a near plane of 1 mm costs no precision.
     cam.near = 1;
-    cam.far = d + Math.hypot(this.target[0] - this.sceneCenter[0], this.target[1] - this.sceneCenter[1], this.target[2] - this.sceneCenter[2]) + this.sceneRadius + 1000;
+    cam.far =
+      d +
+      Math.hypot(
+        this.target[0] - this.sceneCenter[0],
+        this.target[1] - this.sceneCenter[1],
+        this.target[2] - this.sceneCenter[2],
+      ) +
+      this.sceneRadius +
+      1000;
     cam.updateProjectionMatrix();
     cam.updateMatrixWorld(true);
   }

@@ -72,8 +72,14 @@ export class PointerGesture {
   private down(e: PointerInput): GestureAction[] {
     if (this.press) return [];
     this.press = {
-      pointerId: e.pointerId, button: e.button, startX: e.x, startY: e.y, lastX: e.x, lastY: e.y,
-      shift: e.shiftKey, drag: null,
+      pointerId: e.pointerId,
+      button: e.button,
+      startX: e.x,
+      startY: e.y,
+      lastX: e.x,
+      lastY: e.y,
+      shift: e.shiftKey,
+      drag: null,
     };
     return [];
   }
@@ -88,7 +94,8 @@ export class PointerGesture {
       p.drag = p.button === 0 ? (p.shift && this.boxEnabled ? 'box' : 'orbit') : 'pan';
       out.push({ type: 'drag-start', mode: p.drag });
     }
-    const dx = e.x - p.lastX, dy = e.y - p.lastY;
+    const dx = e.x - p.lastX,
+      dy = e.y - p.lastY;
     p.lastX = e.x;
     p.lastY = e.y;
     if (p.drag === 'box') out.push({ type: 'box', x0: p.startX, y0: p.startY, x1: e.x, y1: e.y });
@@ -100,7 +107,10 @@ export class PointerGesture {
     const p = this.press;
     if (!p || e.pointerId !== p.pointerId) return [];
     this.press = null;
-    if (p.drag === 'box') return [{ type: 'drag-end', mode: 'box', x0: p.startX, y0: p.startY, x1: e.x, y1: e.y, toggle: e.ctrlKey || e.metaKey }];
+    if (p.drag === 'box')
+      return [
+        { type: 'drag-end', mode: 'box', x0: p.startX, y0: p.startY, x1: e.x, y1: e.y, toggle: e.ctrlKey || e.metaKey },
+      ];
     if (p.drag) return [{ type: 'drag-end', mode: p.drag }];
     if (Math.hypot(e.x - p.startX, e.y - p.startY) > this.thresholdPx) return [];
     if (p.button === 2) return [{ type: 'context-menu', x: e.x, y: e.y }];

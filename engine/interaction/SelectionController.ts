@@ -77,7 +77,13 @@ export class SelectionController {
     if (!m) return;
     const changed = m.setVisibility(nodeIds, visible);
     if (!visible && this.hover !== null && m.state.isHidden(this.hover)) this.setHover(null);
-    if (changed > 0) this.host.emit({ type: 'visibility-changed', hiddenCount: m.state.countFlag(OBJECT_FLAGS.hidden), nodeIds: [...nodeIds], visible });
+    if (changed > 0)
+      this.host.emit({
+        type: 'visibility-changed',
+        hiddenCount: m.state.countFlag(OBJECT_FLAGS.hidden),
+        nodeIds: [...nodeIds],
+        visible,
+      });
     this.host.invalidate();
   }
 
@@ -96,7 +102,12 @@ export class SelectionController {
     if (!this.host.model() || nodeIds.length === 0) return;
     this.setVisibility(nodeIds, visible);
     const flushed = this.treeDebounce.add([...nodeIds], visible, this.host.now());
-    if (flushed) this.record(flushed.visible ? VIEW_ACTION_NAMES.showObjects : VIEW_ACTION_NAMES.hideObjects, flushed.nodeIds, flushed.visible);
+    if (flushed)
+      this.record(
+        flushed.visible ? VIEW_ACTION_NAMES.showObjects : VIEW_ACTION_NAMES.hideObjects,
+        flushed.nodeIds,
+        flushed.visible,
+      );
     if (this.treeTimer) clearTimeout(this.treeTimer);
     this.treeTimer = setTimeout(() => {
       this.treeTimer = null;

@@ -1,6 +1,6 @@
 /**
- * Touch gestures of the viewer (viewer.md §2 "Context menu": "a touch held for 1000 ms", §4; issue 4
- * item 3 "Touch: one finger orbits, two fingers pinch-zoom and pan"). Pure state machine over touch
+ * Touch gestures of the viewer (viewer.md §2 "Context menu": "a touch held for 1000 ms", §4).
+ * Pure state machine over touch
  * PointerInputs (several pointer ids) plus `tick(now)` for the hold timer; no DOM, no timers.
  * - One finger: a tap (moved ≤ 3 px, lifted before 1000 ms) clicks; a drag beyond 3 px orbits; held still
  *   for 1000 ms it opens the context menu while still held (`tick` reports it once; lifting then does
@@ -38,12 +38,18 @@ export class TouchGesture {
   /** Feeds one touch pointer event. */
   handle(e: PointerInput): GestureAction[] {
     switch (e.kind) {
-      case 'down': return this.down(e);
-      case 'move': return this.move(e);
-      case 'up': return this.up(e, false);
-      case 'cancel': return this.up(e, true);
-      case 'leave': return [];
-      default: throw new Error(`TouchGesture: unknown pointer kind "${(e as { kind: string }).kind}"`);
+      case 'down':
+        return this.down(e);
+      case 'move':
+        return this.move(e);
+      case 'up':
+        return this.up(e, false);
+      case 'cancel':
+        return this.up(e, true);
+      case 'leave':
+        return [];
+      default:
+        throw new Error(`TouchGesture: unknown pointer kind "${(e as { kind: string }).kind}"`);
     }
   }
 
@@ -74,20 +80,26 @@ export class TouchGesture {
   private move(e: PointerInput): GestureAction[] {
     const f = this.fingers.get(e.pointerId);
     if (!f) return [];
-    const dx = e.x - f.x, dy = e.y - f.y;
+    const dx = e.x - f.x,
+      dy = e.y - f.y;
     f.x = e.x;
     f.y = e.y;
     if (this.mode === 'press') {
       if (Math.hypot(e.x - this.start.x, e.y - this.start.y) <= this.thresholdPx) return [];
       this.mode = 'orbit';
-      return [{ type: 'drag-start', mode: 'orbit' }, { type: 'orbit', dx: e.x - this.start.x, dy: e.y - this.start.y }];
+      return [
+        { type: 'drag-start', mode: 'orbit' },
+        { type: 'orbit', dx: e.x - this.start.x, dy: e.y - this.start.y },
+      ];
     }
     if (this.mode === 'orbit') return dx || dy ? [{ type: 'orbit', dx, dy }] : [];
     if (this.mode === 'pinch' && this.fingers.size === 2) {
       const c = this.centre();
       const out: GestureAction[] = [];
-      if (c.dist > 0 && this.pinch.dist > 0 && c.dist !== this.pinch.dist) out.push({ type: 'pinch', x: c.cx, y: c.cy, scale: this.pinch.dist / c.dist });
-      if (c.cx !== this.pinch.cx || c.cy !== this.pinch.cy) out.push({ type: 'pan', dx: c.cx - this.pinch.cx, dy: c.cy - this.pinch.cy });
+      if (c.dist > 0 && this.pinch.dist > 0 && c.dist !== this.pinch.dist)
+        out.push({ type: 'pinch', x: c.cx, y: c.cy, scale: this.pinch.dist / c.dist });
+      if (c.cx !== this.pinch.cx || c.cy !== this.pinch.cy)
+        out.push({ type: 'pan', dx: c.cx - this.pinch.cx, dy: c.cy - this.pinch.cy });
       this.pinch = c;
       return out;
     }
@@ -100,7 +112,12 @@ export class TouchGesture {
     const out: GestureAction[] = [];
     if (mode === 'orbit') out.push({ type: 'drag-end', mode: 'orbit' });
     if (mode === 'pinch') out.push({ type: 'drag-end', mode: 'pinch' });
-    if (mode === 'press' && !cancelled && e.time - this.start.time < this.holdMs && Math.hypot(e.x - this.start.x, e.y - this.start.y) <= this.thresholdPx) {
+    if (
+      mode === 'press' &&
+      !cancelled &&
+      e.time - this.start.time < this.holdMs &&
+      Math.hypot(e.x - this.start.x, e.y - this.start.y) <= this.thresholdPx
+    ) {
       out.push({ type: 'click', x: e.x, y: e.y, toggle: false });
     }
     this.mode = this.fingers.size === 0 ? 'idle' : 'done';

@@ -1,6 +1,6 @@
 /**
- * The camera view actions of the engine facade (viewer.md §4 "Camera", §9 "Camera and input"; issue 4
- * item 3): double-click resets the orbit target (200 ms debounce), Fit to window, animated orbits and the
+ * The camera view actions of the engine facade (viewer.md §4 "Camera", §9 "Camera and input"):
+ * double-click resets the orbit target (200 ms debounce), Fit to window, animated orbits and the
  * projection views along ±X/±Y/±Z (700 ms), walk mode on/off, walk keys and the wheel. Split out of
  * Engine.ts so the facade stays a dispatcher; every action ends with `cameraMoved()` (the next frame is
  * drawn and a throttled camera-changed event follows); wheel and walk keys pulse the interactive detail
@@ -55,7 +55,9 @@ export class ViewActions {
   /** Fits the visible objects (else the package bounds) into the view; no-op without a model. */
   fitToWindow(): void {
     const m = this.h.model();
-    const box: Box3Tuple | null = m ? (m.visibleBounds() ?? (isBoxValid(m.header.bounds) ? m.header.bounds : null)) : null;
+    const box: Box3Tuple | null = m
+      ? (m.visibleBounds() ?? (isBoxValid(m.header.bounds) ? m.header.bounds : null))
+      : null;
     if (!box) return;
     this.h.cams.orbit.fit(box);
     this.h.cameraMoved();
@@ -63,7 +65,8 @@ export class ViewActions {
 
   /** Animates the orbit to (longitude, latitude) degrees. @throws Error when an angle is not finite. */
   orbitTo(longitude: number, latitude: number, animateMs: number = CAMERA_CONSTANTS.projectionMs): void {
-    if (!Number.isFinite(longitude) || !Number.isFinite(latitude)) throw new Error(`orbitTo: angles ${longitude}/${latitude} are not finite`);
+    if (!Number.isFinite(longitude) || !Number.isFinite(latitude))
+      throw new Error(`orbitTo: angles ${longitude}/${latitude} are not finite`);
     this.h.cams.orbit.animateOrbit(longitude, latitude, animateMs, this.h.now());
     this.h.cameraMoved();
   }

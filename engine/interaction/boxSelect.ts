@@ -65,11 +65,20 @@ export interface BoxSelectSource {
  * Object ids selected by a screen rectangle, ascending.
  * @throws Error when the rectangle or the canvas size is not finite/positive.
  */
-export function boxSelect(src: BoxSelectSource, rect: ScreenRect, mode: BoxSelectMode, view: ScreenProjection): number[] {
-  for (const v of [rect.x0, rect.y0, rect.x1, rect.y1]) if (!Number.isFinite(v)) throw new Error('boxSelect: rectangle is not finite');
-  if (!(view.width > 0 && view.height > 0)) throw new Error(`boxSelect: canvas size ${view.width}×${view.height} is not positive`);
-  const rx0 = Math.min(rect.x0, rect.x1), rx1 = Math.max(rect.x0, rect.x1);
-  const ry0 = Math.min(rect.y0, rect.y1), ry1 = Math.max(rect.y0, rect.y1);
+export function boxSelect(
+  src: BoxSelectSource,
+  rect: ScreenRect,
+  mode: BoxSelectMode,
+  view: ScreenProjection,
+): number[] {
+  for (const v of [rect.x0, rect.y0, rect.x1, rect.y1])
+    if (!Number.isFinite(v)) throw new Error('boxSelect: rectangle is not finite');
+  if (!(view.width > 0 && view.height > 0))
+    throw new Error(`boxSelect: canvas size ${view.width}×${view.height} is not positive`);
+  const rx0 = Math.min(rect.x0, rect.x1),
+    rx1 = Math.max(rect.x0, rect.x1);
+  const ry0 = Math.min(rect.y0, rect.y1),
+    ry1 = Math.max(rect.y0, rect.y1);
   const out: number[] = [];
   const s = new Float64Array(2);
   const b = src.bounds;
@@ -77,7 +86,11 @@ export function boxSelect(src: BoxSelectSource, rect: ScreenRect, mode: BoxSelec
     const o = id * 6;
     if (!(b[o] <= b[o + 3]) || !src.eligible(id)) continue;
     // Screen extent of the 8 corners of the world box (contains the object's projection).
-    let sx0 = Infinity, sy0 = Infinity, sx1 = -Infinity, sy1 = -Infinity, behind = false;
+    let sx0 = Infinity,
+      sy0 = Infinity,
+      sx1 = -Infinity,
+      sy1 = -Infinity,
+      behind = false;
     for (let c = 0; c < 8; c++) {
       if (!projectToScreen(view, b[o + (c & 1 ? 3 : 0)], b[o + (c & 2 ? 4 : 1)], b[o + (c & 4 ? 5 : 2)], s)) {
         behind = true;
@@ -95,14 +108,28 @@ export function boxSelect(src: BoxSelectSource, rect: ScreenRect, mode: BoxSelec
       out.push(id);
       continue;
     }
-    if (mode === 'inside' ? allVerticesInside(src, id, view, rx0, ry0, rx1, ry1) : anyTriangleTouches(src, id, view, rx0, ry0, rx1, ry1)) out.push(id);
+    if (
+      mode === 'inside'
+        ? allVerticesInside(src, id, view, rx0, ry0, rx1, ry1)
+        : anyTriangleTouches(src, id, view, rx0, ry0, rx1, ry1)
+    )
+      out.push(id);
   }
   return out;
 }
 
-function allVerticesInside(src: BoxSelectSource, id: number, view: ScreenProjection, x0: number, y0: number, x1: number, y1: number): boolean {
+function allVerticesInside(
+  src: BoxSelectSource,
+  id: number,
+  view: ScreenProjection,
+  x0: number,
+  y0: number,
+  x1: number,
+  y1: number,
+): boolean {
   const s = new Float64Array(2);
-  let inside = true, any = false;
+  let inside = true,
+    any = false;
   src.forEachTriangle(id, (t) => {
     any = true;
     for (let k = 0; k < 9; k += 3) {
@@ -116,7 +143,15 @@ function allVerticesInside(src: BoxSelectSource, id: number, view: ScreenProject
   return inside && any;
 }
 
-function anyTriangleTouches(src: BoxSelectSource, id: number, view: ScreenProjection, x0: number, y0: number, x1: number, y1: number): boolean {
+function anyTriangleTouches(
+  src: BoxSelectSource,
+  id: number,
+  view: ScreenProjection,
+  x0: number,
+  y0: number,
+  x1: number,
+  y1: number,
+): boolean {
   const s = new Float64Array(2);
   const p = new Float64Array(6);
   let touched = false;
@@ -136,17 +171,30 @@ function anyTriangleTouches(src: BoxSelectSource, id: number, view: ScreenProjec
  * True when the 2D triangle (x0 y0 x1 y1 x2 y2 in `t`) overlaps the axis-aligned rectangle (touching
  * counts), by the separating-axis theorem: the rectangle's two axes and the triangle's three edge normals.
  */
-export function triangleOverlapsRect(t: ArrayLike<number>, rx0: number, ry0: number, rx1: number, ry1: number): boolean {
-  const minX = Math.min(t[0], t[2], t[4]), maxX = Math.max(t[0], t[2], t[4]);
-  const minY = Math.min(t[1], t[3], t[5]), maxY = Math.max(t[1], t[3], t[5]);
+export function triangleOverlapsRect(
+  t: ArrayLike<number>,
+  rx0: number,
+  ry0: number,
+  rx1: number,
+  ry1: number,
+): boolean {
+  const minX = Math.min(t[0], t[2], t[4]),
+    maxX = Math.max(t[0], t[2], t[4]);
+  const minY = Math.min(t[1], t[3], t[5]),
+    maxY = Math.max(t[1], t[3], t[5]);
   if (maxX < rx0 || minX > rx1 || maxY < ry0 || minY > ry1) return false;
-  const cx = [rx0, rx1, rx1, rx0], cy = [ry0, ry0, ry1, ry1];
+  const cx = [rx0, rx1, rx1, rx0],
+    cy = [ry0, ry0, ry1, ry1];
   for (let e = 0; e < 3; e++) {
-    const ax = t[e * 2], ay = t[e * 2 + 1];
-    const bx = t[((e + 1) % 3) * 2], by = t[((e + 1) % 3) * 2 + 1];
-    const nx = -(by - ay), ny = bx - ax; // edge normal
+    const ax = t[e * 2],
+      ay = t[e * 2 + 1];
+    const bx = t[((e + 1) % 3) * 2],
+      by = t[((e + 1) % 3) * 2 + 1];
+    const nx = -(by - ay),
+      ny = bx - ax; // edge normal
     if (nx === 0 && ny === 0) continue;
-    const cx3 = t[((e + 2) % 3) * 2], cy3 = t[((e + 2) % 3) * 2 + 1];
+    const cx3 = t[((e + 2) % 3) * 2],
+      cy3 = t[((e + 2) % 3) * 2 + 1];
     const triSide = nx * (cx3 - ax) + ny * (cy3 - ay);
     // The rectangle is separated when all its corners lie strictly on the side opposite the third vertex.
     let separated = true;

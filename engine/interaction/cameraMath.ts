@@ -79,8 +79,12 @@ const RAD = Math.PI / 180;
 
 /** Orbit frame for longitude/latitude in degrees (convention in the file docstring). */
 export function orbitBasis(longitude: number, latitude: number): OrbitBasis {
-  const lon = longitude * RAD, lat = latitude * RAD;
-  const cl = Math.cos(lat), sl = Math.sin(lat), co = Math.cos(lon), so = Math.sin(lon);
+  const lon = longitude * RAD,
+    lat = latitude * RAD;
+  const cl = Math.cos(lat),
+    sl = Math.sin(lat),
+    co = Math.cos(lon),
+    so = Math.sin(lon);
   const back: Vec3 = [cl * co, -cl * so, sl];
   const up: Vec3 = [-sl * co, sl * so, cl];
   return { back, up, right: cross(up, back) };
@@ -169,7 +173,7 @@ export function zoomAtCursor(
   ndc: [number, number],
   steps: number,
 ): { target: Vec3; width: number } {
-  const width = clampWidth(view.width * Math.pow(CAMERA_CONSTANTS.zoomFactor, -steps));
+  const width = clampWidth(view.width * CAMERA_CONSTANTS.zoomFactor ** -steps);
   const k = 1 - width / view.width;
   const ox = (ndc[0] * view.width) / 2;
   const oy = (ndc[1] * view.width) / view.aspect / 2;
@@ -189,7 +193,8 @@ export function zoomAtCursor(
  * `pxToMm` = view width (mm) / canvas width (CSS px).
  */
 export function panTarget(target: Vec3, basis: OrbitBasis, dx: number, dy: number, pxToMm: number): Vec3 {
-  const mx = -dx * pxToMm, my = dy * pxToMm;
+  const mx = -dx * pxToMm,
+    my = dy * pxToMm;
   return [
     target[0] + basis.right[0] * mx + basis.up[0] * my,
     target[1] + basis.right[1] * mx + basis.up[1] * my,
@@ -209,17 +214,30 @@ export function fitBoxToView(
   aspect: number,
   margin = 1.1,
 ): { target: Vec3; width: number; depth: number } {
-  for (let i = 0; i < 6; i++) if (!Number.isFinite(box[i])) throw new Error(`fitBoxToView: box value ${i} is not finite`);
+  for (let i = 0; i < 6; i++)
+    if (!Number.isFinite(box[i])) throw new Error(`fitBoxToView: box value ${i} is not finite`);
   if (box[0] > box[3] || box[1] > box[4] || box[2] > box[5]) throw new Error('fitBoxToView: box is empty');
-  let r0 = Infinity, r1 = -Infinity, u0 = Infinity, u1 = -Infinity, b0 = Infinity, b1 = -Infinity;
+  let r0 = Infinity,
+    r1 = -Infinity,
+    u0 = Infinity,
+    u1 = -Infinity,
+    b0 = Infinity,
+    b1 = -Infinity;
   for (let i = 0; i < 8; i++) {
     const p: Vec3 = [box[i & 1 ? 3 : 0], box[i & 2 ? 4 : 1], box[i & 4 ? 5 : 2]];
-    const r = dot(p, basis.right), u = dot(p, basis.up), b = dot(p, basis.back);
-    r0 = Math.min(r0, r); r1 = Math.max(r1, r);
-    u0 = Math.min(u0, u); u1 = Math.max(u1, u);
-    b0 = Math.min(b0, b); b1 = Math.max(b1, b);
+    const r = dot(p, basis.right),
+      u = dot(p, basis.up),
+      b = dot(p, basis.back);
+    r0 = Math.min(r0, r);
+    r1 = Math.max(r1, r);
+    u0 = Math.min(u0, u);
+    u1 = Math.max(u1, u);
+    b0 = Math.min(b0, b);
+    b1 = Math.max(b1, b);
   }
-  const rc = (r0 + r1) / 2, uc = (u0 + u1) / 2, bc = (b0 + b1) / 2;
+  const rc = (r0 + r1) / 2,
+    uc = (u0 + u1) / 2,
+    bc = (b0 + b1) / 2;
   const width = clampWidth(Math.max(r1 - r0, (u1 - u0) * aspect) * margin);
   const target: Vec3 = [
     basis.right[0] * rc + basis.up[0] * uc + basis.back[0] * bc,

@@ -25,9 +25,12 @@ export function buildTriangleLookup(objectRanges: Uint32Array): TriangleObjectLo
   const n = objectRanges.length / 5;
   const order = Array.from({ length: n }, (_, i) => i);
   order.sort((a, b) => objectRanges[a * 5 + 3] - objectRanges[b * 5 + 3]);
-  const triStarts = new Uint32Array(n), triEnds = new Uint32Array(n), objects = new Uint32Array(n);
+  const triStarts = new Uint32Array(n),
+    triEnds = new Uint32Array(n),
+    objects = new Uint32Array(n);
   order.forEach((src, i) => {
-    const start = objectRanges[src * 5 + 3], count = objectRanges[src * 5 + 4];
+    const start = objectRanges[src * 5 + 3],
+      count = objectRanges[src * 5 + 4];
     if (start % 3 !== 0 || count % 3 !== 0) {
       throw new Error(`Chunk object ${objectRanges[src * 5]} index range ${start}+${count} is not whole triangles`);
     }
@@ -41,10 +44,15 @@ export function buildTriangleLookup(objectRanges: Uint32Array): TriangleObjectLo
 /** Object index owning triangle `tri` of the chunk, or -1 when no range covers it (binary search, O(log n)). */
 export function objectAtTriangle(lookup: TriangleObjectLookup, tri: number): number {
   const { triStarts, triEnds, objects } = lookup;
-  let lo = 0, hi = triStarts.length - 1, found = -1;
+  let lo = 0,
+    hi = triStarts.length - 1,
+    found = -1;
   while (lo <= hi) {
     const mid = (lo + hi) >> 1;
-    if (triStarts[mid] <= tri) { found = mid; lo = mid + 1; } else hi = mid - 1;
+    if (triStarts[mid] <= tri) {
+      found = mid;
+      lo = mid + 1;
+    } else hi = mid - 1;
   }
   return found >= 0 && tri < triEnds[found] ? objects[found] : -1;
 }

@@ -26,7 +26,8 @@ export class ViewHistory<P> {
 
   /** @throws Error when limit is not a positive integer. */
   constructor(private readonly limit = 100) {
-    if (!(Number.isInteger(limit) && limit > 0)) throw new Error(`ViewHistory: limit ${limit} is not a positive integer`);
+    if (!(Number.isInteger(limit) && limit > 0))
+      throw new Error(`ViewHistory: limit ${limit} is not a positive integer`);
   }
 
   /** Records a new (already applied) action; discards every undone action. @throws Error on an empty name. */

@@ -36,19 +36,29 @@ export function walkStepForKey(key: string, buttons: number): WalkStep | null {
   const step = (forward: number, r: number, up: number, yaw: number): WalkStep => ({ forward, right: r, up, yaw });
   if (!right) {
     switch (k) {
-      case 'w': return step(WALK_DELTA_MM, 0, 0, 0);
-      case 's': return step(-WALK_DELTA_MM, 0, 0, 0);
-      case 'a': return step(0, -WALK_DELTA_MM, 0, 0);
-      case 'd': return step(0, WALK_DELTA_MM, 0, 0);
-      default: return null;
+      case 'w':
+        return step(WALK_DELTA_MM, 0, 0, 0);
+      case 's':
+        return step(-WALK_DELTA_MM, 0, 0, 0);
+      case 'a':
+        return step(0, -WALK_DELTA_MM, 0, 0);
+      case 'd':
+        return step(0, WALK_DELTA_MM, 0, 0);
+      default:
+        return null;
     }
   }
   switch (k) {
-    case 'x': return step(0, 0, -WALK_DELTA_MM, 0);
-    case 'c': return step(0, 0, WALK_DELTA_MM, 0);
-    case 'q': return step(0, 0, 0, WALK_TURN_DEG);
-    case 'e': return step(0, 0, 0, -WALK_TURN_DEG);
-    default: return null;
+    case 'x':
+      return step(0, 0, -WALK_DELTA_MM, 0);
+    case 'c':
+      return step(0, 0, WALK_DELTA_MM, 0);
+    case 'q':
+      return step(0, 0, 0, WALK_TURN_DEG);
+    case 'e':
+      return step(0, 0, 0, -WALK_TURN_DEG);
+    default:
+      return null;
   }
 }
 
@@ -63,7 +73,8 @@ const RAD = Math.PI / 180;
 
 /** Unit look direction of a pose (Z up). */
 export function walkDirection(pose: WalkPose): Vec3 {
-  const h = pose.heading * RAD, p = pose.pitch * RAD;
+  const h = pose.heading * RAD,
+    p = pose.pitch * RAD;
   return [Math.cos(p) * Math.cos(h), Math.cos(p) * Math.sin(h), Math.sin(p)];
 }
 
@@ -73,9 +84,11 @@ export function walkDirection(pose: WalkPose): Vec3 {
  */
 export function applyWalkStep(pose: WalkPose, s: WalkStep): WalkPose {
   const h = pose.heading * RAD;
-  const fx = Math.cos(h), fy = Math.sin(h);
+  const fx = Math.cos(h),
+    fy = Math.sin(h);
   // Right of the heading with Z up: (sin h, −cos h).
-  const rx = Math.sin(h), ry = -Math.cos(h);
+  const rx = Math.sin(h),
+    ry = -Math.cos(h);
   return {
     eye: [pose.eye[0] + fx * s.forward + rx * s.right, pose.eye[1] + fy * s.forward + ry * s.right, pose.eye[2] + s.up],
     heading: normalizeHeading(pose.heading + s.yaw),
@@ -85,7 +98,11 @@ export function applyWalkStep(pose: WalkPose, s: WalkStep): WalkPose {
 
 /** Looks around by a drag of (dx, dy) CSS px at `degPerPx`: right turns right, up looks up; pitch within ±85°. */
 export function walkLook(pose: WalkPose, dx: number, dy: number, degPerPx: number): WalkPose {
-  return { eye: pose.eye, heading: normalizeHeading(pose.heading - dx * degPerPx), pitch: Math.max(-85, Math.min(85, pose.pitch - dy * degPerPx)) };
+  return {
+    eye: pose.eye,
+    heading: normalizeHeading(pose.heading - dx * degPerPx),
+    pitch: Math.max(-85, Math.min(85, pose.pitch - dy * degPerPx)),
+  };
 }
 
 /**
@@ -97,7 +114,8 @@ export function walkLook(pose: WalkPose, dx: number, dy: number, degPerPx: numbe
 export function walkPoseFromOrbit(target: Vec3, longitude: number, width: number, aspect: number): WalkPose {
   // The camera looks from +back towards the target: heading = direction of −back projected on XY.
   const lon = longitude * RAD;
-  const bx = Math.cos(lon), by = -Math.sin(lon);
+  const bx = Math.cos(lon),
+    by = -Math.sin(lon);
   const heading = normalizeHeading(Math.atan2(-by, -bx) / RAD);
   const halfH = width / Math.max(aspect, 1e-6) / 2;
   const back = halfH / Math.tan((WALK_FOV_DEG / 2) * RAD);

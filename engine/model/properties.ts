@@ -110,7 +110,7 @@ export const PROPERTY_BY_NAME: ReadonlyMap<string, PropertyDefinition> = new Map
 export function formatPropertyValue(code: string, value: number | string): { text: string; unit: string } {
   if (typeof value === 'string') return { text: value, unit: '' };
   const d = PROPERTY_BY_NAME.get(code);
-  const u = d && d.unit ? DISPLAY_UNITS[d.unit] : undefined;
+  const u = d?.unit ? DISPLAY_UNITS[d.unit] : undefined;
   if (!u) return { text: Number.isFinite(value) ? value.toFixed(3) : String(value), unit: '' };
   return { text: (value * u.factor).toFixed(u.decimals), unit: u.label };
 }

@@ -75,7 +75,9 @@ export function emptyBox(): Box3Tuple {
 /** Grows `box` in place by the xyz triplets in `positions` (mm); returns `box`. */
 export function growBox(box: Box3Tuple, positions: ArrayLike<number>): Box3Tuple {
   for (let i = 0; i + 2 < positions.length; i += 3) {
-    const x = positions[i], y = positions[i + 1], z = positions[i + 2];
+    const x = positions[i],
+      y = positions[i + 1],
+      z = positions[i + 2];
     if (x < box[0]) box[0] = x;
     if (y < box[1]) box[1] = y;
     if (z < box[2]) box[2] = z;
@@ -188,7 +190,7 @@ export interface ModelInfo {
 
 /**
  * Agreement of one part's figures computed from the geometry with the design system's own
- * PhysicalProperties / NetArea (issue 3 item 3). Vendor and computed values: weight kg, area m²,
+ * PhysicalProperties / NetArea. Vendor and computed values: weight kg, area m²,
  * volume m³, centre of gravity mm. A deviation is absent when either side is missing.
  */
 export interface PartFidelity {
@@ -218,9 +220,9 @@ export interface ImportResult {
   meshes: PartMesh[];
   frames: FrameTables;
   warnings: ImportWarning[];
-  /** Elements the importer does not understand, counted by local name (issue 3 item 5); absent when none. */
+  /** Elements the importer does not understand, counted by local name; absent when none. */
   unsupportedElements?: Record<string, number>;
-  /** Per-part agreement with the vendor's figures, for parts that carry them (issue 3 item 3). */
+  /** Per-part agreement with the vendor's figures, for parts that carry them. */
   fidelity?: PartFidelity[];
 }
 

@@ -1,5 +1,5 @@
 /**
- * A streaming XML 1.0 + Namespaces tokenizer for the OCX reader (issue 3 item 6: import throughput; OCX_GUIDE
+ * A streaming XML 1.0 + Namespaces tokenizer for the OCX reader (import throughput; OCX_GUIDE
  * §1.3 phase 1), in place of saxes. It works on the text of a TextDecoder in stream mode, fed in chunks split
  * anywhere (a tag, an attribute, a reference, a `]]>`, a `-->` or a CR LF may straddle chunks: an unfinished
  * token waits for the next chunk). Compared to a general SAX parser it allocates little: element and
@@ -38,7 +38,13 @@ export class XmlScanner extends XmlTextScanner {
   /** Attributes of the current tag (namespace declarations left out). */
   attrCount = 0;
   // attributes of the tag being read (grown by push when a tag has more than 64)
-  private readonly aName: QName[] = new Array<QName>(64).fill({ q: '', prefix: '', local: '', attrs: [], child: undefined });
+  private readonly aName: QName[] = new Array<QName>(64).fill({
+    q: '',
+    prefix: '',
+    local: '',
+    attrs: [],
+    child: undefined,
+  });
   private readonly aStart: number[] = new Array<number>(64).fill(0);
   private readonly aEnd: number[] = new Array<number>(64).fill(0);
   private readonly aStr: (string | null)[] = new Array<string | null>(64).fill(null);
@@ -70,7 +76,8 @@ export class XmlScanner extends XmlTextScanner {
   /** The current start tag's attributes by local name (namespace declarations left out; a later duplicate local name wins). */
   attributes(): Record<string, string> {
     const o: Record<string, string> = {};
-    for (let k = 0; k < this.attrCount; k++) o[this.aName[k].local] = this.aStr[k] ?? this.buf.slice(this.aStart[k], this.aEnd[k]);
+    for (let k = 0; k < this.attrCount; k++)
+      o[this.aName[k].local] = this.aStr[k] ?? this.buf.slice(this.aStart[k], this.aEnd[k]);
     return o;
   }
 
@@ -154,9 +161,26 @@ export class XmlScanner extends XmlTextScanner {
         continue;
       }
       const c = i + 1 < n ? at(s, i + 1) : -1;
-      const r = c === -1 ? -1 : c === 47 ? this.endTag(s, i) : c === 33 ? this.bang(s, i) : c === 63 ? this.pi(s, i) : this.startTag(s, i);
+      const r =
+        c === -1
+          ? -1
+          : c === 47
+            ? this.endTag(s, i)
+            : c === 33
+              ? this.bang(s, i)
+              : c === 63
+                ? this.pi(s, i)
+                : this.startTag(s, i);
       if (r < 0) {
-        if (final) this.pending = c === 47 ? 'an end tag' : c === 33 ? 'a comment, CDATA section or DOCTYPE' : c === 63 ? 'a processing instruction' : 'a start tag';
+        if (final)
+          this.pending =
+            c === 47
+              ? 'an end tag'
+              : c === 33
+                ? 'a comment, CDATA section or DOCTYPE'
+                : c === 63
+                  ? 'a processing instruction'
+                  : 'a start tag';
         else this.needGt = true;
         break;
       }
@@ -205,7 +229,13 @@ export class XmlScanner extends XmlTextScanner {
       while (j < n && ((c = s.charCodeAt(j)) > 62 || (c >= 45 && c <= 58 && c !== 47))) j++;
       if (j >= n) return -1;
       name = j > i + 1 ? this.names.intern(s, i + 1, j) : undefined;
-      if (!name) this.fail(j > i + 1 ? `malformed element name <${s.slice(i + 1, j)}>` : `disallowed character ${JSON.stringify(s[j])} after '<'`, i + 1);
+      if (!name)
+        this.fail(
+          j > i + 1
+            ? `malformed element name <${s.slice(i + 1, j)}>`
+            : `disallowed character ${JSON.stringify(s[j])} after '<'`,
+          i + 1,
+        );
     }
     this.tln = this.line;
     this.tls = this.lineStart;
@@ -225,7 +255,8 @@ export class XmlScanner extends XmlTextScanner {
       }
       if (c === 47) {
         if (j + 1 >= n) return -1;
-        if (at(s, j + 1) !== 62) this.fail(`'/' not followed by '>' in the start tag <${name.q}>`, j, this.tln, this.tls);
+        if (at(s, j + 1) !== 62)
+          this.fail(`'/' not followed by '>' in the start tag <${name.q}>`, j, this.tln, this.tls);
         empty = true;
         j += 2;
         break;
@@ -247,7 +278,15 @@ export class XmlScanner extends XmlTextScanner {
         while (j < n && ((c = s.charCodeAt(j)) > 62 || (c >= 45 && c <= 58 && c !== 47))) j++;
         if (j >= n) return -1;
         an = j > a ? this.names.intern(s, a, j) : undefined;
-        if (!an) this.fail(j > a ? `malformed attribute name ${s.slice(a, j)}` : `disallowed character ${JSON.stringify(s[j])} in the start tag <${name.q}>`, a, this.tln, this.tls);
+        if (!an)
+          this.fail(
+            j > a
+              ? `malformed attribute name ${s.slice(a, j)}`
+              : `disallowed character ${JSON.stringify(s[j])} in the start tag <${name.q}>`,
+            a,
+            this.tln,
+            this.tls,
+          );
         if (count < 16) name.attrs[count] = an;
       }
       if (c === 32 || c === 10 || c === 9 || c === 13) {
@@ -268,7 +307,7 @@ export class XmlScanner extends XmlTextScanner {
       const vln = this.tln;
       const vls = this.tls;
       let special = false;
-      for (;; j++) {
+      for (; ; j++) {
         if (j >= n) return -1;
         c = s.charCodeAt(j);
         if (c === q) break;
@@ -279,7 +318,8 @@ export class XmlScanner extends XmlTextScanner {
             if (c === 10 || (c === 13 && at(s, j + 1) !== 10)) {
               this.tln++;
               this.tls = j + 1;
-            } else if (c < 32 && c !== 9 && c !== 13) this.fail(`disallowed character U+${c.toString(16).padStart(4, '0')}`, j, this.tln, this.tls);
+            } else if (c < 32 && c !== 9 && c !== 13)
+              this.fail(`disallowed character U+${c.toString(16).padStart(4, '0')}`, j, this.tln, this.tls);
           }
         }
       }
@@ -297,7 +337,14 @@ export class XmlScanner extends XmlTextScanner {
       }
       count++;
       j++;
-      for (let k = 0; k < count - 1; k++) if (this.aName[k].q === an.q) this.fail(`duplicate attribute ${an.q} in the start tag <${name.q}>`, vs - 2 - an.q.length, this.tln, this.tls);
+      for (let k = 0; k < count - 1; k++)
+        if (this.aName[k].q === an.q)
+          this.fail(
+            `duplicate attribute ${an.q} in the start tag <${name.q}>`,
+            vs - 2 - an.q.length,
+            this.tln,
+            this.tls,
+          );
     }
     this.line = this.tln;
     this.lineStart = this.tls;
@@ -315,7 +362,10 @@ export class XmlScanner extends XmlTextScanner {
     for (let k = 0; k < count; k++) {
       const an = this.aName[k];
       if (an.prefix === 'xmlns' || an.q === 'xmlns') {
-        const bad = ns.declare(an.prefix === 'xmlns' ? an.local : '', this.aStr[k] ?? s.slice(this.aStart[k], this.aEnd[k]));
+        const bad = ns.declare(
+          an.prefix === 'xmlns' ? an.local : '',
+          this.aStr[k] ?? s.slice(this.aStart[k], this.aEnd[k]),
+        );
         if (bad) this.fail(bad, gt);
         continue;
       }
@@ -378,9 +428,9 @@ export class XmlScanner extends XmlTextScanner {
     if (c !== 62) this.fail(`disallowed character ${JSON.stringify(s[j])} in the end tag </${s.slice(i + 2, e)}>`, j);
     if (e === i + 2) this.fail(`disallowed character ${JSON.stringify(s[e])} in an end tag`, e);
     if (this.depth === 0) this.fail(`end tag </${s.slice(i + 2, e)}> without a start tag`, i);
-    if (k !== tl || e - i - 2 !== tl) this.fail(`end tag </${s.slice(i + 2, e)}> does not match the start tag <${top}>`, i);
+    if (k !== tl || e - i - 2 !== tl)
+      this.fail(`end tag </${s.slice(i + 2, e)}> does not match the start tag <${top}>`, i);
     this.closeElement();
     return j + 1;
   }
-
 }

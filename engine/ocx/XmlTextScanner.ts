@@ -1,5 +1,5 @@
 /**
- * The state and the non-tag tokens of the OCX reader's XML tokenizer (issue 3 item 6, OCX_GUIDE §1.3
+ * The state and the non-tag tokens of the OCX reader's XML tokenizer (OCX_GUIDE §1.3
  * phase 1): XmlScanner (engine/ocx/XmlScanner.ts) extends this class with tags, attributes and namespaces
  * and drives the scan. Here: the buffer and position, line counting (LF, CR LF and a lone CR end a line),
  * errors (OcxImportError('Malformed XML: …', line, column)), character data and references, attribute
@@ -87,7 +87,8 @@ export class XmlTextScanner {
         if (c === 10 || (c === 13 && at(s, k + 1) !== 10)) {
           ln++;
           ls = k + 1;
-        } else if (c !== 32 && c !== 9 && c !== 13) this.fail(this.rootSeen ? 'text after the root element' : 'text before the root element', k, ln, ls);
+        } else if (c !== 32 && c !== 9 && c !== 13)
+          this.fail(this.rootSeen ? 'text after the root element' : 'text before the root element', k, ln, ls);
       }
       this.line = ln;
       this.lineStart = ls;
@@ -136,7 +137,13 @@ export class XmlTextScanner {
     let e = k + 1;
     if (at(s, e) === 35) e++;
     while (e < limit && isNameChar(at(s, e))) e++;
-    if (e >= limit || at(s, e) !== 59) this.fail(`malformed reference ${JSON.stringify(s.slice(k, Math.min(e + 1, k + 40)))} (a '&' must start &name; or &#N;)`, k, ln, ls);
+    if (e >= limit || at(s, e) !== 59)
+      this.fail(
+        `malformed reference ${JSON.stringify(s.slice(k, Math.min(e + 1, k + 40)))} (a '&' must start &name; or &#N;)`,
+        k,
+        ln,
+        ls,
+      );
     const body = s.slice(k + 1, e);
     const v = entityValue(body);
     if (v === null) this.fail(entityError(body), k, ln, ls);
@@ -156,7 +163,7 @@ export class XmlTextScanner {
         from = e;
         k = e - 1;
       } else if (c === 9 || c === 10 || c === 13) {
-        out += s.slice(from, k) + ' ';
+        out += `${s.slice(from, k)} `;
         if (c === 13 && at(s, k + 1) === 10) k++;
         if (c !== 9) {
           ln++;
@@ -196,7 +203,8 @@ export class XmlTextScanner {
       return j + 1;
     }
     const head = s.slice(i, i + 9);
-    if (head.length < 9 && ('<!--'.startsWith(head) || '<![CDATA['.startsWith(head) || '<!DOCTYPE'.startsWith(head))) return -1;
+    if (head.length < 9 && ('<!--'.startsWith(head) || '<![CDATA['.startsWith(head) || '<!DOCTYPE'.startsWith(head)))
+      return -1;
     return this.fail("unknown markup after '<!' (a comment, CDATA section or DOCTYPE expected)", i);
   }
 

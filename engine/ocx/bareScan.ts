@@ -1,5 +1,5 @@
 /**
- * The OCX reader's XML tokenizer alone (issue 3 item 6, bench/ocx/ocxSuite.ts): its bare throughput beside
+ * The OCX reader's XML tokenizer alone (bench/ocx/ocxSuite.ts): its bare throughput beside
  * a bare saxes parse of the same file.
  */
 import { XmlScanner } from './XmlScanner';

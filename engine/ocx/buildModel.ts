@@ -1,15 +1,31 @@
 /**
- * Phases 2 and 3 of the OCX import (OCX_GUIDE §1.3, §5; issue 2 item 5): resolve units, references and
+ * Phases 2 and 3 of the OCX import (OCX_GUIDE §1.3, §5): resolve units, references and
  * catalogues, then tessellate every part and compute its properties. Produces the ImportResult of
  * engine/model/types.ts: the object table (parents before children, dense index), one PropertyRecord
  * per object (catalogue units: m, m², m³, t, t/m³, N/mm²), one PartMesh per part with geometry (mm).
  */
-import type { ImportResult, ImportWarning, ModelObject, ObjectType, PartFidelity, PartMesh, PropertyRecord } from '../model/types';
+import type {
+  ImportResult,
+  ImportWarning,
+  ModelObject,
+  ObjectType,
+  PartFidelity,
+  PartMesh,
+  PropertyRecord,
+} from '../model/types';
 import { emptyBox, growBox, isBoxValid } from '../model/types';
 import { len, newellNormal, normalize, polylineLength } from '../geometry/curves';
 import { MeshBuilder } from '../geometry/MeshBuilder';
 import { MeshSlab } from '../geometry/MeshSlab';
-import { blocksOf, frameTables, materialOf, ownText as own, sectionOf, type MaterialInfo, type SectionInfo } from './catalogue';
+import {
+  blocksOf,
+  frameTables,
+  materialOf,
+  ownText as own,
+  sectionOf,
+  type MaterialInfo,
+  type SectionInfo,
+} from './catalogue';
 import { curveSegments, directionOf } from './curveRead';
 import { holeOutline, type HoleOutline } from './holes';
 import { meshMember, traceLine, type Inclination } from './memberMesh';
@@ -25,9 +41,19 @@ import { findMaterial, MAX_COORD_MM, sectionThickness, sumPanels, traceLengthOf,
 import { child, children, normGuid, type XNode } from './xmlTree';
 
 const TYPE_OF: Record<string, ObjectType> = {
-  Panel: 'MAIN OBJECT', Plate: 'PLATE', Stiffener: 'STIFFENER', EdgeReinforcement: 'STIFFENER', Bracket: 'BRACKET',
-  Pillar: 'PILLAR', Seam: 'SEAM', Hole2DContour: 'HOLE', InnerContour: 'HOLE', SlotContour: 'HOLE',
-  Arrangement: 'COMPARTMENT ARRANGEMENT', Compartment: 'COMPARTMENT', PhysicalSpace: 'COMPARTMENT',
+  Panel: 'MAIN OBJECT',
+  Plate: 'PLATE',
+  Stiffener: 'STIFFENER',
+  EdgeReinforcement: 'STIFFENER',
+  Bracket: 'BRACKET',
+  Pillar: 'PILLAR',
+  Seam: 'SEAM',
+  Hole2DContour: 'HOLE',
+  InnerContour: 'HOLE',
+  SlotContour: 'HOLE',
+  Arrangement: 'COMPARTMENT ARRANGEMENT',
+  Compartment: 'COMPARTMENT',
+  PhysicalSpace: 'COMPARTMENT',
 };
 
 /** Options of phases 2–3. */
@@ -56,7 +82,10 @@ export interface GroupOutput {
 }
 
 /** The shared data phases 2–3 need before the parts: header, units, catalogue, surfaces, frames, views. */
-export type SharedData = Pick<RawModel, 'header' | 'units' | 'catalogue' | 'surfaces' | 'coordinateSystems' | 'designViews'>;
+export type SharedData = Pick<
+  RawModel,
+  'header' | 'units' | 'catalogue' | 'surfaces' | 'coordinateSystems' | 'designViews'
+>;
 
 /**
  * Builds the ImportResult from the records of phase 1 (single-stream import): the parts are processed
@@ -83,7 +112,7 @@ export async function buildModel(raw: RawModel, opts: BuildOptions): Promise<Imp
 }
 
 /**
- * Phases 2–3 part by part (issue 3 item 5): created from the shared data, it turns each complete
+ * Phases 2–3 part by part: created from the shared data, it turns each complete
  * top-level part subtree (a Panel with its plates, stiffeners, brackets and holes, or a free part) into
  * objects, properties, meshes and fidelity records, keeping only those compact results, so the subtree's
  * nodes can be released at once. Parts whose geometry cannot be built keep their object and properties
@@ -107,7 +136,7 @@ export class ModelBuilder {
   private readonly emitted = new Set<string>();
   /** The output the processing side is filling, or null between groups. */
   private out: GroupOutput | null = null;
-  /** The meshes of the group being processed: one ArrayBuffer per group (issue 3 item 6). */
+  /** The meshes of the group being processed: one ArrayBuffer per group. */
   private readonly slab = new MeshSlab();
   /** Canonical flat copies of repeated property texts (see text()). */
   private readonly texts = new Map<string, string>();
@@ -121,8 +150,13 @@ export class ModelBuilder {
     const { frames, byId: refPlanes } = frameTables(shared.coordinateSystems, this.units);
     this.frames = frames;
     this.ctx = {
-      units: this.units, chordMm: opts.chordalMm, angRad: (opts.angularDeg * Math.PI) / 180, warn: (c, m, l) => this.warn(c, m, l),
-      refPlanes, surfaces: shared.surfaces, meshCache: new Map(),
+      units: this.units,
+      chordMm: opts.chordalMm,
+      angRad: (opts.angularDeg * Math.PI) / 180,
+      warn: (c, m, l) => this.warn(c, m, l),
+      refPlanes,
+      surfaces: shared.surfaces,
+      meshCache: new Map(),
     };
     this.blocks = blocksOf(shared.designViews);
     for (const [id, n] of shared.catalogue) {
@@ -155,7 +189,12 @@ export class ModelBuilder {
   private warn(code: string, message: string, line?: number, part?: string): void {
     message = own(message);
     const key = `${code}|${message}`;
-    const w: ImportWarning = { code, message: line !== undefined && part !== undefined ? own(`${message} (line ${line})`) : message, line, part: part && own(part) };
+    const w: ImportWarning = {
+      code,
+      message: line !== undefined && part !== undefined ? own(`${message} (line ${line})`) : message,
+      line,
+      part: part && own(part),
+    };
     if (!this.out) return this.addWarning(key, w);
     if (this.emitted.has(key)) return;
     this.emitted.add(key);
@@ -185,7 +224,8 @@ export class ModelBuilder {
    * @throws Error when the output arrives out of order (base ≠ count).
    */
   append(out: GroupOutput, base: number): void {
-    if (base !== this.objects.length) throw new Error(`ModelBuilder: group at ${base} arrives after ${this.objects.length} objects`);
+    if (base !== this.objects.length)
+      throw new Error(`ModelBuilder: group at ${base} arrives after ${this.objects.length} objects`);
     for (const o of out.objects) this.objects.push(o);
     for (const p of out.properties) this.properties.push(p);
     for (const m of out.meshes) this.meshes.push(m);
@@ -211,7 +251,8 @@ export class ModelBuilder {
       this.out = null;
       this.slab.clear();
     }
-    if (this.units.problems.size > unitProblemsBefore) out.unitProblems = [...this.units.problems].slice(unitProblemsBefore);
+    if (this.units.problems.size > unitProblemsBefore)
+      out.unitProblems = [...this.units.problems].slice(unitProblemsBefore);
     return out;
   }
 
@@ -237,7 +278,9 @@ export class ModelBuilder {
         for (const k of kidsOf(p)) {
           const r = at(k);
           if (r.kind !== 'Plate') continue;
-          const surface = resolveSurface(child(r.node, 'UnboundedGeometry'), ctx) ?? resolveSurface(child(at(p).node, 'UnboundedGeometry'), ctx);
+          const surface =
+            resolveSurface(child(r.node, 'UnboundedGeometry'), ctx) ??
+            resolveSurface(child(at(p).node, 'UnboundedGeometry'), ctx);
           if (surface?.kind !== 'plane') continue;
           const off = lenMm(child(r.node, 'Offset')) ?? 0;
           const t = lenMm(child(child(r.node, 'PlateMaterial') ?? child(r.node, 'MaterialRef'), 'Thickness')) ?? 0;
@@ -301,7 +344,8 @@ export class ModelBuilder {
       if (tgh && type !== 'HOLE') props.TGH = tgh;
       const matRef = child(node, 'PlateMaterial') ?? child(node, 'MaterialRef');
       const mat = matRef ? findMaterial(matRef, materials, shared) : undefined;
-      if (matRef && !mat) warn('dangling-ref', `${rec.kind} ${id}: material "${matRef.a.localRef}" not in the catalogue`, rec.line, id);
+      if (matRef && !mat)
+        warn('dangling-ref', `${rec.kind} ${id}: material "${matRef.a.localRef}" not in the catalogue`, rec.line, id);
       if (mat) {
         props.MAT = mat.grade;
         if (mat.rho !== undefined) props.RHO = mat.rho;
@@ -325,17 +369,38 @@ export class ModelBuilder {
           const t = lenMm(child(matRef, 'Thickness'));
           const off = lenMm(child(node, 'Offset')) ?? 0;
           if (t !== undefined) props.PLTH = t / 1000;
-          const surface = resolveSurface(child(node, 'UnboundedGeometry'), ctx) ?? (parentRec ? resolveSurface(child(parentRec.node, 'UnboundedGeometry'), ctx) : undefined);
+          const surface =
+            resolveSurface(child(node, 'UnboundedGeometry'), ctx) ??
+            (parentRec ? resolveSurface(child(parentRec.node, 'UnboundedGeometry'), ctx) : undefined);
           const segs = curveSegments(child(node, 'OuterContour'), ctx);
           const holeIdx = [...holeKids(i), ...holeKids(panelIdx)];
           const holeLoops = holeIdx.flatMap((h) => holeOf(h)?.loops ?? []);
           const fallback = () => {
             const all = segs.flat();
-            return { kind: 'plane' as const, origin: [all[0], all[1], all[2]] as [number, number, number], normal: normalize(newellNormal(all)) };
+            return {
+              kind: 'plane' as const,
+              origin: [all[0], all[1], all[2]] as [number, number, number],
+              normal: normalize(newellNormal(all)),
+            };
           };
-          if (!surface) warn('no-surface', `${rec.kind} ${id}: reference surface not found; the contour's plane is used`, rec.line, id);
+          if (!surface)
+            warn(
+              'no-surface',
+              `${rec.kind} ${id}: reference surface not found; the contour's plane is used`,
+              rec.line,
+              id,
+            );
           const onlyPlate = panelIdx >= 0 && plateCount(panelIdx) === 1;
-          const res = meshPlate(segs, holeLoops, surface ?? fallback(), off, off + (t ?? 0), ctx.chordMm, net !== undefined ? net * 1e6 : undefined, onlyPlate);
+          const res = meshPlate(
+            segs,
+            holeLoops,
+            surface ?? fallback(),
+            off,
+            off + (t ?? 0),
+            ctx.chordMm,
+            net !== undefined ? net * 1e6 : undefined,
+            onlyPlate,
+          );
           mb = res.mesh;
           const areaM2 = res.area / 1e6;
           props.AREA_GEOM = areaM2;
@@ -352,10 +417,21 @@ export class ModelBuilder {
             if (props.W === undefined) props.W = vol * rho;
           }
           // the writer's CoG convention: NAPA reports the centroid of the moulded sheet (vendorHabits.ts)
-          const cogMm = (habits.cogConvention === 'moulded' ? res.centroid : c.map((v) => v * 1000)) as [number, number, number];
+          const cogMm = (habits.cogConvention === 'moulded' ? res.centroid : c.map((v) => v * 1000)) as [
+            number,
+            number,
+            number,
+          ];
           computed = { areaM2, volumeM3: vol, cogMm, weightKg: rho !== undefined ? vol * rho * 1000 : undefined };
-          props.MSIDE = materialSide(res.normal, off, t, res.centroid, typeof props.STYPE === 'string' ? props.STYPE : undefined);
-          for (const note of res.notes) warn('plate-method', `${rec.kind} ${id}: meshed with the ${note} method`, rec.line, id);
+          props.MSIDE = materialSide(
+            res.normal,
+            off,
+            t,
+            res.centroid,
+            typeof props.STYPE === 'string' ? props.STYPE : undefined,
+          );
+          for (const note of res.notes)
+            warn('plate-method', `${rec.kind} ${id}: meshed with the ${note} method`, rec.line, id);
         } else if (type === 'STIFFENER' || type === 'PILLAR') {
           const sref = child(node, 'SectionRef');
           const sec = sections.get(sref?.a.localRef ?? '');
@@ -364,14 +440,21 @@ export class ModelBuilder {
           const trace = traceLine(segs, Math.max(1, ctx.chordMm * 2));
           const fileLen = traceLengthOf(child(node, 'TraceLine'), units);
           const incl: Inclination[] = children(node, 'Inclination').flatMap((n) => {
-            const p = units.pointMm(child(n, 'Position')), w = directionOf(child(n, 'WebDirection'));
-            return p && w ? [{ position: p, web: normalize(w), flange: directionOf(child(n, 'FlangeDirection')) ?? null }] : [];
+            const p = units.pointMm(child(n, 'Position')),
+              w = directionOf(child(n, 'WebDirection'));
+            return p && w
+              ? [{ position: p, web: normalize(w), flange: directionOf(child(n, 'FlangeDirection')) ?? null }]
+              : [];
           });
           const compLen = polylineLength(trace) / 1000;
           props.L = fileLen && fileLen > 0 ? fileLen : compLen;
-          if (!sec?.polygon) throw new Error(sec ? `section ${sec.name}: ${sec.error}` : `section "${sref?.a.localRef}" not in the catalogue`);
+          if (!sec?.polygon)
+            throw new Error(
+              sec ? `section ${sec.name}: ${sec.error}` : `section "${sref?.a.localRef}" not in the catalogue`,
+            );
           if (trace.length < 6) throw new Error('the TraceLine has no usable curve');
-          let offU = lenMm(child(sref, 'OffsetU')) ?? 0, offV = lenMm(child(sref, 'OffsetV')) ?? 0;
+          let offU = lenMm(child(sref, 'OffsetU')) ?? 0,
+            offV = lenMm(child(sref, 'OffsetV')) ?? 0;
           const layer = layerOf(panelIdx);
           let faceShift = 0; // §5.3.3: the profile starts on the plate face, not inside the steel
           if (layer && rec.kind === 'Stiffener' && incl.length) {
@@ -400,7 +483,10 @@ export class ModelBuilder {
           const back = habits.cogConvention === 'moulded' ? faceShift : 0;
           const cogMm = c ? (res.centroid.map((v, k) => v - back * w0[k]) as [number, number, number]) : undefined;
           computed = { volumeM3: vol, cogMm, weightKg: rho !== undefined ? vol * rho * 1000 : undefined };
-          const plth = sec.kind === 'FlatBar' || sec.kind === 'BulbFlat' ? sectionThickness(sref?.a.localRef, shared, units) : undefined;
+          const plth =
+            sec.kind === 'FlatBar' || sec.kind === 'BulbFlat'
+              ? sectionThickness(sref?.a.localRef, shared, units)
+              : undefined;
           if (plth !== undefined) props.PLTH = plth;
         } else if (type === 'SEAM') {
           const segs = curveSegments(child(node, 'TraceLine'), ctx);
@@ -416,25 +502,31 @@ export class ModelBuilder {
             warn('no-geometry', `Seam ${id} has no TraceLine`, rec.line, id);
           }
         } else if (type === 'COMPARTMENT') {
-        // OCX_GUIDE §2.17: purpose, the file's volume and CoG, and (Compartment) the closed volume of its faces
-        if (node.a.compartmentPurpose) props.PURP = node.a.compartmentPurpose;
-        const cp = child(node, 'CompartmentProperties');
-        const fileVol = units.value(child(cp, 'Volume'), 'volume');
-        const fileCog = units.pointMm(child(cp, 'CenterOfGravity'));
-        if (fileVol !== undefined) props.VOLM = fileVol;
-        if (fileCog) [props.XCG, props.YCG, props.ZCG] = fileCog.map((v) => v / 1000);
-        if (rec.kind === 'Compartment') {
-          const g = buildCompartment(node, ctx);
-          for (const f of g.failedFaces) warn('compartment-face', `Compartment ${id}: ${f}`, rec.line, id);
-          mb = g.mesh;
-          props.VOLM_GEOM = g.volumeMm3 / 1e9;
-          props.AREA_GEOM = g.areaMm2 / 1e6;
-          props.AREA = g.areaMm2 / 1e6;
-          [props.XCG_GEOM, props.YCG_GEOM, props.ZCG_GEOM] = g.centroid.map((v) => v / 1000);
-          if (props.VOLM === undefined) props.VOLM = props.VOLM_GEOM;
-          if (props.XCG === undefined) [props.XCG, props.YCG, props.ZCG] = [props.XCG_GEOM, props.YCG_GEOM, props.ZCG_GEOM];
-        } else warn('no-geometry', 'PhysicalSpace: the cells bounded by panels are not built; purpose, volume and CoG of the file are kept', rec.line);
-      } else if (type === 'HOLE') {
+          // OCX_GUIDE §2.17: purpose, the file's volume and CoG, and (Compartment) the closed volume of its faces
+          if (node.a.compartmentPurpose) props.PURP = node.a.compartmentPurpose;
+          const cp = child(node, 'CompartmentProperties');
+          const fileVol = units.value(child(cp, 'Volume'), 'volume');
+          const fileCog = units.pointMm(child(cp, 'CenterOfGravity'));
+          if (fileVol !== undefined) props.VOLM = fileVol;
+          if (fileCog) [props.XCG, props.YCG, props.ZCG] = fileCog.map((v) => v / 1000);
+          if (rec.kind === 'Compartment') {
+            const g = buildCompartment(node, ctx);
+            for (const f of g.failedFaces) warn('compartment-face', `Compartment ${id}: ${f}`, rec.line, id);
+            mb = g.mesh;
+            props.VOLM_GEOM = g.volumeMm3 / 1e9;
+            props.AREA_GEOM = g.areaMm2 / 1e6;
+            props.AREA = g.areaMm2 / 1e6;
+            [props.XCG_GEOM, props.YCG_GEOM, props.ZCG_GEOM] = g.centroid.map((v) => v / 1000);
+            if (props.VOLM === undefined) props.VOLM = props.VOLM_GEOM;
+            if (props.XCG === undefined)
+              [props.XCG, props.YCG, props.ZCG] = [props.XCG_GEOM, props.YCG_GEOM, props.ZCG_GEOM];
+          } else
+            warn(
+              'no-geometry',
+              'PhysicalSpace: the cells bounded by panels are not built; purpose, volume and CoG of the file are kept',
+              rec.line,
+            );
+        } else if (type === 'HOLE') {
           const h = holeOf(i);
           if (h) {
             mb = new MeshBuilder();
@@ -456,26 +548,51 @@ export class ModelBuilder {
       customProperties(node, props);
       let bounds = null;
       if (mb && !withinWorld(mb)) {
-        warn('geometry-failed', `${rec.kind} ${id}: coordinates beyond ±${MAX_COORD_MM / 1e6} km (absurd values); the part is skipped`, rec.line, id);
+        warn(
+          'geometry-failed',
+          `${rec.kind} ${id}: coordinates beyond ±${MAX_COORD_MM / 1e6} km (absurd values); the part is skipped`,
+          rec.line,
+          id,
+        );
         mb = null;
       }
       if (mb && mb.positions.length >= 3 && mb.isFinite()) {
         const b = growBox(emptyBox(), mb.positions);
         if (isBoxValid(b)) {
           bounds = b;
-          [props.XMIN, props.YMIN, props.ZMIN, props.XMAX, props.YMAX, props.ZMAX] = [b[0], b[1], b[2], b[3], b[4], b[5]].map((v) => v / 1000);
+          [props.XMIN, props.YMIN, props.ZMIN, props.XMAX, props.YMAX, props.ZMAX] = [
+            b[0],
+            b[1],
+            b[2],
+            b[3],
+            b[4],
+            b[5],
+          ].map((v) => v / 1000);
         }
         this.slab.add(i, mb);
       } else if (mb) warn('geometry-failed', `${rec.kind} ${id}: geometry is empty or not finite`, rec.line, id);
       for (const k in props) {
         const v = props[k];
-        if (typeof v === 'string' && v.length > 12) props[k] = v === name ? name : v === id ? id : v === guid ? guid : this.text(v);
+        if (typeof v === 'string' && v.length > 12)
+          props[k] = v === name ? name : v === id ? id : v === guid ? guid : this.text(v);
       }
       const element = this.text(rec.kind);
       const block = blocks.get(id);
-      objects.push({ index: i, id, guid, name, type, element, parent: rec.parent, block: block === undefined ? null : this.text(block), bounds });
+      objects.push({
+        index: i,
+        id,
+        guid,
+        name,
+        type,
+        element,
+        parent: rec.parent,
+        block: block === undefined ? null : this.text(block),
+        bounds,
+      });
       if (COMPARED_ELEMENTS.has(rec.kind) && (dry !== undefined || cog || net !== undefined))
-        fidelity.push(comparePart({ object: i, id, element, line: rec.line }, { weightKg: dry, cogMm: cog, areaM2: net }, computed));
+        fidelity.push(
+          comparePart({ object: i, id, element, line: rec.line }, { weightKg: dry, cogMm: cog, areaM2: net }, computed),
+        );
       properties.push(props);
     }
     sumPanels(group, base, kids, properties);
@@ -488,7 +605,8 @@ export class ModelBuilder {
   finish(raw: Pick<RawModel, 'vessel' | 'header' | 'schemaVersion' | 'unsupported'>): ImportResult {
     const { objects, opts } = this;
     for (const [, msg] of this.units.problems) this.warn('units', msg);
-    for (const [el, n] of raw.unsupported) this.warn('unsupported-element', `${n} × <${el}> not supported by the importer; ignored`);
+    for (const [el, n] of raw.unsupported)
+      this.warn('unsupported-element', `${n} × <${el}> not supported by the importer; ignored`);
     const modelBox = emptyBox();
     for (const o of objects) if (o.bounds) growBox(modelBox, o.bounds); // its min and max corners: two xyz triplets
     return {

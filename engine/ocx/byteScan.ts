@@ -1,16 +1,28 @@
 /**
  * Byte-level XML scanning helpers shared by the splitter of the threaded import and the catalogue
- * pre-pass (engine/ocx/partSplit.ts, engine/ocx/prepass.ts; issue 3 item 6, OCX_GUIDE §1.3). They work
+ * pre-pass (engine/ocx/partSplit.ts, engine/ocx/prepass.ts, OCX_GUIDE §1.3). They work
  * on UTF-8 bytes without decoding: every construct they look for (tags, comments, CDATA, processing
  * instructions, declarations) is delimited by ASCII bytes, which never occur inside a multi-byte
  * character. Searches use native Uint8Array / Node Buffer indexOf; byteView() gives a buffer Node's
  * memchr-based Buffer#indexOf (several times faster than the TypedArray one for single bytes).
  */
 
-export const LT = 60, GT = 62, SLASH = 47, BANG = 33, QUEST = 63, DASH = 45, LBRACK = 91, RBRACK = 93, LF = 10, CR = 13, DQ = 34, SQ = 39;
+export const LT = 60,
+  GT = 62,
+  SLASH = 47,
+  BANG = 33,
+  QUEST = 63,
+  DASH = 45,
+  LBRACK = 91,
+  RBRACK = 93,
+  LF = 10,
+  CR = 13,
+  DQ = 34,
+  SQ = 39;
 
 /** elementEnd results besides an index. */
-export const INCOMPLETE = -1, NEEDS_SCAN = -2;
+export const INCOMPLETE = -1,
+  NEEDS_SCAN = -2;
 
 const NodeBuffer = (globalThis as { Buffer?: typeof Buffer }).Buffer;
 const ascii = new TextEncoder();
@@ -160,13 +172,15 @@ export function endOfStartTag(b: Uint8Array, from: number): number {
 
 /** Index just past the first `a b` pair from `from`, or -1. */
 export function find2(b: Uint8Array, from: number, a: number, c: number): number {
-  for (let i = b.indexOf(a, from); i >= 0 && i + 1 < b.length; i = b.indexOf(a, i + 1)) if (b[i + 1] === c) return i + 2;
+  for (let i = b.indexOf(a, from); i >= 0 && i + 1 < b.length; i = b.indexOf(a, i + 1))
+    if (b[i + 1] === c) return i + 2;
   return -1;
 }
 
 /** Index just past the first `a b c` triple from `from`, or -1. */
 export function find3(b: Uint8Array, from: number, a: number, a2: number, c: number): number {
-  for (let i = b.indexOf(a, from); i >= 0 && i + 2 < b.length; i = b.indexOf(a, i + 1)) if (b[i + 1] === a2 && b[i + 2] === c) return i + 3;
+  for (let i = b.indexOf(a, from); i >= 0 && i + 2 < b.length; i = b.indexOf(a, i + 1))
+    if (b[i + 1] === a2 && b[i + 2] === c) return i + 3;
   return -1;
 }
 

@@ -44,8 +44,15 @@ export interface SectionInfo {
 }
 
 const DIM_NAMES: Record<string, keyof SectionDims> = {
-  Height: 'height', Width: 'width', WebThickness: 'webThickness', FlangeThickness: 'flangeThickness', FlangeWidth: 'flangeWidth',
-  BulbOuterRadius: 'bulbOuterRadius', Diameter: 'diameter', Thickness: 'thickness', Overshoot: 'overshoot',
+  Height: 'height',
+  Width: 'width',
+  WebThickness: 'webThickness',
+  FlangeThickness: 'flangeThickness',
+  FlangeWidth: 'flangeWidth',
+  BulbOuterRadius: 'bulbOuterRadius',
+  Diameter: 'diameter',
+  Thickness: 'thickness',
+  Overshoot: 'overshoot',
 };
 
 /** Resolves a BarSection node (§2.15) into its polygon in mm, with the writer's shape conventions. */
@@ -77,10 +84,17 @@ export function frameNumber(name: string): number | null {
 }
 
 /** Frame tables from the CoordinateSystems (mm, sorted by coordinate) and a RefPlane lookup by id. */
-export function frameTables(systems: XNode[], units: UnitTable): { frames: FrameTables; byId: Map<string, RefPlaneLoc> } {
+export function frameTables(
+  systems: XNode[],
+  units: UnitTable,
+): { frames: FrameTables; byId: Map<string, RefPlaneLoc> } {
   const frames: FrameTables = { x: [], y: [], z: [] };
   const byId = new Map<string, RefPlaneLoc>();
-  const axes: [string, 0 | 1 | 2, RefPlane[]][] = [['XRefPlanes', 0, frames.x], ['YRefPlanes', 1, frames.y], ['ZRefPlanes', 2, frames.z]];
+  const axes: [string, 0 | 1 | 2, RefPlane[]][] = [
+    ['XRefPlanes', 0, frames.x],
+    ['YRefPlanes', 1, frames.y],
+    ['ZRefPlanes', 2, frames.z],
+  ];
   for (const cs of systems)
     for (const [el, axis, list] of axes)
       for (const group of cs.c.filter((c) => c.n === el))

@@ -1,5 +1,5 @@
 /**
- * Compartments (issue 3 item 1, OCX_GUIDE §2.17, schema 3.1 Arrangement_T / Compartment_T /
+ * Compartments (OCX_GUIDE §2.17, schema 3.1 Arrangement_T / Compartment_T /
  * PhysicalSpace_T): a Compartment is a closed volume bounded by CompartmentFace elements (each an
  * UnboundedGeometry surface trimmed by its FaceBoundaryCurve). The faces are meshed as sheets with the
  * plate code (engine/ocx/plateMesh.ts), oriented outwards, and the volume and its centroid computed
@@ -41,7 +41,14 @@ export function buildCompartment(node: XNode, ctx: SurfaceContext): CompartmentG
       const surface = resolveSurface(child(face, 'UnboundedGeometry'), ctx);
       const all = segs.flat();
       if (all.length < 9) throw new Error('FaceBoundaryCurve has no usable curve');
-      const s = plateSheet(segs, [], surface ?? { kind: 'plane', origin: [all[0], all[1], all[2]], normal: normalize(newellNormal(all)) }, 0, 0, ctx.chordMm);
+      const s = plateSheet(
+        segs,
+        [],
+        surface ?? { kind: 'plane', origin: [all[0], all[1], all[2]], normal: normalize(newellNormal(all)) },
+        0,
+        0,
+        ctx.chordMm,
+      );
       sheets.push({ positions: s.sheet.positions, indices: s.sheet.indices, boundary: segs });
     } catch (e) {
       failedFaces.push(`CompartmentFace ${face.a.id ?? `line ${face.line}`}: ${(e as Error).message}`);
@@ -49,7 +56,10 @@ export function buildCompartment(node: XNode, ctx: SurfaceContext): CompartmentG
   }
   if (!sheets.length) throw new Error(`no face could be meshed${failedFaces.length ? ` (${failedFaces[0]})` : ''}`);
   // centre of the boundary points: the reference for orienting faces outwards
-  let cx = 0, cy = 0, cz = 0, n = 0;
+  let cx = 0,
+    cy = 0,
+    cz = 0,
+    n = 0;
   for (const s of sheets)
     for (const seg of s.boundary)
       for (let i = 0; i < seg.length; i += 3) {
@@ -60,10 +70,12 @@ export function buildCompartment(node: XNode, ctx: SurfaceContext): CompartmentG
       }
   const c: Vec3 = [cx / n, cy / n, cz / n];
   const mb = new MeshBuilder();
-  let vol = 0, area = 0;
+  let vol = 0,
+    area = 0;
   const m: Vec3 = [0, 0, 0];
   for (const s of sheets) {
-    const P = s.positions, I = s.indices;
+    const P = s.positions,
+      I = s.indices;
     // orientation: sum of (triangle centre − c) · (area normal)
     let side = 0;
     for (let t = 0; t < I.length; t += 3) side += tetVolume(P, I[t], I[t + 1], I[t + 2], c);
@@ -71,7 +83,9 @@ export function buildCompartment(node: XNode, ctx: SurfaceContext): CompartmentG
     const base = mb.vertexCount;
     const fn: Vec3 = [0, 0, 0];
     for (let t = 0; t < I.length; t += 3) {
-      const a = I[t], b = flip ? I[t + 2] : I[t + 1], d = flip ? I[t + 1] : I[t + 2];
+      const a = I[t],
+        b = flip ? I[t + 2] : I[t + 1],
+        d = flip ? I[t + 1] : I[t + 2];
       const v = tetVolume(P, a, b, d, c);
       vol += v;
       for (let k = 0; k < 3; k++) m[k] += (v * (c[k] + P[3 * a + k] + P[3 * b + k] + P[3 * d + k])) / 4;
@@ -83,7 +97,8 @@ export function buildCompartment(node: XNode, ctx: SurfaceContext): CompartmentG
     }
     const nn = normalize(fn);
     for (let i = 0; i < P.length; i += 3) mb.vertex(P[i], P[i + 1], P[i + 2], nn[0], nn[1], nn[2]);
-    for (let t = 0; t < I.length; t += 3) mb.triangle(base + I[t], base + (flip ? I[t + 2] : I[t + 1]), base + (flip ? I[t + 1] : I[t + 2]));
+    for (let t = 0; t < I.length; t += 3)
+      mb.triangle(base + I[t], base + (flip ? I[t + 2] : I[t + 1]), base + (flip ? I[t + 1] : I[t + 2]));
     for (const seg of s.boundary) mb.polylineEdges(seg, false);
   }
   const centroid: Vec3 = vol !== 0 ? [m[0] / vol, m[1] / vol, m[2] / vol] : c;
@@ -92,9 +107,15 @@ export function buildCompartment(node: XNode, ctx: SurfaceContext): CompartmentG
 
 /** Signed volume of the tetrahedron (c, Pa, Pb, Pd), mm³ (positive when abd faces away from c). */
 function tetVolume(P: ArrayLike<number>, a: number, b: number, d: number, c: Vec3): number {
-  const ax = P[3 * a] - c[0], ay = P[3 * a + 1] - c[1], az = P[3 * a + 2] - c[2];
-  const bx = P[3 * b] - c[0], by = P[3 * b + 1] - c[1], bz = P[3 * b + 2] - c[2];
-  const dx = P[3 * d] - c[0], dy = P[3 * d + 1] - c[1], dz = P[3 * d + 2] - c[2];
+  const ax = P[3 * a] - c[0],
+    ay = P[3 * a + 1] - c[1],
+    az = P[3 * a + 2] - c[2];
+  const bx = P[3 * b] - c[0],
+    by = P[3 * b + 1] - c[1],
+    bz = P[3 * b + 2] - c[2];
+  const dx = P[3 * d] - c[0],
+    dy = P[3 * d + 1] - c[1],
+    dz = P[3 * d + 2] - c[2];
   return (ax * (by * dz - bz * dy) - ay * (bx * dz - bz * dx) + az * (bx * dy - by * dx)) / 6;
 }
 

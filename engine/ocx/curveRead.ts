@@ -19,7 +19,16 @@ export interface CurveContext {
 }
 
 /** Curve element local names understood by curveSegments. */
-export const CURVE_ELEMENTS = new Set(['Line3D', 'PolyLine3D', 'CircumArc3D', 'Circle3D', 'CircumCircle3D', 'Ellipse3D', 'NURBS3D', 'CompositeCurve3D']);
+export const CURVE_ELEMENTS = new Set([
+  'Line3D',
+  'PolyLine3D',
+  'CircumArc3D',
+  'Circle3D',
+  'CircumCircle3D',
+  'Ellipse3D',
+  'NURBS3D',
+  'CompositeCurve3D',
+]);
 
 const lenMm = (ctx: CurveContext, n: XNode | undefined) => {
   const v = ctx.units.value(n, 'length');
@@ -67,21 +76,28 @@ export function curvePolyline(n: XNode, ctx: CurveContext): number[] | undefined
   const U = ctx.units;
   switch (n.n) {
     case 'Line3D': {
-      const a = U.pointMm(child(n, 'StartPoint')), b = U.pointMm(child(n, 'EndPoint'));
+      const a = U.pointMm(child(n, 'StartPoint')),
+        b = U.pointMm(child(n, 'EndPoint'));
       return a && b ? [...a, ...b] : undefined;
     }
     case 'PolyLine3D': {
-      const pts = children(n, 'Point3D').map((p) => U.pointMm(p)).filter((p): p is Vec3 => !!p);
+      const pts = children(n, 'Point3D')
+        .map((p) => U.pointMm(p))
+        .filter((p): p is Vec3 => !!p);
       const flat = pts.flat();
       if (n.a.isClosed === 'true' && pts.length > 2) flat.push(...pts[0]);
       return flat;
     }
     case 'CircumArc3D': {
-      const a = U.pointMm(child(n, 'StartPoint')), b = U.pointMm(child(n, 'IntermediatePoint')), c = U.pointMm(child(n, 'EndPoint'));
+      const a = U.pointMm(child(n, 'StartPoint')),
+        b = U.pointMm(child(n, 'IntermediatePoint')),
+        c = U.pointMm(child(n, 'EndPoint'));
       return a && b && c ? circumArc(a, b, c, ctx.chordMm, ctx.angRad) : undefined;
     }
     case 'Circle3D': {
-      const c = U.pointMm(child(n, 'Center')), nn = dir(child(n, 'Normal')), d = lenMm(ctx, child(n, 'Diameter'));
+      const c = U.pointMm(child(n, 'Center')),
+        nn = dir(child(n, 'Normal')),
+        d = lenMm(ctx, child(n, 'Diameter'));
       return c && nn && d && d > 0 ? circle(c, nn, d / 2, ctx.chordMm, ctx.angRad) : undefined;
     }
     case 'CircumCircle3D': {
@@ -95,8 +111,10 @@ export function curvePolyline(n: XNode, ctx: CurveContext): number[] | undefined
     }
     case 'Ellipse3D': {
       const c = U.pointMm(child(n, 'Center'));
-      const ma = dir(child(n, 'MajorAxis')), mi = dir(child(n, 'MinorAxis'));
-      const dM = lenMm(ctx, child(n, 'MajorDiameter')), dm = lenMm(ctx, child(n, 'MinorDiameter'));
+      const ma = dir(child(n, 'MajorAxis')),
+        mi = dir(child(n, 'MinorAxis'));
+      const dM = lenMm(ctx, child(n, 'MajorDiameter')),
+        dm = lenMm(ctx, child(n, 'MinorDiameter'));
       return c && ma && mi && dM && dm ? ellipse(c, ma, mi, dM / 2, dm / 2, ctx.chordMm, ctx.angRad) : undefined;
     }
     case 'NURBS3D':
@@ -110,7 +128,8 @@ export function curvePolyline(n: XNode, ctx: CurveContext): number[] | undefined
 function midOpposite(a: Vec3, b: Vec3, c: Vec3): Vec3 {
   // reflect b through the chord midpoint of a–c, then push it onto the circle side opposite to b
   const m: Vec3 = [(a[0] + c[0]) / 2, (a[1] + c[1]) / 2, (a[2] + c[2]) / 2];
-  const ab = [b[0] - a[0], b[1] - a[1], b[2] - a[2]], ac = [c[0] - a[0], c[1] - a[1], c[2] - a[2]];
+  const ab = [b[0] - a[0], b[1] - a[1], b[2] - a[2]],
+    ac = [c[0] - a[0], c[1] - a[1], c[2] - a[2]];
   const nrm = normalize([ab[1] * ac[2] - ab[2] * ac[1], ab[2] * ac[0] - ab[0] * ac[2], ab[0] * ac[1] - ab[1] * ac[0]]);
   const ax = normalize(ac);
   // in-plane perpendicular to the chord pointing away from b
@@ -119,9 +138,15 @@ function midOpposite(a: Vec3, b: Vec3, c: Vec3): Vec3 {
   if (perp[0] * bm[0] + perp[1] * bm[1] + perp[2] * bm[2] > 0) perp = [-perp[0], -perp[1], -perp[2]];
   // circle centre and radius
   const r2 = (v: number[]) => v[0] * v[0] + v[1] * v[1] + v[2] * v[2];
-  const cr = (p: number[], q: number[]) => [p[1] * q[2] - p[2] * q[1], p[2] * q[0] - p[0] * q[2], p[0] * q[1] - p[1] * q[0]];
-  const mm = cr(ab, ac), m2 = r2(mm);
-  const t1 = cr(ac, mm).map((v) => v * r2(ab)), t2 = cr(mm, ab).map((v) => v * r2(ac));
+  const cr = (p: number[], q: number[]) => [
+    p[1] * q[2] - p[2] * q[1],
+    p[2] * q[0] - p[0] * q[2],
+    p[0] * q[1] - p[1] * q[0],
+  ];
+  const mm = cr(ab, ac),
+    m2 = r2(mm);
+  const t1 = cr(ac, mm).map((v) => v * r2(ab)),
+    t2 = cr(mm, ab).map((v) => v * r2(ac));
   const O = [a[0] + (t1[0] + t2[0]) / (2 * m2), a[1] + (t1[1] + t2[1]) / (2 * m2), a[2] + (t1[2] + t2[2]) / (2 * m2)];
   const R = Math.sqrt(r2([a[0] - O[0], a[1] - O[1], a[2] - O[2]]));
   return [O[0] + perp[0] * R, O[1] + perp[1] * R, O[2] + perp[2] * R];
@@ -129,7 +154,8 @@ function midOpposite(a: Vec3, b: Vec3, c: Vec3): Vec3 {
 
 /** Reads NURBS3D control points (mm) and weights; supports ControlPoint/@coordinates and ControlPoint/Point3D. */
 export function readControlPoints(list: XNode[], units: UnitTable): { xyz: number[]; w: number[] } {
-  const xyz: number[] = [], w: number[] = [];
+  const xyz: number[] = [],
+    w: number[] = [];
   for (const l of list)
     for (const cp of children(l, 'ControlPoint')) {
       const p = units.pointMm(cp);

@@ -1,5 +1,5 @@
 /**
- * The import error (issue 2 item 5: "A truncated, malformed or non-OCX file is refused with a message
+ * The import error ("A truncated, malformed or non-OCX file is refused with a message
  * naming the problem and its line"). Re-exported from engine/ocx/index.ts.
  */
 
@@ -10,7 +10,9 @@ export class OcxImportError extends Error {
     public readonly line?: number,
     public readonly column?: number,
   ) {
-    super(line !== undefined ? `${message} (line ${line}${column !== undefined ? `, column ${column}` : ''})` : message);
+    super(
+      line !== undefined ? `${message} (line ${line}${column !== undefined ? `, column ${column}` : ''})` : message,
+    );
     this.name = 'OcxImportError';
   }
 }

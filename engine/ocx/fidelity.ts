@@ -1,5 +1,5 @@
 /**
- * Agreement of the importer's own quantities with the design system's figures (issue 3 item 3): for
+ * Agreement of the importer's own quantities with the design system's figures: for
  * every structural part that carries PhysicalProperties (DryWeight, CenterOfGravity) or a NetArea, the
  * deviation of the weight, area and centre of gravity computed from the geometry. Pure functions shared
  * by buildModel (which records a PartFidelity per part), `npm run ocx:check` (scripts/ocxCheck.ts) and
@@ -11,7 +11,7 @@ import { hypot3 } from '../geometry/curves';
 /** Part elements compared with the vendor's figures (OCX StructurePart kinds). */
 export const COMPARED_ELEMENTS = new Set(['Plate', 'Bracket', 'Stiffener', 'EdgeReinforcement', 'Pillar']);
 
-/** Targets of issue 3 item 3: relative deviation (%) for weight and area, distance (mm) for the CoG. */
+/** Fidelity targets: relative deviation (%) for weight and area, distance (mm) for the CoG. */
 export const FIDELITY_TARGETS = { weightPct: 1, areaPct: 1, cogMm: 10, share: 99 } as const;
 
 /**
@@ -24,14 +24,27 @@ export function comparePart(
   computed: PartFidelity['computed'],
 ): PartFidelity {
   const rel = (v?: number, c?: number) =>
-    v !== undefined && c !== undefined && Number.isFinite(v) && Number.isFinite(c) && v !== 0 ? (Math.abs(c - v) / Math.abs(v)) * 100 : undefined;
-  const out: PartFidelity = { object: base.object, id: base.id, element: base.element, line: base.line, vendor, computed };
+    v !== undefined && c !== undefined && Number.isFinite(v) && Number.isFinite(c) && v !== 0
+      ? (Math.abs(c - v) / Math.abs(v)) * 100
+      : undefined;
+  const out: PartFidelity = {
+    object: base.object,
+    id: base.id,
+    element: base.element,
+    line: base.line,
+    vendor,
+    computed,
+  };
   const w = rel(vendor.weightKg, computed.weightKg);
   if (w !== undefined) out.weightDevPct = w;
   const a = rel(vendor.areaM2, computed.areaM2);
   if (a !== undefined) out.areaDevPct = a;
   if (vendor.cogMm && computed.cogMm && allFinite(vendor.cogMm) && allFinite(computed.cogMm))
-    out.cogDevMm = hypot3(vendor.cogMm[0] - computed.cogMm[0], vendor.cogMm[1] - computed.cogMm[1], vendor.cogMm[2] - computed.cogMm[2]);
+    out.cogDevMm = hypot3(
+      vendor.cogMm[0] - computed.cogMm[0],
+      vendor.cogMm[1] - computed.cogMm[1],
+      vendor.cogMm[2] - computed.cogMm[2],
+    );
   return out;
 }
 
@@ -68,7 +81,8 @@ export function summarizeFidelity(result: ImportResult, excluded: FidelityExclus
   const recs = result.fidelity ?? [];
   let explained = 0;
   const share = (key: 'W' | 'AREA' | 'COG', dev: (r: PartFidelity) => number | undefined, limit: number) => {
-    let n = 0, ok = 0;
+    let n = 0,
+      ok = 0;
     for (const r of recs) {
       const d = dev(r);
       if (d === undefined) continue;
@@ -87,7 +101,8 @@ export function summarizeFidelity(result: ImportResult, excluded: FidelityExclus
   const cogWithin = share('COG', (r) => r.cogDevMm, FIDELITY_TARGETS.cogMm);
   return {
     parts: result.objects.filter((o) => COMPARED_ELEMENTS.has(o.element)).length,
-    compared: recs.filter((r) => r.weightDevPct !== undefined || r.areaDevPct !== undefined || r.cogDevMm !== undefined).length,
+    compared: recs.filter((r) => r.weightDevPct !== undefined || r.areaDevPct !== undefined || r.cogDevMm !== undefined)
+      .length,
     weightWithin,
     areaWithin,
     cogWithin,
@@ -100,7 +115,7 @@ export function summarizeFidelity(result: ImportResult, excluded: FidelityExclus
 const pct = (v: number | null) => (v === null ? 'n/a' : `${Number(v.toFixed(1))}%`);
 
 /**
- * The summary line of issue 3 item 3:
+ * The summary line of ocx:check:
  * `FILE: parts=N compared=M weight_within_1pct=P% area_within_1pct=Q% cog_within_10mm=R% warnings=W errors=E`.
  */
 export function summaryLine(file: string, s: FidelitySummary): string {
@@ -109,15 +124,28 @@ export function summaryLine(file: string, s: FidelitySummary): string {
 
 /** The summary of a file that could not be imported at all. */
 export function refusedSummary(): FidelitySummary {
-  return { parts: 0, compared: 0, weightWithin: null, areaWithin: null, cogWithin: null, warnings: 0, errors: 1, explained: 0 };
+  return {
+    parts: 0,
+    compared: 0,
+    weightWithin: null,
+    areaWithin: null,
+    cogWithin: null,
+    warnings: 0,
+    errors: 1,
+    explained: 0,
+  };
 }
 
 /** True when every share of the summary meets FIDELITY_TARGETS.share (n/a counts as met). */
 export function meetsTargets(s: FidelitySummary): boolean {
-  return [s.weightWithin, s.areaWithin, s.cogWithin].every((v) => v === null || v >= FIDELITY_TARGETS.share) && s.errors === 0;
+  return (
+    [s.weightWithin, s.areaWithin, s.cogWithin].every((v) => v === null || v >= FIDELITY_TARGETS.share) &&
+    s.errors === 0
+  );
 }
 
-const fmt = (v: number | undefined, digits: number) => (v === undefined || !Number.isFinite(v) ? '-' : v.toFixed(digits));
+const fmt = (v: number | undefined, digits: number) =>
+  v === undefined || !Number.isFinite(v) ? '-' : v.toFixed(digits);
 const fmtPt = (p?: [number, number, number]) => (p ? p.map((v) => v.toFixed(1)).join(' ') : '-');
 
 /**
@@ -126,16 +154,46 @@ const fmtPt = (p?: [number, number, number]) => (p ? p.map((v) => v.toFixed(1)).
  * (the expected-deviation table) lists them.
  */
 export function fidelityTable(result: ImportResult, excluded: FidelityExclusions = new Set()): string[] {
-  const mark = (r: PartFidelity, q: 'W' | 'AREA' | 'COG', out: boolean) => (!out ? '' : excluded.has(`${r.id}|${q}`) ? 'explained' : '!');
+  const mark = (r: PartFidelity, q: 'W' | 'AREA' | 'COG', out: boolean) =>
+    !out ? '' : excluded.has(`${r.id}|${q}`) ? 'explained' : '!';
   const rows: string[][] = [['part', 'element', 'quantity', 'vendor', 'computed', 'deviation', '']];
   for (const r of result.fidelity ?? []) {
     if (r.weightDevPct !== undefined)
-      rows.push([r.id, r.element, 'weight kg', fmt(r.vendor.weightKg, 3), fmt(r.computed.weightKg, 3), `${r.weightDevPct.toFixed(2)}%`, mark(r, 'W', r.weightDevPct > FIDELITY_TARGETS.weightPct)]);
+      rows.push([
+        r.id,
+        r.element,
+        'weight kg',
+        fmt(r.vendor.weightKg, 3),
+        fmt(r.computed.weightKg, 3),
+        `${r.weightDevPct.toFixed(2)}%`,
+        mark(r, 'W', r.weightDevPct > FIDELITY_TARGETS.weightPct),
+      ]);
     if (r.areaDevPct !== undefined)
-      rows.push([r.id, r.element, 'area m2', fmt(r.vendor.areaM2, 4), fmt(r.computed.areaM2, 4), `${r.areaDevPct.toFixed(2)}%`, mark(r, 'AREA', r.areaDevPct > FIDELITY_TARGETS.areaPct)]);
+      rows.push([
+        r.id,
+        r.element,
+        'area m2',
+        fmt(r.vendor.areaM2, 4),
+        fmt(r.computed.areaM2, 4),
+        `${r.areaDevPct.toFixed(2)}%`,
+        mark(r, 'AREA', r.areaDevPct > FIDELITY_TARGETS.areaPct),
+      ]);
     if (r.cogDevMm !== undefined)
-      rows.push([r.id, r.element, 'cog mm', fmtPt(r.vendor.cogMm), fmtPt(r.computed.cogMm), `${r.cogDevMm.toFixed(1)} mm`, mark(r, 'COG', r.cogDevMm > FIDELITY_TARGETS.cogMm)]);
+      rows.push([
+        r.id,
+        r.element,
+        'cog mm',
+        fmtPt(r.vendor.cogMm),
+        fmtPt(r.computed.cogMm),
+        `${r.cogDevMm.toFixed(1)} mm`,
+        mark(r, 'COG', r.cogDevMm > FIDELITY_TARGETS.cogMm),
+      ]);
   }
   const widths = rows[0].map((_, k) => Math.max(...rows.map((r) => r[k].length)));
-  return rows.map((r) => r.map((c, k) => c.padEnd(widths[k])).join('  ').trimEnd());
+  return rows.map((r) =>
+    r
+      .map((c, k) => c.padEnd(widths[k]))
+      .join('  ')
+      .trimEnd(),
+  );
 }

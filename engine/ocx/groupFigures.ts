@@ -1,7 +1,7 @@
 /**
  * Figures of a part group that phases 2–3 (engine/ocx/buildModel.ts) take from the file and the
  * catalogue rather than from the geometry: the world-coordinate sanity check, material and bar-section
- * look-ups, a trace's file length and the panel sums (issue 2 item 5, issue 3 items 3 and 5).
+ * look-ups, a trace's file length and the panel sums.
  */
 import type { MeshBuilder } from '../geometry/MeshBuilder';
 import type { PropertyRecord } from '../model/types';
@@ -25,7 +25,11 @@ export function withinWorld(mb: MeshBuilder): boolean {
  * The Material of a PlateMaterial/MaterialRef: by localRef (OCX_GUIDE §2.18), else — for writers that
  * omit localRef (AVEVA E3D) — by the normalised GUID, then by name.
  */
-export function findMaterial(ref: XNode, materials: Map<string, MaterialInfo>, raw: SharedData): MaterialInfo | undefined {
+export function findMaterial(
+  ref: XNode,
+  materials: Map<string, MaterialInfo>,
+  raw: SharedData,
+): MaterialInfo | undefined {
   if (ref.a.localRef) return materials.get(ref.a.localRef);
   const g = normGuid(ref.a.GUIDRef);
   for (const [id, n] of raw.catalogue) {
@@ -38,7 +42,8 @@ export function findMaterial(ref: XNode, materials: Map<string, MaterialInfo>, r
 /** The file's length of a TraceLine in m: composite CurveLength, else the sum of segment lengths. */
 export function traceLengthOf(trace: XNode | undefined, units: UnitTable): number | undefined {
   if (!trace) return undefined;
-  let total = 0, any = false;
+  let total = 0,
+    any = false;
   for (const c of trace.c) {
     const own = units.value(child(c, 'CurveLength'), 'length');
     if (own !== undefined && own > 0) {
@@ -65,19 +70,23 @@ export function sectionThickness(ref: string | undefined, raw: SharedData, units
   return v;
 }
 
-/** A panel without file values gets the summed W and AREA of its plates and other parts (issue item 4); props[0] is object `base`. */
+/** A panel without file values gets the summed W and AREA of its plates and other parts; props[0] is object `base`. */
 export function sumPanels(parts: PartRecord[], base: number, kids: number[][], props: PropertyRecord[]): void {
   for (let l = 0; l < parts.length; l++) {
     if (parts[l].kind !== 'Panel') continue;
     const i = base + l;
     const kind = (k: number) => parts[k - base].kind;
-    const ch = kids[l].filter((k) => kind(k) !== 'Hole2DContour' && kind(k) !== 'InnerContour' && kind(k) !== 'SlotContour');
+    const ch = kids[l].filter(
+      (k) => kind(k) !== 'Hole2DContour' && kind(k) !== 'InnerContour' && kind(k) !== 'SlotContour',
+    );
     if (props[i - base].W === undefined) {
       const w = ch.reduce((s, k) => s + (typeof props[k - base].W === 'number' ? (props[k - base].W as number) : 0), 0);
       if (w > 0) props[i - base].W = w;
     }
     if (props[i - base].AREA === undefined) {
-      const a = ch.filter((k) => kind(k) === 'Plate').reduce((s, k) => s + (typeof props[k - base].AREA === 'number' ? (props[k - base].AREA as number) : 0), 0);
+      const a = ch
+        .filter((k) => kind(k) === 'Plate')
+        .reduce((s, k) => s + (typeof props[k - base].AREA === 'number' ? (props[k - base].AREA as number) : 0), 0);
       if (a > 0) props[i - base].AREA = a;
     }
   }

@@ -19,7 +19,8 @@ export interface HoleOutline {
 export function holeShape2d(hole: XNode, ctx: CurveContext): { ring: number[][]; shape: string } | string {
   const L = (n: XNode | undefined) => (ctx.units.value(n, 'length') ?? NaN) * 1000;
   for (const s of hole.c) {
-    const H = L(child(s, 'Height')), W = L(child(s, 'Width'));
+    const H = L(child(s, 'Height')),
+      W = L(child(s, 'Width'));
     switch (s.n) {
       case 'ParametricCircle': {
         const d = L(child(s, 'Diameter'));
@@ -36,16 +37,21 @@ export function holeShape2d(hole: XNode, ctx: CurveContext): { ring: number[][];
         return { ring: [roundedRect(W, H, Math.min(H, W) / 2)], shape: `Oblong ${fmt(W)}x${fmt(H)}` };
       case 'RectangularMickeyMouseEars':
         if (!(H > 0 && W > 0)) return 'RectangularMickeyMouseEars without Height/Width';
-        return { ring: [mickeyMouse(W, H, L(child(s, 'Radius')), child(s, 'Displacement') ? L(child(s, 'Displacement')) : 0)], shape: `MickeyMouse ${fmt(W)}x${fmt(H)}` };
+        return {
+          ring: [mickeyMouse(W, H, L(child(s, 'Radius')), child(s, 'Displacement') ? L(child(s, 'Displacement')) : 0)],
+          shape: `MickeyMouse ${fmt(W)}x${fmt(H)}`,
+        };
       case 'SuperElliptical': {
         if (!(H > 0 && W > 0)) return 'SuperElliptical without Height/Width';
         const e = num(s.a.exponent) ?? 2;
         const out: number[] = [];
         const n = 64;
         for (let i = 0; i < n; i++) {
-          const t = (2 * Math.PI * i) / n, c = Math.cos(t), si = Math.sin(t);
+          const t = (2 * Math.PI * i) / n,
+            c = Math.cos(t),
+            si = Math.sin(t);
           // Height = semi-axis along x, Width = semi-axis along y (§2.15)
-          out.push(H * Math.sign(c) * Math.pow(Math.abs(c), 2 / e), W * Math.sign(si) * Math.pow(Math.abs(si), 2 / e));
+          out.push(H * Math.sign(c) * Math.abs(c) ** (2 / e), W * Math.sign(si) * Math.abs(si) ** (2 / e));
         }
         return { ring: [out], shape: `SuperEllipse ${fmt(2 * H)}x${fmt(2 * W)} e${e}` };
       }
@@ -65,8 +71,14 @@ const fmt = (v: number) => String(Math.round(v * 10) / 10);
 function roundedRect(W: number, H: number, r: number): number[] {
   r = Math.max(0, Math.min(r, W / 2, H / 2));
   const out: number[] = [];
-  const cx = W / 2 - r, cy = H / 2 - r;
-  const corners: [number, number, number][] = [[cx, cy, 0], [-cx, cy, Math.PI / 2], [-cx, -cy, Math.PI], [cx, -cy, 1.5 * Math.PI]];
+  const cx = W / 2 - r,
+    cy = H / 2 - r;
+  const corners: [number, number, number][] = [
+    [cx, cy, 0],
+    [-cx, cy, Math.PI / 2],
+    [-cx, -cy, Math.PI],
+    [cx, -cy, 1.5 * Math.PI],
+  ];
   // segments per quarter: chordal error ≤ 0.1 mm (at least 8)
   const seg = r > 0 ? Math.max(8, Math.ceil(Math.PI / 2 / (2 * Math.acos(Math.max(-1, 1 - 0.1 / r))))) : 0;
   for (const [x, y, a0] of corners) {
@@ -114,7 +126,8 @@ export function holeOutline(node: XNode, catalogue: Map<string, XNode>, ctx: Cur
   const loops = shape.ring.map((r) => {
     const out: number[] = [];
     for (let i = 0; i < r.length; i += 2) {
-      const x = r[i], y = r[i + 1];
+      const x = r[i],
+        y = r[i + 1];
       out.push(o[0] + x * px[0] + y * py[0], o[1] + x * px[1] + y * py[1], o[2] + x * px[2] + y * py[2]);
     }
     return out;
@@ -138,11 +151,16 @@ export function mickeyMouse(W: number, H: number, R: number, disp: number): numb
     out.push(out[0]);
     return out;
   };
-  const ears = [-1, 1].flatMap((sx) => [-1, 1].map((sy) => {
-    const cx = sx * (W / 2 - disp), cy = sy * (H / 2 - disp), ring: number[] = [];
-    for (let i = 0; i < 48; i++) ring.push(cx + R * Math.cos((2 * Math.PI * i) / 48), cy + R * Math.sin((2 * Math.PI * i) / 48));
-    return [toRing(ring)];
-  }));
+  const ears = [-1, 1].flatMap((sx) =>
+    [-1, 1].map((sy) => {
+      const cx = sx * (W / 2 - disp),
+        cy = sy * (H / 2 - disp),
+        ring: number[] = [];
+      for (let i = 0; i < 48; i++)
+        ring.push(cx + R * Math.cos((2 * Math.PI * i) / 48), cy + R * Math.sin((2 * Math.PI * i) / 48));
+      return [toRing(ring)];
+    }),
+  );
   const u = polygonClipping.union([toRing(rect)], ...ears);
   const outer = u[0]?.[0];
   return outer ? outer.slice(0, -1).flat() : rect;

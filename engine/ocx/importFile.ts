@@ -1,7 +1,7 @@
 /**
- * Node-only file import (issue 2 item 5): streams a .3docx file from disk into importOcx with its size
+ * Node-only file import: streams a .3docx file from disk into importOcx with its size
  * for progress and its base name for messages; large files are tessellated in worker threads while the
- * calling thread parses (issue 3 item 6, engine/ocx/partPool.ts).
+ * calling thread parses (engine/ocx/partPool.ts).
  */
 import { createReadStream } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
@@ -63,12 +63,19 @@ export async function importOcxFile(path: string, options: ImportFileOptions = {
   const st = await stat(path);
   const { threads: asked, ...rest } = options;
   const threads = asked ?? (st.size >= THREADED_FROM_BYTES ? defaultThreads() : 0);
-  if (!Number.isInteger(threads) || threads < 0) throw new RangeError(`importOcxFile: threads must be a whole number ≥ 0 (got ${threads})`);
+  if (!Number.isInteger(threads) || threads < 0)
+    throw new RangeError(`importOcxFile: threads must be a whole number ≥ 0 (got ${threads})`);
   const fileName = basename(path);
   const offload = threads > 0 ? { offload: partPool({ threads }) } : {};
   if (st.size < READ_WHOLE_BELOW_BYTES) {
     const buf = await readFile(path);
-    return importOcx(chunksOf(buf), { totalBytes: buf.length, fileName, reopen: () => chunksOf(buf), ...offload, ...rest });
+    return importOcx(chunksOf(buf), {
+      totalBytes: buf.length,
+      fileName,
+      reopen: () => chunksOf(buf),
+      ...offload,
+      ...rest,
+    });
   }
   const streams: ReturnType<typeof createReadStream>[] = [];
   const open = () => {

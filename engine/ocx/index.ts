@@ -1,5 +1,5 @@
 /**
- * OCX import entry points (issue 2 item 5). Implementation: engine/ocx/reader.ts (phase 1, streaming
+ * OCX import entry points. Implementation: engine/ocx/reader.ts (phase 1, streaming
  * SAX), engine/ocx/buildModel.ts (phases 2–3: resolution and tessellation) and engine/geometry/*.
  */
 import type { ImportResult, ProgressFn } from '../model/types';
@@ -28,7 +28,7 @@ export interface ImportOptions {
   fileName?: string;
   /**
    * Opens the same document again from its start (a file: Node createReadStream, browser File.stream()).
-   * When given, the import runs in two passes with bounded memory (issue 3 item 5, OCX_GUIDE §1.3):
+   * When given, the import runs in two passes with bounded memory (OCX_GUIDE §1.3):
    * `chunks` feeds the cheap catalogue pre-pass (engine/ocx/prepass.ts), the reopened stream the main
    * pass, which tessellates and measures each part as soon as its element closes and keeps only the
    * compact results. Without it the whole stream is read first (memory grows with the parts' data).
@@ -66,7 +66,11 @@ export interface GroupOffload {
 }
 
 /** Creates a GroupOffload for one import (null: process on the calling thread). */
-export type OffloadFactory = (shared: SharedData, build: Omit<BuildOptions, 'signal' | 'onProgress'>, builder: ModelBuilder) => GroupOffload | null;
+export type OffloadFactory = (
+  shared: SharedData,
+  build: Omit<BuildOptions, 'signal' | 'onProgress'>,
+  builder: ModelBuilder,
+) => GroupOffload | null;
 
 /**
  * Imports an OCX 3.0/3.1 document from a stream of UTF-8 bytes or text chunks. Reading reports progress
@@ -77,7 +81,10 @@ export type OffloadFactory = (shared: SharedData, build: Omit<BuildOptions, 'sig
  * @throws OcxImportError for an empty, truncated, malformed or non-OCX document (message names the
  * problem and its line); an Error named 'AbortError' when options.signal aborts.
  */
-export async function importOcx(chunks: AsyncIterable<Uint8Array | string>, options: ImportOptions = {}): Promise<ImportResult> {
+export async function importOcx(
+  chunks: AsyncIterable<Uint8Array | string>,
+  options: ImportOptions = {},
+): Promise<ImportResult> {
   let last = 0;
   const progress = (f: number, msg: string) => {
     if (!options.onProgress) return;
@@ -107,10 +114,12 @@ export async function importOcx(chunks: AsyncIterable<Uint8Array | string>, opti
       const { signal: _signal, ...plain } = build;
       const offload = options.offload?.(shared, plain, builder) ?? null;
       try {
-        const onBytes = total ? (n: number) => progress(0.1 + 0.9 * Math.min(1, n / total), `Importing parts (${builder.count} so far)`) : undefined;
+        const onBytes = total
+          ? (n: number) => progress(0.1 + 0.9 * Math.min(1, n / total), `Importing parts (${builder.count} so far)`)
+          : undefined;
         if (offload?.addText) {
           const split = offload as GroupOffload & Required<Pick<GroupOffload, 'addText' | 'textUnsupported'>>;
-          let read;
+          let read: Awaited<ReturnType<typeof readSplit>>;
           try {
             read = await readSplit(options.reopen(), split, { shared, signal: options.signal, onBytes });
           } catch (e) {
@@ -126,7 +135,9 @@ export async function importOcx(chunks: AsyncIterable<Uint8Array | string>, opti
         const raw = await readOcx(options.reopen(), {
           signal: options.signal,
           shared,
-          onGroup: offload ? (records, base) => offload.add(records, base) : (records, base) => builder.addGroup(records, base),
+          onGroup: offload
+            ? (records, base) => offload.add(records, base)
+            : (records, base) => builder.addGroup(records, base),
           drain: offload ? () => offload.backlog() : undefined,
           onBytes,
         });
@@ -139,7 +150,10 @@ export async function importOcx(chunks: AsyncIterable<Uint8Array | string>, opti
     }
     chunks = options.reopen(); // no OCX root found by the scan, or a bad fragment: the single pass gives the precise error
   }
-  const raw = await readOcx(chunks, { onBytes: total ? (n) => progress(0.5 * Math.min(1, n / total), 'Reading') : undefined, signal: options.signal });
+  const raw = await readOcx(chunks, {
+    onBytes: total ? (n) => progress(0.5 * Math.min(1, n / total), 'Reading') : undefined,
+    signal: options.signal,
+  });
   progress(0.5, 'Resolving references');
   return buildModel(raw, { ...build, onProgress: (f, m) => progress(0.5 + 0.5 * f, m) });
 }

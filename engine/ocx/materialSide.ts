@@ -25,14 +25,24 @@ export type MaterialSide = 'IN' | 'OUT' | 'MID' | 'AFT' | 'FORE' | 'SB' | 'PS' |
  * @param offsetMm Offset of the first face along the normal (mm). @param thicknessMm thickness (mm).
  * @param centroidMm the sheet's centroid (mm), for IN/OUT. @param structureType the part's STYPE, if any.
  */
-export function materialSide(normal: Vec3, offsetMm: number, thicknessMm: number | undefined, centroidMm: Vec3, structureType?: string): MaterialSide {
+export function materialSide(
+  normal: Vec3,
+  offsetMm: number,
+  thicknessMm: number | undefined,
+  centroidMm: Vec3,
+  structureType?: string,
+): MaterialSide {
   const L = hypot3(normal[0], normal[1], normal[2]);
   if (!thicknessMm || !(thicknessMm > 0) || !(L > 0) || !Number.isFinite(L)) return 'UNDEFINED';
-  const o1 = offsetMm, o2 = offsetMm + thicknessMm, eps = 0.01 * thicknessMm;
+  const o1 = offsetMm,
+    o2 = offsetMm + thicknessMm,
+    eps = 0.01 * thicknessMm;
   if (o1 < -eps && o2 > eps) return 'MID';
   const s = o2 <= eps ? -1 : 1;
   const d: Vec3 = [(s * normal[0]) / L, (s * normal[1]) / L, (s * normal[2]) / L];
-  const ax = Math.abs(d[0]), ay = Math.abs(d[1]), az = Math.abs(d[2]);
+  const ax = Math.abs(d[0]),
+    ay = Math.abs(d[1]),
+    az = Math.abs(d[2]);
   if (structureType && /SHELL|HULL/i.test(structureType) && Math.max(ay, az) >= ax) {
     if (ay >= az) {
       if (Math.abs(centroidMm[1]) > 1) return d[1] * centroidMm[1] < 0 ? 'IN' : 'OUT';

@@ -3,7 +3,16 @@
  * the TraceLine, oriented by the Inclinations' web (v) and flange (u) directions, shifted by the
  * SectionRef OffsetU/OffsetV. Units: mm.
  */
-import { hypot3, cross, dot, normalize, perpendicular, polylineLength, reversePolyline, type Vec3 } from '../geometry/curves';
+import {
+  hypot3,
+  cross,
+  dot,
+  normalize,
+  perpendicular,
+  polylineLength,
+  reversePolyline,
+  type Vec3,
+} from '../geometry/curves';
 import type { SectionPolygon } from '../geometry/barSections';
 import { MeshBuilder } from '../geometry/MeshBuilder';
 import { sweepSection } from '../geometry/sweep';
@@ -26,14 +35,24 @@ export function traceLine(segments: number[][], gapTol: number): number[] {
   const used = new Uint8Array(segs.length);
   used[0] = 1;
   let chain = segs[0].slice();
-  const d = (p: number[], i: number, q: number[], j: number) => hypot3(p[i] - q[j], p[i + 1] - q[j + 1], p[i + 2] - q[j + 2]);
+  const d = (p: number[], i: number, q: number[], j: number) =>
+    hypot3(p[i] - q[j], p[i + 1] - q[j + 1], p[i + 2] - q[j + 2]);
   for (let added = 1; added < segs.length; added++) {
-    let best = -1, bestD = Infinity, atEnd = true, rev = false;
+    let best = -1,
+      bestD = Infinity,
+      atEnd = true,
+      rev = false;
     const e = chain.length - 3;
     for (let k = 0; k < segs.length; k++) {
       if (used[k]) continue;
-      const s = segs[k], se = s.length - 3;
-      const cands: [number, boolean, boolean][] = [[d(chain, e, s, 0), true, false], [d(chain, e, s, se), true, true], [d(chain, 0, s, se), false, false], [d(chain, 0, s, 0), false, true]];
+      const s = segs[k],
+        se = s.length - 3;
+      const cands: [number, boolean, boolean][] = [
+        [d(chain, e, s, 0), true, false],
+        [d(chain, e, s, se), true, true],
+        [d(chain, 0, s, se), false, false],
+        [d(chain, 0, s, 0), false, true],
+      ];
       for (const [dist, end, r] of cands) if (dist < bestD) [bestD, best, atEnd, rev] = [dist, k, end, r];
     }
     used[best] = 1;
@@ -53,24 +72,41 @@ export function traceLine(segments: number[][], gapTol: number): number[] {
 export function traceFrames(trace: number[], incl: Inclination[]): { F: Float64Array; W: Float64Array } {
   const n = trace.length / 3;
   const s = new Float64Array(n);
-  for (let i = 1; i < n; i++) s[i] = s[i - 1] + hypot3(trace[3 * i] - trace[3 * i - 3], trace[3 * i + 1] - trace[3 * i - 2], trace[3 * i + 2] - trace[3 * i - 1]);
+  for (let i = 1; i < n; i++)
+    s[i] =
+      s[i - 1] +
+      hypot3(trace[3 * i] - trace[3 * i - 3], trace[3 * i + 1] - trace[3 * i - 2], trace[3 * i + 2] - trace[3 * i - 1]);
   const tangent = (i: number): Vec3 => {
-    const a = Math.max(0, i - 1), b = Math.min(n - 1, i + 1);
-    return normalize([trace[3 * b] - trace[3 * a], trace[3 * b + 1] - trace[3 * a + 1], trace[3 * b + 2] - trace[3 * a + 2]]);
+    const a = Math.max(0, i - 1),
+      b = Math.min(n - 1, i + 1);
+    return normalize([
+      trace[3 * b] - trace[3 * a],
+      trace[3 * b + 1] - trace[3 * a + 1],
+      trace[3 * b + 2] - trace[3 * a + 2],
+    ]);
   };
   // parameter of each inclination: nearest trace vertex (deduplicated by position). Its flange sign is
   // taken against W × T at its own position, so that it stays valid where the tangent turns (a flange
   // direction compared far from its position can be perpendicular to F and flip the profile).
   const params: { s: number; inc: Inclination; sign: number }[] = [];
   for (const inc of incl) {
-    let best = 0, bd = Infinity;
+    let best = 0,
+      bd = Infinity;
     for (let i = 0; i < n; i++) {
-      const d = hypot3(trace[3 * i] - inc.position[0], trace[3 * i + 1] - inc.position[1], trace[3 * i + 2] - inc.position[2]);
-      if (d < bd) { bd = d; best = i; }
+      const d = hypot3(
+        trace[3 * i] - inc.position[0],
+        trace[3 * i + 1] - inc.position[1],
+        trace[3 * i + 2] - inc.position[2],
+      );
+      if (d < bd) {
+        bd = d;
+        best = i;
+      }
     }
     const T = tangent(best);
     const sign = inc.flange && dot(cross(inc.web, T), inc.flange) < 0 ? -1 : 1;
-    if (!params.some((p) => Math.abs(p.s - s[best]) < 1e-6 && dot(p.inc.web, inc.web) > 0.999)) params.push({ s: s[best], inc, sign });
+    if (!params.some((p) => Math.abs(p.s - s[best]) < 1e-6 && dot(p.inc.web, inc.web) > 0.999))
+      params.push({ s: s[best], inc, sign });
   }
   params.sort((a, b) => a.s - b.s);
   // a rotation-minimising reference frame R along the trace (double reflection, Wang et al. 2008):
@@ -81,23 +117,30 @@ export function traceFrames(trace: number[], incl: Inclination[]): { F: Float64A
   const R = new Float64Array(3 * n);
   {
     const T0 = tangent(0);
-    const r0 = params.length ? orthoTo(params[0].inc.web, T0) ?? perpendicular(T0) : perpendicular(T0);
+    const r0 = params.length ? (orthoTo(params[0].inc.web, T0) ?? perpendicular(T0)) : perpendicular(T0);
     R.set(r0, 0);
     for (let i = 1; i < n; i++) {
-      const x0: Vec3 = [trace[3 * i - 3], trace[3 * i - 2], trace[3 * i - 1]], x1: Vec3 = [trace[3 * i], trace[3 * i + 1], trace[3 * i + 2]];
-      const ti = tangent(i - 1), tj = tangent(i), r: Vec3 = [R[3 * i - 3], R[3 * i - 2], R[3 * i - 1]];
-      const v1: Vec3 = [x1[0] - x0[0], x1[1] - x0[1], x1[2] - x0[2]], c1 = dot(v1, v1);
+      const x0: Vec3 = [trace[3 * i - 3], trace[3 * i - 2], trace[3 * i - 1]],
+        x1: Vec3 = [trace[3 * i], trace[3 * i + 1], trace[3 * i + 2]];
+      const ti = tangent(i - 1),
+        tj = tangent(i),
+        r: Vec3 = [R[3 * i - 3], R[3 * i - 2], R[3 * i - 1]];
+      const v1: Vec3 = [x1[0] - x0[0], x1[1] - x0[1], x1[2] - x0[2]],
+        c1 = dot(v1, v1);
       let rn = r;
       if (c1 > 1e-18) {
-        const rL = sub(r, scale(v1, (2 / c1) * dot(v1, r))), tL = sub(ti, scale(v1, (2 / c1) * dot(v1, ti)));
-        const v2 = sub(tj, tL), c2 = dot(v2, v2);
+        const rL = sub(r, scale(v1, (2 / c1) * dot(v1, r))),
+          tL = sub(ti, scale(v1, (2 / c1) * dot(v1, ti)));
+        const v2 = sub(tj, tL),
+          c2 = dot(v2, v2);
         rn = c2 > 1e-18 ? sub(rL, scale(v2, (2 / c2) * dot(v2, rL))) : rL;
       }
       R.set(orthoTo(rn, tj) ?? perpendicular(tj), 3 * i);
     }
   }
   const angleAt = (i: number, w: Vec3): number => {
-    const T = tangent(i), r: Vec3 = [R[3 * i], R[3 * i + 1], R[3 * i + 2]];
+    const T = tangent(i),
+      r: Vec3 = [R[3 * i], R[3 * i + 1], R[3 * i + 2]];
     return Math.atan2(dot(w, cross(T, r)), dot(w, r));
   };
   const vertexOf = (sv: number) => {
@@ -111,30 +154,43 @@ export function traceFrames(trace: number[], incl: Inclination[]): { F: Float64A
   // rather than sweeping the profile through a half turn and back
   const off = (a: number, b: number) => Math.abs(a - b - 2 * Math.PI * Math.round((a - b) / (2 * Math.PI)));
   for (let k = 0; k < angles.length && angles.length >= 3; k++) {
-    const prev = k > 0 ? off(angles[k], angles[k - 1]) : undefined, next = k + 1 < angles.length ? off(angles[k], angles[k + 1]) : undefined;
-    const agrees = (j: number, m: number) => j >= 0 && m >= 0 && j < angles.length && m < angles.length && off(angles[j], angles[m]) < Math.PI / 3;
+    const prev = k > 0 ? off(angles[k], angles[k - 1]) : undefined,
+      next = k + 1 < angles.length ? off(angles[k], angles[k + 1]) : undefined;
+    const agrees = (j: number, m: number) =>
+      j >= 0 && m >= 0 && j < angles.length && m < angles.length && off(angles[j], angles[m]) < Math.PI / 3;
     const flipped =
-      prev !== undefined && next !== undefined ? prev > (2 * Math.PI) / 3 && next > (2 * Math.PI) / 3
-        : prev === undefined ? next! > (2 * Math.PI) / 3 && agrees(k + 1, k + 2)
+      prev !== undefined && next !== undefined
+        ? prev > (2 * Math.PI) / 3 && next > (2 * Math.PI) / 3
+        : prev === undefined
+          ? next! > (2 * Math.PI) / 3 && agrees(k + 1, k + 2)
           : prev > (2 * Math.PI) / 3 && agrees(k - 1, k - 2);
     if (flipped) angles[k] += Math.PI;
   }
-  const F = new Float64Array(3 * n), W = new Float64Array(3 * n);
+  const F = new Float64Array(3 * n),
+    W = new Float64Array(3 * n);
   for (let i = 0; i < n; i++) {
     const T = tangent(i);
-    let w: Vec3, sign = 1;
+    let w: Vec3,
+      sign = 1;
     if (params.length === 0) {
       w = perpendicular(T);
     } else {
       let k = 0;
       while (k + 1 < params.length && params[k + 1].s <= s[i]) k++;
       const k1 = Math.min(k + 1, params.length - 1);
-      const p0 = params[k], p1 = params[k1];
+      const p0 = params[k],
+        p1 = params[k1];
       const f = p1.s > p0.s ? Math.max(0, Math.min(1, (s[i] - p0.s) / (p1.s - p0.s))) : 0;
       let d = angles[k1] - angles[k];
       d -= 2 * Math.PI * Math.round(d / (2 * Math.PI));
-      const th = angles[k] + f * d, r: Vec3 = [R[3 * i], R[3 * i + 1], R[3 * i + 2]], b = cross(T, r);
-      w = [Math.cos(th) * r[0] + Math.sin(th) * b[0], Math.cos(th) * r[1] + Math.sin(th) * b[1], Math.cos(th) * r[2] + Math.sin(th) * b[2]];
+      const th = angles[k] + f * d,
+        r: Vec3 = [R[3 * i], R[3 * i + 1], R[3 * i + 2]],
+        b = cross(T, r);
+      w = [
+        Math.cos(th) * r[0] + Math.sin(th) * b[0],
+        Math.cos(th) * r[1] + Math.sin(th) * b[1],
+        Math.cos(th) * r[2] + Math.sin(th) * b[2],
+      ];
       sign = (f < 0.5 ? p0 : p1).sign;
     }
     w = normalize([w[0] - dot(w, T) * T[0], w[1] - dot(w, T) * T[1], w[2] - dot(w, T) * T[2]]);
@@ -160,16 +216,23 @@ export function resampleTrace(trace: number[], incl: Inclination[]): number[] {
   if (incl.length < 2 || trace.length < 6) return trace;
   let pts = trace.slice();
   for (const inc of incl) {
-    const n = pts.length / 3, q = inc.position;
-    let best = -1, bt = 0, bd = Infinity;
+    const n = pts.length / 3,
+      q = inc.position;
+    let best = -1,
+      bt = 0,
+      bd = Infinity;
     for (let i = 0; i + 1 < n; i++) {
-      const a: Vec3 = [pts[3 * i], pts[3 * i + 1], pts[3 * i + 2]], d = sub([pts[3 * i + 3], pts[3 * i + 4], pts[3 * i + 5]], a), dd = dot(d, d);
+      const a: Vec3 = [pts[3 * i], pts[3 * i + 1], pts[3 * i + 2]],
+        d = sub([pts[3 * i + 3], pts[3 * i + 4], pts[3 * i + 5]], a),
+        dd = dot(d, d);
       const t = dd > 0 ? Math.max(0, Math.min(1, dot(sub(q, a), d) / dd)) : 0;
       const dist = hypot3(a[0] + t * d[0] - q[0], a[1] + t * d[1] - q[1], a[2] + t * d[2] - q[2]);
       if (dist < bd) [bd, best, bt] = [dist, i, t];
     }
     if (best < 0) continue;
-    const a = 3 * best, b = a + 3, L = hypot3(pts[b] - pts[a], pts[b + 1] - pts[a + 1], pts[b + 2] - pts[a + 2]);
+    const a = 3 * best,
+      b = a + 3,
+      L = hypot3(pts[b] - pts[a], pts[b + 1] - pts[a + 1], pts[b + 2] - pts[a + 2]);
     if (bt * L <= 1 || (1 - bt) * L <= 1) continue;
     const foot = [0, 1, 2].map((k) => pts[a + k] + bt * (pts[b + k] - pts[a + k]));
     pts = [...pts.slice(0, b), ...foot, ...pts.slice(b)];
@@ -180,7 +243,8 @@ export function resampleTrace(trace: number[], incl: Inclination[]): number[] {
   for (let i = 3; i < pts.length; i += 3) {
     const L = hypot3(pts[i] - pts[i - 3], pts[i + 1] - pts[i - 2], pts[i + 2] - pts[i - 1]);
     const k = Math.ceil(L / TWIST_STEP_MM);
-    for (let j = 1; j <= k; j++) for (let c = 0; c < 3; c++) out.push(pts[i - 3 + c] + ((pts[i + c] - pts[i - 3 + c]) * j) / k);
+    for (let j = 1; j <= k; j++)
+      for (let c = 0; c < 3; c++) out.push(pts[i - 3 + c] + ((pts[i + c] - pts[i - 3 + c]) * j) / k);
   }
   return out;
 }
@@ -195,7 +259,8 @@ function scale(a: Vec3, k: number): Vec3 {
 
 /** The unit part of v orthogonal to the unit vector t, or undefined when v is (nearly) parallel to t. */
 function orthoTo(v: Vec3, t: Vec3): Vec3 | undefined {
-  const d = dot(v, t), o: Vec3 = [v[0] - d * t[0], v[1] - d * t[1], v[2] - d * t[2]];
+  const d = dot(v, t),
+    o: Vec3 = [v[0] - d * t[0], v[1] - d * t[1], v[2] - d * t[2]];
   const l = hypot3(o[0], o[1], o[2]);
   return l > 1e-9 ? [o[0] / l, o[1] / l, o[2] / l] : undefined;
 }
@@ -204,7 +269,13 @@ function orthoTo(v: Vec3, t: Vec3): Vec3 | undefined {
  * Sweeps a section along a trace. @param offU/@param offV section offsets (mm) already including any
  * plate-thickness shift. @returns the mesh and the trace length (mm).
  */
-export function meshMember(section: SectionPolygon, trace: number[], incl: Inclination[], offU: number, offV: number): { mesh: MeshBuilder; length: number; centroid: Vec3 } {
+export function meshMember(
+  section: SectionPolygon,
+  trace: number[],
+  incl: Inclination[],
+  offU: number,
+  offV: number,
+): { mesh: MeshBuilder; length: number; centroid: Vec3 } {
   const mb = new MeshBuilder();
   trace = resampleTrace(trace, incl);
   const frames = traceFrames(trace, incl);
@@ -216,22 +287,33 @@ export function meshMember(section: SectionPolygon, trace: number[], incl: Incli
   let L = 0;
   const c: Vec3 = [0, 0, 0];
   for (let i = 1; i < n; i++) {
-    const l = hypot3(trace[3 * i] - trace[3 * i - 3], trace[3 * i + 1] - trace[3 * i - 2], trace[3 * i + 2] - trace[3 * i - 1]);
+    const l = hypot3(
+      trace[3 * i] - trace[3 * i - 3],
+      trace[3 * i + 1] - trace[3 * i - 2],
+      trace[3 * i + 2] - trace[3 * i - 1],
+    );
     for (let k = 0; k < 3; k++) {
       const p = (trace[3 * i + k] + trace[3 * i - 3 + k]) / 2;
-      const f = (frames.F[3 * i + k] + frames.F[3 * i - 3 + k]) / 2, w = (frames.W[3 * i + k] + frames.W[3 * i - 3 + k]) / 2;
+      const f = (frames.F[3 * i + k] + frames.F[3 * i - 3 + k]) / 2,
+        w = (frames.W[3 * i + k] + frames.W[3 * i - 3 + k]) / 2;
       c[k] += l * (p + (uc + offU) * f + (vc + offV) * w);
     }
     L += l;
   }
-  return { mesh: mb, length: polylineLength(trace), centroid: L > 0 ? [c[0] / L, c[1] / L, c[2] / L] : [NaN, NaN, NaN] };
+  return {
+    mesh: mb,
+    length: polylineLength(trace),
+    centroid: L > 0 ? [c[0] / L, c[1] / L, c[2] / L] : [NaN, NaN, NaN],
+  };
 }
 
 /** Area centroid (u, v) of a section polygon (outer minus inner), mm. */
 export function sectionCentroid(section: SectionPolygon): [number, number] {
   const acc = (r: number[], sign: number, out: number[]) => {
     const m = r.length / 2;
-    let a = 0, cu = 0, cv = 0;
+    let a = 0,
+      cu = 0,
+      cv = 0;
     for (let i = 0, j = m - 1; i < m; j = i++) {
       const cr = r[2 * j] * r[2 * i + 1] - r[2 * i] * r[2 * j + 1];
       a += cr;

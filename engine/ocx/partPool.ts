@@ -1,5 +1,5 @@
 /**
- * Parsing and tessellation in worker threads for the Node import (issue 3 item 6): an OffloadFactory
+ * Parsing and tessellation in worker threads for the Node import: an OffloadFactory
  * for importOcx (engine/ocx/index.ts). The calling thread only splits the file into top-level parts
  * (engine/ocx/partSplit.ts, a byte scan) and parses what is left; the parts' bytes are batched and
  * sent to the least busy of a few worker threads (engine/ocx/partWorker.ts) — or processed on the
@@ -11,7 +11,7 @@
  *
  * The worker threads are started on first use and kept for later imports of the same process (a
  * thread costs ~0.3 s to start with the TypeScript loader); idle, they do not keep the process alive.
- * Memory stays bounded (issue 3 item 5): at most inFlightPerWorker batches of about batchBytes wait per
+ * Memory stays bounded: at most inFlightPerWorker batches of about batchBytes wait per
  * worker; beyond that the calling thread processes the batch itself. Each worker keeps its own
  * cache of tessellated reference surfaces for the import, dropped when the import ends.
  */
@@ -53,7 +53,9 @@ let nextImportId = 1;
 
 /** Code of a worker (eval: true) that registers tsx's ESM loader, then imports the TypeScript module at `href`. */
 function tsBoot(href: string): string {
-  const api = createRequire(import.meta.url).resolve('tsx/esm/api').replace(/\.cjs$/, '.mjs');
+  const api = createRequire(import.meta.url)
+    .resolve('tsx/esm/api')
+    .replace(/\.cjs$/, '.mjs');
   return `import(${JSON.stringify(pathToFileURL(api).href)}).then((m) => { m.register(); return import(${JSON.stringify(href)}); })
   .catch((e) => { console.error(e); process.exit(1); });`;
 }
@@ -129,8 +131,17 @@ class PartPool implements GroupOffload {
     this.slots = acquire(options.threads);
     this.inFlight = this.slots.map(() => 0);
     const init: PartInit = {
-      type: 'init', id: this.id, build,
-      shared: { header: shared.header, units: shared.units, catalogue: shared.catalogue, surfaces: shared.surfaces, coordinateSystems: shared.coordinateSystems, designViews: shared.designViews },
+      type: 'init',
+      id: this.id,
+      build,
+      shared: {
+        header: shared.header,
+        units: shared.units,
+        catalogue: shared.catalogue,
+        surfaces: shared.surfaces,
+        coordinateSystems: shared.coordinateSystems,
+        designViews: shared.designViews,
+      },
     };
     this.slots.forEach((slot, k) => {
       const onMessage = (r: PartBatchResult) => {
@@ -140,7 +151,8 @@ class PartPool implements GroupOffload {
         this.appendReady();
         this.notify();
       };
-      const onExit = (code: unknown) => this.fail(new Error(`OCX part worker stopped (${code instanceof Error ? code.message : `exit code ${code}`})`));
+      const onExit = (code: unknown) =>
+        this.fail(new Error(`OCX part worker stopped (${code instanceof Error ? code.message : `exit code ${code}`})`));
       slot.worker.on('message', onMessage);
       slot.worker.on('exit', onExit);
       slot.worker.on('error', onExit);
@@ -216,7 +228,10 @@ class PartPool implements GroupOffload {
     for (let k = 1; k < this.slots.length; k++) if (this.inFlight[k] < this.inFlight[best]) best = k;
     const transfer = units.flatMap((u) => (u.kind === 'text' ? [u.bytes.buffer as ArrayBuffer] : []));
     try {
-      this.slots[best].worker.postMessage({ type: 'batch', id: this.id, seq, units, context } satisfies PartBatch, transfer);
+      this.slots[best].worker.postMessage(
+        { type: 'batch', id: this.id, seq, units, context } satisfies PartBatch,
+        transfer,
+      );
       this.inFlight[best]++;
     } catch (e) {
       this.results.set(seq, { id: this.id, seq, error: errorData(e) }); // reported in document order
@@ -247,7 +262,8 @@ class PartPool implements GroupOffload {
       if ('error' in r) return this.fail(toError(r.error));
       try {
         for (const unit of r.results) {
-          for (const g of unit.groups) this.builder.append(rebaseOutput(g.out, g.base, this.builder.count), this.builder.count);
+          for (const g of unit.groups)
+            this.builder.append(rebaseOutput(g.out, g.base, this.builder.count), this.builder.count);
           if (unit.unsupported) this.unsupportedByText.push(unit.unsupported);
         }
       } catch (e) {
@@ -281,8 +297,13 @@ class PartPool implements GroupOffload {
 /** The error of a unit again: an OcxImportError with its line and column, else an Error naming the worker. */
 function toError(e: PartError): Error {
   if (e.name === 'OcxImportError') {
-    const suffix = e.line !== undefined ? ` (line ${e.line}${e.column !== undefined ? `, column ${e.column}` : ''})` : '';
-    return new OcxImportError(suffix && e.message.endsWith(suffix) ? e.message.slice(0, -suffix.length) : e.message, e.line, e.column);
+    const suffix =
+      e.line !== undefined ? ` (line ${e.line}${e.column !== undefined ? `, column ${e.column}` : ''})` : '';
+    return new OcxImportError(
+      suffix && e.message.endsWith(suffix) ? e.message.slice(0, -suffix.length) : e.message,
+      e.line,
+      e.column,
+    );
   }
   if (e.name === 'AbortError') return Object.assign(new Error(e.message), { name: 'AbortError' });
   return new Error(`OCX part worker failed: ${e.stack ?? e.message}`);

@@ -1,5 +1,5 @@
 /**
- * Byte-level splitting of an OCX document for the threaded import (issue 3 item 6, OCX_GUIDE §1.3):
+ * Byte-level splitting of an OCX document for the threaded import (OCX_GUIDE §1.3):
  * the calling thread does not parse the Vessel's parts itself. PartSplitter walks the UTF-8 bytes tag
  * by tag (quotes, comments, CDATA, processing instructions and DOCTYPE respected; no names resolved,
  * no text decoded) and cuts out
@@ -16,7 +16,30 @@
  * (engine/ocx/prepass.ts PREPASS_RULES: parts dropped, shared elements kept). The byte searches are in
  * engine/ocx/byteScan.ts.
  */
-import { BANG, byteView, copyOf, CR, DASH, elementEnd, endOfDecl, endOfStartTag, find2, find3, GT, INCOMPLETE, LBRACK, LF, localOf, LT, MarkupIndex, nameAt, newBytes, QUEST, RBRACK, SLASH } from './byteScan';
+import {
+  BANG,
+  byteView,
+  copyOf,
+  CR,
+  DASH,
+  elementEnd,
+  endOfDecl,
+  endOfStartTag,
+  find2,
+  find3,
+  GT,
+  INCOMPLETE,
+  LBRACK,
+  LF,
+  localOf,
+  LT,
+  MarkupIndex,
+  nameAt,
+  newBytes,
+  QUEST,
+  RBRACK,
+  SLASH,
+} from './byteScan';
 import { PART_ELEMENTS, SHARED_ELEMENTS } from './reader';
 
 /** One piece of the document, in document order. */
@@ -45,7 +68,8 @@ export interface RootTag {
 }
 
 /** startTag results besides an end index. */
-const NORMAL = -1, HOLD = -2;
+const NORMAL = -1,
+  HOLD = -2;
 const UNKNOWN = -2;
 /** A cut element up to this size waits in the buffer for its end tag (fast path); a larger one is scanned tag by tag. */
 const FAST_LIMIT = 8 << 20;
@@ -299,7 +323,8 @@ export class PartSplitter {
         const selfClosing = b[gt - 1] === SLASH;
         const r = this.cut ? NORMAL : this.startTag(out, lt, gt, selfClosing);
         if (r === HOLD) return this.hold(out, lt);
-        if (r >= 0) end = r; // a whole cut element, found by its end tag
+        if (r >= 0)
+          end = r; // a whole cut element, found by its end tag
         else if (!selfClosing) this.depth++;
       }
       if (end < 0) return this.hold(out, lt);
@@ -413,4 +438,3 @@ export class PartSplitter {
     this.pos = lt;
   }
 }
-

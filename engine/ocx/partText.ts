@@ -1,6 +1,6 @@
 /**
- * Parsing and processing one top-level part cut out of the document by PartSplitter (issue 3 item 6,
- * engine/ocx/partSplit.ts): used alike by the part worker threads (engine/ocx/partWorker.ts) and by the
+ * Parsing and processing one top-level part cut out of the document by PartSplitter
+ * (engine/ocx/partSplit.ts): used alike by the part worker threads (engine/ocx/partWorker.ts) and by the
  * calling thread when the workers are busy (engine/ocx/partPool.ts), so both give the same output.
  * The part's bytes are parsed by readOcx inside the file's own root and Vessel start tags (prefixes and
  * namespaces resolve as in the file) with the line numbers of the file, then processed by a
@@ -42,10 +42,16 @@ function countLines(s: string): number {
  * @param bytes the element's UTF-8 bytes, whole; `line` and `column` those of its '<' in the file (1-based).
  * @throws OcxImportError when the part is malformed (message and line as for the whole file).
  */
-export async function processPartText(builder: ModelBuilder, ctx: PartTextContext, bytes: Uint8Array, line: number, column: number): Promise<PartTextResult> {
+export async function processPartText(
+  builder: ModelBuilder,
+  ctx: PartTextContext,
+  bytes: Uint8Array,
+  line: number,
+  column: number,
+): Promise<PartTextResult> {
   // the part on a line of its own, indented to its own column: lines and columns are the file's
   const head = `${ctx.root}${ctx.vessel}\n${' '.repeat(Math.max(0, column - 1))}`;
-  const text = head + decoder.decode(bytes) + `</${ctx.vesselQName}></${ctx.rootQName}>`;
+  const text = `${head + decoder.decode(bytes)}</${ctx.vesselQName}></${ctx.rootQName}>`;
   const groups: PartTextResult['groups'] = [];
   const unsupported = new Map<string, number>();
   async function* once(): AsyncGenerator<string> {
@@ -94,10 +100,15 @@ export interface PartError {
  * thread when the workers are busy).
  * @throws what parsing or processing a unit throws.
  */
-export async function processUnits(builder: ModelBuilder, units: PartUnit[], context: PartTextContext | null): Promise<PartTextResult[]> {
+export async function processUnits(
+  builder: ModelBuilder,
+  units: PartUnit[],
+  context: PartTextContext | null,
+): Promise<PartTextResult[]> {
   const results: PartTextResult[] = [];
   for (const u of units) {
-    if (u.kind === 'records') results.push({ groups: [{ out: builder.processGroup(u.records, u.base), base: u.base }], unsupported: null });
+    if (u.kind === 'records')
+      results.push({ groups: [{ out: builder.processGroup(u.records, u.base), base: u.base }], unsupported: null });
     else {
       if (!context) throw new Error('OCX part pool: a part was cut out before the Vessel start tag was seen');
       results.push(await processPartText(builder, context, u.bytes, u.line, u.column));
@@ -109,6 +120,11 @@ export async function processUnits(builder: ModelBuilder, units: PartUnit[], con
 /** The error as data for postMessage. */
 export function errorData(e: unknown): PartError {
   const x = e as Partial<PartError> & Error;
-  return { name: x?.name ?? 'Error', message: x?.message ?? String(e), stack: x?.stack, line: x?.line, column: x?.column };
+  return {
+    name: x?.name ?? 'Error',
+    message: x?.message ?? String(e),
+    stack: x?.stack,
+    line: x?.line,
+    column: x?.column,
+  };
 }
-

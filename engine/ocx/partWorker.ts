@@ -1,5 +1,5 @@
 /**
- * Worker-thread entry of the part pool (engine/ocx/partPool.ts; issue 3 item 6, Node only). A worker
+ * Worker-thread entry of the part pool (engine/ocx/partPool.ts, Node only). A worker
  * serves any number of imports, each identified by an id: PartInit builds that import's ModelBuilder
  * from its shared data; each PartBatch is a list of units — a top-level part's bytes cut out of the file
  * (parsed here, engine/ocx/partText.ts) or an already parsed group of part records — answered in order
@@ -8,7 +8,14 @@
  */
 import { parentPort } from 'node:worker_threads';
 import { ModelBuilder, type BuildOptions, type SharedData } from './buildModel';
-import { errorData, processUnits, type PartError, type PartTextContext, type PartTextResult, type PartUnit } from './partText';
+import {
+  errorData,
+  processUnits,
+  type PartError,
+  type PartTextContext,
+  type PartTextResult,
+  type PartUnit,
+} from './partText';
 
 /** Starts an import in a worker: the shared data and options its ModelBuilder is made from (structured-cloned). */
 export interface PartInit {
@@ -35,7 +42,9 @@ export interface PartEnd {
 }
 
 /** A worker's answer to a batch: one PartTextResult per unit, in order, or the first error. */
-export type PartBatchResult = { id: number; seq: number; results: PartTextResult[] } | { id: number; seq: number; error: PartError };
+export type PartBatchResult =
+  | { id: number; seq: number; results: PartTextResult[] }
+  | { id: number; seq: number; error: PartError };
 
 if (parentPort) {
   const port = parentPort;
@@ -49,7 +58,10 @@ if (parentPort) {
       const results = await processUnits(builder, m.units, m.context);
       const transfer = new Set<ArrayBuffer>();
       for (const r of results)
-        for (const g of r.groups) for (const mesh of g.out.meshes) for (const a of [mesh.positions, mesh.normals, mesh.indices, mesh.edges]) if (a) transfer.add(a.buffer as ArrayBuffer);
+        for (const g of r.groups)
+          for (const mesh of g.out.meshes)
+            for (const a of [mesh.positions, mesh.normals, mesh.indices, mesh.edges])
+              if (a) transfer.add(a.buffer as ArrayBuffer);
       port.postMessage({ id: m.id, seq: m.seq, results } satisfies PartBatchResult, [...transfer]);
     } catch (e) {
       port.postMessage({ id: m.id, seq: m.seq, error: errorData(e) } satisfies PartBatchResult);

@@ -4,7 +4,17 @@
  * §5.2.3 B, with the whole-surface method A as a fallback), then thicken between Offset and
  * Offset + thickness along the surface normal. Units: mm.
  */
-import { hypot2, hypot3, chainLoops, cross, len, newellNormal, normalize, perpendicular, type Vec3 } from '../geometry/curves';
+import {
+  hypot2,
+  hypot3,
+  chainLoops,
+  cross,
+  len,
+  newellNormal,
+  normalize,
+  perpendicular,
+  type Vec3,
+} from '../geometry/curves';
 import { MeshBuilder } from '../geometry/MeshBuilder';
 import { meshArea } from '../geometry/meshMeasure';
 import { pointKey, triangulateGrid, triangulateRegion } from '../geometry/region2d';
@@ -50,10 +60,21 @@ export function meshPlate(
   netAreaMm2?: number,
   onlyPlateOfSurface = false,
 ): PlateMeshResult {
-  const { sheet, measured, notes } = plateSheet(contourSegments, holes, surface, o1, o2, chordMm, netAreaMm2, onlyPlateOfSurface);
+  const { sheet, measured, notes } = plateSheet(
+    contourSegments,
+    holes,
+    surface,
+    o1,
+    o2,
+    chordMm,
+    netAreaMm2,
+    onlyPlateOfSurface,
+  );
   const mb = new MeshBuilder();
   thickenSheet(mb, sheet, Math.min(o1, o2), Math.max(o1, o2));
-  let mx = 0, my = 0, mz = 0;
+  let mx = 0,
+    my = 0,
+    mz = 0;
   for (let i = 0; i < sheet.normals.length; i += 3) {
     mx += sheet.normals[i];
     my += sheet.normals[i + 1];
@@ -84,7 +105,10 @@ export function plateSheet(
   const N0 = normalize(newellNormal(outer));
   const notes: string[] = [];
   let origin: Vec3, n: Vec3;
-  const lifter = surface.kind === 'mesh' ? new SurfaceLifter(surface.mesh, centroidOf(outer), N0, cellSize(outer), liftWindow(outer)) : null;
+  const lifter =
+    surface.kind === 'mesh'
+      ? new SurfaceLifter(surface.mesh, centroidOf(outer), N0, cellSize(outer), liftWindow(outer))
+      : null;
   if (surface.kind === 'plane') {
     origin = surface.origin;
     n = surface.normal;
@@ -93,12 +117,14 @@ export function plateSheet(
     n = N0;
   }
   const [e1, e2] = lifter ? lifter.basis : basisOf(n);
-  // scalar arithmetic in the order of dot(d, e): no temporary vectors per point (issue 3 item 6)
+  // scalar arithmetic in the order of dot(d, e): no temporary vectors per point
   const [ox, oy, oz] = origin;
   const to2 = (l: number[]) => {
     const out: number[] = [];
     for (let i = 0; i < l.length; i += 3) {
-      const dx = l[i] - ox, dy = l[i + 1] - oy, dz = l[i + 2] - oz;
+      const dx = l[i] - ox,
+        dy = l[i + 1] - oy,
+        dz = l[i + 2] - oz;
       out.push(dx * e1[0] + dy * e1[1] + dz * e1[2], dx * e2[0] + dy * e2[1] + dz * e2[2]);
     }
     return out;
@@ -108,8 +134,11 @@ export function plateSheet(
   for (const l of loops.slice(1)) holes2.push(to2(l));
   // outline box in the plane: candidate holes (all of a panel's holes come to each of its plates) whose
   // 3D box projects clear of it cannot touch the plate and are dropped before their projection (the
-  // region's own box test would drop them later; issue 3 item 6)
-  let ou0 = Infinity, ov0 = Infinity, ou1 = -Infinity, ov1 = -Infinity;
+  // region's own box test would drop them later)
+  let ou0 = Infinity,
+    ov0 = Infinity,
+    ou1 = -Infinity,
+    ov1 = -Infinity;
   for (let i = 0; i + 1 < outer2.length; i += 2) {
     if (outer2[i] < ou0) ou0 = outer2[i];
     if (outer2[i] > ou1) ou1 = outer2[i];
@@ -121,7 +150,10 @@ export function plateSheet(
     if (surface.kind === 'plane') {
       // the hole must lie in (or near) the plate's plane
       let far = false;
-      for (let i = 0; i < h.length && !far; i += 3) far = Math.abs((h[i] - ox) * n[0] + (h[i + 1] - oy) * n[1] + (h[i + 2] - oz) * n[2]) > 50 + Math.abs(o1) + Math.abs(o2);
+      for (let i = 0; i < h.length && !far; i += 3)
+        far =
+          Math.abs((h[i] - ox) * n[0] + (h[i + 1] - oy) * n[1] + (h[i + 2] - oz) * n[2]) >
+          50 + Math.abs(o1) + Math.abs(o2);
       if (far) continue;
     }
     holes2.push(to2(h));
@@ -129,24 +161,38 @@ export function plateSheet(
   const boundary = new Map<number, number>(); // plane point key → offset of its 3D point in bxyz (the last one given)
   const bxyz: number[] = [];
   const bxyh: number[] = []; // boundary samples (x, y, height along N) for the expected height of a lift
-  if (lifter) for (const l of loops) for (let i = 0; i < l.length; i += 3) {
-    const dx = l[i] - ox, dy = l[i + 1] - oy, dz = l[i + 2] - oz;
-    const u = dx * e1[0] + dy * e1[1] + dz * e1[2], v = dx * e2[0] + dy * e2[1] + dz * e2[2];
-    boundary.set(key(u, v), bxyz.length);
-    bxyz.push(l[i], l[i + 1], l[i + 2]);
-    if ((i / 3) % Math.max(1, Math.floor(l.length / 3 / 200)) === 0) bxyh.push(u, v, dx * n[0] + dy * n[1] + dz * n[2]);
-  }
-  const spacing = lifter ? Math.max(steinerSpacing(outer2), Math.min(0.7 * medianEdge(lifter.mesh), Math.sqrt(areaOf2(outer2) / 50))) : 0;
+  if (lifter)
+    for (const l of loops)
+      for (let i = 0; i < l.length; i += 3) {
+        const dx = l[i] - ox,
+          dy = l[i + 1] - oy,
+          dz = l[i + 2] - oz;
+        const u = dx * e1[0] + dy * e1[1] + dz * e1[2],
+          v = dx * e2[0] + dy * e2[1] + dz * e2[2];
+        boundary.set(key(u, v), bxyz.length);
+        bxyz.push(l[i], l[i + 1], l[i + 2]);
+        if ((i / 3) % Math.max(1, Math.floor(l.length / 3 / 200)) === 0)
+          bxyh.push(u, v, dx * n[0] + dy * n[1] + dz * n[2]);
+      }
+  const spacing = lifter
+    ? Math.max(steinerSpacing(outer2), Math.min(0.7 * medianEdge(lifter.mesh), Math.sqrt(areaOf2(outer2) / 50)))
+    : 0;
   // on curved surfaces, long boundary edges would give sliver triangles whose lifted area is wrong
   const region = lifter
-    ? triangulateGrid(densify(outer2, spacing), holes2.map((h) => densify(h, spacing)), spacing)
+    ? triangulateGrid(
+        densify(outer2, spacing),
+        holes2.map((h) => densify(h, spacing)),
+        spacing,
+      )
     : triangulateRegion(outer2, holes2, 0);
   const nv = region.points.length / 2;
-  const positions = new Float64Array(3 * nv), normals = new Float64Array(3 * nv);
+  const positions = new Float64Array(3 * nv),
+    normals = new Float64Array(3 * nv);
   let orient = 0;
-  const hit = new Float64Array(6); // lifted point and normal (no objects per point, issue 3 item 6)
+  const hit = new Float64Array(6); // lifted point and normal (no objects per point)
   for (let i = 0; i < nv; i++) {
-    const x = region.points[2 * i], y = region.points[2 * i + 1];
+    const x = region.points[2 * i],
+      y = region.points[2 * i + 1];
     const o = 3 * i;
     // the point in the projection plane and the plane normal, unless lifted or on the outline
     positions[o] = ox + x * e1[0] + y * e2[0];
@@ -177,7 +223,8 @@ export function plateSheet(
       positions[o + 2] = bxyz[b + 2];
     }
   }
-  let indices = region.indices, rings = region.rings;
+  let indices = region.indices,
+    rings = region.rings;
   if (lifter && orient < 0) {
     // the surface faces away from the outline normal: its own orientation decides the offset side
     for (let i = 0; i < normals.length; i++) normals[i] = -normals[i];
@@ -216,9 +263,13 @@ function clearOf(h: number[], o: Vec3, e1: Vec3, e2: Vec3, u0: number, v0: numbe
     LOOP_BOXES.set(h, b);
   }
   if (!(b[0] <= b[3] && b[1] <= b[4] && b[2] <= b[5])) return false; // empty or not finite: left to the region code
-  let a0 = 0, a1 = 0, c0 = 0, c1 = 0; // projected box: u in [a0, a1], v in [c0, c1] (relative to o)
+  let a0 = 0,
+    a1 = 0,
+    c0 = 0,
+    c1 = 0; // projected box: u in [a0, a1], v in [c0, c1] (relative to o)
   for (let k = 0; k < 3; k++) {
-    const lo = b[k] - o[k], hi = b[3 + k] - o[k];
+    const lo = b[k] - o[k],
+      hi = b[3 + k] - o[k];
     a0 += Math.min(lo * e1[k], hi * e1[k]);
     a1 += Math.max(lo * e1[k], hi * e1[k]);
     c0 += Math.min(lo * e2[k], hi * e2[k]);
@@ -230,11 +281,17 @@ function clearOf(h: number[], o: Vec3, e1: Vec3, e2: Vec3, u0: number, v0: numbe
 /** The whole reference surface as a sheet (OCX_GUIDE §5.2.3 A), normals oriented by the majority. */
 function wholeSurfaceSheet(mesh: { positions: number[]; indices: number[] }, N0: Vec3): Sheet {
   const w = weld(mesh, 0.05);
-  const P = w.positions, I = splitTJunctions(w.positions, w.indices, 0.05);
+  const P = w.positions,
+    I = splitTJunctions(w.positions, w.indices, 0.05);
   const normals = new Float64Array(P.length);
   for (let t = 0; t < I.length; t += 3) {
-    const a = 3 * I[t], b = 3 * I[t + 1], c = 3 * I[t + 2];
-    const f = cross([P[b] - P[a], P[b + 1] - P[a + 1], P[b + 2] - P[a + 2]], [P[c] - P[a], P[c + 1] - P[a + 1], P[c + 2] - P[a + 2]]);
+    const a = 3 * I[t],
+      b = 3 * I[t + 1],
+      c = 3 * I[t + 2];
+    const f = cross(
+      [P[b] - P[a], P[b + 1] - P[a + 1], P[b + 2] - P[a + 2]],
+      [P[c] - P[a], P[c + 1] - P[a + 1], P[c + 2] - P[a + 2]],
+    );
     for (const v of [a, b, c]) {
       normals[v] += f[0];
       normals[v + 1] += f[1];
@@ -269,7 +326,9 @@ function basisOf(n: Vec3): [Vec3, Vec3] {
 }
 
 function centroidOf(l: number[]): Vec3 {
-  let x = 0, y = 0, z = 0;
+  let x = 0,
+    y = 0,
+    z = 0;
   const k = l.length / 3;
   for (let i = 0; i < l.length; i += 3) {
     x += l[i];
@@ -280,11 +339,19 @@ function centroidOf(l: number[]): Vec3 {
 }
 
 function cellSize(l: number[]): number {
-  let minx = Infinity, maxx = -Infinity, miny = Infinity, maxy = -Infinity, minz = Infinity, maxz = -Infinity;
+  let minx = Infinity,
+    maxx = -Infinity,
+    miny = Infinity,
+    maxy = -Infinity,
+    minz = Infinity,
+    maxz = -Infinity;
   for (let i = 0; i < l.length; i += 3) {
-    minx = Math.min(minx, l[i]); maxx = Math.max(maxx, l[i]);
-    miny = Math.min(miny, l[i + 1]); maxy = Math.max(maxy, l[i + 1]);
-    minz = Math.min(minz, l[i + 2]); maxz = Math.max(maxz, l[i + 2]);
+    minx = Math.min(minx, l[i]);
+    maxx = Math.max(maxx, l[i]);
+    miny = Math.min(miny, l[i + 1]);
+    maxy = Math.max(maxy, l[i + 1]);
+    minz = Math.min(minz, l[i + 2]);
+    maxz = Math.max(maxz, l[i + 2]);
   }
   return Math.max(maxx - minx, maxy - miny, maxz - minz) / 40 || 1;
 }
@@ -318,16 +385,19 @@ function areaOf2(outer2: number[]): number {
 /**
  * Median shortest-edge length of the triangles of a reference-surface mesh (mm; ≤ 600 triangles sampled). The surface mesh is
  * tessellated to the chordal tolerance, so a lifting grid of about this size follows the surface as
- * closely as the surface mesh itself; a finer grid only costs time (issue 3 item 6).
+ * closely as the surface mesh itself; a finer grid only costs time.
  */
 function medianEdge(mesh: { positions: number[]; indices: number[] }): number {
-  const P = mesh.positions, I = mesh.indices, nt = I.length / 3;
+  const P = mesh.positions,
+    I = mesh.indices,
+    nt = I.length / 3;
   const step = Math.max(1, Math.floor(nt / 600));
   const ls: number[] = [];
   for (let t = 0; t < nt; t += step) {
     let min = Infinity; // the shortest edge: across the curvature (a cylinder's long edges run along its axis)
     for (let k = 0; k < 3; k++) {
-      const a = 3 * I[3 * t + k], b = 3 * I[3 * t + ((k + 1) % 3)];
+      const a = 3 * I[3 * t + k],
+        b = 3 * I[3 * t + ((k + 1) % 3)];
       min = Math.min(min, hypot3(P[a] - P[b], P[a + 1] - P[b + 1], P[a + 2] - P[b + 2]));
     }
     ls.push(min);
@@ -338,7 +408,8 @@ function medianEdge(mesh: { positions: number[]; indices: number[] }): number {
 
 /** Inverse-distance-weighted height of the boundary samples at (x, y). */
 function expectedHeight(s: number[], x: number, y: number): number {
-  let w = 0, h = 0;
+  let w = 0,
+    h = 0;
   for (let i = 0; i < s.length; i += 3) {
     const d2 = (s[i] - x) ** 2 + (s[i + 1] - y) ** 2;
     if (d2 < 1e-6) return s[i + 2];
@@ -355,11 +426,13 @@ export function densify(ring: number[], maxLen: number): number[] {
   const n = ring.length / 2;
   for (let i = 0; i < n; i++) {
     const j = (i + 1) % n;
-    const x0 = ring[2 * i], y0 = ring[2 * i + 1], x1 = ring[2 * j], y1 = ring[2 * j + 1];
+    const x0 = ring[2 * i],
+      y0 = ring[2 * i + 1],
+      x1 = ring[2 * j],
+      y1 = ring[2 * j + 1];
     out.push(x0, y0);
     const k = Math.ceil(hypot2(x1 - x0, y1 - y0) / maxLen);
     for (let m = 1; m < k; m++) out.push(x0 + ((x1 - x0) * m) / k, y0 + ((y1 - y0) * m) / k);
   }
   return out;
 }
-

@@ -1,5 +1,5 @@
 /**
- * The catalogue pre-pass of OCX_GUIDE §1.3 (issue 3 items 5 and 6): a cheap first pass over a file that
+ * The catalogue pre-pass of OCX_GUIDE §1.3: a cheap first pass over a file that
  * collects what every part needs before the parts themselves — Header, ClassCatalogue, UnitsML, and the
  * Vessel's ReferenceSurfaces, CoordinateSystem and DesignView (writers put them before or after the
  * parts: the schema order puts the catalogue after the Vessel, NAPA the surfaces after the panels).
@@ -52,7 +52,10 @@ const encoder = new TextEncoder();
  * @throws OcxImportError when a collected element is malformed (with the file's line); an Error named
  * 'AbortError' when `signal` aborts.
  */
-export async function collectShared(chunks: AsyncIterable<Uint8Array | string>, signal?: AbortSignal): Promise<RawModel | null> {
+export async function collectShared(
+  chunks: AsyncIterable<Uint8Array | string>,
+  signal?: AbortSignal,
+): Promise<RawModel | null> {
   const splitter = new PartSplitter(PREPASS_RULES);
   const fragments: Fragment[] = [];
   const take = (items: SplitItem[]) => {
@@ -80,14 +83,22 @@ export async function collectShared(chunks: AsyncIterable<Uint8Array | string>, 
   const root = splitter.root;
   if (!root || localOf(root.qname) !== 'ocxXML') return null;
   const vessel = splitter.context;
-  return readOcx(once(synthetic(root, vessel ? oneLine(vessel.vessel) : null, vessel?.vesselQName ?? 'Vessel', fragments)), { signal });
+  return readOcx(
+    once(synthetic(root, vessel ? oneLine(vessel.vessel) : null, vessel?.vesselQName ?? 'Vessel', fragments)),
+    { signal },
+  );
 }
 
 /**
  * The document the fragments are parsed as: the root start tag on its line, each fragment on its own
  * line; fragments of the Vessel wrapped in its start tag (written on the line before, see oneLine).
  */
-function synthetic(root: RootTag, vesselTag: Uint8Array | null, vesselQName: string, fragments: Fragment[]): Uint8Array {
+function synthetic(
+  root: RootTag,
+  vesselTag: Uint8Array | null,
+  vesselQName: string,
+  fragments: Fragment[],
+): Uint8Array {
   const out: Uint8Array[] = [];
   let line = 1;
   const put = (b: Uint8Array) => {

@@ -3,14 +3,25 @@
  * is on local names and namespace URIs, never prefixes, and never on sibling order. The whole document
  * is never held: each structural part becomes a PartRecord holding only its own geometry subtrees; the
  * shared surfaces, coordinate systems, catalogues, unit table and design views are captured as compact
- * nodes. Errors are refused with OcxImportError naming the problem and its line (issue 2 item 5).
+ * nodes. Errors are refused with OcxImportError naming the problem and its line.
  */
 import { OcxImportError } from './errors';
 import type { XNode } from './xmlTree';
 import { XmlScanner } from './XmlScanner';
 
 /** Part element local names that become records (OCX_GUIDE §2.6–§2.12). */
-export const PART_ELEMENTS = new Set(['Panel', 'Plate', 'Stiffener', 'EdgeReinforcement', 'Bracket', 'Pillar', 'Seam', 'Arrangement', 'Compartment', 'PhysicalSpace']);
+export const PART_ELEMENTS = new Set([
+  'Panel',
+  'Plate',
+  'Stiffener',
+  'EdgeReinforcement',
+  'Bracket',
+  'Pillar',
+  'Seam',
+  'Arrangement',
+  'Compartment',
+  'PhysicalSpace',
+]);
 /** Cut-out element local names that become HOLE records inside CutBy / PlateCutBy. */
 export const HOLE_ELEMENTS = new Set(['Hole2DContour', 'InnerContour', 'SlotContour']);
 const HOLE_CONTAINERS = new Set(['CutBy', 'PlateCutBy']);
@@ -18,19 +29,82 @@ const HOLE_CONTAINERS = new Set(['CutBy', 'PlateCutBy']);
 const SKIPPED = new Set(['LimitedBy', 'ConnectionConfiguration', 'Penetration', 'ContourBounds', 'BracketParameters']);
 /**
  * Children the importer understands, per context; other OCX elements there are counted by local name in
- * RawModel.unsupported (issue 3 item 5) and the import goes on.
+ * RawModel.unsupported and the import goes on.
  */
 const KNOWN_CHILDREN: Record<string, Set<string>> = {
   ocxXML: new Set(['Header', 'Vessel', 'ClassCatalogue', 'UnitsML']),
-  Vessel: new Set(['DistanceTolerance', 'AngleTolerance', 'CoordinateSystem', 'ClassificationData', 'BuilderInformation', 'TonnageData', 'StatutoryData',
-    'ShipDesignation', 'DesignView', 'ReferenceSurfaces', 'Panel', 'Plate', 'Stiffener', 'Bracket', 'Pillar', 'Description', 'CustomProperties', 'Arrangement']),
-  ClassCatalogue: new Set(['MaterialCatalogue', 'XSectionCatalogue', 'HoleShapeCatalogue', 'Description', 'CustomProperties']),
-  part: new Set(['Description', 'CustomProperties', 'PhysicalProperties', 'NetArea', 'OuterContour', 'PlateMaterial', 'MaterialRef', 'LimitedBy', 'Offset',
-    'UnboundedGeometry', 'PlateCutBy', 'CutBy', 'ComposedOf', 'StiffenedBy', 'SplitBy', 'TraceLine', 'SectionRef', 'Inclination', 'ConnectionConfiguration',
-    'Penetration', 'EdgeCurveRef', 'BracketParameters', 'HoleRef', 'Transformation', 'Line3D', 'PolyLine3D', 'CircumArc3D', 'Circle3D', 'CircumCircle3D',
-    'Ellipse3D', 'NURBS3D', 'CompositeCurve3D',
+  Vessel: new Set([
+    'DistanceTolerance',
+    'AngleTolerance',
+    'CoordinateSystem',
+    'ClassificationData',
+    'BuilderInformation',
+    'TonnageData',
+    'StatutoryData',
+    'ShipDesignation',
+    'DesignView',
+    'ReferenceSurfaces',
+    'Panel',
+    'Plate',
+    'Stiffener',
+    'Bracket',
+    'Pillar',
+    'Description',
+    'CustomProperties',
+    'Arrangement',
+  ]),
+  ClassCatalogue: new Set([
+    'MaterialCatalogue',
+    'XSectionCatalogue',
+    'HoleShapeCatalogue',
+    'Description',
+    'CustomProperties',
+  ]),
+  part: new Set([
+    'Description',
+    'CustomProperties',
+    'PhysicalProperties',
+    'NetArea',
+    'OuterContour',
+    'PlateMaterial',
+    'MaterialRef',
+    'LimitedBy',
+    'Offset',
+    'UnboundedGeometry',
+    'PlateCutBy',
+    'CutBy',
+    'ComposedOf',
+    'StiffenedBy',
+    'SplitBy',
+    'TraceLine',
+    'SectionRef',
+    'Inclination',
+    'ConnectionConfiguration',
+    'Penetration',
+    'EdgeCurveRef',
+    'BracketParameters',
+    'HoleRef',
+    'Transformation',
+    'Line3D',
+    'PolyLine3D',
+    'CircumArc3D',
+    'Circle3D',
+    'CircumCircle3D',
+    'Ellipse3D',
+    'NURBS3D',
+    'CompositeCurve3D',
     // Arrangement, Compartment and PhysicalSpace (OCX_GUIDE §2.17)
-    'Compartment', 'PhysicalSpace', 'CompartmentProperties', 'CompartmentFace', 'BulkCargo', 'LiquidCargo', 'UnitCargo', 'Cell', 'CrossFlow', 'ExternalGeometryRef']),
+    'Compartment',
+    'PhysicalSpace',
+    'CompartmentProperties',
+    'CompartmentFace',
+    'BulkCargo',
+    'LiquidCargo',
+    'UnitCargo',
+    'Cell',
+    'CrossFlow',
+    'ExternalGeometryRef',
+  ]),
 };
 
 /** Elements whose text content is kept. */
@@ -42,10 +116,16 @@ const UNITSML_NS = /unitsml/i;
 const LEGACY_NS = 'http://data.dnvgl.com/Schemas/ocxXMLSchema';
 
 /** Vessel-level and top-level elements that the catalogue pre-pass (prepass.ts) collects. */
-export const SHARED_ELEMENTS = new Set(['ClassCatalogue', 'UnitsML', 'ReferenceSurfaces', 'CoordinateSystem', 'DesignView']);
+export const SHARED_ELEMENTS = new Set([
+  'ClassCatalogue',
+  'UnitsML',
+  'ReferenceSurfaces',
+  'CoordinateSystem',
+  'DesignView',
+]);
 
 /*
- * Memory (issue 3 item 5): the text is consumed chunk by chunk and never kept. With ReadOptions.onGroup
+ * Memory: the text is consumed chunk by chunk and never kept. With ReadOptions.onGroup
  * (the two-pass import of a file, OCX_GUIDE §1.3) each top-level part (a Panel with its plates,
  * stiffeners and holes, or a free part) is handed over as soon as its element closes and then dropped,
  * so only one part's subtree is held at a time. Without it (a single stream), what is retained per part
@@ -80,7 +160,7 @@ export interface RawModel {
   /** UnitsML Unit nodes by xml:id. */
   units: Map<string, XNode>;
   designViews: XNode[];
-  /** OCX elements the importer does not understand, counted by local name (issue 3 item 5). */
+  /** OCX elements the importer does not understand, counted by local name. */
   unsupported: Map<string, number>;
 }
 
@@ -126,7 +206,10 @@ interface Frame {
  * @throws OcxImportError for an empty file, non-XML or malformed XML (with line), a truncated document
  * (naming the unclosed element), a non-OCX root or namespace, or a DOCTYPE declaring entities.
  */
-export async function readOcx(chunks: AsyncIterable<Uint8Array | string>, options: ReadOptions = {}): Promise<RawModel> {
+export async function readOcx(
+  chunks: AsyncIterable<Uint8Array | string>,
+  options: ReadOptions = {},
+): Promise<RawModel> {
   const { onBytes, signal, shared, onGroup, drain } = options;
   const lineOffset = options.lineOffset ?? 0;
   const model: RawModel = {
@@ -164,9 +247,13 @@ export async function readOcx(chunks: AsyncIterable<Uint8Array | string>, option
     const parent = stack[stack.length - 1];
     if (!rootSeen) {
       rootSeen = true;
-      if (tag.uri === LEGACY_NS) fail(`Unsupported OCX version: the legacy OCX 2.8.5 namespace ${tag.uri} is not supported`, tag.line);
+      if (tag.uri === LEGACY_NS)
+        fail(`Unsupported OCX version: the legacy OCX 2.8.5 namespace ${tag.uri} is not supported`, tag.line);
       if (local !== 'ocxXML' || !tag.uri.startsWith(OCX_NS_PREFIX))
-        fail(`Not an OCX file: root element is <${tag.qname}>${tag.uri && local === 'ocxXML' ? ` in unknown namespace ${tag.uri}` : ''}`, tag.line);
+        fail(
+          `Not an OCX file: root element is <${tag.qname}>${tag.uri && local === 'ocxXML' ? ` in unknown namespace ${tag.uri}` : ''}`,
+          tag.line,
+        );
       model.schemaVersion = tag.attributes().schemaVersion ?? '';
       stack.push({ local, node: null, record: -1, skip: false, ocx: true });
       return false;
@@ -186,9 +273,17 @@ export async function readOcx(chunks: AsyncIterable<Uint8Array | string>, option
     const known = KNOWN_CHILDREN[parent.record >= 0 ? 'part' : parent.local];
     if (isOcx && known && !known.has(local)) model.unsupported.set(local, (model.unsupported.get(local) ?? 0) + 1);
     const inHoleContainer = HOLE_CONTAINERS.has(parent.local);
-    if (isOcx && (PART_ELEMENTS.has(local) || (HOLE_ELEMENTS.has(local) && inHoleContainer && partRecordStack.length > 0))) {
+    if (
+      isOcx &&
+      (PART_ELEMENTS.has(local) || (HOLE_ELEMENTS.has(local) && inHoleContainer && partRecordStack.length > 0))
+    ) {
       const node = makeNode(local, line, tag.attributes());
-      const rec: PartRecord = { kind: local, node, parent: partRecordStack.length ? partRecordStack[partRecordStack.length - 1] : -1, line };
+      const rec: PartRecord = {
+        kind: local,
+        node,
+        parent: partRecordStack.length ? partRecordStack[partRecordStack.length - 1] : -1,
+        line,
+      };
       frame.node = node;
       frame.record = recordCount++;
       (onGroup ? group : model.parts).push(rec);
@@ -217,7 +312,8 @@ export async function readOcx(chunks: AsyncIterable<Uint8Array | string>, option
     else if (local === 'DistanceTolerance' && pl === 'Vessel') sink = (n) => (model.distanceTolerance = n);
     else if (local === 'CoordinateSystem') sink = (n) => model.coordinateSystems.push(n);
     else if (pl === 'ReferenceSurfaces') sink = (n) => indexSurface(model.surfaces, n);
-    else if (local === 'Material' || local === 'BarSection' || local === 'Hole2D') sink = (n) => model.catalogue.set(n.a.id ?? '', n);
+    else if (local === 'Material' || local === 'BarSection' || local === 'Hole2D')
+      sink = (n) => model.catalogue.set(n.a.id ?? '', n);
     else if (local === 'Unit' && tag.uri !== '' && !isOcx) sink = (n) => model.units.set(n.a.id ?? '', n);
     else if (local === 'DesignView') sink = (n) => model.designViews.push(n);
     else if (SKIPPED.has(local) || local === 'ClassificationData') frame.skip = true;
@@ -255,7 +351,8 @@ export async function readOcx(chunks: AsyncIterable<Uint8Array | string>, option
         if (node) node.t = (node.t ?? '') + t;
       },
       doctype: (d) => {
-        if (/<!ENTITY/i.test(d)) fail('Refused: the DOCTYPE declares entities (entity expansion is not allowed)', scanner.line);
+        if (/<!ENTITY/i.test(d))
+          fail('Refused: the DOCTYPE declares entities (entity expansion is not allowed)', scanner.line);
       },
     },
     { lineOffset },
@@ -269,7 +366,11 @@ export async function readOcx(chunks: AsyncIterable<Uint8Array | string>, option
       const trimmed = text.trimStart();
       if (trimmed !== '') {
         firstChar = false;
-        if (trimmed[0] !== '<') fail('Not an XML document: it does not start with "<"', 1 + countLines(text.slice(0, text.length - trimmed.length)));
+        if (trimmed[0] !== '<')
+          fail(
+            'Not an XML document: it does not start with "<"',
+            1 + countLines(text.slice(0, text.length - trimmed.length)),
+          );
       }
     }
     scanner.write(text);
@@ -294,7 +395,10 @@ export async function readOcx(chunks: AsyncIterable<Uint8Array | string>, option
   scanner.end();
   if (stack.length > 0) {
     const open = stack[stack.length - 1];
-    fail(`The document is truncated: element <${open.local}> is not closed (${stack.length} open element${stack.length > 1 ? 's' : ''} at the end of the file)`, scanner.line);
+    fail(
+      `The document is truncated: element <${open.local}> is not closed (${stack.length} open element${stack.length > 1 ? 's' : ''} at the end of the file)`,
+      scanner.line,
+    );
   }
   if (!rootSeen) fail('Not an XML document: no root element', scanner.line);
   scanner.close();

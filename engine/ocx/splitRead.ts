@@ -1,5 +1,5 @@
 /**
- * The part pass of a threaded import (issue 3 item 6): the document is split by PartSplitter
+ * The part pass of a threaded import: the document is split by PartSplitter
  * (engine/ocx/partSplit.ts); each top-level part's bytes go to the GroupOffload (parsed and tessellated
  * by worker threads, engine/ocx/partPool.ts), everything else is parsed here by readOcx with the cut
  * parts replaced by their line breaks. Parts are queued exactly when the reader has consumed the text
@@ -25,7 +25,12 @@ const decoder = new TextDecoder('utf-8');
 
 /** The enclosing start tags as text. */
 function contextText(c: PartContext): PartTextContext {
-  return { root: decoder.decode(c.root), rootQName: c.rootQName, vessel: decoder.decode(c.vessel), vesselQName: c.vesselQName };
+  return {
+    root: decoder.decode(c.root),
+    rootQName: c.rootQName,
+    vessel: decoder.decode(c.vessel),
+    vesselQName: c.vesselQName,
+  };
 }
 
 /**
@@ -34,7 +39,11 @@ function contextText(c: PartContext): PartTextContext {
  * the offload; then `mergeUnsupported` gives the unknown-element counts in document order.
  * @throws OcxImportError as readOcx; the offload's first error (backlog) ends the read with it.
  */
-export async function readSplit(chunks: AsyncIterable<Uint8Array | string>, offload: GroupOffload & Required<Pick<GroupOffload, 'addText'>>, options: SplitReadOptions): Promise<{ raw: RawModel; mergeUnsupported: (texts: [string, number][][]) => void }> {
+export async function readSplit(
+  chunks: AsyncIterable<Uint8Array | string>,
+  offload: GroupOffload & Required<Pick<GroupOffload, 'addText'>>,
+  options: SplitReadOptions,
+): Promise<{ raw: RawModel; mergeUnsupported: (texts: [string, number][][]) => void }> {
   const { shared, signal, onBytes } = options;
   const splitter = new PartSplitter();
   const unsupported = new Map<string, number>();
@@ -45,7 +54,8 @@ export async function readSplit(chunks: AsyncIterable<Uint8Array | string>, offl
   function* emit(items: SplitItem[]): Generator<Uint8Array> {
     for (const item of items) {
       if (item.kind === 'text') yield item.bytes;
-      else if (item.kind === 'lines') for (let n = item.count; n > 0; n -= NEWLINES.length) yield NEWLINES.subarray(0, Math.min(n, NEWLINES.length));
+      else if (item.kind === 'lines')
+        for (let n = item.count; n > 0; n -= NEWLINES.length) yield NEWLINES.subarray(0, Math.min(n, NEWLINES.length));
       else {
         const c = splitter.context;
         if (!c) {

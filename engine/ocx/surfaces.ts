@@ -86,7 +86,7 @@ function surfaceOf(n: XNode, ctx: SurfaceContext): PlateSurface | undefined {
     mesh = surfaceMesh(n, ctx);
     ctx.meshCache.set(key, mesh);
   }
-  return mesh && mesh.indices.length ? { kind: 'mesh', mesh, id: key } : undefined;
+  return mesh?.indices.length ? { kind: 'mesh', mesh, id: key } : undefined;
 }
 
 /** Triangulates a surface element (mm); null when the element cannot be meshed. */
@@ -107,10 +107,12 @@ function appendSurface(mesh: SurfaceMesh, n: XNode, ctx: SurfaceContext): void {
       // a facet: the plane inside its FaceBoundaryCurve
       const pl = planeOf(n, ctx);
       const fb = child(n, 'FaceBoundaryCurve');
-      if (!pl || pl.kind !== 'plane' || !fb) return;
+      if (pl?.kind !== 'plane' || !fb) return;
       const { loops } = chainLoops(curveSegments(fb, ctx), 0.01, 1);
       if (!loops.length) return;
-      const nrm = pl.normal, e1 = perpendicular(nrm), e2 = cross(nrm, e1);
+      const nrm = pl.normal,
+        e1 = perpendicular(nrm),
+        e2 = cross(nrm, e1);
       const to2 = (l: number[]) => {
         const out: number[] = [];
         for (let i = 0; i < l.length; i += 3) {
@@ -123,15 +125,22 @@ function appendSurface(mesh: SurfaceMesh, n: XNode, ctx: SurfaceContext): void {
       const r = triangulateRegion(to2(loops[0]), loops.slice(1).map(to2));
       const base = mesh.positions.length / 3;
       for (let i = 0; i < r.points.length; i += 2) {
-        const x = r.points[i], y = r.points[i + 1];
-        mesh.positions.push(pl.origin[0] + x * e1[0] + y * e2[0], pl.origin[1] + x * e1[1] + y * e2[1], pl.origin[2] + x * e1[2] + y * e2[2]);
+        const x = r.points[i],
+          y = r.points[i + 1];
+        mesh.positions.push(
+          pl.origin[0] + x * e1[0] + y * e2[0],
+          pl.origin[1] + x * e1[1] + y * e2[1],
+          pl.origin[2] + x * e1[2] + y * e2[2],
+        );
       }
       for (const i of r.indices) mesh.indices.push(base + i);
       return;
     }
     case 'NURBSSurface': {
-      const pu = num(child(n, 'U_NURBSproperties')?.a.degree), pv = num(child(n, 'V_NURBSproperties')?.a.degree);
-      let nU = num(child(n, 'U_NURBSproperties')?.a.numCtrlPts), nV = num(child(n, 'V_NURBSproperties')?.a.numCtrlPts);
+      const pu = num(child(n, 'U_NURBSproperties')?.a.degree),
+        pv = num(child(n, 'V_NURBSproperties')?.a.degree);
+      let nU = num(child(n, 'U_NURBSproperties')?.a.numCtrlPts),
+        nV = num(child(n, 'V_NURBSproperties')?.a.numCtrlPts);
       const lists = children(n, 'ControlPtList');
       const { xyz, w } = readControlPoints(lists, U);
       const total = xyz.length / 3;
@@ -140,7 +149,11 @@ function appendSurface(mesh: SurfaceMesh, n: XNode, ctx: SurfaceContext): void {
         nV = total / nU;
       }
       if (!pu || !pv || !nU || !nV || nU * nV !== total) {
-        ctx.warn('bad-surface', `NURBSSurface ${n.a.id ?? ''}: control point count does not match ${nU}×${nV}; skipped`, n.line);
+        ctx.warn(
+          'bad-surface',
+          `NURBSSurface ${n.a.id ?? ''}: control point count does not match ${nU}×${nV}; skipped`,
+          n.line,
+        );
         return;
       }
       const ku = repairKnots(numList(child(n, 'UknotVector')?.a.value), nU, pu);
@@ -150,8 +163,12 @@ function appendSurface(mesh: SurfaceMesh, n: XNode, ctx: SurfaceContext): void {
         return;
       }
       const s = { degreeU: pu, degreeV: pv, knotsU: ku, knotsV: kv, nU, nV, pw: homogeneous(xyz, w) };
-      const u0 = ku[pu], u1 = ku[nU], v0 = kv[pv], v1 = kv[nV];
-      const cu = Math.min(64, Math.max(2, (nU - pu) * 6)), cv = Math.min(64, Math.max(2, (nV - pv) * 6));
+      const u0 = ku[pu],
+        u1 = ku[nU],
+        v0 = kv[pv],
+        v1 = kv[nV];
+      const cu = Math.min(64, Math.max(2, (nU - pu) * 6)),
+        cv = Math.min(64, Math.max(2, (nV - pv) * 6));
       appendGrid(mesh, cu, cv, (a, b, out) => evalSurface(s, u0 + a * (u1 - u0), v0 + b * (v1 - v0), out));
       return;
     }
@@ -166,7 +183,8 @@ function appendSurface(mesh: SurfaceMesh, n: XNode, ctx: SurfaceContext): void {
       }
       const dv = normalize(d);
       for (const p of segs) {
-        const base = mesh.positions.length / 3, np = p.length / 3;
+        const base = mesh.positions.length / 3,
+          np = p.length / 3;
         for (let i = 0; i < np; i++) {
           mesh.positions.push(p[3 * i], p[3 * i + 1], p[3 * i + 2]);
           mesh.positions.push(p[3 * i] + sl * dv[0], p[3 * i + 1] + sl * dv[1], p[3 * i + 2] + sl * dv[2]);
@@ -194,18 +212,25 @@ function appendSurface(mesh: SurfaceMesh, n: XNode, ctx: SurfaceContext): void {
         r1 = child(n, 'TipRadius') ? L(child(n, 'TipRadius')) : 0;
       }
       if (!o || !axis || !Number.isFinite(h) || !Number.isFinite(r0)) return;
-      const A = normalize(axis), e1 = perpendicular(A), e2 = cross(A, e1);
+      const A = normalize(axis),
+        e1 = perpendicular(A),
+        e2 = cross(A, e1);
       appendGrid(mesh, 72, 4, (a, b, out) => {
-        const t = 2 * Math.PI * a, r = r0 + (r1 - r0) * b, c = Math.cos(t) * r, s = Math.sin(t) * r;
+        const t = 2 * Math.PI * a,
+          r = r0 + (r1 - r0) * b,
+          c = Math.cos(t) * r,
+          s = Math.sin(t) * r;
         for (let k = 0; k < 3; k++) out[k] = o[k] + b * h * A[k] + c * e1[k] + s * e2[k];
       });
       return;
     }
     case 'Sphere3D': {
-      const o = U.pointMm(child(n, 'Origin')), r = L(child(n, 'Radius'));
+      const o = U.pointMm(child(n, 'Origin')),
+        r = L(child(n, 'Radius'));
       if (!o || !Number.isFinite(r)) return;
       appendGrid(mesh, 72, 36, (a, b, out) => {
-        const th = 2 * Math.PI * a, ph = Math.PI * (b - 0.5);
+        const th = 2 * Math.PI * a,
+          ph = Math.PI * (b - 0.5);
         out[0] = o[0] + r * Math.cos(ph) * Math.cos(th);
         out[1] = o[1] + r * Math.cos(ph) * Math.sin(th);
         out[2] = o[2] + r * Math.sin(ph);

@@ -7,53 +7,230 @@ import { child, children, num, numList, type XNode } from './xmlTree';
 
 /** UnitsML prefixes (unitsmlSchema_lite-0.9.18 enumeration). */
 const PREFIX: Record<string, number> = {
-  '': 1, Y: 1e24, Z: 1e21, E: 1e18, P: 1e15, T: 1e12, G: 1e9, M: 1e6, k: 1e3, h: 100, da: 10, d: 0.1, c: 1e-2, m: 1e-3,
-  mu: 1e-6, u: 1e-6, n: 1e-9, p: 1e-12, f: 1e-15, a: 1e-18, z: 1e-21, y: 1e-24,
-  Ki: 1024, Mi: 1024 ** 2, Gi: 1024 ** 3, Ti: 1024 ** 4, Ei: 1024 ** 6, Zi: 1024 ** 7, Yi: 1024 ** 8,
+  '': 1,
+  Y: 1e24,
+  Z: 1e21,
+  E: 1e18,
+  P: 1e15,
+  T: 1e12,
+  G: 1e9,
+  M: 1e6,
+  k: 1e3,
+  h: 100,
+  da: 10,
+  d: 0.1,
+  c: 1e-2,
+  m: 1e-3,
+  mu: 1e-6,
+  u: 1e-6,
+  n: 1e-9,
+  p: 1e-12,
+  f: 1e-15,
+  a: 1e-18,
+  z: 1e-21,
+  y: 1e-24,
+  Ki: 1024,
+  Mi: 1024 ** 2,
+  Gi: 1024 ** 3,
+  Ti: 1024 ** 4,
+  Ei: 1024 ** 6,
+  Zi: 1024 ** 7,
+  Yi: 1024 ** 8,
 };
 const deg = Math.PI / 180;
-const LB = 0.45359237, LBF = LB * 9.80665;
+const LB = 0.45359237,
+  LBF = LB * 9.80665;
 /**
  * UnitsML root units used by structural data: factor to SI and the power of length each carries (mass,
  * force and pressure units carry none, so that densities and stresses are never taken for lengths).
  */
 const BASE: Record<string, [number, number]> = {
-  meter: [1, 1], metre: [1, 1], inch: [0.0254, 1], foot: [0.3048, 1], yard: [0.9144, 1], mile: [1609.344, 1], nautical_mile: [1852, 1],
-  us_survey_foot: [1200 / 3937, 1], us_survey_inch: [100 / 3937, 1], angstrom: [1e-10, 1],
-  are: [100, 2], hectare: [1e4, 2], liter: [1e-3, 3],
-  gram: [1e-3, 0], metric_ton: [1000, 0], pound: [LB, 0], long_ton: [1016.0469088, 0], short_ton: [907.18474, 0], ounce: [LB / 16, 0], slug: [14.59390294, 0],
-  newton: [1, 0], pascal: [1, 0], bar: [1e5, 0], kilogram_force: [9.80665, 0], pound_force: [LBF, 0], kip: [1000 * LBF, 0], ton_force: [2240 * LBF, 0],
-  standard_atmosphere: [101325, 0], technical_atmosphere: [98066.5, 0], torr: [101325 / 760, 0], dyne: [1e-5, 0],
-  joule: [1, 0], watt: [1, 0], horsepower: [745.69987158227, 0], metric_horsepower: [735.49875, 0],
-  radian: [1, 0], arc_degree: [deg, 0], degree: [deg, 0], arc_minute: [deg / 60, 0], arc_second: [deg / 3600, 0], gon: [Math.PI / 200, 0], steradian: [1, 0],
-  second: [1, 0], minute: [60, 0], hour: [3600, 0], day: [86400, 0], knot: [1852 / 3600, 0], hertz: [1, 0],
-  kelvin: [1, 0], degree_Celsius: [1, 0], mole: [1, 0], ampere: [1, 0],
+  meter: [1, 1],
+  metre: [1, 1],
+  inch: [0.0254, 1],
+  foot: [0.3048, 1],
+  yard: [0.9144, 1],
+  mile: [1609.344, 1],
+  nautical_mile: [1852, 1],
+  us_survey_foot: [1200 / 3937, 1],
+  us_survey_inch: [100 / 3937, 1],
+  angstrom: [1e-10, 1],
+  are: [100, 2],
+  hectare: [1e4, 2],
+  liter: [1e-3, 3],
+  gram: [1e-3, 0],
+  metric_ton: [1000, 0],
+  pound: [LB, 0],
+  long_ton: [1016.0469088, 0],
+  short_ton: [907.18474, 0],
+  ounce: [LB / 16, 0],
+  slug: [14.59390294, 0],
+  newton: [1, 0],
+  pascal: [1, 0],
+  bar: [1e5, 0],
+  kilogram_force: [9.80665, 0],
+  pound_force: [LBF, 0],
+  kip: [1000 * LBF, 0],
+  ton_force: [2240 * LBF, 0],
+  standard_atmosphere: [101325, 0],
+  technical_atmosphere: [98066.5, 0],
+  torr: [101325 / 760, 0],
+  dyne: [1e-5, 0],
+  joule: [1, 0],
+  watt: [1, 0],
+  horsepower: [745.69987158227, 0],
+  metric_horsepower: [735.49875, 0],
+  radian: [1, 0],
+  arc_degree: [deg, 0],
+  degree: [deg, 0],
+  arc_minute: [deg / 60, 0],
+  arc_second: [deg / 3600, 0],
+  gon: [Math.PI / 200, 0],
+  steradian: [1, 0],
+  second: [1, 0],
+  minute: [60, 0],
+  hour: [3600, 0],
+  day: [86400, 0],
+  knot: [1852 / 3600, 0],
+  hertz: [1, 0],
+  kelvin: [1, 0],
+  degree_Celsius: [1, 0],
+  mole: [1, 0],
+  ampere: [1, 0],
 };
 /** Unit symbols (UnitSymbol/@type) → [factor to SI, length power]. */
 const SYMBOLS: Record<string, [number, number]> = {
-  mm: [1e-3, 1], cm: [1e-2, 1], dm: [0.1, 1], m: [1, 1], km: [1e3, 1], in: [0.0254, 1], ft: [0.3048, 1], yd: [0.9144, 1], nmi: [1852, 1],
-  mm2: [1e-6, 2], cm2: [1e-4, 2], dm2: [1e-2, 2], m2: [1, 2], in2: [0.0254 ** 2, 2], ft2: [0.3048 ** 2, 2],
-  mm3: [1e-9, 3], cm3: [1e-6, 3], dm3: [1e-3, 3], m3: [1, 3], l: [1e-3, 3], L: [1e-3, 3], in3: [0.0254 ** 3, 3], ft3: [0.3048 ** 3, 3],
-  mm4: [1e-12, 4], cm4: [1e-8, 4], m4: [1, 4], cm6: [1e-12, 6],
-  g: [1e-3, 0], kg: [1, 0], t: [1000, 0], lb: [LB, 0], LT: [1016.0469088, 0],
-  'kg/m3': [1, 0], 't/m3': [1000, 0], 'g/cm3': [1000, 0], 'kg/dm3': [1000, 0], 'kg/l': [1000, 0], 'lb/ft3': [LB / 0.3048 ** 3, 0], 'kg/m': [1, 0], 'kg/m2': [1, 0],
-  N: [1, 0], kN: [1e3, 0], MN: [1e6, 0], Pa: [1, 0], kPa: [1e3, 0], MPa: [1e6, 0], GPa: [1e9, 0], bar: [1e5, 0],
-  'N/m2': [1, 0], 'N/mm2': [1e6, 0], 'kN/m2': [1e3, 0], 'kN/mm2': [1e9, 0], 'MN/m2': [1e6, 0], psi: [LBF / 0.0254 ** 2, 0], ksi: [1000 * LBF / 0.0254 ** 2, 0],
-  deg: [deg, 0], '°': [deg, 0], rad: [1, 0], mrad: [1e-3, 0], grad: [Math.PI / 200, 0], gon: [Math.PI / 200, 0],
-  kn: [1852 / 3600, 0], kt: [1852 / 3600, 0], 'm/s': [1, 0], s: [1, 0], h: [3600, 0], '1/K': [1, 0], K: [1, 0], '': [1, 0],
+  mm: [1e-3, 1],
+  cm: [1e-2, 1],
+  dm: [0.1, 1],
+  m: [1, 1],
+  km: [1e3, 1],
+  in: [0.0254, 1],
+  ft: [0.3048, 1],
+  yd: [0.9144, 1],
+  nmi: [1852, 1],
+  mm2: [1e-6, 2],
+  cm2: [1e-4, 2],
+  dm2: [1e-2, 2],
+  m2: [1, 2],
+  in2: [0.0254 ** 2, 2],
+  ft2: [0.3048 ** 2, 2],
+  mm3: [1e-9, 3],
+  cm3: [1e-6, 3],
+  dm3: [1e-3, 3],
+  m3: [1, 3],
+  l: [1e-3, 3],
+  L: [1e-3, 3],
+  in3: [0.0254 ** 3, 3],
+  ft3: [0.3048 ** 3, 3],
+  mm4: [1e-12, 4],
+  cm4: [1e-8, 4],
+  m4: [1, 4],
+  cm6: [1e-12, 6],
+  g: [1e-3, 0],
+  kg: [1, 0],
+  t: [1000, 0],
+  lb: [LB, 0],
+  LT: [1016.0469088, 0],
+  'kg/m3': [1, 0],
+  't/m3': [1000, 0],
+  'g/cm3': [1000, 0],
+  'kg/dm3': [1000, 0],
+  'kg/l': [1000, 0],
+  'lb/ft3': [LB / 0.3048 ** 3, 0],
+  'kg/m': [1, 0],
+  'kg/m2': [1, 0],
+  N: [1, 0],
+  kN: [1e3, 0],
+  MN: [1e6, 0],
+  Pa: [1, 0],
+  kPa: [1e3, 0],
+  MPa: [1e6, 0],
+  GPa: [1e9, 0],
+  bar: [1e5, 0],
+  'N/m2': [1, 0],
+  'N/mm2': [1e6, 0],
+  'kN/m2': [1e3, 0],
+  'kN/mm2': [1e9, 0],
+  'MN/m2': [1e6, 0],
+  psi: [LBF / 0.0254 ** 2, 0],
+  ksi: [(1000 * LBF) / 0.0254 ** 2, 0],
+  deg: [deg, 0],
+  '°': [deg, 0],
+  rad: [1, 0],
+  mrad: [1e-3, 0],
+  grad: [Math.PI / 200, 0],
+  gon: [Math.PI / 200, 0],
+  kn: [1852 / 3600, 0],
+  kt: [1852 / 3600, 0],
+  'm/s': [1, 0],
+  s: [1, 0],
+  h: [3600, 0],
+  '1/K': [1, 0],
+  K: [1, 0],
+  '': [1, 0],
 };
 /** English unit names (UnitName, xml:lang en*) → [factor to SI, length power]. */
 const NAMES: Record<string, [number, number]> = {
-  meter: [1, 1], metre: [1, 1], meters: [1, 1], metres: [1, 1], millimeter: [1e-3, 1], millimetre: [1e-3, 1], millimeters: [1e-3, 1], millimetres: [1e-3, 1],
-  centimeter: [1e-2, 1], centimetre: [1e-2, 1], kilometer: [1e3, 1], kilometre: [1e3, 1], inch: [0.0254, 1], inches: [0.0254, 1], foot: [0.3048, 1], feet: [0.3048, 1],
-  'square meter': [1, 2], 'square metre': [1, 2], 'square meters': [1, 2], 'square metres': [1, 2], 'square millimeter': [1e-6, 2], 'square millimetre': [1e-6, 2],
-  'square centimeter': [1e-4, 2], 'cubic meter': [1, 3], 'cubic metre': [1, 3], 'cubic meters': [1, 3], 'cubic metres': [1, 3],
-  kilogram: [1, 0], kilograms: [1, 0], kg: [1, 0], gram: [1e-3, 0], ton: [1000, 0], tonne: [1000, 0], tonnes: [1000, 0], 'metric ton': [1000, 0], pound: [LB, 0],
-  'kilogram per cubic meter': [1, 0], 'kilogram per cubic metre': [1, 0], 'kilograms per cubic metre': [1, 0], 'ton per cubic meter': [1000, 0], 'tonne per cubic metre': [1000, 0],
-  newton: [1, 0], kilonewton: [1e3, 0], pascal: [1, 0], kilopascal: [1e3, 0], megapascal: [1e6, 0], gigapascal: [1e9, 0],
-  'newton per square meter': [1, 0], 'newton per square metre': [1, 0], 'newton per square millimeter': [1e6, 0], 'newton per square millimetre': [1e6, 0],
-  radian: [1, 0], radians: [1, 0], degree: [deg, 0], degrees: [deg, 0], knot: [1852 / 3600, 0], knots: [1852 / 3600, 0],
-  nondimensional: [1, 0], dimensionless: [1, 0],
+  meter: [1, 1],
+  metre: [1, 1],
+  meters: [1, 1],
+  metres: [1, 1],
+  millimeter: [1e-3, 1],
+  millimetre: [1e-3, 1],
+  millimeters: [1e-3, 1],
+  millimetres: [1e-3, 1],
+  centimeter: [1e-2, 1],
+  centimetre: [1e-2, 1],
+  kilometer: [1e3, 1],
+  kilometre: [1e3, 1],
+  inch: [0.0254, 1],
+  inches: [0.0254, 1],
+  foot: [0.3048, 1],
+  feet: [0.3048, 1],
+  'square meter': [1, 2],
+  'square metre': [1, 2],
+  'square meters': [1, 2],
+  'square metres': [1, 2],
+  'square millimeter': [1e-6, 2],
+  'square millimetre': [1e-6, 2],
+  'square centimeter': [1e-4, 2],
+  'cubic meter': [1, 3],
+  'cubic metre': [1, 3],
+  'cubic meters': [1, 3],
+  'cubic metres': [1, 3],
+  kilogram: [1, 0],
+  kilograms: [1, 0],
+  kg: [1, 0],
+  gram: [1e-3, 0],
+  ton: [1000, 0],
+  tonne: [1000, 0],
+  tonnes: [1000, 0],
+  'metric ton': [1000, 0],
+  pound: [LB, 0],
+  'kilogram per cubic meter': [1, 0],
+  'kilogram per cubic metre': [1, 0],
+  'kilograms per cubic metre': [1, 0],
+  'ton per cubic meter': [1000, 0],
+  'tonne per cubic metre': [1000, 0],
+  newton: [1, 0],
+  kilonewton: [1e3, 0],
+  pascal: [1, 0],
+  kilopascal: [1e3, 0],
+  megapascal: [1e6, 0],
+  gigapascal: [1e9, 0],
+  'newton per square meter': [1, 0],
+  'newton per square metre': [1, 0],
+  'newton per square millimeter': [1e6, 0],
+  'newton per square millimetre': [1e6, 0],
+  radian: [1, 0],
+  radians: [1, 0],
+  degree: [deg, 0],
+  degrees: [deg, 0],
+  knot: [1852 / 3600, 0],
+  knots: [1852 / 3600, 0],
+  nondimensional: [1, 0],
+  dimensionless: [1, 0],
 };
 
 /** A resolved unit: factor to SI and the power of length it carries (undefined when unknown). */
@@ -77,7 +254,11 @@ export class UnitTable {
     for (const [id, u] of units) {
       const r = resolveUnit(u);
       if (r) this.resolved.set(id, r);
-      else this.problems.set(`unit:${id}`, `Unit "${id}" cannot be resolved (no known root units, symbol or name); assumed SI`);
+      else
+        this.problems.set(
+          `unit:${id}`,
+          `Unit "${id}" cannot be resolved (no known root units, symbol or name); assumed SI`,
+        );
     }
   }
 
@@ -97,10 +278,14 @@ export class UnitTable {
       const guess = unitFromId(id);
       if (guess) {
         this.resolved.set(id, guess);
-        this.problems.set(`unit:${id}`, `Unit "${id}" is not defined in UnitsML; read from its id (factor ${guess.factor} to SI)`);
+        this.problems.set(
+          `unit:${id}`,
+          `Unit "${id}" is not defined in UnitsML; read from its id (factor ${guess.factor} to SI)`,
+        );
         return this.factor(id, q);
       }
-      if (!this.problems.has(`unit:${id}`)) this.problems.set(`unit:${id}`, `Unit "${id}" is not defined in UnitsML; assumed SI`);
+      if (!this.problems.has(`unit:${id}`))
+        this.problems.set(`unit:${id}`, `Unit "${id}" is not defined in UnitsML; assumed SI`);
       return 1;
     }
     if (q === 'area' && r.lengthPower === EXPECTED_LENGTH_POWER.length) {
@@ -142,7 +327,10 @@ export class UnitTable {
 export function resolveUnit(u: XNode): ResolvedUnit | undefined {
   const roots = children(child(u, 'RootUnits'), 'EnumeratedRootUnit');
   if (roots.length) {
-    let f = 1, lp = 0, ok = true, pureLength = true;
+    let f = 1,
+      lp = 0,
+      ok = true,
+      pureLength = true;
     for (const r of roots) {
       const base = BASE[r.a.unit ?? ''];
       const pre = PREFIX[r.a.prefix ?? ''];
@@ -151,7 +339,7 @@ export function resolveUnit(u: XNode): ResolvedUnit | undefined {
         ok = false;
         break;
       }
-      f *= Math.pow(pre * base[0], pw);
+      f *= (pre * base[0]) ** pw;
       if (base[1] === 0) pureLength = false;
       lp += base[1] * pw;
     }
@@ -174,11 +362,26 @@ export function resolveUnit(u: XNode): ResolvedUnit | undefined {
  */
 export function unitFromId(id: string): ResolvedUnit | undefined {
   const body = id.replace(/^(u_|U_|u|U)(?=[A-Za-z])/, '');
-  const words: Record<string, string> = { millimetres: 'mm', millimeters: 'mm', metres: 'm', meters: 'm', meter: 'm', metre: 'm', metres2: 'm2', kg_m3: 'kg/m3', degrees: 'deg', radians: 'rad', knots: 'kn' };
+  const words: Record<string, string> = {
+    millimetres: 'mm',
+    millimeters: 'mm',
+    metres: 'm',
+    meters: 'm',
+    meter: 'm',
+    metre: 'm',
+    metres2: 'm2',
+    kg_m3: 'kg/m3',
+    degrees: 'deg',
+    radians: 'rad',
+    knots: 'kn',
+  };
   const candidates = [body, body.replace(/Over/g, '/').replace(/_/g, '/'), words[body.toLowerCase()] ?? ''];
   for (const c of candidates) {
     if (!c) continue;
-    const hit = SYMBOLS[c] ?? SYMBOLS[c.toLowerCase()] ?? Object.entries(SYMBOLS).find(([k]) => k.toLowerCase() === c.toLowerCase())?.[1];
+    const hit =
+      SYMBOLS[c] ??
+      SYMBOLS[c.toLowerCase()] ??
+      Object.entries(SYMBOLS).find(([k]) => k.toLowerCase() === c.toLowerCase())?.[1];
     if (hit) return { factor: hit[0], lengthPower: hit[1] };
   }
   return undefined;

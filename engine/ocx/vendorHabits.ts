@@ -25,6 +25,7 @@ export interface VendorHabits {
 /** The conventions for a file's Header attributes. */
 export function habitsOf(header: Record<string, string>): VendorHabits {
   const who = `${header.originating_system ?? ''} ${header.organization ?? ''}`;
-  if (/\bNAPA\b/i.test(who)) return { writer: 'NAPA', cogConvention: 'moulded', sections: { webHeightExcludesFlanges: true } };
+  if (/\bNAPA\b/i.test(who))
+    return { writer: 'NAPA', cogConvention: 'moulded', sections: { webHeightExcludesFlanges: true } };
   return { writer: 'other', cogConvention: 'solid', sections: {} };
 }

@@ -1,6 +1,6 @@
 /**
  * Character classes and references of XML 1.0 (fifth edition) and Namespaces in XML 1.0, for the
- * streaming tokenizer engine/ocx/XmlScanner.ts (issue 3 item 6): name characters, the predefined
+ * streaming tokenizer engine/ocx/XmlScanner.ts: name characters, the predefined
  * entities and character references.
  */
 
@@ -14,9 +14,21 @@ for (let c = 0; c < 128; c++) {
 
 /** XML 1.0 NameStartChar for UTF-16 code units ≥ 0x80 (a surrogate half counts: pairs encode #x10000–#xEFFFF). */
 function isNameStartHigh(c: number): boolean {
-  return (c >= 0xc0 && c <= 0xd6) || (c >= 0xd8 && c <= 0xf6) || (c >= 0xf8 && c <= 0x2ff) || (c >= 0x370 && c <= 0x37d) || (c >= 0x37f && c <= 0x1fff) ||
-    c === 0x200c || c === 0x200d || (c >= 0x2070 && c <= 0x218f) || (c >= 0x2c00 && c <= 0x2fef) || (c >= 0x3001 && c <= 0xd7ff) ||
-    (c >= 0xd800 && c <= 0xdfff) || (c >= 0xf900 && c <= 0xfdcf) || (c >= 0xfdf0 && c <= 0xfffd);
+  return (
+    (c >= 0xc0 && c <= 0xd6) ||
+    (c >= 0xd8 && c <= 0xf6) ||
+    (c >= 0xf8 && c <= 0x2ff) ||
+    (c >= 0x370 && c <= 0x37d) ||
+    (c >= 0x37f && c <= 0x1fff) ||
+    c === 0x200c ||
+    c === 0x200d ||
+    (c >= 0x2070 && c <= 0x218f) ||
+    (c >= 0x2c00 && c <= 0x2fef) ||
+    (c >= 0x3001 && c <= 0xd7ff) ||
+    (c >= 0xd800 && c <= 0xdfff) ||
+    (c >= 0xf900 && c <= 0xfdcf) ||
+    (c >= 0xfdf0 && c <= 0xfffd)
+  );
 }
 
 /** Is the UTF-16 code unit `c` an XML NameStartChar (surrogate halves accepted)? */
@@ -26,7 +38,9 @@ export function isNameStart(c: number): boolean {
 
 /** Is the UTF-16 code unit `c` an XML NameChar (surrogate halves accepted)? */
 export function isNameChar(c: number): boolean {
-  return c < 128 ? (ASCII[c] & 2) !== 0 : c === 0xb7 || (c >= 0x300 && c <= 0x36f) || c === 0x203f || c === 0x2040 || isNameStartHigh(c);
+  return c < 128
+    ? (ASCII[c] & 2) !== 0
+    : c === 0xb7 || (c >= 0x300 && c <= 0x36f) || c === 0x203f || c === 0x2040 || isNameStartHigh(c);
 }
 
 /** Is `s` an XML Name? */
@@ -38,7 +52,14 @@ export function isName(s: string): boolean {
 
 /** Is the code point `n` an XML 1.0 Char? */
 export function isXmlChar(n: number): boolean {
-  return n === 9 || n === 10 || n === 13 || (n >= 0x20 && n <= 0xd7ff) || (n >= 0xe000 && n <= 0xfffd) || (n >= 0x10000 && n <= 0x10ffff);
+  return (
+    n === 9 ||
+    n === 10 ||
+    n === 13 ||
+    (n >= 0x20 && n <= 0xd7ff) ||
+    (n >= 0xe000 && n <= 0xfffd) ||
+    (n >= 0x10000 && n <= 0x10ffff)
+  );
 }
 
 /** The five predefined entities. */
@@ -60,8 +81,11 @@ export function entityValue(body: string): string | null {
 export function entityError(body: string): string {
   const shown = body.length > 40 ? `${body.slice(0, 40)}…` : body;
   if (body.charCodeAt(0) === 35) return `malformed character reference &${shown};`;
-  return isName(body) ? `undefined entity &${shown}; (only the five predefined entities and character references are allowed)` : `malformed entity reference &${shown};`;
+  return isName(body)
+    ? `undefined entity &${shown}; (only the five predefined entities and character references are allowed)`
+    : `malformed entity reference &${shown};`;
 }
 
 /** The XML declaration's pseudo-attributes after '<?xml' up to '?>' (version required, then encoding, standalone). */
-export const XML_DECL = /^[ \t\r\n]+version[ \t\r\n]*=[ \t\r\n]*(["'])1\.[0-9]+\1([ \t\r\n]+encoding[ \t\r\n]*=[ \t\r\n]*(["'])[A-Za-z][A-Za-z0-9._-]*\3)?([ \t\r\n]+standalone[ \t\r\n]*=[ \t\r\n]*(["'])(?:yes|no)\5)?[ \t\r\n]*$/;
+export const XML_DECL =
+  /^[ \t\r\n]+version[ \t\r\n]*=[ \t\r\n]*(["'])1\.[0-9]+\1([ \t\r\n]+encoding[ \t\r\n]*=[ \t\r\n]*(["'])[A-Za-z][A-Za-z0-9._-]*\3)?([ \t\r\n]+standalone[ \t\r\n]*=[ \t\r\n]*(["'])(?:yes|no)\5)?[ \t\r\n]*$/;

@@ -1,5 +1,5 @@
 /**
- * The rare markup of the OCX reader's XML tokenizer (engine/ocx/XmlScanner.ts, issue 3 item 6): the end
+ * The rare markup of the OCX reader's XML tokenizer (engine/ocx/XmlScanner.ts): the end
  * of a DOCTYPE declaration (internal subset, quoted strings and comments in it skipped) and of a
  * processing instruction, with the checks of the XML declaration.
  */
@@ -41,11 +41,13 @@ export function piEnd(s: string, i: number, atStart: boolean, fail: (msg: string
   const k = s.indexOf('?>', j);
   if (k < 0) return -1;
   const c = s.charCodeAt(j);
-  if (k > j && c !== 32 && c !== 9 && c !== 10 && c !== 13) fail(`disallowed character ${JSON.stringify(s[j])} in a processing instruction target`, j);
+  if (k > j && c !== 32 && c !== 9 && c !== 10 && c !== 13)
+    fail(`disallowed character ${JSON.stringify(s[j])} in a processing instruction target`, j);
   const target = s.slice(i + 2, j);
   if (target.length === 3 && target.toLowerCase() === 'xml') {
     if (target !== 'xml' || !atStart) fail('the XML declaration must be at the very start of the document', i);
-    if (!XML_DECL.test(s.slice(j, k))) fail('malformed XML declaration (version="1.x" first, then encoding and standalone)', i);
+    if (!XML_DECL.test(s.slice(j, k)))
+      fail('malformed XML declaration (version="1.x" first, then encoding and standalone)', i);
   }
   return k;
 }

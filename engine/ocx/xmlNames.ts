@@ -1,5 +1,5 @@
 /**
- * Names and namespaces for the OCX reader's XML tokenizer (engine/ocx/XmlScanner.ts, issue 3 item 6):
+ * Names and namespaces for the OCX reader's XML tokenizer (engine/ocx/XmlScanner.ts):
  * interned qualified names (each distinct name is validated and split once) and the in-scope namespace
  * bindings of Namespaces in XML 1.0 (declarations, resolution, the xml / xmlns rules).
  */
@@ -31,7 +31,14 @@ export class NameTable {
   /** The interned QName s[a, b) (b < s.length); undefined when it is not a valid QName (a bad character, a misplaced colon). */
   intern(s: string, a: number, b: number): QName | undefined {
     const len = b - a;
-    const h = (len * 31 + at(s, a) * 7 + at(s, b - 1) * 131 + at(s, a + (len >> 1)) * 17 + at(s, b - 2) * 3 + at(s, a + 4) * 5) & 1023;
+    const h =
+      (len * 31 +
+        at(s, a) * 7 +
+        at(s, b - 1) * 131 +
+        at(s, a + (len >> 1)) * 17 +
+        at(s, b - 2) * 3 +
+        at(s, a + 4) * 5) &
+      1023;
     let bucket = this.buckets[h];
     if (bucket !== undefined)
       for (let m = 0; m < bucket.length; m++) {
@@ -47,7 +54,8 @@ export class NameTable {
     let name: QName;
     if (colon < 0) name = { q, prefix: '', local: q, attrs: [], child: undefined };
     else {
-      if (colon === 0 || colon === len - 1 || q.indexOf(':', colon + 1) >= 0 || !isNameStart(q.charCodeAt(colon + 1))) return undefined;
+      if (colon === 0 || colon === len - 1 || q.indexOf(':', colon + 1) >= 0 || !isNameStart(q.charCodeAt(colon + 1)))
+        return undefined;
       name = { q, prefix: q.slice(0, colon), local: q.slice(colon + 1), attrs: [], child: undefined };
     }
     if (bucket === undefined) this.buckets[h] = bucket = [];
@@ -84,8 +92,10 @@ export class NamespaceScope {
   /** Binds `prefix` ('' = default) to `uri`. @returns null, or why the declaration is refused (a reserved prefix or URI, an undeclared prefix). */
   declare(prefix: string, uri: string): string | null {
     if (prefix === 'xmlns') return 'the prefix xmlns may not be declared';
-    if (prefix === 'xml' ? uri !== XML_NS : uri === XML_NS || uri === XMLNS_NS) return `the prefix ${JSON.stringify(prefix)} may not be bound to ${uri}`;
-    if (prefix !== '' && uri === '') return `the prefix ${prefix} may not be undeclared (xmlns:${prefix}="") in XML 1.0`;
+    if (prefix === 'xml' ? uri !== XML_NS : uri === XML_NS || uri === XMLNS_NS)
+      return `the prefix ${JSON.stringify(prefix)} may not be bound to ${uri}`;
+    if (prefix !== '' && uri === '')
+      return `the prefix ${prefix} may not be undeclared (xmlns:${prefix}="") in XML 1.0`;
     this.prefixes.push(prefix);
     this.uris.push(uri);
     this.cacheP = '\0';
@@ -109,7 +119,8 @@ export class NamespaceScope {
       const u = an.prefix === '' ? '' : this.resolve(an.prefix);
       if (u === undefined) return `unbound namespace prefix ${JSON.stringify(an.prefix)} of the attribute ${an.q}`;
       uris.push(u);
-      for (let m = 0; m < k; m++) if (u !== '' && uris[m] === u && names[m].local === an.local) return `duplicate attribute {${u}}${an.local}`;
+      for (let m = 0; m < k; m++)
+        if (u !== '' && uris[m] === u && names[m].local === an.local) return `duplicate attribute {${u}}${an.local}`;
     }
     return null;
   }

@@ -51,7 +51,7 @@ export function num(s: string | undefined): number | undefined {
 /** Parses a whitespace-separated list of numbers (trailing spaces allowed). */
 export function numList(s: string | undefined): number[] {
   if (!s) return [];
-  // a scan instead of split(/\s+/).map(Number): no intermediate string array (issue 3 item 6)
+  // a scan instead of split(/\s+/).map(Number): no intermediate string array
   const out: number[] = [];
   const n = s.length;
   let i = 0;
@@ -75,16 +75,19 @@ const POW10 = Array.from({ length: 23 }, (_, k) => Number(`1e${k}`));
  * point, at most 22 of them after it — else NaN (the caller then uses Number()). Equal to Number() bit
  * for bit: the digits form an exact integer m < 2^53 and m / 10^k of two exact float64 values is the
  * correctly rounded quotient, as Number() rounds the decimal correctly (Clinger's fast path). No
- * substring per number (issue 3 item 6).
+ * substring per number.
  */
 function plainDecimal(s: string, a: number, b: number): number {
-  let j = a, neg = false;
+  let j = a,
+    neg = false;
   const c0 = s.charCodeAt(j);
   if (c0 === 45) {
     neg = true;
     j++;
   } else if (c0 === 43) j++;
-  let m = 0, digits = 0, frac = -1;
+  let m = 0,
+    digits = 0,
+    frac = -1;
   for (; j < b; j++) {
     const c = s.charCodeAt(j);
     if (c >= 48 && c <= 57) {

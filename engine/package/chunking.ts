@@ -34,15 +34,23 @@ export function mergeMeshesByObject(meshes: PartMesh[]): ChunkPart[] {
   for (const [object, list] of byObject) {
     if (list.length === 1) {
       const m = list[0];
-      parts.push({ object, positions: m.positions, indices: m.indices, edges: m.edges && m.edges.length ? m.edges : null });
+      parts.push({
+        object,
+        positions: m.positions,
+        indices: m.indices,
+        edges: m.edges?.length ? m.edges : null,
+      });
       continue;
     }
     const nv = list.reduce((n, m) => n + m.positions.length, 0);
     const ni = list.reduce((n, m) => n + m.indices.length, 0);
     const ne = list.reduce((n, m) => n + (m.edges?.length ?? 0), 0);
-    const positions = new Float32Array(nv), indices = new Uint32Array(ni);
+    const positions = new Float32Array(nv),
+      indices = new Uint32Array(ni);
     const edges = ne > 0 ? new Float32Array(ne) : null;
-    let pv = 0, pi = 0, pe = 0;
+    let pv = 0,
+      pi = 0,
+      pe = 0;
     for (const m of list) {
       positions.set(m.positions, pv);
       for (let k = 0; k < m.indices.length; k++) indices[pi + k] = m.indices[k] + pv / 3;
@@ -75,7 +83,12 @@ export function splitPart(p: ChunkPart, maxV: number, maxT: number): ChunkPart[]
     const perPiece = Math.max(1, Math.floor(maxV / 2 / 2)) * 6;
     const edgePieces: ChunkPart[] = [];
     for (let k = 0; k < p.edges.length; k += perPiece)
-      edgePieces.push({ object: p.object, positions: new Float32Array(0), indices: new Uint32Array(0), edges: p.edges.slice(k, k + perPiece) });
+      edgePieces.push({
+        object: p.object,
+        positions: new Float32Array(0),
+        indices: new Uint32Array(0),
+        edges: p.edges.slice(k, k + perPiece),
+      });
     const body = p.indices.length > 0 ? splitPart({ ...p, edges: null }, maxV, maxT) : [];
     return [...body, ...edgePieces];
   }
@@ -90,7 +103,12 @@ export function splitPart(p: ChunkPart, maxV: number, maxT: number): ChunkPart[]
       positions.set(p.positions.subarray(v * 3, v * 3 + 3), k * 3);
       remap[v] = -1;
     });
-    pieces.push({ object: p.object, positions, indices: Uint32Array.from(tris), edges: pieces.length === 0 ? p.edges : null });
+    pieces.push({
+      object: p.object,
+      positions,
+      indices: Uint32Array.from(tris),
+      edges: pieces.length === 0 ? p.edges : null,
+    });
     used = [];
     tris = [];
   };
@@ -152,7 +170,11 @@ export function groupIntoChunks(parts: ChunkPart[], modelBounds: Box3Tuple, maxV
       .map((g) => {
         const box = emptyBox();
         for (const i of g) growBox(box, i.centre);
-        const d = Math.hypot((box[0] + box[3]) / 2 - modelCentre[0], (box[1] + box[4]) / 2 - modelCentre[1], (box[2] + box[5]) / 2 - modelCentre[2]);
+        const d = Math.hypot(
+          (box[0] + box[3]) / 2 - modelCentre[0],
+          (box[1] + box[4]) / 2 - modelCentre[1],
+          (box[2] + box[5]) / 2 - modelCentre[2],
+        );
         return { g, d };
       })
       .sort((a, b) => a.d - b.d)
@@ -173,7 +195,8 @@ function splitSpatially(items: Item[], maxV: number, maxT: number): Item[][] {
   // Split where the cumulative load (vertices and triangles, as fractions of the limits) reaches half.
   const load = (i: Item) => Math.max(i.vertices / maxV, i.triangles / maxT);
   const half = sorted.reduce((n, i) => n + load(i), 0) / 2;
-  let acc = 0, cut = 0;
+  let acc = 0,
+    cut = 0;
   while (cut < sorted.length - 1 && acc + load(sorted[cut]) <= half) acc += load(sorted[cut++]);
   if (cut === 0) cut = 1;
   return [...splitSpatially(sorted.slice(0, cut), maxV, maxT), ...splitSpatially(sorted.slice(cut), maxV, maxT)];

@@ -24,7 +24,7 @@
  *      objects u32 × 5·objectRangeCount   edges u16 × 2E (vertex index pairs, padded to 4)
  *      edgeObjects u32 × 3·edgeRangeCount
  *
- * Version 2 (issue 4 "Scale"): at most 65,536 vertices per chunk so indices are 16-bit; vertices are
+ * Version 2: at most 65,536 vertices per chunk so indices are 16-bit; vertices are
  * welded per object (no per-vertex normals: the renderer shades flat from screen-space derivatives, which
  * is exact for plates and shows the tessellation of curved hull plates); edges index the chunk's vertices
  * (an edge end that is no triangle corner gets a vertex of its own inside the object's vertex range).
@@ -131,7 +131,7 @@ export function quantScale(box: Box3Tuple): [number, number, number] {
 export function quantise(v: number, lo: number, step: number): number {
   if (step === 0) return 0;
   const q = Math.round((v - lo) / step);
-  return q < 0 ? 0 : q > QUANT_MAX ? QUANT_MAX : q;
+  return q < 0 ? 0 : Math.min(q, QUANT_MAX);
 }
 
 /**

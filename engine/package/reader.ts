@@ -89,7 +89,8 @@ export class ScenePackageReader {
    */
   end(): void {
     if (this.failed) throw this.failed;
-    const complete = this.header !== null && this.chunksRead === this.header.chunkCount && !this.frame && this.prefixFill === 0;
+    const complete =
+      this.header !== null && this.chunksRead === this.header.chunkCount && !this.frame && this.prefixFill === 0;
     if (!complete) throw new Error(`Scene package truncated at byte ${this.received}`);
   }
 
@@ -103,29 +104,40 @@ export class ScenePackageReader {
     const length = new DataView(this.prefix.buffer).getUint32(4, true);
     const at = this.frameStart;
     if (!this.header) {
-      if (magic !== HEADER_MAGIC) throw new Error(`Not a scene package: magic "${magic}" at byte ${at}, expected "${HEADER_MAGIC}"`);
-      if (length !== HEADER_BYTES) throw new Error(`Scene package header length ${length} at byte ${at + 4}, expected ${HEADER_BYTES}`);
+      if (magic !== HEADER_MAGIC)
+        throw new Error(`Not a scene package: magic "${magic}" at byte ${at}, expected "${HEADER_MAGIC}"`);
+      if (length !== HEADER_BYTES)
+        throw new Error(`Scene package header length ${length} at byte ${at + 4}, expected ${HEADER_BYTES}`);
       return length;
     }
-    if (magic !== CHUNK_MAGIC) throw new Error(`Scene package chunk ${this.chunksRead} has magic "${magic}" at byte ${at}, expected "${CHUNK_MAGIC}"`);
+    if (magic !== CHUNK_MAGIC)
+      throw new Error(
+        `Scene package chunk ${this.chunksRead} has magic "${magic}" at byte ${at}, expected "${CHUNK_MAGIC}"`,
+      );
     if (length < CHUNK_HEADER_BYTES || length % 4 !== 0 || length > MAX_CHUNK_BYTES)
       throw new Error(`Scene package chunk ${this.chunksRead} has invalid byte length ${length} at byte ${at + 4}`);
     return length;
   }
 
   private completeFrame(frame: Uint8Array): SceneEvent {
-    return this.header ? { type: 'chunk', chunk: this.readChunk(frame) } : { type: 'header', header: (this.header = this.readHeader(frame)) };
+    return this.header
+      ? { type: 'chunk', chunk: this.readChunk(frame) }
+      : { type: 'header', header: (this.header = this.readHeader(frame)) };
   }
 
   private readHeader(frame: Uint8Array): SceneHeader {
     const view = new DataView(frame.buffer, frame.byteOffset, frame.byteLength);
     const at = this.frameStart;
     const version = view.getUint32(8, true);
-    if (version !== FORMAT_VERSION) throw new Error(`Unsupported scene package version ${version} at byte ${at + 8} (this reader knows ${FORMAT_VERSION})`);
+    if (version !== FORMAT_VERSION)
+      throw new Error(
+        `Unsupported scene package version ${version} at byte ${at + 8} (this reader knows ${FORMAT_VERSION})`,
+      );
     const units = view.getUint32(12, true);
     if (units !== UNITS_MM) throw new Error(`Unknown scene package units code ${units} at byte ${at + 12} (1 = mm)`);
     const bounds = readBox(view, 16);
-    if (bounds.some((v) => !Number.isFinite(v))) throw new Error(`Scene package bounds are not finite at byte ${at + 16}`);
+    if (bounds.some((v) => !Number.isFinite(v)))
+      throw new Error(`Scene package bounds are not finite at byte ${at + 16}`);
     return {
       version,
       units: 'mm',
@@ -144,7 +156,8 @@ export class ScenePackageReader {
     const at = this.frameStart;
     const header = this.header!;
     const index = view.getUint32(8, true);
-    if (index !== this.chunksRead) throw new Error(`Scene package chunk index ${index} at byte ${at + 8}, expected ${this.chunksRead}`);
+    if (index !== this.chunksRead)
+      throw new Error(`Scene package chunk index ${index} at byte ${at + 8}, expected ${this.chunksRead}`);
     const counts = {
       vertexCount: view.getUint32(12, true),
       triangleCount: view.getUint32(16, true),
@@ -154,9 +167,12 @@ export class ScenePackageReader {
     };
     const layout = chunkLayout(counts);
     if (layout.byteLength !== frame.length)
-      throw new Error(`Scene package chunk ${index} at byte ${at}: byte length ${frame.length} does not match its counts (${layout.byteLength})`);
+      throw new Error(
+        `Scene package chunk ${index} at byte ${at}: byte length ${frame.length} does not match its counts (${layout.byteLength})`,
+      );
     const bounds = readBox(view, 32);
-    if (bounds.some((v) => !Number.isFinite(v))) throw new Error(`Scene package chunk ${index} bounds are not finite at byte ${at + 32}`);
+    if (bounds.some((v) => !Number.isFinite(v)))
+      throw new Error(`Scene package chunk ${index} bounds are not finite at byte ${at + 32}`);
     const chunk: SceneChunk = {
       index,
       bounds,
@@ -167,7 +183,9 @@ export class ScenePackageReader {
       edgeObjects: new Uint32Array(buffer, layout.edgeObjects, counts.edgeRangeCount * 3),
     };
     if (counts.vertexCount > MAX_CHUNK_VERTICES)
-      throw new Error(`Scene package chunk ${index} has ${counts.vertexCount} vertices at byte ${at + 12}, more than ${MAX_CHUNK_VERTICES}`);
+      throw new Error(
+        `Scene package chunk ${index} has ${counts.vertexCount} vertices at byte ${at + 12}, more than ${MAX_CHUNK_VERTICES}`,
+      );
     this.validateRanges(chunk, header, at, layout);
     this.chunksRead++;
     return chunk;
@@ -177,21 +195,30 @@ export class ScenePackageReader {
     const nv = c.positions.length / 3;
     for (let k = 0; k < c.indices.length; k++)
       if (c.indices[k] >= nv)
-        throw new Error(`Scene package chunk ${c.index}: triangle index ${c.indices[k]} out of range (${nv} vertices) at byte ${at + layout.indices + k * 2}`);
+        throw new Error(
+          `Scene package chunk ${c.index}: triangle index ${c.indices[k]} out of range (${nv} vertices) at byte ${at + layout.indices + k * 2}`,
+        );
     for (let k = 0; k < c.edges.length; k++)
       if (c.edges[k] >= nv)
-        throw new Error(`Scene package chunk ${c.index}: edge vertex ${c.edges[k]} out of range (${nv} vertices) at byte ${at + layout.edges + k * 2}`);
-    const objectsAt = layout.objects, edgeObjectsAt = layout.edgeObjects;
+        throw new Error(
+          `Scene package chunk ${c.index}: edge vertex ${c.edges[k]} out of range (${nv} vertices) at byte ${at + layout.edges + k * 2}`,
+        );
+    const objectsAt = layout.objects,
+      edgeObjectsAt = layout.edgeObjects;
     for (let r = 0; r < c.objects.length; r += 5) {
       const [obj, vs, vc, is, ic] = c.objects.subarray(r, r + 5);
       if (obj >= h.objectCount || vs + vc > nv || is + ic > c.indices.length || ic % 3 !== 0)
-        throw new Error(`Scene package chunk ${c.index}: object range [${obj}, ${vs}, ${vc}, ${is}, ${ic}] out of range at byte ${at + objectsAt + r * 4}`);
+        throw new Error(
+          `Scene package chunk ${c.index}: object range [${obj}, ${vs}, ${vc}, ${is}, ${ic}] out of range at byte ${at + objectsAt + r * 4}`,
+        );
     }
     const ne = c.edges.length / 2;
     for (let r = 0; r < c.edgeObjects.length; r += 3) {
       const [obj, es, ec] = c.edgeObjects.subarray(r, r + 3);
       if (obj >= h.objectCount || es + ec > ne)
-        throw new Error(`Scene package chunk ${c.index}: edge range [${obj}, ${es}, ${ec}] out of range at byte ${at + edgeObjectsAt + r * 4}`);
+        throw new Error(
+          `Scene package chunk ${c.index}: edge range [${obj}, ${es}, ${ec}] out of range at byte ${at + edgeObjectsAt + r * 4}`,
+        );
     }
   }
 }

@@ -57,8 +57,10 @@ export function encodeScenePackage(
 ): Uint8Array[] {
   const maxV = options.maxChunkVertices ?? DEFAULT_MAX_CHUNK_VERTICES;
   const maxT = options.maxChunkTriangles ?? DEFAULT_MAX_CHUNK_TRIANGLES;
-  if (!(maxV >= 3) || !(maxT >= 1)) throw new Error(`Chunk limits must allow one triangle (vertices ${maxV}, triangles ${maxT})`);
-  if (maxV > MAX_CHUNK_VERTICES) throw new Error(`Chunk vertex limit ${maxV} exceeds ${MAX_CHUNK_VERTICES} (16-bit indices)`);
+  if (!(maxV >= 3) || !(maxT >= 1))
+    throw new Error(`Chunk limits must allow one triangle (vertices ${maxV}, triangles ${maxT})`);
+  if (maxV > MAX_CHUNK_VERTICES)
+    throw new Error(`Chunk vertex limit ${maxV} exceeds ${MAX_CHUNK_VERTICES} (16-bit indices)`);
   meshes.forEach((m, i) => validateMesh(m, i, info.objectCount));
 
   const parts = mergeMeshesByObject(meshes);
@@ -98,14 +100,20 @@ function validateMesh(m: PartMesh, i: number, objectCount: number): void {
   const where = `mesh ${i} (object ${m.object})`;
   if (!Number.isInteger(m.object) || m.object < 0 || m.object >= objectCount)
     throw new Error(`Scene package: ${where} has object index outside 0..${objectCount - 1}`);
-  if (m.positions.length % 3 !== 0) throw new Error(`Scene package: ${where} positions length ${m.positions.length} is not a multiple of 3`);
-  if (m.indices.length % 3 !== 0) throw new Error(`Scene package: ${where} indices length ${m.indices.length} is not a multiple of 3`);
+  if (m.positions.length % 3 !== 0)
+    throw new Error(`Scene package: ${where} positions length ${m.positions.length} is not a multiple of 3`);
+  if (m.indices.length % 3 !== 0)
+    throw new Error(`Scene package: ${where} indices length ${m.indices.length} is not a multiple of 3`);
   if (m.normals && m.normals.length !== m.positions.length)
-    throw new Error(`Scene package: ${where} has ${m.normals.length} normal values for ${m.positions.length} position values`);
-  if (m.edges && m.edges.length % 6 !== 0) throw new Error(`Scene package: ${where} edges length ${m.edges.length} is not a multiple of 6`);
+    throw new Error(
+      `Scene package: ${where} has ${m.normals.length} normal values for ${m.positions.length} position values`,
+    );
+  if (m.edges && m.edges.length % 6 !== 0)
+    throw new Error(`Scene package: ${where} edges length ${m.edges.length} is not a multiple of 6`);
   const v = m.positions.length / 3;
   for (let k = 0; k < m.indices.length; k++)
-    if (m.indices[k] >= v) throw new Error(`Scene package: ${where} index ${m.indices[k]} at ${k} is out of range (${v} vertices)`);
+    if (m.indices[k] >= v)
+      throw new Error(`Scene package: ${where} index ${m.indices[k]} at ${k} is out of range (${v} vertices)`);
   for (let k = 0; k < m.positions.length; k++)
     if (!Number.isFinite(m.positions[k])) throw new Error(`Scene package: ${where} position value ${k} is not finite`);
   if (m.edges)
@@ -152,7 +160,9 @@ function weldPart(p: ChunkPart, box: Box3Tuple, step: [number, number, number]):
   const map = new Map<number, number>();
   const q: number[] = [];
   const vertexOf = (x: number, y: number, z: number): number => {
-    const a = quantise(x, box[0], step[0]), b = quantise(y, box[1], step[1]), c = quantise(z, box[2], step[2]);
+    const a = quantise(x, box[0], step[0]),
+      b = quantise(y, box[1], step[1]),
+      c = quantise(z, box[2], step[2]);
     const key = a + b * 65536 + c * 4294967296;
     let v = map.get(key);
     if (v === undefined) {
@@ -170,7 +180,8 @@ function weldPart(p: ChunkPart, box: Box3Tuple, step: [number, number, number]):
     tris[k] = remap[i];
   }
   const edges: number[] = [];
-  if (p.edges) for (let k = 0; k + 2 < p.edges.length; k += 3) edges.push(vertexOf(p.edges[k], p.edges[k + 1], p.edges[k + 2]));
+  if (p.edges)
+    for (let k = 0; k + 2 < p.edges.length; k += 3) edges.push(vertexOf(p.edges[k], p.edges[k + 1], p.edges[k + 2]));
   return { object: p.object, q, tris, edges };
 }
 
@@ -185,7 +196,11 @@ function encodeChunk(parts: ChunkPart[], index: number): { bytes: Uint8Array; tr
   // Pieces of one object that landed in the same chunk (e.g. an edge-only piece) become one range.
   const merged = mergeMeshesByObject(parts.map((p) => ({ ...p, normals: null })));
   const welded = merged.map((p) => weldPart(p, box, step));
-  let vertexCount = 0, triangleCount = 0, edgeCount = 0, objectRangeCount = 0, edgeRangeCount = 0;
+  let vertexCount = 0,
+    triangleCount = 0,
+    edgeCount = 0,
+    objectRangeCount = 0,
+    edgeRangeCount = 0;
   for (const w of welded) {
     vertexCount += w.q.length / 3;
     triangleCount += w.tris.length / 3;
@@ -195,7 +210,8 @@ function encodeChunk(parts: ChunkPart[], index: number): { bytes: Uint8Array; tr
       edgeRangeCount++;
     }
   }
-  if (vertexCount > MAX_CHUNK_VERTICES) throw new Error(`Scene package chunk ${index} needs ${vertexCount} vertices, more than ${MAX_CHUNK_VERTICES}`);
+  if (vertexCount > MAX_CHUNK_VERTICES)
+    throw new Error(`Scene package chunk ${index} needs ${vertexCount} vertices, more than ${MAX_CHUNK_VERTICES}`);
   const counts = { vertexCount, triangleCount, objectRangeCount, edgeCount, edgeRangeCount };
   const layout = chunkLayout(counts);
   const buffer = new ArrayBuffer(layout.byteLength);
@@ -216,7 +232,11 @@ function encodeChunk(parts: ChunkPart[], index: number): { bytes: Uint8Array; tr
   const obj = new Uint32Array(buffer, layout.objects, objectRangeCount * 5);
   const edg = new Uint16Array(buffer, layout.edges, edgeCount * 2);
   const eob = new Uint32Array(buffer, layout.edgeObjects, edgeRangeCount * 3);
-  let v0 = 0, i0 = 0, o = 0, e0 = 0, eo = 0;
+  let v0 = 0,
+    i0 = 0,
+    o = 0,
+    e0 = 0,
+    eo = 0;
   for (const w of welded) {
     const nv = w.q.length / 3;
     pos.set(w.q, v0 * 3);

@@ -30,10 +30,13 @@ export function frameScaleTicks(fa: FrameAxis, bounds: Box3Tuple, maxTicks = 500
   const ext = Math.max(bounds[3] - bounds[0], bounds[4] - bounds[1], bounds[5] - bounds[2]);
   if (!(ext >= 0) || !Number.isFinite(ext)) return [];
   const pad = ext * FRAME_SCALE.paddingFraction;
-  const lo = bounds[k] - pad, hi = bounds[k + 3] + pad;
-  const n0 = numberAtCoordinate(fa, lo), n1 = numberAtCoordinate(fa, hi);
+  const lo = bounds[k] - pad,
+    hi = bounds[k + 3] + pad;
+  const n0 = numberAtCoordinate(fa, lo),
+    n1 = numberAtCoordinate(fa, hi);
   if (n0 === null || n1 === null) return [];
-  const a = Math.ceil(Math.min(n0, n1)) || 0, b = Math.floor(Math.max(n0, n1));
+  const a = Math.ceil(Math.min(n0, n1)) || 0,
+    b = Math.floor(Math.max(n0, n1));
   const thin = b - a + 1 > maxTicks;
   const ticks: FrameTick[] = [];
   for (let n = a; n <= b; n++) {
@@ -42,7 +45,12 @@ export function frameScaleTicks(fa: FrameAxis, bounds: Box3Tuple, maxTicks = 500
     if (thin && !major && !medium) continue;
     const c = coordinateOfNumber(fa, n);
     if (c === null || c < lo - 1e-6 || c > hi + 1e-6) continue;
-    ticks.push({ number: n, coordinate: c, kind: major ? 'major' : medium ? 'medium' : 'minor', label: major ? `#${n}` : null });
+    ticks.push({
+      number: n,
+      coordinate: c,
+      kind: major ? 'major' : medium ? 'medium' : 'minor',
+      label: major ? `#${n}` : null,
+    });
   }
   return ticks;
 }

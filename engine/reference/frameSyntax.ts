@@ -14,7 +14,8 @@ import type { FrameTables } from '../model/types';
 import { type FrameAxisKey, coordinateOfNumber, frameAxis } from './frameSystem';
 
 /** Error text of viewer.md §5 for input that does not match the syntax (exact). */
-export const FRAME_SYNTAX_ERROR = 'Invalid input!\nFrame number or absolute coordinate expected.\nExamples: #10 or 12.6 or #10+0.1';
+export const FRAME_SYNTAX_ERROR =
+  'Invalid input!\nFrame number or absolute coordinate expected.\nExamples: #10 or 12.6 or #10+0.1';
 
 /** viewer.md §5: the clipping input parsed but no coordinate could be computed (exact, `{input}` filled in). */
 export const coordinateNotCalculatedError = (input: string): string =>
@@ -128,7 +129,11 @@ export function stepFrameExpression(input: string, step: 1 | -1): string {
   if (!p.ok || p.terms.length === 0) return input;
   const terms = p.terms.map((t) => ({ ...t }));
   let idx = -1;
-  for (let i = terms.length - 1; i >= 0; i--) if (terms[i].prefix !== '') { idx = i; break; }
+  for (let i = terms.length - 1; i >= 0; i--)
+    if (terms[i].prefix !== '') {
+      idx = i;
+      break;
+    }
   if (idx < 0) {
     const total = terms.reduce((s, t) => s + t.sign * t.value, 0) + step;
     return formatNumber(total);
@@ -137,9 +142,7 @@ export function stepFrameExpression(input: string, step: 1 | -1): string {
   const signed = t.sign * t.value + step;
   t.sign = signed < 0 ? -1 : 1;
   t.value = Math.abs(signed);
-  return terms
-    .map((x, i) => `${x.sign < 0 ? '-' : i > 0 ? '+' : ''}${x.prefix}${formatNumber(x.value)}`)
-    .join('');
+  return terms.map((x, i) => `${x.sign < 0 ? '-' : i > 0 ? '+' : ''}${x.prefix}${formatNumber(x.value)}`).join('');
 }
 
 /** A number without float noise (up to 6 decimals, trailing zeros removed). */

@@ -70,7 +70,8 @@ export function coordinateOfNumber(fa: FrameAxis, n: number): number | null {
   if (s.length === 1) return s[0].number === n ? s[0].coordinate : null;
   let i = upperIndex(s.length, (k) => s[k].number > n);
   i = Math.min(Math.max(i, 1), s.length - 1);
-  const a = s[i - 1], b = s[i];
+  const a = s[i - 1],
+    b = s[i];
   return a.coordinate + ((n - a.number) * (b.coordinate - a.coordinate)) / (b.number - a.number);
 }
 
@@ -83,7 +84,8 @@ export function numberAtCoordinate(fa: FrameAxis, c: number): number | null {
   }
   let i = upperIndex(s.length, (k) => s[k].coordinate > c);
   i = Math.min(Math.max(i, 1), s.length - 1);
-  const a = s[i - 1], b = s[i];
+  const a = s[i - 1],
+    b = s[i];
   return a.number + ((c - a.coordinate) * (b.number - a.number)) / (b.coordinate - a.coordinate);
 }
 
@@ -107,13 +109,17 @@ export const MAX_FRAME_RANGE = 10000;
  *   numbered planes' when coordinates cannot be computed.
  */
 export function frameCoordinates(fa: FrameAxis, start: number, end: number): { number: number; coordinate: number }[] {
-  if (!Number.isFinite(start) || !Number.isFinite(end)) throw new Error('Frame range needs finite startFrame and endFrame');
-  const lo = Math.ceil(Math.min(start, end)) || 0, hi = Math.floor(Math.max(start, end));
-  if (hi - lo + 1 > MAX_FRAME_RANGE) throw new Error(`Frame range too large: ${hi - lo + 1} frames (at most ${MAX_FRAME_RANGE})`);
+  if (!Number.isFinite(start) || !Number.isFinite(end))
+    throw new Error('Frame range needs finite startFrame and endFrame');
+  const lo = Math.ceil(Math.min(start, end)) || 0,
+    hi = Math.floor(Math.max(start, end));
+  if (hi - lo + 1 > MAX_FRAME_RANGE)
+    throw new Error(`Frame range too large: ${hi - lo + 1} frames (at most ${MAX_FRAME_RANGE})`);
   const out: { number: number; coordinate: number }[] = [];
   for (let n = lo; n <= hi; n++) {
     const c = coordinateOfNumber(fa, n);
-    if (c === null) throw new Error(`Frame system ${typeOfAxis(fa.axis)} has too few numbered planes to compute frame ${n}`);
+    if (c === null)
+      throw new Error(`Frame system ${typeOfAxis(fa.axis)} has too few numbered planes to compute frame ${n}`);
     out.push({ number: n, coordinate: c });
   }
   return out;
@@ -121,7 +127,8 @@ export function frameCoordinates(fa: FrameAxis, start: number, end: number): { n
 
 /** Smallest k in [0, n] with pred(k) true (pred monotone false→true); n when none. */
 function upperIndex(n: number, pred: (k: number) => boolean): number {
-  let lo = 0, hi = n;
+  let lo = 0,
+    hi = n;
   while (lo < hi) {
     const mid = (lo + hi) >> 1;
     if (pred(mid)) hi = mid;

@@ -36,8 +36,12 @@ export interface RgbaImage {
 }
 
 /** Camera basis for an orbit: right, up and back (towards the camera) unit vectors. */
-export function orbitBasis(longitudeDeg: number, latitudeDeg: number): { right: number[]; up: number[]; back: number[] } {
-  const lon = (longitudeDeg * Math.PI) / 180, lat = (latitudeDeg * Math.PI) / 180;
+export function orbitBasis(
+  longitudeDeg: number,
+  latitudeDeg: number,
+): { right: number[]; up: number[]; back: number[] } {
+  const lon = (longitudeDeg * Math.PI) / 180,
+    lat = (latitudeDeg * Math.PI) / 180;
   const back = [Math.cos(lat) * Math.cos(lon), Math.cos(lat) * Math.sin(lon), Math.sin(lat)];
   // right = worldUp × back (so that right × up = back, a right-handed screen); at the poles use +X as up.
   let right = cross([0, 0, 1], back);
@@ -55,7 +59,8 @@ export function orbitBasis(longitudeDeg: number, latitudeDeg: number): { right: 
  * @throws Error when width or height is not a positive integer.
  */
 export function renderThumbnail(meshes: PartMesh[], bounds?: Box3Tuple, options: SoftRasterOptions = {}): RgbaImage {
-  const width = options.width ?? 160, height = options.height ?? 120;
+  const width = options.width ?? 160,
+    height = options.height ?? 120;
   if (!Number.isInteger(width) || !Number.isInteger(height) || width <= 0 || height <= 0)
     throw new Error(`Thumbnail size must be positive integers, got ${width} × ${height}`);
   const margin = options.marginPx ?? 6;
@@ -70,12 +75,18 @@ export function renderThumbnail(meshes: PartMesh[], bounds?: Box3Tuple, options:
   const { right, up, back } = orbitBasis(options.longitudeDeg ?? 160, options.latitudeDeg ?? 10);
 
   // Fit: extent of the projected vertices (tighter than the projected box corners).
-  let minU = Infinity, maxU = -Infinity, minV = Infinity, maxV = -Infinity;
+  let minU = Infinity,
+    maxU = -Infinity,
+    minV = Infinity,
+    maxV = -Infinity;
   for (const m of meshes) {
     const p = m.positions;
     for (let i = 0; i < p.length; i += 3) {
-      const x = p[i] - centre[0], y = p[i + 1] - centre[1], z = p[i + 2] - centre[2];
-      const u = x * right[0] + y * right[1] + z * right[2], v = x * up[0] + y * up[1] + z * up[2];
+      const x = p[i] - centre[0],
+        y = p[i + 1] - centre[1],
+        z = p[i + 2] - centre[2];
+      const u = x * right[0] + y * right[1] + z * right[2],
+        v = x * up[0] + y * up[1] + z * up[2];
       if (u < minU) minU = u;
       if (u > maxU) maxU = u;
       if (v < minV) minV = v;
@@ -83,24 +94,36 @@ export function renderThumbnail(meshes: PartMesh[], bounds?: Box3Tuple, options:
     }
   }
   if (!(maxU >= minU)) return { width, height, rgba };
-  const spanU = Math.max(maxU - minU, 1e-9), spanV = Math.max(maxV - minV, 1e-9);
+  const spanU = Math.max(maxU - minU, 1e-9),
+    spanV = Math.max(maxV - minV, 1e-9);
   const scale = Math.min((width - 2 * margin) / spanU, (height - 2 * margin) / spanV);
-  const offU = width / 2 - ((minU + maxU) / 2) * scale, offV = height / 2 + ((minV + maxV) / 2) * scale;
+  const offU = width / 2 - ((minU + maxU) / 2) * scale,
+    offV = height / 2 + ((minV + maxV) / 2) * scale;
 
   const depth = new Float32Array(width * height).fill(-Infinity);
-  const sx = [0, 0, 0], sy = [0, 0, 0], sz = [0, 0, 0];
+  const sx = [0, 0, 0],
+    sy = [0, 0, 0],
+    sz = [0, 0, 0];
   for (const m of meshes) {
-    const p = m.positions, idx = m.indices;
+    const p = m.positions,
+      idx = m.indices;
     for (let t = 0; t < idx.length; t += 3) {
       for (let k = 0; k < 3; k++) {
         const i = idx[t + k] * 3;
-        const x = p[i] - centre[0], y = p[i + 1] - centre[1], z = p[i + 2] - centre[2];
+        const x = p[i] - centre[0],
+          y = p[i + 1] - centre[1],
+          z = p[i + 2] - centre[2];
         sx[k] = offU + (x * right[0] + y * right[1] + z * right[2]) * scale;
         sy[k] = offV - (x * up[0] + y * up[1] + z * up[2]) * scale;
         sz[k] = x * back[0] + y * back[1] + z * back[2]; // larger = nearer the camera
       }
-      const a = idx[t] * 3, b = idx[t + 1] * 3, c = idx[t + 2] * 3;
-      const n = cross([p[b] - p[a], p[b + 1] - p[a + 1], p[b + 2] - p[a + 2]], [p[c] - p[a], p[c + 1] - p[a + 1], p[c + 2] - p[a + 2]]);
+      const a = idx[t] * 3,
+        b = idx[t + 1] * 3,
+        c = idx[t + 2] * 3;
+      const n = cross(
+        [p[b] - p[a], p[b + 1] - p[a + 1], p[b + 2] - p[a + 2]],
+        [p[c] - p[a], p[c + 1] - p[a + 1], p[c + 2] - p[a + 2]],
+      );
       const nl = Math.hypot(n[0], n[1], n[2]);
       if (nl === 0) continue;
       const lambert = Math.abs(n[0] * back[0] + n[1] * back[1] + n[2] * back[2]) / nl;
@@ -112,14 +135,24 @@ export function renderThumbnail(meshes: PartMesh[], bounds?: Box3Tuple, options:
 }
 
 function fillTriangle(
-  sx: number[], sy: number[], sz: number[], width: number, height: number,
-  depth: Float32Array, rgba: Uint8Array, colour: number[],
+  sx: number[],
+  sy: number[],
+  sz: number[],
+  width: number,
+  height: number,
+  depth: Float32Array,
+  rgba: Uint8Array,
+  colour: number[],
 ): void {
   const area = (sx[1] - sx[0]) * (sy[2] - sy[0]) - (sx[2] - sx[0]) * (sy[1] - sy[0]);
   if (area === 0) return;
-  const x0 = Math.max(0, Math.floor(Math.min(sx[0], sx[1], sx[2]))), x1 = Math.min(width - 1, Math.ceil(Math.max(sx[0], sx[1], sx[2])));
-  const y0 = Math.max(0, Math.floor(Math.min(sy[0], sy[1], sy[2]))), y1 = Math.min(height - 1, Math.ceil(Math.max(sy[0], sy[1], sy[2])));
-  const r = Math.round(colour[0]), g = Math.round(colour[1]), bl = Math.round(colour[2]);
+  const x0 = Math.max(0, Math.floor(Math.min(sx[0], sx[1], sx[2]))),
+    x1 = Math.min(width - 1, Math.ceil(Math.max(sx[0], sx[1], sx[2])));
+  const y0 = Math.max(0, Math.floor(Math.min(sy[0], sy[1], sy[2]))),
+    y1 = Math.min(height - 1, Math.ceil(Math.max(sy[0], sy[1], sy[2])));
+  const r = Math.round(colour[0]),
+    g = Math.round(colour[1]),
+    bl = Math.round(colour[2]);
   for (let y = y0; y <= y1; y++) {
     const py = y + 0.5;
     for (let x = x0; x <= x1; x++) {

@@ -1,5 +1,5 @@
 /**
- * One `.sc` chunk on the GPU (ARCHITECTURE.md "The `.sc` package"; viewer.md §4 "Loading"; issue 4
+ * One `.sc` chunk on the GPU (ARCHITECTURE.md "The `.sc` package"; viewer.md §4 "Loading"
  * "Scale"): one THREE.Mesh of the chunk's triangles, a THREE.LineSegments of its feature edges that shares
  * the mesh's vertex buffers (edges are 16-bit index pairs), a second mesh for the translucent pass (shown
  * only while an object is translucent), and a three-mesh-bvh BVH for picking, built on request
@@ -29,7 +29,7 @@ import {
   type MeshBasicMaterial,
   NearestFilter,
   type Plane,
-  Ray,
+  type Ray,
   RedFormat,
   Vector3,
   type LineBasicMaterial,
@@ -38,7 +38,13 @@ import {
 import { MeshBVH } from 'three-mesh-bvh';
 import type { SceneChunk } from '../package/types';
 import { buildTriangleLookup, objectAtTriangle, type TriangleObjectLookup } from '../interaction/objectLookup';
-import { createEdgeMaterial, createStencilMaterial, createSurfaceMaterial, type ChunkSlotUniform, type ObjectStateUniforms } from './chunkMaterial';
+import {
+  createEdgeMaterial,
+  createStencilMaterial,
+  createSurfaceMaterial,
+  type ChunkSlotUniform,
+  type ObjectStateUniforms,
+} from './chunkMaterial';
 import { TEXTURE_ROW } from './ObjectStateTable';
 import { gatherNearRay, snapTables, type SnapTables } from './chunkSnap';
 import { buildLodLevel, vertexFacing, type LodLevel } from './lodCluster';
@@ -103,9 +109,12 @@ export class ChunkBatch {
     this.index = chunk.index;
     this.chunk = chunk;
     const where = `Chunk ${chunk.index}`;
-    if (chunk.positions.length % 3 !== 0) throw new Error(`${where}: positions length ${chunk.positions.length} is not a multiple of 3`);
-    if (chunk.indices.length % 3 !== 0) throw new Error(`${where}: index count ${chunk.indices.length} is not a multiple of 3`);
-    if (chunk.edges.length % 2 !== 0) throw new Error(`${where}: edge index count ${chunk.edges.length} is not a multiple of 2`);
+    if (chunk.positions.length % 3 !== 0)
+      throw new Error(`${where}: positions length ${chunk.positions.length} is not a multiple of 3`);
+    if (chunk.indices.length % 3 !== 0)
+      throw new Error(`${where}: index count ${chunk.indices.length} is not a multiple of 3`);
+    if (chunk.edges.length % 2 !== 0)
+      throw new Error(`${where}: edge index count ${chunk.edges.length} is not a multiple of 2`);
     this.vertexCount = chunk.positions.length / 3;
     this.triangles = chunk.indices.length / 3;
     this.edgeCount = chunk.edges.length / 2;
@@ -116,7 +125,11 @@ export class ChunkBatch {
     const slot: ChunkSlotUniform = { uSlotObjects: { value: this.slotTexture } };
     this.slot = slot;
     this.uniforms = uniforms;
-    this.materials = [createSurfaceMaterial(uniforms, slot), createSurfaceMaterial(uniforms, slot, true), createEdgeMaterial(uniforms, slot)];
+    this.materials = [
+      createSurfaceMaterial(uniforms, slot),
+      createSurfaceMaterial(uniforms, slot, true),
+      createEdgeMaterial(uniforms, slot),
+    ];
 
     const position = new BufferAttribute(chunk.positions, 3, false);
     const slotAttr = new BufferAttribute(slots, 1, false);
@@ -154,7 +167,8 @@ export class ChunkBatch {
     } else {
       this.edges = null;
     }
-    this.geometryBytes = chunk.positions.byteLength + slots.byteLength + chunk.indices.byteLength + chunk.edges.byteLength;
+    this.geometryBytes =
+      chunk.positions.byteLength + slots.byteLength + chunk.indices.byteLength + chunk.edges.byteLength;
   }
 
   /** True once the picking BVH exists. */
@@ -200,7 +214,12 @@ export class ChunkBatch {
    * ones; a level not built yet is built when `mayBuild`, else the nearest finer built level (or full
    * detail) stands in. Returns the triangles drawn and whether the wanted level is still missing.
    */
-  setDetail(surfaceMinMm: number, edgeMinMm: number, lodLevel = -1, mayBuild = true): { triangles: number; pending: boolean; built: boolean } {
+  setDetail(
+    surfaceMinMm: number,
+    edgeMinMm: number,
+    lodLevel = -1,
+    mayBuild = true,
+  ): { triangles: number; pending: boolean; built: boolean } {
     const o = this.order;
     const k = rowsAtLeast(o.sizes, surfaceMinMm);
     let built = false;
@@ -209,7 +228,11 @@ export class ChunkBatch {
       built = true;
     }
     let use = -1;
-    for (let l = lodLevel; l >= 0 && !this.uselessLods.has(l); l--) if (this.lods.has(l)) { use = l; break; }
+    for (let l = lodLevel; l >= 0 && !this.uselessLods.has(l); l--)
+      if (this.lods.has(l)) {
+        use = l;
+        break;
+      }
     const full = k > 0 ? o.indexEnd[k - 1] : 0;
     this.mesh.geometry.setDrawRange(0, full);
     let count = full;
@@ -229,7 +252,11 @@ export class ChunkBatch {
       this.edges.geometry.setDrawRange(0, ke > 0 ? o.edgeEnd[ke - 1] : 0);
     }
     this.drawnTriangles = count / 3;
-    return { triangles: this.drawnTriangles, pending: lodLevel >= 0 && use !== lodLevel && !this.uselessLods.has(lodLevel), built };
+    return {
+      triangles: this.drawnTriangles,
+      pending: lodLevel >= 0 && use !== lodLevel && !this.uselessLods.has(lodLevel),
+      built,
+    };
   }
 
   /**
@@ -246,8 +273,13 @@ export class ChunkBatch {
       return;
     }
     while (this.lods.size >= LOD_LEVELS_KEPT) {
-      let oldest = -1, at = Infinity;
-      for (const [l, v] of this.lods) if (v.used < at) { at = v.used; oldest = l; }
+      let oldest = -1,
+        at = Infinity;
+      for (const [l, v] of this.lods)
+        if (v.used < at) {
+          at = v.used;
+          oldest = l;
+        }
       const drop = this.lods.get(oldest)!;
       drop.geometry.dispose();
       this.lodBytes -= drop.level.indices.byteLength;
@@ -280,7 +312,8 @@ export class ChunkBatch {
     this.translucentMesh.geometry = this.mesh.geometry;
     this.translucentRows = which !== null;
     if (which === null || which === 'all') return this.translucentRows;
-    const o = this.chunk.objects, idx = this.chunk.indices;
+    const o = this.chunk.objects,
+      idx = this.chunk.indices;
     let n = 0;
     for (let r = 0; r < o.length; r += 5) if (which(o[r])) n += o[r + 4];
     this.translucentRows = n > 0;
@@ -344,7 +377,10 @@ export class ChunkBatch {
    * examined); `accept(worldPoint)` may reject hits further (e.g. clipped away).
    */
   raycast(
-    worldRay: Ray, isHidden: (nodeId: number) => boolean, accept?: (p: Vector3) => boolean, isSecondary?: (nodeId: number) => boolean,
+    worldRay: Ray,
+    isHidden: (nodeId: number) => boolean,
+    accept?: (p: Vector3) => boolean,
+    isSecondary?: (nodeId: number) => boolean,
   ): { primary: ChunkHit | null; secondary: ChunkHit | null } {
     const out: { primary: ChunkHit | null; secondary: ChunkHit | null } = { primary: null, secondary: null };
     if (this.triangles === 0) return out;
@@ -359,7 +395,7 @@ export class ChunkBatch {
       p.copy(h.point).applyMatrix4(this.mesh.matrixWorld);
       if (accept && !accept(p)) continue;
       const distance = p.distanceTo(worldRay.origin);
-      const slot = isSecondary && isSecondary(nodeId) ? 'secondary' : 'primary';
+      const slot = isSecondary?.(nodeId) ? 'secondary' : 'primary';
       const best = out[slot];
       if (!best || distance < best.distance) out[slot] = { nodeId, point: [p.x, p.y, p.z], distance };
     }
@@ -371,12 +407,28 @@ export class ChunkBatch {
    * at most `maxTriangles` triangles in all). Returns the number of triangles added.
    */
   gatherNearRay(
-    worldRay: Ray, radius: number, maxDistance: number, isHidden: (nodeId: number) => boolean,
-    triangles: number[], edges: number[], maxTriangles: number, keep?: (box: Box3) => boolean,
+    worldRay: Ray,
+    radius: number,
+    maxDistance: number,
+    isHidden: (nodeId: number) => boolean,
+    triangles: number[],
+    edges: number[],
+    maxTriangles: number,
+    keep?: (box: Box3) => boolean,
   ): number {
     if (this.triangles === 0 || triangles.length / 9 >= maxTriangles) return 0;
     this.buildBvh();
-    return gatherNearRay(this.snapTables(), worldRay, radius, maxDistance, isHidden, triangles, edges, maxTriangles, keep);
+    return gatherNearRay(
+      this.snapTables(),
+      worldRay,
+      radius,
+      maxDistance,
+      isHidden,
+      triangles,
+      edges,
+      maxTriangles,
+      keep,
+    );
   }
 
   private snapCache: SnapTables | null = null;
@@ -391,11 +443,15 @@ export class ChunkBatch {
    * Objects outside `bounds.length / 6` are ignored.
    */
   growObjectBounds(bounds: Float64Array): void {
-    const q = this.chunk.positions, b = this.chunk.bounds, r = this.chunk.objects;
+    const q = this.chunk.positions,
+      b = this.chunk.bounds,
+      r = this.chunk.objects;
     const s = quantStep(b);
     const n = bounds.length / 6;
     for (let row = 0; row + 4 < r.length; row += 5) {
-      const obj = r[row], v0 = r[row + 1], vc = r[row + 2];
+      const obj = r[row],
+        v0 = r[row + 1],
+        vc = r[row + 2];
       if (obj >= n) continue;
       const o = obj * 6;
       for (let v = v0; v < v0 + vc; v++) {
@@ -447,13 +503,16 @@ function placeQuantised(obj: Mesh | LineSegments, chunk: SceneChunk): void {
  * @throws Error when a range exceeds the vertices or the chunk has more than 65,536 object rows.
  */
 export function vertexSlots(objects: Uint32Array, vertexCount: number, where: string): Uint16Array {
-  if (objects.length % 5 !== 0) throw new Error(`${where}: object table length ${objects.length} is not a multiple of 5`);
+  if (objects.length % 5 !== 0)
+    throw new Error(`${where}: object table length ${objects.length} is not a multiple of 5`);
   const rows = objects.length / 5;
   if (rows > 65536) throw new Error(`${where}: ${rows} objects exceed 65,536 slots`);
   const out = new Uint16Array(vertexCount);
   for (let r = 0; r < rows; r++) {
-    const start = objects[r * 5 + 1], count = objects[r * 5 + 2];
-    if (start + count > vertexCount) throw new Error(`${where}: object ${objects[r * 5]} range ${start}+${count} exceeds ${vertexCount} vertices`);
+    const start = objects[r * 5 + 1],
+      count = objects[r * 5 + 2];
+    if (start + count > vertexCount)
+      throw new Error(`${where}: object ${objects[r * 5]} range ${start}+${count} exceeds ${vertexCount} vertices`);
     out.fill(r, start, start + count);
   }
   return out;

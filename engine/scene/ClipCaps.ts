@@ -1,5 +1,5 @@
 /**
- * Caps for the clipping box (issue 5 item 4: "cut faces are capped, so a clipped hull shows solid steel,
+ * Caps for the clipping box ("cut faces are capped, so a clipped hull shows solid steel,
  * not hollow shells"), after the three.js clipping-stencil example (webgl_clipping_stencil), per plane:
  * 1. the model's chunks that straddle the plane are drawn once more with a stencil-parity material
  *    (chunkMaterial createStencilMaterial) clipped by that plane alone — the stencil ends up non-zero
@@ -11,7 +11,14 @@
  * The renderer must have a stencil buffer (WebGLRenderer { stencil: true }) and localClippingEnabled.
  */
 import {
-  DoubleSide, Group, Mesh, MeshLambertMaterial, NotEqualStencilFunc, PlaneGeometry, ReplaceStencilOp, type Plane,
+  DoubleSide,
+  Group,
+  Mesh,
+  MeshLambertMaterial,
+  NotEqualStencilFunc,
+  PlaneGeometry,
+  ReplaceStencilOp,
+  type Plane,
 } from 'three';
 import type { ClipBox, ClipPlaneKey } from '../EngineApi';
 import { CLIP_PLANE_KEYS, planeAxis } from '../tools/clipBox';
@@ -84,7 +91,8 @@ export class ClipCaps {
       let any = false;
       if (active && model) {
         for (const c of model.chunks) {
-          const lo = c.worldBox.min.getComponent(axis), hi = c.worldBox.max.getComponent(axis);
+          const lo = c.worldBox.min.getComponent(axis),
+            hi = c.worldBox.max.getComponent(axis);
           const straddles = c.triangles > 0 && lo < value && hi > value;
           let s = map.get(c);
           if (straddles && !s) {
@@ -126,12 +134,15 @@ export class ClipCaps {
  */
 export function placeFace(quad: Mesh, key: ClipPlaneKey, box: ClipBox): void {
   const { axis } = planeAxis(key);
-  const lo = [box.xMin, box.yMin, box.zMin], hi = [box.xMax, box.yMax, box.zMax];
+  const lo = [box.xMin, box.yMin, box.zMin],
+    hi = [box.xMax, box.yMax, box.zMax];
   const c = [0, 1, 2].map((a) => (lo[a] + hi[a]) / 2);
   c[axis] = box[key];
   quad.position.set(c[0], c[1], c[2]);
   quad.rotation.set(0, 0, 0);
-  const ex = hi[0] - lo[0], ey = hi[1] - lo[1], ez = hi[2] - lo[2];
+  const ex = hi[0] - lo[0],
+    ey = hi[1] - lo[1],
+    ez = hi[2] - lo[2];
   if (axis === 0) {
     quad.rotation.set(0, Math.PI / 2, 0); // local X → world −Z, local Y → world Y
     quad.scale.set(ez, ey, 1);

@@ -57,7 +57,10 @@ export class FrameLoop {
   schedule(): void {
     if (this.scheduled || this.disposed) return;
     this.scheduled = true;
-    const g = globalThis as { requestAnimationFrame?: (cb: (t: number) => void) => number; cancelAnimationFrame?: (h: number) => void };
+    const g = globalThis as {
+      requestAnimationFrame?: (cb: (t: number) => void) => number;
+      cancelAnimationFrame?: (h: number) => void;
+    };
     if (typeof g.requestAnimationFrame === 'function' && typeof g.cancelAnimationFrame === 'function') {
       const h = g.requestAnimationFrame(() => this.frame());
       this.handle = { cancel: () => g.cancelAnimationFrame!(h) };

@@ -111,7 +111,8 @@ export class ModelScene {
     this.state = new ObjectStateTable(count);
     if (table) this.setTable(table);
     this.objectBounds = new Float64Array(count * 6);
-    for (let i = 0; i < count; i++) this.objectBounds.set([Infinity, Infinity, Infinity, -Infinity, -Infinity, -Infinity], i * 6);
+    for (let i = 0; i < count; i++)
+      this.objectBounds.set([Infinity, Infinity, Infinity, -Infinity, -Infinity, -Infinity], i * 6);
     this.firstRow = new Int32Array(count).fill(-1);
     uniforms.uObjectFlags.value = this.state.flagTexture;
     uniforms.uObjectColors.value = this.state.colorTexture;
@@ -125,10 +126,14 @@ export class ModelScene {
    */
   setTable(table: EngineObjectTable): void {
     if (table.types.length !== table.ids.length || table.parents.length !== table.ids.length) {
-      throw new Error(`Object table arrays differ in length (ids ${table.ids.length}, types ${table.types.length}, parents ${table.parents.length})`);
+      throw new Error(
+        `Object table arrays differ in length (ids ${table.ids.length}, types ${table.types.length}, parents ${table.parents.length})`,
+      );
     }
     if (table.ids.length > this.state.count) {
-      throw new Error(`Object table has ${table.ids.length} objects but the scene package declares ${this.state.count}`);
+      throw new Error(
+        `Object table has ${table.ids.length} objects but the scene package declares ${this.state.count}`,
+      );
     }
     this.children = buildChildren(table.parents);
     this.table = table;
@@ -199,8 +204,11 @@ export class ModelScene {
     for (let k = this.firstRow[id]; k >= 0; k = this.rowNext[k]) {
       const c = this.chunks[this.rowChunk[k]].chunk;
       const r = this.rowIndex[k] * 5;
-      const i0 = c.objects[r + 3], ic = c.objects[r + 4];
-      const b = c.bounds, q = c.positions, idx = c.indices;
+      const i0 = c.objects[r + 3],
+        ic = c.objects[r + 4];
+      const b = c.bounds,
+        q = c.positions,
+        idx = c.indices;
       const s = quantStep(b);
       for (let i = i0; i < i0 + ic; i += 3) {
         for (let v = 0; v < 3; v++) {
@@ -218,7 +226,12 @@ export class ModelScene {
    * Box selection (viewer.md §4): visible objects inside (left-to-right) or touched by (right-to-left) the
    * screen rectangle, mapped to the selectable node of the mode, each once, in ascending id order.
    */
-  boxSelect(rect: ScreenRect, mode: BoxSelectMode, view: ScreenProjection, selectionMode: 'structural-details' | 'main-objects'): number[] {
+  boxSelect(
+    rect: ScreenRect,
+    mode: BoxSelectMode,
+    view: ScreenProjection,
+    selectionMode: 'structural-details' | 'main-objects',
+  ): number[] {
     const ids = boxSelect(
       {
         objectCount: this.nodeCount,
@@ -244,12 +257,19 @@ export class ModelScene {
    */
   cull(viewProjection: ArrayLike<number>, mmPerPixel?: (box: Box3) => number): number {
     const boxes = new Float64Array(this.chunks.length * 6);
-    this.chunks.forEach((c, i) => boxes.set([c.worldBox.min.x, c.worldBox.min.y, c.worldBox.min.z, c.worldBox.max.x, c.worldBox.max.y, c.worldBox.max.z], i * 6));
+    this.chunks.forEach((c, i) =>
+      boxes.set(
+        [c.worldBox.min.x, c.worldBox.min.y, c.worldBox.min.z, c.worldBox.max.x, c.worldBox.max.y, c.worldBox.max.z],
+        i * 6,
+      ),
+    );
     const mask = cullBoxes(viewProjection, boxes);
     const nav = this.interactive && !this.clipPlanes;
     const detailPx = nav ? Math.max(this.detailMinPx, this.navDetailMinPx) : this.detailMinPx;
     const lodPx = nav && this.lodMaxPx > 0 ? Math.max(this.lodMaxPx, this.navLodMaxPx) : this.lodMaxPx;
-    let drawn = 0, drawnTriangles = 0, pending = false;
+    let drawn = 0,
+      drawnTriangles = 0,
+      pending = false;
     const start = clock();
     this.chunks.forEach((c, i) => {
       const on = mask[i] === 1;
@@ -261,7 +281,12 @@ export class ModelScene {
       drawn++;
       const px = mmPerPixel ? mmPerPixel(c.worldBox) : 0;
       const level = this.clipPlanes || !(lodPx > 0) ? -1 : lodLevelFor(px * lodPx);
-      const d = c.setDetail(px * detailPx, px * this.edgeMinPx, level, !this.loading && clock() - start < this.lodBuildMs);
+      const d = c.setDetail(
+        px * detailPx,
+        px * this.edgeMinPx,
+        level,
+        !this.loading && clock() - start < this.lodBuildMs,
+      );
       if (d.pending) pending = true;
       drawnTriangles += d.triangles;
     });
@@ -274,7 +299,11 @@ export class ModelScene {
 
   /** Sets the colour (sRGB bytes) of nodes and descendants; null restores the type colour. */
   setColor(nodeIds: Iterable<number>, rgb: readonly [number, number, number] | null): void {
-    for (const n of this.subtree(nodeIds)) this.state.setColor([n], rgb ?? (this.table && n < this.table.types.length ? colorForType(this.table.types[n]) : DEFAULT_OBJECT_COLOR));
+    for (const n of this.subtree(nodeIds))
+      this.state.setColor(
+        [n],
+        rgb ?? (this.table && n < this.table.types.length ? colorForType(this.table.types[n]) : DEFAULT_OBJECT_COLOR),
+      );
   }
 
   /** Sets the opacity (0..1) of nodes and descendants; turns the translucent pass on or off as needed. */
@@ -325,7 +354,8 @@ export class ModelScene {
    * hit only when the ray meets nothing else, so see-through spaces never hide the steel inside them.
    */
   raycast(ray: Ray, accept?: (p: Vector3) => boolean): ChunkHit | null {
-    let best: ChunkHit | null = null, space: ChunkHit | null = null;
+    let best: ChunkHit | null = null,
+      space: ChunkHit | null = null;
     const hidden = (n: number) => this.state.isHidden(n);
     const flags = this.state.flags;
     const secondary = (n: number) => (flags[n] & OBJECT_FLAGS.noCap) !== 0;

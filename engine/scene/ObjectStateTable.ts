@@ -81,9 +81,17 @@ export class ObjectStateTable {
     // Clear the bit where it was, then set it on `next`; what was cleared and set again did not change.
     const cleared = new Set<number>();
     if (prev) {
-      for (const i of prev) if (f[i] & bit) { f[i] &= ~bit; cleared.add(i); }
+      for (const i of prev)
+        if (f[i] & bit) {
+          f[i] &= ~bit;
+          cleared.add(i);
+        }
     } else {
-      for (let i = 0; i < this.count; i++) if (f[i] & bit) { f[i] &= ~bit; cleared.add(i); }
+      for (let i = 0; i < this.count; i++)
+        if (f[i] & bit) {
+          f[i] &= ~bit;
+          cleared.add(i);
+        }
     }
     let changed = 0;
     for (const i of next) {

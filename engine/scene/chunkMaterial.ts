@@ -19,7 +19,17 @@
  * faces culled: half the fill work); while clipping planes cut the solids open both sides are drawn.
  */
 import {
-  AlwaysStencilFunc, Color, DoubleSide, FrontSide, InvertStencilOp, LineBasicMaterial, MeshBasicMaterial, MeshLambertMaterial, type IUniform, type Plane, type Texture,
+  AlwaysStencilFunc,
+  Color,
+  DoubleSide,
+  FrontSide,
+  InvertStencilOp,
+  LineBasicMaterial,
+  MeshBasicMaterial,
+  MeshLambertMaterial,
+  type IUniform,
+  type Plane,
+  type Texture,
 } from 'three';
 import { TEXTURE_ROW } from './ObjectStateTable';
 
@@ -138,8 +148,13 @@ function inject(
   let fs = shader.fragmentShader
     .replace('#include <common>', `#include <common>\n${FRAGMENT_PARS}`)
     .replace('#include <color_fragment>', `#include <color_fragment>\n${fragment}`);
-  if (surface) fs = fs.replace('#include <normal_fragment_begin>', `#include <normal_fragment_begin>\n${FRAGMENT_NORMAL}`);
-  if (!vs.includes('keelsonTexel(objectIndex)') || !fs.includes('vObjectFlags;') || (surface && !fs.includes('dFdx(vViewPosition)'))) {
+  if (surface)
+    fs = fs.replace('#include <normal_fragment_begin>', `#include <normal_fragment_begin>\n${FRAGMENT_NORMAL}`);
+  if (
+    !vs.includes('keelsonTexel(objectIndex)') ||
+    !fs.includes('vObjectFlags;') ||
+    (surface && !fs.includes('dFdx(vViewPosition)'))
+  ) {
     throw new Error('chunkMaterial: three.js shader chunks changed; object state injection failed');
   }
   shader.vertexShader = vs;
@@ -151,7 +166,11 @@ function inject(
  * clipping), polygon offset so edges draw on top. `translucent` makes the second pass material
  * (blending, no depth writes) that draws only objects with opacity < 1.
  */
-export function createSurfaceMaterial(uniforms: ObjectStateUniforms, slot: ChunkSlotUniform, translucent = false): MeshLambertMaterial {
+export function createSurfaceMaterial(
+  uniforms: ObjectStateUniforms,
+  slot: ChunkSlotUniform,
+  translucent = false,
+): MeshLambertMaterial {
   const m = new MeshLambertMaterial({
     color: 0xffffff,
     side: FrontSide,
@@ -177,14 +196,18 @@ export function createEdgeMaterial(uniforms: ObjectStateUniforms, slot: ChunkSlo
 }
 
 /**
- * Stencil material of clipping caps (the three.js "clipping stencil" technique, issue 5 item 4) in its
+ * Stencil material of clipping caps (the three.js "clipping stencil" technique) in its
  * parity form: draws no colour and no depth; every face (either side) that survives `planes` inverts the
  * stencil, so after the pass a pixel's stencil is non-zero exactly where the ray meets the cut plane
  * inside a closed solid (an odd number of surfaces lie beyond the plane along the ray). Parity does not
  * depend on triangle winding, which thin plate solids do not guarantee. Hidden objects collapse as in the
  * surface pass, and so do objects flagged noCap (compartment spaces: not steel).
  */
-export function createStencilMaterial(uniforms: ObjectStateUniforms, slot: ChunkSlotUniform, planes: Plane[]): MeshBasicMaterial {
+export function createStencilMaterial(
+  uniforms: ObjectStateUniforms,
+  slot: ChunkSlotUniform,
+  planes: Plane[],
+): MeshBasicMaterial {
   const op = InvertStencilOp;
   const m = new MeshBasicMaterial({
     side: DoubleSide,
@@ -202,10 +225,17 @@ export function createStencilMaterial(uniforms: ObjectStateUniforms, slot: Chunk
     Object.assign(shader.uniforms, uniforms, slot);
     const vs = shader.vertexShader
       .replace('#include <common>', `#include <common>\n${VERTEX_PARS}`)
-      .replace('#include <project_vertex>', `#include <project_vertex>\n${VERTEX_STATE}\n  if (mod(floor(vObjectFlags / 8.0), 2.0) >= 1.0) gl_Position = vec4(2.0, 2.0, 2.0, 1.0);`);
-    if (!vs.includes('keelsonTexel(objectIndex)')) throw new Error('chunkMaterial: three.js shader chunks changed; stencil injection failed');
+      .replace(
+        '#include <project_vertex>',
+        `#include <project_vertex>\n${VERTEX_STATE}\n  if (mod(floor(vObjectFlags / 8.0), 2.0) >= 1.0) gl_Position = vec4(2.0, 2.0, 2.0, 1.0);`,
+      );
+    if (!vs.includes('keelsonTexel(objectIndex)'))
+      throw new Error('chunkMaterial: three.js shader chunks changed; stencil injection failed');
     shader.vertexShader = vs;
-    shader.fragmentShader = shader.fragmentShader.replace('#include <common>', '#include <common>\nflat varying float vObjectFlags;\nflat varying vec4 vObjectColor;');
+    shader.fragmentShader = shader.fragmentShader.replace(
+      '#include <common>',
+      '#include <common>\nflat varying float vObjectFlags;\nflat varying vec4 vObjectColor;',
+    );
   };
   m.customProgramCacheKey = () => 'keelson-chunk-stencil-v2';
   return m;

@@ -1,5 +1,5 @@
 /**
- * Culling by spatial chunk (issue 4 "Scale": "culling by spatial chunk"). Pure kernels: the six frustum
+ * Culling by spatial chunk ("culling by spatial chunk"). Pure kernels: the six frustum
  * planes of a view-projection matrix and an axis-aligned-box test against them, so the engine hides
  * chunks outside the view before drawing (each chunk is spatially compact, see package/chunking.ts).
  * No three.js objects needed: matrices are 16 numbers in column-major order (THREE.Matrix4.elements).
@@ -14,13 +14,20 @@ export type FrustumPlanes = Float64Array;
  */
 export function frustumPlanes(m: ArrayLike<number>): FrustumPlanes {
   if (m.length !== 16) throw new Error(`frustumPlanes: matrix has ${m.length} values, expected 16`);
-  for (let i = 0; i < 16; i++) if (!Number.isFinite(m[i])) throw new Error(`frustumPlanes: matrix value ${i} is not finite`);
+  for (let i = 0; i < 16; i++)
+    if (!Number.isFinite(m[i])) throw new Error(`frustumPlanes: matrix value ${i} is not finite`);
   // Row r of the matrix is (m[r], m[4 + r], m[8 + r], m[12 + r]).
   const row = (r: number) => [m[r], m[4 + r], m[8 + r], m[12 + r]];
-  const r0 = row(0), r1 = row(1), r2 = row(2), r3 = row(3);
+  const r0 = row(0),
+    r1 = row(1),
+    r2 = row(2),
+    r3 = row(3);
   const planes = new Float64Array(24);
   const set = (i: number, s: number, r: number[]) => {
-    const a = r3[0] + s * r[0], b = r3[1] + s * r[1], c = r3[2] + s * r[2], d = r3[3] + s * r[3];
+    const a = r3[0] + s * r[0],
+      b = r3[1] + s * r[1],
+      c = r3[2] + s * r[2],
+      d = r3[3] + s * r[3];
     const l = Math.hypot(a, b, c) || 1;
     planes.set([a / l, b / l, c / l, d / l], i * 4);
   };
@@ -39,7 +46,10 @@ export function frustumPlanes(m: ArrayLike<number>): FrustumPlanes {
  */
 export function boxIntersectsFrustum(planes: FrustumPlanes, boxes: ArrayLike<number>, offset = 0): boolean {
   for (let p = 0; p < 24; p += 4) {
-    const a = planes[p], b = planes[p + 1], c = planes[p + 2], d = planes[p + 3];
+    const a = planes[p],
+      b = planes[p + 1],
+      c = planes[p + 2],
+      d = planes[p + 3];
     // The box corner furthest along the plane normal.
     const x = a >= 0 ? boxes[offset + 3] : boxes[offset];
     const y = b >= 0 ? boxes[offset + 4] : boxes[offset + 1];

@@ -1,5 +1,5 @@
 /**
- * Level of detail by vertex clustering (issue 4 item 6 "LOD for distant chunks"): an extra index buffer
+ * Level of detail by vertex clustering: an extra index buffer
  * per chunk and level that draws the chunk's objects with their vertices snapped to a grid of `cellMm`
  * cells — triangles whose corners fall into fewer than three cells disappear, the rest are re-indexed
  * to one existing vertex per cell. No vertex is created or moved, so the LOD indices share the chunk's
@@ -31,10 +31,18 @@ export function vertexFacing(chunk: SceneChunk): Uint8Array {
   const s = [0, 1, 2].map((a) => (b[a + 3] > b[a] ? (b[a + 3] - b[a]) / QMAX : 1));
   const n = new Float32Array(q.length);
   for (let t = 0; t < idx.length; t += 3) {
-    const a = idx[t] * 3, c = idx[t + 1] * 3, d = idx[t + 2] * 3;
-    const ux = (q[c] - q[a]) * s[0], uy = (q[c + 1] - q[a + 1]) * s[1], uz = (q[c + 2] - q[a + 2]) * s[2];
-    const vx = (q[d] - q[a]) * s[0], vy = (q[d + 1] - q[a + 1]) * s[1], vz = (q[d + 2] - q[a + 2]) * s[2];
-    const nx = uy * vz - uz * vy, ny = uz * vx - ux * vz, nz = ux * vy - uy * vx;
+    const a = idx[t] * 3,
+      c = idx[t + 1] * 3,
+      d = idx[t + 2] * 3;
+    const ux = (q[c] - q[a]) * s[0],
+      uy = (q[c + 1] - q[a + 1]) * s[1],
+      uz = (q[c + 2] - q[a + 2]) * s[2];
+    const vx = (q[d] - q[a]) * s[0],
+      vy = (q[d + 1] - q[a + 1]) * s[1],
+      vz = (q[d + 2] - q[a + 2]) * s[2];
+    const nx = uy * vz - uz * vy,
+      ny = uz * vx - ux * vz,
+      nz = ux * vy - uy * vx;
     for (const v of [a, c, d]) {
       n[v] += nx;
       n[v + 1] += ny;
@@ -43,8 +51,12 @@ export function vertexFacing(chunk: SceneChunk): Uint8Array {
   }
   const out = new Uint8Array(q.length / 3).fill(6);
   for (let v = 0; v < out.length; v++) {
-    const x = n[v * 3], y = n[v * 3 + 1], z = n[v * 3 + 2];
-    const ax = Math.abs(x), ay = Math.abs(y), az = Math.abs(z);
+    const x = n[v * 3],
+      y = n[v * 3 + 1],
+      z = n[v * 3 + 2];
+    const ax = Math.abs(x),
+      ay = Math.abs(y),
+      az = Math.abs(z);
     if (ax === 0 && ay === 0 && az === 0) continue;
     out[v] = ax >= ay && ax >= az ? (x >= 0 ? 0 : 1) : ay >= az ? (y >= 0 ? 2 : 3) : z >= 0 ? 4 : 5;
   }
@@ -68,10 +80,15 @@ export function buildLodLevel(chunk: SceneChunk, facing: Uint8Array, cellMm: num
   const remap = new Int32Array(q.length / 3).fill(-1);
   let n = 0;
   for (let r = 0; r < rows; r++) {
-    const v0 = objects[r * 5 + 1], vc = objects[r * 5 + 2], i0 = objects[r * 5 + 3], ic = objects[r * 5 + 4];
+    const v0 = objects[r * 5 + 1],
+      vc = objects[r * 5 + 2],
+      i0 = objects[r * 5 + 3],
+      ic = objects[r * 5 + 4];
     rep.clear();
     for (let v = v0; v < v0 + vc; v++) {
-      const cx = Math.floor(q[v * 3] / cq[0]), cy = Math.floor(q[v * 3 + 1] / cq[1]), cz = Math.floor(q[v * 3 + 2] / cq[2]);
+      const cx = Math.floor(q[v * 3] / cq[0]),
+        cy = Math.floor(q[v * 3 + 1] / cq[1]),
+        cz = Math.floor(q[v * 3 + 2] / cq[2]);
       // Exact numeric key: at most 65536 cells per axis (17 bits each) and 3 bits of class.
       const key = ((cx * 131072 + cy) * 131072 + cz) * 8 + facing[v];
       const first = rep.get(key);
@@ -81,7 +98,9 @@ export function buildLodLevel(chunk: SceneChunk, facing: Uint8Array, cellMm: num
       } else remap[v] = first;
     }
     for (let t = i0; t < i0 + ic; t += 3) {
-      const a = remap[idx[t]], c = remap[idx[t + 1]], d = remap[idx[t + 2]];
+      const a = remap[idx[t]],
+        c = remap[idx[t + 1]],
+        d = remap[idx[t + 2]];
       if (a < 0 || c < 0 || d < 0 || a === c || c === d || a === d) continue;
       out[n++] = a;
       out[n++] = c;

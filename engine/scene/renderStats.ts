@@ -1,5 +1,5 @@
 /**
- * Rendering statistics of viewer.md's Ctrl+Alt+R panel (issue 4 item 5): last frame's CPU time (ms),
+ * Rendering statistics of viewer.md's Ctrl+Alt+R panel: last frame's CPU time (ms),
  * frames in the last second, draw calls and triangles of the last frame (THREE.WebGLRenderer.info),
  * geometry bytes (vertex and index buffers, LOD indices included) and triangles of the loaded model, and chunks drawn after culling / all chunks.
  */

@@ -13,9 +13,23 @@ const MAX_CHILDREN = 2000;
 export function describeSceneGraph(root: Object3D): SceneGraphNode {
   const children = root.children.slice(0, MAX_CHILDREN).map(describeSceneGraph);
   if (root.children.length > MAX_CHILDREN) {
-    children.push({ id: -1, name: `… ${root.children.length - MAX_CHILDREN} more`, type: 'More', visible: true, children: [], properties: [] });
+    children.push({
+      id: -1,
+      name: `… ${root.children.length - MAX_CHILDREN} more`,
+      type: 'More',
+      visible: true,
+      children: [],
+      properties: [],
+    });
   }
-  return { id: root.id, name: root.name, type: root.type, visible: root.visible, children, properties: nodeProperties(root) };
+  return {
+    id: root.id,
+    name: root.name,
+    type: root.type,
+    visible: root.visible,
+    children,
+    properties: nodeProperties(root),
+  };
 }
 
 /** Property rows of one node: Name first, then type, visibility, transform and geometry figures. */
@@ -30,13 +44,18 @@ export function nodeProperties(o: Object3D): { name: string; value: string }[] {
     { name: 'Children', value: String(o.children.length) },
   ];
   const g = (o as Object3D & { geometry?: BufferGeometry }).geometry;
-  if (g && g.isBufferGeometry) {
+  if (g?.isBufferGeometry) {
     const pos = g.getAttribute('position');
     const index = g.getIndex();
     rows.push({ name: 'Vertices', value: pos ? String(pos.count) : '0' });
-    if (index) rows.push({ name: (o as { isLineSegments?: boolean }).isLineSegments ? 'Segments' : 'Triangles', value: String(index.count / ((o as { isLineSegments?: boolean }).isLineSegments ? 2 : 3)) });
+    if (index)
+      rows.push({
+        name: (o as { isLineSegments?: boolean }).isLineSegments ? 'Segments' : 'Triangles',
+        value: String(index.count / ((o as { isLineSegments?: boolean }).isLineSegments ? 2 : 3)),
+      });
     let bytes = index ? index.array.byteLength : 0;
-    for (const a of Object.values(g.attributes)) bytes += (a as { array: ArrayLike<number> & { byteLength: number } }).array.byteLength;
+    for (const a of Object.values(g.attributes))
+      bytes += (a as { array: ArrayLike<number> & { byteLength: number } }).array.byteLength;
     rows.push({ name: 'Geometry bytes', value: String(bytes) });
   }
   return rows;

@@ -1,5 +1,5 @@
 /**
- * Small-object culling by draw range (issue 4 item 1 "Scale", item 6 orbit frame time): a chunk's object
+ * Small-object culling by draw range (orbit frame time): a chunk's object
  * rows, triangles and feature edges are reordered once, when the chunk arrives, so that objects come
  * largest first. Then "draw every object of at least s mm" is a prefix of the index buffer, and the
  * renderer skips objects smaller than about one pixel (and edges of objects smaller than a few pixels)
@@ -36,13 +36,25 @@ export function orderChunkBySize(chunk: SceneChunk): SizeOrder {
   const step = [0, 1, 2].map((a) => (b[a + 3] > b[a] ? (b[a + 3] - b[a]) / QMAX : 1));
   const size = new Float64Array(rows);
   for (let r = 0; r < rows; r++) {
-    const v0 = objects[r * 5 + 1], vc = objects[r * 5 + 2], i0 = objects[r * 5 + 3], ic = objects[r * 5 + 4];
+    const v0 = objects[r * 5 + 1],
+      vc = objects[r * 5 + 2],
+      i0 = objects[r * 5 + 3],
+      ic = objects[r * 5 + 4];
     if (v0 + vc > vertexCount || i0 + ic > indices.length) {
-      throw new Error(`Chunk ${chunk.index}: object ${objects[r * 5]} ranges ${v0}+${vc} / ${i0}+${ic} exceed the chunk's arrays`);
+      throw new Error(
+        `Chunk ${chunk.index}: object ${objects[r * 5]} ranges ${v0}+${vc} / ${i0}+${ic} exceed the chunk's arrays`,
+      );
     }
-    let x0 = QMAX, y0 = QMAX, z0 = QMAX, x1 = 0, y1 = 0, z1 = 0;
+    let x0 = QMAX,
+      y0 = QMAX,
+      z0 = QMAX,
+      x1 = 0,
+      y1 = 0,
+      z1 = 0;
     for (let v = v0; v < v0 + vc; v++) {
-      const x = q[v * 3], y = q[v * 3 + 1], z = q[v * 3 + 2];
+      const x = q[v * 3],
+        y = q[v * 3 + 1],
+        z = q[v * 3 + 2];
       if (x < x0) x0 = x;
       if (x > x1) x1 = x;
       if (y < y0) y0 = y;
@@ -61,7 +73,8 @@ export function orderChunkBySize(chunk: SceneChunk): SizeOrder {
   const indexEnd = new Uint32Array(rows);
   let at = 0;
   order.forEach((r, k) => {
-    const i0 = oldObjects[r * 5 + 3], ic = oldObjects[r * 5 + 4];
+    const i0 = oldObjects[r * 5 + 3],
+      ic = oldObjects[r * 5 + 4];
     indices.set(oldIndices.subarray(i0, i0 + ic), at);
     for (let f = 0; f < 5; f++) objects[k * 5 + f] = oldObjects[r * 5 + f];
     objects[k * 5 + 3] = at;
@@ -75,14 +88,21 @@ export function orderChunkBySize(chunk: SceneChunk): SizeOrder {
   const rankOf = new Map<number, number>();
   for (let k = rows - 1; k >= 0; k--) rankOf.set(objects[k * 5], k);
   const groups = eo.length / 3;
-  const gOrder = Array.from({ length: groups }, (_, g) => g).sort((g, h) => (rankOf.get(eo[g * 3]) ?? rows) - (rankOf.get(eo[h * 3]) ?? rows) || g - h);
+  const gOrder = Array.from({ length: groups }, (_, g) => g).sort(
+    (g, h) => (rankOf.get(eo[g * 3]) ?? rows) - (rankOf.get(eo[h * 3]) ?? rows) || g - h,
+  );
   const oldEdges = edges.slice();
   const oldEo = eo.slice();
   const perRank = new Uint32Array(rows + 1);
   let seg = 0;
   gOrder.forEach((g, k) => {
-    const obj = oldEo[g * 3], s0 = oldEo[g * 3 + 1], sc = oldEo[g * 3 + 2];
-    if ((s0 + sc) * 2 > oldEdges.length) throw new Error(`Chunk ${chunk.index}: edge range ${s0}+${sc} of object ${obj} exceeds ${oldEdges.length / 2} segments`);
+    const obj = oldEo[g * 3],
+      s0 = oldEo[g * 3 + 1],
+      sc = oldEo[g * 3 + 2];
+    if ((s0 + sc) * 2 > oldEdges.length)
+      throw new Error(
+        `Chunk ${chunk.index}: edge range ${s0}+${sc} of object ${obj} exceeds ${oldEdges.length / 2} segments`,
+      );
     edges.set(oldEdges.subarray(s0 * 2, (s0 + sc) * 2), seg * 2);
     eo[k * 3] = obj;
     eo[k * 3 + 1] = seg;
@@ -104,7 +124,8 @@ export function orderChunkBySize(chunk: SceneChunk): SizeOrder {
 
 /** Number of rows whose size is at least `minMm` (sizes non-increasing; binary search). */
 export function rowsAtLeast(sizes: Float64Array, minMm: number): number {
-  let lo = 0, hi = sizes.length;
+  let lo = 0,
+    hi = sizes.length;
   while (lo < hi) {
     const mid = (lo + hi) >> 1;
     if (sizes[mid] >= minMm) lo = mid + 1;

@@ -35,7 +35,11 @@ export interface SceneStreamResult {
  *   `Loading model failed: {reason}` when the network fails, the body is missing, or the reader rejects the
  *   bytes (bad magic, truncated package, …); an AbortError when `signal` aborts.
  */
-export async function streamScenePackage(url: string, headers: Record<string, string>, h: SceneStreamHandlers): Promise<SceneStreamResult> {
+export async function streamScenePackage(
+  url: string,
+  headers: Record<string, string>,
+  h: SceneStreamHandlers,
+): Promise<SceneStreamResult> {
   const fetchFn = h.fetchFn ?? globalThis.fetch;
   const now = h.now ?? (() => (globalThis.performance ? globalThis.performance.now() : Date.now()));
   const interval = h.progressIntervalMs ?? 100;
@@ -47,7 +51,9 @@ export async function streamScenePackage(url: string, headers: Record<string, st
     throw new Error(`Loading model failed: ${(e as Error).message ?? String(e)} (${url})`);
   }
   if (!response.ok) {
-    throw new Error(`Loading model failed: HTTP ${response.status}${response.statusText ? ' ' + response.statusText : ''} for ${url}`);
+    throw new Error(
+      `Loading model failed: HTTP ${response.status}${response.statusText ? ` ${response.statusText}` : ''} for ${url}`,
+    );
   }
   if (!response.body) throw new Error(`Loading model failed: the response for ${url} has no body`);
   const lengthHeader = response.headers.get('content-length');
@@ -56,12 +62,19 @@ export async function streamScenePackage(url: string, headers: Record<string, st
   const reader = new ScenePackageReader();
   const body = response.body.getReader();
   let header: SceneHeader | null = null;
-  let bytes = 0, chunks = 0, lastProgress = -Infinity;
+  let bytes = 0,
+    chunks = 0,
+    lastProgress = -Infinity;
   const progress = (force: boolean) => {
     const t = now();
     if (!h.onProgress || (!force && t - lastProgress < interval)) return;
     lastProgress = t;
-    h.onProgress({ loadedBytes: bytes, totalBytes, chunksLoaded: chunks, chunkCount: header ? header.chunkCount : null });
+    h.onProgress({
+      loadedBytes: bytes,
+      totalBytes,
+      chunksLoaded: chunks,
+      chunkCount: header ? header.chunkCount : null,
+    });
   };
   try {
     for (;;) {

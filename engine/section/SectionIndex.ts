@@ -1,5 +1,5 @@
 /**
- * Spatial index of a model's triangles for plane slicing (issue 5 item 5; viewer.md §4 "Section
+ * Spatial index of a model's triangles for plane slicing (viewer.md §4 "Section
  * drawing"). Geometry lives in batches (one per `.sc` chunk, or one per importer PartMesh); each
  * object's triangles/edges inside a batch form a range with its own bounds. A BVH over the range
  * bounds (flat arrays, median split) answers "which ranges does the plane axis = c touch" in
@@ -73,9 +73,14 @@ export class SectionIndex {
   static fromChunks(chunks: readonly SceneChunk[]): SectionIndex {
     const idx = new SectionIndex();
     for (const c of chunks) {
-      const b = idx.addBatch({ positions: decodeChunkPositions(c), indices: c.indices, edges: c.edges.length ? decodeChunkEdges(c) : null });
+      const b = idx.addBatch({
+        positions: decodeChunkPositions(c),
+        indices: c.indices,
+        edges: c.edges.length ? decodeChunkEdges(c) : null,
+      });
       const edgeOf = new Map<number, [number, number]>();
-      for (let r = 0; r < c.edgeObjects.length; r += 3) edgeOf.set(c.edgeObjects[r], [c.edgeObjects[r + 1], c.edgeObjects[r + 2]]);
+      for (let r = 0; r < c.edgeObjects.length; r += 3)
+        edgeOf.set(c.edgeObjects[r], [c.edgeObjects[r + 1], c.edgeObjects[r + 2]]);
       const seen = new Set<number>();
       for (let r = 0; r < c.objects.length; r += 5) {
         const [obj, vs, vc, is, ic] = c.objects.subarray(r, r + 5);
@@ -98,7 +103,16 @@ export class SectionIndex {
     return this.batches.length - 1;
   }
 
-  private addRange(batch: number, object: number, vStart: number, vCount: number, iStart: number, iCount: number, eStart: number, eCount: number): void {
+  private addRange(
+    batch: number,
+    object: number,
+    vStart: number,
+    vCount: number,
+    iStart: number,
+    iCount: number,
+    eStart: number,
+    eCount: number,
+  ): void {
     const b = this.batches[batch];
     const bounds: Box3Tuple = [Infinity, Infinity, Infinity, -Infinity, -Infinity, -Infinity];
     grow(bounds, b.positions, vStart * 3, (vStart + vCount) * 3);
@@ -107,13 +121,21 @@ export class SectionIndex {
     // Second level: each run of BLOCK_TRIANGLES triangles gets its own extent, so a plane touching a large
     // object slices only the blocks it crosses.
     const blockStart = this.blockList.length / 6;
-    const p = b.positions, idx = b.indices;
+    const p = b.positions,
+      idx = b.indices;
     for (let t = iStart; t < iStart + iCount; t += 3 * BLOCK_TRIANGLES) {
-      let x0 = Infinity, y0 = Infinity, z0 = Infinity, x1 = -Infinity, y1 = -Infinity, z1 = -Infinity;
+      let x0 = Infinity,
+        y0 = Infinity,
+        z0 = Infinity,
+        x1 = -Infinity,
+        y1 = -Infinity,
+        z1 = -Infinity;
       const end = Math.min(iStart + iCount, t + 3 * BLOCK_TRIANGLES);
       for (let i = t; i < end; i++) {
         const v = idx[i] * 3;
-        const x = p[v], y = p[v + 1], z = p[v + 2];
+        const x = p[v],
+          y = p[v + 1],
+          z = p[v + 2];
         if (x < x0) x0 = x;
         if (x > x1) x1 = x;
         if (y < y0) y0 = y;
@@ -124,7 +146,17 @@ export class SectionIndex {
       this.blockList.push(x0, y0, z0, x1, y1, z1);
     }
     const blockCount = this.blockList.length / 6 - blockStart;
-    this.ranges.push({ batch, object, indexStart: iStart, indexCount: iCount, edgeStart: eStart, edgeCount: eCount, bounds, blockStart, blockCount });
+    this.ranges.push({
+      batch,
+      object,
+      indexStart: iStart,
+      indexCount: iCount,
+      edgeStart: eStart,
+      edgeCount: eCount,
+      bounds,
+      blockStart,
+      blockCount,
+    });
   }
 
   /** Builds the BVH (median split on the longest centroid axis by quickselect, leaves of up to 4 ranges). */
@@ -181,7 +213,8 @@ export class SectionIndex {
       for (let k = 1; k < 3; k++) if (cb[k + 3] - cb[k] > cb[axis + 3] - cb[axis]) axis = k;
       const mid = (start + end) >> 1;
       selectNth(this.order, start, end, mid, cent, axis);
-      const left = this.newNode(), right = this.newNode();
+      const left = this.newNode(),
+        right = this.newNode();
       this.nodeA[node] = left;
       this.nodeB[node] = right;
       stack.push([left, start, mid], [right, mid, end]);
@@ -211,7 +244,8 @@ export class SectionIndex {
       const node = stack.pop()!;
       if (nb[node * 6 + axis] > hi || nb[node * 6 + axis + 3] < lo) continue;
       if (this.nodeLeaf[node]) {
-        const s = this.nodeA[node], c = this.nodeB[node];
+        const s = this.nodeA[node],
+          c = this.nodeB[node];
         for (let i = s; i < s + c; i++) {
           const r = this.ranges[this.order[i]].bounds;
           if (r[axis] <= hi && r[axis + 3] >= lo) out.push(this.order[i]);
@@ -230,8 +264,10 @@ export class SectionIndex {
     const out: number[] = [];
     this.ranges.forEach((r, i) => {
       const b = this.batches[r.batch];
-      let mn = Infinity, mx = -Infinity;
-      const p = b.positions, idx = b.indices;
+      let mn = Infinity,
+        mx = -Infinity;
+      const p = b.positions,
+        idx = b.indices;
       for (let t = r.indexStart; t < r.indexStart + r.indexCount; t++) {
         const v = p[idx[t] * 3 + axis];
         if (v < mn) mn = v;
@@ -252,7 +288,9 @@ export class SectionIndex {
 
 function grow(b: Box3Tuple, p: ArrayLike<number>, from: number, to: number): void {
   for (let i = from; i + 2 < to; i += 3) {
-    const x = p[i], y = p[i + 1], z = p[i + 2];
+    const x = p[i],
+      y = p[i + 1],
+      z = p[i + 2];
     if (x < b[0]) b[0] = x;
     if (y < b[1]) b[1] = y;
     if (z < b[2]) b[2] = z;
@@ -268,10 +306,12 @@ function grow(b: Box3Tuple, p: ArrayLike<number>, from: number, to: number): voi
  * O(n) on average): the median split of the BVH build without sorting every node.
  */
 function selectNth(order: Int32Array, start: number, end: number, nth: number, cent: Float64Array, axis: number): void {
-  let lo = start, hi = end - 1;
+  let lo = start,
+    hi = end - 1;
   while (hi > lo) {
     const pivot = cent[order[(lo + hi) >> 1] * 3 + axis];
-    let i = lo, j = hi;
+    let i = lo,
+      j = hi;
     while (i <= j) {
       while (cent[order[i] * 3 + axis] < pivot) i++;
       while (cent[order[j] * 3 + axis] > pivot) j--;
@@ -289,7 +329,8 @@ function selectNth(order: Int32Array, start: number, end: number, nth: number, c
   }
 }
 
-const f32 = new Float32Array(1), u32 = new Uint32Array(f32.buffer);
+const f32 = new Float32Array(1),
+  u32 = new Uint32Array(f32.buffer);
 /** The next float32 above / below a float32 value (finite, non-zero handled by bit steps). */
 function nextUp(f: number): number {
   if (f === 0) return 1.4e-45;

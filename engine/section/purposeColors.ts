@@ -5,7 +5,11 @@
  */
 
 /** An RGB colour, channels 0..255. */
-export interface Rgb { r: number; g: number; b: number }
+export interface Rgb {
+  r: number;
+  g: number;
+  b: number;
+}
 
 /** Fixed colours of common tank and space purposes (matched on the upper-cased purpose containing the key). */
 export const PURPOSE_COLORS: ReadonlyArray<[string, Rgb]> = [
@@ -34,6 +38,17 @@ function hslToRgb(h: number, s: number, l: number): Rgb {
   const c = (1 - Math.abs(2 * l - 1)) * s;
   const x = c * (1 - Math.abs(((h / 60) % 2) - 1));
   const m = l - c / 2;
-  const [r, g, b] = h < 60 ? [c, x, 0] : h < 120 ? [x, c, 0] : h < 180 ? [0, c, x] : h < 240 ? [0, x, c] : h < 300 ? [x, 0, c] : [c, 0, x];
+  const [r, g, b] =
+    h < 60
+      ? [c, x, 0]
+      : h < 120
+        ? [x, c, 0]
+        : h < 180
+          ? [0, c, x]
+          : h < 240
+            ? [0, x, c]
+            : h < 300
+              ? [x, 0, c]
+              : [c, 0, x];
   return { r: Math.round((r + m) * 255), g: Math.round((g + m) * 255), b: Math.round((b + m) * 255) };
 }

@@ -1,5 +1,5 @@
 /**
- * 2D section of a model at an axis plane (issue 5 item 5; viewer.md §3 "Section results", §4 "Section
+ * 2D section of a model at an axis plane (viewer.md §3 "Section results", §4 "Section
  * drawing", §9 "Drawing"). One kernel for the worker (interactive view) and the server
  * (GET .../steel/section, .../ship-model/section, .../cad-components/section).
  *
@@ -15,13 +15,31 @@
  */
 import type { FrameTables, ModelObject, PropertyRecord } from '../model/types';
 import { BLOCK_TRIANGLES, type SectionIndex, type SectionRange } from './SectionIndex';
-import { type SegmentBuffer, chainSegments, polygonArea, polylineLength, segmentBuffer, sliceEdges, sliceTrianglesInto } from './slice';
+import {
+  type SegmentBuffer,
+  chainSegments,
+  polygonArea,
+  polylineLength,
+  segmentBuffer,
+  sliceEdges,
+  sliceTrianglesInto,
+} from './slice';
 import { purposeColor } from './purposeColors';
 import { sectionGrid } from './sectionGrid';
 import {
-  type CadComponentSection, type CompartmentSection, type RelationGroups, type SectionAxis, type SectionPolyline,
-  type SectionRelation, type SectionResult, type SteelClass, type SteelSection, type SteelSectionCurve,
-  STEEL_CLASSES, axisIndex, plateLabel,
+  type CadComponentSection,
+  type CompartmentSection,
+  type RelationGroups,
+  type SectionAxis,
+  type SectionPolyline,
+  type SectionRelation,
+  type SectionResult,
+  type SteelClass,
+  type SteelSection,
+  type SteelSectionCurve,
+  STEEL_CLASSES,
+  axisIndex,
+  plateLabel,
 } from './types';
 
 /** The model a section is cut from: object table (+ properties for thickness and purpose), geometry index, frames for the grid. */
@@ -45,8 +63,16 @@ export interface SectionOptions {
 }
 
 const CLASS_OF: Partial<Record<string, SteelClass>> = {
-  PLATE: 'plates', 'COLLAR PLATE': 'plates', SEAM: 'seams', STIFFENER: 'stiffeners', PILLAR: 'pillars', OPENING: 'openings',
-  BRACKET: 'brackets', HOLE: 'holes', CUTOUT: 'cutouts', NOTCH: 'notches',
+  PLATE: 'plates',
+  'COLLAR PLATE': 'plates',
+  SEAM: 'seams',
+  STIFFENER: 'stiffeners',
+  PILLAR: 'pillars',
+  OPENING: 'openings',
+  BRACKET: 'brackets',
+  HOLE: 'holes',
+  CUTOUT: 'cutouts',
+  NOTCH: 'notches',
 };
 
 /** Empty relation groups. */
@@ -65,13 +91,26 @@ export function emptySteelSection(axis: SectionAxis, coordinate: number): SteelS
  * Cuts the model with the plane `axis` = `coordinate` (mm).
  * @throws Error 'Section coordinate must be a finite number of mm' for NaN/Infinity.
  */
-export function computeSection(model: SectionModel, axis: SectionAxis, coordinate: number, options: SectionOptions = {}): SectionResult {
-  if (!Number.isFinite(coordinate)) throw new Error(`Section coordinate must be a finite number of mm, got ${coordinate}`);
+export function computeSection(
+  model: SectionModel,
+  axis: SectionAxis,
+  coordinate: number,
+  options: SectionOptions = {},
+): SectionResult {
+  if (!Number.isFinite(coordinate))
+    throw new Error(`Section coordinate must be a finite number of mm, got ${coordinate}`);
   const k = axisIndex(axis);
   const tol = options.tolerance ?? 1;
-  const want = { steel: options.steel ?? true, compartments: options.compartments ?? true, cad: options.cadComponents ?? true, grid: options.grid ?? true };
+  const want = {
+    steel: options.steel ?? true,
+    compartments: options.compartments ?? true,
+    cad: options.cadComponents ?? true,
+    grid: options.grid ?? true,
+  };
   const { index, objects } = model;
-  const hits = options.linear ? index.rangesLinear(k, coordinate - tol, coordinate + tol) : index.rangesInSlab(k, coordinate - tol, coordinate + tol);
+  const hits = options.linear
+    ? index.rangesLinear(k, coordinate - tol, coordinate + tol)
+    : index.rangesInSlab(k, coordinate - tol, coordinate + tol);
 
   // Group the ranges by object and take the object's extent from all its ranges.
   const byObject = new Map<number, number[]>();
@@ -92,39 +131,57 @@ export function computeSection(model: SectionModel, axis: SectionAxis, coordinat
     const obj = objects[o];
     if (!obj) continue;
     const cls = CLASS_OF[obj.type];
-    const isComp = obj.type === 'COMPARTMENT', isCad = obj.type === 'CAD COMPONENT';
-    if ((cls && !want.steel) || (isComp && !want.compartments) || (isCad && !want.cad) || (!cls && !isComp && !isCad)) continue;
+    const isComp = obj.type === 'COMPARTMENT',
+      isCad = obj.type === 'CAD COMPONENT';
+    if ((cls && !want.steel) || (isComp && !want.compartments) || (isCad && !want.cad) || (!cls && !isComp && !isCad))
+      continue;
     const ext = extentOf(index, rs);
     const props = model.properties?.[o];
     const thickness = typeof props?.PLTH === 'number' && props.PLTH > 0 ? props.PLTH * 1000 : undefined;
     const relation = classifyRelation(ext, k, coordinate, tol, cls, thickness);
-    const sliceAt = relation === 'intersected' ? coordinate
-      : relation === 'inSection' ? (ext[k] + ext[k + 3]) / 2
-      : relation === 'connectingNegative' ? ext[k + 3] - Math.min(tol / 2, (ext[k + 3] - ext[k]) / 2)
-      : ext[k] + Math.min(tol / 2, (ext[k + 3] - ext[k]) / 2);
+    const sliceAt =
+      relation === 'intersected'
+        ? coordinate
+        : relation === 'inSection'
+          ? (ext[k] + ext[k + 3]) / 2
+          : relation === 'connectingNegative'
+            ? ext[k + 3] - Math.min(tol / 2, (ext[k + 3] - ext[k]) / 2)
+            : ext[k] + Math.min(tol / 2, (ext[k + 3] - ext[k]) / 2);
     segs.length = 0;
     const inPlane: number[] = [];
     const pts: number[] = [];
     for (const r of rs) {
       const rg = index.ranges[r];
       const b = index.batches[rg.batch];
-      if (rg.indexCount > 0 && options.linear) sliceTrianglesInto(b.positions, b.indices, rg.indexStart, rg.indexCount, k, sliceAt, segs, coordinate);
+      if (rg.indexCount > 0 && options.linear)
+        sliceTrianglesInto(b.positions, b.indices, rg.indexStart, rg.indexCount, k, sliceAt, segs, coordinate);
       else if (rg.indexCount > 0) sliceBlocks(index, rg, k, sliceAt, segs, coordinate);
-      else if (b.edges && rg.edgeCount > 0) sliceEdges(b.edges, rg.edgeStart, rg.edgeCount, k, coordinate, tol, inPlane, pts);
+      else if (b.edges && rg.edgeCount > 0)
+        sliceEdges(b.edges, rg.edgeStart, rg.edgeCount, k, coordinate, tol, inPlane, pts);
     }
     const curves = chainSegments(segs.length ? segs.data.subarray(0, segs.length) : inPlane);
-    for (let i = 0; i + 2 < pts.length; i += 3) curves.push({ points: [pts[i], pts[i + 1], pts[i + 2]], closed: false });
+    for (let i = 0; i + 2 < pts.length; i += 3)
+      curves.push({ points: [pts[i], pts[i + 1], pts[i + 2]], closed: false });
     if (curves.length === 0) continue;
     touched.push(o);
     if (isComp) {
-      compartments.push({ compartmentName: obj.name, stid: obj.id, curves, purposeColor: purposeColor(typeof props?.PURP === 'string' ? props.PURP : undefined) });
+      compartments.push({
+        compartmentName: obj.name,
+        stid: obj.id,
+        curves,
+        purposeColor: purposeColor(typeof props?.PURP === 'string' ? props.PURP : undefined),
+      });
       continue;
     }
     if (isCad) {
       cadComponents.push({ componentName: obj.name, stid: obj.id, curves });
       continue;
     }
-    const rel: SectionRelation = rs.every((r) => index.ranges[r].indexCount === 0) ? (inPlane.length ? 'inSection' : 'intersected') : relation;
+    const rel: SectionRelation = rs.every((r) => index.ranges[r].indexCount === 0)
+      ? inPlane.length
+        ? 'inSection'
+        : 'intersected'
+      : relation;
     const curve: SteelSectionCurve = { stid: obj.id, object: o, name: obj.name, type: obj.type, relation: rel, curves };
     if (cls === 'plates' && rel !== 'inSection') Object.assign(curve, plateDimensions(curves, k, thickness));
     if (cls === 'pillars') curve.centerline = pillarCenterline(curves, ext, k, coordinate, rel);
@@ -133,7 +190,8 @@ export function computeSection(model: SectionModel, axis: SectionAxis, coordinat
     if (main) mains.add(main.id);
   }
   steel.mainObjectsInSection = [...mains].sort();
-  const grid = want.grid && model.frames ? sectionGrid(model.frames, axis, coordinate, gridExtent(index, hits, touched, k)) : [];
+  const grid =
+    want.grid && model.frames ? sectionGrid(model.frames, axis, coordinate, gridExtent(index, hits, touched, k)) : [];
   return { axis, coordinate, steel, compartments, cadComponents, grid };
 }
 
@@ -141,14 +199,31 @@ export function computeSection(model: SectionModel, axis: SectionAxis, coordinat
  * Slices the triangle blocks of a range whose extent along `k` straddles `sliceAt` (a triangle crosses
  * only when it has a vertex below the plane and one at or above it, slice.ts), appending segments.
  */
-function sliceBlocks(index: SectionIndex, rg: SectionRange, k: 0 | 1 | 2, sliceAt: number, segs: SegmentBuffer, project: number): void {
-  const b = index.batches[rg.batch], bb = index.blockBounds;
+function sliceBlocks(
+  index: SectionIndex,
+  rg: SectionRange,
+  k: 0 | 1 | 2,
+  sliceAt: number,
+  segs: SegmentBuffer,
+  project: number,
+): void {
+  const b = index.batches[rg.batch],
+    bb = index.blockBounds;
   const end = rg.indexStart + rg.indexCount;
   for (let i = 0; i < rg.blockCount; i++) {
     const o = (rg.blockStart + i) * 6;
     if (!(bb[o + k] < sliceAt && bb[o + k + 3] >= sliceAt)) continue;
     const t0 = rg.indexStart + i * 3 * BLOCK_TRIANGLES;
-    sliceTrianglesInto(b.positions, b.indices, t0, Math.min(end, t0 + 3 * BLOCK_TRIANGLES) - t0, k, sliceAt, segs, project);
+    sliceTrianglesInto(
+      b.positions,
+      b.indices,
+      t0,
+      Math.min(end, t0 + 3 * BLOCK_TRIANGLES) - t0,
+      k,
+      sliceAt,
+      segs,
+      project,
+    );
   }
 }
 
@@ -169,13 +244,22 @@ function extentOf(index: SectionIndex, rs: number[]): number[] {
  * The relation of an object with extent `ext` (mm) to the plane `k` = `c` (see the file comment).
  * Exported for tests.
  */
-export function classifyRelation(ext: ArrayLike<number>, k: number, c: number, tol: number, cls: SteelClass | undefined, thicknessMm?: number): SectionRelation {
-  const lo = ext[k], hi = ext[k + 3];
+export function classifyRelation(
+  ext: ArrayLike<number>,
+  k: number,
+  c: number,
+  tol: number,
+  cls: SteelClass | undefined,
+  thicknessMm?: number,
+): SectionRelation {
+  const lo = ext[k],
+    hi = ext[k + 3];
   const along = hi - lo;
   const inPlane = Math.max(...[0, 1, 2].filter((i) => i !== k).map((i) => ext[i + 3] - ext[i]));
-  const thin = cls === 'plates' || cls === 'brackets'
-    ? along <= (thicknessMm !== undefined ? 1.5 * thicknessMm + 1 : Math.max(2, 0.02 * inPlane))
-    : along <= 0.25 * inPlane;
+  const thin =
+    cls === 'plates' || cls === 'brackets'
+      ? along <= (thicknessMm !== undefined ? 1.5 * thicknessMm + 1 : Math.max(2, 0.02 * inPlane))
+      : along <= 0.25 * inPlane;
   if (thin) return 'inSection';
   if (Math.abs(hi - c) <= tol && lo < c - tol) return 'connectingNegative';
   if (Math.abs(lo - c) <= tol && hi > c + tol) return 'connectingPositive';
@@ -187,24 +271,41 @@ export function classifyRelation(ext: ArrayLike<number>, k: number, c: number, t
  * of perimeter P and area A = L·t, so t solves t² − (P/2)·t + A = 0 (smaller root) unless the
  * thickness property is known; L = P/2 − t per loop. Open curves (unthickened sheets) count their length.
  */
-export function plateDimensions(curves: SectionPolyline[], k: 0 | 1 | 2, thicknessMm?: number): { length: number; thickness: number; label: string } {
-  let length = 0, tSum = 0, tW = 0;
+export function plateDimensions(
+  curves: SectionPolyline[],
+  k: 0 | 1 | 2,
+  thicknessMm?: number,
+): { length: number; thickness: number; label: string } {
+  let length = 0,
+    tSum = 0,
+    tW = 0;
   for (const c of curves) {
     if (c.points.length < 6) continue;
-    if (!c.closed) { length += polylineLength(c.points, false); continue; }
-    const P = polylineLength(c.points, true), A = polygonArea(c.points, k);
+    if (!c.closed) {
+      length += polylineLength(c.points, false);
+      continue;
+    }
+    const P = polylineLength(c.points, true),
+      A = polygonArea(c.points, k);
     const disc = Math.max(0, (P * P) / 4 - 4 * A);
     const tg = (P / 2 - Math.sqrt(disc)) / 2;
     const t = thicknessMm ?? tg;
     length += Math.max(0, P / 2 - t);
-    tSum += tg * P; tW += P;
+    tSum += tg * P;
+    tW += P;
   }
   const thickness = thicknessMm ?? (tW > 0 ? tSum / tW : 0);
   return { length, thickness, label: plateLabel(length, thickness) };
 }
 
 /** Pillar centreline: the centroid of the cut (one point) when cut across, else the long axis of its extent in the plane. */
-function pillarCenterline(curves: SectionPolyline[], ext: number[], k: number, c: number, rel: SectionRelation): number[] {
+function pillarCenterline(
+  curves: SectionPolyline[],
+  ext: number[],
+  k: number,
+  c: number,
+  rel: SectionRelation,
+): number[] {
   if (rel !== 'inSection') {
     let best = curves[0];
     for (const cv of curves) if (cv.points.length > best.points.length) best = cv;
@@ -218,7 +319,8 @@ function pillarCenterline(curves: SectionPolyline[], ext: number[], k: number, c
   const long = ext[others[0] + 3] - ext[others[0]] >= ext[others[1] + 3] - ext[others[1]] ? others[0] : others[1];
   const mid = [0, 1, 2].map((i) => (ext[i] + ext[i + 3]) / 2);
   mid[k] = c;
-  const a = [...mid], b = [...mid];
+  const a = [...mid],
+    b = [...mid];
   a[long] = ext[long];
   b[long] = ext[long + 3];
   return [...a, ...b];
@@ -226,7 +328,8 @@ function pillarCenterline(curves: SectionPolyline[], ext: number[], k: number, c
 
 /** The nearest ancestor (or the object itself) of type MAIN OBJECT. */
 function mainObjectOf(objects: readonly ModelObject[], o: number): ModelObject | null {
-  let i = o, guard = 0;
+  let i = o,
+    guard = 0;
   while (i >= 0 && guard++ < 64) {
     const obj = objects[i];
     if (!obj) return null;
@@ -237,7 +340,12 @@ function mainObjectOf(objects: readonly ModelObject[], o: number): ModelObject |
 }
 
 /** In-plane extent for the grid: the cut objects' bounds, else the model's, padded by 5 %. */
-function gridExtent(index: SectionIndex, hits: number[], touched: number[], k: number): [number, number, number, number, number, number] {
+function gridExtent(
+  index: SectionIndex,
+  hits: number[],
+  touched: number[],
+  k: number,
+): [number, number, number, number, number, number] {
   const set = new Set(touched);
   const e = set.size ? [Infinity, Infinity, Infinity, -Infinity, -Infinity, -Infinity] : [...index.bounds()];
   for (const r of set.size ? hits : []) {

@@ -12,7 +12,12 @@ import { GRID_LINE_WIDTH, type SectionAxis, type SectionGridLine, axisIndex } fr
  * inside `extent` ([minX, minY, minZ, maxX, maxY, maxZ], mm); each line spans the extent along the
  * remaining axis.
  */
-export function sectionGrid(frames: FrameTables, axis: SectionAxis, coordinate: number, extent: readonly number[]): SectionGridLine[] {
+export function sectionGrid(
+  frames: FrameTables,
+  axis: SectionAxis,
+  coordinate: number,
+  extent: readonly number[],
+): SectionGridLine[] {
   const k = axisIndex(axis);
   const out: SectionGridLine[] = [];
   const keys = ['x', 'y', 'z'] as const;
@@ -21,14 +26,18 @@ export function sectionGrid(frames: FrameTables, axis: SectionAxis, coordinate: 
     const other = 3 - a - k;
     for (const p of frames[keys[a]]) {
       if (p.coordinate < extent[a] || p.coordinate > extent[a + 3]) continue;
-      const p0 = [0, 0, 0], p1 = [0, 0, 0];
+      const p0 = [0, 0, 0],
+        p1 = [0, 0, 0];
       p0[k] = p1[k] = coordinate;
       p0[a] = p1[a] = p.coordinate;
       p0[other] = extent[other];
       p1[other] = extent[other + 3];
       const main = p.number !== null && Number.isInteger(p.number) && p.number % 5 === 0;
       out.push({
-        name: p.name, axis: keys[a], points: [p0[0], p0[1], p0[2], p1[0], p1[1], p1[2]], main,
+        name: p.name,
+        axis: keys[a],
+        points: [p0[0], p0[1], p0[2], p1[0], p1[1], p1[2]],
+        main,
         width: main ? GRID_LINE_WIDTH.main : GRID_LINE_WIDTH.aux,
       });
     }

@@ -1,5 +1,5 @@
 /**
- * Plane slicing kernels (issue 5 item 5; viewer.md §4 "Section drawing", §9 polyline tolerances):
+ * Plane slicing kernels (viewer.md §4 "Section drawing", §9 polyline tolerances):
  * triangles ∩ axis plane → raw segments, edge segments ∩ plane → points / in-plane pieces, and
  * segments → chained polylines. Pure functions on typed arrays; world millimetres.
  *
@@ -60,17 +60,43 @@ export function sliceTrianglesInto(
 ): number {
   let n = 0;
   const end = start + count;
-  let w = out.length, data = out.data;
+  let w = out.length,
+    data = out.data;
   for (let t = start; t + 2 < end; t += 3) {
-    const a = indices[t] * 3, b = indices[t + 1] * 3, d = indices[t + 2] * 3;
-    const da = positions[a + axis] - c, db = positions[b + axis] - c, dd = positions[d + axis] - c;
-    const na = da < 0, nb = db < 0, nd = dd < 0;
+    const a = indices[t] * 3,
+      b = indices[t + 1] * 3,
+      d = indices[t + 2] * 3;
+    const da = positions[a + axis] - c,
+      db = positions[b + axis] - c,
+      dd = positions[d + axis] - c;
+    const na = da < 0,
+      nb = db < 0,
+      nd = dd < 0;
     if (na === nb && nb === nd) continue;
     // The lone vertex is the one whose side differs from the other two.
     let lone: number, o1: number, o2: number, dl: number, d1: number, d2: number;
-    if (na !== nb && na !== nd) { lone = a; dl = da; o1 = b; d1 = db; o2 = d; d2 = dd; }
-    else if (nb !== na && nb !== nd) { lone = b; dl = db; o1 = d; d1 = dd; o2 = a; d2 = da; }
-    else { lone = d; dl = dd; o1 = a; d1 = da; o2 = b; d2 = db; }
+    if (na !== nb && na !== nd) {
+      lone = a;
+      dl = da;
+      o1 = b;
+      d1 = db;
+      o2 = d;
+      d2 = dd;
+    } else if (nb !== na && nb !== nd) {
+      lone = b;
+      dl = db;
+      o1 = d;
+      d1 = dd;
+      o2 = a;
+      d2 = da;
+    } else {
+      lone = d;
+      dl = dd;
+      o1 = a;
+      d1 = da;
+      o2 = b;
+      d2 = db;
+    }
     if (w + 6 > data.length) {
       const grown = new Float64Array(data.length * 2);
       grown.set(data.subarray(0, w));
@@ -86,9 +112,27 @@ export function sliceTrianglesInto(
 }
 
 /** Writes at `out[w..w+3)` the crossing point of edge (p, q) with the plane, interpolated from the negative to the positive end. */
-function crossing(pos: ArrayLike<number>, p: number, dp: number, q: number, dq: number, axis: number, project: number, out: Float64Array, w: number): void {
-  let neg = p, pos_ = q, dn = dp, dpos = dq;
-  if (dp >= 0) { neg = q; pos_ = p; dn = dq; dpos = dp; }
+function crossing(
+  pos: ArrayLike<number>,
+  p: number,
+  dp: number,
+  q: number,
+  dq: number,
+  axis: number,
+  project: number,
+  out: Float64Array,
+  w: number,
+): void {
+  let neg = p,
+    pos_ = q,
+    dn = dp,
+    dpos = dq;
+  if (dp >= 0) {
+    neg = q;
+    pos_ = p;
+    dn = dq;
+    dpos = dp;
+  }
   const t = dn / (dn - dpos);
   const x = pos[neg] + (pos[pos_] - pos[neg]) * t;
   const y = pos[neg + 1] + (pos[pos_ + 1] - pos[neg + 1]) * t;
@@ -115,10 +159,11 @@ export function sliceEdges(
 ): void {
   for (let s = segStart; s < segStart + segCount; s++) {
     const o = s * 6;
-    const d0 = edges[o + axis] - c, d1 = edges[o + 3 + axis] - c;
+    const d0 = edges[o + axis] - c,
+      d1 = edges[o + 3 + axis] - c;
     if (Math.abs(d0) <= tol && Math.abs(d1) <= tol) {
       for (let k = 0; k < 6; k++) inPlane.push(k % 3 === axis ? c : edges[o + k]);
-    } else if ((d0 < 0) !== (d1 < 0)) {
+    } else if (d0 < 0 !== d1 < 0) {
       const t = d0 / (d0 - d1);
       for (let k = 0; k < 3; k++) points.push(k === axis ? c : edges[o + k] + (edges[o + 3 + k] - edges[o + k]) * t);
     }
@@ -135,25 +180,36 @@ export function sliceEdges(
  * Endpoints are welded through an open-addressing hash of their coordinates rounded to 1e-3 mm (typed
  * arrays, no per-point objects or strings), then walked through a compact vertex → endpoints table.
  */
-export function chainSegments(segments: ArrayLike<number>, closedTol = POLYLINE_TOLERANCE_MM.closed, zeroLen = POLYLINE_TOLERANCE_MM.zeroLength): SectionPolyline[] {
+export function chainSegments(
+  segments: ArrayLike<number>,
+  closedTol = POLYLINE_TOLERANCE_MM.closed,
+  zeroLen = POLYLINE_TOLERANCE_MM.zeroLength,
+): SectionPolyline[] {
   const nSeg = Math.floor(segments.length / 6);
   let cap = 16;
   while (cap < nSeg * 4) cap <<= 1;
   const mask = cap - 1;
   // Scratch tables reused across calls (typed-array allocation dominates for the many small objects of a section).
   const sc = scratch(nSeg, cap);
-  const keep = sc.keep, vertOf = sc.vertOf, table = sc.table, vq = sc.vq;
+  const keep = sc.keep,
+    vertOf = sc.vertOf,
+    table = sc.table,
+    vq = sc.vq;
   keep.fill(0, 0, nSeg);
   vertOf.fill(-1, 0, nSeg * 2);
   table.fill(-1, 0, cap);
   let nv = 0;
   for (let s = 0; s < nSeg; s++) {
     const o = s * 6;
-    const dx = segments[o + 3] - segments[o], dy = segments[o + 4] - segments[o + 1], dz = segments[o + 5] - segments[o + 2];
+    const dx = segments[o + 3] - segments[o],
+      dy = segments[o + 4] - segments[o + 1],
+      dz = segments[o + 5] - segments[o + 2];
     if (!(Math.sqrt(dx * dx + dy * dy + dz * dz) >= zeroLen)) continue;
     keep[s] = 1;
     for (let e = 0; e < 2; e++) {
-      const qx = Math.round(segments[o + e * 3] * 1000), qy = Math.round(segments[o + e * 3 + 1] * 1000), qz = Math.round(segments[o + e * 3 + 2] * 1000);
+      const qx = Math.round(segments[o + e * 3] * 1000),
+        qy = Math.round(segments[o + e * 3 + 1] * 1000),
+        qz = Math.round(segments[o + e * 3 + 2] * 1000);
       let h = (Math.imul(qx | 0, 73856093) ^ Math.imul(qy | 0, 19349663) ^ Math.imul(qz | 0, 83492791)) & mask;
       let v = table[h];
       while (v >= 0 && !(vq[v * 3] === qx && vq[v * 3 + 1] === qy && vq[v * 3 + 2] === qz)) {
@@ -171,7 +227,10 @@ export function chainSegments(segments: ArrayLike<number>, closedTol = POLYLINE_
     }
   }
   // Endpoints per vertex (CSR), in segment order.
-  const start = sc.start, fill = sc.fill, list = sc.list, used = sc.used;
+  const start = sc.start,
+    fill = sc.fill,
+    list = sc.list,
+    used = sc.used;
   start.fill(0, 0, nv + 1);
   for (let i = 0; i < nSeg * 2; i++) if (vertOf[i] >= 0) start[vertOf[i] + 1]++;
   for (let v = 0; v < nv; v++) start[v + 1] += start[v];
@@ -181,8 +240,10 @@ export function chainSegments(segments: ArrayLike<number>, closedTol = POLYLINE_
 
   // Each chain is walked from its first unused segment forwards and backwards into typed scratch, then
   // copied once into its output array; closed chains (ends within closedTol) go straight to the result.
-  const fwd = sc.fwd, back = sc.back;
-  const done: SectionPolyline[] = [], open: number[][] = [];
+  const fwd = sc.fwd,
+    back = sc.back;
+  const done: SectionPolyline[] = [],
+    open: number[][] = [];
   for (let s = 0; s < nSeg; s++) {
     if (!keep[s] || used[s]) continue;
     used[s] = 1;
@@ -191,9 +252,15 @@ export function chainSegments(segments: ArrayLike<number>, closedTol = POLYLINE_
     const o = s * 6;
     const total = nb + 6 + nf;
     // First point: the last one walked backwards, else the segment's start.
-    const fx = nb ? back[nb - 3] : segments[o], fy = nb ? back[nb - 2] : segments[o + 1], fz = nb ? back[nb - 1] : segments[o + 2];
-    const lx = nf ? fwd[nf - 3] : segments[o + 3], ly = nf ? fwd[nf - 2] : segments[o + 4], lz = nf ? fwd[nf - 1] : segments[o + 5];
-    const ex = fx - lx, ey = fy - ly, ez = fz - lz;
+    const fx = nb ? back[nb - 3] : segments[o],
+      fy = nb ? back[nb - 2] : segments[o + 1],
+      fz = nb ? back[nb - 1] : segments[o + 2];
+    const lx = nf ? fwd[nf - 3] : segments[o + 3],
+      ly = nf ? fwd[nf - 2] : segments[o + 4],
+      lz = nf ? fwd[nf - 1] : segments[o + 5];
+    const ex = fx - lx,
+      ey = fy - ly,
+      ez = fz - lz;
     const closed = total >= 9 && Math.sqrt(ex * ex + ey * ey + ez * ez) <= closedTol;
     const stop = closed ? total - 3 : total;
     const pts: number[] = [];
@@ -211,14 +278,27 @@ export function chainSegments(segments: ArrayLike<number>, closedTol = POLYLINE_
  * Walks from endpoint `cur` (segment·2 + end) through unused segments, writing the far point of each
  * into `out` (xyz) and marking it used. @returns the number of values written.
  */
-function walkChain(segments: ArrayLike<number>, vertOf: Int32Array, start: Int32Array, list: Int32Array, used: Uint8Array, cur: number, out: Float64Array): number {
+function walkChain(
+  segments: ArrayLike<number>,
+  vertOf: Int32Array,
+  start: Int32Array,
+  list: Int32Array,
+  used: Uint8Array,
+  cur: number,
+  out: Float64Array,
+): number {
   let w = 0;
   for (;;) {
     const v = vertOf[cur];
     let next = -1;
-    for (let k = start[v], e = start[v + 1]; k < e; k++) if (!used[list[k] >> 1]) { next = list[k]; break; }
+    for (let k = start[v], e = start[v + 1]; k < e; k++)
+      if (!used[list[k] >> 1]) {
+        next = list[k];
+        break;
+      }
     if (next < 0) return w;
-    const ns = next >> 1, far = ns * 2 + (1 - (next & 1));
+    const ns = next >> 1,
+      far = ns * 2 + (1 - (next & 1));
     used[ns] = 1;
     const o = far * 3;
     out[w] = segments[o];
@@ -230,8 +310,18 @@ function walkChain(segments: ArrayLike<number>, vertOf: Int32Array, start: Int32
 }
 
 interface ChainScratch {
-  keep: Uint8Array; used: Uint8Array; vertOf: Int32Array; table: Int32Array; vq: Float64Array;
-  start: Int32Array; fill: Int32Array; list: Int32Array; fwd: Float64Array; back: Float64Array; segs: number; cap: number;
+  keep: Uint8Array;
+  used: Uint8Array;
+  vertOf: Int32Array;
+  table: Int32Array;
+  vq: Float64Array;
+  start: Int32Array;
+  fill: Int32Array;
+  list: Int32Array;
+  fwd: Float64Array;
+  back: Float64Array;
+  segs: number;
+  cap: number;
 }
 let chainScratch: ChainScratch | null = null;
 
@@ -239,17 +329,29 @@ let chainScratch: ChainScratch | null = null;
 function scratch(nSeg: number, cap: number): ChainScratch {
   const s = chainScratch;
   if (s && s.segs >= nSeg && s.cap >= cap) return s;
-  const n = Math.max(nSeg, s?.segs ?? 0, 256), c = Math.max(cap, s?.cap ?? 0, 1024);
+  const n = Math.max(nSeg, s?.segs ?? 0, 256),
+    c = Math.max(cap, s?.cap ?? 0, 1024);
   chainScratch = {
-    keep: new Uint8Array(n), used: new Uint8Array(n), vertOf: new Int32Array(n * 2), table: new Int32Array(c), vq: new Float64Array(n * 6),
-    start: new Int32Array(n * 2 + 1), fill: new Int32Array(n * 2), list: new Int32Array(n * 2),
-    fwd: new Float64Array(n * 3 + 3), back: new Float64Array(n * 3 + 3), segs: n, cap: c,
+    keep: new Uint8Array(n),
+    used: new Uint8Array(n),
+    vertOf: new Int32Array(n * 2),
+    table: new Int32Array(c),
+    vq: new Float64Array(n * 6),
+    start: new Int32Array(n * 2 + 1),
+    fill: new Int32Array(n * 2),
+    list: new Int32Array(n * 2),
+    fwd: new Float64Array(n * 3 + 3),
+    back: new Float64Array(n * 3 + 3),
+    segs: n,
+    cap: c,
   };
   return chainScratch;
 }
 
 const dist = (a: number[], i: number, b: number[], j: number): number => {
-  const x = a[i] - b[j], y = a[i + 1] - b[j + 1], z = a[i + 2] - b[j + 2];
+  const x = a[i] - b[j],
+    y = a[i + 1] - b[j + 1],
+    z = a[i + 2] - b[j + 2];
   return Math.sqrt(x * x + y * y + z * z);
 };
 
@@ -264,8 +366,10 @@ function finishChains(done: SectionPolyline[], open: number[][], tol: number, ze
     merged = false;
     outer: for (let i = 0; i < open.length; i++) {
       for (let j = i + 1; j < open.length; j++) {
-        const a = open[i], b = open[j];
-        const ae = a.length - 3, be = b.length - 3;
+        const a = open[i],
+          b = open[j];
+        const ae = a.length - 3,
+          be = b.length - 3;
         let joined: number[] | null = null;
         if (dist(a, ae, b, 0) <= tol) joined = a.concat(b.slice(3));
         else if (dist(b, be, a, 0) <= tol) joined = b.concat(a.slice(3));
@@ -298,16 +402,20 @@ export function polylineLength(points: ArrayLike<number>, closed: boolean): numb
   let L = 0;
   const n = Math.floor(points.length / 3);
   for (let i = 1; i < n; i++) {
-    const x = points[i * 3] - points[i * 3 - 3], y = points[i * 3 + 1] - points[i * 3 - 2], z = points[i * 3 + 2] - points[i * 3 - 1];
+    const x = points[i * 3] - points[i * 3 - 3],
+      y = points[i * 3 + 1] - points[i * 3 - 2],
+      z = points[i * 3 + 2] - points[i * 3 - 1];
     L += Math.sqrt(x * x + y * y + z * z);
   }
-  if (closed && n > 2) L += Math.hypot(points[0] - points[n * 3 - 3], points[1] - points[n * 3 - 2], points[2] - points[n * 3 - 1]);
+  if (closed && n > 2)
+    L += Math.hypot(points[0] - points[n * 3 - 3], points[1] - points[n * 3 - 2], points[2] - points[n * 3 - 1]);
   return L;
 }
 
 /** Absolute area (mm²) of a closed polyline lying in the plane normal to `axis` (shoelace on the other two axes). */
 export function polygonArea(points: ArrayLike<number>, axis: 0 | 1 | 2): number {
-  const u = axis === 0 ? 1 : 0, v = axis === 2 ? 1 : 2;
+  const u = axis === 0 ? 1 : 0,
+    v = axis === 2 ? 1 : 2;
   const n = Math.floor(points.length / 3);
   let a = 0;
   for (let i = 0; i < n; i++) {

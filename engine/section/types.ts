@@ -23,7 +23,12 @@ export interface SectionPolyline {
  */
 export type SectionRelation = 'inSection' | 'intersected' | 'connectingNegative' | 'connectingPositive';
 
-export const SECTION_RELATIONS: readonly SectionRelation[] = ['inSection', 'intersected', 'connectingNegative', 'connectingPositive'];
+export const SECTION_RELATIONS: readonly SectionRelation[] = [
+  'inSection',
+  'intersected',
+  'connectingNegative',
+  'connectingPositive',
+];
 
 /** The spec's "steel section curve": one object's curves in the section. */
 export interface SteelSectionCurve {
@@ -48,7 +53,17 @@ export interface SteelSectionCurve {
 export type RelationGroups = Record<SectionRelation, SteelSectionCurve[]>;
 
 /** Steel classes of the section result (viewer.md §3). */
-export const STEEL_CLASSES = ['plates', 'seams', 'stiffeners', 'pillars', 'openings', 'brackets', 'holes', 'cutouts', 'notches'] as const;
+export const STEEL_CLASSES = [
+  'plates',
+  'seams',
+  'stiffeners',
+  'pillars',
+  'openings',
+  'brackets',
+  'holes',
+  'cutouts',
+  'notches',
+] as const;
 export type SteelClass = (typeof STEEL_CLASSES)[number];
 
 /** Steel section (GET .../steel/section). */
@@ -115,9 +130,15 @@ export function drawPriority(kind: SectionEntityKind, relation?: SectionRelation
       return 1;
     case 'stiffeners':
       return relation === 'inSection' ? 0.7 : 0.8;
-    case 'pillars': case 'openings': case 'holes': case 'brackets': case 'cutouts': case 'notches':
+    case 'pillars':
+    case 'openings':
+    case 'holes':
+    case 'brackets':
+    case 'cutouts':
+    case 'notches':
       return 0.6;
-    case 'compartments': case 'cadComponents':
+    case 'compartments':
+    case 'cadComponents':
       return 0.5;
     case 'grid':
       return 0;
@@ -142,6 +163,7 @@ export function sectionName(axis: SectionAxis, location: string): string {
  * thickness (mm, integer when whole, else one decimal). Example: `plateLabel(1234.6, 12)` → '1235 x 12'.
  */
 export function plateLabel(lengthMm: number, thicknessMm: number): string {
-  const t = Math.abs(thicknessMm - Math.round(thicknessMm)) < 0.05 ? String(Math.round(thicknessMm)) : thicknessMm.toFixed(1);
+  const t =
+    Math.abs(thicknessMm - Math.round(thicknessMm)) < 0.05 ? String(Math.round(thicknessMm)) : thicknessMm.toFixed(1);
   return `${Math.round(lengthMm)} x ${t}`;
 }

@@ -50,7 +50,13 @@ export function measure(start: [number, number, number], end: [number, number, n
   const eps = 1e-9 * Math.max(1, distance);
   const components = (['x', 'y', 'z'] as const).map((axis, i) => {
     const length = Math.abs(deltas[i]);
-    return { axis, delta: deltas[i], length, text: formatMeasure(length), visible: componentLabelVisible(length, distance - eps) };
+    return {
+      axis,
+      delta: deltas[i],
+      length,
+      text: formatMeasure(length),
+      visible: componentLabelVisible(length, distance - eps),
+    };
   });
   return { start: [...start], end: [...end], distance, text: formatMeasure(distance), components };
 }

@@ -1,5 +1,5 @@
 /**
- * Snapping kernel (viewer.md §9 "Snapping", §3 "Snap settings"; issue 5 item 2). Pure: the engine
+ * Snapping kernel (viewer.md §9 "Snapping", §3 "Snap settings"). Pure: the engine
  * feeds the geometry near the pick ray (feature-edge segments and triangles from its BVH), the
  * world→screen projection and the cursor; the kernel returns the best snap point.
  *
@@ -21,7 +21,15 @@ import type { FrameTables } from '../model/types';
 import { frameAxis, numberAtCoordinate } from '../reference/frameSystem';
 
 /** Snap types of viewer.md §9. */
-export const SNAP_TYPE = { endPoint: 1, intersectionPoint: 2, polygonPoint: 3, nearestPoint: 4, frame: 101, longitudinal: 102, vertical: 103 } as const;
+export const SNAP_TYPE = {
+  endPoint: 1,
+  intersectionPoint: 2,
+  polygonPoint: 3,
+  nearestPoint: 4,
+  frame: 101,
+  longitudinal: 102,
+  vertical: 103,
+} as const;
 
 /** Priority multipliers of viewer.md §9 by snap type 1–4. */
 export const SNAP_MULTIPLIER: Readonly<Record<1 | 2 | 3 | 4, number>> = { 1: 1.3, 2: 1.2, 3: 1.1, 4: 1.0 };
@@ -35,7 +43,13 @@ export interface SnapSettings {
   tolerancePx: number;
 }
 
-export const DEFAULT_SNAP_SETTINGS: Readonly<SnapSettings> = { endPoint: true, intersectionPoint: true, polygonPoint: true, nearestPoint: true, tolerancePx: 15 };
+export const DEFAULT_SNAP_SETTINGS: Readonly<SnapSettings> = {
+  endPoint: true,
+  intersectionPoint: true,
+  polygonPoint: true,
+  nearestPoint: true,
+  tolerancePx: 15,
+};
 
 /** World (mm) → screen (px); null when the point is behind the camera / not visible. */
 export type ScreenProjector = (x: number, y: number, z: number) => [number, number] | null;
@@ -63,9 +77,21 @@ export interface SnapInfo {
 }
 
 /** Tagged snap result. */
-export type SnapResult = { type: 'snap'; point: [number, number, number]; snapType: 1 | 2 | 3 | 4; screenDistance: number; infos: SnapInfo[] } | { type: 'miss' };
+export type SnapResult =
+  | {
+      type: 'snap';
+      point: [number, number, number];
+      snapType: 1 | 2 | 3 | 4;
+      screenDistance: number;
+      infos: SnapInfo[];
+    }
+  | { type: 'miss' };
 
-interface Cand { p: [number, number, number]; t: 1 | 2 | 3 | 4; d: number }
+interface Cand {
+  p: [number, number, number];
+  t: 1 | 2 | 3 | 4;
+  d: number;
+}
 
 /**
  * The best snap point for `input` under `settings` (see the file comment for the rules).
@@ -104,12 +130,19 @@ export function computeSnap(input: SnapInput, settings: SnapSettings = DEFAULT_S
     if (d > tol) continue;
     near.push(e);
     if (settings.endPoint) {
-      const da = Math.hypot(a[0] - cx, a[1] - cy), db = Math.hypot(b[0] - cx, b[1] - cy);
+      const da = Math.hypot(a[0] - cx, a[1] - cy),
+        db = Math.hypot(b[0] - cx, b[1] - cy);
       if (better(1, da)) take(edges[o], edges[o + 1], edges[o + 2], 1, da);
       if (better(1, db)) take(edges[o + 3], edges[o + 4], edges[o + 5], 1, db);
     }
     if (settings.nearestPoint && better(4, d)) {
-      take(edges[o] + (edges[o + 3] - edges[o]) * t, edges[o + 1] + (edges[o + 4] - edges[o + 1]) * t, edges[o + 2] + (edges[o + 5] - edges[o + 2]) * t, 4, d);
+      take(
+        edges[o] + (edges[o + 3] - edges[o]) * t,
+        edges[o + 1] + (edges[o + 4] - edges[o + 1]) * t,
+        edges[o + 2] + (edges[o + 5] - edges[o + 2]) * t,
+        4,
+        d,
+      );
     }
   }
   if (settings.intersectionPoint) {
@@ -127,7 +160,8 @@ export function computeSnap(input: SnapInput, settings: SnapSettings = DEFAULT_S
     }
   }
   let chosen = best as Cand | null;
-  if (!chosen && settings.nearestPoint && input.hit) chosen = { p: [...input.hit] as [number, number, number], t: 4, d: screenDist(...input.hit) };
+  if (!chosen && settings.nearestPoint && input.hit)
+    chosen = { p: [...input.hit] as [number, number, number], t: 4, d: screenDist(...input.hit) };
   if (!chosen) return { type: 'miss' };
   const d = Number.isFinite(chosen.d) ? chosen.d : 0;
   const infos: SnapInfo[] = [{ type: chosen.t, value: d }];
@@ -142,8 +176,16 @@ export function computeSnap(input: SnapInput, settings: SnapSettings = DEFAULT_S
 }
 
 /** Distance (px) from (px, py) to segment a–b and the segment parameter t ∈ [0, 1] of the nearest point. */
-export function pointSegment2d(px: number, py: number, ax: number, ay: number, bx: number, by: number): { d: number; t: number } {
-  const vx = bx - ax, vy = by - ay;
+export function pointSegment2d(
+  px: number,
+  py: number,
+  ax: number,
+  ay: number,
+  bx: number,
+  by: number,
+): { d: number; t: number } {
+  const vx = bx - ax,
+    vy = by - ay;
   const L2 = vx * vx + vy * vy;
   const t = L2 > 0 ? Math.min(1, Math.max(0, ((px - ax) * vx + (py - ay) * vy) / L2)) : 0;
   return { d: Math.hypot(ax + vx * t - px, ay + vy * t - py), t };
@@ -156,19 +198,35 @@ export function pointSegment2d(px: number, py: number, ax: number, ay: number, b
  */
 export function segmentIntersection3d(e: ArrayLike<number>, i: number, j: number): [number, number, number] | null {
   // Scalars only: called for every pair of edges near the cursor.
-  const d1x = e[i + 3] - e[i], d1y = e[i + 4] - e[i + 1], d1z = e[i + 5] - e[i + 2];
-  const d2x = e[j + 3] - e[j], d2y = e[j + 4] - e[j + 1], d2z = e[j + 5] - e[j + 2];
-  const rx = e[i] - e[j], ry = e[i + 1] - e[j + 1], rz = e[i + 2] - e[j + 2];
-  const a = d1x * d1x + d1y * d1y + d1z * d1z, b = d1x * d2x + d1y * d2y + d1z * d2z, c = d2x * d2x + d2y * d2y + d2z * d2z;
-  const d = d1x * rx + d1y * ry + d1z * rz, f = d2x * rx + d2y * ry + d2z * rz;
+  const d1x = e[i + 3] - e[i],
+    d1y = e[i + 4] - e[i + 1],
+    d1z = e[i + 5] - e[i + 2];
+  const d2x = e[j + 3] - e[j],
+    d2y = e[j + 4] - e[j + 1],
+    d2z = e[j + 5] - e[j + 2];
+  const rx = e[i] - e[j],
+    ry = e[i + 1] - e[j + 1],
+    rz = e[i + 2] - e[j + 2];
+  const a = d1x * d1x + d1y * d1y + d1z * d1z,
+    b = d1x * d2x + d1y * d2y + d1z * d2z,
+    c = d2x * d2x + d2y * d2y + d2z * d2z;
+  const d = d1x * rx + d1y * ry + d1z * rz,
+    f = d2x * rx + d2y * ry + d2z * rz;
   const den = a * c - b * b;
   if (a === 0 || c === 0 || den <= 1e-12 * a * c) return null;
-  const s = (b * f - c * d) / den, t = (a * f - b * d) / den;
+  const s = (b * f - c * d) / den,
+    t = (a * f - b * d) / den;
   if (s < 0 || s > 1 || t < 0 || t > 1) return null;
-  const px = e[i] + d1x * s, py = e[i + 1] + d1y * s, pz = e[i + 2] + d1z * s;
-  const qx = e[j] + d2x * t, qy = e[j + 1] + d2y * t, qz = e[j + 2] + d2z * t;
+  const px = e[i] + d1x * s,
+    py = e[i + 1] + d1y * s,
+    pz = e[i + 2] + d1z * s;
+  const qx = e[j] + d2x * t,
+    qy = e[j + 1] + d2y * t,
+    qz = e[j + 2] + d2z * t;
   const tol = Math.max(0.01, 0.005 * Math.sqrt(Math.min(a, c)));
-  const gx = px - qx, gy = py - qy, gz = pz - qz;
+  const gx = px - qx,
+    gy = py - qy,
+    gz = pz - qz;
   if (gx * gx + gy * gy + gz * gz > tol * tol) return null;
   // Segments that only share an end point: that is an end point, not an intersection.
   if ((s === 0 || s === 1) && (t === 0 || t === 1)) return null;

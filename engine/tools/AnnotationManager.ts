@@ -1,6 +1,6 @@
 /**
- * Annotations in the scene (viewer.md §3 "Annotation settings", §4 "Annotations", §5, §9 "Drawing";
- * issue 5 item 7): labels of the visible objects of the kinds switched on (plates with their thickness,
+ * Annotations in the scene (viewer.md §3 "Annotation settings", §4 "Annotations", §5, §9 "Drawing"):
+ * labels of the visible objects of the kinds switched on (plates with their thickness,
  * stiffeners, brackets, openings, compartments — by name), and dimension lines of surface-object
  * parameters (tools/dimensionLines.ts) when 'parameters' is on. Text height from the settings (default
  * 200 mm); texts through LabelLayer (font ≤ 128 px, texture width ≤ 4096 px). An update runs in slices
@@ -17,11 +17,19 @@ import type { ToolHost } from './ToolHost';
 
 /** viewer.md §3 defaults. */
 export const DEFAULT_ANNOTATION_SETTINGS: Readonly<AnnotationSettings> = {
-  textHeight: 200, compartments: false, plates: false, parameters: false, stiffeners: false, openings: false, brackets: false,
+  textHeight: 200,
+  compartments: false,
+  plates: false,
+  parameters: false,
+  stiffeners: false,
+  openings: false,
+  brackets: false,
 };
 
 /** Object types labelled per settings toggle. */
-export const ANNOTATED_TYPES: Readonly<Record<'compartments' | 'plates' | 'stiffeners' | 'openings' | 'brackets', readonly ObjectType[]>> = {
+export const ANNOTATED_TYPES: Readonly<
+  Record<'compartments' | 'plates' | 'stiffeners' | 'openings' | 'brackets', readonly ObjectType[]>
+> = {
   compartments: ['COMPARTMENT'],
   plates: ['PLATE', 'COLLAR PLATE'],
   stiffeners: ['STIFFENER'],
@@ -57,7 +65,11 @@ export class AnnotationManager {
   /**
    * @param inside clipping filter: objects whose centre (mm) it rejects (clipped away) get no label.
    */
-  constructor(private readonly host: ToolHost, canvas?: CanvasFactory, private readonly inside: (x: number, y: number, z: number) => boolean = () => true) {
+  constructor(
+    private readonly host: ToolHost,
+    canvas?: CanvasFactory,
+    private readonly inside: (x: number, y: number, z: number) => boolean = () => true,
+  ) {
     this.group.name = 'annotations';
     this.labels = new LabelLayer('annotation-labels', { canvas, fontPx: 48 });
     this.dims = new LineSegments(new BufferGeometry(), new LineBasicMaterial({ color: '#364fc7' }));
@@ -180,25 +192,34 @@ export class AnnotationManager {
   }
 
   private async collect(): Promise<Item[]> {
-    const s = this.settings, h = s.textHeight;
+    const s = this.settings,
+      h = s.textHeight;
     const m = this.host.model();
     const t = m?.objectTable;
     const items: Item[] = [];
     const want = new Map<ObjectType, keyof typeof ANNOTATED_TYPES>();
-    for (const k of Object.keys(ANNOTATED_TYPES) as (keyof typeof ANNOTATED_TYPES)[]) if (s[k]) for (const ty of ANNOTATED_TYPES[k]) want.set(ty, k);
+    for (const k of Object.keys(ANNOTATED_TYPES) as (keyof typeof ANNOTATED_TYPES)[])
+      if (s[k]) for (const ty of ANNOTATED_TYPES[k]) want.set(ty, k);
     if (m && t && want.size > 0) {
       const found: { i: number; size: number }[] = [];
       const ob = m.objectBounds;
       for (let i = 0; i < t.types.length; i++) {
         if (i > 0 && i % SLICE === 0) await new Promise((r) => setTimeout(r, 0));
         if (!want.has(t.types[i]) || m.state.isHidden(i) || !(ob[i * 6] <= ob[i * 6 + 3])) continue;
-        found.push({ i, size: Math.hypot(ob[i * 6 + 3] - ob[i * 6], ob[i * 6 + 4] - ob[i * 6 + 1], ob[i * 6 + 5] - ob[i * 6 + 2]) });
+        found.push({
+          i,
+          size: Math.hypot(ob[i * 6 + 3] - ob[i * 6], ob[i * 6 + 4] - ob[i * 6 + 1], ob[i * 6 + 5] - ob[i * 6 + 2]),
+        });
       }
       found.sort((a, b) => b.size - a.size || a.i - b.i);
       for (const { i } of found) {
         if (items.length >= MAX_OBJECT_LABELS) break;
         const key = `o${i}`;
-        const c: [number, number, number] = [(ob[i * 6] + ob[i * 6 + 3]) / 2, (ob[i * 6 + 1] + ob[i * 6 + 4]) / 2, (ob[i * 6 + 2] + ob[i * 6 + 5]) / 2];
+        const c: [number, number, number] = [
+          (ob[i * 6] + ob[i * 6 + 3]) / 2,
+          (ob[i * 6 + 1] + ob[i * 6 + 4]) / 2,
+          (ob[i * 6 + 2] + ob[i * 6 + 5]) / 2,
+        ];
         if (this.deleted.has(key) || !this.inside(c[0], c[1], c[2])) continue;
         items.push({ key, spec: { text: this.objectText(i, t.ids[i], t.types[i]), position: c, heightMm: h } });
       }
@@ -206,7 +227,12 @@ export class AnnotationManager {
     if (s.parameters) {
       surfaceDimensions(this.surface).forEach((d, k) => {
         const key = `d${k}:${d.object}`;
-        if (!this.deleted.has(key)) items.push({ key, dimension: d, spec: { text: d.label.text, position: d.label.position, heightMm: h, color: '#364fc7', offset: [0, 0.6] } });
+        if (!this.deleted.has(key))
+          items.push({
+            key,
+            dimension: d,
+            spec: { text: d.label.text, position: d.label.position, heightMm: h, color: '#364fc7', offset: [0, 0.6] },
+          });
       });
     }
     return items;

@@ -1,17 +1,36 @@
 /**
- * The clipping box in the engine (viewer.md §2 "Clipping controls", §4 "Clipping", §5, §9 "Clipping";
- * issue 5 item 4): six three.js clipping planes on the chunk materials, the planes drawn as translucent
+ * The clipping box in the engine (viewer.md §2 "Clipping controls", §4 "Clipping", §5, §9 "Clipping"):
+ * six three.js clipping planes on the chunk materials, the planes drawn as translucent
  * quads (opacity 0.6 visible, 0 hidden), caps on the cut faces (scene/ClipCaps), plane dragging in the
  * view (pick a quad, drag along its normal; a move that would reach the opposite plane is refused), the
  * model opacity reduced while the planes are visible, and "a click that hits no plane hides the box".
  * Picks ignore geometry outside an active box (`accepts`). Emits clip-changed on every change. mm.
  */
-import { DoubleSide, Group, Mesh, MeshBasicMaterial, PlaneGeometry, Plane, type Box3, type Raycaster, type Vector3 } from 'three';
+import {
+  DoubleSide,
+  Group,
+  Mesh,
+  MeshBasicMaterial,
+  PlaneGeometry,
+  Plane,
+  type Box3,
+  type Raycaster,
+  type Vector3,
+} from 'three';
 import type { ClipBox, ClipPlaneKey, ClipState, PointerInput } from '../EngineApi';
 import { ClipCaps, placeFace } from '../scene/ClipCaps';
 import type { SectionAxis } from '../section/types';
 import {
-  CLIP_CONSTANTS, CLIP_PLANE_KEYS, defaultClipBox, dragCoordinate, insideClipBox, isClipBoxValid, planeAxis, planeEquation, sectionSlab, withPlane,
+  CLIP_CONSTANTS,
+  CLIP_PLANE_KEYS,
+  defaultClipBox,
+  dragCoordinate,
+  insideClipBox,
+  isClipBoxValid,
+  planeAxis,
+  planeEquation,
+  sectionSlab,
+  withPlane,
 } from './clipBox';
 import type { ToolHost } from './ToolHost';
 
@@ -39,7 +58,16 @@ export class ClippingManager {
     const geometry = new PlaneGeometry(1, 1);
     CLIP_PLANE_KEYS.forEach((key) => {
       const { axis } = planeAxis(key);
-      const q = new Mesh(geometry, new MeshBasicMaterial({ color: QUAD_COLORS[axis], transparent: true, opacity: CLIP_CONSTANTS.visibleOpacity, side: DoubleSide, depthWrite: false }));
+      const q = new Mesh(
+        geometry,
+        new MeshBasicMaterial({
+          color: QUAD_COLORS[axis],
+          transparent: true,
+          opacity: CLIP_CONSTANTS.visibleOpacity,
+          side: DoubleSide,
+          depthWrite: false,
+        }),
+      );
       q.name = `clip-plane-${key}`;
       q.renderOrder = 10;
       q.userData.clipPlane = key;
@@ -108,7 +136,8 @@ export class ClippingManager {
 
   /** Moves one plane; false when a min would reach its max or vice versa. */
   setPlane(key: ClipPlaneKey, mm: number): boolean {
-    if (!CLIP_PLANE_KEYS.includes(key)) throw new Error(`Unknown clipping plane "${key}" (xMin, xMax, yMin, yMax, zMin, zMax)`);
+    if (!CLIP_PLANE_KEYS.includes(key))
+      throw new Error(`Unknown clipping plane "${key}" (xMin, xMax, yMin, yMax, zMin, zMax)`);
     const next = withPlane(this.box, key, mm);
     if (!next) return false;
     this.box = next;
@@ -142,7 +171,14 @@ export class ClippingManager {
   acceptsBox = (b: Box3): boolean => {
     if (!this.active) return true;
     const c = this.box;
-    return b.max.x >= c.xMin && b.min.x <= c.xMax && b.max.y >= c.yMin && b.min.y <= c.yMax && b.max.z >= c.zMin && b.min.z <= c.zMax;
+    return (
+      b.max.x >= c.xMin &&
+      b.min.x <= c.xMax &&
+      b.max.y >= c.yMin &&
+      b.min.y <= c.yMax &&
+      b.max.z >= c.zMin &&
+      b.min.z <= c.zMax
+    );
   };
 
   /**
@@ -166,7 +202,12 @@ export class ClippingManager {
     const hit = this.pickPlane(this.host.cameras.raycaster(input.x, input.y));
     if (!hit) return false;
     const { axis } = planeAxis(hit.key);
-    this.drag = { key: hit.key, grab: hit.point, pointerId: input.pointerId, offset: this.box[hit.key] - hit.point[axis] };
+    this.drag = {
+      key: hit.key,
+      grab: hit.point,
+      pointerId: input.pointerId,
+      offset: this.box[hit.key] - hit.point[axis],
+    };
     return true;
   }
 
@@ -205,7 +246,9 @@ export class ClippingManager {
     const showQuads = this.active && this.visible;
     CLIP_PLANE_KEYS.forEach((key, i) => {
       const q = this.quads[i];
-      (q.material as MeshBasicMaterial).opacity = showQuads ? CLIP_CONSTANTS.visibleOpacity : CLIP_CONSTANTS.hiddenOpacity;
+      (q.material as MeshBasicMaterial).opacity = showQuads
+        ? CLIP_CONSTANTS.visibleOpacity
+        : CLIP_CONSTANTS.hiddenOpacity;
       q.visible = showQuads;
       placeFace(q, key, this.box);
     });
@@ -217,6 +260,7 @@ export class ClippingManager {
     }
     this.host.invalidate();
     this.onChange?.();
-    if (emit) this.host.emit({ type: 'clip-changed', box: { ...this.box }, active: this.active, visible: this.visible });
+    if (emit)
+      this.host.emit({ type: 'clip-changed', box: { ...this.box }, active: this.active, visible: this.visible });
   }
 }

@@ -1,5 +1,5 @@
 /**
- * Text labels in the 3D scene (issue 5 items 3, 5, 7; viewer.md §9 "Drawing"): measurement texts, plate
+ * Text labels in the 3D scene (viewer.md §9 "Drawing"): measurement texts, plate
  * labels of sections and annotations. Texts are rasterised with the 2D API of an OffscreenCanvas in the
  * worker (font capped at 128 px, texture width at 4096 px: a longer text gets a smaller font) into atlas
  * pages (4096 wide, shelves of rows, up to 4096 high), and drawn as camera-facing quads of a given
@@ -8,11 +8,20 @@
  * width estimate and nothing is rasterised.
  */
 import {
-  BufferAttribute, BufferGeometry, CanvasTexture, Color, DoubleSide, Group, LinearFilter, Mesh, ShaderMaterial, type Texture,
+  BufferAttribute,
+  BufferGeometry,
+  CanvasTexture,
+  Color,
+  DoubleSide,
+  Group,
+  LinearFilter,
+  Mesh,
+  ShaderMaterial,
+  type Texture,
 } from 'three';
 import type { CameraRig } from '../interaction/CameraRig';
 
-/** viewer.md / issue 5 limits. */
+/** viewer.md limits. */
 export const LABEL_LIMITS = { maxFontPx: 128, maxTextureWidth: 4096, maxPageHeight: 4096, paddingPx: 4 } as const;
 
 /** The 2D context calls a label needs (OffscreenCanvasRenderingContext2D has them). */
@@ -32,7 +41,8 @@ export type CanvasFactory = (width: number, height: number) => { canvas: unknown
 
 /** OffscreenCanvas where the runtime has it (browsers and workers), else null. */
 export const offscreenCanvasFactory: CanvasFactory = (width, height) => {
-  const OC = (globalThis as { OffscreenCanvas?: new (w: number, h: number) => { getContext(id: '2d'): unknown } }).OffscreenCanvas;
+  const OC = (globalThis as { OffscreenCanvas?: new (w: number, h: number) => { getContext(id: '2d'): unknown } })
+    .OffscreenCanvas;
   if (!OC) return null;
   const canvas = new OC(width, height);
   const ctx = canvas.getContext('2d') as Text2D | null;
@@ -65,11 +75,19 @@ const FONT = (px: number) => `${px}px "Open Sans", Arial, sans-serif`;
  * Lays out labels at `fontPx` (capped at 128): each label's pixel size, font shrunk so the width stays
  * within 4096 px, packed in shelves into pages of 4096 × ≤4096. `measure(text, px)` gives the text width.
  */
-export function layoutLabels(texts: readonly string[], fontPx: number, measure: (text: string, px: number) => number): { placements: LabelPlacement[]; pages: { width: number; height: number }[] } {
-  const pad = LABEL_LIMITS.paddingPx, W = LABEL_LIMITS.maxTextureWidth;
+export function layoutLabels(
+  texts: readonly string[],
+  fontPx: number,
+  measure: (text: string, px: number) => number,
+): { placements: LabelPlacement[]; pages: { width: number; height: number }[] } {
+  const pad = LABEL_LIMITS.paddingPx,
+    W = LABEL_LIMITS.maxTextureWidth;
   const placements: LabelPlacement[] = [];
   const pages: { width: number; height: number }[] = [];
-  let page = -1, x = 0, y = 0, shelf = 0;
+  let page = -1,
+    x = 0,
+    y = 0,
+    shelf = 0;
   for (const text of texts) {
     let px = Math.max(4, Math.min(LABEL_LIMITS.maxFontPx, Math.round(fontPx)));
     let w = Math.ceil(measure(text, px)) + 2 * pad;
@@ -153,7 +171,8 @@ export class LabelLayer {
   /** Replaces all labels. @throws Error for a non-finite position or a non-positive height. */
   set(labels: readonly LabelSpec[]): void {
     for (const l of labels) {
-      if (!l.position.every(Number.isFinite)) throw new Error(`Label "${l.text}": position ${JSON.stringify(l.position)} is not finite`);
+      if (!l.position.every(Number.isFinite))
+        throw new Error(`Label "${l.text}": position ${JSON.stringify(l.position)} is not finite`);
       if (!(l.heightMm > 0)) throw new Error(`Label "${l.text}": text height ${l.heightMm} mm is not positive`);
     }
     this.clear();
@@ -165,7 +184,11 @@ export class LabelLayer {
     const measure = probe
       ? (text: string, px: number) => ((probe.ctx.font = FONT(px)), probe.ctx.measureText(text).width)
       : (text: string, px: number) => text.length * px * 0.6;
-    const { placements, pages } = layoutLabels(this.specs.map((l) => l.text), this.options.fontPx ?? 48, measure);
+    const { placements, pages } = layoutLabels(
+      this.specs.map((l) => l.text),
+      this.options.fontPx ?? 48,
+      measure,
+    );
     this.placements = placements;
     pages.forEach((p, pi) => {
       const members = placements.map((pl, i) => (pl.page === pi ? i : -1)).filter((i) => i >= 0);
@@ -207,13 +230,16 @@ export class LabelLayer {
 
   /** Screen rectangle [x0, y0, x1, y1] (px) of label i, or null when its anchor is not on screen. */
   screenRect(i: number, cams: CameraRig): [number, number, number, number] | null {
-    const l = this.specs[i], pl = this.placements[i];
+    const l = this.specs[i],
+      pl = this.placements[i];
     if (!l || !pl) return null;
     const s = cams.project(l.position[0], l.position[1], l.position[2]);
     if (!s) return null;
     const mmPerPx = cams.worldPerPixel(l.position as [number, number, number]);
-    const hPx = l.heightMm / mmPerPx, wPx = (hPx * pl.width) / pl.height;
-    const cx = s[0] + ((l.offset?.[0] ?? 0) * l.heightMm) / mmPerPx, cy = s[1] - ((l.offset?.[1] ?? 0) * l.heightMm) / mmPerPx;
+    const hPx = l.heightMm / mmPerPx,
+      wPx = (hPx * pl.width) / pl.height;
+    const cx = s[0] + ((l.offset?.[0] ?? 0) * l.heightMm) / mmPerPx,
+      cy = s[1] - ((l.offset?.[1] ?? 0) * l.heightMm) / mmPerPx;
     return [cx - wPx / 2, cy - hPx / 2, cx + wPx / 2, cy + hPx / 2];
   }
 
@@ -241,22 +267,37 @@ export class LabelLayer {
     ctx.lineWidth = Math.max(2, p.fontPx / 6);
     ctx.strokeStyle = 'rgba(255,255,255,0.9)';
     ctx.fillStyle = l.color ?? '#1f2933';
-    const x = p.x + LABEL_LIMITS.paddingPx, y = p.y + p.height / 2;
+    const x = p.x + LABEL_LIMITS.paddingPx,
+      y = p.y + p.height / 2;
     ctx.strokeText(l.text, x, y);
     ctx.fillText(l.text, x, y);
   }
 
   private pageMesh(pi: number, members: number[], page: { width: number; height: number }, canvas: unknown): Mesh {
     const n = members.length;
-    const pos = new Float32Array(n * 12), corner = new Float32Array(n * 8), uv = new Float32Array(n * 8), tint = new Float32Array(n * 12).fill(1);
+    const pos = new Float32Array(n * 12),
+      corner = new Float32Array(n * 8),
+      uv = new Float32Array(n * 8),
+      tint = new Float32Array(n * 12).fill(1);
     const index = new Uint32Array(n * 6);
     const H = Math.max(1, page.height);
     members.forEach((li, k) => {
-      const l = this.specs[li], p = this.placements[li];
-      const h = l.heightMm, w = (h * p.width) / p.height;
-      const ox = (l.offset?.[0] ?? 0) * h, oy = (l.offset?.[1] ?? 0) * h;
-      const u0 = p.x / page.width, u1 = (p.x + p.width) / page.width, v1 = 1 - p.y / H, v0 = 1 - (p.y + p.height) / H;
-      const corners = [[-w / 2, -h / 2, u0, v0], [w / 2, -h / 2, u1, v0], [w / 2, h / 2, u1, v1], [-w / 2, h / 2, u0, v1]];
+      const l = this.specs[li],
+        p = this.placements[li];
+      const h = l.heightMm,
+        w = (h * p.width) / p.height;
+      const ox = (l.offset?.[0] ?? 0) * h,
+        oy = (l.offset?.[1] ?? 0) * h;
+      const u0 = p.x / page.width,
+        u1 = (p.x + p.width) / page.width,
+        v1 = 1 - p.y / H,
+        v0 = 1 - (p.y + p.height) / H;
+      const corners = [
+        [-w / 2, -h / 2, u0, v0],
+        [w / 2, -h / 2, u1, v0],
+        [w / 2, h / 2, u1, v1],
+        [-w / 2, h / 2, u0, v1],
+      ];
       corners.forEach(([cx, cy, u, v], c) => {
         pos.set(l.position, (k * 4 + c) * 3);
         corner.set([cx + ox, cy + oy], (k * 4 + c) * 2);

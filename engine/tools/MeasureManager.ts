@@ -1,5 +1,5 @@
 /**
- * The measure operator (viewer.md §4 "Measuring", §5, §9; issue 5 item 3): startMeasure() arms it; a left
+ * The measure operator (viewer.md §4 "Measuring", §5, §9): startMeasure() arms it; a left
  * click sets the start at the snapped cursor, a second left click finishes the line, a right click
  * cancels; it ends after one completed line. While armed the snap marker and a live line follow the
  * snapped cursor. Completed measurements stay as scene objects that clipping does not cut (no clipping
@@ -42,9 +42,13 @@ export class MeasureManager {
     canvas?: CanvasFactory,
   ) {
     this.group.name = 'measurements';
-    const mat = (color: string, opacity = 1) => new LineBasicMaterial({ color, depthTest: false, depthWrite: false, transparent: opacity < 1, opacity });
+    const mat = (color: string, opacity = 1) =>
+      new LineBasicMaterial({ color, depthTest: false, depthWrite: false, transparent: opacity < 1, opacity });
     this.lines = new LineSegments(new BufferGeometry(), mat(MEASURE_COLORS.line));
-    this.legs = new LineSegments(new BufferGeometry(), new LineBasicMaterial({ vertexColors: true, depthTest: false, depthWrite: false }));
+    this.legs = new LineSegments(
+      new BufferGeometry(),
+      new LineBasicMaterial({ vertexColors: true, depthTest: false, depthWrite: false }),
+    );
     this.live = new LineSegments(new BufferGeometry(), mat(MEASURE_COLORS.line, 0.8));
     this.lines.name = 'measure-lines';
     this.legs.name = 'measure-components';
@@ -129,7 +133,9 @@ export class MeasureManager {
       return;
     }
     this.liveText = text;
-    this.liveLabel.set([{ text, position: at, heightMm: MEASURE_TEXT_MM, color: MEASURE_COLORS.line, offset: [0, 0.8] }]);
+    this.liveLabel.set([
+      { text, position: at, heightMm: MEASURE_TEXT_MM, color: MEASURE_COLORS.line, offset: [0, 0.8] },
+    ]);
   }
 
   /** Left click: start, then finish. A click where nothing snaps is ignored. */
@@ -179,12 +185,20 @@ export class MeasureManager {
 
   /** Scene objects of all completed measurements. */
   private rebuild(): void {
-    const main: number[] = [], legs: number[] = [], colors: number[] = [];
+    const main: number[] = [],
+      legs: number[] = [],
+      colors: number[] = [];
     const labels: LabelSpec[] = [];
     const rgb = { x: [0.88, 0.19, 0.19], y: [0.18, 0.62, 0.27], z: [0.1, 0.44, 0.76] } as const;
     for (const m of this.items) {
       main.push(...m.start, ...m.end);
-      labels.push({ text: m.text, position: mid(m.start, m.end), heightMm: MEASURE_TEXT_MM, color: MEASURE_COLORS.line, offset: [0, 0.8] });
+      labels.push({
+        text: m.text,
+        position: mid(m.start, m.end),
+        heightMm: MEASURE_TEXT_MM,
+        color: MEASURE_COLORS.line,
+        offset: [0, 0.8],
+      });
       // Legs start → (x) → (y) → (z) end; each visible component gets its leg and label.
       let p = [...m.start] as [number, number, number];
       m.components.forEach((c, i) => {
@@ -193,7 +207,13 @@ export class MeasureManager {
         if (c.visible) {
           legs.push(...p, ...q);
           colors.push(...rgb[c.axis], ...rgb[c.axis]);
-          labels.push({ text: c.text, position: mid(p, q), heightMm: MEASURE_TEXT_MM * 0.8, color: MEASURE_COLORS[c.axis], offset: [0, -0.8] });
+          labels.push({
+            text: c.text,
+            position: mid(p, q),
+            heightMm: MEASURE_TEXT_MM * 0.8,
+            color: MEASURE_COLORS[c.axis],
+            offset: [0, -0.8],
+          });
         }
         p = q;
       });
@@ -205,7 +225,11 @@ export class MeasureManager {
   }
 
   private changed(): void {
-    this.host.emit({ type: 'measure-changed', state: this.state, measurements: this.items.map((m) => ({ ...m, components: m.components.map((c) => ({ ...c })) })) });
+    this.host.emit({
+      type: 'measure-changed',
+      state: this.state,
+      measurements: this.items.map((m) => ({ ...m, components: m.components.map((c) => ({ ...c })) })),
+    });
     this.host.invalidate();
   }
 }

@@ -1,6 +1,6 @@
 /**
  * 2D sections in the 3D view (viewer.md §2 "Create section dialog", §3 "Section results", §4 "Section
- * drawing", §9 "Drawing"; issue 5 items 5 and 6). createSection cuts the loaded model with the section
+ * drawing", §9 "Drawing"). createSection cuts the loaded model with the section
  * kernel (engine/section/section.ts computeSection) over a SectionIndex built once, lazily, from the
  * loaded `.sc` chunks, in the spec's steps — grid, compartments, structures, CAD components, annotations
  * (plate labels) — recording a failed step's error for its entity and marking the section unsuccessful.
@@ -18,7 +18,13 @@ import type { ModelObject, PropertyRecord } from '../model/types';
 import { computeSection, emptySteelSection, type SectionModel } from '../section/section';
 import { SectionIndex } from '../section/SectionIndex';
 import {
-  drawPriority, SECTION_RELATIONS, STEEL_CLASSES, type SectionAxis, type SectionEntityKind, type SectionPolyline, type SectionResult,
+  drawPriority,
+  SECTION_RELATIONS,
+  STEEL_CLASSES,
+  type SectionAxis,
+  type SectionEntityKind,
+  type SectionPolyline,
+  type SectionResult,
 } from '../section/types';
 import { LabelLayer, type CanvasFactory, type LabelSpec } from './LabelLayer';
 import type { ToolHost } from './ToolHost';
@@ -47,7 +53,10 @@ export class SectionManager {
   private details: EngineModelDetails = {};
   private objects: ModelObject[] | null = null;
 
-  constructor(private readonly host: ToolHost, private readonly canvas?: CanvasFactory) {
+  constructor(
+    private readonly host: ToolHost,
+    private readonly canvas?: CanvasFactory,
+  ) {
     this.group.name = 'sections';
     host.scene.add(this.group);
   }
@@ -97,11 +106,24 @@ export class SectionManager {
     const old = this.sections.get(name);
     if (old) return { name, ok: old.ok, errors: old.errors.map((e) => ({ ...e })), result: old.result };
     if (!Number.isFinite(mm)) throw new Error(`Section ${name}: coordinate ${mm} is not a finite number of mm`);
-    if (axis !== 'X' && axis !== 'Y' && axis !== 'Z') throw new Error(`Section ${name}: unknown axis "${axis}" (X, Y, Z)`);
+    if (axis !== 'X' && axis !== 'Y' && axis !== 'Z')
+      throw new Error(`Section ${name}: unknown axis "${axis}" (X, Y, Z)`);
     this.drawing.add(name);
     try {
-      const model: SectionModel = { objects: this.modelObjects(), properties: this.properties(), frames: this.details.frames, index: this.sectionIndex() };
-      const result: SectionResult = { axis, coordinate: mm, steel: emptySteelSection(axis, mm), compartments: [], cadComponents: [], grid: [] };
+      const model: SectionModel = {
+        objects: this.modelObjects(),
+        properties: this.properties(),
+        frames: this.details.frames,
+        index: this.sectionIndex(),
+      };
+      const result: SectionResult = {
+        axis,
+        coordinate: mm,
+        steel: emptySteelSection(axis, mm),
+        compartments: [],
+        cadComponents: [],
+        grid: [],
+      };
       const errors: SectionStepError[] = [];
       const none = { steel: false, compartments: false, cadComponents: false, grid: false };
       const step = (entity: SectionStepError['entity'], fn: () => void) => {
@@ -116,7 +138,8 @@ export class SectionManager {
       const labels = new LabelLayer(`section ${name} labels`, { canvas: this.canvas, onTop: true, fontPx: 40 });
       step('grid', () => {
         result.grid = computeSection(model, axis, mm, { ...none, grid: true }).grid;
-        for (const g of result.grid) group.add(lines(`grid ${g.name}`, [{ points: [...g.points], closed: false }], layerColor('GRID'), 'grid'));
+        for (const g of result.grid)
+          group.add(lines(`grid ${g.name}`, [{ points: [...g.points], closed: false }], layerColor('GRID'), 'grid'));
       });
       step('compartments', () => {
         result.compartments = computeSection(model, axis, mm, { ...none, compartments: true }).compartments;
@@ -133,18 +156,28 @@ export class SectionManager {
             const items = s[cls][rel];
             if (items.length === 0) continue;
             const layer = steelLayer(cls, rel);
-            const l = lines(layer, items.flatMap((i) => i.curves), layerColor(layer.toUpperCase()), cls, rel);
+            const l = lines(
+              layer,
+              items.flatMap((i) => i.curves),
+              layerColor(layer.toUpperCase()),
+              cls,
+              rel,
+            );
             group.add(l);
           }
         }
       });
       step('cad components', () => {
         result.cadComponents = computeSection(model, axis, mm, { ...none, cadComponents: true }).cadComponents;
-        for (const c of result.cadComponents) group.add(lines(`cad ${c.componentName}`, c.curves, layerColor('CAD'), 'cadComponents'));
+        for (const c of result.cadComponents)
+          group.add(lines(`cad ${c.componentName}`, c.curves, layerColor('CAD'), 'cadComponents'));
       });
       step('annotations', () => {
         const specs: LabelSpec[] = [];
-        for (const p of result.steel.plates.intersected.concat(result.steel.plates.connectingNegative, result.steel.plates.connectingPositive)) {
+        for (const p of result.steel.plates.intersected.concat(
+          result.steel.plates.connectingNegative,
+          result.steel.plates.connectingPositive,
+        )) {
           if (!p.label) continue;
           const at = labelPoint(p.curves);
           if (at) specs.push({ text: p.label, position: at, heightMm: SECTION_TEXT_MM, color: layerColor('LABELS') });
@@ -213,7 +246,15 @@ export class SectionManager {
     if (!t) throw new Error('No object table: cannot classify a section');
     const names = this.details.names;
     this.objects = t.ids.map((id, i) => ({
-      index: i, id, guid: null, name: names?.[i] ?? id, type: t.types[i], element: '', parent: t.parents[i], block: null, bounds: null,
+      index: i,
+      id,
+      guid: null,
+      name: names?.[i] ?? id,
+      type: t.types[i],
+      element: '',
+      parent: t.parents[i],
+      block: null,
+      bounds: null,
     }));
     return this.objects;
   }
@@ -225,17 +266,28 @@ export class SectionManager {
 }
 
 /** One LineSegments of polylines (closed ones get their closing segment), ordered by draw priority. */
-function lines(name: string, curves: readonly SectionPolyline[], color: string | Color, kind: SectionEntityKind, rel?: (typeof SECTION_RELATIONS)[number]): LineSegments {
+function lines(
+  name: string,
+  curves: readonly SectionPolyline[],
+  color: string | Color,
+  kind: SectionEntityKind,
+  rel?: (typeof SECTION_RELATIONS)[number],
+): LineSegments {
   const seg: number[] = [];
   for (const c of curves) {
-    const p = c.points, n = p.length / 3;
-    for (let i = 0; i + 1 < n; i++) seg.push(p[i * 3], p[i * 3 + 1], p[i * 3 + 2], p[i * 3 + 3], p[i * 3 + 4], p[i * 3 + 5]);
+    const p = c.points,
+      n = p.length / 3;
+    for (let i = 0; i + 1 < n; i++)
+      seg.push(p[i * 3], p[i * 3 + 1], p[i * 3 + 2], p[i * 3 + 3], p[i * 3 + 4], p[i * 3 + 5]);
     if (c.closed && n > 2) seg.push(p[(n - 1) * 3], p[(n - 1) * 3 + 1], p[(n - 1) * 3 + 2], p[0], p[1], p[2]);
   }
   const g = new BufferGeometry();
   g.setAttribute('position', new BufferAttribute(new Float32Array(seg), 3));
   if (seg.length) g.computeBoundingSphere();
-  const l = new LineSegments(g, new LineBasicMaterial({ color, depthTest: false, depthWrite: false, transparent: true }));
+  const l = new LineSegments(
+    g,
+    new LineBasicMaterial({ color, depthTest: false, depthWrite: false, transparent: true }),
+  );
   l.name = name;
   l.renderOrder = ORDER_BASE + Math.round(drawPriority(kind, rel) * 100);
   l.frustumCulled = false;
@@ -247,7 +299,8 @@ function labelPoint(curves: readonly SectionPolyline[]): [number, number, number
   let best: SectionPolyline | null = null;
   for (const c of curves) if (!best || c.points.length > best.points.length) best = c;
   if (!best || best.points.length < 3) return null;
-  const p = best.points, n = p.length / 3;
+  const p = best.points,
+    n = p.length / 3;
   const s = [0, 0, 0];
   for (let i = 0; i < n; i++) for (let a = 0; a < 3; a++) s[a] += p[i * 3 + a] / n;
   return [s[0], s[1], s[2]];

@@ -1,5 +1,5 @@
 /**
- * Snapping in the render worker (viewer.md §9 "Snapping", §3 "Snap settings"; issue 5 item 2): for a
+ * Snapping in the render worker (viewer.md §9 "Snapping", §3 "Snap settings"): for a
  * cursor position the ray's surface hit is found, the screen tolerance (15 px by default) is turned into
  * world mm at that depth, the chunk BVHs are shapecast for triangles and feature edges near the ray
  * (ChunkBatch.gatherNearRay; only up to a little behind the visible surface, so hidden geometry does not
@@ -14,7 +14,12 @@ import { OBJECT_FLAGS } from '../scene/ObjectStateTable';
 import type { ToolHost } from './ToolHost';
 
 /** Marker colours per snap type 1–4 (end, intersection, polygon point, nearest). */
-export const SNAP_MARKER_COLORS: Readonly<Record<1 | 2 | 3 | 4, string>> = { 1: '#e8590c', 2: '#c2255c', 3: '#2f9e44', 4: '#1c7ed6' };
+export const SNAP_MARKER_COLORS: Readonly<Record<1 | 2 | 3 | 4, string>> = {
+  1: '#e8590c',
+  2: '#c2255c',
+  3: '#2f9e44',
+  4: '#1c7ed6',
+};
 /** Marker size, px. */
 const MARKER_PX = 11;
 /**
@@ -38,7 +43,13 @@ export class SnapManager {
   ) {
     const g = new BufferGeometry();
     g.setAttribute('position', new BufferAttribute(new Float32Array(3), 3));
-    const m = new PointsMaterial({ size: MARKER_PX, sizeAttenuation: false, depthTest: false, depthWrite: false, transparent: true });
+    const m = new PointsMaterial({
+      size: MARKER_PX,
+      sizeAttenuation: false,
+      depthTest: false,
+      depthWrite: false,
+      transparent: true,
+    });
     this.marker = new Points(g, m);
     this.marker.name = 'snap-marker';
     this.marker.renderOrder = 1000;
@@ -89,7 +100,8 @@ export class SnapManager {
     // Nearest chunk first (each chunk's BVH is walked nearest node first too): the candidate cap keeps the
     // geometry closest to the eye, where the visible snap points are.
     const order: { c: (typeof m.chunks)[number]; t: number }[] = [];
-    const wb = new Box3(), at = new Vector3();
+    const wb = new Box3(),
+      at = new Vector3();
     for (const c of m.chunks) {
       if (!c.mesh.visible && !c.hasBvh) continue;
       wb.copy(c.worldBox).expandByScalar(radius);
@@ -105,10 +117,19 @@ export class SnapManager {
     }
     this.lastCounts = { triangles: triangles.length / 9, edges: edges.length / 6 };
     const r = computeSnap(
-      { cursor: [x, y], project: (px, py, pz) => cams.project(px, py, pz), edges, triangles, hit: hit ? hit.point : null, frames: this.frames },
+      {
+        cursor: [x, y],
+        project: (px, py, pz) => cams.project(px, py, pz),
+        edges,
+        triangles,
+        hit: hit ? hit.point : null,
+        frames: this.frames,
+      },
       this.settings,
     );
-    return r.type === 'snap' && (r.snapType === 1 || r.snapType === 3) ? this.frontmost(r, r.snapType === 1 ? edges : triangles, ray) : r;
+    return r.type === 'snap' && (r.snapType === 1 || r.snapType === 3)
+      ? this.frontmost(r, r.snapType === 1 ? edges : triangles, ray)
+      : r;
   }
 
   /**
@@ -119,9 +140,11 @@ export class SnapManager {
     const cams = this.host.cameras;
     const at = cams.project(r.point[0], r.point[1], r.point[2]);
     if (!at) return r;
-    const o = ray.origin, d = ray.direction;
+    const o = ray.origin,
+      d = ray.direction;
     const depth = (x: number, y: number, z: number) => (x - o.x) * d.x + (y - o.y) * d.y + (z - o.z) * d.z;
-    let best = r.point, bestDepth = depth(r.point[0], r.point[1], r.point[2]);
+    let best = r.point,
+      bestDepth = depth(r.point[0], r.point[1], r.point[2]);
     for (let i = 0; i + 2 < points.length; i += 3) {
       const t = depth(points[i], points[i + 1], points[i + 2]);
       if (t >= bestDepth) continue;
@@ -152,4 +175,3 @@ export class SnapManager {
     this.marker.removeFromParent();
   }
 }
-

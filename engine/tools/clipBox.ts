@@ -1,5 +1,5 @@
 /**
- * Clipping-box rules (viewer.md §2 "Clipping controls", §4 "Clipping", §9 "Clipping"; issue 5 item 4):
+ * Clipping-box rules (viewer.md §2 "Clipping controls", §4 "Clipping", §9 "Clipping"):
  * the default box is the model bounds expanded by a 100 mm margin, or the fallback box x −50000..200000,
  * y and z −50000..50000 (mm) when the bounds are degenerate; a plane moves only while every min stays
  * below its max; 'Clip to section' is a ±100 mm slab around the section. Pure functions, mm.
@@ -44,7 +44,13 @@ export function isClipBoxValid(b: ClipBox): boolean {
  */
 export function defaultClipBox(bounds: Box3Tuple | null | undefined): ClipBox {
   const b = bounds;
-  const degenerate = !b || !b.every(Number.isFinite) || b[0] > b[3] || b[1] > b[4] || b[2] > b[5] || (b[0] === b[3] && b[1] === b[4] && b[2] === b[5]);
+  if (!b) return { ...CLIP_CONSTANTS.fallback };
+  const degenerate =
+    !b.every(Number.isFinite) ||
+    b[0] > b[3] ||
+    b[1] > b[4] ||
+    b[2] > b[5] ||
+    (b[0] === b[3] && b[1] === b[4] && b[2] === b[5]);
   if (degenerate) return { ...CLIP_CONSTANTS.fallback };
   const m = CLIP_CONSTANTS.margin;
   return { xMin: b[0] - m, xMax: b[3] + m, yMin: b[1] - m, yMax: b[4] + m, zMin: b[2] - m, zMax: b[5] + m };
@@ -92,7 +98,12 @@ export function insideClipBox(b: ClipBox, x: number, y: number, z: number): bool
  * line through `grab` parallel to the axis that is closest to the ray (origin `o`, direction `d`).
  * Returns null when the ray runs parallel to the axis (no defined position).
  */
-export function dragCoordinate(axis: 0 | 1 | 2, grab: readonly number[], o: readonly number[], d: readonly number[]): number | null {
+export function dragCoordinate(
+  axis: 0 | 1 | 2,
+  grab: readonly number[],
+  o: readonly number[],
+  d: readonly number[],
+): number | null {
   // Line L(s) = grab + s·e_axis; ray R(t) = o + t·d. Closest points: solve the 2×2 normal equations.
   const w = [grab[0] - o[0], grab[1] - o[1], grab[2] - o[2]];
   const b = d[axis]; // e·d

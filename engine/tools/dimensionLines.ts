@@ -1,7 +1,7 @@
 /**
  * Dimension lines of surface-object parameters (viewer.md §3 "Surface object", §5 "A parameter with
  * value zero draws no dimension line", §9 "Drawing": parameter values in mm (value × 1000, no decimals),
- * radius prefixed 'R ', arrow head 50; issue 5 item 7). Pure geometry: the input is the API shape
+ * radius prefixed 'R ', arrow head 50). Pure geometry: the input is the API shape
  * (points and lengths in m, angles in degrees), the output world segments and a label in mm.
  */
 import type { SurfaceObjectInput, SurfaceParameterInput } from '../EngineApi';
@@ -40,14 +40,15 @@ export function parameterText(p: SurfaceParameterInput): string {
 
 /** A unit vector perpendicular to `d` lying in the plane with normal `n` (or any perpendicular). */
 function sideways(d: V, n: V | null): V {
-  let s = n ? cross(n, d) : [0, 0, 0] as V;
+  let s = n ? cross(n, d) : ([0, 0, 0] as V);
   if (len(s) < 1e-9) s = cross(d, Math.abs(d[2]) < 0.9 ? [0, 0, 1] : [1, 0, 0]);
   return norm(s);
 }
 
 /** Two arrow-head strokes at `tip` pointing along `dir` (unit), in the plane spanned with `side`. */
 function arrow(tip: V, dir: V, side: V, out: number[]): void {
-  const back = mul(dir, -ARROW_HEAD_MM), w = mul(side, ARROW_HEAD_MM * 0.35);
+  const back = mul(dir, -ARROW_HEAD_MM),
+    w = mul(side, ARROW_HEAD_MM * 0.35);
   out.push(...tip, ...add(add(tip, back), w), ...tip, ...add(add(tip, back), mul(w, -1)));
 }
 
@@ -59,7 +60,9 @@ function arrow(tip: V, dir: V, side: V, out: number[]): void {
  */
 export function parameterDimension(object: SurfaceObjectInput, p: SurfaceParameterInput): Dimension | null {
   if (!Number.isFinite(p.parameterValue) || p.parameterValue === 0) return null;
-  const n: V | null = object.definitionPlane ? norm([object.definitionPlane.normal.nx, object.definitionPlane.normal.ny, object.definitionPlane.normal.nz]) : null;
+  const n: V | null = object.definitionPlane
+    ? norm([object.definitionPlane.normal.nx, object.definitionPlane.normal.ny, object.definitionPlane.normal.nz])
+    : null;
   const segments: number[] = [];
   const text = parameterText(p);
   if (p.parameterType === 'angle') {
@@ -80,27 +83,36 @@ export function parameterDimension(object: SurfaceObjectInput, p: SurfaceParamet
     const v = norm(cross(axis, u));
     const sweep = (p.parameterValue * Math.PI) / 180;
     const at = (t: number): V => add(c, add(mul(u, r * Math.cos(t)), mul(v, r * Math.sin(t))));
-    for (let i = 0; i < ARC_STEPS; i++) segments.push(...at((sweep * i) / ARC_STEPS), ...at((sweep * (i + 1)) / ARC_STEPS));
+    for (let i = 0; i < ARC_STEPS; i++)
+      segments.push(...at((sweep * i) / ARC_STEPS), ...at((sweep * (i + 1)) / ARC_STEPS));
     segments.push(...c, ...at(0), ...c, ...at(sweep));
     return { object: object.name, parameterType: p.parameterType, segments, label: { text, position: at(sweep / 2) } };
   }
   if (!p.startPoint || !p.endPoint) return null;
-  const a = mm(p.startPoint), b = mm(p.endPoint);
+  const a = mm(p.startPoint),
+    b = mm(p.endPoint);
   const d = sub(b, a);
   if (len(d) === 0) return null;
-  const dir = norm(d), side = sideways(dir, n);
+  const dir = norm(d),
+    side = sideways(dir, n);
   segments.push(...a, ...b);
   arrow(b, dir, side, segments);
   if (p.parameterType !== 'radius') arrow(a, mul(dir, -1), side, segments);
-  return { object: object.name, parameterType: p.parameterType, segments, label: { text, position: mul(add(a, b), 0.5) } };
+  return {
+    object: object.name,
+    parameterType: p.parameterType,
+    segments,
+    label: { text, position: mul(add(a, b), 0.5) },
+  };
 }
 
 /** All dimensions of the surface objects (parameters that draw nothing left out). */
 export function surfaceDimensions(objects: readonly SurfaceObjectInput[]): Dimension[] {
   const out: Dimension[] = [];
-  for (const o of objects) for (const p of o.parameters ?? []) {
-    const d = parameterDimension(o, p);
-    if (d) out.push(d);
-  }
+  for (const o of objects)
+    for (const p of o.parameters ?? []) {
+      const d = parameterDimension(o, p);
+      if (d) out.push(d);
+    }
   return out;
 }

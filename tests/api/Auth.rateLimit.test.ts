@@ -13,9 +13,19 @@ afterEach(async () => {
 });
 
 const login = (email: string, password: string, ip = '127.0.0.1') =>
-  t.app.inject({ method: 'POST', url: '/api/auth/viewer/default/login', payload: { email, password }, remoteAddress: ip });
+  t.app.inject({
+    method: 'POST',
+    url: '/api/auth/viewer/default/login',
+    payload: { email, password },
+    remoteAddress: ip,
+  });
 const register = (email: string, ip = '127.0.0.1') =>
-  t.app.inject({ method: 'POST', url: '/api/auth/viewer/default/register', payload: { email, password: 'secret-password', fullName: 'X' }, remoteAddress: ip });
+  t.app.inject({
+    method: 'POST',
+    url: '/api/auth/viewer/default/register',
+    payload: { email, password: 'secret-password', fullName: 'X' },
+    remoteAddress: ip,
+  });
 
 describe('sign-in rate limit', () => {
   it('answers 429 after AUTH_RATE_LIMIT_PER_MIN login attempts of one IP and e-mail', async () => {
@@ -24,7 +34,11 @@ describe('sign-in rate limit', () => {
     for (let i = 0; i < 2; i++) expect((await login('admin@yard.com', 'wrong-password')).statusCode).toBe(401);
     const limited = await login('admin@yard.com', 'secret-password');
     expect(limited.statusCode).toBe(429);
-    expect(limited.json()).toEqual({ error: 'TooManyRequests', message: expect.stringMatching(/^Too many sign-in attempts\. Try again in \d+ (second|minute)s?\.$/), type: 'rateLimit' });
+    expect(limited.json()).toEqual({
+      error: 'TooManyRequests',
+      message: expect.stringMatching(/^Too many sign-in attempts\. Try again in \d+ (second|minute)s?\.$/),
+      type: 'rateLimit',
+    });
     expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
     expect(Number(limited.headers['retry-after'])).toBeLessThanOrEqual(60);
     // another e-mail from the same IP, and the same e-mail from another IP, still get through
@@ -56,8 +70,15 @@ describe('sign-in rate limit', () => {
     const token = await signUp(t.app, 'admin@yard.com', { admin: true });
     const change = () =>
       t.app.inject({
-        method: 'POST', url: '/api/auth/viewer/default/changePassword', headers: bearer(token),
-        payload: { email: 'admin@yard.com', currentPassword: 'guess-guess', newPassword: 'new-password-1', confirmNewPassword: 'new-password-1' },
+        method: 'POST',
+        url: '/api/auth/viewer/default/changePassword',
+        headers: bearer(token),
+        payload: {
+          email: 'admin@yard.com',
+          currentPassword: 'guess-guess',
+          newPassword: 'new-password-1',
+          confirmNewPassword: 'new-password-1',
+        },
       });
     expect((await change()).statusCode).toBe(401);
     expect((await change()).statusCode).toBe(401);
@@ -67,7 +88,9 @@ describe('sign-in rate limit', () => {
   it('is off with AUTH_RATE_LIMIT_PER_MIN=0, and read from the environment', async () => {
     expect(loadConfig({ AUTH_RATE_LIMIT_PER_MIN: '25' }, { jwtSecret: 'x' }).authRateLimitPerMin).toBe(25);
     expect(loadConfig({}, { jwtSecret: 'x' }).authRateLimitPerMin).toBe(10);
-    expect(() => loadConfig({ AUTH_RATE_LIMIT_PER_MIN: 'many' }, { jwtSecret: 'x' })).toThrow('AUTH_RATE_LIMIT_PER_MIN');
+    expect(() => loadConfig({ AUTH_RATE_LIMIT_PER_MIN: 'many' }, { jwtSecret: 'x' })).toThrow(
+      'AUTH_RATE_LIMIT_PER_MIN',
+    );
     t = await makeApp({ authRateLimitPerMin: 0 });
     await signUp(t.app, 'admin@yard.com', { admin: true });
     for (let i = 0; i < 12; i++) expect((await login('admin@yard.com', 'wrong-password')).statusCode).toBe(401);

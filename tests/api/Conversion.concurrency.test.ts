@@ -29,7 +29,12 @@ afterEach(async () => {
 
 async function upload(token: string, name: string) {
   const { payload, headers } = multipartFile(`${name}.3docx`, '<x/>');
-  return t.app.inject({ method: 'POST', url: `/api/viewer/project/add/project-uploaded?projectName=${name}`, payload, headers: { ...headers, ...bearer(token) } });
+  return t.app.inject({
+    method: 'POST',
+    url: `/api/viewer/project/add/project-uploaded?projectName=${name}`,
+    payload,
+    headers: { ...headers, ...bearer(token) },
+  });
 }
 
 describe('conversion concurrency', () => {
@@ -42,14 +47,28 @@ describe('conversion concurrency', () => {
     await new Promise((r) => setTimeout(r, 20));
     const again = await upload(admin, 'SHIP');
     expect(again.statusCode).toBe(409);
-    expect(again.json()).toEqual({ error: 'Conflict', message: 'Adding the project SHIP is already in progress', type: 'conflict' });
+    expect(again.json()).toEqual({
+      error: 'Conflict',
+      message: 'Adding the project SHIP is already in progress',
+      type: 'conflict',
+    });
     expect((await upload(admin, 'other')).statusCode).toBe(200);
-    const models = (await t.app.inject({ method: 'GET', url: '/api/viewer/project/models', headers: bearer(admin) })).json();
+    const models = (
+      await t.app.inject({ method: 'GET', url: '/api/viewer/project/models', headers: bearer(admin) })
+    ).json();
     const card = models.find((m: { name: string }) => m.name === 'SHIP');
-    expect(card).toMatchObject({ isConverting: true, conversionStartedByEmail: 'admin@yard.com', conversionId: first.json().conversionId });
+    expect(card).toMatchObject({
+      isConverting: true,
+      conversionStartedByEmail: 'admin@yard.com',
+      conversionId: first.json().conversionId,
+    });
     // 0.3 after 0.5 must not lower the progress
     expect(card.convertingPercentage).toBe(50);
-    const st = await t.app.inject({ method: 'GET', url: '/api/keelson-instance/maintenance/status?modelName=SHIP&modelRevision=latest', headers: bearer(admin) });
+    const st = await t.app.inject({
+      method: 'GET',
+      url: '/api/keelson-instance/maintenance/status?modelName=SHIP&modelRevision=latest',
+      headers: bearer(admin),
+    });
     expect(st.json()).toEqual({ status: 'Preparing' });
   });
 
@@ -62,14 +81,32 @@ describe('conversion concurrency', () => {
     const { conversionId } = r.json();
     const events: number[] = [];
     t.app.ctx.conversions.onProgress((e) => events.push(e.status));
-    expect((await t.app.inject({ method: 'DELETE', url: '/api/viewer/project/add/cancel-project?projectName=SHIP', headers: bearer(other) })).statusCode).toBe(403);
-    const c = await t.app.inject({ method: 'DELETE', url: '/api/viewer/project/add/cancel-project?projectName=SHIP', headers: bearer(admin) });
+    expect(
+      (
+        await t.app.inject({
+          method: 'DELETE',
+          url: '/api/viewer/project/add/cancel-project?projectName=SHIP',
+          headers: bearer(other),
+        })
+      ).statusCode,
+    ).toBe(403);
+    const c = await t.app.inject({
+      method: 'DELETE',
+      url: '/api/viewer/project/add/cancel-project?projectName=SHIP',
+      headers: bearer(admin),
+    });
     expect(c.statusCode).toBe(200);
     const final = await t.app.ctx.conversions.wait(conversionId);
     expect(final.status).toBe(3);
     expect(events.at(-1)).toBe(3);
-    const models = (await t.app.inject({ method: 'GET', url: '/api/viewer/project/models', headers: bearer(admin) })).json();
-    expect(models.find((m: { name: string }) => m.name === 'SHIP')).toMatchObject({ conversionCancelled: true, isConverting: false, revisions: [] });
+    const models = (
+      await t.app.inject({ method: 'GET', url: '/api/viewer/project/models', headers: bearer(admin) })
+    ).json();
+    expect(models.find((m: { name: string }) => m.name === 'SHIP')).toMatchObject({
+      conversionCancelled: true,
+      isConverting: false,
+      revisions: [],
+    });
     expect((await upload(admin, 'ship')).statusCode).toBe(200);
   });
 });

@@ -1,6 +1,6 @@
 /**
  * POST /api/keelson-instance/geometry/surface-objects through inject on a converted NAPA-OCX_M8
- * (viewer.md §7 "Geometry", §3 "Surface object"; issue 5 item 7): brackets and plates by name or OCX id,
+ * (viewer.md §7 "Geometry", §3 "Surface object"): brackets and plates by name or OCX id,
  * unknown names reported as skipped, 400 naming the field.
  */
 import * as v from 'valibot';
@@ -35,7 +35,11 @@ describe('POST .../geometry/surface-objects', () => {
     expect(Math.abs(so.definitionPlane.normal.ny)).toBeCloseTo(1, 6);
     expect([-0.745, -0.735]).toContain(Math.round(so.definitionPlane.point.y * 1e4) / 1e4);
     const byType = (t2: string) => so.parameters.filter((p) => p.parameterType === t2);
-    expect(byType('length').map((p) => Math.round(p.parameterValue * 1000)).sort((a, b) => a - b)).toEqual([20, 90, 250, 270, 334]);
+    expect(
+      byType('length')
+        .map((p) => Math.round(p.parameterValue * 1000))
+        .sort((a, b) => a - b),
+    ).toEqual([20, 90, 250, 270, 334]);
     expect(byType('radius').map((p) => Math.round(p.parameterValue * 1000))).toEqual([28]);
     const angle = byType('angle');
     expect(angle).toHaveLength(1);
@@ -45,7 +49,12 @@ describe('POST .../geometry/surface-objects', () => {
   });
 
   it('accepts OCX ids, reports unknown names as skipped and answers plates with their side lengths', async () => {
-    const r = await t.app.inject({ method: 'POST', url: url(), payload: ['nplcid49', 'NO SUCH PART', 'P:P1/DECK'], headers: bearer(user) });
+    const r = await t.app.inject({
+      method: 'POST',
+      url: url(),
+      payload: ['nplcid49', 'NO SUCH PART', 'P:P1/DECK'],
+      headers: bearer(user),
+    });
     expect(r.statusCode, r.body).toBe(200);
     const body = v.parse(SurfaceObjectsResponseSchema, r.json());
     expect(body.skipped).toEqual([{ name: 'NO SUCH PART', reason: 'unknown' }]);
@@ -55,24 +64,44 @@ describe('POST .../geometry/surface-objects', () => {
     // Every parameter value is positive and every length ends at its points' distance.
     for (const p of deck.parameters) {
       expect(p.parameterValue).toBeGreaterThan(0);
-      if (p.parameterType === 'length') expect(Math.hypot(p.endPoint!.x - p.startPoint!.x, p.endPoint!.y - p.startPoint!.y, p.endPoint!.z - p.startPoint!.z)).toBeCloseTo(p.parameterValue, 3);
+      if (p.parameterType === 'length')
+        expect(
+          Math.hypot(p.endPoint!.x - p.startPoint!.x, p.endPoint!.y - p.startPoint!.y, p.endPoint!.z - p.startPoint!.z),
+        ).toBeCloseTo(p.parameterValue, 3);
     }
     // The deck spans 6 m along X (the section test's '6000 x 10').
-    const extentX = Math.max(...deck.parameters.flatMap((p) => [p.startPoint?.x ?? -Infinity, p.endPoint?.x ?? -Infinity])) - Math.min(...deck.parameters.flatMap((p) => [p.startPoint?.x ?? Infinity, p.endPoint?.x ?? Infinity]));
+    const extentX =
+      Math.max(...deck.parameters.flatMap((p) => [p.startPoint?.x ?? -Infinity, p.endPoint?.x ?? -Infinity])) -
+      Math.min(...deck.parameters.flatMap((p) => [p.startPoint?.x ?? Infinity, p.endPoint?.x ?? Infinity]));
     expect(extentX).toBeGreaterThan(4);
   });
 
   it('400 naming the field for a bad body or a missing modelName; 404 for an unknown project; 401 without a token', async () => {
-    const notList = await t.app.inject({ method: 'POST', url: url(), payload: { names: ['x'] }, headers: bearer(user) });
+    const notList = await t.app.inject({
+      method: 'POST',
+      url: url(),
+      payload: { names: ['x'] },
+      headers: bearer(user),
+    });
     expect(notList.statusCode).toBe(400);
     expect(notList.json().message).toBe("Invalid field 'body': Must be a list of object names");
     const empty = await t.app.inject({ method: 'POST', url: url(), payload: ['ok', ' '], headers: bearer(user) });
     expect(empty.statusCode).toBe(400);
     expect(empty.json().message).toBe("Invalid field '1': Object names must not be empty");
-    const noModel = await t.app.inject({ method: 'POST', url: '/api/keelson-instance/geometry/surface-objects', payload: [], headers: bearer(user) });
+    const noModel = await t.app.inject({
+      method: 'POST',
+      url: '/api/keelson-instance/geometry/surface-objects',
+      payload: [],
+      headers: bearer(user),
+    });
     expect(noModel.statusCode).toBe(400);
     expect(noModel.json().message).toBe("Invalid field 'modelName': Field is required");
-    const unknown = await t.app.inject({ method: 'POST', url: '/api/keelson-instance/geometry/surface-objects?modelName=NOPE', payload: [], headers: bearer(user) });
+    const unknown = await t.app.inject({
+      method: 'POST',
+      url: '/api/keelson-instance/geometry/surface-objects?modelName=NOPE',
+      payload: [],
+      headers: bearer(user),
+    });
     expect(unknown.statusCode).toBe(404);
     const anon = await t.app.inject({ method: 'POST', url: url(), payload: [] });
     expect(anon.statusCode).toBe(401);

@@ -21,7 +21,15 @@ afterEach(async () => {
 });
 
 const OUTPUT: ConvertOutput = {
-  scFile: 'X.sc', bytes: 0, triangles: 0, objectCount: 0, warnings: 0, warningMessages: [], thumbnail: '', schemaVersion: '', originatingSystem: '',
+  scFile: 'X.sc',
+  bytes: 0,
+  triangles: 0,
+  objectCount: 0,
+  warnings: 0,
+  warningMessages: [],
+  thumbnail: '',
+  schemaVersion: '',
+  originatingSystem: '',
 };
 
 describe('error replies', () => {
@@ -31,9 +39,16 @@ describe('error replies', () => {
     const tmpDir = await t.app.ctx.projects.createTempDir('BAD', 'x1');
     writeFileSync(path.join(tmpDir, 'objects.json'), '{ not json');
     await t.app.ctx.projects.commitRevision({ name: 'BAD', tmpDir, description: '', replace: false, output: OUTPUT });
-    const r = await t.app.inject({ url: '/api/keelson-instance/model/objects?modelName=BAD&revision=1', headers: bearer(admin) });
+    const r = await t.app.inject({
+      url: '/api/keelson-instance/model/objects?modelName=BAD&revision=1',
+      headers: bearer(admin),
+    });
     expect(r.statusCode).toBe(500);
-    expect(r.json()).toEqual({ error: 'RevisionUnreadable', message: 'Revision 1 of project BAD cannot be read', type: 'error' });
+    expect(r.json()).toEqual({
+      error: 'RevisionUnreadable',
+      message: 'Revision 1 of project BAD cannot be read',
+      type: 'error',
+    });
     expect(r.body).not.toContain(t.config.dataDir);
   });
 
@@ -46,14 +61,21 @@ describe('error replies', () => {
     const r = await t.app.inject({ url: '/api/viewer/project/models', headers: bearer(admin) });
     expect(r.statusCode).toBe(500);
     expect(r.json()).toEqual({
-      error: 'InternalServerError', message: 'An error occurred, please try again. If the problem persists, contact administrator.', type: 'error',
+      error: 'InternalServerError',
+      message: 'An error occurred, please try again. If the problem persists, contact administrator.',
+      type: 'error',
     });
   });
 
   it('reports file-system failures of a conversion by code, not by path', () => {
-    const e = Object.assign(new Error("ENOENT: no such file or directory, open '/srv/keelson/data/uploads/x.3docx'"), { code: 'ENOENT', syscall: 'open' });
+    const e = Object.assign(new Error("ENOENT: no such file or directory, open '/srv/keelson/data/uploads/x.3docx'"), {
+      code: 'ENOENT',
+      syscall: 'open',
+    });
     expect(conversionErrorMessage(e)).toBe('A file operation on the server failed (ENOENT)');
-    expect(conversionErrorMessage(new Error('Missing element ocx:Vessel (line 3)'))).toBe('Missing element ocx:Vessel (line 3)');
+    expect(conversionErrorMessage(new Error('Missing element ocx:Vessel (line 3)'))).toBe(
+      'Missing element ocx:Vessel (line 3)',
+    );
   });
 });
 
@@ -62,20 +84,39 @@ describe('permissions enforced by the server', () => {
     t = await makeApp();
     const admin = await signUp(t.app, 'admin@yard.com', { admin: true });
     const reg = await t.app.inject({
-      method: 'POST', url: '/api/auth/viewer/default/register', headers: bearer(admin),
+      method: 'POST',
+      url: '/api/auth/viewer/default/register',
+      headers: bearer(admin),
       payload: { email: 'new@yard.com', password: 'temporary-pw', fullName: 'New', requirePasswordReset: true },
     });
     expect(reg.statusCode, reg.body).toBe(200);
-    const login = await t.app.inject({ method: 'POST', url: '/api/auth/viewer/default/login', payload: { email: 'new@yard.com', password: 'temporary-pw' } });
+    const login = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/viewer/default/login',
+      payload: { email: 'new@yard.com', password: 'temporary-pw' },
+    });
     expect(login.json().requirePasswordReset).toBe(true);
     const token = login.json().token as string;
-    expect((await t.app.inject({ method: 'POST', url: '/api/authorize-user', headers: bearer(token) })).statusCode).toBe(200);
+    expect(
+      (await t.app.inject({ method: 'POST', url: '/api/authorize-user', headers: bearer(token) })).statusCode,
+    ).toBe(200);
     const models = await t.app.inject({ url: '/api/viewer/project/models', headers: bearer(token) });
     expect(models.statusCode).toBe(403);
-    expect(models.json()).toEqual({ error: 'Forbidden', message: 'Change your password before continuing', type: 'permission' });
+    expect(models.json()).toEqual({
+      error: 'Forbidden',
+      message: 'Change your password before continuing',
+      type: 'permission',
+    });
     const change = await t.app.inject({
-      method: 'POST', url: '/api/auth/viewer/default/changePassword', headers: bearer(token),
-      payload: { email: 'new@yard.com', currentPassword: 'temporary-pw', newPassword: 'my-own-password', confirmNewPassword: 'my-own-password' },
+      method: 'POST',
+      url: '/api/auth/viewer/default/changePassword',
+      headers: bearer(token),
+      payload: {
+        email: 'new@yard.com',
+        currentPassword: 'temporary-pw',
+        newPassword: 'my-own-password',
+        confirmNewPassword: 'my-own-password',
+      },
     });
     expect(change.statusCode, change.body).toBe(200);
     expect((await t.app.inject({ url: '/api/viewer/project/models', headers: bearer(token) })).statusCode).toBe(200);
@@ -85,12 +126,23 @@ describe('permissions enforced by the server', () => {
     t = await makeApp();
     await signUp(t.app, 'admin@yard.com', { admin: true });
     const r = await t.app.inject({
-      method: 'POST', url: '/api/auth/viewer/default/register', headers: bearer('stale.token.value'),
-      payload: { email: 'visitor@yard.com', password: 'secret-password', fullName: 'Visitor', requirePasswordReset: true },
+      method: 'POST',
+      url: '/api/auth/viewer/default/register',
+      headers: bearer('stale.token.value'),
+      payload: {
+        email: 'visitor@yard.com',
+        password: 'secret-password',
+        fullName: 'Visitor',
+        requirePasswordReset: true,
+      },
     });
     expect(r.statusCode, r.body).toBe(200);
     // not an administrator's call: requirePasswordReset from a visitor is ignored
-    const login = await t.app.inject({ method: 'POST', url: '/api/auth/viewer/default/login', payload: { email: 'visitor@yard.com', password: 'secret-password' } });
+    const login = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/viewer/default/login',
+      payload: { email: 'visitor@yard.com', password: 'secret-password' },
+    });
     expect(login.json().requirePasswordReset).toBe(false);
   });
 });
@@ -100,12 +152,22 @@ describe('nothing half-written', () => {
     t = await makeApp({ maxUploadMb: 1 });
     const admin = await signUp(t.app, 'admin@yard.com', { admin: true });
     const { payload, headers } = multipartFile('big.3docx', Buffer.alloc(1024 * 1024 + 10, 0x20));
-    const r = await t.app.inject({ method: 'POST', url: '/api/viewer/project/add/project-uploaded', payload, headers: { ...headers, ...bearer(admin) } });
+    const r = await t.app.inject({
+      method: 'POST',
+      url: '/api/viewer/project/add/project-uploaded',
+      payload,
+      headers: { ...headers, ...bearer(admin) },
+    });
     expect(r.statusCode).toBe(413);
     expect(r.json().message).toBe('The file is larger than 1 MB');
-    const models = (await t.app.inject({ url: '/api/viewer/project/models', headers: bearer(admin) })).json() as unknown[];
+    const models = (
+      await t.app.inject({ url: '/api/viewer/project/models', headers: bearer(admin) })
+    ).json() as unknown[];
     expect(models).toEqual([]);
-    expect((await t.app.inject({ url: '/api/viewer/project/model-conversion?projectName=BIG', headers: bearer(admin) })).statusCode).toBe(404);
+    expect(
+      (await t.app.inject({ url: '/api/viewer/project/model-conversion?projectName=BIG', headers: bearer(admin) }))
+        .statusCode,
+    ).toBe(404);
     const uploads = path.join(t.config.dataDir, 'uploads');
     expect(existsSync(uploads) ? readdirSync(uploads) : []).toEqual([]);
     // the name is not locked
@@ -132,7 +194,10 @@ describe('nothing half-written', () => {
     const id = await m.reserve('SHIP', 'a@yard.com');
     m.start(id, { input: '/nonexistent', description: '', replace: false });
     await started;
-    await expect(m.cancel('SHIP', 'a@yard.com')).rejects.toMatchObject({ statusCode: 409, message: 'The conversion of SHIP is being saved and can no longer be canceled' });
+    await expect(m.cancel('SHIP', 'a@yard.com')).rejects.toMatchObject({
+      statusCode: 409,
+      message: 'The conversion of SHIP is being saved and can no longer be canceled',
+    });
     releaseCommit();
     expect((await m.wait(id)).status).toBe(2);
     rmSync(scratch, { recursive: true, force: true });
@@ -140,8 +205,19 @@ describe('nothing half-written', () => {
 
   it('does not lock a project name when the conversion cannot be recorded', async () => {
     t = await makeApp();
-    const failingDb = { insertInto: () => ({ values: () => ({ execute: async () => { throw new Error('disk full'); } }) }) };
-    const m = new ConversionManager(failingDb as never, t.app.ctx.projects, { run: async () => OUTPUT, close: async () => {} });
+    const failingDb = {
+      insertInto: () => ({
+        values: () => ({
+          execute: async () => {
+            throw new Error('disk full');
+          },
+        }),
+      }),
+    };
+    const m = new ConversionManager(failingDb as never, t.app.ctx.projects, {
+      run: async () => OUTPUT,
+      close: async () => {},
+    });
     await expect(m.reserve('SHIP', 'a@yard.com')).rejects.toThrow('disk full');
     expect(m.running('SHIP')).toBeNull();
   });
@@ -154,7 +230,17 @@ describe('nothing half-written', () => {
       const id = '11111111-2222-4333-8444-555555555555';
       await app.ctx.db
         .insertInto('conversions')
-        .values({ id, project_name: 'HALF', started_by: 'a@yard.com', status: 1, progress: 40, message: 'Converting', error: null, created_at: new Date().toISOString(), finished_at: null })
+        .values({
+          id,
+          project_name: 'HALF',
+          started_by: 'a@yard.com',
+          status: 1,
+          progress: 40,
+          message: 'Converting',
+          error: null,
+          created_at: new Date().toISOString(),
+          finished_at: null,
+        })
         .execute();
       await app.close();
       const tmpDir = path.join(dataDir, 'projects', 'HALF', `.tmp-${id}`);

@@ -30,7 +30,13 @@ afterAll(async () => {
 
 function open(auth: Record<string, string>): Promise<Socket> {
   return new Promise((resolve, reject) => {
-    const s = connect(url, { path: '/api/socket.io', transports: ['websocket'], upgrade: false, auth, reconnection: false });
+    const s = connect(url, {
+      path: '/api/socket.io',
+      transports: ['websocket'],
+      upgrade: false,
+      auth,
+      reconnection: false,
+    });
     s.on('connect', () => resolve(s));
     s.on('connect_error', (e) => {
       s.close();
@@ -55,8 +61,15 @@ describe('realtime progress', () => {
       events.push(ev);
       if (ev.status !== 1 && ev.status !== 5) done();
     });
-    const { payload, headers } = multipartFile('NAPA-OCX_M1.3docx', readFileSync(path.join(SAMPLES, 'NAPA-OCX_M1.3docx')));
-    const r = await fetch(`${url}/api/viewer/project/add/project-uploaded?projectName=RT`, { method: 'POST', body: new Uint8Array(payload), headers: { ...headers, ...bearer(token) } });
+    const { payload, headers } = multipartFile(
+      'NAPA-OCX_M1.3docx',
+      readFileSync(path.join(SAMPLES, 'NAPA-OCX_M1.3docx')),
+    );
+    const r = await fetch(`${url}/api/viewer/project/add/project-uploaded?projectName=RT`, {
+      method: 'POST',
+      body: new Uint8Array(payload),
+      headers: { ...headers, ...bearer(token) },
+    });
     expect(r.status).toBe(200);
     const { conversionId } = (await r.json()) as { conversionId: string };
     socket.emit('join', conversionId);

@@ -29,7 +29,13 @@ afterAll(async () => {
 
 function open(): Promise<Socket> {
   return new Promise((resolve, reject) => {
-    const s = connect(url, { path: '/api/socket.io', transports: ['websocket'], upgrade: false, auth: { token }, reconnection: false });
+    const s = connect(url, {
+      path: '/api/socket.io',
+      transports: ['websocket'],
+      upgrade: false,
+      auth: { token },
+      reconnection: false,
+    });
     sockets.push(s);
     s.on('connect', () => resolve(s));
     s.on('connect_error', reject);

@@ -28,7 +28,10 @@ describe('database', () => {
     t = await makeApp();
     const db = new Database(path.join(t.config.dataDir, 'keelson.sqlite'), { readonly: true });
     expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
-    const tables = db.prepare("SELECT name FROM sqlite_master WHERE type='table'").all().map((r) => (r as { name: string }).name);
+    const tables = db
+      .prepare("SELECT name FROM sqlite_master WHERE type='table'")
+      .all()
+      .map((r) => (r as { name: string }).name);
     expect(tables).toEqual(expect.arrayContaining(['users', 'projects', 'revisions', 'conversions']));
     db.close();
   });
@@ -41,7 +44,10 @@ describe('built UI', () => {
     writeFileSync(path.join(ui, 'index.html'), '<!doctype html><title>Keelson</title>');
     writeFileSync(path.join(ui, 'assets', 'app.js'), 'console.log(1)');
     const dataDir = tempDir();
-    const app = await buildApp(loadConfig({}, { dataDir, uiDir: ui, demoShip: false, useWorkerThreads: false, jwtSecret: 'x' }), { serveUi: true });
+    const app = await buildApp(
+      loadConfig({}, { dataDir, uiDir: ui, demoShip: false, useWorkerThreads: false, jwtSecret: 'x' }),
+      { serveUi: true },
+    );
     try {
       expect((await app.inject({ url: '/assets/app.js' })).body).toBe('console.log(1)');
       const deep = await app.inject({ url: '/SOME_MODEL?revision=2' });
@@ -65,7 +71,12 @@ describe('demo ship', () => {
 
 describe('CLI helpers', () => {
   it('parses arguments and refuses bad ones', () => {
-    expect(parseArgs(['a.3docx', '--name', 'Ship', '--replace'])).toEqual({ file: 'a.3docx', name: 'Ship', replace: true, description: '' });
+    expect(parseArgs(['a.3docx', '--name', 'Ship', '--replace'])).toEqual({
+      file: 'a.3docx',
+      name: 'Ship',
+      replace: true,
+      description: '',
+    });
     expect(() => parseArgs([])).toThrow('FILE is required');
     expect(() => parseArgs(['a', '--bogus'])).toThrow('Unknown option --bogus');
     expect(() => parseArgs(['a', '--name'])).toThrow('--name needs a value');
@@ -78,22 +89,28 @@ describe('CLI helpers', () => {
   });
 });
 
-const hasGenerator = ['index.ts', 'index.js'].some((f) => existsSync(path.resolve(__dirname, '../../bench/generator', f)));
+const hasGenerator = ['index.ts', 'index.js'].some((f) =>
+  existsSync(path.resolve(__dirname, '../../tools/generator', f)),
+);
 
 describe('demo ship import', () => {
-  it.skipIf(!hasGenerator)('imports DEMO_SHIP on first start through the conversion path, once', async () => {
-    t = await makeApp({ demoShip: true });
-    const id = await startDemoShipImport(t.app.ctx);
-    expect(id).not.toBeNull();
-    const final = await t.app.ctx.conversions.wait(id!);
-    expect(final.status === 2 || final.status === 5, final.message).toBe(true);
-    const rev = await t.app.ctx.projects.revision('DEMO_SHIP', 'latest');
-    expect(rev.number).toBe(1);
-    await new Promise((r) => setTimeout(r, 50));
-    await t.app.ctx.projects.deleteProject('DEMO_SHIP');
-    // imported once: a deleted demo does not come back
-    expect(await startDemoShipImport(t.app.ctx)).toBeNull();
-  }, 180_000);
+  it.skipIf(!hasGenerator)(
+    'imports DEMO_SHIP on first start through the conversion path, once',
+    async () => {
+      t = await makeApp({ demoShip: true });
+      const id = await startDemoShipImport(t.app.ctx);
+      expect(id).not.toBeNull();
+      const final = await t.app.ctx.conversions.wait(id!);
+      expect(final.status === 2 || final.status === 5, final.message).toBe(true);
+      const rev = await t.app.ctx.projects.revision('DEMO_SHIP', 'latest');
+      expect(rev.number).toBe(1);
+      await new Promise((r) => setTimeout(r, 50));
+      await t.app.ctx.projects.deleteProject('DEMO_SHIP');
+      // imported once: a deleted demo does not come back
+      expect(await startDemoShipImport(t.app.ctx)).toBeNull();
+    },
+    180_000,
+  );
 
   it('ends a failed demo generation as an Error conversion without throwing', async () => {
     t = await makeApp({ demoShip: true });

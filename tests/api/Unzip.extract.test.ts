@@ -51,7 +51,10 @@ async function refusal(zip: Uint8Array, maxBytes?: number): Promise<{ error: unk
   const dir = tempDir();
   writeFileSync(path.join(dir, 'in.zip'), zip);
   const out = path.join(dir, 'out');
-  const error = await extractSingleOcxFromZip(path.join(dir, 'in.zip'), out, maxBytes).then(() => null, (e: unknown) => e);
+  const error = await extractSingleOcxFromZip(path.join(dir, 'in.zip'), out, maxBytes).then(
+    () => null,
+    (e: unknown) => e,
+  );
   return { error, left: existsSync(out) ? readdirSync(out) : [] };
 }
 
@@ -90,11 +93,15 @@ describe('extractSingleOcxFromZip', () => {
   it('refuses an archive without an OCX entry, naming the entries found', async () => {
     const { error } = await refusal(zipSync({ 'readme.txt': strToU8('hi'), 'model.db64': strToU8('x') }));
     expect(error).toBeInstanceOf(ZipArchiveError);
-    expect((error as Error).message).toBe('The archive holds no .3docx, .ocx or .xml file (entries: readme.txt, model.db64)');
+    expect((error as Error).message).toBe(
+      'The archive holds no .3docx, .ocx or .xml file (entries: readme.txt, model.db64)',
+    );
   });
 
   it('refuses an archive with several OCX entries, naming them, and leaves no file', async () => {
-    const { error, left } = await refusal(zipSync({ 'a/M1.3docx': SAMPLE, 'readme.txt': strToU8('hi'), 'b.xml': strToU8('<x/>') }));
+    const { error, left } = await refusal(
+      zipSync({ 'a/M1.3docx': SAMPLE, 'readme.txt': strToU8('hi'), 'b.xml': strToU8('<x/>') }),
+    );
     expect(error).toBeInstanceOf(ZipArchiveError);
     expect((error as Error).message).toBe('The archive holds more than one OCX file: a/M1.3docx, b.xml');
     expect(left).toEqual([]);
@@ -132,7 +139,12 @@ describe('zipped uploads', () => {
 
   const upload = (name: string, zip: Uint8Array) => {
     const { payload, headers } = multipartFile(name, Buffer.from(zip));
-    return t.app.inject({ method: 'POST', url: '/api/viewer/project/add/project-uploaded', payload, headers: { ...headers, ...bearer(admin) } });
+    return t.app.inject({
+      method: 'POST',
+      url: '/api/viewer/project/add/project-uploaded',
+      payload,
+      headers: { ...headers, ...bearer(admin) },
+    });
   };
 
   it('converts the zipped sample to Ready and keeps the zip as the original', async () => {
@@ -148,10 +160,19 @@ describe('zipped uploads', () => {
   it('answers 400 naming the entries for an archive with several OCX files, and records nothing', async () => {
     const r = await upload('two.zip', zipSync({ 'M1.3docx': SAMPLE, 'M2.ocx': SAMPLE }));
     expect(r.statusCode).toBe(400);
-    expect(r.json()).toEqual({ error: 'BadRequest', message: 'The archive holds more than one OCX file: M1.3docx, M2.ocx', type: 'validation' });
-    const models = (await t.app.inject({ url: '/api/viewer/project/models', headers: bearer(admin) })).json() as { name: string }[];
+    expect(r.json()).toEqual({
+      error: 'BadRequest',
+      message: 'The archive holds more than one OCX file: M1.3docx, M2.ocx',
+      type: 'validation',
+    });
+    const models = (await t.app.inject({ url: '/api/viewer/project/models', headers: bearer(admin) })).json() as {
+      name: string;
+    }[];
     expect(models.map((m) => m.name)).not.toContain('TWO');
-    const conv = await t.app.inject({ url: '/api/viewer/project/model-conversion?projectName=TWO', headers: bearer(admin) });
+    const conv = await t.app.inject({
+      url: '/api/viewer/project/model-conversion?projectName=TWO',
+      headers: bearer(admin),
+    });
     expect(conv.statusCode).toBe(404);
     expect(readdirSync(path.join(t.config.dataDir, 'uploads')).some((f) => f.includes('two'))).toBe(false);
   });

@@ -24,7 +24,17 @@ export interface TestApp {
  */
 export async function makeApp(overrides: Partial<ServerConfig> = {}, runner?: ConversionRunner): Promise<TestApp> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'keelson-api-'));
-  const config = loadConfig({}, { dataDir, demoShip: false, useWorkerThreads: false, jwtSecret: 'test-secret-0123456789', authRateLimitPerMin: 1000, ...overrides });
+  const config = loadConfig(
+    {},
+    {
+      dataDir,
+      demoShip: false,
+      useWorkerThreads: false,
+      jwtSecret: 'test-secret-0123456789',
+      authRateLimitPerMin: 1000,
+      ...overrides,
+    },
+  );
   const app = await buildApp(config, { runner });
   return {
     app,
@@ -37,12 +47,23 @@ export async function makeApp(overrides: Partial<ServerConfig> = {}, runner?: Co
 }
 
 /** Registers (admin when `admin`) and logs in; returns the bearer token. */
-export async function signUp(app: FastifyInstance, email: string, opts: { admin?: boolean; password?: string } = {}): Promise<string> {
+export async function signUp(
+  app: FastifyInstance,
+  email: string,
+  opts: { admin?: boolean; password?: string } = {},
+): Promise<string> {
   const password = opts.password ?? 'secret-password';
   const r = await app.inject({
     method: 'POST',
     url: '/api/auth/viewer/default/register',
-    payload: { email, password, fullName: email.split('@')[0], requirePasswordReset: false, adminEmail: '', registerAdmin: opts.admin === true },
+    payload: {
+      email,
+      password,
+      fullName: email.split('@')[0],
+      requirePasswordReset: false,
+      adminEmail: '',
+      registerAdmin: opts.admin === true,
+    },
   });
   if (r.statusCode !== 200) throw new Error(`register ${email}: ${r.statusCode} ${r.body}`);
   const l = await app.inject({ method: 'POST', url: '/api/auth/viewer/default/login', payload: { email, password } });
@@ -51,13 +72,19 @@ export async function signUp(app: FastifyInstance, email: string, opts: { admin?
 }
 
 /** A multipart/form-data body with one file field named 'file'. */
-export function multipartFile(fileName: string, content: Buffer | string): { payload: Buffer; headers: Record<string, string> } {
-  const boundary = '----keelson' + Math.random().toString(16).slice(2);
+export function multipartFile(
+  fileName: string,
+  content: Buffer | string,
+): { payload: Buffer; headers: Record<string, string> } {
+  const boundary = `----keelson${Math.random().toString(16).slice(2)}`;
   const head = Buffer.from(
     `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${fileName}"\r\nContent-Type: application/octet-stream\r\n\r\n`,
   );
   const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
-  return { payload: Buffer.concat([head, Buffer.isBuffer(content) ? content : Buffer.from(content), tail]), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
+  return {
+    payload: Buffer.concat([head, Buffer.isBuffer(content) ? content : Buffer.from(content), tail]),
+    headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+  };
 }
 
 export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
@@ -65,7 +92,12 @@ export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 /** Uploads the sample `<model>.3docx` from SAMPLES as `token`, waits for its conversion; returns the project name. */
 export async function uploadSample(t: TestApp, token: string, model: string): Promise<string> {
   const { payload, headers } = multipartFile(`${model}.3docx`, readFileSync(path.join(SAMPLES, `${model}.3docx`)));
-  const r = await t.app.inject({ method: 'POST', url: '/api/viewer/project/add/project-uploaded', payload, headers: { ...headers, ...bearer(token) } });
+  const r = await t.app.inject({
+    method: 'POST',
+    url: '/api/viewer/project/add/project-uploaded',
+    payload,
+    headers: { ...headers, ...bearer(token) },
+  });
   expect(r.statusCode, r.body).toBe(200);
   const up = v.parse(UploadResponseSchema, r.json());
   await t.app.ctx.conversions.wait(up.conversionId);

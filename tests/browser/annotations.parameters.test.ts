@@ -1,5 +1,5 @@
 /**
- * Surface-object parameters as dimension lines in Chromium (issue 5 item 7; viewer.md §3 "Annotation
+ * Surface-object parameters as dimension lines in Chromium (viewer.md §3 "Annotation
  * settings" parameters, §7 "Geometry" surface-objects, §9 "Drawing"): NAPA-OCX_M8 is uploaded through the
  * API; with Annotations → Parameters on, selecting the bracket B:1K383ZN95W/DECK in the tree asks the
  * server for its surface object and the engine draws one dimension per non-zero parameter.
@@ -52,10 +52,11 @@ async function waitForCount(ok: (n: number) => boolean): Promise<number> {
   return n;
 }
 
-describe('parameter annotations (issue 5 item 7)', () => {
+describe('parameter annotations', () => {
   it('Annotations → Parameters, then selecting a bracket draws its dimension lines (length, radius, angle)', async () => {
     expect(await annotationCount()).toBe(0);
-    const isSurfaceCall = (r: { url(): string; request(): { method(): string } }) => r.url().includes('/geometry/surface-objects') && r.request().method() === 'POST';
+    const isSurfaceCall = (r: { url(): string; request(): { method(): string } }) =>
+      r.url().includes('/geometry/surface-objects') && r.request().method() === 'POST';
     // Nothing selected: the visible plates, brackets and holes (up to the cap) are asked for.
     const visible = page.waitForResponse(isSurfaceCall);
     await annotationsButton().click();
@@ -72,13 +73,20 @@ describe('parameter annotations (issue 5 item 7)', () => {
       const b = (await r.json()) as { surfaceObjects: Array<{ name: string }> };
       return b.surfaceObjects.length === 1;
     });
-    await tree.getByRole('option', { name: new RegExp(BRACKET.replace(/[/*]/g, '\\$&')) }).first().click();
+    await tree
+      .getByRole('option', { name: new RegExp(BRACKET.replace(/[/*]/g, '\\$&')) })
+      .first()
+      .click();
     const r = await response;
     expect(r.status()).toBe(200);
-    const body = (await r.json()) as { surfaceObjects: Array<{ name: string; parameters: Array<{ parameterType: string; parameterValue: number }> }> };
+    const body = (await r.json()) as {
+      surfaceObjects: Array<{ name: string; parameters: Array<{ parameterType: string; parameterValue: number }> }>;
+    };
     expect(body.surfaceObjects.map((s) => s.name)).toEqual([BRACKET]);
     const params = body.surfaceObjects[0].parameters;
-    expect(params.filter((p) => p.parameterType === 'radius').map((p) => Math.round(p.parameterValue * 1000))).toEqual([28]);
+    expect(params.filter((p) => p.parameterType === 'radius').map((p) => Math.round(p.parameterValue * 1000))).toEqual([
+      28,
+    ]);
     expect(params.some((p) => p.parameterType === 'angle' && Math.round(p.parameterValue) === 90)).toBe(true);
 
     // One dimension per non-zero parameter (viewer.md §5: a zero parameter draws nothing).

@@ -1,5 +1,5 @@
 /**
- * Issue 2 "Done when": a fresh server (as `npm start` runs it, with the embedded defaults) imports the demo
+ * A fresh server (as `npm start` runs it, with the embedded defaults) imports the demo
  * ship on first start, so a new user who registers can open it at once and see it drawn.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 /**
- * Issue 2 "Done when", in Chromium against a real server: register the administrator, upload
+ * "Done when", in Chromium against a real server: register the administrator, upload
  * NAPA-OCX_M8.3docx, watch progress reach 100 %, open the model, rotate it, click a plate and read its
  * thickness and material; a wrong password shows the server's message under the password field; a
  * broken upload shows a clear error and leaves the other projects as they were.
@@ -42,7 +42,7 @@ async function login(p: Page, email: string, password: string): Promise<void> {
 async function upload(p: Page, file: string): Promise<void> {
   await p.getByRole('button', { name: 'Add project' }).click();
   await p.locator('input[type="file"]').setInputFiles(file);
-  await p.getByRole("button", { name: "Add", exact: true }).click();
+  await p.getByRole('button', { name: 'Add', exact: true }).click();
 }
 
 describe('first end-to-end slice', () => {
@@ -129,7 +129,10 @@ describe('first end-to-end slice', () => {
   it('refuses a broken upload with a clear error and leaves other projects as they were', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'keelson-broken-'));
     const broken = path.join(dir, 'BROKEN.3docx');
-    writeFileSync(broken, '<?xml version="1.0"?>\n<ocx:ocxXML xmlns:ocx="https://3docx.org/fileadmin//ocx_schema//V300//OCX_Schema.xsd">\n<ocx:Vessel');
+    writeFileSync(
+      broken,
+      '<?xml version="1.0"?>\n<ocx:ocxXML xmlns:ocx="https://3docx.org/fileadmin//ocx_schema//V300//OCX_Schema.xsd">\n<ocx:Vessel',
+    );
     await page.goto(server.url);
     await upload(page, broken);
     await page.getByTestId('toast-error').getByText('Failed to add project BROKEN').waitFor({ timeout: 60_000 });

@@ -1,5 +1,5 @@
 /**
- * Issue 5 engineering tools in Chromium against a real server (viewer.md §2 '2D section' dialog, clipping
+ * engineering tools in Chromium against a real server (viewer.md §2 '2D section' dialog, clipping
  * controls, toolbar toggles, model tree '{axis}-sections'; §4 measuring, clipping, section drawing; §5
  * validation texts; §8 toasts). NAPA-TR03_TC11 (frames X0, X5, X10 ...) is uploaded through the API first.
  */
@@ -18,7 +18,7 @@ const NOT_SET_ERROR = 'Coordinate cannot be set!\nCheck that the min value is no
 
 let server: RunningServer;
 let browser: Browser;
-let context: BrowserContext;
+let _context: BrowserContext;
 let page: Page;
 let token: string;
 /** Model bounds, m. */
@@ -33,11 +33,13 @@ async function openModel(): Promise<void> {
 beforeAll(async () => {
   server = await startServer();
   token = await seedSample(server, ADMIN, MODEL);
-  const objects = (await (await api('GET', `/api/keelson-instance/model/objects?modelName=${MODEL}&revision=1`)).json()) as { info: { bounds: number[] } };
+  const objects = (await (
+    await api('GET', `/api/keelson-instance/model/objects?modelName=${MODEL}&revision=1`)
+  ).json()) as { info: { bounds: number[] } };
   bounds = objects.info.bounds;
   browser = await launchChromium();
   page = await newLoggedInPage(browser, token, { acceptDownloads: true });
-  context = page.context();
+  _context = page.context();
   page.setDefaultTimeout(20_000);
   await openModel();
 });
@@ -61,7 +63,15 @@ async function modelPoints(): Promise<Array<[number, number]>> {
   const box = await canvasBox();
   const pts: Array<[number, number]> = [];
   for (let r = 0; r <= 0.2; r += 0.05)
-    for (const [dx, dy] of [[0, 0], [1, 0], [-1, 0], [0, 1], [0, -1], [1, 1], [-1, -1]] as const)
+    for (const [dx, dy] of [
+      [0, 0],
+      [1, 0],
+      [-1, 0],
+      [0, 1],
+      [0, -1],
+      [1, 1],
+      [-1, -1],
+    ] as const)
       pts.push([box.x + box.width * (0.5 + dx * r), box.y + box.height * (0.5 + dy * r)]);
   return pts;
 }
@@ -71,7 +81,7 @@ const midX = () => ((bounds[0] + bounds[3]) / 2).toFixed(3);
 const sectionRow = (name: string) => page.locator(`[role="treeitem"][data-section="${name}"]`);
 const toast = (text: string) => page.getByTestId('toast-success').filter({ hasText: text });
 
-describe('engineering tools (issue 5)', () => {
+describe('engineering tools', () => {
   it("the '2D section' dialog validates with the spec's text and enables Create only when valid", async () => {
     await toolbarButton('2D section').click();
     const dialog = page.getByTestId('section-dialog');
@@ -121,19 +131,30 @@ describe('engineering tools (issue 5)', () => {
 
   it('Export SVG downloads "{model} {section}.svg" that parses as SVG', async () => {
     const name = `X=${midX()}`;
-    const [download] = await Promise.all([page.waitForEvent('download'), sectionRow(name).getByRole('button', { name: `Export SVG ${name}` }).click()]);
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      sectionRow(name)
+        .getByRole('button', { name: `Export SVG ${name}` })
+        .click(),
+    ]);
     expect(download.suggestedFilename()).toBe(`${MODEL} ${name}.svg`);
     const text = readFileSync((await download.path())!, 'utf8');
     const parsed = await page.evaluate((t) => {
       const doc = new DOMParser().parseFromString(t, 'image/svg+xml');
-      return { root: doc.documentElement.nodeName, errors: doc.getElementsByTagName('parsererror').length, shapes: doc.querySelectorAll('path, polyline, polygon, line').length };
+      return {
+        root: doc.documentElement.nodeName,
+        errors: doc.getElementsByTagName('parsererror').length,
+        shapes: doc.querySelectorAll('path, polyline, polygon, line').length,
+      };
     }, text);
     expect(parsed).toMatchObject({ root: 'svg', errors: 0 });
     expect(parsed.shapes).toBeGreaterThan(0);
     // And Chromium renders it: the drawing puts dark section lines on the page.
     const svgPage = await page.context().newPage();
     await svgPage.setViewportSize({ width: 800, height: 600 });
-    await svgPage.setContent(`<html><body style="margin:0;background:#fff">${text.replace(/^<\?xml[^>]*>/, '')}</body></html>`);
+    await svgPage.setContent(
+      `<html><body style="margin:0;background:#fff">${text.replace(/^<\?xml[^>]*>/, '')}</body></html>`,
+    );
     await svgPage.evaluate(() => {
       const svg = document.querySelector('svg')!;
       svg.setAttribute('width', '800');
@@ -148,9 +169,13 @@ describe('engineering tools (issue 5)', () => {
 
   it('Save section stores it (toast), it is listed after a reload, and Delete asks for confirmation', async () => {
     const name = `X=${midX()}`;
-    await sectionRow(name).getByRole('button', { name: `Save section ${name}` }).click();
+    await sectionRow(name)
+      .getByRole('button', { name: `Save section ${name}` })
+      .click();
     await toast(`Section "${name}" was saved"`).first().waitFor();
-    const listed = (await (await api('GET', `/api/viewer/ship-sections?projectName=${MODEL}`)).json()) as Array<{ name: string }>;
+    const listed = (await (await api('GET', `/api/viewer/ship-sections?projectName=${MODEL}`)).json()) as Array<{
+      name: string;
+    }>;
     expect(listed.map((s) => s.name)).toEqual([name]);
     await openModel();
     await page.getByRole('button', { name: 'Expand X-sections' }).click({ timeout: 15_000 });
@@ -159,7 +184,9 @@ describe('engineering tools (issue 5)', () => {
     expect(await sectionRow(name).getAttribute('data-drawn')).toBe('false'); // drawn on demand
     await sectionRow(name).getByRole('button', { name, exact: true }).click();
     await waitUntil(async () => (await sectionRow(name).getAttribute('data-drawn')) === 'true', 30_000);
-    await sectionRow(name).getByRole('button', { name: `Delete section ${name}` }).click();
+    await sectionRow(name)
+      .getByRole('button', { name: `Delete section ${name}` })
+      .click();
     const confirm = page.getByTestId('delete-section-dialog');
     await confirm.getByText('This will delete the section from all the users.').waitFor();
     await confirm.getByRole('button', { name: 'Delete' }).click();
@@ -185,13 +212,17 @@ describe('engineering tools (issue 5)', () => {
     const notCalc = await page.getByTestId('clip-xMin-error').textContent();
     // The model has vertical planes only if it numbers them; either way the error is one of the spec's.
     expect([NOT_SET_ERROR, 'Coordinate could not be calculated from the given input: "#V99999"']).toContain(notCalc);
-    const expected = (await (await api('GET', `/api/keelson-instance/reference-system/coordinate?modelName=${MODEL}&revision=1&value=%231`)).json()) as { coordinate: number };
+    const expected = (await (
+      await api('GET', `/api/keelson-instance/reference-system/coordinate?modelName=${MODEL}&revision=1&value=%231`)
+    ).json()) as { coordinate: number };
     await xMin.fill('#1');
     await xMin.press('Enter');
     await waitUntil(async () => (await page.getByTestId('clip-xMin-error').count()) === 0);
     await waitUntil(async () => (await xMin.inputValue()) === expected.coordinate.toFixed(3));
     // Plus steps one frame: '#2'.
-    const two = (await (await api('GET', `/api/keelson-instance/reference-system/coordinate?modelName=${MODEL}&revision=1&value=%232`)).json()) as { coordinate: number };
+    const two = (await (
+      await api('GET', `/api/keelson-instance/reference-system/coordinate?modelName=${MODEL}&revision=1&value=%232`)
+    ).json()) as { coordinate: number };
     await page.getByRole('button', { name: 'Xmin plus' }).click();
     await waitUntil(async () => (await xMin.inputValue()) === two.coordinate.toFixed(3));
     await page.getByTestId('clipping-controls').getByRole('button', { name: 'Reset' }).click();
@@ -222,7 +253,13 @@ describe('engineering tools (issue 5)', () => {
     await prompt.waitFor();
     const measurement = page.getByTestId('measurement');
     const state = async () =>
-      (await measurement.count()) > 0 ? 'done' : (await prompt.count()) === 0 ? 'off' : /end point/.test(await prompt.innerText()) ? 'end' : 'start';
+      (await measurement.count()) > 0
+        ? 'done'
+        : (await prompt.count()) === 0
+          ? 'off'
+          : /end point/.test((await prompt.textContent()) ?? '')
+            ? 'end'
+            : 'start';
     // Click over the model until a start point snaps, then elsewhere until the line is finished.
     const pts = await modelPoints();
     const order = [...pts, ...[...pts].reverse()];
@@ -238,14 +275,22 @@ describe('engineering tools (issue 5)', () => {
     await measurement.first().waitFor();
     expect(await measurement.first().textContent()).toMatch(/^\d+\.\d mm$/);
     expect(await prompt.count()).toBe(0); // one measurement ends the operator
-    await page.getByRole('button', { name: /Delete measurement/ }).first().click();
+    await page
+      .getByRole('button', { name: /Delete measurement/ })
+      .first()
+      .click();
     await measurement.first().waitFor({ state: 'detached' });
   });
 
   it('the snap settings menu toggles its four options and persists them', async () => {
     await toolbarButton('Snap').click();
     const options = page.getByRole('menuitemcheckbox');
-    expect(await options.allTextContents()).toEqual(['✓End point', '✓Intersection point', '✓Polygon point', '✓Nearest point']);
+    expect(await options.allTextContents()).toEqual([
+      '✓End point',
+      '✓Intersection point',
+      '✓Polygon point',
+      '✓Nearest point',
+    ]);
     const polygon = page.getByRole('menuitemcheckbox', { name: /Polygon point/ });
     expect(await polygon.getAttribute('aria-checked')).toBe('true');
     await polygon.click();

@@ -1,5 +1,5 @@
 /**
- * Issue 4 interaction in Chromium against a real server (viewer.md §2 context menu, scene-graph panel,
+ * interaction in Chromium against a real server (viewer.md §2 context menu, scene-graph panel,
  * rendering statistics, model tree search; §4 selection, view action history, projection, walk mode).
  * A small sample (NAPA-TR03_TC11: 4 panels, 4 plates, 38 stiffeners) is uploaded through the API first.
  */
@@ -72,7 +72,7 @@ async function waitUntil(check: () => Promise<boolean>, ms = 5000): Promise<void
   }
 }
 
-describe('viewer interaction (issue 4)', () => {
+describe('viewer interaction', () => {
   it('right-click opens the context menu with its entries; Escape closes it', async () => {
     await page.keyboard.press('Escape');
     const box = await canvasBox();
@@ -224,20 +224,25 @@ describe('viewer interaction (issue 4)', () => {
   });
 
   it("the tree search shows 'Search result: N object(s)' and 'No results found'", async () => {
-    const objects = (await (await api('GET', `/api/keelson-instance/model/objects?modelName=${MODEL}`)).json()) as { objects: Array<{ name: string; id: string }> };
+    const objects = (await (await api('GET', `/api/keelson-instance/model/objects?modelName=${MODEL}`)).json()) as {
+      objects: Array<{ name: string; id: string }>;
+    };
     const query = objects.objects[objects.objects.length - 1].name.slice(0, 4);
-    const expected = objects.objects.filter((o) => `${o.name}\u0000${o.id}`.toLowerCase().includes(query.toLowerCase())).length;
+    const expected = objects.objects.filter((o) =>
+      `${o.name}\u0000${o.id}`.toLowerCase().includes(query.toLowerCase()),
+    ).length;
     const tree = page.getByTestId('model-tree');
     await tree.getByRole('searchbox').fill(query);
     await expect(tree.getByTestId('search-summary')).toHaveTextValue(`Search result: ${expected} object(s)`);
     await tree.getByRole('checkbox', { name: 'Select all' }).click();
-    await expect(page.getByTestId('properties-title')).toHaveTextValue(expected === 1 ? /./ : `${expected} objects selected`);
+    await expect(page.getByTestId('properties-title')).toHaveTextValue(
+      expected === 1 ? /./ : `${expected} objects selected`,
+    );
     await tree.getByRole('searchbox').fill('no-such-object-xyz');
     await expect(tree.getByTestId('search-summary')).toHaveTextValue('No results found');
     await tree.getByRole('searchbox').fill('');
     await tree.getByText(`Structures (${MODEL})`).waitFor();
   });
-
 });
 
 // Small polling assertions on locators (vitest's expect has no Playwright matchers).
@@ -263,7 +268,8 @@ expect.extend({
     const end = Date.now() + 8000;
     while (Date.now() < end) {
       last = (await received.count()) ? await received.first().textContent() : null;
-      if (last !== null && (typeof text === 'string' ? last === text : text.test(last))) return { pass: true, message: () => `text matches` };
+      if (last !== null && (typeof text === 'string' ? last === text : text.test(last)))
+        return { pass: true, message: () => `text matches` };
       await new Promise((r) => setTimeout(r, 100));
     }
     return { pass: false, message: () => `expected text ${String(text)}, got ${JSON.stringify(last)}` };

@@ -11,10 +11,18 @@ const PARTS = 500_000 - PANELS;
 
 function bigShip(): TreeObject[] {
   const out: TreeObject[] = [];
-  for (let i = 0; i < PANELS; i++) out.push({ index: i, id: `PN${i}`, name: `Panel ${i}`, type: 'MAIN OBJECT', parent: -1, block: `B${i % 20}` });
+  for (let i = 0; i < PANELS; i++)
+    out.push({ index: i, id: `PN${i}`, name: `Panel ${i}`, type: 'MAIN OBJECT', parent: -1, block: `B${i % 20}` });
   for (let j = 0; j < PARTS; j++) {
     const i = PANELS + j;
-    out.push({ index: i, id: `PL${i}`, name: `Plate ${i}`, type: 'PLATE', parent: j % PANELS, block: `B${(j % PANELS) % 20}` });
+    out.push({
+      index: i,
+      id: `PL${i}`,
+      name: `Plate ${i}`,
+      type: 'PLATE',
+      parent: j % PANELS,
+      block: `B${(j % PANELS) % 20}`,
+    });
   }
   return out;
 }

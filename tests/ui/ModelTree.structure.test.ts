@@ -13,10 +13,20 @@ const objects: TreeObject[] = [
 ];
 
 describe('ModelTree (viewer.md §2 model tree)', () => {
-  const tree = new ModelTree('SHIP', objects, { sections: [{ name: 'X=#20', axis: 'X' }, { name: 'X=#10', axis: 'X' }] });
+  const tree = new ModelTree('SHIP', objects, {
+    sections: [
+      { name: 'X=#20', axis: 'X' },
+      { name: 'X=#10', axis: 'X' },
+    ],
+  });
   const labels = (nodes: number[]) => nodes.map((t) => tree.label(t));
   it("names the top-level folders 'Structures', 'Compartments', 'Blocks' and '{axis}-sections'", () => {
-    expect(labels([...tree.roots])).toEqual(['Structures (SHIP)', 'Compartments (SHIP)', 'Blocks (SHIP)', 'X-sections']);
+    expect(labels([...tree.roots])).toEqual([
+      'Structures (SHIP)',
+      'Compartments (SHIP)',
+      'Blocks (SHIP)',
+      'X-sections',
+    ]);
     const [structures, compartments, blocks, xs] = tree.roots;
     expect(labels(tree.children(structures))).toEqual(['Deck 1', 'Bulkhead']);
     expect(labels(tree.children(tree.nodeOfObject(0)))).toEqual(['Plate A', 'Plate B']);
@@ -29,7 +39,12 @@ describe('ModelTree (viewer.md §2 model tree)', () => {
     expect(labels(tree.children(xs))).toEqual(['X=#10', 'X=#20']);
     expect(tree.kind(tree.children(xs)[0])).toBe('section');
     expect(tree.section(tree.children(xs)[0])).toEqual({ name: 'X=#10', axis: 'X' });
-    expect(new ModelTree('S', objects.slice(2, 3).map((o) => ({ ...o, index: 0 }))).roots.map((t) => t)).toHaveLength(1);
+    expect(
+      new ModelTree(
+        'S',
+        objects.slice(2, 3).map((o) => ({ ...o, index: 0 })),
+      ).roots.map((t) => t),
+    ).toHaveLength(1);
   });
   it('numbers nodes in pre-order so a subtree is a contiguous range', () => {
     const deck = tree.nodeOfObject(0);
@@ -72,7 +87,15 @@ describe('TreeRows (virtualised rows)', () => {
     const list = () => Array.from({ length: rows.length }, (_, i) => tree.label(rows.nodeAt(i)));
     expect(list()).toEqual(['Structures (SHIP)', 'Deck 1', 'Bulkhead', 'Compartments (SHIP)', 'Blocks (SHIP)']);
     rows.toggle(tree.nodeOfObject(0));
-    expect(list()).toEqual(['Structures (SHIP)', 'Deck 1', 'Plate A', 'Plate B', 'Bulkhead', 'Compartments (SHIP)', 'Blocks (SHIP)']);
+    expect(list()).toEqual([
+      'Structures (SHIP)',
+      'Deck 1',
+      'Plate A',
+      'Plate B',
+      'Bulkhead',
+      'Compartments (SHIP)',
+      'Blocks (SHIP)',
+    ]);
     rows.toggle(tree.nodeOfObject(0));
     expect(list()).toHaveLength(5);
     expect(rows.reveal(tree.nodeOfObject(4))).toBe(3);

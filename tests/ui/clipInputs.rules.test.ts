@@ -5,7 +5,15 @@
 import { describe, expect, it } from 'vitest';
 import type { ClipBox } from '../../engine/EngineApi';
 import type { FrameTables } from '../../engine/model/types';
-import { CLIP_KEYS, CLIP_LABELS, clipPlaneAllowed, evaluateClipEntry, formatClipValue, oppositePlane, stepClipText } from '../../ui/logic/clipInputs';
+import {
+  CLIP_KEYS,
+  CLIP_LABELS,
+  clipPlaneAllowed,
+  evaluateClipEntry,
+  formatClipValue,
+  oppositePlane,
+  stepClipText,
+} from '../../ui/logic/clipInputs';
 
 // Frames every 700 mm from frame 0 at x = -1400 mm (frame n at -1400 + 700 n).
 const frames: FrameTables = {
@@ -43,8 +51,14 @@ describe('clipping inputs', () => {
       ok: false,
       error: 'Invalid input!\nFrame number or absolute coordinate expected.\nExamples: #10 or 12.6 or #10+0.1',
     });
-    expect(evaluateClipEntry('zMin', '#v3', box, frames)).toEqual({ ok: false, error: 'Coordinate could not be calculated from the given input: "#V3"' });
-    expect(evaluateClipEntry('xMin', '', box, frames)).toEqual({ ok: false, error: 'Coordinate could not be calculated from the given input: ""' });
+    expect(evaluateClipEntry('zMin', '#v3', box, frames)).toEqual({
+      ok: false,
+      error: 'Coordinate could not be calculated from the given input: "#V3"',
+    });
+    expect(evaluateClipEntry('xMin', '', box, frames)).toEqual({
+      ok: false,
+      error: 'Coordinate could not be calculated from the given input: ""',
+    });
     expect(evaluateClipEntry('xMin', '31', box, frames)).toEqual({
       ok: false,
       error: 'Coordinate cannot be set!\nCheck that the min value is not greater than max.',

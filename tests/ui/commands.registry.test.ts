@@ -2,7 +2,16 @@
  * Viewer commands as data (house rule 6; viewer.md §2 context menu and shortcuts, §4 view action history).
  */
 import { describe, expect, it, vi } from 'vitest';
-import { PROJECTION_AXES, VIEWER_COMMANDS, commandForKey, executeCommand, getCommand, matchShortcut, type CommandEngine, type CommandState } from '../../ui/viewer/commands';
+import {
+  PROJECTION_AXES,
+  VIEWER_COMMANDS,
+  commandForKey,
+  executeCommand,
+  getCommand,
+  matchShortcut,
+  type CommandEngine,
+  type CommandState,
+} from '../../ui/viewer/commands';
 import { clipSectionEntries } from '../../ui/stores/viewerFeatures';
 
 function fakeEngine(): CommandEngine & Record<string, ReturnType<typeof vi.fn>> {
@@ -20,10 +29,23 @@ function fakeEngine(): CommandEngine & Record<string, ReturnType<typeof vi.fn>> 
   };
 }
 
-function state(over: Partial<CommandState['viewer']> = {}, features: Partial<CommandState['features']> = {}): CommandState & { hiddenCalls: Array<[number[], boolean]> } {
+function state(
+  over: Partial<CommandState['viewer']> = {},
+  features: Partial<CommandState['features']> = {},
+): CommandState & { hiddenCalls: Array<[number[], boolean]> } {
   const hiddenCalls: Array<[number[], boolean]> = [];
   return {
-    viewer: { phase: 'ready', selection: [], selectionMode: 'structural-details', undoName: null, redoName: null, walkMode: false, showSceneGraph: false, showStats: false, ...over },
+    viewer: {
+      phase: 'ready',
+      selection: [],
+      selectionMode: 'structural-details',
+      undoName: null,
+      redoName: null,
+      walkMode: false,
+      showSceneGraph: false,
+      showStats: false,
+      ...over,
+    },
     features: { selectedAnnotations: 0, selectedMarkers: 0, sections: [], handlers: {}, ...features },
     tools: { measureState: 'off', clip: { active: false }, sectionDialogOpen: false },
     markHidden: (o, h) => hiddenCalls.push([o, h]),
@@ -31,7 +53,10 @@ function state(over: Partial<CommandState['viewer']> = {}, features: Partial<Com
   };
 }
 
-const key = (k: string, mods: Partial<{ ctrlKey: boolean; altKey: boolean; shiftKey: boolean; metaKey: boolean; code: string }> = {}) => ({
+const key = (
+  k: string,
+  mods: Partial<{ ctrlKey: boolean; altKey: boolean; shiftKey: boolean; metaKey: boolean; code: string }> = {},
+) => ({
   key: k,
   ctrlKey: false,
   altKey: false,
@@ -44,9 +69,26 @@ describe('viewer commands registry', () => {
   it('registers each action once with a name, and the required actions exist', () => {
     const ids = VIEWER_COMMANDS.map((c) => c.id);
     expect(new Set(ids).size).toBe(ids.length);
-    for (const id of ['hide-objects', 'undo', 'redo', 'fit-to-window', 'walk-mode', 'toggle-scene-graph', 'toggle-render-stats', 'selection-mode-main-objects', 'selection-mode-structural-details'])
+    for (const id of [
+      'hide-objects',
+      'undo',
+      'redo',
+      'fit-to-window',
+      'walk-mode',
+      'toggle-scene-graph',
+      'toggle-render-stats',
+      'selection-mode-main-objects',
+      'selection-mode-structural-details',
+    ])
       expect(getCommand(id).name).toBeTruthy();
-    expect(PROJECTION_AXES.map((a) => getCommand(`view-along-${a}`).name)).toEqual(['View along X', 'View along Y', 'View along Z', 'View along -X', 'View along -Y', 'View along -Z']);
+    expect(PROJECTION_AXES.map((a) => getCommand(`view-along-${a}`).name)).toEqual([
+      'View along X',
+      'View along Y',
+      'View along Z',
+      'View along -X',
+      'View along -Y',
+      'View along -Z',
+    ]);
     expect(getCommand('hide-objects').undoable).toBe(true);
     expect(getCommand('fit-to-window').undoable).toBe(false);
     expect(() => getCommand('nope')).toThrow(/Unknown viewer command "nope"/);
@@ -98,7 +140,14 @@ describe('viewer commands registry', () => {
         handlers: { deselectAnnotations: deselect },
       },
     );
-    expect(names(s)).toEqual(expect.arrayContaining(['Deselect 2 annotation(s)', 'Delete 2 annotation(s)', 'Deselect 1 comment marker(s)', 'Clip to section']));
+    expect(names(s)).toEqual(
+      expect.arrayContaining([
+        'Deselect 2 annotation(s)',
+        'Delete 2 annotation(s)',
+        'Deselect 1 comment marker(s)',
+        'Clip to section',
+      ]),
+    );
     expect(clipSectionEntries(s.features.sections)).toEqual(['X=#10', 'Y=2000']);
     await executeCommand('deselect-annotations', fakeEngine(), s);
     expect(deselect).toHaveBeenCalledTimes(1);
@@ -139,7 +188,7 @@ describe('viewer commands registry', () => {
     expect(commandForKey(key('w'))).toBeNull();
   });
 
-  it('measure toggles start and cancel; clipping toggles; 2D section opens the dialog (issue 5)', async () => {
+  it('measure toggles start and cancel; clipping toggles; 2D section opens the dialog', async () => {
     const engine = fakeEngine();
     const s = state();
     expect(getCommand('measure').label(s)).toBe('Measure');

@@ -7,7 +7,13 @@ import type { OrbitView } from '../../engine/EngineApi';
 import type { FrameTables } from '../../engine/model/types';
 import { frameScaleTicks } from '../../engine/reference/frameScale';
 import { frameAxis } from '../../engine/reference/frameSystem';
-import { cursorReadout, formatFrameNumber, formatMetres, projectOrtho, screenFrameTicks } from '../../ui/logic/coordinates';
+import {
+  cursorReadout,
+  formatFrameNumber,
+  formatMetres,
+  projectOrtho,
+  screenFrameTicks,
+} from '../../ui/logic/coordinates';
 
 const frames: FrameTables = {
   x: Array.from({ length: 101 }, (_, n) => ({ id: `F${n}`, name: `FR${n}`, coordinate: 600 * n, number: n })),
@@ -27,7 +33,14 @@ describe('mouse coordinates', () => {
   });
 
   it('reads x, y, z and the frame / longitudinal / vertical numbers under the cursor', () => {
-    expect(cursorReadout([3300, 1200, 5000], frames)).toEqual({ x: '3.300', y: '1.200', z: '5.000', frame: '5.50', longitudinal: '1.50', vertical: '–' });
+    expect(cursorReadout([3300, 1200, 5000], frames)).toEqual({
+      x: '3.300',
+      y: '1.200',
+      z: '5.000',
+      frame: '5.50',
+      longitudinal: '1.50',
+      vertical: '–',
+    });
     expect(cursorReadout(null, frames)).toBeNull();
     expect(cursorReadout([1, 2, 3], null)?.frame).toBe('–');
   });
@@ -35,7 +48,14 @@ describe('mouse coordinates', () => {
 
 describe('frame scale on screen', () => {
   // Looking along -Y (longitude 90, latitude 0): +X is to the right... check the basis instead of assuming.
-  const side: OrbitView = { longitude: 90, latitude: 0, distance: 1e5, target: { x: 30000, y: 0, z: 0 }, width: 60000, height: 30000 };
+  const side: OrbitView = {
+    longitude: 90,
+    latitude: 0,
+    distance: 1e5,
+    target: { x: 30000, y: 0, z: 0 },
+    width: 60000,
+    height: 30000,
+  };
 
   it('projects the target to the centre and scales by the view width', () => {
     const [cx, cy] = projectOrtho(side, 1200, 600, [30000, 0, 0]);
@@ -51,7 +71,9 @@ describe('frame scale on screen', () => {
     const marks = screenFrameTicks(ticks, side, 1200, 600, bounds);
     const labels = marks.filter((m) => m.label).map((m) => m.label);
     expect(labels.length).toBe(11);
-    expect(new Set(labels)).toEqual(new Set(['#0', '#10', '#20', '#30', '#40', '#50', '#60', '#70', '#80', '#90', '#100']));
+    expect(new Set(labels)).toEqual(
+      new Set(['#0', '#10', '#20', '#30', '#40', '#50', '#60', '#70', '#80', '#90', '#100']),
+    );
     expect(marks.filter((m) => m.kind === 'medium').length).toBe(10);
     const along: OrbitView = { ...side, longitude: 180 };
     expect(screenFrameTicks(ticks, along, 1200, 600, bounds)).toEqual([]);

@@ -29,9 +29,21 @@ function memoryStorage(): Storage {
 
 describe('persisted settings', () => {
   it('has the spec defaults: four snap options on; text height 200 and kinds off', () => {
-    expect(SNAP_OPTIONS.map((o) => o.label)).toEqual(['End point', 'Intersection point', 'Polygon point', 'Nearest point']);
+    expect(SNAP_OPTIONS.map((o) => o.label)).toEqual([
+      'End point',
+      'Intersection point',
+      'Polygon point',
+      'Nearest point',
+    ]);
     expect(Object.values(DEFAULT_SNAP_OPTIONS)).toEqual([true, true, true, true]);
-    expect(ANNOTATION_KINDS.map((k) => k.key)).toEqual(['compartments', 'plates', 'parameters', 'stiffeners', 'openings', 'brackets']);
+    expect(ANNOTATION_KINDS.map((k) => k.key)).toEqual([
+      'compartments',
+      'plates',
+      'parameters',
+      'stiffeners',
+      'openings',
+      'brackets',
+    ]);
     expect(DEFAULT_ANNOTATION_SETTINGS.textHeight).toBe(200);
     expect(ANNOTATION_KINDS.every((k) => DEFAULT_ANNOTATION_SETTINGS[k.key] === false)).toBe(true);
   });

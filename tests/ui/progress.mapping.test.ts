@@ -47,7 +47,13 @@ describe('applyProgressReport', () => {
     status: ProgressStatus.InProgress,
     startedBy: null,
   };
-  const rep = (status: number, progress: number, message = 'm') => ({ conversionId: 'c1', projectName: 'P', status, message, progress });
+  const rep = (status: number, progress: number, message = 'm') => ({
+    conversionId: 'c1',
+    projectName: 'P',
+    status,
+    message,
+    progress,
+  });
   it('advances in progress and ignores a lower report', () => {
     const s1 = applyProgressReport(base, rep(1, 50, 'Reading'));
     expect(s1.percent).toBe(60);

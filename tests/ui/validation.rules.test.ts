@@ -46,7 +46,9 @@ describe('change password validation', () => {
       newPassword: M.passwordTooShort,
       confirmNewPassword: M.passwordsDoNotMatch,
     });
-    expect(validateChangePassword({ currentPassword: 'a', newPassword: '12345678', confirmNewPassword: '12345678' }).valid).toBe(true);
+    expect(
+      validateChangePassword({ currentPassword: 'a', newPassword: '12345678', confirmNewPassword: '12345678' }).valid,
+    ).toBe(true);
   });
 });
 

@@ -2,7 +2,10 @@
 import { describe, expect, it } from 'vitest';
 import { isEditableTarget, routeKey } from '../../ui/viewer/useViewerKeys';
 
-const ev = (key: string, mods: Partial<{ ctrlKey: boolean; altKey: boolean; shiftKey: boolean; metaKey: boolean; code: string }> = {}) => ({
+const ev = (
+  key: string,
+  mods: Partial<{ ctrlKey: boolean; altKey: boolean; shiftKey: boolean; metaKey: boolean; code: string }> = {},
+) => ({
   key,
   ctrlKey: false,
   altKey: false,
@@ -26,11 +29,21 @@ describe('viewer key routing', () => {
     expect(isEditableTarget({ tagName: 'DIV', isContentEditable: true })).toBe(true);
     expect(isEditableTarget({ tagName: 'SELECT' })).toBe(true);
     expect(routeKey(ev('w'), 'down', { tagName: 'INPUT' }, true)).toEqual({ type: 'none' });
-    expect(routeKey(ev('s', { ctrlKey: true, altKey: true, code: 'KeyS' }), 'down', { tagName: 'TEXTAREA' }, false)).toEqual({ type: 'none' });
+    expect(
+      routeKey(ev('s', { ctrlKey: true, altKey: true, code: 'KeyS' }), 'down', { tagName: 'TEXTAREA' }, false),
+    ).toEqual({ type: 'none' });
   });
   it('runs shortcuts on key down', () => {
-    expect(routeKey(ev('s', { ctrlKey: true, altKey: true, code: 'KeyS' }), 'down', canvas, true)).toEqual({ type: 'command', id: 'toggle-scene-graph' });
-    expect(routeKey(ev('r', { ctrlKey: true, altKey: true, code: 'KeyR' }), 'down', null, false)).toEqual({ type: 'command', id: 'toggle-render-stats' });
-    expect(routeKey(ev('s', { ctrlKey: true, altKey: true, code: 'KeyS' }), 'up', canvas, false)).toEqual({ type: 'none' });
+    expect(routeKey(ev('s', { ctrlKey: true, altKey: true, code: 'KeyS' }), 'down', canvas, true)).toEqual({
+      type: 'command',
+      id: 'toggle-scene-graph',
+    });
+    expect(routeKey(ev('r', { ctrlKey: true, altKey: true, code: 'KeyR' }), 'down', null, false)).toEqual({
+      type: 'command',
+      id: 'toggle-render-stats',
+    });
+    expect(routeKey(ev('s', { ctrlKey: true, altKey: true, code: 'KeyS' }), 'up', canvas, false)).toEqual({
+      type: 'none',
+    });
   });
 });

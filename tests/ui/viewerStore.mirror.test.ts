@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { handleEngineEvent, loadPercent, resetViewer, setNodesVisible, setObjects, viewerStore } from '../../ui/stores/viewer';
+import {
+  handleEngineEvent,
+  loadPercent,
+  resetViewer,
+  setNodesVisible,
+  setObjects,
+  viewerStore,
+} from '../../ui/stores/viewer';
 
 describe('viewer store mirror (viewer.md §4)', () => {
   it('computes load percent from chunks, then bytes, else null', () => {
@@ -11,11 +18,34 @@ describe('viewer store mirror (viewer.md §4)', () => {
   it('mirrors selection, progress and readiness and records hidden nodes', () => {
     resetViewer();
     setObjects('M', [
-      { index: 0, id: 'a', guid: null, name: 'Panel', type: 'MAIN OBJECT', element: 'Panel', parent: -1, block: null, bounds: null },
-      { index: 1, id: 'b', guid: null, name: 'Plate', type: 'PLATE', element: 'Plate', parent: 0, block: null, bounds: null },
+      {
+        index: 0,
+        id: 'a',
+        guid: null,
+        name: 'Panel',
+        type: 'MAIN OBJECT',
+        element: 'Panel',
+        parent: -1,
+        block: null,
+        bounds: null,
+      },
+      {
+        index: 1,
+        id: 'b',
+        guid: null,
+        name: 'Plate',
+        type: 'PLATE',
+        element: 'Plate',
+        parent: 0,
+        block: null,
+        bounds: null,
+      },
     ]);
     expect(viewerStore.tree?.label(viewerStore.tree.roots[0])).toBe('Structures (M)');
-    handleEngineEvent({ type: 'load-progress', progress: { loadedBytes: 1, totalBytes: 2, chunksLoaded: 0, chunkCount: null } });
+    handleEngineEvent({
+      type: 'load-progress',
+      progress: { loadedBytes: 1, totalBytes: 2, chunksLoaded: 0, chunkCount: null },
+    });
     expect(viewerStore.progress?.loadedBytes).toBe(1);
     handleEngineEvent({ type: 'selection-changed', items: [{ keelsonId: 'b', nodeId: 1, objectType: 'PLATE' }] });
     expect(viewerStore.selection.map((s) => s.nodeId)).toEqual([1]);
@@ -56,8 +86,28 @@ describe('tree rebuild with sections', () => {
     const { setTreeOptions } = await import('../../ui/stores/viewer');
     resetViewer();
     setObjects('M', [
-      { index: 0, id: 'a', guid: null, name: 'Panel', type: 'MAIN OBJECT', element: 'Panel', parent: -1, block: null, bounds: null },
-      { index: 1, id: 'b', guid: null, name: 'Plate', type: 'PLATE', element: 'Plate', parent: 0, block: null, bounds: null },
+      {
+        index: 0,
+        id: 'a',
+        guid: null,
+        name: 'Panel',
+        type: 'MAIN OBJECT',
+        element: 'Panel',
+        parent: -1,
+        block: null,
+        bounds: null,
+      },
+      {
+        index: 1,
+        id: 'b',
+        guid: null,
+        name: 'Plate',
+        type: 'PLATE',
+        element: 'Plate',
+        parent: 0,
+        block: null,
+        bounds: null,
+      },
     ]);
     setNodesVisible([1], false);
     setTreeOptions({ sections: [{ name: 'Y=1000', axis: 'Y' }] });

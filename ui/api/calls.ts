@@ -46,11 +46,16 @@ export const register = (body: { email: string; password: string; fullName: stri
   });
 
 /** POST .../changePassword. */
-export const changePassword = (body: { email: string; currentPassword: string; newPassword: string; confirmNewPassword: string }) =>
-  request('POST', authPath('changePassword'), SuccessResponseSchema, { body, silent: true, allow401: true });
+export const changePassword = (body: {
+  email: string;
+  currentPassword: string;
+  newPassword: string;
+  confirmNewPassword: string;
+}) => request('POST', authPath('changePassword'), SuccessResponseSchema, { body, silent: true, allow401: true });
 
 /** POST /api/authorize-user with the bearer token. */
-export const authorizeUser = () => request('POST', '/api/authorize-user', AuthorizedUserSchema, { body: {}, silent: true });
+export const authorizeUser = () =>
+  request('POST', '/api/authorize-user', AuthorizedUserSchema, { body: {}, silent: true });
 
 /** GET /api/viewer/project/models. */
 export const getModels = () => request('GET', '/api/viewer/project/models', ModelListSchema);
@@ -119,7 +124,10 @@ export interface UploadParams {
  * message 'Adding the project {name} is already in progress'.
  * @throws ApiError on failure (after the central handling).
  */
-export function uploadProject(p: UploadParams, onProgress: (loaded: number, total: number) => void): Promise<UploadResponse> {
+export function uploadProject(
+  p: UploadParams,
+  onProgress: (loaded: number, total: number) => void,
+): Promise<UploadResponse> {
   return new Promise((resolve, reject) => {
     const xhr = new XMLHttpRequest();
     const url = withQuery('/api/viewer/project/add/project-uploaded', {
@@ -169,10 +177,12 @@ export const getShipSections = (projectName: string) =>
   request('GET', '/api/viewer/ship-sections', ShipSectionsResponseSchema, { query: { projectName } });
 
 /** POST /api/viewer/ship-sections: saves a section (name = axis + '=' + upper-cased location). */
-export const saveShipSection = (body: ShipSectionBody) => request('POST', '/api/viewer/ship-sections', ShipSectionSchema, { body });
+export const saveShipSection = (body: ShipSectionBody) =>
+  request('POST', '/api/viewer/ship-sections', ShipSectionSchema, { body });
 
 /** DELETE /api/viewer/ship-sections: deletes a saved section for all users. */
-export const deleteShipSection = (body: ShipSectionBody) => request('DELETE', '/api/viewer/ship-sections', null, { body });
+export const deleteShipSection = (body: ShipSectionBody) =>
+  request('DELETE', '/api/viewer/ship-sections', null, { body });
 
 /**
  * POST /api/keelson-instance/geometry/surface-objects (viewer.md §7 "Geometry"): surface objects of the

@@ -71,7 +71,11 @@ export function withQuery(path: string, query?: Query): string {
  * Central failure handling shared by fetch and XHR calls: chooses the message, stores the error, toasts,
  * handles 401; returns the ApiError to throw.
  */
-export function handleFailure(status: number, data: unknown, opts: Pick<RequestOptions, 'message' | 'silent' | 'allow401'>): ApiError {
+export function handleFailure(
+  status: number,
+  data: unknown,
+  opts: Pick<RequestOptions, 'message' | 'silent' | 'allow401'>,
+): ApiError {
   const message = chooseErrorMessage(opts.message, data, status);
   const reason =
     data && typeof data === 'object' && typeof (data as { error?: unknown }).error === 'string'
@@ -128,8 +132,12 @@ export async function request<S extends v.GenericSchema | null>(
   if (!schema) return data as never;
   const parsed = v.safeParse(schema, data);
   if (!parsed.success) {
-    const where = parsed.issues[0] ? v.getDotPath(parsed.issues[0]) ?? 'response' : 'response';
-    throw handleFailure(0, { error: 'BadResponse', message: `Unexpected response from ${path} at '${where}': ${parsed.issues[0]?.message}` }, opts);
+    const where = parsed.issues[0] ? (v.getDotPath(parsed.issues[0]) ?? 'response') : 'response';
+    throw handleFailure(
+      0,
+      { error: 'BadResponse', message: `Unexpected response from ${path} at '${where}': ${parsed.issues[0]?.message}` },
+      opts,
+    );
   }
   return parsed.output as never;
 }

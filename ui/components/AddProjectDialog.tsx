@@ -18,7 +18,15 @@ export interface AddProjectRequest {
   overwriteIfExists: boolean;
 }
 
-export function AddProjectDialog({ open, onClose, onSubmit }: { open: boolean; onClose: () => void; onSubmit: (r: AddProjectRequest) => void }) {
+export function AddProjectDialog({
+  open,
+  onClose,
+  onSubmit,
+}: {
+  open: boolean;
+  onClose: () => void;
+  onSubmit: (r: AddProjectRequest) => void;
+}) {
   const fileId = useId();
   const [file, setFile] = useState<File | null>(null);
   const [name, setName] = useState('');
@@ -98,7 +106,8 @@ export function AddProjectDialog({ open, onClose, onSubmit }: { open: boolean; o
           <DialogPanel className="panel w-full max-w-md p-6">
             <DialogTitle className="mb-2 text-lg font-semibold text-ink">Project exists</DialogTitle>
             <p className="text-sm text-slate-600">
-              A project named <span className="font-semibold">{normalizeProjectName(name)}</span> already exists. Add the file as a new revision, or replace the latest revision?
+              A project named <span className="font-semibold">{normalizeProjectName(name)}</span> already exists. Add
+              the file as a new revision, or replace the latest revision?
             </p>
             <div className="mt-6 flex justify-end gap-2">
               <button type="button" className="btn-secondary" onClick={close}>

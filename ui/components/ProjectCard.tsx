@@ -17,11 +17,20 @@ export interface ProjectCardProps {
   onRemove: (name: string) => void;
 }
 
-export function ProjectCard({ name, model, conversion, currentUserEmail, onOpen, onCancel, onRemove }: ProjectCardProps) {
+export function ProjectCard({
+  name,
+  model,
+  conversion,
+  currentUserEmail,
+  onOpen,
+  onCancel,
+  onRemove,
+}: ProjectCardProps) {
   const revisions = model ? sortRevisionsNewestFirst(model.revisions) : [];
   const src = thumbnailSrc(revisions[0]?.image);
   const openable = revisions.length > 0;
-  const failed = conversion && (conversion.status === ConversionStatus.Error || conversion.status === ConversionStatus.Canceled);
+  const failed =
+    conversion && (conversion.status === ConversionStatus.Error || conversion.status === ConversionStatus.Canceled);
   const running = conversion && !failed;
   const mine = conversion?.startedBy ? conversion.startedBy.toLowerCase() === currentUserEmail.toLowerCase() : true;
   const percent = conversion ? Math.floor(conversion.percent) : 0;
@@ -38,7 +47,13 @@ export function ProjectCard({ name, model, conversion, currentUserEmail, onOpen,
     >
       <div className="flex h-[120px] w-[160px] shrink-0 items-center justify-center overflow-hidden rounded bg-slate-100">
         {src ? (
-          <img src={src} width={160} height={120} alt={`${name} thumbnail`} className="h-[120px] w-[160px] object-cover" />
+          <img
+            src={src}
+            width={160}
+            height={120}
+            alt={`${name} thumbnail`}
+            className="h-[120px] w-[160px] object-cover"
+          />
         ) : (
           <svg viewBox="0 0 64 48" className="h-12 w-16 text-slate-300" fill="currentColor" aria-hidden="true">
             <path d="M4 30h56l-8 14H12L4 30Zm26-26h4v24h-4V4Zm4 4 14 16H34V8Z" />
@@ -55,7 +70,9 @@ export function ProjectCard({ name, model, conversion, currentUserEmail, onOpen,
               <li key={r.revisionInfo.revisionNumber} title={r.revisionInfo.description}>
                 <span className="font-medium text-slate-700">Rev. {r.revisionInfo.revisionNumber}</span>{' '}
                 <span className="whitespace-nowrap">{formatDate(r.revisionInfo.lastUpdatedDate)}</span>
-                {r.revisionInfo.description && <div className="truncate text-slate-400">{r.revisionInfo.description}</div>}
+                {r.revisionInfo.description && (
+                  <div className="truncate text-slate-400">{r.revisionInfo.description}</div>
+                )}
               </li>
             ))}
           </ul>
@@ -64,16 +81,28 @@ export function ProjectCard({ name, model, conversion, currentUserEmail, onOpen,
           <div data-testid={`progress-${name}`} className="mt-auto pt-2" onClick={(e) => e.stopPropagation()}>
             <div className="flex items-center justify-between text-xs">
               <span className={`truncate ${failed ? 'text-rose-600' : 'text-slate-600'}`} title={conversion.message}>
-                {failed ? (conversion.status === ConversionStatus.Error ? 'Failed' : 'Canceled') : conversion.message || 'Converting'}
+                {failed
+                  ? conversion.status === ConversionStatus.Error
+                    ? 'Failed'
+                    : 'Canceled'
+                  : conversion.message || 'Converting'}
               </span>
               {running && <span className="font-mono font-semibold text-brand-700">{percent} %</span>}
             </div>
             {running && (
-              <div className="mt-1 h-1.5 overflow-hidden rounded bg-slate-200" role="progressbar" aria-valuenow={percent} aria-valuemin={0} aria-valuemax={100}>
+              <div
+                className="mt-1 h-1.5 overflow-hidden rounded bg-slate-200"
+                role="progressbar"
+                aria-valuenow={percent}
+                aria-valuemin={0}
+                aria-valuemax={100}
+              >
                 <div className="h-full bg-brand-500 transition-[width]" style={{ width: `${percent}%` }} />
               </div>
             )}
-            {failed && conversion.message && <p className="mt-1 line-clamp-2 text-xs text-slate-500">{conversion.message}</p>}
+            {failed && conversion.message && (
+              <p className="mt-1 line-clamp-2 text-xs text-slate-500">{conversion.message}</p>
+            )}
             <div className="mt-2 flex justify-end">
               {failed ? (
                 <button type="button" className="btn-secondary px-2 py-0.5 text-xs" onClick={() => onRemove(name)}>

@@ -22,7 +22,12 @@ export function Toasts() {
           style={{ bottom: i * TOAST_STACK_PX }}
         >
           <span className="flex-1 leading-snug">{t.text}</span>
-          <button type="button" aria-label="Close message" className="text-lg leading-none opacity-60 hover:opacity-100" onClick={() => closeToast(t.id)}>
+          <button
+            type="button"
+            aria-label="Close message"
+            className="text-lg leading-none opacity-60 hover:opacity-100"
+            onClick={() => closeToast(t.id)}
+          >
             ×
           </button>
         </div>

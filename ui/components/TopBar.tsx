@@ -15,11 +15,20 @@ function ModelHeader() {
   const { modelName, info } = useSnapshot(currentProjectStore);
   if (!modelName) return null;
   const lines = info
-    ? [`Version: ${info.projectInfo.projectVersion || '-'}`, `Revision: ${info.revision}`, `Last updated: ${formatDate(info.lastUpdatedDate)}`]
+    ? [
+        `Version: ${info.projectInfo.projectVersion || '-'}`,
+        `Revision: ${info.revision}`,
+        `Last updated: ${formatDate(info.lastUpdatedDate)}`,
+      ]
     : [];
   return (
     <div className="group relative ml-4 flex items-center gap-2 border-l border-slate-600 pl-4">
-      <span data-testid="model-name" className="text-sm font-semibold tracking-wide text-white" tabIndex={0} aria-describedby="model-tooltip">
+      <span
+        data-testid="model-name"
+        className="text-sm font-semibold tracking-wide text-white"
+        tabIndex={0}
+        aria-describedby="model-tooltip"
+      >
         {modelName}
       </span>
       {info && <span className="rounded bg-slate-700 px-1.5 py-0.5 text-xs text-slate-200">Rev. {info.revision}</span>}
@@ -42,17 +51,29 @@ function UserMenu() {
   const { user, config } = useSnapshot(authStore);
   const [, navigate] = useLocation();
   if (!user) return null;
-  const initials = (user.name || user.email).split(/\s+/).map((w) => w[0]?.toUpperCase() ?? '').slice(0, 2).join('');
+  const initials = (user.name || user.email)
+    .split(/\s+/)
+    .map((w) => w[0]?.toUpperCase() ?? '')
+    .slice(0, 2)
+    .join('');
   const itemCls = 'block w-full px-4 py-2 text-left text-sm text-slate-700 data-focus:bg-slate-100';
   return (
     <Menu as="div" className="relative">
-      <MenuButton aria-label="User menu" className="flex h-8 w-8 items-center justify-center rounded-full bg-brand-500 text-xs font-semibold text-white hover:bg-brand-600">
+      <MenuButton
+        aria-label="User menu"
+        className="flex h-8 w-8 items-center justify-center rounded-full bg-brand-500 text-xs font-semibold text-white hover:bg-brand-600"
+      >
         {initials || '?'}
       </MenuButton>
-      <MenuItems anchor="bottom end" className="z-50 mt-2 w-60 rounded-md border border-slate-200 bg-white py-1 shadow-lg outline-none">
+      <MenuItems
+        anchor="bottom end"
+        className="z-50 mt-2 w-60 rounded-md border border-slate-200 bg-white py-1 shadow-lg outline-none"
+      >
         <div className="border-b border-slate-100 px-4 py-2">
           <div className="text-sm font-medium text-slate-900">{user.name}</div>
-          <div data-testid="user-email" className="truncate text-xs text-slate-500">{user.email}</div>
+          <div data-testid="user-email" className="truncate text-xs text-slate-500">
+            {user.email}
+          </div>
         </div>
         {hasPermission('admin:view') && (
           <MenuItem>

@@ -18,7 +18,10 @@ export class EngineClient {
   private disposed = false;
 
   private constructor(private readonly canvas: HTMLCanvasElement) {
-    this.worker = new Worker(new URL('../../workers/render.worker.ts', import.meta.url), { type: 'module', name: 'keelson-render' });
+    this.worker = new Worker(new URL('../../workers/render.worker.ts', import.meta.url), {
+      type: 'module',
+      name: 'keelson-render',
+    });
     this.api = Comlink.wrap<EngineApi>(this.worker);
   }
 
@@ -32,12 +35,21 @@ export class EngineClient {
       const rect = canvas.getBoundingClientRect();
       const offscreen = canvas.transferControlToOffscreen();
       const workerFailed = new Promise<never>((_, reject) => {
-        client.worker.addEventListener('error', (e) => reject(new Error(`Render worker failed: ${e.message || 'could not start'}`)), { once: true });
+        client.worker.addEventListener(
+          'error',
+          (e) => reject(new Error(`Render worker failed: ${e.message || 'could not start'}`)),
+          { once: true },
+        );
       });
       await Promise.race([
         client.api.init(
           Comlink.transfer(
-            { canvas: offscreen, width: Math.max(1, rect.width), height: Math.max(1, rect.height), pixelRatio: window.devicePixelRatio || 1 },
+            {
+              canvas: offscreen,
+              width: Math.max(1, rect.width),
+              height: Math.max(1, rect.height),
+              pixelRatio: window.devicePixelRatio || 1,
+            },
             [offscreen],
           ),
         ),
@@ -53,7 +65,11 @@ export class EngineClient {
     }
   }
 
-  private listen<K extends keyof HTMLElementEventMap>(type: K, fn: (e: HTMLElementEventMap[K]) => void, options?: AddEventListenerOptions): void {
+  private listen<K extends keyof HTMLElementEventMap>(
+    type: K,
+    fn: (e: HTMLElementEventMap[K]) => void,
+    options?: AddEventListenerOptions,
+  ): void {
     this.canvas.addEventListener(type, fn as EventListener, options);
     this.disposers.push(() => this.canvas.removeEventListener(type, fn as EventListener, options));
   }
@@ -100,7 +116,14 @@ export class EngineClient {
         const scale = e.deltaMode === 1 ? 33 : e.deltaMode === 2 ? r.height : 1;
         if (!this.disposed)
           void this.api
-            .wheel({ x: e.clientX - r.left, y: e.clientY - r.top, deltaX: e.deltaX * scale, deltaY: e.deltaY * scale, ctrlKey: e.ctrlKey, shiftKey: e.shiftKey })
+            .wheel({
+              x: e.clientX - r.left,
+              y: e.clientY - r.top,
+              deltaX: e.deltaX * scale,
+              deltaY: e.deltaY * scale,
+              ctrlKey: e.ctrlKey,
+              shiftKey: e.shiftKey,
+            })
             .catch(() => {});
       },
       { passive: false },

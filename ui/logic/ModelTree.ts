@@ -85,7 +85,8 @@ export class ModelTree {
     // CSR children per object; slot 0 holds the roots.
     const counts = new Int32Array(n + 2);
     for (let i = 0; i < n; i++) {
-      if (objects[i].index !== i) throw new Error(`Object table row ${i} has index ${objects[i].index}; indices must be 0..n-1 in order`);
+      if (objects[i].index !== i)
+        throw new Error(`Object table row ${i} has index ${objects[i].index}; indices must be 0..n-1 in order`);
       counts[parentObj(objects[i]) + 2]++;
     }
     for (let i = 1; i < n + 2; i++) counts[i] += counts[i - 1];
@@ -152,7 +153,12 @@ export class ModelTree {
     if (blocks.size) {
       const root = folder(`Blocks (${options.blockSystem ?? modelName})`, -1);
       for (const name of [...blocks.keys()].sort(byName.compare)) {
-        addObjects(blocks.get(name)!, folder(name, root), this.blockNode, (c) => !objects[c].block || objects[c].block === name);
+        addObjects(
+          blocks.get(name)!,
+          folder(name, root),
+          this.blockNode,
+          (c) => !objects[c].block || objects[c].block === name,
+        );
       }
     }
     for (const axis of ['X', 'Y', 'Z'] as const) {
@@ -236,7 +242,7 @@ export class ModelTree {
   /** Display label: the folder or section name, or the object's name. */
   label(t: number): string {
     const o = this.objOf[t];
-    return o >= 0 ? this.objects[o].name : this.labels.get(t) ?? String(t);
+    return o >= 0 ? this.objects[o].name : (this.labels.get(t) ?? String(t));
   }
 
   /** The tree node of object `o` under its structure (or compartment / CAD) root; -1 when unknown. */

@@ -55,7 +55,12 @@ export type ClipEntryResult = { ok: true; mm: number } | { ok: false; error: str
  * a frame that the reference system cannot give (input upper-cased as shown); 'Coordinate cannot be set!
  * \nCheck that the min value is not greater than max.' when the plane would reach or pass its opposite.
  */
-export function evaluateClipEntry(key: ClipPlaneKey, input: string, box: ClipBox, frames: FrameTables): ClipEntryResult {
+export function evaluateClipEntry(
+  key: ClipPlaneKey,
+  input: string,
+  box: ClipBox,
+  frames: FrameTables,
+): ClipEntryResult {
   const text = input.toUpperCase().trim();
   const syntax = validateFrameExpression(text);
   if (syntax) return { ok: false, error: syntax };

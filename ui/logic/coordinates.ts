@@ -36,7 +36,10 @@ export interface CursorReadout {
 }
 
 /** The readout for a point (mm) and the model's frames (mm); null when the cursor is off the model. */
-export function cursorReadout(point: readonly [number, number, number] | null, frames: FrameTables | null): CursorReadout | null {
+export function cursorReadout(
+  point: readonly [number, number, number] | null,
+  frames: FrameTables | null,
+): CursorReadout | null {
   if (!point) return null;
   const num = (axis: 'x' | 'y' | 'z', c: number) => (frames ? numberAtCoordinate(frameAxis(frames, axis), c) : null);
   return {
@@ -53,7 +56,12 @@ export function cursorReadout(point: readonly [number, number, number] | null, f
  * Screen position (CSS px from the canvas' top-left) of a world point (mm) in the orthographic orbit view
  * on a canvas of `width` × `height` px. The view's width/height are the visible extents in mm.
  */
-export function projectOrtho(view: OrbitView, width: number, height: number, p: readonly [number, number, number]): [number, number] {
+export function projectOrtho(
+  view: OrbitView,
+  width: number,
+  height: number,
+  p: readonly [number, number, number],
+): [number, number] {
   const b = orbitBasis(view.longitude, view.latitude);
   const d = [p[0] - view.target.x, p[1] - view.target.y, p[2] - view.target.z];
   const r = d[0] * b.right[0] + d[1] * b.right[1] + d[2] * b.right[2];
@@ -74,13 +82,21 @@ export interface ScreenTick {
  * dropped when closer than 3 px, medium ones closer than 3 px too, labels closer than 40 px. Returns []
  * when the X axis is nearly along the view direction (the scale would collapse).
  */
-export function screenFrameTicks(ticks: readonly FrameTick[], view: OrbitView, width: number, height: number, bounds: Box3Tuple): ScreenTick[] {
+export function screenFrameTicks(
+  ticks: readonly FrameTick[],
+  view: OrbitView,
+  width: number,
+  height: number,
+  bounds: Box3Tuple,
+): ScreenTick[] {
   if (!(width > 0 && height > 0 && view.width > 0 && view.height > 0)) return [];
   const b = orbitBasis(view.longitude, view.latitude);
   if (Math.abs(b.right[0]) < 0.2) return [];
-  const yc = (bounds[1] + bounds[4]) / 2, zb = bounds[2];
+  const yc = (bounds[1] + bounds[4]) / 2,
+    zb = bounds[2];
   const out: ScreenTick[] = [];
-  let lastMinor = -Infinity, lastLabel = -Infinity;
+  let lastMinor = -Infinity,
+    lastLabel = -Infinity;
   const sorted = ticks
     .map((t) => ({ t, x: projectOrtho(view, width, height, [t.coordinate, yc, zb])[0] }))
     .filter((s) => s.x >= 0 && s.x <= width)

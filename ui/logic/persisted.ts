@@ -11,7 +11,11 @@ export const ANNOTATION_SETTINGS_STORE = 'keelson.annotationSettings';
  * Reads `name` from `storage` and keeps only the fields of `defaults` with the same type; anything
  * missing, of another type or unreadable falls back to the default.
  */
-export function loadPersisted<T extends object>(storage: Pick<Storage, 'getItem'> | null, name: string, defaults: T): T {
+export function loadPersisted<T extends object>(
+  storage: Pick<Storage, 'getItem'> | null,
+  name: string,
+  defaults: T,
+): T {
   const out = { ...defaults };
   let raw: unknown = null;
   try {
@@ -52,7 +56,12 @@ export interface SnapOptions {
   polygonPoint: boolean;
   nearestPoint: boolean;
 }
-export const DEFAULT_SNAP_OPTIONS: Readonly<SnapOptions> = { endPoint: true, intersectionPoint: true, polygonPoint: true, nearestPoint: true };
+export const DEFAULT_SNAP_OPTIONS: Readonly<SnapOptions> = {
+  endPoint: true,
+  intersectionPoint: true,
+  polygonPoint: true,
+  nearestPoint: true,
+};
 
 /** Annotation kinds of the Annotation settings (viewer.md §3), default off. */
 export const ANNOTATION_KINDS = [

@@ -63,7 +63,9 @@ export interface ProgressReport {
  * the percent monotonically; Ready sets 100; Error resets to 0; Canceled keeps the percent.
  */
 export function applyProgressReport(state: ConversionState, report: ProgressReport): ConversionState {
-  const status = (report.status >= 1 && report.status <= 5 ? report.status : ProgressStatus.InProgress) as ProgressStatusValue;
+  const status = (
+    report.status >= 1 && report.status <= 5 ? report.status : ProgressStatus.InProgress
+  ) as ProgressStatusValue;
   const message = report.message ?? state.message;
   switch (status) {
     case ProgressStatus.Ready:

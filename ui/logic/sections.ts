@@ -26,16 +26,35 @@ export interface SectionEntry {
 }
 
 /** A new, unsaved, undrawn entry for `axis` and `location`. */
-export function newSectionEntry(axis: SectionAxis, location: string, saved = false, createdBy: string | null = null): SectionEntry {
+export function newSectionEntry(
+  axis: SectionAxis,
+  location: string,
+  saved = false,
+  createdBy: string | null = null,
+): SectionEntry {
   const loc = location.trim().toUpperCase();
-  return { name: sectionName(axis, loc), axis, location: loc, mm: null, saved, createdBy, drawn: false, visible: false, ok: null };
+  return {
+    name: sectionName(axis, loc),
+    axis,
+    location: loc,
+    mm: null,
+    saved,
+    createdBy,
+    drawn: false,
+    visible: false,
+    ok: null,
+  };
 }
 
 /** The list with `entry` added, or merged into the entry of the same name (fields of `entry` win). */
-export function upsertSection(list: readonly SectionEntry[], entry: Partial<SectionEntry> & { name: string }): SectionEntry[] {
+export function upsertSection(
+  list: readonly SectionEntry[],
+  entry: Partial<SectionEntry> & { name: string },
+): SectionEntry[] {
   const i = list.findIndex((s) => s.name === entry.name);
   if (i < 0) {
-    if (!entry.axis || entry.location === undefined) throw new Error(`Section "${entry.name}" needs an axis and a location`);
+    if (!entry.axis || entry.location === undefined)
+      throw new Error(`Section "${entry.name}" needs an axis and a location`);
     return [...list, { ...newSectionEntry(entry.axis, entry.location), ...entry }];
   }
   const out = [...list];

@@ -1,6 +1,6 @@
 /**
  * Which objects' surface-object parameters the viewer asks for when the 'parameters' annotation toggle
- * is on (viewer.md §3 "Annotation settings", §7 "Geometry"; issue 5 item 7): the selected objects, or
+ * is on (viewer.md §3 "Annotation settings", §7 "Geometry"): the selected objects, or
  * with nothing selected the visible plates, brackets and holes, largest first, up to a cap, so a large
  * ship costs one bounded call.
  */

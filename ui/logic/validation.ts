@@ -75,8 +75,7 @@ export function validateRegister(input: {
     email: emailError(values.email),
     fullName: values.fullName ? undefined : VALIDATION_MESSAGES.required,
     password: newPasswordError(values.password),
-    confirmPassword:
-      values.confirmPassword !== values.password ? VALIDATION_MESSAGES.passwordsDoNotMatch : undefined,
+    confirmPassword: values.confirmPassword !== values.password ? VALIDATION_MESSAGES.passwordsDoNotMatch : undefined,
   });
 }
 

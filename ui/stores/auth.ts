@@ -33,7 +33,10 @@ function armExpiry(token: string): void {
   const ms = msUntilExpiry(token, Date.now());
   if (ms === Infinity) return;
   // setTimeout holds at most 2^31-1 ms; longer tokens are re-checked then.
-  expiryTimer = setTimeout(() => (msUntilExpiry(token, Date.now()) <= 0 ? logout() : armExpiry(token)), Math.max(0, Math.min(ms, 2 ** 31 - 1)));
+  expiryTimer = setTimeout(
+    () => (msUntilExpiry(token, Date.now()) <= 0 ? logout() : armExpiry(token)),
+    Math.max(0, Math.min(ms, 2 ** 31 - 1)),
+  );
 }
 
 /** True when the signed-in user holds `permission` (administrators hold all, application.md §6). */

@@ -140,7 +140,9 @@ export async function loadModels(): Promise<void> {
 
 /** True while a conversion of this session has been handed to the server and not finished. */
 export function hasActiveConversions(): boolean {
-  return Object.values(projectsStore.conversions).some((c) => c.status === ConversionStatus.InProgress && c.conversionId);
+  return Object.values(projectsStore.conversions).some(
+    (c) => c.status === ConversionStatus.InProgress && c.conversionId,
+  );
 }
 
 /** True when a project of that name exists (the overwrite choice is then needed). */
@@ -153,7 +155,12 @@ export function projectExists(name: string): boolean {
  * Uploads a project file and follows its conversion (application.md §4): upload 0–20 %, then socket
  * progress. A 409 shows 'Adding the project {name} is already in progress' and observes that conversion.
  */
-export async function addProject(p: { file: File; projectName: string; description: string; overwriteIfExists: boolean }): Promise<void> {
+export async function addProject(p: {
+  file: File;
+  projectName: string;
+  description: string;
+  overwriteIfExists: boolean;
+}): Promise<void> {
   const name = normalizeProjectName(p.projectName);
   const email = authStore.user?.email ?? '';
   projectsStore.conversions[name] = {

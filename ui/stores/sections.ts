@@ -142,7 +142,12 @@ export async function setSectionVisible(name: string, visible: boolean): Promise
 export async function saveSection(name: string): Promise<void> {
   const s = findSection(name);
   if (!s || s.saved) return;
-  const saved = await saveShipSection({ name, projectName: sectionsStore.modelName, axis: s.axis, location: s.location }).catch(() => null);
+  const saved = await saveShipSection({
+    name,
+    projectName: sectionsStore.modelName,
+    axis: s.axis,
+    location: s.location,
+  }).catch(() => null);
   if (!saved) return; // the client showed the error
   commit(upsertSection(sectionsStore.list, { name, saved: true, createdBy: saved.createdBy }));
   showToast('success', sectionSavedText(name));
@@ -153,7 +158,12 @@ export async function deleteSection(name: string): Promise<void> {
   const s = findSection(name);
   if (!s) return;
   if (s.saved) {
-    const ok = await deleteShipSection({ name, projectName: sectionsStore.modelName, axis: s.axis, location: s.location }).then(
+    const ok = await deleteShipSection({
+      name,
+      projectName: sectionsStore.modelName,
+      axis: s.axis,
+      location: s.location,
+    }).then(
       () => true,
       () => false,
     );
@@ -211,7 +221,9 @@ export function connectSections(): () => void {
     clipToSection: (name) => {
       const s = findSection(name);
       if (!s || s.mm === null) return;
-      void getEngine()?.api.clipToSection(s.axis, s.mm)?.catch((e: Error) => showToast('error', e.message));
+      void getEngine()
+        ?.api.clipToSection(s.axis, s.mm)
+        ?.catch((e: Error) => showToast('error', e.message));
     },
   });
 }

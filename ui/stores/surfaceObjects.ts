@@ -1,6 +1,6 @@
 /**
  * Surface-object parameters for the annotations (viewer.md §3 "Annotation settings" parameters toggle,
- * §7 "Geometry", §9 "Drawing"; issue 5 item 7): while the toggle is on, the objects chosen by
+ * §7 "Geometry", §9 "Drawing"): while the toggle is on, the objects chosen by
  * surfaceObjectTargets (selection, else visible plates/brackets/holes up to a cap) are fetched from
  * POST .../geometry/surface-objects — after a 250 ms pause, a newer request aborting an older one — and
  * handed to the engine (setSurfaceObjects), which draws the dimension lines; off, the engine gets [].
@@ -27,7 +27,9 @@ export function connectSurfaceObjects(modelName: string, revision: number): () =
     timer = null;
     const on = toolsStore.annotationSettings.parameters;
     const tree = viewerStore.tree;
-    const names = on ? surfaceObjectTargets(viewerStore.selection, viewerStore.objects, (i) => tree?.isHidden(i) ?? false) : [];
+    const names = on
+      ? surfaceObjectTargets(viewerStore.selection, viewerStore.objects, (i) => tree?.isHidden(i) ?? false)
+      : [];
     const key = names.join('\n');
     if (key === lastKey) return;
     lastKey = key;

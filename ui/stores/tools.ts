@@ -1,5 +1,5 @@
 /**
- * The viewer's mirror of the engineering tools (issue 5; viewer.md §2 toolbar toggles and clipping
+ * The viewer's mirror of the engineering tools (viewer.md §2 toolbar toggles and clipping
  * controls, §3 snap and annotation settings, §4 measuring and clipping): clipping box and flags, measure
  * operator state and completed measurements, the point under the cursor, the camera view (frame scale),
  * the model's frames (mm) and bounds, the persisted snap and annotation settings, and the open dialogs.
@@ -43,7 +43,9 @@ export const toolsStore = proxy({
   snap: null as SnapResult | null,
   view: null as OrbitView | null,
   snapSettings: loadPersisted(storage(), SNAP_SETTINGS_STORE, DEFAULT_SNAP_OPTIONS) as SnapOptions,
-  annotationSettings: loadPersisted(storage(), ANNOTATION_SETTINGS_STORE, { ...DEFAULT_ANNOTATION_SETTINGS }) as AnnotationSettings,
+  annotationSettings: loadPersisted(storage(), ANNOTATION_SETTINGS_STORE, {
+    ...DEFAULT_ANNOTATION_SETTINGS,
+  }) as AnnotationSettings,
   annotationCount: 0,
   sectionDialogOpen: false,
 });
@@ -66,7 +68,9 @@ export function resetTools(): void {
 }
 
 /** Installs the model's reference planes given by the API in metres (converted to mm). */
-export function setFramesFromApi(frames: Record<'x' | 'y' | 'z', { id: string; name: string; coordinate: number; number: number | null }[]>): FrameTables {
+export function setFramesFromApi(
+  frames: Record<'x' | 'y' | 'z', { id: string; name: string; coordinate: number; number: number | null }[]>,
+): FrameTables {
   const mm = (list: (typeof frames)['x']) => list.map((p) => ({ ...p, coordinate: p.coordinate * 1000 }));
   const tables: FrameTables = { x: mm(frames.x), y: mm(frames.y), z: mm(frames.z) };
   toolsStore.frames = ref(tables);

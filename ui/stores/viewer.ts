@@ -92,7 +92,11 @@ export function resetViewer(): void {
 }
 
 /** Installs the object table and builds the tree (ref: not proxied). */
-export function setObjects(modelName: string, objects: ModelObjectsResponse['objects'], options: ModelTreeOptions = {}): void {
+export function setObjects(
+  modelName: string,
+  objects: ModelObjectsResponse['objects'],
+  options: ModelTreeOptions = {},
+): void {
   viewerStore.objects = ref(objects);
   viewerStore.tree = ref(new ModelTree(modelName, objects, options));
   treeModelName = modelName;
@@ -134,7 +138,10 @@ export function markModelReady(): void {
   if (viewerStore.phase === 'ready') return;
   viewerStore.phase = 'ready';
   const api = engine?.api;
-  if (api) void Promise.resolve(api.orbitTo(160, 10, 0)).then(() => api.fitToWindow()).catch(() => {});
+  if (api)
+    void Promise.resolve(api.orbitTo(160, 10, 0))
+      .then(() => api.fitToWindow())
+      .catch(() => {});
 }
 
 /**

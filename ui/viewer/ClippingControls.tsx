@@ -9,7 +9,14 @@ import { useEffect, useId, useRef, useState } from 'react';
 import { useSnapshot } from 'valtio';
 import type { ClipPlaneKey } from '../../engine/EngineApi';
 import { COORDINATE_NOT_SET_ERROR } from '../../engine/reference/frameSyntax';
-import { CLIP_KEYS, CLIP_LABELS, NO_FRAMES, evaluateClipEntry, formatClipValue, stepClipText } from '../logic/clipInputs';
+import {
+  CLIP_KEYS,
+  CLIP_LABELS,
+  NO_FRAMES,
+  evaluateClipEntry,
+  formatClipValue,
+  stepClipText,
+} from '../logic/clipInputs';
 import { showToast } from '../stores/toasts';
 import { toolsStore } from '../stores/tools';
 import { getEngine } from '../stores/viewer';
@@ -72,7 +79,12 @@ function ClipInput({ k }: { k: ClipPlaneKey }) {
         <label htmlFor={id} className="w-10 shrink-0 text-xs font-medium text-slate-600">
           {CLIP_LABELS[k]}
         </label>
-        <button type="button" className="btn-ghost h-6 w-6 justify-center px-0 py-0" aria-label={`${CLIP_LABELS[k]} minus`} onClick={() => step(-1)}>
+        <button
+          type="button"
+          className="btn-ghost h-6 w-6 justify-center px-0 py-0"
+          aria-label={`${CLIP_LABELS[k]} minus`}
+          onClick={() => step(-1)}
+        >
           −
         </button>
         <input
@@ -99,12 +111,22 @@ function ClipInput({ k }: { k: ClipPlaneKey }) {
             if (text !== null && !error) void apply(e.currentTarget.value);
           }}
         />
-        <button type="button" className="btn-ghost h-6 w-6 justify-center px-0 py-0" aria-label={`${CLIP_LABELS[k]} plus`} onClick={() => step(1)}>
+        <button
+          type="button"
+          className="btn-ghost h-6 w-6 justify-center px-0 py-0"
+          aria-label={`${CLIP_LABELS[k]} plus`}
+          onClick={() => step(1)}
+        >
           +
         </button>
       </div>
       {error && (
-        <p id={errId} role="alert" data-testid={`clip-${k}-error`} className="max-w-56 pl-11 text-[11px] whitespace-pre-line text-rose-600">
+        <p
+          id={errId}
+          role="alert"
+          data-testid={`clip-${k}-error`}
+          className="max-w-56 pl-11 text-[11px] whitespace-pre-line text-rose-600"
+        >
           {error}
         </p>
       )}
@@ -117,9 +139,17 @@ export function ClippingControls() {
   if (!clip.active) return null;
   const api = () => getEngine()?.api;
   return (
-    <section data-testid="clipping-controls" aria-label="Clipping controls" className="panel absolute bottom-16 left-3 z-10 space-y-1.5 p-2">
+    <section
+      data-testid="clipping-controls"
+      aria-label="Clipping controls"
+      className="panel absolute bottom-16 left-3 z-10 space-y-1.5 p-2"
+    >
       <div className="flex gap-1">
-        <button type="button" className="btn-secondary px-2 py-1 text-xs" onClick={() => void api()?.setClipVisible(!clip.visible)}>
+        <button
+          type="button"
+          className="btn-secondary px-2 py-1 text-xs"
+          onClick={() => void api()?.setClipVisible(!clip.visible)}
+        >
           {clip.visible ? 'Hide' : 'Show'}
         </button>
         <button type="button" className="btn-secondary px-2 py-1 text-xs" onClick={() => void api()?.resetClipBox()}>

@@ -34,12 +34,21 @@ export function contextMenuEntries(s: CommandState): MenuEntry[] {
   const groups: MenuEntry[][] = [
     [...cmd(s, 'hide-objects'), ...cmd(s, 'undo'), ...cmd(s, 'redo')],
     [...cmd(s, 'deselect-annotations'), ...cmd(s, 'delete-annotations'), ...cmd(s, 'deselect-markers')],
-    [...cmd(s, 'fit-to-window'), { kind: 'submenu', label: 'Projection', entries: PROJECTION_AXES.flatMap((a) => cmd(s, `view-along-${a}`)) }],
+    [
+      ...cmd(s, 'fit-to-window'),
+      { kind: 'submenu', label: 'Projection', entries: PROJECTION_AXES.flatMap((a) => cmd(s, `view-along-${a}`)) },
+    ],
   ];
   const clip = getCommand('clip-to-section');
   if (clip.visible(s)) {
     const enabled = clip.enabled(s);
-    const entries: MenuEntry[] = clipSectionEntries(s.features.sections).map((name) => ({ kind: 'command', id: clip.id, label: `Section ${name}`, enabled, arg: name }));
+    const entries: MenuEntry[] = clipSectionEntries(s.features.sections).map((name) => ({
+      kind: 'command',
+      id: clip.id,
+      label: `Section ${name}`,
+      enabled,
+      arg: name,
+    }));
     groups.push([{ kind: 'submenu', label: clip.name, entries }]);
   }
   const out: MenuEntry[] = [];
@@ -62,13 +71,33 @@ function moveFocus(menu: HTMLElement | null, key: string): boolean {
   if (!items.length) return false;
   const i = items.indexOf(document.activeElement as HTMLElement);
   const next =
-    key === 'ArrowDown' ? (i + 1) % items.length : key === 'ArrowUp' ? (i - 1 + items.length) % items.length : key === 'Home' ? 0 : key === 'End' ? items.length - 1 : -1;
+    key === 'ArrowDown'
+      ? (i + 1) % items.length
+      : key === 'ArrowUp'
+        ? (i - 1 + items.length) % items.length
+        : key === 'Home'
+          ? 0
+          : key === 'End'
+            ? items.length - 1
+            : -1;
   if (next < 0) return false;
   items[next].focus();
   return true;
 }
 
-function MenuList({ entries, label, onRun, onClose, nested }: { entries: MenuEntry[]; label: string; onRun: (e: MenuEntry & { kind: 'command' }) => void; onClose: () => void; nested?: boolean }) {
+function MenuList({
+  entries,
+  label,
+  onRun,
+  onClose,
+  nested,
+}: {
+  entries: MenuEntry[];
+  label: string;
+  onRun: (e: MenuEntry & { kind: 'command' }) => void;
+  onClose: () => void;
+  nested?: boolean;
+}) {
   const ref = useRef<HTMLUListElement>(null);
   const [open, setOpen] = useState<string | null>(null);
   useEffect(() => {
@@ -96,11 +125,18 @@ function MenuList({ entries, label, onRun, onClose, nested }: { entries: MenuEnt
       className={`panel min-w-52 p-1 ${nested ? 'absolute top-0 left-full ml-1' : ''}`}
     >
       {entries.map((e, i) => {
-        if (e.kind === 'separator') return <li key={`sep${i}`} role="separator" className="my-1 border-t border-slate-100" />;
+        if (e.kind === 'separator')
+          return <li key={`sep${i}`} role="separator" className="my-1 border-t border-slate-100" />;
         if (e.kind === 'submenu') {
           const isOpen = open === e.label;
           return (
-            <li key={e.label} role="none" className="relative" onMouseEnter={() => setOpen(e.label)} onMouseLeave={() => setOpen(null)}>
+            <li
+              key={e.label}
+              role="none"
+              className="relative"
+              onMouseEnter={() => setOpen(e.label)}
+              onMouseLeave={() => setOpen(null)}
+            >
               <button
                 type="button"
                 role="menuitem"
@@ -117,7 +153,9 @@ function MenuList({ entries, label, onRun, onClose, nested }: { entries: MenuEnt
                 }}
               >
                 {e.label}
-                <span aria-hidden="true" className="text-slate-400">▸</span>
+                <span aria-hidden="true" className="text-slate-400">
+                  ▸
+                </span>
               </button>
               {isOpen && (
                 <MenuList
@@ -127,7 +165,9 @@ function MenuList({ entries, label, onRun, onClose, nested }: { entries: MenuEnt
                   nested
                   onClose={() => {
                     setOpen(null);
-                    (ref.current?.querySelector(`[aria-haspopup][aria-expanded="true"]`) as HTMLElement | null)?.focus();
+                    (
+                      ref.current?.querySelector(`[aria-haspopup][aria-expanded="true"]`) as HTMLElement | null
+                    )?.focus();
                   }}
                 />
               )}
@@ -197,7 +237,9 @@ export function ContextMenu() {
   }, [contextMenu]);
 
   if (!contextMenu) return null;
-  const entries = contextMenuEntries(snapshotCommandState(viewer as CommandState['viewer'], features as CommandState['features']));
+  const entries = contextMenuEntries(
+    snapshotCommandState(viewer as CommandState['viewer'], features as CommandState['features']),
+  );
   return (
     <div
       ref={rootRef}

@@ -21,7 +21,11 @@ export function MeasurePanel() {
   if (!prompt && measurements.length === 0) return null;
   const del = (ids?: number[]) => void getEngine()?.api.deleteMeasurements(ids);
   return (
-    <section data-testid="measure-panel" aria-label="Measurements" className="panel absolute top-16 right-3 z-10 w-64 p-2 text-sm">
+    <section
+      data-testid="measure-panel"
+      aria-label="Measurements"
+      className="panel absolute top-16 right-3 z-10 w-64 p-2 text-sm"
+    >
       {prompt && (
         <p data-testid="measure-prompt" className="mb-1 text-xs text-brand-700">
           {prompt}
@@ -36,7 +40,12 @@ export function MeasurePanel() {
                 <span data-testid="measurement" className="flex-1 font-mono">
                   {formatMeasure(m.distance)}
                 </span>
-                <button type="button" className="btn-ghost px-1.5 py-0.5 text-xs" aria-label={`Delete measurement ${m.id}`} onClick={() => del([m.id])}>
+                <button
+                  type="button"
+                  className="btn-ghost px-1.5 py-0.5 text-xs"
+                  aria-label={`Delete measurement ${m.id}`}
+                  onClick={() => del([m.id])}
+                >
                   ✕
                 </button>
               </li>

@@ -15,7 +15,14 @@ import { useSnapshot } from 'valtio';
 import { searchSummary, type CheckState, type ModelTree } from '../logic/ModelTree';
 import { TreeRows } from '../logic/TreeRows';
 import type { SectionEntry } from '../logic/sections';
-import { drawSection, exportSection, removeSection, saveSection, sectionsStore, setSectionVisible } from '../stores/sections';
+import {
+  drawSection,
+  exportSection,
+  removeSection,
+  saveSection,
+  sectionsStore,
+  setSectionVisible,
+} from '../stores/sections';
 import { getEngine, setNodesVisible, viewerStore } from '../stores/viewer';
 
 /** Row height of the tree and the search list, px (viewer.md §9 "search list item height 30"). */
@@ -45,23 +52,53 @@ function SectionActions({ s }: { s: SectionEntry }) {
   return (
     <span className="flex shrink-0 items-center">
       {s.saved ? (
-        <button type="button" className={ACTION} title="Delete section" aria-label={`Delete section ${s.name}`} onClick={() => (sectionsStore.confirmDelete = s.name)}>
+        <button
+          type="button"
+          className={ACTION}
+          title="Delete section"
+          aria-label={`Delete section ${s.name}`}
+          onClick={() => (sectionsStore.confirmDelete = s.name)}
+        >
           Delete
         </button>
       ) : (
         <>
-          <button type="button" className={ACTION} title="Save section" aria-label={`Save section ${s.name}`} onClick={() => void saveSection(s.name)}>
+          <button
+            type="button"
+            className={ACTION}
+            title="Save section"
+            aria-label={`Save section ${s.name}`}
+            onClick={() => void saveSection(s.name)}
+          >
             Save
           </button>
-          <button type="button" className={ACTION} title="Remove section" aria-label={`Remove section ${s.name}`} onClick={() => removeSection(s.name)}>
+          <button
+            type="button"
+            className={ACTION}
+            title="Remove section"
+            aria-label={`Remove section ${s.name}`}
+            onClick={() => removeSection(s.name)}
+          >
             ✕
           </button>
         </>
       )}
-      <button type="button" className={ACTION} title="Export SVG" aria-label={`Export SVG ${s.name}`} onClick={() => void exportSection(s.name, 'svg')}>
+      <button
+        type="button"
+        className={ACTION}
+        title="Export SVG"
+        aria-label={`Export SVG ${s.name}`}
+        onClick={() => void exportSection(s.name, 'svg')}
+      >
         SVG
       </button>
-      <button type="button" className={ACTION} title="Export DXF" aria-label={`Export DXF ${s.name}`} onClick={() => void exportSection(s.name, 'dxf')}>
+      <button
+        type="button"
+        className={ACTION}
+        title="Export DXF"
+        aria-label={`Export DXF ${s.name}`}
+        onClick={() => void exportSection(s.name, 'dxf')}
+      >
         DXF
       </button>
     </span>
@@ -93,7 +130,12 @@ function TreeList({ tree }: { tree: ModelTree }) {
   const rows = useMemo(() => new TreeRows(tree), [tree]);
   const [, rerender] = useReducer((n: number) => n + 1, 0);
   const scrollRef = useRef<HTMLDivElement>(null);
-  const virtualizer = useVirtualizer({ count: rows.length, getScrollElement: () => scrollRef.current, estimateSize: () => TREE_ITEM_HEIGHT, overscan: 12 });
+  const virtualizer = useVirtualizer({
+    count: rows.length,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => TREE_ITEM_HEIGHT,
+    overscan: 12,
+  });
 
   // Reveal the first selected object (e.g. picked in the canvas): expand its ancestors and scroll to it.
   const first = viewerStore.selection[0]?.nodeId;
@@ -151,11 +193,26 @@ function TreeList({ tree }: { tree: ModelTree }) {
               data-saved={sec ? sec.saved : undefined}
               data-drawn={sec ? sec.drawn : undefined}
               className={`absolute left-0 flex w-full items-center gap-1.5 pr-2 text-sm ${isSel ? 'bg-brand-100 text-brand-700' : 'hover:bg-slate-100'}`}
-              style={{ top: 0, height: TREE_ITEM_HEIGHT, transform: `translateY(${vi.start}px)`, paddingLeft: 6 + depth * 16 }}
+              style={{
+                top: 0,
+                height: TREE_ITEM_HEIGHT,
+                transform: `translateY(${vi.start}px)`,
+                paddingLeft: 6 + depth * 16,
+              }}
             >
               {hasChildren ? (
-                <button type="button" aria-label={open ? `Collapse ${label}` : `Expand ${label}`} className="flex h-5 w-5 shrink-0 items-center justify-center rounded text-slate-500 hover:bg-slate-200" onClick={() => toggleExpand(t)}>
-                  <svg viewBox="0 0 20 20" className={`h-3 w-3 transition-transform ${open ? 'rotate-90' : ''}`} fill="currentColor" aria-hidden="true">
+                <button
+                  type="button"
+                  aria-label={open ? `Collapse ${label}` : `Expand ${label}`}
+                  className="flex h-5 w-5 shrink-0 items-center justify-center rounded text-slate-500 hover:bg-slate-200"
+                  onClick={() => toggleExpand(t)}
+                >
+                  <svg
+                    viewBox="0 0 20 20"
+                    className={`h-3 w-3 transition-transform ${open ? 'rotate-90' : ''}`}
+                    fill="currentColor"
+                    aria-hidden="true"
+                  >
                     <path d="M7 4l7 6-7 6V4Z" />
                   </svg>
                 </button>
@@ -163,7 +220,11 @@ function TreeList({ tree }: { tree: ModelTree }) {
                 <span className="w-5 shrink-0" />
               )}
               {sec ? (
-                <TriCheckbox state={sec.drawn && sec.visible ? 'on' : 'off'} label={label} onToggle={() => void setSectionVisible(sec.name, !(sec.drawn && sec.visible))} />
+                <TriCheckbox
+                  state={sec.drawn && sec.visible ? 'on' : 'off'}
+                  label={label}
+                  onToggle={() => void setSectionVisible(sec.name, !(sec.drawn && sec.visible))}
+                />
               ) : tree.objectCountOf(t) > 0 ? (
                 <TriCheckbox state={tree.checkState(t)} label={label} onToggle={() => toggleVisible(t)} />
               ) : (
@@ -173,7 +234,9 @@ function TreeList({ tree }: { tree: ModelTree }) {
                 type="button"
                 className={`min-w-0 flex-1 truncate text-left ${depth === 0 ? 'font-semibold text-ink' : ''}`}
                 title={obj ? `${obj.name} (${obj.type})` : label}
-                onClick={() => (o >= 0 ? selectObjects([o]) : sec ? void drawSection(sec.name) : hasChildren && toggleExpand(t))}
+                onClick={() =>
+                  o >= 0 ? selectObjects([o]) : sec ? void drawSection(sec.name) : hasChildren && toggleExpand(t)
+                }
               >
                 {label}
               </button>
@@ -190,14 +253,28 @@ function TreeList({ tree }: { tree: ModelTree }) {
 function SearchList({ tree, results }: { tree: ModelTree; results: number[] }) {
   const selected = useSelectedSet();
   const scrollRef = useRef<HTMLDivElement>(null);
-  const virtualizer = useVirtualizer({ count: results.length, getScrollElement: () => scrollRef.current, estimateSize: () => TREE_ITEM_HEIGHT, overscan: 12 });
+  const virtualizer = useVirtualizer({
+    count: results.length,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => TREE_ITEM_HEIGHT,
+    overscan: 12,
+  });
   // Once per change of results or selection, not per row.
-  const allSelected = useMemo(() => results.length > 0 && results.length <= selected.size && results.every((r) => selected.has(r)), [results, selected]);
+  const allSelected = useMemo(
+    () => results.length > 0 && results.length <= selected.size && results.every((r) => selected.has(r)),
+    [results, selected],
+  );
   return (
     <>
       <div className="flex items-center gap-2 border-b border-slate-100 px-3 py-1.5 text-xs text-slate-600">
         {results.length > 0 && (
-          <input type="checkbox" aria-label="Select all" className="h-3.5 w-3.5 accent-brand-500" checked={allSelected} onChange={() => selectObjects(allSelected ? [] : results)} />
+          <input
+            type="checkbox"
+            aria-label="Select all"
+            className="h-3.5 w-3.5 accent-brand-500"
+            checked={allSelected}
+            onChange={() => selectObjects(allSelected ? [] : results)}
+          />
         )}
         <span data-testid="search-summary">{searchSummary(results.length)}</span>
       </div>
@@ -236,13 +313,24 @@ export function ModelTreePanel({ modelName }: { modelName: string }) {
   const results = useMemo(() => (t && deferred.trim() ? t.search(deferred) : null), [t, deferred]);
 
   return (
-    <aside data-testid="model-tree" aria-label="Model tree panel" className="flex w-80 shrink-0 flex-col border-l border-slate-200 bg-white">
+    <aside
+      data-testid="model-tree"
+      aria-label="Model tree panel"
+      className="flex w-80 shrink-0 flex-col border-l border-slate-200 bg-white"
+    >
       <div className="border-b border-slate-200 px-3 py-2">
         <h2 className="mb-2 text-xs font-semibold tracking-wide text-slate-500 uppercase">Model tree</h2>
         <label htmlFor={searchId} className="sr-only">
           Search
         </label>
-        <input id={searchId} type="search" placeholder="Search" className="field-input py-1.5" value={query} onChange={(e) => setQuery(e.target.value)} />
+        <input
+          id={searchId}
+          type="search"
+          placeholder="Search"
+          className="field-input py-1.5"
+          value={query}
+          onChange={(e) => setQuery(e.target.value)}
+        />
       </div>
       {!tree || !t ? (
         <p className="px-3 py-4 text-sm text-slate-500">Loading {modelName}…</p>

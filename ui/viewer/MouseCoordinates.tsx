@@ -24,7 +24,11 @@ export function MouseCoordinates() {
     </span>
   );
   return (
-    <div data-testid="mouse-coordinates" aria-label="Mouse coordinates" className="panel absolute bottom-10 left-1/2 z-10 flex -translate-x-1/2 gap-3 px-3 py-1 text-xs">
+    <div
+      data-testid="mouse-coordinates"
+      aria-label="Mouse coordinates"
+      className="panel absolute bottom-10 left-1/2 z-10 flex -translate-x-1/2 gap-3 px-3 py-1 text-xs"
+    >
       {cell('x', r?.x, 'coord-x')}
       {cell('y', r?.y, 'coord-y')}
       {cell('z', r?.z, 'coord-z')}
@@ -48,8 +52,12 @@ export function FrameScale({ walkMode }: { walkMode: boolean }) {
     ro.observe(el);
     return () => ro.disconnect();
   }, []);
-  const ticks = useMemo(() => (frames && bounds ? frameScaleTicks(frameAxis(frames, 'x'), bounds as never) : []), [frames, bounds]);
-  const marks = view && bounds && !walkMode ? screenFrameTicks(ticks, view as never, size.w, size.h, bounds as never) : [];
+  const ticks = useMemo(
+    () => (frames && bounds ? frameScaleTicks(frameAxis(frames, 'x'), bounds as never) : []),
+    [frames, bounds],
+  );
+  const marks =
+    view && bounds && !walkMode ? screenFrameTicks(ticks, view as never, size.w, size.h, bounds as never) : [];
   return (
     <div ref={ref} data-testid="frame-scale" className="pointer-events-none absolute inset-x-0 bottom-0 z-[5] h-7">
       {marks.length > 0 && (

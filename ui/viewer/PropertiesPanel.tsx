@@ -50,13 +50,17 @@ export function PropertiesPanel({ modelName }: { modelName: string }) {
   if (nodes.length === 0) return null;
   const table = viewerStore.objects;
   const single = nodes.length === 1 && table ? table[nodes[0]] : null;
-  const parentOf = (i: number) => (table && table[i] && table[i].parent >= 0 ? table[i].parent : -1);
+  const parentOf = (i: number) => (table?.[i] && table[i].parent >= 0 ? table[i].parent : -1);
   const parent = nodes.every((n) => parentOf(n) === parentOf(nodes[0])) ? parentOf(nodes[0]) : -1;
   const parentName = parent >= 0 && table ? table[parent]?.name : null;
   void objects;
 
   return (
-    <section data-testid="properties-panel" aria-label="Properties" className="panel absolute top-16 left-3 z-10 flex max-h-[calc(100%-8.5rem)] w-96 flex-col overflow-hidden">
+    <section
+      data-testid="properties-panel"
+      aria-label="Properties"
+      className="panel absolute top-16 left-3 z-10 flex max-h-[calc(100%-8.5rem)] w-96 flex-col overflow-hidden"
+    >
       <header className="border-b border-slate-200 bg-slate-50 px-4 py-2.5">
         {single ? (
           <>

@@ -26,23 +26,60 @@ export function withNodeVisible(root: SceneGraphNode, id: number, visible: boole
   return { ...root, children: root.children.map((c) => withNodeVisible(c, id, visible)) };
 }
 
-function NodeRow({ node, depth, active, onActivate, onToggle }: { node: SceneGraphNode; depth: number; active: number | null; onActivate: (id: number) => void; onToggle: (id: number, visible: boolean) => void }) {
+function NodeRow({
+  node,
+  depth,
+  active,
+  onActivate,
+  onToggle,
+}: {
+  node: SceneGraphNode;
+  depth: number;
+  active: number | null;
+  onActivate: (id: number) => void;
+  onToggle: (id: number, visible: boolean) => void;
+}) {
   const [open, setOpen] = useState(depth < 2);
   const label = node.name || '(unnamed)';
   return (
     <li role="treeitem" aria-expanded={node.children.length ? open : undefined} aria-selected={active === node.id}>
-      <div className={`flex h-7 items-center gap-1.5 pr-2 text-xs ${active === node.id ? 'bg-brand-100 text-brand-700' : 'hover:bg-slate-100'}`} style={{ paddingLeft: 4 + depth * 14 }}>
+      <div
+        className={`flex h-7 items-center gap-1.5 pr-2 text-xs ${active === node.id ? 'bg-brand-100 text-brand-700' : 'hover:bg-slate-100'}`}
+        style={{ paddingLeft: 4 + depth * 14 }}
+      >
         {node.children.length ? (
-          <button type="button" aria-label={open ? `Collapse ${label}` : `Expand ${label}`} className="flex h-5 w-5 shrink-0 items-center justify-center rounded text-slate-500 hover:bg-slate-200" onClick={() => setOpen(!open)}>
-            <svg viewBox="0 0 20 20" className={`h-3 w-3 transition-transform ${open ? 'rotate-90' : ''}`} fill="currentColor" aria-hidden="true">
+          <button
+            type="button"
+            aria-label={open ? `Collapse ${label}` : `Expand ${label}`}
+            className="flex h-5 w-5 shrink-0 items-center justify-center rounded text-slate-500 hover:bg-slate-200"
+            onClick={() => setOpen(!open)}
+          >
+            <svg
+              viewBox="0 0 20 20"
+              className={`h-3 w-3 transition-transform ${open ? 'rotate-90' : ''}`}
+              fill="currentColor"
+              aria-hidden="true"
+            >
               <path d="M7 4l7 6-7 6V4Z" />
             </svg>
           </button>
         ) : (
           <span className="w-5 shrink-0" />
         )}
-        <input type="checkbox" aria-label={`Visible ${label} #${node.id}`} className="h-3.5 w-3.5 shrink-0 accent-brand-500" checked={node.visible} disabled={node.id < 0} onChange={() => onToggle(node.id, !node.visible)} />
-        <button type="button" className="min-w-0 flex-1 truncate text-left" onClick={() => onActivate(node.id)} title={label}>
+        <input
+          type="checkbox"
+          aria-label={`Visible ${label} #${node.id}`}
+          className="h-3.5 w-3.5 shrink-0 accent-brand-500"
+          checked={node.visible}
+          disabled={node.id < 0}
+          onChange={() => onToggle(node.id, !node.visible)}
+        />
+        <button
+          type="button"
+          className="min-w-0 flex-1 truncate text-left"
+          onClick={() => onActivate(node.id)}
+          title={label}
+        >
           {label}
         </button>
         <span className="shrink-0 font-mono text-[10px] text-slate-400">#{node.id}</span>
@@ -51,7 +88,14 @@ function NodeRow({ node, depth, active, onActivate, onToggle }: { node: SceneGra
       {open && node.children.length > 0 && (
         <ul role="group">
           {node.children.map((c) => (
-            <NodeRow key={c.id} node={c} depth={depth + 1} active={active} onActivate={onActivate} onToggle={onToggle} />
+            <NodeRow
+              key={c.id}
+              node={c}
+              depth={depth + 1}
+              active={active}
+              onActivate={onActivate}
+              onToggle={onToggle}
+            />
           ))}
         </ul>
       )}
@@ -81,14 +125,23 @@ export function SceneGraphPanel() {
   const activeNode = graph && active !== null ? findSceneNode(graph, active) : null;
 
   return (
-    <section data-testid="scene-graph-panel" aria-label="Scene graph" className="panel absolute top-16 right-3 z-20 flex max-h-[calc(100%-6rem)] w-96 flex-col overflow-hidden">
+    <section
+      data-testid="scene-graph-panel"
+      aria-label="Scene graph"
+      className="panel absolute top-16 right-3 z-20 flex max-h-[calc(100%-6rem)] w-96 flex-col overflow-hidden"
+    >
       <header className="flex items-center justify-between border-b border-slate-200 bg-slate-50 px-3 py-2">
         <h2 className="text-sm font-semibold text-ink">Scene graph</h2>
         <div className="flex gap-1">
           <button type="button" className="btn-ghost px-2 py-1 text-xs" onClick={refresh}>
             Refresh
           </button>
-          <button type="button" className="btn-ghost px-2 py-1 text-xs" aria-label="Close scene graph" onClick={() => (viewerStore.showSceneGraph = false)}>
+          <button
+            type="button"
+            className="btn-ghost px-2 py-1 text-xs"
+            aria-label="Close scene graph"
+            onClick={() => (viewerStore.showSceneGraph = false)}
+          >
             ✕
           </button>
         </div>

@@ -46,7 +46,12 @@ export function SectionDialog() {
               <label htmlFor={axisId} className="block text-sm font-medium text-slate-700">
                 Axis
               </label>
-              <select id={axisId} className="field-input" value={axis} onChange={(e) => setAxis(e.target.value as SectionAxis)}>
+              <select
+                id={axisId}
+                className="field-input"
+                value={axis}
+                onChange={(e) => setAxis(e.target.value as SectionAxis)}
+              >
                 {AXES.map((a) => (
                   <option key={a} value={a}>
                     {a}
@@ -71,7 +76,12 @@ export function SectionDialog() {
                 aria-describedby={error ? `${coordId}-error` : undefined}
               />
               {error && (
-                <p id={`${coordId}-error`} role="alert" data-testid="section-error" className="text-xs whitespace-pre-line text-rose-600">
+                <p
+                  id={`${coordId}-error`}
+                  role="alert"
+                  data-testid="section-error"
+                  className="text-xs whitespace-pre-line text-rose-600"
+                >
                   {error}
                 </p>
               )}

@@ -11,7 +11,13 @@ import { viewerStore } from '../stores/viewer';
 export const BOX_FILL_OPACITY = 0.2;
 
 /** CSS rectangle and border style of a selection box (pure). */
-export function boxStyle(b: SelectionBox): { left: number; top: number; width: number; height: number; borderStyle: 'solid' | 'dashed' } {
+export function boxStyle(b: SelectionBox): {
+  left: number;
+  top: number;
+  width: number;
+  height: number;
+  borderStyle: 'solid' | 'dashed';
+} {
   return {
     left: Math.min(b.x0, b.x1),
     top: Math.min(b.y0, b.y1),

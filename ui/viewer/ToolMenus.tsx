@@ -16,13 +16,25 @@ export function SnapSettingsMenu() {
   return (
     <Popover className="relative">
       <PopoverButton className="btn-ghost" title="Snap settings">
-        <svg viewBox="0 0 20 20" className="h-4 w-4" fill="none" stroke="currentColor" strokeWidth="1.8" aria-hidden="true">
+        <svg
+          viewBox="0 0 20 20"
+          className="h-4 w-4"
+          fill="none"
+          stroke="currentColor"
+          strokeWidth="1.8"
+          aria-hidden="true"
+        >
           <circle cx="10" cy="10" r="3" />
           <path d="M10 2v4M10 14v4M2 10h4M14 10h4" />
         </svg>
         Snap
       </PopoverButton>
-      <PopoverPanel anchor={{ to: 'top start', gap: 8 }} className="panel z-30 w-52 p-1" role="menu" aria-label="Snap settings">
+      <PopoverPanel
+        anchor={{ to: 'top start', gap: 8 }}
+        className="panel z-30 w-52 p-1"
+        role="menu"
+        aria-label="Snap settings"
+      >
         <p className="px-2 py-1 text-xs font-semibold tracking-wide text-slate-500 uppercase">Snap settings</p>
         {SNAP_OPTIONS.map((o) => (
           <button
@@ -33,7 +45,10 @@ export function SnapSettingsMenu() {
             className="flex w-full items-center gap-2 rounded px-2 py-1.5 text-left text-sm hover:bg-slate-100"
             onClick={() => setSnapOption(o.key, !snapSettings[o.key])}
           >
-            <span className={`flex h-4 w-4 items-center justify-center rounded border ${snapSettings[o.key] ? 'border-brand-500 bg-brand-500 text-white' : 'border-slate-300'}`} aria-hidden="true">
+            <span
+              className={`flex h-4 w-4 items-center justify-center rounded border ${snapSettings[o.key] ? 'border-brand-500 bg-brand-500 text-white' : 'border-slate-300'}`}
+              aria-hidden="true"
+            >
               {snapSettings[o.key] ? '✓' : ''}
             </span>
             {o.label}
@@ -51,17 +66,29 @@ export function AnnotationSettingsMenu() {
   useEffect(() => setHeight(String(annotationSettings.textHeight)), [annotationSettings.textHeight]);
   const error = textHeightError(height);
   const commitHeight = () => {
-    if (!error && Number(height) !== annotationSettings.textHeight) setAnnotationSettings({ textHeight: Number(height) });
+    if (!error && Number(height) !== annotationSettings.textHeight)
+      setAnnotationSettings({ textHeight: Number(height) });
   };
   return (
     <Popover className="relative">
       <PopoverButton className="btn-ghost" title="Annotation settings">
-        <svg viewBox="0 0 20 20" className="h-4 w-4" fill="none" stroke="currentColor" strokeWidth="1.8" aria-hidden="true">
+        <svg
+          viewBox="0 0 20 20"
+          className="h-4 w-4"
+          fill="none"
+          stroke="currentColor"
+          strokeWidth="1.8"
+          aria-hidden="true"
+        >
           <path d="M4 15V5h12v7H9l-5 3Z" />
         </svg>
         Annotations
       </PopoverButton>
-      <PopoverPanel anchor={{ to: 'top start', gap: 8 }} className="panel z-30 w-60 space-y-2 p-3" aria-label="Annotation settings">
+      <PopoverPanel
+        anchor={{ to: 'top start', gap: 8 }}
+        className="panel z-30 w-60 space-y-2 p-3"
+        aria-label="Annotation settings"
+      >
         <p className="text-xs font-semibold tracking-wide text-slate-500 uppercase">Annotation settings</p>
         <div className="space-y-1">
           <label htmlFor={heightId} className="block text-sm text-slate-700">

@@ -21,7 +21,11 @@ function useCommandState(): CommandState {
   const viewer = useSnapshot(viewerStore);
   const features = useSnapshot(featuresStore);
   const tools = useSnapshot(toolsStore);
-  return snapshotCommandState(viewer as CommandState['viewer'], features as CommandState['features'], tools as CommandState['tools']);
+  return snapshotCommandState(
+    viewer as CommandState['viewer'],
+    features as CommandState['features'],
+    tools as CommandState['tools'],
+  );
 }
 
 /** Tooltip of a command: its name and shortcut. */
@@ -59,8 +63,21 @@ export function ViewerToolbar() {
             </option>
           ))}
         </select>
-        <button type="button" className="btn-ghost" disabled={!section.enabled(state)} onClick={() => void runCommand(section.id)} title={section.name}>
-          <svg viewBox="0 0 20 20" className="h-4 w-4" fill="none" stroke="currentColor" strokeWidth="1.8" aria-hidden="true">
+        <button
+          type="button"
+          className="btn-ghost"
+          disabled={!section.enabled(state)}
+          onClick={() => void runCommand(section.id)}
+          title={section.name}
+        >
+          <svg
+            viewBox="0 0 20 20"
+            className="h-4 w-4"
+            fill="none"
+            stroke="currentColor"
+            strokeWidth="1.8"
+            aria-hidden="true"
+          >
             <path d="M3 6l7-3 7 3-7 3-7-3ZM3 6v8l7 3 7-3V6M10 9v8" />
           </svg>
           {section.name}
@@ -73,15 +90,35 @@ export function ViewerToolbar() {
           onClick={() => void runCommand(measure.id)}
           title={measure.label(state)}
         >
-          <svg viewBox="0 0 20 20" className="h-4 w-4" fill="none" stroke="currentColor" strokeWidth="1.8" aria-hidden="true">
+          <svg
+            viewBox="0 0 20 20"
+            className="h-4 w-4"
+            fill="none"
+            stroke="currentColor"
+            strokeWidth="1.8"
+            aria-hidden="true"
+          >
             <path d="M2 13l11-11 5 5L7 18l-5-5ZM5 10l2 2M8 7l2 2M11 4l2 2" />
           </svg>
           {measure.name}
         </button>
       </div>
       <div className="panel absolute top-3 right-3 z-10 flex items-center gap-1 p-1">
-        <button type="button" className="btn-ghost" disabled={!fit.enabled(state)} onClick={() => void runCommand(fit.id)} title={title(fit.id)}>
-          <svg viewBox="0 0 20 20" className="h-4 w-4" fill="none" stroke="currentColor" strokeWidth="1.8" aria-hidden="true">
+        <button
+          type="button"
+          className="btn-ghost"
+          disabled={!fit.enabled(state)}
+          onClick={() => void runCommand(fit.id)}
+          title={title(fit.id)}
+        >
+          <svg
+            viewBox="0 0 20 20"
+            className="h-4 w-4"
+            fill="none"
+            stroke="currentColor"
+            strokeWidth="1.8"
+            aria-hidden="true"
+          >
             <path d="M3 7V3h4M17 7V3h-4M3 13v4h4M17 13v4h-4" />
           </svg>
           {fit.name}
@@ -93,7 +130,14 @@ export function ViewerToolbar() {
           onClick={() => (viewerStore.showTree = !showTree)}
           title="Model tree"
         >
-          <svg viewBox="0 0 20 20" className="h-4 w-4" fill="none" stroke="currentColor" strokeWidth="1.8" aria-hidden="true">
+          <svg
+            viewBox="0 0 20 20"
+            className="h-4 w-4"
+            fill="none"
+            stroke="currentColor"
+            strokeWidth="1.8"
+            aria-hidden="true"
+          >
             <path d="M4 4h5M7 4v12M7 10h6M7 16h6" />
           </svg>
           Model tree
@@ -110,7 +154,14 @@ export function ViewerToolbar() {
           onClick={() => void runCommand(walk.id)}
           title={walkMode ? 'Walk mode: w/s/a/d with the left button, x/c/q/e with the right button' : title(walk.id)}
         >
-          <svg viewBox="0 0 20 20" className="h-4 w-4" fill="none" stroke="currentColor" strokeWidth="1.8" aria-hidden="true">
+          <svg
+            viewBox="0 0 20 20"
+            className="h-4 w-4"
+            fill="none"
+            stroke="currentColor"
+            strokeWidth="1.8"
+            aria-hidden="true"
+          >
             <circle cx="11" cy="3.5" r="1.5" />
             <path d="M10 7l-3 3 2 2M10 7l2 4 3 1M9 12l-2 5M12 11l1 6" />
           </svg>
@@ -124,7 +175,14 @@ export function ViewerToolbar() {
           onClick={() => void runCommand(clipping.id)}
           title={clipping.name}
         >
-          <svg viewBox="0 0 20 20" className="h-4 w-4" fill="none" stroke="currentColor" strokeWidth="1.8" aria-hidden="true">
+          <svg
+            viewBox="0 0 20 20"
+            className="h-4 w-4"
+            fill="none"
+            stroke="currentColor"
+            strokeWidth="1.8"
+            aria-hidden="true"
+          >
             <path d="M4 7l6-4 6 4v6l-6 4-6-4V7Z" strokeDasharray="2 2" />
             <path d="M2 11h16" />
           </svg>

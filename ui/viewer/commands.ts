@@ -49,7 +49,7 @@ export interface CommandState {
       clipToSection?: (name: string) => void;
     };
   };
-  /** The engineering tools (issue 5): measure operator state, clipping flags, the section dialog. */
+  /** The engineering tools: measure operator state, clipping flags, the section dialog. */
   tools: {
     measureState: MeasureState;
     clip: { active: boolean };
@@ -81,7 +81,9 @@ export interface ViewerCommand {
 const engineReady = (s: CommandState) => s.viewer.phase === 'loading' || s.viewer.phase === 'ready';
 const always = () => true;
 
-function define(c: Omit<ViewerCommand, 'label' | 'visible'> & Partial<Pick<ViewerCommand, 'label' | 'visible'>>): ViewerCommand {
+function define(
+  c: Omit<ViewerCommand, 'label' | 'visible'> & Partial<Pick<ViewerCommand, 'label' | 'visible'>>,
+): ViewerCommand {
   return { label: () => c.name, visible: always, ...c };
 }
 
@@ -286,7 +288,13 @@ export function matchShortcut(shortcut: string, e: KeyLike): boolean {
   const parts = shortcut.split('+');
   const key = parts.pop()!.toLowerCase();
   const mods = new Set(parts.map((p) => p.toLowerCase()));
-  if (mods.has('ctrl') !== e.ctrlKey || mods.has('alt') !== e.altKey || mods.has('shift') !== e.shiftKey || mods.has('meta') !== e.metaKey) return false;
+  if (
+    mods.has('ctrl') !== e.ctrlKey ||
+    mods.has('alt') !== e.altKey ||
+    mods.has('shift') !== e.shiftKey ||
+    mods.has('meta') !== e.metaKey
+  )
+    return false;
   if (e.key.toLowerCase() === key) return true;
   return key.length === 1 && /[a-z]/.test(key) && e.code === `Key${key.toUpperCase()}`;
 }
@@ -301,7 +309,12 @@ export function commandForKey(e: KeyLike): ViewerCommand | null {
  * Runs command `id` when it is enabled. Resolves to true when it ran, false when disabled.
  * @throws Error for an unknown id; rejects with the command's own error.
  */
-export async function executeCommand(id: string, engine: CommandEngine, state: CommandState, arg?: string): Promise<boolean> {
+export async function executeCommand(
+  id: string,
+  engine: CommandEngine,
+  state: CommandState,
+  arg?: string,
+): Promise<boolean> {
   const c = getCommand(id);
   if (!c.enabled(state)) return false;
   await c.run(engine, state, arg);

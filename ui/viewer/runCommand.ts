@@ -14,7 +14,11 @@ export function liveCommandState(): CommandState {
 }
 
 /** Command state from render snapshots (for enabled / visible / label while rendering). */
-export function snapshotCommandState(viewer: CommandState['viewer'], features: CommandState['features'], tools: CommandState['tools'] = toolsStore): CommandState {
+export function snapshotCommandState(
+  viewer: CommandState['viewer'],
+  features: CommandState['features'],
+  tools: CommandState['tools'] = toolsStore,
+): CommandState {
   return { viewer, features, tools, markHidden };
 }
 

@@ -59,7 +59,9 @@ export function useViewerKeys(): void {
       if (route.type === 'command') {
         if (!e.repeat) void runCommand(route.id);
       } else {
-        void getEngine()?.api.key({ kind, key: route.key, buttons }).catch(() => {});
+        void getEngine()
+          ?.api.key({ kind, key: route.key, buttons })
+          .catch(() => {});
       }
     };
     const down = onKey('down');

@@ -56,7 +56,9 @@ export function AdminView() {
               ))}
             </ul>
           )}
-          {user.userType === 'administrator' && <p className="mt-3 text-xs text-slate-500">Administrators hold every permission.</p>}
+          {user.userType === 'administrator' && (
+            <p className="mt-3 text-xs text-slate-500">Administrators hold every permission.</p>
+          )}
         </section>
       </div>
     </div>

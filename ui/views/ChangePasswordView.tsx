@@ -48,12 +48,36 @@ export function ChangePasswordView() {
   return (
     <AuthCard title="Change password">
       {user?.requirePasswordReset && (
-        <p className="mb-4 rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-800">Your password must be changed before you continue.</p>
+        <p className="mb-4 rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-800">
+          Your password must be changed before you continue.
+        </p>
       )}
       <form className="space-y-4" onSubmit={submit} noValidate>
-        <FormField label="Current password" type="password" autoComplete="current-password" autoFocus value={values.currentPassword} onChange={set('currentPassword')} error={errors.currentPassword} />
-        <FormField label="New password" type="password" autoComplete="new-password" value={values.newPassword} onChange={set('newPassword')} error={errors.newPassword} />
-        <FormField label="Confirm password" type="password" autoComplete="new-password" value={values.confirmNewPassword} onChange={set('confirmNewPassword')} error={errors.confirmNewPassword} />
+        <FormField
+          label="Current password"
+          type="password"
+          autoComplete="current-password"
+          autoFocus
+          value={values.currentPassword}
+          onChange={set('currentPassword')}
+          error={errors.currentPassword}
+        />
+        <FormField
+          label="New password"
+          type="password"
+          autoComplete="new-password"
+          value={values.newPassword}
+          onChange={set('newPassword')}
+          error={errors.newPassword}
+        />
+        <FormField
+          label="Confirm password"
+          type="password"
+          autoComplete="new-password"
+          value={values.confirmNewPassword}
+          onChange={set('confirmNewPassword')}
+          error={errors.confirmNewPassword}
+        />
         <button type="submit" className="btn-primary w-full py-2" disabled={busy}>
           Change password
         </button>

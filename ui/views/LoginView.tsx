@@ -42,8 +42,23 @@ export function LoginView() {
   return (
     <AuthCard title="Login">
       <form className="space-y-4" onSubmit={submit} noValidate>
-        <FormField label="E-mail" type="email" autoComplete="username" autoFocus value={email} onChange={setEmail} error={errors.email} />
-        <FormField label="Password" type="password" autoComplete="current-password" value={password} onChange={setPassword} error={errors.password} />
+        <FormField
+          label="E-mail"
+          type="email"
+          autoComplete="username"
+          autoFocus
+          value={email}
+          onChange={setEmail}
+          error={errors.email}
+        />
+        <FormField
+          label="Password"
+          type="password"
+          autoComplete="current-password"
+          value={password}
+          onChange={setPassword}
+          error={errors.password}
+        />
         <button type="submit" className="btn-primary w-full py-2" disabled={busy}>
           Login
         </button>

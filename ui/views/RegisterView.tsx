@@ -31,7 +31,12 @@ export function RegisterView() {
     if (!r.valid) return;
     setStarted(true);
     try {
-      await register({ email: r.values.email, password: r.values.password, fullName: r.values.fullName, ...(isAdmin ? { registerAdmin: true } : {}) });
+      await register({
+        email: r.values.email,
+        password: r.values.password,
+        fullName: r.values.fullName,
+        ...(isAdmin ? { registerAdmin: true } : {}),
+      });
       setDone(true);
       if (isAdmin) void refreshConfig();
     } catch (err) {
@@ -72,10 +77,38 @@ export function RegisterView() {
   return (
     <AuthCard title={title}>
       <form className="space-y-4" onSubmit={submit} noValidate>
-        <FormField label="E-mail" type="email" autoComplete="username" autoFocus value={values.email} onChange={set('email')} error={errors.email} />
-        <FormField label="Full name" autoComplete="name" value={values.fullName} onChange={set('fullName')} error={errors.fullName} />
-        <FormField label="Password" type="password" autoComplete="new-password" value={values.password} onChange={set('password')} error={errors.password} />
-        <FormField label="Confirm password" type="password" autoComplete="new-password" value={values.confirmPassword} onChange={set('confirmPassword')} error={errors.confirmPassword} />
+        <FormField
+          label="E-mail"
+          type="email"
+          autoComplete="username"
+          autoFocus
+          value={values.email}
+          onChange={set('email')}
+          error={errors.email}
+        />
+        <FormField
+          label="Full name"
+          autoComplete="name"
+          value={values.fullName}
+          onChange={set('fullName')}
+          error={errors.fullName}
+        />
+        <FormField
+          label="Password"
+          type="password"
+          autoComplete="new-password"
+          value={values.password}
+          onChange={set('password')}
+          error={errors.password}
+        />
+        <FormField
+          label="Confirm password"
+          type="password"
+          autoComplete="new-password"
+          value={values.confirmPassword}
+          onChange={set('confirmPassword')}
+          error={errors.confirmPassword}
+        />
         {errors.form && (
           <p role="alert" className="rounded-md bg-rose-50 px-3 py-2 text-sm text-rose-700">
             {errors.form}

@@ -99,7 +99,12 @@ export function StartView() {
           </button>
         )}
       </div>
-      <TabGroup vertical selectedIndex={tab} onChange={setTab} className="mx-auto flex w-full max-w-6xl gap-6 px-8 pb-8">
+      <TabGroup
+        vertical
+        selectedIndex={tab}
+        onChange={setTab}
+        className="mx-auto flex w-full max-w-6xl gap-6 px-8 pb-8"
+      >
         <TabList className="flex w-40 shrink-0 flex-col gap-1">
           <Tab className={tabCls}>Recent</Tab>
           <Tab className={tabCls}>Browse</Tab>

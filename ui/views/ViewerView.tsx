@@ -3,7 +3,7 @@
  * the model to 'Recent', polls the instance status until 'Ok' with the spec's waiting message, reads the
  * project revision info and the object table, starts the render engine, streams the scene package with a
  * loading overlay, then shows the toolbar, the model tree and the properties panel, and the engineering
- * tools of issue 5: section dialog and section nodes, clipping controls, measure panel, snap and
+ * tools: section dialog and section nodes, clipping controls, measure panel, snap and
  * annotation settings, mouse coordinates and the frame scale.
  */
 import { useEffect, useRef } from 'react';
@@ -21,7 +21,15 @@ import { connectSections, handleSectionsEvent, loadSavedSections, resetSections 
 import { showToast } from '../stores/toasts';
 import { connectToolsToEngine, handleToolEvent, resetTools, setFramesFromApi, toolsStore } from '../stores/tools';
 import { connectSurfaceObjects } from '../stores/surfaceObjects';
-import { handleEngineEvent, loadPercent, markModelReady, resetViewer, setEngine, setObjects, viewerStore } from '../stores/viewer';
+import {
+  handleEngineEvent,
+  loadPercent,
+  markModelReady,
+  resetViewer,
+  setEngine,
+  setObjects,
+  viewerStore,
+} from '../stores/viewer';
 import { ClippingControls } from '../viewer/ClippingControls';
 import { ContextMenu } from '../viewer/ContextMenu';
 import { DeleteSectionDialog } from '../viewer/DeleteSectionDialog';
@@ -52,12 +60,17 @@ function LoadingOverlay() {
   // Once the first chunks are drawn the model is usable: a slim progress pill replaces the overlay.
   if (phase === 'loading' && firstFrame) {
     return (
-      <div role="status" className="panel absolute bottom-4 left-1/2 z-20 flex w-72 -translate-x-1/2 items-center gap-3 px-4 py-2 text-xs text-slate-600">
+      <div
+        role="status"
+        className="panel absolute bottom-4 left-1/2 z-20 flex w-72 -translate-x-1/2 items-center gap-3 px-4 py-2 text-xs text-slate-600"
+      >
         <span>Loading model…</span>
         <div className="h-1.5 flex-1 overflow-hidden rounded bg-slate-200">
           <div className="h-full bg-brand-500" style={{ width: `${percent ?? 50}%` }} />
         </div>
-        <span data-testid="load-progress" className="font-mono">{percent !== null ? `${Math.floor(percent)} %` : ''}</span>
+        <span data-testid="load-progress" className="font-mono">
+          {percent !== null ? `${Math.floor(percent)} %` : ''}
+        </span>
       </div>
     );
   }
@@ -74,7 +87,10 @@ function LoadingOverlay() {
   return (
     <div className="absolute inset-0 z-20 flex items-center justify-center bg-slate-100/80">
       <div className="panel w-96 p-6 text-center" role="status" aria-live="polite">
-        <div className="mx-auto mb-4 h-8 w-8 animate-spin rounded-full border-4 border-brand-100 border-t-brand-500" aria-hidden="true" />
+        <div
+          className="mx-auto mb-4 h-8 w-8 animate-spin rounded-full border-4 border-brand-100 border-t-brand-500"
+          aria-hidden="true"
+        />
         {phase === 'initializing' ? (
           <p data-testid="viewer-waiting" className="text-sm text-slate-700">
             {VIEWER_WAITING_MESSAGE}
@@ -86,7 +102,11 @@ function LoadingOverlay() {
               <div className="h-full bg-brand-500 transition-[width]" style={{ width: `${percent ?? 5}%` }} />
             </div>
             <p data-testid="load-progress" className="mt-2 font-mono text-xs text-slate-500">
-              {percent !== null ? `${Math.floor(percent)} %` : progress ? `${(progress.loadedBytes / 1048576).toFixed(1)} MB` : ''}
+              {percent !== null
+                ? `${Math.floor(percent)} %`
+                : progress
+                  ? `${(progress.loadedBytes / 1048576).toFixed(1)} MB`
+                  : ''}
             </p>
           </>
         )}
@@ -179,7 +199,7 @@ export function ViewerView({ modelName }: { modelName: string }) {
       await client.api.loadModel(sceneUrl(modelName, info.revision), authHeaders());
       if (cancelled) return;
       markModelReady();
-      // Issue 5 tools: names and frames (mm) for sections, annotations and snap infos; settings; saved sections.
+      // engineering tools: names and frames (mm) for sections, annotations and snap infos; settings; saved sections.
       // Thickness, purpose and profile for section labels, compartment colours and annotations.
       const cols = await getPropertyColumns(modelName, info.revision, [...ENGINE_PROPERTY_CODES]);
       if (cancelled) return;

@@ -8,7 +8,8 @@ import { type SoftRasterOptions, renderThumbnail } from '../../render/softRaster
 
 /** Encodes an RGBA image (4 bytes per pixel, row-major from the top left) as a PNG file's bytes. */
 export function encodePng(width: number, height: number, rgba: Uint8Array): Buffer {
-  if (rgba.length !== width * height * 4) throw new Error(`PNG encode: ${rgba.length} bytes for ${width} × ${height} RGBA pixels`);
+  if (rgba.length !== width * height * 4)
+    throw new Error(`PNG encode: ${rgba.length} bytes for ${width} × ${height} RGBA pixels`);
   const png = new PNG({ width, height });
   png.data = Buffer.from(rgba.buffer, rgba.byteOffset, rgba.byteLength);
   return PNG.sync.write(png);

@@ -13,12 +13,23 @@ import { createWriteStream } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { once } from 'node:events';
-import type { FrameTables, ImportResult, ImportWarning, ModelInfo, ModelObject, PropertyRecord } from '../../model/types';
+import type {
+  FrameTables,
+  ImportResult,
+  ImportWarning,
+  ModelInfo,
+  ModelObject,
+  PropertyRecord,
+} from '../../model/types';
 import { type ScenePackageOptions, encodeScenePackage } from '../writer';
 import { thumbnailPng } from './thumbnail';
 
 /** File names inside a revision directory (besides `{modelName}.sc`). */
-export const REVISION_FILES = { objects: 'objects.json', properties: 'properties.json', thumbnail: 'thumbnail.png' } as const;
+export const REVISION_FILES = {
+  objects: 'objects.json',
+  properties: 'properties.json',
+  thumbnail: 'thumbnail.png',
+} as const;
 
 /** Content of objects.json. */
 export interface RevisionObjectsFile {
@@ -60,7 +71,12 @@ export async function writeRevisionFiles(
   const scFile = `${modelName}.sc`;
   const bytes = await writeFrames(path.join(dir, scFile), frames);
 
-  const objectsFile: RevisionObjectsFile = { info: result.info, objects: result.objects, frames: result.frames, warnings: result.warnings };
+  const objectsFile: RevisionObjectsFile = {
+    info: result.info,
+    objects: result.objects,
+    frames: result.frames,
+    warnings: result.warnings,
+  };
   await writeFile(path.join(dir, REVISION_FILES.objects), JSON.stringify(objectsFile));
   await writeFile(path.join(dir, REVISION_FILES.properties), JSON.stringify(result.properties));
   await writeFile(path.join(dir, REVISION_FILES.thumbnail), thumbnailPng(result.meshes, result.info.bounds));

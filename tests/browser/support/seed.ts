@@ -16,17 +16,35 @@ export interface AdminUser {
 }
 
 /** Calls the API at `baseUrl`; JSON-encodes `body` unless it is FormData; sends `token` as a bearer token. */
-export async function apiRequest(baseUrl: string, token: string | undefined, method: string, url: string, body?: unknown): Promise<Response> {
+export async function apiRequest(
+  baseUrl: string,
+  token: string | undefined,
+  method: string,
+  url: string,
+  body?: unknown,
+): Promise<Response> {
   const headers: Record<string, string> = token ? { authorization: `Bearer ${token}` } : {};
   if (body !== undefined && !(body instanceof FormData)) headers['content-type'] = 'application/json';
-  return fetch(`${baseUrl}${url}`, { method, headers, body: body instanceof FormData ? body : body === undefined ? undefined : JSON.stringify(body) });
+  return fetch(`${baseUrl}${url}`, {
+    method,
+    headers,
+    body: body instanceof FormData ? body : body === undefined ? undefined : JSON.stringify(body),
+  });
 }
 
 /** Registers `admin` as an administrator, logs in and returns the token. */
 export async function registerAdmin(baseUrl: string, admin: AdminUser): Promise<string> {
-  const reg = await apiRequest(baseUrl, undefined, 'POST', '/api/auth/viewer/default/register', { ...admin, registerAdmin: true });
+  const reg = await apiRequest(baseUrl, undefined, 'POST', '/api/auth/viewer/default/register', {
+    ...admin,
+    registerAdmin: true,
+  });
   expect(reg.ok).toBe(true);
-  const login = (await (await apiRequest(baseUrl, undefined, 'POST', '/api/auth/viewer/default/login', { email: admin.email, password: admin.password })).json()) as { token: string };
+  const login = (await (
+    await apiRequest(baseUrl, undefined, 'POST', '/api/auth/viewer/default/login', {
+      email: admin.email,
+      password: admin.password,
+    })
+  ).json()) as { token: string };
   return login.token;
 }
 
@@ -39,10 +57,18 @@ export async function uploadSample(baseUrl: string, token: string, model: string
 }
 
 /** Polls the project list until `model` has a revision (conversion finished); throws after `timeoutMs`. */
-export async function waitForRevision(server: RunningServer, token: string, model: string, timeoutMs = 120_000): Promise<void> {
+export async function waitForRevision(
+  server: RunningServer,
+  token: string,
+  model: string,
+  timeoutMs = 120_000,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const models = (await (await apiRequest(server.url, token, 'GET', '/api/viewer/project/models')).json()) as Array<{ name: string; revisions: unknown[] }>;
+    const models = (await (await apiRequest(server.url, token, 'GET', '/api/viewer/project/models')).json()) as Array<{
+      name: string;
+      revisions: unknown[];
+    }>;
     if (models.find((m) => m.name === model)?.revisions.length) break;
     if (Date.now() > deadline) throw new Error(`conversion of ${model} did not finish:\n${server.output()}`);
     await new Promise((r) => setTimeout(r, 500));
@@ -58,7 +84,11 @@ export async function seedSample(server: RunningServer, admin: AdminUser, model:
 }
 
 /** A new 1400×900 page whose localStorage carries `token` (the UI's login), logging page errors. */
-export async function newLoggedInPage(browser: Browser, token: string, options: BrowserContextOptions = {}): Promise<Page> {
+export async function newLoggedInPage(
+  browser: Browser,
+  token: string,
+  options: BrowserContextOptions = {},
+): Promise<Page> {
   const context = await browser.newContext({ viewport: { width: 1400, height: 900 }, ...options });
   await context.addInitScript((t) => localStorage.setItem('keelson.token', t), token);
   const page = await context.newPage();

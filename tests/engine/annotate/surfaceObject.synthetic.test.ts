@@ -1,5 +1,5 @@
 /**
- * Surface-object kernel (issue 5 item 7; viewer.md §3 "Surface object"): parameters derived from
+ * Surface-object kernel (viewer.md §3 "Surface object"): parameters derived from
  * synthetic outlines whose dimensions are known by construction — a rectangle plate, a bracket with a
  * radiused free edge, a circle, a slot — as thickened solids (triangles) and as outline-only edges.
  */
@@ -33,7 +33,8 @@ function solidInXPlane(outline: Pt[], x0: number, t: number): number[] {
     out.push(...P(a, x0), ...P(c, x0), ...P(b, x0));
   }
   for (let i = 0; i < outline.length; i++) {
-    const a = outline[i], b = outline[(i + 1) % outline.length];
+    const a = outline[i],
+      b = outline[(i + 1) % outline.length];
     out.push(...P(a, x0), ...P(b, x0), ...P(b, x0 + t), ...P(a, x0), ...P(b, x0 + t), ...P(a, x0 + t));
   }
   return out;
@@ -43,14 +44,16 @@ function solidInXPlane(outline: Pt[], x0: number, t: number): number[] {
 function edgesInZPlane(outline: Pt[], z0: number): number[] {
   const out: number[] = [];
   for (let i = 0; i < outline.length; i++) {
-    const a = outline[i], b = outline[(i + 1) % outline.length];
+    const a = outline[i],
+      b = outline[(i + 1) % outline.length];
     out.push(a[0], a[1], z0, b[0], b[1], z0);
   }
   return out;
 }
 
 const mm = (p: SurfaceParameter) => Math.round(p.parameterValue * 1000);
-const ofType = (ps: SurfaceParameter[], t: SurfaceParameter['parameterType']) => ps.filter((p) => p.parameterType === t);
+const ofType = (ps: SurfaceParameter[], t: SurfaceParameter['parameterType']) =>
+  ps.filter((p) => p.parameterType === t);
 
 describe('outline segmentation', () => {
   it('fits a circle exactly through points of a known circle', () => {
@@ -60,21 +63,28 @@ describe('outline segmentation', () => {
     expect(f.radius).toBeCloseTo(42, 6);
   });
   it('splits a rounded rectangle into 4 lines and 4 quarter arcs, merging collinear points', () => {
-    const r = 150, W = 600, H = 800;
+    const r = 150,
+      W = 600,
+      H = 800;
     const pts: Pt[] = [
-      ...arc([W / 2 - r, H / 2 - r], r, 0, 90, 12), ...arc([-W / 2 + r, H / 2 - r], r, 90, 180, 12),
+      ...arc([W / 2 - r, H / 2 - r], r, 0, 90, 12),
+      ...arc([-W / 2 + r, H / 2 - r], r, 90, 180, 12),
       [-W / 2, 0], // a collinear extra point on a straight edge
-      ...arc([-W / 2 + r, -H / 2 + r], r, 180, 270, 12), ...arc([W / 2 - r, -H / 2 + r], r, 270, 360, 12),
+      ...arc([-W / 2 + r, -H / 2 + r], r, 180, 270, 12),
+      ...arc([W / 2 - r, -H / 2 + r], r, 270, 360, 12),
     ];
     const els = segmentOutline(pts.flat());
     const arcs = els.filter((e) => e.kind === 'arc');
     const lines = els.filter((e) => e.kind === 'line');
     expect(arcs).toHaveLength(4);
-    for (const a of arcs) if (a.kind === 'arc') {
-      expect(a.radius).toBeCloseTo(150, 3);
-      expect(Math.abs(a.sweep)).toBeCloseTo(Math.PI / 2, 3);
-    }
-    expect(lines.map((l) => Math.round(l.kind === 'line' ? l.length : 0)).sort((a, b) => a - b)).toEqual([300, 300, 500, 500]);
+    for (const a of arcs)
+      if (a.kind === 'arc') {
+        expect(a.radius).toBeCloseTo(150, 3);
+        expect(Math.abs(a.sweep)).toBeCloseTo(Math.PI / 2, 3);
+      }
+    expect(lines.map((l) => Math.round(l.kind === 'line' ? l.length : 0)).sort((a, b) => a - b)).toEqual([
+      300, 300, 500, 500,
+    ]);
   });
   it('keeps an ellipse as a curve, not as many short lines', () => {
     const pts: Pt[] = [];
@@ -88,7 +98,14 @@ describe('outline segmentation', () => {
 describe('deriveSurfaceObject', () => {
   it('rectangular plate: plane at the face centroid, horizontalLength / verticalLength in the plane axes', () => {
     // Transverse plate x = 1000..1010, Y 200..2200 (2000 wide), Z 500..1300 (800 high), with T-junction points.
-    const outline: Pt[] = [[200, 500], [1200, 500], [2200, 500], [2200, 1300], [200, 1300], [200, 900]];
+    const outline: Pt[] = [
+      [200, 500],
+      [1200, 500],
+      [2200, 500],
+      [2200, 1300],
+      [200, 1300],
+      [200, 900],
+    ];
     const so = deriveSurfaceObject('P1', { triangles: solidInXPlane(outline, 1000, 10), edges: [] })!;
     expect(so).not.toBeNull();
     const n = so.definitionPlane.normal;
@@ -107,18 +124,29 @@ describe('deriveSurfaceObject', () => {
   it('bracket with a radiused free edge: arm lengths, toes, free-edge radius and the 90° angle at the arm corner', () => {
     // Arms along +Y (600) and +Z (500) from the corner; toes 30; a concave free edge of R 700 between the toe ends.
     const corner: Pt = [100, 2000];
-    const A: Pt = [corner[0] + 600, corner[1]], At: Pt = [A[0], A[1] + 30];
-    const B: Pt = [corner[0], corner[1] + 500], Bt: Pt = [B[0] + 30, B[1]];
+    const A: Pt = [corner[0] + 600, corner[1]],
+      At: Pt = [A[0], A[1] + 30];
+    const B: Pt = [corner[0], corner[1] + 500],
+      Bt: Pt = [B[0] + 30, B[1]];
     // Circle of radius R through At and Bt, centre on the far side (concave edge).
     const R = 700;
-    const m: Pt = [(At[0] + Bt[0]) / 2, (At[1] + Bt[1]) / 2], d = Math.hypot(At[0] - Bt[0], At[1] - Bt[1]);
-    const h = Math.sqrt(R * R - (d / 2) ** 2), nrm: Pt = [(At[1] - Bt[1]) / d, (Bt[0] - At[0]) / d];
+    const m: Pt = [(At[0] + Bt[0]) / 2, (At[1] + Bt[1]) / 2],
+      d = Math.hypot(At[0] - Bt[0], At[1] - Bt[1]);
+    const h = Math.sqrt(R * R - (d / 2) ** 2),
+      nrm: Pt = [(At[1] - Bt[1]) / d, (Bt[0] - At[0]) / d];
     const c: Pt = [m[0] - nrm[0] * h, m[1] - nrm[1] * h];
-    const a0 = (Math.atan2(At[1] - c[1], At[0] - c[0]) * 180) / Math.PI, a1 = (Math.atan2(Bt[1] - c[1], Bt[0] - c[0]) * 180) / Math.PI;
+    const a0 = (Math.atan2(At[1] - c[1], At[0] - c[0]) * 180) / Math.PI,
+      a1 = (Math.atan2(Bt[1] - c[1], Bt[0] - c[0]) * 180) / Math.PI;
     const free = arc(c, R, a0, a0 + ((((a1 - a0) % 360) + 540) % 360) - 180, 24).slice(1, -1);
     const outline: Pt[] = [corner, A, At, ...free, Bt, B];
-    const so = deriveSurfaceObject('B1', { triangles: solidInXPlane(outline, -500, 12), edges: [] }, { bracket: true })!;
-    const lengths = ofType(so.parameters, 'length').map(mm).sort((a, b) => a - b);
+    const so = deriveSurfaceObject(
+      'B1',
+      { triangles: solidInXPlane(outline, -500, 12), edges: [] },
+      { bracket: true },
+    )!;
+    const lengths = ofType(so.parameters, 'length')
+      .map(mm)
+      .sort((a, b) => a - b);
     expect(lengths).toEqual([30, 30, 500, 600]);
     const radii = ofType(so.parameters, 'radius');
     expect(radii).toHaveLength(1);
@@ -132,8 +160,11 @@ describe('deriveSurfaceObject', () => {
     expect(ang[0].angleVertex!.z * 1000).toBeCloseTo(corner[1], 3);
     // The arc sweeps counter-clockwise about the normal from startPoint to endPoint.
     const n = so.definitionPlane.normal;
-    const v = ang[0].angleVertex!, s = ang[0].startPoint!, e = ang[0].endPoint!;
-    const d1 = [s.x - v.x, s.y - v.y, s.z - v.z], d2 = [e.x - v.x, e.y - v.y, e.z - v.z];
+    const v = ang[0].angleVertex!,
+      s = ang[0].startPoint!,
+      e = ang[0].endPoint!;
+    const d1 = [s.x - v.x, s.y - v.y, s.z - v.z],
+      d2 = [e.x - v.x, e.y - v.y, e.z - v.z];
     const cr = [d1[1] * d2[2] - d1[2] * d2[1], d1[2] * d2[0] - d1[0] * d2[2], d1[0] * d2[1] - d1[1] * d2[0]];
     expect(cr[0] * n.nx + cr[1] * n.ny + cr[2] * n.nz).toBeGreaterThan(0);
   });
@@ -161,16 +192,27 @@ describe('deriveSurfaceObject', () => {
 
   it('skips straight edges shorter than 1 % of the part size', () => {
     // 1000 × 1000 square with one corner cut by a 5 mm chamfer (< 1 % of the 1414 diagonal) and one by 100 mm.
-    const outline: Pt[] = [[0, 0], [995, 0], [1000, 5], [1000, 1000], [100, 1000], [0, 900]];
+    const outline: Pt[] = [
+      [0, 0],
+      [995, 0],
+      [1000, 5],
+      [1000, 1000],
+      [100, 1000],
+      [0, 900],
+    ];
     const so = deriveSurfaceObject('P2', { triangles: solidInXPlane(outline, 0, 8), edges: [] })!;
-    const lengths = ofType(so.parameters, 'length').map(mm).sort((a, b) => a - b);
+    const lengths = ofType(so.parameters, 'length')
+      .map(mm)
+      .sort((a, b) => a - b);
     expect(lengths).toEqual([141, 900, 900, 995, 995]);
   });
 
   it('returns null for a curved (non-planar) part and for open edges', () => {
     const tris: number[] = [];
     for (let i = 0; i < 40; i++) {
-      const a = (i * Math.PI) / 40, b = ((i + 1) * Math.PI) / 40, R = 1000;
+      const a = (i * Math.PI) / 40,
+        b = ((i + 1) * Math.PI) / 40,
+        R = 1000;
       const p = (t: number, z: number) => [R * Math.cos(t), R * Math.sin(t), z];
       tris.push(...p(a, 0), ...p(b, 0), ...p(b, 500), ...p(a, 0), ...p(b, 500), ...p(a, 500));
     }
@@ -180,13 +222,30 @@ describe('deriveSurfaceObject', () => {
   });
 
   it('plane axes are right-handed: u × v = n; vertical faces have v along +Z', () => {
-    for (const n of [[1, 0, 0], [0, -1, 0], [0, 0, 1], [0.6, 0, 0.8], [0, 0.8, -0.6]] as [number, number, number][]) {
+    for (const n of [
+      [1, 0, 0],
+      [0, -1, 0],
+      [0, 0, 1],
+      [0.6, 0, 0.8],
+      [0, 0.8, -0.6],
+    ] as [number, number, number][]) {
       const { u, v } = planeAxes(n);
       const c = [u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2], u[0] * v[1] - u[1] * v[0]];
       for (let k = 0; k < 3; k++) expect(c[k]).toBeCloseTo(n[k], 9);
       if (Math.abs(n[2]) < 0.7) expect(v[2]).toBeGreaterThan(0);
     }
-    const face = findPlanarFace({ triangles: [], edges: edgesInZPlane([[0, 0], [10, 0], [10, 10], [0, 10]], 0) })!;
+    const face = findPlanarFace({
+      triangles: [],
+      edges: edgesInZPlane(
+        [
+          [0, 0],
+          [10, 0],
+          [10, 10],
+          [0, 10],
+        ],
+        0,
+      ),
+    })!;
     expect(face.loops[0].length).toBe(8);
   });
 });

@@ -1,5 +1,5 @@
 /**
- * Issue 3 item 6 (fewer allocations on large imports, identical results): MeshSlab puts the meshes of
+ * MeshSlab puts the meshes of
  * many parts into one ArrayBuffer per seal —
  * - each part's arrays equal MeshBuilder.build()'s byte for byte (float32 rounding, degenerate triangles
  *   removed, normals null without triangles, edges null without edges), for random meshes;
@@ -45,7 +45,8 @@ function builderOf(s: Spec): MeshBuilder {
   return mb;
 }
 
-const bytes = (a: Float32Array | Uint32Array | null) => (a ? Array.from(new Uint8Array(a.buffer, a.byteOffset, a.byteLength)) : null);
+const bytes = (a: Float32Array | Uint32Array | null) =>
+  a ? Array.from(new Uint8Array(a.buffer, a.byteOffset, a.byteLength)) : null;
 
 describe('MeshSlab', () => {
   it('gives each part the arrays of MeshBuilder.build(), byte for byte, in one buffer per seal', () => {
@@ -81,12 +82,17 @@ describe('MeshSlab', () => {
   it('removes degenerate triangles and keeps normals of a mesh whose triangles all go', () => {
     const slab = new MeshSlab();
     const mb = new MeshBuilder();
-    const a = mb.vertex(0, 0, 0, 0, 0, 1), b = mb.vertex(1000, 0, 0, 0, 0, 1), c = mb.vertex(0, 1000, 0, 0, 0, 1), d = mb.vertex(0.0005, 0, 0, 0, 0, 1);
+    const a = mb.vertex(0, 0, 0, 0, 0, 1),
+      b = mb.vertex(1000, 0, 0, 0, 0, 1),
+      c = mb.vertex(0, 1000, 0, 0, 0, 1),
+      d = mb.vertex(0.0005, 0, 0, 0, 0, 1);
     mb.triangle(a, b, c);
     mb.triangle(a, d, c); // a and d within 1e-3 mm
     slab.add(7, mb);
     const only = new MeshBuilder();
-    const p = only.vertex(5, 5, 5, 1, 0, 0), q = only.vertex(5, 5, 5.0002, 1, 0, 0), r = only.vertex(5, 9, 5, 1, 0, 0);
+    const p = only.vertex(5, 5, 5, 1, 0, 0),
+      q = only.vertex(5, 5, 5.0002, 1, 0, 0),
+      r = only.vertex(5, 9, 5, 1, 0, 0);
     only.triangle(p, q, r);
     slab.add(8, only);
     const seam = new MeshBuilder();
@@ -110,7 +116,8 @@ describe('MeshSlab', () => {
     const grid = (n: number) => {
       const mb = new MeshBuilder();
       for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) mb.vertex(i, j, i * j * 1e-3, 0, 0, 1);
-      for (let i = 0; i + 1 < n; i++) for (let j = 0; j + 1 < n; j++) mb.triangle(i * n + j, (i + 1) * n + j, i * n + j + 1);
+      for (let i = 0; i + 1 < n; i++)
+        for (let j = 0; j + 1 < n; j++) mb.triangle(i * n + j, (i + 1) * n + j, i * n + j + 1);
       return mb;
     };
     slab.add(0, grid(3));

@@ -1,5 +1,5 @@
 /**
- * Issue 3 item 6: the region ∩ cell pieces of engine/geometry/cellClip.ts (the grid triangulation of
+ * The region ∩ cell pieces of engine/geometry/cellClip.ts (the grid triangulation of
  * plates with holes, without polygon-clipping) against polygon-clipping itself:
  * - on random outlines with random holes (crossing the outline, touching each other, on a coarse grid
  *   so that vertices and edges fall on cell borders), every cell's pieces have polygon-clipping's area
@@ -25,7 +25,8 @@ const toRing = (r: number[]): Ring => {
   return o;
 };
 const fromPc = (mp: Ring[][]): number[][][] => mp.map((p) => p.map((r) => r.slice(0, -1).flat()));
-const areaOf = (pieces: number[][][]) => pieces.reduce((s, p) => s + p.reduce((t, r, k) => t + (k ? -1 : 1) * Math.abs(signedArea2d(r)), 0), 0);
+const areaOf = (pieces: number[][][]) =>
+  pieces.reduce((s, p) => s + p.reduce((t, r, k) => t + (k ? -1 : 1) * Math.abs(signedArea2d(r)), 0), 0);
 const rect = (x0: number, y0: number, x1: number, y1: number) => [x0, y0, x1, y0, x1, y1, x0, y1];
 
 /** A star-shaped ring around (cx, cy), counter-clockwise, optionally snapped to a grid of `snap`. */
@@ -33,7 +34,8 @@ function star(cx: number, cy: number, radii: number[], snap: number): number[] {
   const out: number[] = [];
   radii.forEach((r, i) => {
     const a = (2 * Math.PI * i) / radii.length;
-    let x = cx + r * Math.cos(a), y = cy + r * Math.sin(a);
+    let x = cx + r * Math.cos(a),
+      y = cy + r * Math.sin(a);
     if (snap) (x = Math.round(x / snap) * snap), (y = Math.round(y / snap) * snap);
     out.push(x, y);
   });
@@ -41,16 +43,40 @@ function star(cx: number, cy: number, radii: number[], snap: number): number[] {
 }
 
 const holeArb = (snap: boolean) =>
-  fc.oneof(
-    fc.record({ kind: fc.constant('star' as const), cx: fc.integer({ min: -90, max: 90 }), cy: fc.integer({ min: -90, max: 90 }), radii: fc.array(fc.double({ min: 4, max: 30, noNaN: true }), { minLength: 3, maxLength: 24 }) }),
-    fc.record({ kind: fc.constant('rect' as const), cx: fc.integer({ min: -90, max: 90 }), cy: fc.integer({ min: -90, max: 90 }), w: fc.integer({ min: 1, max: 8 }), h: fc.integer({ min: 1, max: 8 }) }),
-  ).map((h) => (h.kind === 'star' ? star(h.cx, h.cy, h.radii, snap ? 5 : 0) : rect(5 * Math.round(h.cx / 5), 5 * Math.round(h.cy / 5), 5 * Math.round(h.cx / 5) + 5 * h.w, 5 * Math.round(h.cy / 5) + 5 * h.h)));
+  fc
+    .oneof(
+      fc.record({
+        kind: fc.constant('star' as const),
+        cx: fc.integer({ min: -90, max: 90 }),
+        cy: fc.integer({ min: -90, max: 90 }),
+        radii: fc.array(fc.double({ min: 4, max: 30, noNaN: true }), { minLength: 3, maxLength: 24 }),
+      }),
+      fc.record({
+        kind: fc.constant('rect' as const),
+        cx: fc.integer({ min: -90, max: 90 }),
+        cy: fc.integer({ min: -90, max: 90 }),
+        w: fc.integer({ min: 1, max: 8 }),
+        h: fc.integer({ min: 1, max: 8 }),
+      }),
+    )
+    .map((h) =>
+      h.kind === 'star'
+        ? star(h.cx, h.cy, h.radii, snap ? 5 : 0)
+        : rect(
+            5 * Math.round(h.cx / 5),
+            5 * Math.round(h.cy / 5),
+            5 * Math.round(h.cx / 5) + 5 * h.w,
+            5 * Math.round(h.cy / 5) + 5 * h.h,
+          ),
+    );
 
 /** A region as regionPolygons gives it: an outline minus holes through polygon-clipping, or outline with holes. */
 const regionArb = fc.boolean().chain((snap) =>
   fc.record({
     snap: fc.constant(snap),
-    outer: fc.array(fc.double({ min: 50, max: 100, noNaN: true }), { minLength: 3, maxLength: 40 }).map((r) => star(0, 0, r, snap ? 5 : 0)),
+    outer: fc
+      .array(fc.double({ min: 50, max: 100, noNaN: true }), { minLength: 3, maxLength: 40 })
+      .map((r) => star(0, 0, r, snap ? 5 : 0)),
     holes: fc.array(holeArb(snap), { maxLength: 6 }),
     reverse: fc.boolean(),
   }),
@@ -59,19 +85,27 @@ const regionArb = fc.boolean().chain((snap) =>
 function regionOf(g: { outer: number[]; holes: number[][]; reverse: boolean }): number[][][] {
   const polys = fromPc(polygonClipping.difference([toRing(g.outer)], ...g.holes.map((h) => [toRing(h)] as Polygon)));
   // orientation must not matter
-  return g.reverse ? polys.map((p) => p.map((r) => r.reduceRight<number[]>((o, _, i) => (i % 2 ? o : o.concat(r[i], r[i + 1])), []))) : polys;
+  return g.reverse
+    ? polys.map((p) => p.map((r) => r.reduceRight<number[]>((o, _, i) => (i % 2 ? o : o.concat(r[i], r[i + 1])), [])))
+    : polys;
 }
 
 /** polygon-clipping's region ∩ cell. */
 function reference(polys: number[][][], ax: number, ay: number, bx: number, by: number): number[][][] {
-  return fromPc(polygonClipping.intersection([toRing(rect(ax, ay, bx, by))], polys.map((p) => p.map(toRing))));
+  return fromPc(
+    polygonClipping.intersection(
+      [toRing(rect(ax, ay, bx, by))],
+      polys.map((p) => p.map(toRing)),
+    ),
+  );
 }
 
 /** Area covered by ear clipping the pieces (each triangle's unsigned area). */
 function earcutArea(pieces: number[][][]): number {
   let s = 0;
   for (const p of pieces) {
-    const flat = p.flat(), starts: number[] = [];
+    const flat = p.flat(),
+      starts: number[] = [];
     let n = 0;
     p.forEach((r, k) => {
       if (k) starts.push(n);
@@ -79,41 +113,62 @@ function earcutArea(pieces: number[][][]): number {
     });
     const t = earcut(flat, starts, 2);
     for (let i = 0; i < t.length; i += 3) {
-      const a = 2 * t[i], b = 2 * t[i + 1], c = 2 * t[i + 2];
-      s += Math.abs((flat[b] - flat[a]) * (flat[c + 1] - flat[a + 1]) - (flat[c] - flat[a]) * (flat[b + 1] - flat[a + 1])) / 2;
+      const a = 2 * t[i],
+        b = 2 * t[i + 1],
+        c = 2 * t[i + 2];
+      s +=
+        Math.abs(
+          (flat[b] - flat[a]) * (flat[c + 1] - flat[a + 1]) - (flat[c] - flat[a]) * (flat[b + 1] - flat[a + 1]),
+        ) / 2;
     }
   }
   return s;
 }
 
-const inPieces = (pieces: number[][][], x: number, y: number) => pieces.filter((p) => pointInRing(p[0], x, y) && !p.slice(1).some((h) => pointInRing(h, x, y))).length;
+const inPieces = (pieces: number[][][], x: number, y: number) =>
+  pieces.filter((p) => pointInRing(p[0], x, y) && !p.slice(1).some((h) => pointInRing(h, x, y))).length;
 
 describe('cellClip: region ∩ cell as polygon-clipping computes it', () => {
   it('random regions and cells: the area of polygon-clipping, consistent orientation, ear clipping covers each piece once', () => {
     fc.assert(
-      fc.property(regionArb, fc.array(fc.tuple(fc.integer({ min: -110, max: 100 }), fc.integer({ min: -110, max: 100 }), fc.integer({ min: 1, max: 8 }), fc.double({ min: 0, max: 1, noNaN: true })), { minLength: 1, maxLength: 12 }), (g, cells) => {
-        const polys = regionOf(g);
-        const clip = cellClipper(polys);
-        for (const [cx, cy, w, jitter] of cells) {
-          // on the coarse grid (borders through vertices and along edges) or anywhere
-          const ax = g.snap ? cx - (cx % 5) : cx + jitter, ay = g.snap ? cy - (cy % 5) : cy - jitter, s = g.snap ? 5 * w : 3 * w + jitter;
-          const mine = clip(ax, ay, ax + s, ay + s);
-          expect(mine).not.toBeNull();
-          const ref = reference(polys, ax, ay, ax + s, ay + s);
-          expect(Math.abs(areaOf(mine!) - areaOf(ref))).toBeLessThanOrEqual(1e-9 * s * s);
-          for (const p of mine!) {
-            expect(signedArea2d(p[0])).toBeGreaterThan(0);
-            for (const h of p.slice(1)) expect(signedArea2d(h)).toBeLessThan(0);
-            for (const r of p) for (let i = 0; i < r.length; i += 2) {
-              expect(r[i]).toBeGreaterThanOrEqual(ax);
-              expect(r[i]).toBeLessThanOrEqual(ax + s);
-              expect(r[i + 1]).toBeGreaterThanOrEqual(ay);
-              expect(r[i + 1]).toBeLessThanOrEqual(ay + s);
+      fc.property(
+        regionArb,
+        fc.array(
+          fc.tuple(
+            fc.integer({ min: -110, max: 100 }),
+            fc.integer({ min: -110, max: 100 }),
+            fc.integer({ min: 1, max: 8 }),
+            fc.double({ min: 0, max: 1, noNaN: true }),
+          ),
+          { minLength: 1, maxLength: 12 },
+        ),
+        (g, cells) => {
+          const polys = regionOf(g);
+          const clip = cellClipper(polys);
+          for (const [cx, cy, w, jitter] of cells) {
+            // on the coarse grid (borders through vertices and along edges) or anywhere
+            const ax = g.snap ? cx - (cx % 5) : cx + jitter,
+              ay = g.snap ? cy - (cy % 5) : cy - jitter,
+              s = g.snap ? 5 * w : 3 * w + jitter;
+            const mine = clip(ax, ay, ax + s, ay + s);
+            expect(mine).not.toBeNull();
+            const ref = reference(polys, ax, ay, ax + s, ay + s);
+            expect(Math.abs(areaOf(mine!) - areaOf(ref))).toBeLessThanOrEqual(1e-9 * s * s);
+            for (const p of mine!) {
+              expect(signedArea2d(p[0])).toBeGreaterThan(0);
+              for (const h of p.slice(1)) expect(signedArea2d(h)).toBeLessThan(0);
+              for (const r of p)
+                for (let i = 0; i < r.length; i += 2) {
+                  expect(r[i]).toBeGreaterThanOrEqual(ax);
+                  expect(r[i]).toBeLessThanOrEqual(ax + s);
+                  expect(r[i + 1]).toBeGreaterThanOrEqual(ay);
+                  expect(r[i + 1]).toBeLessThanOrEqual(ay + s);
+                }
             }
+            expect(Math.abs(earcutArea(mine!) - areaOf(mine!))).toBeLessThanOrEqual(1e-9 * s * s);
           }
-          expect(Math.abs(earcutArea(mine!) - areaOf(mine!))).toBeLessThanOrEqual(1e-9 * s * s);
-        }
-      }),
+        },
+      ),
       { numRuns: 150, seed: 20261121 },
     );
   });
@@ -136,7 +191,8 @@ describe('cellClip: region ∩ cell as polygon-clipping computes it', () => {
           }
         expect(Math.abs(sum - areaOf(polys))).toBeLessThanOrEqual(1e-9 * 210 * 210);
         for (let k = 0; k < 200; k++) {
-          const x = -105 + ((k * 0.6180339887) % 1) * 210 + 0.0123, y = -105 + ((k * 0.7548776662) % 1) * 210 + 0.0371;
+          const x = -105 + ((k * 0.6180339887) % 1) * 210 + 0.0123,
+            y = -105 + ((k * 0.7548776662) % 1) * 210 + 0.0371;
           expect(inPieces(all, x, y)).toBe(inPieces(polys, x, y));
         }
       }),
@@ -144,7 +200,7 @@ describe('cellClip: region ∩ cell as polygon-clipping computes it', () => {
     );
   });
 
-  it('a region that is not clean gives null or polygon-clipping\'s area, never something else', () => {
+  it("a region that is not clean gives null or polygon-clipping's area, never something else", () => {
     fc.assert(
       fc.property(regionArb, fc.integer({ min: 5, max: 30 }), (g, cell) => {
         const polys = [[g.outer, ...g.holes]]; // holes may overlap each other and cross the outline
@@ -160,7 +216,10 @@ describe('cellClip: region ∩ cell as polygon-clipping computes it', () => {
         for (let x = -100; x < 100; x += 3 * cell)
           for (let y = -100; y < 100; y += 3 * cell) {
             const mine = clip(x, y, x + cell, y + cell);
-            if (mine) expect(Math.abs(areaOf(mine) - areaOf(reference(clean, x, y, x + cell, y + cell)))).toBeLessThanOrEqual(1e-9 * cell * cell);
+            if (mine)
+              expect(Math.abs(areaOf(mine) - areaOf(reference(clean, x, y, x + cell, y + cell)))).toBeLessThanOrEqual(
+                1e-9 * cell * cell,
+              );
           }
       }),
       { numRuns: 60, seed: 11 },
@@ -201,16 +260,31 @@ describe('cellClip: region ∩ cell as polygon-clipping computes it', () => {
     expect(() => clip(0, 0, 1, 1, [])).toThrow(/0 outer rings for 1 polygons/);
   });
 
-  it('the grid triangulation of a plate with holes crossing many cells has the region\'s area', () => {
-    const outer = star(0, 0, Array.from({ length: 90 }, (_, i) => 4000 + 600 * Math.sin(i / 3)), 0);
-    const holes = [star(-1500, 0, Array(48).fill(700), 0), star(1200, 800, Array(64).fill(900), 0), rect(-600, -2600, 900, -1900), star(3900, 0, Array(32).fill(500), 0)];
+  it("the grid triangulation of a plate with holes crossing many cells has the region's area", () => {
+    const outer = star(
+      0,
+      0,
+      Array.from({ length: 90 }, (_, i) => 4000 + 600 * Math.sin(i / 3)),
+      0,
+    );
+    const holes = [
+      star(-1500, 0, Array(48).fill(700), 0),
+      star(1200, 800, Array(64).fill(900), 0),
+      rect(-600, -2600, 900, -1900),
+      star(3900, 0, Array(32).fill(500), 0),
+    ];
     const r = triangulateGrid(outer, holes, 306);
     let tri = 0;
     for (let t = 0; t < r.indices.length; t += 3) {
-      const a = 2 * r.indices[t], b = 2 * r.indices[t + 1], c = 2 * r.indices[t + 2], p = r.points;
+      const a = 2 * r.indices[t],
+        b = 2 * r.indices[t + 1],
+        c = 2 * r.indices[t + 2],
+        p = r.points;
       tri += ((p[b] - p[a]) * (p[c + 1] - p[a + 1]) - (p[c] - p[a]) * (p[b + 1] - p[a + 1])) / 2;
     }
-    const ref = areaOf(fromPc(polygonClipping.difference([toRing(outer)], ...holes.map((h) => [toRing(h)] as Polygon))));
+    const ref = areaOf(
+      fromPc(polygonClipping.difference([toRing(outer)], ...holes.map((h) => [toRing(h)] as Polygon))),
+    );
     expect(Math.abs(tri - ref) / ref).toBeLessThan(1e-9);
     expect(Math.abs(r.area - ref) / ref).toBeLessThan(1e-9);
   });

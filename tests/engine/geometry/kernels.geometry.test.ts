@@ -32,7 +32,8 @@ describe('NURBS', () => {
   it('discretises within the chordal tolerance', () => {
     const pts = tessellateCurve(quarterCircle(), 1);
     for (let i = 3; i < pts.length; i += 3) {
-      const mx = (pts[i] + pts[i - 3]) / 2, my = (pts[i + 1] + pts[i - 2]) / 2;
+      const mx = (pts[i] + pts[i - 3]) / 2,
+        my = (pts[i + 1] + pts[i - 2]) / 2;
       expect(1000 - Math.hypot(mx, my)).toBeLessThan(1.01);
     }
     expect(polylineLength(pts)).toBeCloseTo((Math.PI / 2) * 1000, -1);
@@ -40,11 +41,18 @@ describe('NURBS', () => {
 
   it('gives only the corners of a cubic polygon with tripled knots (NAPA contours)', () => {
     // a 2 m square as 4 straight cubic Bézier spans
-    const corners = [[0, 0], [2000, 0], [2000, 2000], [0, 2000], [0, 0]];
+    const corners = [
+      [0, 0],
+      [2000, 0],
+      [2000, 2000],
+      [0, 2000],
+      [0, 0],
+    ];
     const xyz: number[] = [];
     for (let s = 0; s < 4; s++) {
       const [a, b] = [corners[s], corners[s + 1]];
-      for (let k = s === 0 ? 0 : 1; k <= 3; k++) xyz.push(a[0] + ((b[0] - a[0]) * k) / 3, a[1] + ((b[1] - a[1]) * k) / 3, 0);
+      for (let k = s === 0 ? 0 : 1; k <= 3; k++)
+        xyz.push(a[0] + ((b[0] - a[0]) * k) / 3, a[1] + ((b[1] - a[1]) * k) / 3, 0);
     }
     const knots = [0, 0, 0, 0, 1, 1, 1, 2, 2, 2, 3, 3, 3, 4, 4, 4, 4];
     const pts = tessellateCurve({ degree: 3, knots: Float64Array.from(knots), pw: homogeneous(xyz) }, 1);
@@ -66,7 +74,12 @@ describe('curves and contours', () => {
   });
 
   it('chains unordered, reversed segments into one loop', () => {
-    const segs = [[0, 0, 0, 100, 0, 0], [100, 100, 0, 100, 0, 0], [0, 100, 0, 0, 0, 0], reversePolyline([100, 100, 0, 0, 100, 0])];
+    const segs = [
+      [0, 0, 0, 100, 0, 0],
+      [100, 100, 0, 100, 0, 0],
+      [0, 100, 0, 0, 0, 0],
+      reversePolyline([100, 100, 0, 0, 100, 0]),
+    ];
     const { loops, gapsClosed } = chainLoops([segs[2], segs[0], segs[1], segs[3]], 0.01, 1);
     expect(loops).toHaveLength(1);
     expect(loops[0].length / 3).toBe(4);
@@ -82,7 +95,12 @@ describe('regions, thickening and measures', () => {
   it('subtracts inner and boundary-crossing holes', () => {
     const r = triangulateRegion(square, [hole, straddling]);
     expect(r.area).toBeCloseTo(1e6 - 4e4 - 2e4, 3);
-    expect(meshArea(Array.from(r.points).flatMap((v, i) => (i % 2 ? [v, 0] : [v])), r.indices).area).toBeCloseTo(r.area, 0);
+    expect(
+      meshArea(
+        Array.from(r.points).flatMap((v, i) => (i % 2 ? [v, 0] : [v])),
+        r.indices,
+      ).area,
+    ).toBeCloseTo(r.area, 0);
     const g = triangulateGrid(square, [hole], 100);
     const flat3 = Array.from(g.points).flatMap((v, i) => (i % 2 ? [v, 0] : [v]));
     expect(meshArea(flat3, g.indices).area).toBeCloseTo(1e6 - 4e4, 0);
@@ -92,7 +110,8 @@ describe('regions, thickening and measures', () => {
   it('thickens a sheet into a closed solid of area × thickness on the offset side', () => {
     const r = triangulateRegion(square, [hole]);
     const n = r.points.length / 2;
-    const positions = new Float64Array(3 * n), normals = new Float64Array(3 * n);
+    const positions = new Float64Array(3 * n),
+      normals = new Float64Array(3 * n);
     for (let i = 0; i < n; i++) {
       positions.set([r.points[2 * i], r.points[2 * i + 1], 0], 3 * i);
       normals.set([0, 0, 1], 3 * i);
@@ -108,7 +127,8 @@ describe('regions, thickening and measures', () => {
     const fb = sectionPolygon('FlatBar', { height: 200, width: 10 });
     expect(fb.area).toBeCloseTo(2000, 9);
     const mb = new MeshBuilder();
-    const F = Float64Array.from([1, 0, 0, 1, 0, 0]), W = Float64Array.from([0, 0, 1, 0, 0, 1]);
+    const F = Float64Array.from([1, 0, 0, 1, 0, 0]),
+      W = Float64Array.from([0, 0, 1, 0, 0, 1]);
     sweepSection(mb, fb, [0, 0, 0, 0, 3000, 0], { F, W }, 0, 0);
     const v = meshVolume(mb.positions, mb.indices);
     expect(v.volume).toBeCloseTo(2000 * 3000, -1);
@@ -117,7 +137,22 @@ describe('regions, thickening and measures', () => {
 
   it('builds every section kind of the corpus with a positive area', () => {
     const d = { height: 200, width: 100, webThickness: 10, flangeThickness: 12, diameter: 160, thickness: 6 };
-    for (const k of ['FlatBar', 'BulbFlat', 'LBar', 'TBar', 'IBar', 'UBar', 'ZBar', 'Tube', 'RectangularTube', 'RoundBar', 'HalfRoundBar', 'SquareBar', 'HexagonBar', 'OctagonBar'])
+    for (const k of [
+      'FlatBar',
+      'BulbFlat',
+      'LBar',
+      'TBar',
+      'IBar',
+      'UBar',
+      'ZBar',
+      'Tube',
+      'RectangularTube',
+      'RoundBar',
+      'HalfRoundBar',
+      'SquareBar',
+      'HexagonBar',
+      'OctagonBar',
+    ])
       expect(sectionPolygon(k, d).area, k).toBeGreaterThan(0);
     expect(sectionPolygon('TBar', d).area).toBeCloseTo(100 * 12 + 10 * 188, 6);
     expect(() => sectionPolygon('TBar', { height: 200 })).toThrow(/TBar section needs a positive width/);

@@ -1,5 +1,5 @@
 /**
- * Issue 3 item 2: the plates and brackets of the corpus are closed solids (after welding coincident
+ * The plates and brackets of the corpus are closed solids (after welding coincident
  * vertices every edge is shared by exactly two triangles, with opposite directions) and face outwards
  * (signed volume > 0); no degenerate triangles.
  */
@@ -11,7 +11,9 @@ import { meshVolume } from '../../../engine/geometry/meshMeasure';
 import type { PartMesh } from '../../../engine/model/types';
 
 const DIR = path.resolve(__dirname, '../../../../shared/models/ocx');
-const FILES = readdirSync(DIR).filter((f) => f.endsWith('.3docx')).sort();
+const FILES = readdirSync(DIR)
+  .filter((f) => f.endsWith('.3docx'))
+  .sort();
 
 /**
  * Known exceptions "file|part" → reason. Empty: the TC10 spherical cap (nplcid316, whole-surface method
@@ -37,11 +39,13 @@ function topology(m: PartMesh): { open: number; bad: number; degenerate: number 
       continue;
     }
     for (let k = 0; k < 3; k++) {
-      const a = v[k], b = v[(k + 1) % 3];
+      const a = v[k],
+        b = v[(k + 1) % 3];
       edges.set(`${a},${b}`, (edges.get(`${a},${b}`) ?? 0) + 1);
     }
   }
-  let open = 0, bad = 0;
+  let open = 0,
+    bad = 0;
   for (const [k, n] of edges) {
     const [a, b] = k.split(',');
     const back = edges.get(`${b},${a}`) ?? 0;

@@ -1,5 +1,5 @@
 /**
- * Issue 3 item 2 (closed solids, no cracks): welding joins points within the tolerance even when they
+ * Welding joins points within the tolerance even when they
  * straddle a grid cell border, and T-junctions of facetted surfaces are split so every interior edge is
  * shared by exactly two triangles.
  */

@@ -7,7 +7,10 @@ describe('NavigationQuality', () => {
   beforeEach(() => {
     vi.useFakeTimers();
     changes = [];
-    nav = new NavigationQuality((on) => void changes.push(on), () => Date.now());
+    nav = new NavigationQuality(
+      (on) => void changes.push(on),
+      () => Date.now(),
+    );
   });
   afterEach(() => {
     nav.dispose();
@@ -48,7 +51,10 @@ describe('NavigationQuality', () => {
   });
 
   it('ends pulses even when the clock does not advance with the timer', () => {
-    const fixed = new NavigationQuality((on) => void changes.push(on), () => 1000);
+    const fixed = new NavigationQuality(
+      (on) => void changes.push(on),
+      () => 1000,
+    );
     fixed.pulse('wheel');
     vi.advanceTimersByTime(NAV_IDLE_MS);
     expect(fixed.active).toBe(false);

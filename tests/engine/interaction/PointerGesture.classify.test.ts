@@ -4,8 +4,19 @@ import type { PointerInput } from '../../../engine/EngineApi';
 
 function ev(kind: PointerInput['kind'], x: number, y: number, over: Partial<PointerInput> = {}): PointerInput {
   return {
-    kind, x, y, button: 0, buttons: kind === 'up' ? 0 : 1, ctrlKey: false, shiftKey: false, altKey: false, metaKey: false,
-    pointerId: 1, pointerType: 'mouse', time: 0, ...over,
+    kind,
+    x,
+    y,
+    button: 0,
+    buttons: kind === 'up' ? 0 : 1,
+    ctrlKey: false,
+    shiftKey: false,
+    altKey: false,
+    metaKey: false,
+    pointerId: 1,
+    pointerType: 'mouse',
+    time: 0,
+    ...over,
   };
 }
 
@@ -24,7 +35,10 @@ describe('click vs drag', () => {
   it('left drag beyond 3 px orbits, with deltas from the last position', () => {
     const g = new PointerGesture();
     g.handle(ev('down', 0, 0));
-    expect(g.handle(ev('move', 4, 0))).toEqual([{ type: 'drag-start', mode: 'orbit' }, { type: 'orbit', dx: 4, dy: 0 }]);
+    expect(g.handle(ev('move', 4, 0))).toEqual([
+      { type: 'drag-start', mode: 'orbit' },
+      { type: 'orbit', dx: 4, dy: 0 },
+    ]);
     expect(g.handle(ev('move', 6, 3))).toEqual([{ type: 'orbit', dx: 2, dy: 3 }]);
     expect(g.dragging).toBe(true);
     expect(g.handle(ev('up', 6, 3))).toEqual([{ type: 'drag-end', mode: 'orbit' }]);
@@ -41,8 +55,13 @@ describe('click vs drag', () => {
     const g = new PointerGesture();
     g.handle(ev('down', 100, 50, { shiftKey: true }));
     expect(g.handle(ev('move', 102, 51, { shiftKey: true }))).toEqual([]);
-    expect(g.handle(ev('move', 60, 80, { shiftKey: true }))).toEqual([{ type: 'drag-start', mode: 'box' }, { type: 'box', x0: 100, y0: 50, x1: 60, y1: 80 }]);
-    expect(g.handle(ev('up', 40, 90, { ctrlKey: true }))).toEqual([{ type: 'drag-end', mode: 'box', x0: 100, y0: 50, x1: 40, y1: 90, toggle: true }]);
+    expect(g.handle(ev('move', 60, 80, { shiftKey: true }))).toEqual([
+      { type: 'drag-start', mode: 'box' },
+      { type: 'box', x0: 100, y0: 50, x1: 60, y1: 80 },
+    ]);
+    expect(g.handle(ev('up', 40, 90, { ctrlKey: true }))).toEqual([
+      { type: 'drag-end', mode: 'box', x0: 100, y0: 50, x1: 40, y1: 90, toggle: true },
+    ]);
   });
   it('in walk mode (box disabled) shift+left drag orbits instead', () => {
     const g = new PointerGesture();

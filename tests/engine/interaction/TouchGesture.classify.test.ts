@@ -3,7 +3,20 @@ import { TouchGesture } from '../../../engine/interaction/TouchGesture';
 import type { PointerInput } from '../../../engine/EngineApi';
 
 function t(kind: PointerInput['kind'], x: number, y: number, pointerId = 1, time = 0): PointerInput {
-  return { kind, x, y, button: 0, buttons: kind === 'up' ? 0 : 1, ctrlKey: false, shiftKey: false, altKey: false, metaKey: false, pointerId, pointerType: 'touch', time };
+  return {
+    kind,
+    x,
+    y,
+    button: 0,
+    buttons: kind === 'up' ? 0 : 1,
+    ctrlKey: false,
+    shiftKey: false,
+    altKey: false,
+    metaKey: false,
+    pointerId,
+    pointerType: 'touch',
+    time,
+  };
 }
 
 describe('touch gestures', () => {
@@ -25,7 +38,10 @@ describe('touch gestures', () => {
     const g = new TouchGesture();
     g.handle(t('down', 0, 0));
     expect(g.handle(t('move', 3, 0))).toEqual([]);
-    expect(g.handle(t('move', 5, 0))).toEqual([{ type: 'drag-start', mode: 'orbit' }, { type: 'orbit', dx: 5, dy: 0 }]);
+    expect(g.handle(t('move', 5, 0))).toEqual([
+      { type: 'drag-start', mode: 'orbit' },
+      { type: 'orbit', dx: 5, dy: 0 },
+    ]);
     expect(g.handle(t('move', 7, 2))).toEqual([{ type: 'orbit', dx: 2, dy: 2 }]);
     expect(g.holdDueAt).toBeNull();
     expect(g.tick(5000)).toEqual([]);
@@ -36,8 +52,14 @@ describe('touch gestures', () => {
     g.handle(t('down', 100, 100, 1));
     expect(g.handle(t('down', 200, 100, 2))).toEqual([{ type: 'drag-start', mode: 'pinch' }]);
     // Spread 100 → 150 → 200 px apart: the view width shrinks by the distance ratio each step.
-    expect(g.handle(t('move', 50, 100, 1))).toEqual([{ type: 'pinch', x: 125, y: 100, scale: 100 / 150 }, { type: 'pan', dx: -25, dy: 0 }]);
-    expect(g.handle(t('move', 250, 100, 2))).toEqual([{ type: 'pinch', x: 150, y: 100, scale: 150 / 200 }, { type: 'pan', dx: 25, dy: 0 }]);
+    expect(g.handle(t('move', 50, 100, 1))).toEqual([
+      { type: 'pinch', x: 125, y: 100, scale: 100 / 150 },
+      { type: 'pan', dx: -25, dy: 0 },
+    ]);
+    expect(g.handle(t('move', 250, 100, 2))).toEqual([
+      { type: 'pinch', x: 150, y: 100, scale: 150 / 200 },
+      { type: 'pan', dx: 25, dy: 0 },
+    ]);
     // Both fingers move down by 20 px: the centre pans by 20 in two steps; the distance ends where it began.
     expect(g.handle(t('move', 50, 120, 1))).toContainEqual({ type: 'pan', dx: 0, dy: 10 });
     const second = g.handle(t('move', 250, 120, 2));

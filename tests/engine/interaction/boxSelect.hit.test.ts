@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { Matrix4, OrthographicCamera } from 'three';
-import { boxSelect, boxSelectMode, triangleOverlapsRect, type BoxSelectSource } from '../../../engine/interaction/boxSelect';
+import {
+  boxSelect,
+  boxSelectMode,
+  triangleOverlapsRect,
+  type BoxSelectSource,
+} from '../../../engine/interaction/boxSelect';
 
 // Top view: orthographic camera above, x right, y up, 1000 × 1000 px over world 0..1000 mm.
 function topView() {
@@ -16,7 +21,8 @@ function topView() {
 function source(objects: number[][][], hidden: number[] = []): BoxSelectSource {
   const bounds = new Float64Array(objects.length * 6);
   objects.forEach((tris, i) => {
-    const xs = tris.flatMap((t) => [t[0], t[2], t[4]]), ys = tris.flatMap((t) => [t[1], t[3], t[5]]);
+    const xs = tris.flatMap((t) => [t[0], t[2], t[4]]),
+      ys = tris.flatMap((t) => [t[1], t[3], t[5]]);
     bounds.set([Math.min(...xs), Math.min(...ys), 0, Math.max(...xs), Math.max(...ys), 0], i * 6);
   });
   return {
@@ -36,7 +42,10 @@ function source(objects: number[][][], hidden: number[] = []): BoxSelectSource {
 // World y up = screen y down: screen y = 1000 − world y.
 const objects = [
   [[100, 100, 200, 100, 100, 200]], // 0: small triangle bottom-left
-  [[400, 400, 600, 400, 400, 600], [600, 400, 600, 600, 400, 600]], // 1: square in the middle
+  [
+    [400, 400, 600, 400, 400, 600],
+    [600, 400, 600, 600, 400, 600],
+  ], // 1: square in the middle
   [[700, 100, 900, 100, 900, 300]], // 2: triangle bottom-right whose bounds' top-left corner is empty
 ];
 
@@ -68,8 +77,12 @@ describe('box selection kernel', () => {
     expect(boxSelect(src, { x0: 0, y0: 0, x1: 1000, y1: 1000 }, 'inside', view)).toEqual([2]);
   });
   it('rejects a bad rectangle or canvas', () => {
-    expect(() => boxSelect(source(objects), { x0: NaN, y0: 0, x1: 1, y1: 1 }, 'inside', topView())).toThrow('not finite');
-    expect(() => boxSelect(source(objects), { x0: 0, y0: 0, x1: 1, y1: 1 }, 'inside', { ...topView(), width: 0 })).toThrow('not positive');
+    expect(() => boxSelect(source(objects), { x0: NaN, y0: 0, x1: 1, y1: 1 }, 'inside', topView())).toThrow(
+      'not finite',
+    );
+    expect(() =>
+      boxSelect(source(objects), { x0: 0, y0: 0, x1: 1, y1: 1 }, 'inside', { ...topView(), width: 0 }),
+    ).toThrow('not positive');
   });
   it('triangle/rectangle overlap by separating axes', () => {
     const tri = [0, 0, 10, 0, 0, 10];

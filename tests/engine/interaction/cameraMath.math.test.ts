@@ -1,11 +1,25 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import {
-  CAMERA_CONSTANTS, PROJECTION_ORBITS, clampWidth, cross, dot, fitBoxToView, interpolateOrbit, normalizeLongitude,
-  orbitBasis, orbitDrag, panTarget, screenToNdc, snapAngle, wheelSteps, zoomAtCursor, type Vec3,
+  CAMERA_CONSTANTS,
+  PROJECTION_ORBITS,
+  clampWidth,
+  cross,
+  dot,
+  fitBoxToView,
+  interpolateOrbit,
+  normalizeLongitude,
+  orbitBasis,
+  orbitDrag,
+  panTarget,
+  screenToNdc,
+  snapAngle,
+  wheelSteps,
+  zoomAtCursor,
+  type Vec3,
 } from '../../../engine/interaction/cameraMath';
 
-const close = (a: number[], b: number[], eps = 1e-9) => a.forEach((v, i) => expect(v).toBeCloseTo(b[i], 9));
+const close = (a: number[], b: number[], _eps = 1e-9) => a.forEach((v, i) => expect(v).toBeCloseTo(b[i], 9));
 
 describe('orbitBasis', () => {
   it('gives the viewer.md §9 projections as views along the positive/negative axes', () => {
@@ -26,13 +40,19 @@ describe('orbitBasis', () => {
     close(plan.up, [0, 1, 0]);
   });
   it('is a right-handed orthonormal frame for any angles', () => {
-    fc.assert(fc.property(fc.double({ min: -720, max: 720, noNaN: true }), fc.double({ min: -90, max: 90, noNaN: true }), (lon, lat) => {
-      const b = orbitBasis(lon, lat);
-      for (const v of [b.back, b.up, b.right]) expect(Math.hypot(...v)).toBeCloseTo(1, 9);
-      expect(dot(b.back, b.up)).toBeCloseTo(0, 9);
-      expect(dot(b.right, b.up)).toBeCloseTo(0, 9);
-      close(cross(b.right, b.up), b.back);
-    }));
+    fc.assert(
+      fc.property(
+        fc.double({ min: -720, max: 720, noNaN: true }),
+        fc.double({ min: -90, max: 90, noNaN: true }),
+        (lon, lat) => {
+          const b = orbitBasis(lon, lat);
+          for (const v of [b.back, b.up, b.right]) expect(Math.hypot(...v)).toBeCloseTo(1, 9);
+          expect(dot(b.back, b.up)).toBeCloseTo(0, 9);
+          expect(dot(b.right, b.up)).toBeCloseTo(0, 9);
+          close(cross(b.right, b.up), b.back);
+        },
+      ),
+    );
   });
 });
 
@@ -82,16 +102,25 @@ describe('zoom', () => {
     expect(wheelSteps(0)).toBe(0);
   });
   it('keeps the world point under the cursor fixed', () => {
-    fc.assert(fc.property(
-      fc.double({ min: -1, max: 1, noNaN: true }), fc.double({ min: -1, max: 1, noNaN: true }),
-      fc.double({ min: -5, max: 5, noNaN: true }), fc.double({ min: 200, max: 1e6, noNaN: true }),
-      (nx, ny, steps, width) => {
-        const b = orbitBasis(33, 21), aspect = 1.6, target: Vec3 = [100, -200, 300];
-        const under = (t: Vec3, w: number) => [0, 1, 2].map((i) => t[i] + b.right[i] * nx * w / 2 + b.up[i] * ny * w / aspect / 2);
-        const r = zoomAtCursor({ target, width, aspect }, b, [nx, ny], steps);
-        const before = under(target, width), after = under(r.target, r.width);
-        for (let i = 0; i < 3; i++) expect(after[i]).toBeCloseTo(before[i], 4);
-      }));
+    fc.assert(
+      fc.property(
+        fc.double({ min: -1, max: 1, noNaN: true }),
+        fc.double({ min: -1, max: 1, noNaN: true }),
+        fc.double({ min: -5, max: 5, noNaN: true }),
+        fc.double({ min: 200, max: 1e6, noNaN: true }),
+        (nx, ny, steps, width) => {
+          const b = orbitBasis(33, 21),
+            aspect = 1.6,
+            target: Vec3 = [100, -200, 300];
+          const under = (t: Vec3, w: number) =>
+            [0, 1, 2].map((i) => t[i] + (b.right[i] * nx * w) / 2 + (b.up[i] * ny * w) / aspect / 2);
+          const r = zoomAtCursor({ target, width, aspect }, b, [nx, ny], steps);
+          const before = under(target, width),
+            after = under(r.target, r.width);
+          for (let i = 0; i < 3; i++) expect(after[i]).toBeCloseTo(before[i], 4);
+        },
+      ),
+    );
   });
 });
 
@@ -104,15 +133,24 @@ describe('pan, fit, animation, ndc', () => {
   it('fits a box: centred target and width covering the projected extent with a margin', () => {
     const b = orbitBasis(90, 0); // looking along +Y: screen x = X, screen y = Z
     const r = fitBoxToView([0, -5, 0, 1000, 5, 200], b, 2, 1.1);
-    close(r.target.map((v, i) => (i === 1 ? 0 : v)), [500, 0, 100]);
+    close(
+      r.target.map((v, i) => (i === 1 ? 0 : v)),
+      [500, 0, 100],
+    );
     expect(r.width).toBeCloseTo(1100, 9);
     const tall = fitBoxToView([0, 0, 0, 100, 0, 1000], b, 2, 1);
     expect(tall.width).toBeCloseTo(2000, 9); // height 1000 × aspect 2
     expect(() => fitBoxToView([1, 0, 0, 0, 0, 0], b, 1)).toThrow(/empty/);
   });
   it('interpolates longitude the short way round', () => {
-    expect(interpolateOrbit({ longitude: 170, latitude: 0 }, { longitude: -170, latitude: 10 }, 0.5)).toEqual({ longitude: 180, latitude: 5 });
-    expect(interpolateOrbit({ longitude: 0, latitude: 0 }, { longitude: 90, latitude: -90 }, 1)).toEqual({ longitude: 90, latitude: -90 });
+    expect(interpolateOrbit({ longitude: 170, latitude: 0 }, { longitude: -170, latitude: 10 }, 0.5)).toEqual({
+      longitude: 180,
+      latitude: 5,
+    });
+    expect(interpolateOrbit({ longitude: 0, latitude: 0 }, { longitude: 90, latitude: -90 }, 1)).toEqual({
+      longitude: 90,
+      latitude: -90,
+    });
   });
   it('converts canvas pixels to NDC with y up', () => {
     expect(screenToNdc(0, 0, 200, 100)).toEqual([-1, 1]);

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ViewHistory, VisibilityDebouncer } from '../../../engine/interaction/viewHistory';
 
 describe('view action history', () => {
-  it('undo needs a current action, redo a later one, with the actions\' names', () => {
+  it("undo needs a current action, redo a later one, with the actions' names", () => {
     const h = new ViewHistory<number>();
     expect(h.canUndo).toBe(false);
     expect(h.undo()).toBeNull();

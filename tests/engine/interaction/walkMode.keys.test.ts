@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { WALK_DELTA_MM, applyWalkStep, walkDirection, walkPoseFromOrbit, walkStepForKey } from '../../../engine/interaction/walkMode';
+import {
+  WALK_DELTA_MM,
+  applyWalkStep,
+  walkDirection,
+  walkPoseFromOrbit,
+  walkStepForKey,
+} from '../../../engine/interaction/walkMode';
 
 describe('walk mode keys (viewer.md §9: w/s/a/d with left button, x/c/q/e with right button, delta 400)', () => {
   it('maps w/s/a/d without or with the left button and ignores them with the right button', () => {

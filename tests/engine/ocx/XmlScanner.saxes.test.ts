@@ -1,5 +1,5 @@
 /**
- * Issue 3 item 6: the OCX reader's tokenizer (engine/ocx/XmlScanner.ts) reports what saxes reported —
+ * The OCX reader's tokenizer (engine/ocx/XmlScanner.ts) reports what saxes reported —
  * the same elements, local names, namespace URIs, attributes (xmlns declarations left out), start-tag
  * lines and text — on every sample and on a document using every XML feature; and the same events for
  * any chunking of the UTF-8 bytes (multi-byte characters, tags, references, `]]>`, `-->`, CR LF split
@@ -14,7 +14,9 @@ import { bareScan } from '../../../engine/ocx/bareScan';
 import { XmlScanner } from '../../../engine/ocx/XmlScanner';
 
 const DIR = path.resolve(__dirname, '../../../../shared/models/ocx');
-const FILES = readdirSync(DIR).filter((f) => f.endsWith('.3docx')).sort();
+const FILES = readdirSync(DIR)
+  .filter((f) => f.endsWith('.3docx'))
+  .sort();
 
 /** The events of a document: S local {uri} attrs @line, E, T merged text (inside the root). */
 function scannerEvents(chunks: Iterable<Uint8Array>): string[] {
@@ -101,7 +103,9 @@ describe('the tokenizer reports what saxes reported', () => {
 
   it('a document with every feature (CR LF, references, CDATA, DOCTYPE, PIs, namespaces, non-ASCII)', () => {
     const mine = scannerEvents([enc.encode(FEATURES)]);
-    expect(mine).toContain('S Données_é-1.x {https://3docx.org/fileadmin//ocx_schema//V300//OCX_Schema.xsd} id="u1" @13');
+    expect(mine).toContain(
+      'S Données_é-1.x {https://3docx.org/fileadmin//ocx_schema//V300//OCX_Schema.xsd} id="u1" @13',
+    );
     expect(mine).toEqual(saxesEvents(FEATURES));
   });
 

@@ -1,6 +1,6 @@
 /**
- * Issue 3 item 6 (the OCX reader's own XML tokenizer, engine/ocx/XmlScanner.ts) and issue 2 item 5 ("a
- * malformed file is refused with a message naming the problem and its line"): every well-formedness
+ * The OCX reader's own XML tokenizer (engine/ocx/XmlScanner.ts) and the rule that "a
+ * malformed file is refused with a message naming the problem and its line": every well-formedness
  * violation is refused through readOcx with its message and line, whole and split into small chunks;
  * references, attribute-value normalisation and line ends are decoded as XML 1.0 requires.
  */
@@ -30,23 +30,58 @@ async function refusal(text: string, size: number): Promise<OcxImportError> {
 
 /** [what, document, message, line] */
 const MALFORMED: [string, string, RegExp, number][] = [
-  ['mismatched end tag', `${R}\n<ocx:Vessel>\n</ocx:Panel>\n${END}`, /^Malformed XML: end tag <\/ocx:Panel> does not match the start tag <ocx:Vessel>/, 3],
+  [
+    'mismatched end tag',
+    `${R}\n<ocx:Vessel>\n</ocx:Panel>\n${END}`,
+    /^Malformed XML: end tag <\/ocx:Panel> does not match the start tag <ocx:Vessel>/,
+    3,
+  ],
   ['end tag after the root', `${R}${END}\n</ocx:ocxXML>`, /end tag <\/ocx:ocxXML> without a start tag/, 2],
-  ['unclosed elements at the end', `${R}\n<ocx:Vessel>\n<ocx:Panel id="p">\n`, /^The document is truncated: element <Panel> is not closed \(3 open elements/, 4],
-  ['a file cut inside a tag', `${R}\n<ocx:Vessel>\n<ocx:Panel id="p`, /^The document is truncated: element <Vessel> is not closed/, 3],
+  [
+    'unclosed elements at the end',
+    `${R}\n<ocx:Vessel>\n<ocx:Panel id="p">\n`,
+    /^The document is truncated: element <Panel> is not closed \(3 open elements/,
+    4,
+  ],
+  [
+    'a file cut inside a tag',
+    `${R}\n<ocx:Vessel>\n<ocx:Panel id="p`,
+    /^The document is truncated: element <Vessel> is not closed/,
+    3,
+  ],
   ["'<' in an attribute value", `${R}\n<ocx:Vessel name="a<b"/>${END}`, /'<' in the value of attribute name/, 2],
-  ['an unquoted attribute', `${R}\n<ocx:Header a="1" />\n<ocx:Vessel id="v1" name=x>\n</ocx:Vessel>${END}`, /unquoted value of attribute name/, 3],
+  [
+    'an unquoted attribute',
+    `${R}\n<ocx:Header a="1" />\n<ocx:Vessel id="v1" name=x>\n</ocx:Vessel>${END}`,
+    /unquoted value of attribute name/,
+    3,
+  ],
   ['an attribute without value', `${R}\n<ocx:Vessel\n id/>${END}`, /attribute id without a value/, 3],
   ['no white space between attributes', `${R}<ocx:Vessel a="1"b="2"/>${END}`, /no white space before the attribute/, 1],
-  ['a duplicate attribute', `${R}\n\n<ocx:Vessel id="a" id="b"/>${END}`, /duplicate attribute id in the start tag <ocx:Vessel>/, 3],
-  ['a duplicate namespaced attribute', `${R}<ocx:Vessel xmlns:q="${NS}" ocx:id="a" q:id="b"/>${END}`, /duplicate attribute \{https:\/\/3docx\.org.*\}id/, 1],
+  [
+    'a duplicate attribute',
+    `${R}\n\n<ocx:Vessel id="a" id="b"/>${END}`,
+    /duplicate attribute id in the start tag <ocx:Vessel>/,
+    3,
+  ],
+  [
+    'a duplicate namespaced attribute',
+    `${R}<ocx:Vessel xmlns:q="${NS}" ocx:id="a" q:id="b"/>${END}`,
+    /duplicate attribute \{https:\/\/3docx\.org.*\}id/,
+    1,
+  ],
   ['an element name starting with a digit', `${R}\n<ocx:1Vessel/>${END}`, /malformed element name <ocx:1Vessel>/, 2],
   ['an element name with two colons', `${R}\n<ocx:a:b/>${END}`, /malformed element name <ocx:a:b>/, 2],
   ['a bad attribute name', `${R}\n<ocx:Vessel 1a="x"/>${END}`, /malformed attribute name 1a/, 2],
   ["'<' followed by a space", `${R}\n< ocx:Vessel/>${END}`, /disallowed character " " after '<'/, 2],
   ["'/' not followed by '>'", `${R}\n<ocx:Vessel / >${END}`, /'\/' not followed by '>'/, 2],
   ['an undeclared element prefix', `${R}\n<q:Vessel/>${END}`, /unbound namespace prefix "q" of <q:Vessel>/, 2],
-  ['an undeclared attribute prefix', `${R}\n<ocx:Vessel q:x="1"/>${END}`, /unbound namespace prefix "q" of the attribute q:x/, 2],
+  [
+    'an undeclared attribute prefix',
+    `${R}\n<ocx:Vessel q:x="1"/>${END}`,
+    /unbound namespace prefix "q" of the attribute q:x/,
+    2,
+  ],
   ['an undeclared prefix (xmlns:p="")', `${R}\n<ocx:Vessel xmlns:p=""/>${END}`, /may not be undeclared/, 2],
   ['text after the root', `${R}${END}\nhello`, /text after the root element/, 2],
   ['a second element after the root', `${R}${END}\n<ocx:ocxXML/>`, /a second element after the root element/, 2],
@@ -54,16 +89,31 @@ const MALFORMED: [string, string, RegExp, number][] = [
   ["'--' inside a comment", `${R}\n<!-- a -- b -->${END}`, /'--' inside a comment/, 2],
   ['a comment left open', `${R}${END}\n<!-- a`, /the document ends inside a comment/, 2],
   ['an undefined entity in an attribute', `${R}\n<ocx:Vessel name="&foo;"/>${END}`, /undefined entity &foo;/, 2],
-  ['an undefined entity in text', `${R}<ocx:Vessel>\n<ocx:Description>&nbsp;</ocx:Description></ocx:Vessel>${END}`, /undefined entity &nbsp;/, 2],
+  [
+    'an undefined entity in text',
+    `${R}<ocx:Vessel>\n<ocx:Description>&nbsp;</ocx:Description></ocx:Vessel>${END}`,
+    /undefined entity &nbsp;/,
+    2,
+  ],
   ['a bad hex character reference', `${R}<ocx:Vessel name="&#xZZ;"/>${END}`, /malformed character reference &#xZZ;/, 1],
   ['a reference to U+0000', `${R}<ocx:Vessel>\n\n&#0;</ocx:Vessel>${END}`, /malformed character reference &#0;/, 3],
   ['a reference beyond U+10FFFF', `${R}<ocx:Vessel name="&#1114112;"/>${END}`, /malformed character reference/, 1],
   ["a '&' without a reference", `${R}<ocx:Vessel>\nA & B</ocx:Vessel>${END}`, /malformed reference "& "/, 2],
   ["']]>' in text", `${R}<ocx:Vessel>\na ]]> b</ocx:Vessel>${END}`, /']]>' in character data/, 2],
   ['a control character', `${R}<ocx:Vessel>\n\u0001</ocx:Vessel>${END}`, /disallowed character U\+0001/, 2],
-  ['a DOCTYPE declaring entities', `<?xml version="1.0"?>\n<!DOCTYPE x [<!ENTITY a "b">]>\n${R}${END}`, /^Refused: the DOCTYPE declares entities/, 2],
+  [
+    'a DOCTYPE declaring entities',
+    `<?xml version="1.0"?>\n<!DOCTYPE x [<!ENTITY a "b">]>\n${R}${END}`,
+    /^Refused: the DOCTYPE declares entities/,
+    2,
+  ],
   ['a DOCTYPE inside the root', `${R}\n<!DOCTYPE x>${END}`, /a DOCTYPE after the root element or a second DOCTYPE/, 2],
-  ['an XML declaration not at the start', `<!-- c -->\n<?xml version="1.0"?>${R}${END}`, /the XML declaration must be at the very start/, 2],
+  [
+    'an XML declaration not at the start',
+    `<!-- c -->\n<?xml version="1.0"?>${R}${END}`,
+    /the XML declaration must be at the very start/,
+    2,
+  ],
   ['a bad XML declaration', `<?xml version="2.0"?>\n${R}${END}`, /malformed XML declaration/, 1],
   ['unknown markup', `${R}\n<!ELEMENT x>${END}`, /unknown markup after '<!'/, 2],
   ['a CDATA section outside the root', `<![CDATA[x]]>${R}${END}`, /a CDATA section before the root element/, 1],
@@ -127,12 +177,18 @@ describe('references, attribute values and line ends', () => {
 
   it('gives the same events for every split point (single characters included)', () => {
     const whole = events([doc]);
-    for (let at = 1; at < doc.length; at++) expect(events([doc.slice(0, at), doc.slice(at)]), `split at ${at}`).toEqual(whole);
+    for (let at = 1; at < doc.length; at++)
+      expect(events([doc.slice(0, at), doc.slice(at)]), `split at ${at}`).toEqual(whole);
     expect(events([...doc])).toEqual(whole);
   });
 
   it('readOcx keeps the decoded text of a Description', async () => {
-    const raw = await readOcx(pieces(`${R}<ocx:Vessel><ocx:Plate id="p1"><ocx:Description>A &amp; B\r\n&#x43;</ocx:Description></ocx:Plate></ocx:Vessel>${END}`, 3));
+    const raw = await readOcx(
+      pieces(
+        `${R}<ocx:Vessel><ocx:Plate id="p1"><ocx:Description>A &amp; B\r\n&#x43;</ocx:Description></ocx:Plate></ocx:Vessel>${END}`,
+        3,
+      ),
+    );
     expect(raw.parts[0].node.c[0].t).toBe('A & B\nC');
   });
 });

@@ -1,5 +1,5 @@
 /**
- * Issue 3 item 1 (geometry coverage), on hand-written OCX snippets: Arrangement / Compartment /
+ * (geometry coverage), on hand-written OCX snippets: Arrangement / Compartment /
  * PhysicalSpace → COMPARTMENT objects (closed outward volume, purpose, tightness, VOLM, CoG), custom
  * properties, the curve kinds CircumCircle3D / Ellipse3D / PolyLine3D, the surfaces Cylinder3D / Cone3D /
  * Sphere3D / ExtrudedSurface / SurfaceCollection, the bar sections UBar / ZBar / LBarOW / LBarOF and
@@ -47,12 +47,66 @@ function face(id: string, pts: number[][], normal: number[]): string {
 /** A box compartment [x0,x1]×[y0,y1]×[z0,z1] m whose face normals alternate in and out. */
 function boxCompartment(id: string, [x0, x1, y0, y1, z0, z1]: number[], extra = ''): string {
   const f = [
-    face(`${id}f1`, [[x0, y0, z0], [x1, y0, z0], [x1, y1, z0], [x0, y1, z0]], [0, 0, 1]),
-    face(`${id}f2`, [[x0, y0, z1], [x1, y0, z1], [x1, y1, z1], [x0, y1, z1]], [0, 0, 1]),
-    face(`${id}f3`, [[x0, y0, z0], [x1, y0, z0], [x1, y0, z1], [x0, y0, z1]], [0, -1, 0]),
-    face(`${id}f4`, [[x0, y1, z0], [x1, y1, z0], [x1, y1, z1], [x0, y1, z1]], [0, -1, 0]),
-    face(`${id}f5`, [[x0, y0, z0], [x0, y1, z0], [x0, y1, z1], [x0, y0, z1]], [1, 0, 0]),
-    face(`${id}f6`, [[x1, y0, z0], [x1, y1, z0], [x1, y1, z1], [x1, y0, z1]], [-1, 0, 0]),
+    face(
+      `${id}f1`,
+      [
+        [x0, y0, z0],
+        [x1, y0, z0],
+        [x1, y1, z0],
+        [x0, y1, z0],
+      ],
+      [0, 0, 1],
+    ),
+    face(
+      `${id}f2`,
+      [
+        [x0, y0, z1],
+        [x1, y0, z1],
+        [x1, y1, z1],
+        [x0, y1, z1],
+      ],
+      [0, 0, 1],
+    ),
+    face(
+      `${id}f3`,
+      [
+        [x0, y0, z0],
+        [x1, y0, z0],
+        [x1, y0, z1],
+        [x0, y0, z1],
+      ],
+      [0, -1, 0],
+    ),
+    face(
+      `${id}f4`,
+      [
+        [x0, y1, z0],
+        [x1, y1, z0],
+        [x1, y1, z1],
+        [x0, y1, z1],
+      ],
+      [0, -1, 0],
+    ),
+    face(
+      `${id}f5`,
+      [
+        [x0, y0, z0],
+        [x0, y1, z0],
+        [x0, y1, z1],
+        [x0, y0, z1],
+      ],
+      [1, 0, 0],
+    ),
+    face(
+      `${id}f6`,
+      [
+        [x1, y0, z0],
+        [x1, y1, z0],
+        [x1, y1, z1],
+        [x1, y0, z1],
+      ],
+      [-1, 0, 0],
+    ),
   ];
   return `<ocx:Compartment id="${id}" name="TANK ${id}" ocx:compartmentPurpose="ballast_tank"><ocx:CustomProperties><ocx:CustomProperty id="${id}cp1" name="tightness" value="WaterTight"/><ocx:CustomProperty id="${id}cp2" name="W" value="12"/><ocx:CustomProperty id="${id}cp3" name="frames" value="FR3-FR7"/></ocx:CustomProperties>${extra}${f.join('')}<ocx:LiquidCargo/></ocx:Compartment>`;
 }
@@ -70,9 +124,19 @@ describe('compartments (Arrangement / Compartment / PhysicalSpace)', () => {
     const p = r.properties[c1.index];
     expect(p.VOLM_GEOM as number).toBeCloseTo(2 * 3 * 4, 6);
     expect(p.VOLM as number).toBeCloseTo(24, 6); // no file value: the computed one
-    expect([p.XCG, p.YCG, p.ZCG].map(Number)).toEqual([expect.closeTo(2, 6), expect.closeTo(0, 6), expect.closeTo(2, 6)]);
+    expect([p.XCG, p.YCG, p.ZCG].map(Number)).toEqual([
+      expect.closeTo(2, 6),
+      expect.closeTo(0, 6),
+      expect.closeTo(2, 6),
+    ]);
     expect(p.AREA_GEOM as number).toBeCloseTo(2 * (6 + 8 + 12), 6);
-    expect(p).toMatchObject({ OTYPE: 'COMPARTMENT', PURP: 'ballast_tank', TGH: 'WaterTight', frames: 'FR3-FR7', 'CUSTOM W': '12' });
+    expect(p).toMatchObject({
+      OTYPE: 'COMPARTMENT',
+      PURP: 'ballast_tank',
+      TGH: 'WaterTight',
+      frames: 'FR3-FR7',
+      'CUSTOM W': '12',
+    });
     expect(p.W).toBeUndefined(); // a vendor's custom "W" never overwrites the catalogue code
     // file values win for VOLM / CoG, computed ones stay as *_GEOM
     const p2 = r.properties[r.objects.find((o) => o.id === 'c2')!.index];
@@ -91,12 +155,17 @@ describe('compartments (Arrangement / Compartment / PhysicalSpace)', () => {
     const r = await importOcx(chunks(doc(arrangement)));
     const c1 = r.objects.find((o) => o.id === 'c1')!;
     const m = r.meshes.find((x) => x.object === c1.index)!;
-    const P = m.positions, I = m.indices;
+    const P = m.positions,
+      I = m.indices;
     // signed volume of the closed surface (divergence theorem) equals +24 m³ only when every triangle faces out
     let v = 0;
     for (let t = 0; t < I.length; t += 3) {
       const [a, b, c] = [3 * I[t], 3 * I[t + 1], 3 * I[t + 2]];
-      v += (P[a] * (P[b + 1] * P[c + 2] - P[b + 2] * P[c + 1]) - P[a + 1] * (P[b] * P[c + 2] - P[b + 2] * P[c]) + P[a + 2] * (P[b] * P[c + 1] - P[b + 1] * P[c])) / 6;
+      v +=
+        (P[a] * (P[b + 1] * P[c + 2] - P[b + 2] * P[c + 1]) -
+          P[a + 1] * (P[b] * P[c + 2] - P[b + 2] * P[c]) +
+          P[a + 2] * (P[b] * P[c + 1] - P[b + 1] * P[c])) /
+        6;
     }
     expect(v / 1e9).toBeCloseTo(24, 3);
     expect(meshArea(P, I).area / 1e6).toBeCloseTo(52, 3);
@@ -106,11 +175,13 @@ describe('compartments (Arrangement / Compartment / PhysicalSpace)', () => {
 
 describe('generated ship compartments', () => {
   it('the importer agrees with the generator on every compartment volume', async () => {
-    const { writeShipOcx } = await import('../../../bench/generator/index');
+    const { writeShipOcx } = await import('../../../tools/generator/index');
     const dir = await mkdtemp(path.join(os.tmpdir(), 'keelson-comp-'));
     try {
       const file = path.join(dir, 'ship.3docx');
-      const stats = (await writeShipOcx(file, { targetParts: 600, seed: 5, name: 'COMP' })) as unknown as { compartments?: number };
+      const stats = (await writeShipOcx(file, { targetParts: 600, seed: 5, name: 'COMP' })) as unknown as {
+        compartments?: number;
+      };
       const r = await importOcxFile(file);
       const comps = r.objects.filter((o) => o.type === 'COMPARTMENT');
       if (stats.compartments === undefined) return; // a generator without compartments: nothing to compare
@@ -118,7 +189,8 @@ describe('generated ship compartments', () => {
       for (const c of comps) {
         const p = r.properties[c.index];
         expect(p.PURP, c.id).toBeTruthy();
-        if (typeof p.VOLM === 'number' && typeof p.VOLM_GEOM === 'number') expect(Math.abs(p.VOLM_GEOM - p.VOLM) / p.VOLM, c.id).toBeLessThan(0.005);
+        if (typeof p.VOLM === 'number' && typeof p.VOLM_GEOM === 'number')
+          expect(Math.abs(p.VOLM_GEOM - p.VOLM) / p.VOLM, c.id).toBeLessThan(0.005);
       }
     } finally {
       await rm(dir, { recursive: true, force: true });
@@ -131,7 +203,15 @@ const el = (n: string, a: Record<string, string> = {}, ...c: XNode[]): XNode => 
 const pt = (name: string, xyz: string) => el(name, { coordinates: xyz, unit: 'Um' });
 const q = (name: string, v: number) => el(name, { numericvalue: String(v), unit: 'Um' });
 const vec = (name: string, d: string) => el(name, { direction: d });
-const ctx = (): SurfaceContext => ({ units: new UnitTable(new Map()), chordMm: 1, angRad: (15 * Math.PI) / 180, warn: () => undefined, refPlanes: new Map(), surfaces: new Map(), meshCache: new Map() });
+const ctx = (): SurfaceContext => ({
+  units: new UnitTable(new Map()),
+  chordMm: 1,
+  angRad: (15 * Math.PI) / 180,
+  warn: () => undefined,
+  refPlanes: new Map(),
+  surfaces: new Map(),
+  meshCache: new Map(),
+});
 const polyLen = (p: number[]) => {
   let s = 0;
   for (let i = 3; i < p.length; i += 3) s += Math.hypot(p[i] - p[i - 3], p[i + 1] - p[i - 2], p[i + 2] - p[i - 1]);
@@ -140,15 +220,35 @@ const polyLen = (p: number[]) => {
 
 describe('curve kinds', () => {
   it('CircumCircle3D: the full circle through three points, closed, within the chordal tolerance', () => {
-    const c = curvePolyline(el('CircumCircle3D', { id: 'cc' }, el('Positions', {}, pt('Point3D', '1 0 0'), pt('Point3D', '0 1 0'), pt('Point3D', '-1 0 0'))), ctx())!;
+    const c = curvePolyline(
+      el(
+        'CircumCircle3D',
+        { id: 'cc' },
+        el('Positions', {}, pt('Point3D', '1 0 0'), pt('Point3D', '0 1 0'), pt('Point3D', '-1 0 0')),
+      ),
+      ctx(),
+    )!;
     expect(polyLen(c)).toBeCloseTo(2 * Math.PI * 1000, -1);
     expect(Math.hypot(c[0] - c[c.length - 3], c[1] - c[c.length - 2], c[2] - c[c.length - 1])).toBeLessThan(1e-6);
     for (let i = 0; i < c.length; i += 3) expect(Math.hypot(c[i], c[i + 1])).toBeCloseTo(1000, 6);
   });
 
   it('Ellipse3D: semi-axes from the diameters along the given axes', () => {
-    const c = curvePolyline(el('Ellipse3D', {}, pt('Center', '0 0 1'), q('MajorDiameter', 4), q('MinorDiameter', 2), vec('MajorAxis', '0 1 0'), vec('MinorAxis', '0 0 1'), vec('Normal', '1 0 0')), ctx())!;
-    const ys = [], zs = [];
+    const c = curvePolyline(
+      el(
+        'Ellipse3D',
+        {},
+        pt('Center', '0 0 1'),
+        q('MajorDiameter', 4),
+        q('MinorDiameter', 2),
+        vec('MajorAxis', '0 1 0'),
+        vec('MinorAxis', '0 0 1'),
+        vec('Normal', '1 0 0'),
+      ),
+      ctx(),
+    )!;
+    const ys = [],
+      zs = [];
     for (let i = 0; i < c.length; i += 3) {
       expect(c[i]).toBeCloseTo(0, 9);
       ys.push(c[i + 1]);
@@ -157,14 +257,18 @@ describe('curve kinds', () => {
     expect(Math.max(...ys)).toBeCloseTo(2000, 3);
     expect(Math.min(...zs)).toBeCloseTo(0, 3);
     // Ramanujan's perimeter of a = 2, b = 1 m
-    const [a, b] = [2000, 1000], h = ((a - b) / (a + b)) ** 2;
+    const [a, b] = [2000, 1000],
+      h = ((a - b) / (a + b)) ** 2;
     expect(polyLen(c)).toBeCloseTo(Math.PI * (a + b) * (1 + (3 * h) / (10 + Math.sqrt(4 - 3 * h))), -1);
   });
 
   it('PolyLine3D: points in order, closed when isClosed', () => {
     const pts = [pt('Point3D', '0 0 0'), pt('Point3D', '1 0 0'), pt('Point3D', '1 2 0')];
     expect(curvePolyline(el('PolyLine3D', {}, ...pts), ctx())).toEqual([0, 0, 0, 1000, 0, 0, 1000, 2000, 0]);
-    expect(polyLen(curvePolyline(el('PolyLine3D', { isClosed: 'true' }, ...pts), ctx())!)).toBeCloseTo(1000 + 2000 + Math.hypot(1000, 2000), 6);
+    expect(polyLen(curvePolyline(el('PolyLine3D', { isClosed: 'true' }, ...pts), ctx())!)).toBeCloseTo(
+      1000 + 2000 + Math.hypot(1000, 2000),
+      6,
+    );
   });
 });
 
@@ -174,21 +278,36 @@ describe('surface kinds', () => {
     return meshArea(m.positions, m.indices).area / 1e6;
   };
   it('Cylinder3D (Origin, Axis, Radius, Height): lateral area 2πrh', () => {
-    expect(area(el('Cylinder3D', { id: 'cy' }, pt('Origin', '0 0 0'), vec('Axis', '0 0 1'), q('Radius', 2), q('Height', 3)))).toBeCloseTo(2 * Math.PI * 2 * 3, 1);
+    expect(
+      area(el('Cylinder3D', { id: 'cy' }, pt('Origin', '0 0 0'), vec('Axis', '0 0 1'), q('Radius', 2), q('Height', 3))),
+    ).toBeCloseTo(2 * Math.PI * 2 * 3, 1);
   });
   it('Cone3D (Origin, Tip, BaseRadius, TipRadius): frustum lateral area', () => {
     const [R, r, h] = [2, 1, 3];
-    expect(area(el('Cone3D', { id: 'co' }, pt('Origin', '0 0 0'), pt('Tip', '0 0 3'), q('BaseRadius', R), q('TipRadius', r)))).toBeCloseTo(Math.PI * (R + r) * Math.hypot(R - r, h), 1);
+    expect(
+      area(
+        el('Cone3D', { id: 'co' }, pt('Origin', '0 0 0'), pt('Tip', '0 0 3'), q('BaseRadius', R), q('TipRadius', r)),
+      ),
+    ).toBeCloseTo(Math.PI * (R + r) * Math.hypot(R - r, h), 1);
   });
   it('Sphere3D (Origin, Radius): area 4πr²', () => {
     expect(area(el('Sphere3D', { id: 'sp' }, pt('Origin', '1 1 1'), q('Radius', 2)))).toBeCloseTo(4 * Math.PI * 4, 0);
   });
   it('ExtrudedSurface (BaseCurve swept by Sweep/Vector3D over SweepLength)', () => {
     const base = el('BaseCurve', {}, el('Line3D', {}, pt('StartPoint', '0 0 0'), pt('EndPoint', '3 0 0')));
-    expect(area(el('ExtrudedSurface', { id: 'ex' }, base, el('Sweep', {}, vec('Vector3D', '0 0 1'), q('SweepLength', 2))))).toBeCloseTo(6, 6);
+    expect(
+      area(el('ExtrudedSurface', { id: 'ex' }, base, el('Sweep', {}, vec('Vector3D', '0 0 1'), q('SweepLength', 2)))),
+    ).toBeCloseTo(6, 6);
   });
   it('SurfaceCollection: the union of its members', () => {
-    const cyl = el('Cylinder3D', { id: 'a' }, pt('Origin', '0 0 0'), vec('Axis', '0 0 1'), q('Radius', 1), q('Height', 1));
+    const cyl = el(
+      'Cylinder3D',
+      { id: 'a' },
+      pt('Origin', '0 0 0'),
+      vec('Axis', '0 0 1'),
+      q('Radius', 1),
+      q('Height', 1),
+    );
     const sph = el('Sphere3D', { id: 'b' }, pt('Origin', '5 0 0'), q('Radius', 1));
     expect(area(el('SurfaceCollection', { id: 'sc' }, cyl, sph))).toBeCloseTo(area(cyl) + area(sph), 6);
   });
@@ -196,7 +315,10 @@ describe('surface kinds', () => {
 
 describe('bar section kinds', () => {
   const sec = (kind: string, dims: Record<string, number>) =>
-    sectionOf(el('BarSection', { id: 's', name: kind }, el(kind, {}, ...Object.entries(dims).map(([k, v]) => q(k, v / 1000)))), new UnitTable(new Map())).polygon!;
+    sectionOf(
+      el('BarSection', { id: 's', name: kind }, el(kind, {}, ...Object.entries(dims).map(([k, v]) => q(k, v / 1000)))),
+      new UnitTable(new Map()),
+    ).polygon!;
   const dims = { Height: 200, Width: 80, WebThickness: 10, FlangeThickness: 12 };
   it('UBar and ZBar: web plus two flanges', () => {
     for (const k of ['UBar', 'ZBar']) {
@@ -217,11 +339,19 @@ describe('bar section kinds', () => {
 
 describe('HoleShapeCatalogue kinds', () => {
   const hole = (kind: string, dims: Record<string, number>, attrs: Record<string, string> = {}) => {
-    const r = holeShape2d(el('Hole2D', { id: 'h', name: kind }, el(kind, attrs, ...Object.entries(dims).map(([k, v]) => q(k, v / 1000)))), ctx());
+    const r = holeShape2d(
+      el('Hole2D', { id: 'h', name: kind }, el(kind, attrs, ...Object.entries(dims).map(([k, v]) => q(k, v / 1000)))),
+      ctx(),
+    );
     if (typeof r === 'string') throw new Error(r);
     const ring = r.ring[0];
-    const xs = ring.filter((_, i) => i % 2 === 0), ys = ring.filter((_, i) => i % 2 === 1);
-    return { area: Math.abs(signedArea2d(ring)), w: Math.max(...xs) - Math.min(...xs), h: Math.max(...ys) - Math.min(...ys) };
+    const xs = ring.filter((_, i) => i % 2 === 0),
+      ys = ring.filter((_, i) => i % 2 === 1);
+    return {
+      area: Math.abs(signedArea2d(ring)),
+      w: Math.max(...xs) - Math.min(...xs),
+      h: Math.max(...ys) - Math.min(...ys),
+    };
   };
   it('ParametricCircle', () => {
     const h = hole('ParametricCircle', { Diameter: 200 });

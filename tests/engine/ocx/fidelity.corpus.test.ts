@@ -1,5 +1,5 @@
 /**
- * Issue 3 item 3: on every sample of ../shared/models/ocx at least 99 % of the compared parts agree with
+ * On every sample of ../shared/models/ocx at least 99 % of the compared parts agree with
  * the design system's own figures (weight and area within 1 %, centre of gravity within 10 mm). Parts
  * outside are listed in engine/ocx/expectedDeviations.ts (the table ocx:check applies) with the reason; the test also checks that each listed
  * part really deviates (so the table cannot hide a fixed or a new problem).
@@ -8,13 +8,22 @@ import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { importOcxFile } from '../../../engine/ocx/importFile';
-import { comparePart, FIDELITY_TARGETS, fidelityTable, meetsTargets, summarizeFidelity, summaryLine } from '../../../engine/ocx/fidelity';
+import {
+  comparePart,
+  FIDELITY_TARGETS,
+  fidelityTable,
+  meetsTargets,
+  summarizeFidelity,
+  summaryLine,
+} from '../../../engine/ocx/fidelity';
 import type { ImportResult } from '../../../engine/model/types';
 import { checkFile } from '../../../scripts/ocxCheck';
 import { EXPECTED_DEVIATIONS, exclusionsOf } from '../../../engine/ocx/expectedDeviations';
 
 const DIR = path.resolve(__dirname, '../../../../shared/models/ocx');
-const FILES = readdirSync(DIR).filter((f) => f.endsWith('.3docx')).sort();
+const FILES = readdirSync(DIR)
+  .filter((f) => f.endsWith('.3docx'))
+  .sort();
 
 const results = new Map<string, ImportResult>();
 beforeAll(async () => {
@@ -29,7 +38,8 @@ describe('vendor agreement (ocx:check)', () => {
     const s = summarizeFidelity(r, excludedOf(f));
     expect(s.compared, 'parts with vendor figures are compared').toBeGreaterThan(0);
     expect(s.errors).toBe(0);
-    for (const v of [s.weightWithin, s.areaWithin, s.cogWithin]) if (v !== null) expect(v).toBeGreaterThanOrEqual(FIDELITY_TARGETS.share);
+    for (const v of [s.weightWithin, s.areaWithin, s.cogWithin])
+      if (v !== null) expect(v).toBeGreaterThanOrEqual(FIDELITY_TARGETS.share);
     expect(meetsTargets(s)).toBe(true);
   });
 
@@ -38,7 +48,9 @@ describe('vendor agreement (ocx:check)', () => {
     const ex = excludedOf(f);
     for (const p of r.fidelity ?? []) {
       const checks: [string, number | undefined, number][] = [
-        ['W', p.weightDevPct, FIDELITY_TARGETS.weightPct], ['AREA', p.areaDevPct, FIDELITY_TARGETS.areaPct], ['COG', p.cogDevMm, FIDELITY_TARGETS.cogMm],
+        ['W', p.weightDevPct, FIDELITY_TARGETS.weightPct],
+        ['AREA', p.areaDevPct, FIDELITY_TARGETS.areaPct],
+        ['COG', p.cogDevMm, FIDELITY_TARGETS.cogMm],
       ];
       for (const [q, dev, lim] of checks) {
         if (dev === undefined) continue;
@@ -79,16 +91,22 @@ describe('vendor agreement (ocx:check)', () => {
 
 describe('fidelity kernel', () => {
   it('computes relative and distance deviations only where both sides exist', () => {
-    const p = comparePart({ object: 0, id: 'a', element: 'Plate', line: 1 }, { weightKg: 100, areaM2: 2, cogMm: [0, 0, 0] }, { weightKg: 102, cogMm: [3, 4, 0] });
+    const p = comparePart(
+      { object: 0, id: 'a', element: 'Plate', line: 1 },
+      { weightKg: 100, areaM2: 2, cogMm: [0, 0, 0] },
+      { weightKg: 102, cogMm: [3, 4, 0] },
+    );
     expect(p.weightDevPct).toBeCloseTo(2, 10);
     expect(p.areaDevPct).toBeUndefined();
     expect(p.cogDevMm).toBeCloseTo(5, 10);
   });
 
-  it('prints the summary line of issue 3 item 3 and a table row per quantity', async () => {
+  it('prints the summary line of ocx:check and a table row per quantity', async () => {
     const r = results.get('NAPA-TR03_TC11.3docx')!;
     const line = summaryLine('NAPA-TR03_TC11.3docx', summarizeFidelity(r));
-    expect(line).toMatch(/^NAPA-TR03_TC11\.3docx: parts=42 compared=42 weight_within_1pct=[\d.]+% area_within_1pct=[\d.]+% cog_within_10mm=[\d.]+% warnings=\d+ errors=0$/);
+    expect(line).toMatch(
+      /^NAPA-TR03_TC11\.3docx: parts=42 compared=42 weight_within_1pct=[\d.]+% area_within_1pct=[\d.]+% cog_within_10mm=[\d.]+% warnings=\d+ errors=0$/,
+    );
     const table = fidelityTable(r);
     expect(table[0]).toMatch(/^part\s+element\s+quantity\s+vendor\s+computed\s+deviation/);
     expect(table.length).toBe(1 + 42 * 2 + 4); // weight + cog per part, area for the 4 plates

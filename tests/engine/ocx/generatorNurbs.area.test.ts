@@ -1,6 +1,6 @@
 /**
- * Issue 3 item 3 (agreement with the writer's figures) on curved plates: the ship generator
- * (bench/generator) writes, for every plate on a NURBS hull surface, the exact NetArea of the surface
+ * Agreement with the writer's figures: on curved plates: the ship generator
+ * (tools/generator) writes, for every plate on a NURBS hull surface, the exact NetArea of the surface
  * patch. The importer's area of each such plate must agree within 1 %. A plate outside at the default
  * chordal tolerance (1 mm) is accepted only when its deviation is the tolerance's own (a sliver a few
  * centimetres wide, where 1 mm of chord sag along its length is over 1 % of its area): at a 0.2 mm
@@ -11,7 +11,7 @@ import { readFile, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { writeShipOcx } from '../../../bench/generator/index';
+import { writeShipOcx } from '../../../tools/generator/index';
 import { importOcxFile } from '../../../engine/ocx/importFile';
 import type { ImportResult } from '../../../engine/model/types';
 
@@ -55,7 +55,7 @@ afterAll(async () => {
   if (dir) await rm(dir, { recursive: true, force: true });
 });
 
-describe('curved plates of a generated ship against the generator\'s exact NetArea', () => {
+describe("curved plates of a generated ship against the generator's exact NetArea", () => {
   it('the ship has NURBS hull plates, each with a NetArea and a computed area', () => {
     expect(nurbsPlates.length).toBeGreaterThan(50);
     const dev = deviations(result, nurbsPlates);
@@ -69,7 +69,8 @@ describe('curved plates of a generated ship against the generator\'s exact NetAr
     expect(outside.length).toBeLessThanOrEqual(Math.ceil(0.02 * nurbsPlates.length));
     if (outside.length) {
       const fine = deviations(await importOcxFile(file, { chordalMm: 0.2 }), outside);
-      for (const id of outside) expect({ id, dev: fine.get(id)! }).toEqual({ id, dev: expect.toSatisfy((d: number) => d <= 0.01) });
+      for (const id of outside)
+        expect({ id, dev: fine.get(id)! }).toEqual({ id, dev: expect.toSatisfy((d: number) => d <= 0.01) });
     }
   }, 60_000);
 });

@@ -1,5 +1,5 @@
 /**
- * Issue 2 item 11: every OCX sample in ../shared/models/ocx imports; part counts per type match
+ * Every OCX sample in ../shared/models/ocx imports; part counts per type match
  * OCX_GUIDE §6.1; every mesh is finite and non-empty; plate area and weight from the geometry agree
  * with the file's NetArea and DryWeight within 2 % (exceptions listed with their reasons).
  */
@@ -10,7 +10,9 @@ import { importOcxFile } from '../../../engine/ocx/importFile';
 import type { ImportResult } from '../../../engine/model/types';
 
 const DIR = path.resolve(__dirname, '../../../../shared/models/ocx');
-const FILES = readdirSync(DIR).filter((f) => f.endsWith('.3docx')).sort();
+const FILES = readdirSync(DIR)
+  .filter((f) => f.endsWith('.3docx'))
+  .sort();
 
 /** OCX_GUIDE §6.1: Panel, Plate (in panels + free-standing), Stiffener, Bracket, Pillar, EdgeReinforcement, Seam, cut-outs. */
 const EXPECTED: Record<string, [number, number, number, number, number, number, number, number]> = {
@@ -56,7 +58,13 @@ describe('OCX corpus import', () => {
     const r = results.get(f)!;
     const count = (...els: string[]) => r.objects.filter((o) => els.includes(o.element)).length;
     const got = [
-      count('Panel'), count('Plate'), count('Stiffener'), count('Bracket'), count('Pillar'), count('EdgeReinforcement'), count('Seam'),
+      count('Panel'),
+      count('Plate'),
+      count('Stiffener'),
+      count('Bracket'),
+      count('Pillar'),
+      count('EdgeReinforcement'),
+      count('Seam'),
       count('Hole2DContour', 'InnerContour'),
     ];
     expect(got).toEqual(EXPECTED[f]);
@@ -75,7 +83,8 @@ describe('OCX corpus import', () => {
       expect(r.properties[i].OTYPE).toBe(o.type);
       expect(r.properties[i].STID).toBe(o.id);
       if (o.type === 'PLATE') expect(o.parent === -1 || r.objects[o.parent].type === 'MAIN OBJECT').toBe(true);
-      if (o.type === 'HOLE') expect(['PLATE', 'MAIN OBJECT', 'BRACKET', 'STIFFENER', 'PILLAR']).toContain(r.objects[o.parent].type);
+      if (o.type === 'HOLE')
+        expect(['PLATE', 'MAIN OBJECT', 'BRACKET', 'STIFFENER', 'PILLAR']).toContain(r.objects[o.parent].type);
     });
   });
 
@@ -108,11 +117,15 @@ describe('OCX corpus import', () => {
       if (o.type !== 'PLATE') return;
       const p = r.properties[i];
       expect(typeof p.AREA_GEOM).toBe('number');
-      for (const [q, file, geom] of [['AREA', p.AREA, p.AREA_GEOM], ['W', p.W, p.W_GEOM]] as const) {
+      for (const [q, file, geom] of [
+        ['AREA', p.AREA, p.AREA_GEOM],
+        ['W', p.W, p.W_GEOM],
+      ] as const) {
         if (typeof file !== 'number' || typeof geom !== 'number') continue;
         const dev = Math.abs(geom / file - 1);
         const key = `${f}|${o.id}|${q}`;
-        if (EXPECTED_DEVIATIONS[key]) expect(dev, `${key} is listed as a deviation, so it must deviate`).toBeGreaterThan(0.02);
+        if (EXPECTED_DEVIATIONS[key])
+          expect(dev, `${key} is listed as a deviation, so it must deviate`).toBeGreaterThan(0.02);
         else expect(dev, `${key}: geometry ${geom} vs file ${file}`).toBeLessThan(0.02);
         checked++;
       }
@@ -126,7 +139,8 @@ describe('OCX corpus import', () => {
     for (const f of FILES) {
       const fr = results.get(f)!.frames;
       expect(fr.x.length + fr.y.length + fr.z.length, f).toBeGreaterThan(0);
-      for (const list of [fr.x, fr.y, fr.z]) for (let i = 1; i < list.length; i++) expect(list[i].coordinate).toBeGreaterThanOrEqual(list[i - 1].coordinate);
+      for (const list of [fr.x, fr.y, fr.z])
+        for (let i = 1; i < list.length; i++) expect(list[i].coordinate).toBeGreaterThanOrEqual(list[i - 1].coordinate);
     }
     const m1 = results.get('NAPA-OCX_M1.3docx')!.frames.x;
     expect(m1.find((p) => p.name === 'X10')).toMatchObject({ coordinate: 10000, number: 10 });
@@ -134,7 +148,9 @@ describe('OCX corpus import', () => {
 
   it('resolves materials, profiles, units and blocks', () => {
     const m8 = results.get('NAPA-OCX_M8.3docx')!;
-    const stiff = m8.properties.find((p) => p.OTYPE === 'STIFFENER' && typeof p.PROFILE === 'string' && p.PROFILE.includes('BulbFlat'));
+    const stiff = m8.properties.find(
+      (p) => p.OTYPE === 'STIFFENER' && typeof p.PROFILE === 'string' && p.PROFILE.includes('BulbFlat'),
+    );
     expect(stiff?.PROFILE).toMatch(/^HP\S+ \(BulbFlat\)$/);
     const brk = m8.properties.find((p) => p.OTYPE === 'BRACKET')!;
     expect(brk.PLTH).toBeGreaterThan(0.005); // bracket thickness written in mm, stored in m
@@ -155,7 +171,11 @@ describe('OCX corpus import', () => {
     const i = r.properties.findIndex((p) => String(p.PROFILE ?? '').includes('BulbFlat'));
     const p = r.properties[i];
     // the geometric COG lies within a few cm of the writer's COG
-    const d = Math.hypot((p.XCG_GEOM as number) - (p.XCG as number), (p.YCG_GEOM as number) - (p.YCG as number), (p.ZCG_GEOM as number) - (p.ZCG as number));
+    const d = Math.hypot(
+      (p.XCG_GEOM as number) - (p.XCG as number),
+      (p.YCG_GEOM as number) - (p.YCG as number),
+      (p.ZCG_GEOM as number) - (p.ZCG as number),
+    );
     expect(d).toBeLessThan(0.06);
   });
 });

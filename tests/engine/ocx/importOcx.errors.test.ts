@@ -1,5 +1,5 @@
 /**
- * Issue 2 item 5: "A truncated, malformed or non-OCX file is refused with a message naming the problem
+ * "A truncated, malformed or non-OCX file is refused with a message naming the problem
  * and its line". Also: BOM/CRLF/any element order accepted, progress monotonic, abort honoured.
  */
 import { readFileSync } from 'node:fs';
@@ -39,7 +39,9 @@ describe('importOcx refuses bad input', () => {
   });
 
   it('refuses malformed XML with the line of the error', async () => {
-    const e = await refusal(`<ocx:ocxXML xmlns:ocx="${NS}" schemaVersion="3.0.0">\n<ocx:Header name="a" />\n<ocx:Vessel id="v1" name=x>\n</ocx:Vessel></ocx:ocxXML>`);
+    const e = await refusal(
+      `<ocx:ocxXML xmlns:ocx="${NS}" schemaVersion="3.0.0">\n<ocx:Header name="a" />\n<ocx:Vessel id="v1" name=x>\n</ocx:Vessel></ocx:ocxXML>`,
+    );
     expect(e.message).toMatch(/Malformed XML/);
     expect(e.line).toBe(3);
     expect(e.message).toMatch(/line 3/);
@@ -63,7 +65,9 @@ describe('importOcx refuses bad input', () => {
   });
 
   it('refuses a DOCTYPE with ENTITY declarations (entity expansion)', async () => {
-    const e = await refusal(`<?xml version="1.0"?>\n<!DOCTYPE lolz [<!ENTITY lol "lol"><!ENTITY lol2 "&lol;&lol;">]>\n<ocx:ocxXML xmlns:ocx="${NS}">&lol2;</ocx:ocxXML>`);
+    const e = await refusal(
+      `<?xml version="1.0"?>\n<!DOCTYPE lolz [<!ENTITY lol "lol"><!ENTITY lol2 "&lol;&lol;">]>\n<ocx:ocxXML xmlns:ocx="${NS}">&lol2;</ocx:ocxXML>`,
+    );
     expect(e.message).toMatch(/DOCTYPE declares entities/);
     expect(e.line).toBe(2);
   });
@@ -72,7 +76,7 @@ describe('importOcx refuses bad input', () => {
 describe('importOcx accepts variations', () => {
   it('accepts CRLF line ends, a BOM, byte chunks split mid-character and reports monotonic progress', async () => {
     const crlf = M1.replace(/\r?\n/g, '\r\n');
-    const bytes = new TextEncoder().encode(crlf.startsWith('\uFEFF') ? crlf : '\uFEFF' + crlf);
+    const bytes = new TextEncoder().encode(crlf.startsWith('\uFEFF') ? crlf : `\uFEFF${crlf}`);
     const seen: number[] = [];
     const r = await importOcx(chunks(bytes, 777), { totalBytes: bytes.length, onProgress: (f) => seen.push(f) });
     expect(r.objects.filter((o) => o.type === 'PLATE')).toHaveLength(1);

@@ -1,5 +1,5 @@
 /**
- * Issue 3 item 5 (memory bound): the two-pass import of a file (catalogue pre-pass, then parts handed
+ * The two-pass import of a file (catalogue pre-pass, then parts handed
  * over as soon as they close, OCX_GUIDE §1.3) gives the same result as the single-stream import, also
  * when the catalogue, units and surfaces come after the parts and namespaces are declared on the Vessel.
  * With BENCH_LARGE=1 a generated ~50 MB ship is imported and the live heap held besides the results is
@@ -64,16 +64,22 @@ describe('two-pass import (pre-pass + parts released as they close)', () => {
     const src = readFileSync(path.join(DIR, 'NAPA-OCX_M1.3docx'), 'utf8');
     // the Vessel declares its own prefix for the OCX namespace; the catalogue stays after the Vessel
     const ns = /\sxmlns:ocx="([^"]*)"/.exec(src)![1];
-    const v0 = src.indexOf('<ocx:Vessel'), v1 = src.indexOf('</ocx:Vessel>') + '</ocx:Vessel>'.length;
+    const v0 = src.indexOf('<ocx:Vessel'),
+      v1 = src.indexOf('</ocx:Vessel>') + '</ocx:Vessel>'.length;
     expect(src.indexOf('<ocx:ClassCatalogue')).toBeGreaterThan(v1);
-    const vessel = src.slice(v0, v1).replace(/<(\/?)ocx:/g, '<$1v:').replace(/\socx:/g, ' v:').replace(/^<v:Vessel\b/, `<v:Vessel xmlns:v="${ns}"`);
+    const vessel = src
+      .slice(v0, v1)
+      .replace(/<(\/?)ocx:/g, '<$1v:')
+      .replace(/\socx:/g, ' v:')
+      .replace(/^<v:Vessel\b/, `<v:Vessel xmlns:v="${ns}"`);
     // and writes its ReferenceSurfaces after the panels
-    const r0 = vessel.indexOf('<v:ReferenceSurfaces'), r1 = vessel.indexOf('</v:ReferenceSurfaces>') + '</v:ReferenceSurfaces>'.length;
+    const r0 = vessel.indexOf('<v:ReferenceSurfaces'),
+      r1 = vessel.indexOf('</v:ReferenceSurfaces>') + '</v:ReferenceSurfaces>'.length;
     expect(r0).toBeGreaterThan(0);
     const surfaces = vessel.slice(r0, r1);
     const moved = vessel.slice(0, r0) + vessel.slice(r1).replace('</v:Vessel>', `${surfaces}</v:Vessel>`);
     let t = src.slice(0, v0) + moved + src.slice(v1);
-    t = '\ufeff' + t.replace(/\n/g, '\r\n');
+    t = `\ufeff${t.replace(/\n/g, '\r\n')}`;
     const dir = await mkdtemp(path.join(os.tmpdir(), 'keelson-2pass-'));
     try {
       const file = path.join(dir, 'm1.3docx');
@@ -94,8 +100,11 @@ describe('two-pass import (pre-pass + parts released as they close)', () => {
       const file = path.join(dir, 'bad.3docx');
       const src = readFileSync(path.join(DIR, 'NAPA-OCX_M1.3docx'), 'utf8');
       const cut = src.indexOf('</ocx:Plate>');
-      await writeFile(file, src.slice(0, cut) + '<ocx:Broken></ocx:Plate>' + src.slice(cut + 12));
-      await expect(importOcxFile(file)).rejects.toMatchObject({ name: 'OcxImportError', message: expect.stringMatching(/Malformed XML.*line \d+/) });
+      await writeFile(file, `${src.slice(0, cut)}<ocx:Broken></ocx:Plate>${src.slice(cut + 12)}`);
+      await expect(importOcxFile(file)).rejects.toMatchObject({
+        name: 'OcxImportError',
+        message: expect.stringMatching(/Malformed XML.*line \d+/),
+      });
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
@@ -115,7 +124,7 @@ const RESULT_FACTOR = 2.5;
 
 describe.runIf(process.env.BENCH_LARGE === '1')('memory bound on a large generated ship', () => {
   it('imports a ~50 MB ship holding well below the file size besides its results', async () => {
-    const { writeShipOcx } = await import('../../../bench/generator/index');
+    const { writeShipOcx } = await import('../../../tools/generator/index');
     const { execFile } = await import('node:child_process');
     const dir = await mkdtemp(path.join(os.tmpdir(), 'keelson-large-'));
     try {
@@ -125,11 +134,22 @@ describe.runIf(process.env.BENCH_LARGE === '1')('memory bound on a large generat
       expect(size).toBeGreaterThan(40e6);
       const probe = path.resolve(__dirname, '../../../bench/ocx/memoryProbe.ts');
       const out = await new Promise<string>((resolve, reject) =>
-        execFile(process.execPath, ['--expose-gc', '--import', 'tsx', probe, file, 'two'], { cwd: path.resolve(__dirname, '../../..'), maxBuffer: 1 << 20 }, (e, so, se) =>
-          e ? reject(new Error(`${e.message}\n${se}`)) : resolve(so)),
+        execFile(
+          process.execPath,
+          ['--expose-gc', '--import', 'tsx', probe, file, 'two'],
+          { cwd: path.resolve(__dirname, '../../..'), maxBuffer: 1 << 20 },
+          (e, so, se) => (e ? reject(new Error(`${e.message}\n${se}`)) : resolve(so)),
+        ),
       );
-      const p = JSON.parse(out.trim().split('\n').pop()!) as { sizeBytes: number; objects: number; resultBytes: number; transientPeakBytes: number };
-      console.log(`large ship: ${(size / 1e6).toFixed(1)} MB, ${p.objects} objects, transient peak ${(p.transientPeakBytes / 1e6).toFixed(1)} MB (${(p.transientPeakBytes / size).toFixed(2)} ×), result ${(p.resultBytes / 1e6).toFixed(1)} MB (${(p.resultBytes / size).toFixed(2)} ×)`);
+      const p = JSON.parse(out.trim().split('\n').pop()!) as {
+        sizeBytes: number;
+        objects: number;
+        resultBytes: number;
+        transientPeakBytes: number;
+      };
+      console.log(
+        `large ship: ${(size / 1e6).toFixed(1)} MB, ${p.objects} objects, transient peak ${(p.transientPeakBytes / 1e6).toFixed(1)} MB (${(p.transientPeakBytes / size).toFixed(2)} ×), result ${(p.resultBytes / 1e6).toFixed(1)} MB (${(p.resultBytes / size).toFixed(2)} ×)`,
+      );
       expect(p.sizeBytes).toBe(size);
       expect(p.objects).toBeGreaterThan(20_000);
       expect(p.transientPeakBytes).toBeLessThan(size * TRANSIENT_FACTOR);

@@ -31,11 +31,14 @@ describe('materialSide', () => {
     expect(materialSide([0, 0, 1], -10, 10, [0, 3000, 0], 'HULL')).toBe('OUT');
     expect(materialSide([0, 0, 1], 0, 10, [0, 3000, 0], 'DECK')).toBe('TOP');
   });
-  it.each(['NAPA-OCX_M8.3docx', 'NAPA-TR03_TC10.3docx', 'NAPA-OCX_M4.3docx'])('%s: every plate and bracket has a spec code', async (f) => {
-    const r = await importOcxFile(path.join(DIR, f));
-    const sides = r.properties.filter((p) => p.OTYPE === 'PLATE' || p.OTYPE === 'BRACKET').map((p) => p.MSIDE);
-    expect(sides.length).toBeGreaterThan(0);
-    for (const s of sides) expect(CODES).toContain(s);
-    expect(sides.some((s) => s !== 'UNDEFINED')).toBe(true);
-  });
+  it.each(['NAPA-OCX_M8.3docx', 'NAPA-TR03_TC10.3docx', 'NAPA-OCX_M4.3docx'])(
+    '%s: every plate and bracket has a spec code',
+    async (f) => {
+      const r = await importOcxFile(path.join(DIR, f));
+      const sides = r.properties.filter((p) => p.OTYPE === 'PLATE' || p.OTYPE === 'BRACKET').map((p) => p.MSIDE);
+      expect(sides.length).toBeGreaterThan(0);
+      for (const s of sides) expect(CODES).toContain(s);
+      expect(sides.some((s) => s !== 'UNDEFINED')).toBe(true);
+    },
+  );
 });

@@ -1,5 +1,5 @@
 /**
- * Issue 3 item 6 (speed without changing results):
+ * (speed without changing results):
  * - the import with tessellation in worker threads (engine/ocx/partPool.ts) gives exactly the result of
  *   the single-thread import — object table, properties, meshes byte for byte, fidelity records,
  *   warnings in order, frames — on every sample and on a generated ship, with batches small enough
@@ -22,7 +22,9 @@ import { partPool } from '../../../engine/ocx/partPool';
 import type { ImportResult } from '../../../engine/model/types';
 
 const DIR = path.resolve(__dirname, '../../../../shared/models/ocx');
-const FILES = readdirSync(DIR).filter((f) => f.endsWith('.3docx')).sort();
+const FILES = readdirSync(DIR)
+  .filter((f) => f.endsWith('.3docx'))
+  .sort();
 const BASELINE = path.join(__dirname, 'importBaseline.json');
 const SHIP = { targetParts: 1500, seed: 3, name: 'POOL-IDENTITY' };
 
@@ -32,7 +34,7 @@ let ship = '';
 beforeAll(async () => {
   tmp = await mkdtemp(path.join(os.tmpdir(), 'keelson-pool-'));
   ship = path.join(tmp, 'ship.3docx');
-  const { writeShipOcx } = await import('../../../bench/generator/index');
+  const { writeShipOcx } = await import('../../../tools/generator/index');
   await writeShipOcx(ship, SHIP);
 }, 120_000);
 
@@ -46,7 +48,13 @@ afterAll(async () => {
  */
 function importWith(file: string, threads: number, batch = 8): Promise<ImportResult> {
   const open = () => createReadStream(file, { highWaterMark: 64 * 1024 }) as AsyncIterable<Uint8Array>;
-  return importOcx(open(), { fileName: path.basename(file), reopen: open, ...(threads ? { offload: partPool({ threads, batchRecords: batch, batchBytes: batch * 1000, inFlightPerWorker: 2 }) } : {}) });
+  return importOcx(open(), {
+    fileName: path.basename(file),
+    reopen: open,
+    ...(threads
+      ? { offload: partPool({ threads, batchRecords: batch, batchBytes: batch * 1000, inFlightPerWorker: 2 }) }
+      : {}),
+  });
 }
 
 /** SHA-1 (12 hex) of each part of a result, meshes by their bytes. */
@@ -55,23 +63,35 @@ function fingerprint(r: ImportResult): Record<string, string> {
   const mh = createHash('sha1');
   for (const m of r.meshes) {
     mh.update(String(m.object));
-    for (const a of [m.positions, m.normals, m.indices, m.edges]) mh.update(a ? new Uint8Array(a.buffer, a.byteOffset, a.byteLength) : 'null');
+    for (const a of [m.positions, m.normals, m.indices, m.edges])
+      mh.update(a ? new Uint8Array(a.buffer, a.byteOffset, a.byteLength) : 'null');
   }
   return {
-    objects: h(r.objects), properties: h(r.properties), fidelity: h(r.fidelity), warnings: h(r.warnings),
-    frames: h(r.frames), info: h(r.info), unsupported: h(r.unsupportedElements ?? null), meshes: mh.digest('hex').slice(0, 12), count: String(r.objects.length),
+    objects: h(r.objects),
+    properties: h(r.properties),
+    fidelity: h(r.fidelity),
+    warnings: h(r.warnings),
+    frames: h(r.frames),
+    info: h(r.info),
+    unsupported: h(r.unsupportedElements ?? null),
+    meshes: mh.digest('hex').slice(0, 12),
+    count: String(r.objects.length),
   };
 }
 
 describe('tessellation in worker threads gives the single-thread result', () => {
-  it.each(FILES)('%s: identical with 2 worker threads', async (f) => {
-    const one = await importWith(path.join(DIR, f), 0);
-    const two = await importWith(path.join(DIR, f), 2);
-    expect(one.objects.length).toBeGreaterThan(0);
-    expect(fingerprint(two)).toEqual(fingerprint(one));
-    expect(two.warnings).toEqual(one.warnings);
-    expect(two.properties).toEqual(one.properties);
-  }, 60_000);
+  it.each(FILES)(
+    '%s: identical with 2 worker threads',
+    async (f) => {
+      const one = await importWith(path.join(DIR, f), 0);
+      const two = await importWith(path.join(DIR, f), 2);
+      expect(one.objects.length).toBeGreaterThan(0);
+      expect(fingerprint(two)).toEqual(fingerprint(one));
+      expect(two.warnings).toEqual(one.warnings);
+      expect(two.properties).toEqual(one.properties);
+    },
+    60_000,
+  );
 
   it('a generated ship: identical with 1 and 2 worker threads, and through importOcxFile', async () => {
     const one = await importWith(ship, 0);
@@ -88,8 +108,12 @@ describe('tessellation in worker threads gives the single-thread result', () => 
     const cut = text.indexOf('<ocx:Panel', Math.floor(text.length / 2));
     expect(cut).toBeGreaterThan(0);
     const bad = path.join(tmp, 'bad.3docx');
-    await writeFile(bad, text.slice(0, cut) + '<ocx:Panel id="x" <<broken' + text.slice(cut));
-    const msg = (p: Promise<unknown>) => p.then(() => 'accepted', (e: Error) => `${e.name}: ${e.message}`);
+    await writeFile(bad, `${text.slice(0, cut)}<ocx:Panel id="x" <<broken${text.slice(cut)}`);
+    const msg = (p: Promise<unknown>) =>
+      p.then(
+        () => 'accepted',
+        (e: Error) => `${e.name}: ${e.message}`,
+      );
     const single = await msg(importWith(bad, 0));
     expect(single).toMatch(/Malformed XML/);
     expect(await msg(importWith(bad, 2))).toBe(single);
@@ -113,7 +137,11 @@ describe('tessellation in worker threads gives the single-thread result', () => 
     const bad = path.join(tmp, 'crlf-bad.3docx');
     const at = text.indexOf('<ocx:Plate ', Math.floor(text.length / 2));
     await writeFile(bad, `${text.slice(0, at)}<ocx:Plate id="q" & ${text.slice(at)}`);
-    const msg = (p: Promise<unknown>) => p.then(() => 'accepted', (e: Error) => `${e.name}: ${e.message}`);
+    const msg = (p: Promise<unknown>) =>
+      p.then(
+        () => 'accepted',
+        (e: Error) => `${e.name}: ${e.message}`,
+      );
     const single = await msg(importWith(bad, 0));
     expect(single).toMatch(/Malformed XML.*line \d+, column \d+/);
     expect(await msg(importWith(bad, 2))).toBe(single);
@@ -123,7 +151,9 @@ describe('tessellation in worker threads gives the single-thread result', () => 
     const ac = new AbortController();
     const open = () => createReadStream(ship, { highWaterMark: 16 * 1024 }) as AsyncIterable<Uint8Array>;
     const aborted = importOcx(open(), {
-      reopen: open, signal: ac.signal, totalBytes: statSync(ship).size,
+      reopen: open,
+      signal: ac.signal,
+      totalBytes: statSync(ship).size,
       offload: partPool({ threads: 2, batchBytes: 8000 }),
       onProgress: (f) => f > 0.4 && ac.abort(),
     });
@@ -133,7 +163,9 @@ describe('tessellation in worker threads gives the single-thread result', () => 
 
   it('rejects a bad thread count', async () => {
     expect(() => partPool({ threads: 0 })).toThrow(/threads must be ≥ 1/);
-    await expect(importOcxFile(path.join(DIR, 'NAPA-OCX_M1.3docx'), { threads: -1 })).rejects.toThrow(/threads must be a whole number/);
+    await expect(importOcxFile(path.join(DIR, 'NAPA-OCX_M1.3docx'), { threads: -1 })).rejects.toThrow(
+      /threads must be a whole number/,
+    );
   });
 });
 
@@ -142,7 +174,8 @@ describe('results equal the baseline recorded before the speed work', () => {
     const now: Record<string, Record<string, string>> = {};
     for (const f of FILES) now[f] = fingerprint(await importWith(path.join(DIR, f), 0));
     now[`generated ${JSON.stringify(SHIP)}`] = fingerprint(await importWith(ship, 0));
-    if (process.env.UPDATE_OCX_BASELINE === '1' || !existsSync(BASELINE)) writeFileSync(BASELINE, `${JSON.stringify(now, null, 1)}\n`);
+    if (process.env.UPDATE_OCX_BASELINE === '1' || !existsSync(BASELINE))
+      writeFileSync(BASELINE, `${JSON.stringify(now, null, 1)}\n`);
     const base = JSON.parse(readFileSync(BASELINE, 'utf8')) as typeof now;
     expect(Object.keys(base).sort()).toEqual(Object.keys(now).sort());
     for (const k of Object.keys(base)) expect({ file: k, ...now[k] }).toEqual({ file: k, ...base[k] });

@@ -1,5 +1,5 @@
 /**
- * PartSplitter (engine/ocx/partSplit.ts, issue 3 item 6): the byte-level split of an OCX document into
+ * PartSplitter (engine/ocx/partSplit.ts): the byte-level split of an OCX document into
  * top-level parts and the text the calling thread parses must not depend on how the file is chunked,
  * must cut exactly the Vessel's part elements (and drop the pre-pass's shared elements), report each
  * part's file line and column, and keep the text's line count — on the samples, with CRLF line ends,
@@ -12,7 +12,9 @@ import { describe, expect, it } from 'vitest';
 import { PartSplitter, type SplitItem } from '../../../engine/ocx/partSplit';
 
 const DIR = path.resolve(__dirname, '../../../../shared/models/ocx');
-const FILES = readdirSync(DIR).filter((f) => f.endsWith('.3docx')).sort();
+const FILES = readdirSync(DIR)
+  .filter((f) => f.endsWith('.3docx'))
+  .sort();
 const enc = new TextEncoder();
 const dec = new TextDecoder('utf-8', { ignoreBOM: true });
 
@@ -112,9 +114,12 @@ describe('PartSplitter', () => {
       const whole = split(bytes, [bytes.length]);
       checkAgainst(doc, whole, 5);
       expect(split(bytes, [1])).toEqual(whole);
-      fc.assert(fc.property(fc.array(fc.integer({ min: 1, max: 97 }), { minLength: 1, maxLength: 8 }), (sizes) => {
-        expect(split(bytes, sizes)).toEqual(whole);
-      }), { numRuns: 60 });
+      fc.assert(
+        fc.property(fc.array(fc.integer({ min: 1, max: 97 }), { minLength: 1, maxLength: 8 }), (sizes) => {
+          expect(split(bytes, sizes)).toEqual(whole);
+        }),
+        { numRuns: 60 },
+      );
     }
   });
 
@@ -136,7 +141,9 @@ describe('PartSplitter', () => {
     const bytes = readFileSync(path.join(DIR, f));
     const doc = dec.decode(bytes);
     const whole = split(bytes, [bytes.length]);
-    const expected = [...doc.matchAll(/<ocx:(Panel|Plate|Stiffener|Bracket|Pillar|Seam|EdgeReinforcement|Arrangement)[\s>/]/g)].length;
+    const expected = [
+      ...doc.matchAll(/<ocx:(Panel|Plate|Stiffener|Bracket|Pillar|Seam|EdgeReinforcement|Arrangement)[\s>/]/g),
+    ].length;
     expect(whole.parts.length).toBeGreaterThan(0);
     expect(whole.parts.length).toBeLessThanOrEqual(expected);
     checkAgainst(doc, whole, whole.parts.length);

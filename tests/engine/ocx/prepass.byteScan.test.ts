@@ -1,5 +1,5 @@
 /**
- * The catalogue pre-pass (engine/ocx/prepass.ts collectShared, issue 3 items 5–6) scans the UTF-8 bytes
+ * The catalogue pre-pass (engine/ocx/prepass.ts collectShared) scans the UTF-8 bytes
  * and parses only the header and the shared elements. Checked against the single-pass reader (readOcx
  * over the whole file, which captures the same data while reading everything): same header, catalogue,
  * units, surfaces, coordinate systems and design views, with the file's lines, on every sample and for
@@ -15,7 +15,9 @@ import { collectShared } from '../../../engine/ocx/prepass';
 import { readOcx, type RawModel } from '../../../engine/ocx/reader';
 
 const DIR = path.resolve(__dirname, '../../../../shared/models/ocx');
-const FILES = readdirSync(DIR).filter((f) => f.endsWith('.3docx')).sort();
+const FILES = readdirSync(DIR)
+  .filter((f) => f.endsWith('.3docx'))
+  .sort();
 const enc = new TextEncoder();
 
 async function* chunks(doc: Uint8Array | string, sizes: number[]): AsyncGenerator<Uint8Array | string> {
@@ -30,7 +32,14 @@ async function* chunks(doc: Uint8Array | string, sizes: number[]): AsyncGenerato
 /** The shared data of a RawModel, Maps as entry lists. */
 function shared(r: RawModel | null) {
   if (!r) return null;
-  return { header: r.header, surfaces: [...r.surfaces], catalogue: [...r.catalogue], units: [...r.units], coordinateSystems: r.coordinateSystems, designViews: r.designViews };
+  return {
+    header: r.header,
+    surfaces: [...r.surfaces],
+    catalogue: [...r.catalogue],
+    units: [...r.units],
+    coordinateSystems: r.coordinateSystems,
+    designViews: r.designViews,
+  };
 }
 
 /** The single-pass reader's shared data: the reference. */
@@ -69,15 +78,19 @@ function lineOf(doc: string, needle: string): number {
 }
 
 describe('collectShared (byte-level pre-pass)', () => {
-  it.each(FILES)('%s: the single-pass reader’s shared data, for any chunking', async (f) => {
-    const bytes = readFileSync(path.join(DIR, f));
-    const ref = await reference(bytes);
-    expect(ref!.units.length).toBeGreaterThan(0);
-    expect(shared(await collectShared(chunks(bytes, [bytes.length])))).toEqual(ref);
-    const sizes = bytes.length < 400_000 ? [[4093, 65536, 17], [257]] : [[65536], [4093, 262144, 1000]];
-    for (const s of sizes) expect(shared(await collectShared(chunks(bytes, s)))).toEqual(ref);
-    expect(shared(await collectShared(chunks(bytes.toString('utf8'), [1000, 33])))).toEqual(ref);
-  }, 30_000);
+  it.each(FILES)(
+    '%s: the single-pass reader’s shared data, for any chunking',
+    async (f) => {
+      const bytes = readFileSync(path.join(DIR, f));
+      const ref = await reference(bytes);
+      expect(ref!.units.length).toBeGreaterThan(0);
+      expect(shared(await collectShared(chunks(bytes, [bytes.length])))).toEqual(ref);
+      const sizes = bytes.length < 400_000 ? [[4093, 65536, 17], [257]] : [[65536], [4093, 262144, 1000]];
+      for (const s of sizes) expect(shared(await collectShared(chunks(bytes, s)))).toEqual(ref);
+      expect(shared(await collectShared(chunks(bytes.toString('utf8'), [1000, 33])))).toEqual(ref);
+    },
+    30_000,
+  );
 
   it('collects the real elements only: not inside comments, CDATA sections or parts', async () => {
     const r = (await collectShared(chunks(DOC, [1 << 20])))!;
@@ -103,9 +116,13 @@ describe('collectShared (byte-level pre-pass)', () => {
       expect(whole!.surfaces[0][1].line).toBe(lineOf(doc, 'id="RS1"'));
       expect(whole!.units[0][1].line).toBe(lineOf(doc, 'xml:id="Um"'));
       await fc.assert(
-        fc.asyncProperty(fc.array(fc.integer({ min: 1, max: 97 }), { minLength: 1, maxLength: 6 }), fc.boolean(), async (sizes, text) => {
-          expect(shared(await collectShared(chunks(text ? doc : bytes, sizes)))).toEqual(whole);
-        }),
+        fc.asyncProperty(
+          fc.array(fc.integer({ min: 1, max: 97 }), { minLength: 1, maxLength: 6 }),
+          fc.boolean(),
+          async (sizes, text) => {
+            expect(shared(await collectShared(chunks(text ? doc : bytes, sizes)))).toEqual(whole);
+          },
+        ),
         { numRuns: 40 },
       );
     }
@@ -113,16 +130,25 @@ describe('collectShared (byte-level pre-pass)', () => {
 
   it('a malformed collected element is refused with its line in the file', async () => {
     for (const eol of ['\n', '\r\n']) {
-      const doc = DOC.replace('<o:Material id="M2" name="«alu»"/>', '<o:Material id="M2" name="«alu»">').replace(/\n/g, eol);
+      const doc = DOC.replace('<o:Material id="M2" name="«alu»"/>', '<o:Material id="M2" name="«alu»">').replace(
+        /\n/g,
+        eol,
+      );
       // the reader reports the mismatched end tag, on its line; the single-pass reader says the same
       const line = lineOf(doc, '</o:MaterialCatalogue>');
       expect(await readOcx(chunks(doc, [1 << 20])).catch((e: { line?: number }) => e.line)).toBe(line);
       for (const sizes of [[1 << 20], [61], [7, 3000]]) {
-        await expect(collectShared(chunks(enc.encode(doc), sizes))).rejects.toMatchObject({ name: 'OcxImportError', message: expect.stringMatching(/^Malformed XML/) });
+        await expect(collectShared(chunks(enc.encode(doc), sizes))).rejects.toMatchObject({
+          name: 'OcxImportError',
+          message: expect.stringMatching(/^Malformed XML/),
+        });
         const err = await collectShared(chunks(enc.encode(doc), sizes)).catch((e: { line?: number }) => e);
         expect((err as { line?: number }).line).toBe(line);
       }
-      const bad = DOC.replace('<o:Plane3D id="RS1" name="deck">', '<o:Plane3D id="RS1" name="deck" name="twice">').replace(/\n/g, eol);
+      const bad = DOC.replace(
+        '<o:Plane3D id="RS1" name="deck">',
+        '<o:Plane3D id="RS1" name="deck" name="twice">',
+      ).replace(/\n/g, eol);
       await expect(collectShared(chunks(bad, [500]))).rejects.toMatchObject({ line: lineOf(bad, 'name="twice"') });
     }
   });

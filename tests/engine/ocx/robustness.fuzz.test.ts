@@ -1,5 +1,5 @@
 /**
- * Issue 3 item 5: schema 3.0 / 3.0rc / 3.1 namespaces, BOM, CRLF, unknown elements counted by name,
+ * Schema 3.0 / 3.0rc / 3.1 namespaces, BOM, CRLF, unknown elements counted by name,
  * DOCTYPE entities refused, dangling references and absurd coordinates skipped part by part with a
  * message naming the part and the line; and a fast-check fuzz: random truncations and garbage either
  * import or throw OcxImportError, never anything else.
@@ -31,18 +31,27 @@ describe('accepted variants', () => {
 
   it('BOM and CRLF give the same model as the plain file', async () => {
     const plain = await run(M3);
-    const crlf = await run('\uFEFF' + M3.replace(/\r?\n/g, '\r\n'));
+    const crlf = await run(`\uFEFF${M3.replace(/\r?\n/g, '\r\n')}`);
     expect(crlf.objects.map((o) => o.id)).toEqual(plain.objects.map((o) => o.id));
     expect(crlf.fidelity!.map((f) => f.weightDevPct)).toEqual(plain.fidelity!.map((f) => f.weightDevPct));
   });
 
   it('unknown elements become warnings counted by element name and the import goes on', async () => {
-    const text = M3.replace('<ocx:PhysicalProperties>', '<ocx:Gizmo a="1"/><ocx:Gizmo/><ocx:PhysicalProperties>').replace(
-      '</ocx:Vessel>', '<ocx:Member id="a1"/></ocx:Vessel>');
+    const text = M3.replace(
+      '<ocx:PhysicalProperties>',
+      '<ocx:Gizmo a="1"/><ocx:Gizmo/><ocx:PhysicalProperties>',
+    ).replace('</ocx:Vessel>', '<ocx:Member id="a1"/></ocx:Vessel>');
     const r = await run(text);
     expect(r.unsupportedElements).toEqual({ Gizmo: 2, Member: 1 });
-    expect(r.warnings.filter((w) => w.code === 'unsupported-element').map((w) => w.message).sort()).toEqual([
-      '1 × <Member> not supported by the importer; ignored', '2 × <Gizmo> not supported by the importer; ignored']);
+    expect(
+      r.warnings
+        .filter((w) => w.code === 'unsupported-element')
+        .map((w) => w.message)
+        .sort(),
+    ).toEqual([
+      '1 × <Member> not supported by the importer; ignored',
+      '2 × <Gizmo> not supported by the importer; ignored',
+    ]);
     expect(r.objects.filter((o) => o.element === 'Stiffener')).toHaveLength(7);
     expect((await run(M3)).unsupportedElements).toBeUndefined();
   });
@@ -61,15 +70,21 @@ describe('refused or skipped input', () => {
     expect(r.meshes.length).toBe((await run(M3)).meshes.length - 1);
   });
 
-  it.each([['NaN'], ['Infinity'], ['1e300']])('skips a part whose coordinates are %s, naming part and line', async (bad) => {
-    const text = M3.replace('<ocx:StartPoint coordinates="0 1 0" unit="Um" />', `<ocx:StartPoint coordinates="${bad} 1 0" unit="Um" />`);
-    const r = await run(text);
-    const w = r.warnings.filter((x) => x.part === 'nplcid17');
-    expect(w.length).toBeGreaterThan(0);
-    expect(w.map((x) => x.message).join('\n')).toMatch(/line \d+/);
-    expect(r.meshes.find((m) => r.objects[m.object].id === 'nplcid17')).toBeUndefined();
-    for (const m of r.meshes) for (const v of m.positions) expect(Math.abs(v)).toBeLessThan(1e10);
-  });
+  it.each([['NaN'], ['Infinity'], ['1e300']])(
+    'skips a part whose coordinates are %s, naming part and line',
+    async (bad) => {
+      const text = M3.replace(
+        '<ocx:StartPoint coordinates="0 1 0" unit="Um" />',
+        `<ocx:StartPoint coordinates="${bad} 1 0" unit="Um" />`,
+      );
+      const r = await run(text);
+      const w = r.warnings.filter((x) => x.part === 'nplcid17');
+      expect(w.length).toBeGreaterThan(0);
+      expect(w.map((x) => x.message).join('\n')).toMatch(/line \d+/);
+      expect(r.meshes.find((m) => r.objects[m.object].id === 'nplcid17')).toBeUndefined();
+      for (const m of r.meshes) for (const v of m.positions) expect(Math.abs(v)).toBeLessThan(1e10);
+    },
+  );
 });
 
 describe('fuzz: truncations and garbage', () => {

@@ -1,5 +1,5 @@
 /**
- * Issue 3 item 4: every unit code the UnitsML lite schema allows for structural data converts to SI
+ * Every unit code the UnitsML lite schema allows for structural data converts to SI
  * correctly, whether the Unit gives RootUnits, only a UnitSymbol, only a UnitName, or is missing from
  * UnitsML (read from its conventional id, with a warning). Table-driven.
  */
@@ -7,11 +7,33 @@ import { describe, expect, it } from 'vitest';
 import { resolveUnit, unitFromId, UnitTable, type Quantity } from '../../../engine/ocx/units';
 import type { XNode } from '../../../engine/ocx/xmlTree';
 
-const node = (n: string, a: Record<string, string> = {}, c: XNode[] = [], t?: string): XNode => ({ n, a, c, t, line: 1 });
+const node = (n: string, a: Record<string, string> = {}, c: XNode[] = [], t?: string): XNode => ({
+  n,
+  a,
+  c,
+  t,
+  line: 1,
+});
 const rootsUnit = (roots: [string, string?, string?][]) =>
-  node('Unit', {}, [node('RootUnits', {}, roots.map(([unit, prefix, power]) => node('EnumeratedRootUnit', { unit, ...(prefix ? { prefix } : {}), ...(power ? { powerNumerator: power } : {}) })))]);
+  node('Unit', {}, [
+    node(
+      'RootUnits',
+      {},
+      roots.map(([unit, prefix, power]) =>
+        node('EnumeratedRootUnit', {
+          unit,
+          ...(prefix ? { prefix } : {}),
+          ...(power ? { powerNumerator: power } : {}),
+        }),
+      ),
+    ),
+  ]);
 const symbolUnit = (type: string) => node('Unit', {}, [node('UnitSymbol', { type })]);
-const nameUnit = (name: string) => node('Unit', {}, [node('UnitName', { lang: 'de' }, [], 'Meter'), node('UnitName', { lang: 'en-us' }, [], `\n    ${name}\n  `)]);
+const nameUnit = (name: string) =>
+  node('Unit', {}, [
+    node('UnitName', { lang: 'de' }, [], 'Meter'),
+    node('UnitName', { lang: 'en-us' }, [], `\n    ${name}\n  `),
+  ]);
 
 const deg = Math.PI / 180;
 /** [description, unit node, factor to SI, length power]. */
@@ -30,7 +52,15 @@ const ROOTS: [string, XNode, number, number][] = [
   ['kg', rootsUnit([['gram', 'k']]), 1, 0],
   ['t', rootsUnit([['metric_ton']]), 1000, 0],
   ['lb', rootsUnit([['pound']]), 0.45359237, 0],
-  ['kg/m3', rootsUnit([['gram', 'k'], ['meter', undefined, '-3']]), 1, 0],
+  [
+    'kg/m3',
+    rootsUnit([
+      ['gram', 'k'],
+      ['meter', undefined, '-3'],
+    ]),
+    1,
+    0,
+  ],
   ['t/m3', rootsUnit([['metric_ton'], ['meter', undefined, '-3']]), 1000, 0],
   ['N/mm2', rootsUnit([['newton'], ['meter', 'm', '-2']]), 1e6, 0],
   ['N/m2', rootsUnit([['newton'], ['meter', undefined, '-2']]), 1, 0],
@@ -44,19 +74,68 @@ const ROOTS: [string, XNode, number, number][] = [
   ['m/s', rootsUnit([['meter'], ['second', undefined, '-1']]), 1, 0],
 ];
 const SYMBOLS: [string, number, number][] = [
-  ['mm', 1e-3, 1], ['cm', 1e-2, 1], ['m', 1, 1], ['km', 1e3, 1], ['in', 0.0254, 1], ['ft', 0.3048, 1], ['mm2', 1e-6, 2], ['m2', 1, 2],
-  ['m3', 1, 3], ['kg', 1, 0], ['t', 1000, 0], ['kg/m3', 1, 0], ['t/m3', 1000, 0], ['N/mm2', 1e6, 0], ['MPa', 1e6, 0], ['Pa', 1, 0],
-  ['N/m2', 1, 0], ['kN/m2', 1e3, 0], ['GPa', 1e9, 0], ['deg', deg, 0], ['rad', 1, 0], ['kn', 1852 / 3600, 0],
+  ['mm', 1e-3, 1],
+  ['cm', 1e-2, 1],
+  ['m', 1, 1],
+  ['km', 1e3, 1],
+  ['in', 0.0254, 1],
+  ['ft', 0.3048, 1],
+  ['mm2', 1e-6, 2],
+  ['m2', 1, 2],
+  ['m3', 1, 3],
+  ['kg', 1, 0],
+  ['t', 1000, 0],
+  ['kg/m3', 1, 0],
+  ['t/m3', 1000, 0],
+  ['N/mm2', 1e6, 0],
+  ['MPa', 1e6, 0],
+  ['Pa', 1, 0],
+  ['N/m2', 1, 0],
+  ['kN/m2', 1e3, 0],
+  ['GPa', 1e9, 0],
+  ['deg', deg, 0],
+  ['rad', 1, 0],
+  ['kn', 1852 / 3600, 0],
 ];
 const NAMES: [string, number, number][] = [
-  ['millimetre', 1e-3, 1], ['meter', 1, 1], ['square meter', 1, 2], ['cubic metre', 1, 3], ['kilogram', 1, 0], ['tonne', 1000, 0],
-  ['kilogram per cubic meter', 1, 0], ['newton per square millimeter', 1e6, 0], ['megapascal', 1e6, 0], ['degrees', deg, 0], ['radian', 1, 0], ['knots', 1852 / 3600, 0],
+  ['millimetre', 1e-3, 1],
+  ['meter', 1, 1],
+  ['square meter', 1, 2],
+  ['cubic metre', 1, 3],
+  ['kilogram', 1, 0],
+  ['tonne', 1000, 0],
+  ['kilogram per cubic meter', 1, 0],
+  ['newton per square millimeter', 1e6, 0],
+  ['megapascal', 1e6, 0],
+  ['degrees', deg, 0],
+  ['radian', 1, 0],
+  ['knots', 1852 / 3600, 0],
 ];
 /** Conventional unit ids of the writers (OCX_GUIDE §3), read only when UnitsML lacks them. */
 const IDS: [string, number][] = [
-  ['Um', 1], ['Umm', 1e-3], ['Ucm', 1e-2], ['Ukm', 1e3], ['Uin', 0.0254], ['Uft', 0.3048], ['Um2', 1], ['Umm2', 1e-6], ['Um3', 1], ['UKg', 1], ['Ukg', 1],
-  ['Ut', 1000], ['UKgOverm3', 1], ['Ukg_m3', 1], ['Udeg', deg], ['URad', 1], ['UPa', 1], ['UMPa', 1e6], ['UN_m2', 1], ['UN_mm2', 1e6], ['UNOvermm2', 1e6],
-  ['uMeter', 1], ['u_kg', 1],
+  ['Um', 1],
+  ['Umm', 1e-3],
+  ['Ucm', 1e-2],
+  ['Ukm', 1e3],
+  ['Uin', 0.0254],
+  ['Uft', 0.3048],
+  ['Um2', 1],
+  ['Umm2', 1e-6],
+  ['Um3', 1],
+  ['UKg', 1],
+  ['Ukg', 1],
+  ['Ut', 1000],
+  ['UKgOverm3', 1],
+  ['Ukg_m3', 1],
+  ['Udeg', deg],
+  ['URad', 1],
+  ['UPa', 1],
+  ['UMPa', 1e6],
+  ['UN_m2', 1],
+  ['UN_mm2', 1e6],
+  ['UNOvermm2', 1e6],
+  ['uMeter', 1],
+  ['u_kg', 1],
 ];
 
 describe('UnitsML resolution', () => {
@@ -86,7 +165,10 @@ describe('UnitsML resolution', () => {
 
 describe('UnitTable conversions', () => {
   const units = new Map<string, XNode>([
-    ['u2', symbolUnit('mm')], ['Um2', rootsUnit([['meter', undefined, '2']])], ['UKg', rootsUnit([['gram', 'k']])], ['Ut', rootsUnit([['metric_ton']])],
+    ['u2', symbolUnit('mm')],
+    ['Um2', rootsUnit([['meter', undefined, '2']])],
+    ['UKg', rootsUnit([['gram', 'k']])],
+    ['Ut', rootsUnit([['metric_ton']])],
   ]);
   const q = (v: string, unit: string) => node('Q', { numericvalue: v, unit });
   it.each([

@@ -1,7 +1,7 @@
 /**
- * Issue 3 "Done when": an OCX file from a vendor the importer has never seen imports with the same
+ * An OCX file from a vendor the importer has never seen imports with the same
  * quality. The ship generator writes the same ship in the dialects of other design systems
- * (bench/generator/dialects.ts: CADMATIC-, AVEVA-, 3DEXPERIENCE- and PROSTEP-style habits — schema 3.0 /
+ * (tools/generator/dialects.ts: CADMATIC-, AVEVA-, 3DEXPERIENCE- and PROSTEP-style habits — schema 3.0 /
  * 3.1, default namespace or another prefix, shuffled or reversed child order, mm/t units with opaque unit
  * ids, NURBS plate surfaces with repeated knots, reversed contours with gaps, NURBS3D / PolyLine3D
  * contours, the solid CoG convention, CRLF + BOM, braced GUIDs, vendor extensions), each with exact
@@ -16,8 +16,8 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DIALECTS, schemaValidVariant } from '../../../bench/generator/dialects';
-import { writeShipOcx } from '../../../bench/generator/index';
+import { DIALECTS, schemaValidVariant } from '../../../tools/generator/dialects';
+import { writeShipOcx } from '../../../tools/generator/index';
 import { FIDELITY_TARGETS, summarizeFidelity } from '../../../engine/ocx/fidelity';
 import { importOcxFile } from '../../../engine/ocx/importFile';
 import type { ImportResult } from '../../../engine/model/types';
@@ -67,21 +67,26 @@ describe('an OCX file from a writer the importer has never seen imports with the
 
   for (const name of VENDORS) {
     const run = KNOWN_FAILING[name] ? it.fails : it;
-    run(`${name}: ≥ 99 % within 1 % weight / area and 10 mm CoG, no errors, same objects and totals as the canonical ship${KNOWN_FAILING[name] ? ` (known importer bug: ${KNOWN_FAILING[name]})` : ''}`, async () => {
-      const file = path.join(dir, `${name}.3docx`);
-      const stats = await writeShipOcx(file, { ...SHIP, dialect: name });
-      const r = await importOcxFile(file);
-      const s = summarizeFidelity(r);
-      expect(s.errors).toBe(0);
-      expect(s.parts).toBe(stats.parts);
-      expect(s.compared).toBe(s.parts);
-      expect(s.weightWithin).toBeGreaterThanOrEqual(FIDELITY_TARGETS.share);
-      expect(s.areaWithin).toBeGreaterThanOrEqual(FIDELITY_TARGETS.share);
-      expect(s.cogWithin).toBeGreaterThanOrEqual(FIDELITY_TARGETS.share);
-      expect(r.objects.length).toBe(base.objects.length);
-      for (const key of ['W_GEOM', 'AREA_GEOM', 'W', 'AREA']) expect(Math.abs(total(r, key) / total(base, key) - 1), key).toBeLessThan(1e-3);
-      expect(r.warnings.filter((w) => w.code === 'geometry-failed')).toEqual([]);
-    }, 60_000);
+    run(
+      `${name}: ≥ 99 % within 1 % weight / area and 10 mm CoG, no errors, same objects and totals as the canonical ship${KNOWN_FAILING[name] ? ` (known importer bug: ${KNOWN_FAILING[name]})` : ''}`,
+      async () => {
+        const file = path.join(dir, `${name}.3docx`);
+        const stats = await writeShipOcx(file, { ...SHIP, dialect: name });
+        const r = await importOcxFile(file);
+        const s = summarizeFidelity(r);
+        expect(s.errors).toBe(0);
+        expect(s.parts).toBe(stats.parts);
+        expect(s.compared).toBe(s.parts);
+        expect(s.weightWithin).toBeGreaterThanOrEqual(FIDELITY_TARGETS.share);
+        expect(s.areaWithin).toBeGreaterThanOrEqual(FIDELITY_TARGETS.share);
+        expect(s.cogWithin).toBeGreaterThanOrEqual(FIDELITY_TARGETS.share);
+        expect(r.objects.length).toBe(base.objects.length);
+        for (const key of ['W_GEOM', 'AREA_GEOM', 'W', 'AREA'])
+          expect(Math.abs(total(r, key) / total(base, key) - 1), key).toBeLessThan(1e-3);
+        expect(r.warnings.filter((w) => w.code === 'geometry-failed')).toEqual([]);
+      },
+      60_000,
+    );
   }
 
   it('a vendor element in the OCX namespace that the schema lacks is counted once per occurrence and the import goes on', async () => {
@@ -128,15 +133,24 @@ describe('every dialect is a valid OCX document (less vendor extensions and non-
   }, 60_000);
 
   for (const name of VENDORS) {
-    it.skipIf(!hasXmllint)(`${name}: validates against its OCX schema with xmllint`, async () => {
-      const d = schemaValidVariant(DIALECTS[name]);
-      const file = path.join(dir, `${name}-valid.3docx`);
-      await writeShipOcx(file, { ...SHIP, dialect: d });
-      const schema = path.join(SCHEMAS, d.schema === '3.0' ? 'OCX_Schema_3.0.0.xsd' : 'OCX_Schema_3.1.0.xsd');
-      const out = spawnSync('xmllint', ['--noout', '--schema', schema, file], { encoding: 'utf8', maxBuffer: 1 << 26 });
-      expect(out.stderr.trim().split('\n').slice(-3).join('\n')).toBe(`${file} validates`);
-      expect(out.status).toBe(0);
-    }, 60_000);
+    it.skipIf(!hasXmllint)(
+      `${name}: validates against its OCX schema with xmllint`,
+      async () => {
+        const d = schemaValidVariant(DIALECTS[name]);
+        const file = path.join(dir, `${name}-valid.3docx`);
+        await writeShipOcx(file, { ...SHIP, dialect: d });
+        const schema = path.join(SCHEMAS, d.schema === '3.0' ? 'OCX_Schema_3.0.0.xsd' : 'OCX_Schema_3.1.0.xsd');
+        const out = spawnSync('xmllint', ['--noout', '--schema', schema, file], {
+          encoding: 'utf8',
+          maxBuffer: 1 << 26,
+        });
+        expect(out.stderr.trim().split('\n').slice(-3).join('\n')).toBe(`${file} validates`);
+        expect(out.status).toBe(0);
+      },
+      60_000,
+    );
   }
-  if (!hasXmllint) it('skips schema validation: xmllint is not installed (apt-get install libxml2-utils)', () => expect(hasXmllint).toBe(false));
+  if (!hasXmllint)
+    it('skips schema validation: xmllint is not installed (apt-get install libxml2-utils)', () =>
+      expect(hasXmllint).toBe(false));
 });

@@ -3,8 +3,13 @@ import fc from 'fast-check';
 import type { Box3Tuple, PartMesh } from '../../../engine/model/types';
 import { emptyBox, growBox } from '../../../engine/model/types';
 import { concatFrames, encodeScenePackage } from '../../../engine/package/writer';
-import { ScenePackageReader, decodeChunkEdges, decodeChunkPositions, decodeScenePackage } from '../../../engine/package/reader';
-import type { SceneChunk, SceneEvent } from '../../../engine/package/types';
+import {
+  ScenePackageReader,
+  decodeChunkEdges,
+  decodeChunkPositions,
+  decodeScenePackage,
+} from '../../../engine/package/reader';
+import type { SceneEvent } from '../../../engine/package/types';
 
 const coord = fc.float({ min: -200_000, max: 200_000, noNaN: true, noDefaultInfinity: true });
 
@@ -71,7 +76,11 @@ describe('scene package round trip', () => {
         fc.integer({ min: 3, max: 200 }),
         (meshes, cuts, maxChunkTriangles) => {
           const bounds = boundsOf(meshes);
-          const frames = encodeScenePackage(meshes, { bounds, objectCount: 12, tolerances: { chordalMm: 1, angularDeg: 15 } }, { maxChunkTriangles, maxChunkVertices: 60 });
+          const frames = encodeScenePackage(
+            meshes,
+            { bounds, objectCount: 12, tolerances: { chordalMm: 1, angularDeg: 15 } },
+            { maxChunkTriangles, maxChunkVertices: 60 },
+          );
           const bytes = concatFrames(frames);
           const events = readSplit(bytes, cuts);
           expect(events[0].type).toBe('header');
@@ -90,7 +99,8 @@ describe('scene package round trip', () => {
             const originalTris: number[][] = [];
             const originalEdges: number[] = [];
             for (const m of meshes.filter((m) => m.object === obj)) {
-              for (let t = 0; t < m.indices.length; t++) originalTris.push(Array.from(m.positions.subarray(m.indices[t] * 3, m.indices[t] * 3 + 3)));
+              for (let t = 0; t < m.indices.length; t++)
+                originalTris.push(Array.from(m.positions.subarray(m.indices[t] * 3, m.indices[t] * 3 + 3)));
               if (m.edges) originalEdges.push(...m.edges);
             }
             const decodedTris: { p: number[]; box: Box3Tuple }[] = [];
@@ -103,7 +113,10 @@ describe('scene package round trip', () => {
                 for (let k = is; k < is + ic; k++) {
                   expect(c.indices[k]).toBeGreaterThanOrEqual(vs);
                   expect(c.indices[k]).toBeLessThan(vs + vc);
-                  decodedTris.push({ p: Array.from(pos.subarray(c.indices[k] * 3, c.indices[k] * 3 + 3)), box: c.bounds });
+                  decodedTris.push({
+                    p: Array.from(pos.subarray(c.indices[k] * 3, c.indices[k] * 3 + 3)),
+                    box: c.bounds,
+                  });
                 }
               }
               const ed = decodeChunkEdges(c);
@@ -117,17 +130,43 @@ describe('scene package round trip', () => {
             // Pieces of a split part may stream in any chunk order, so compare triangles as sets both
             // ways (counts are equal above): every decoded triangle is near an original and vice versa.
             const near = (d: number, o: number) =>
-              [0, 1, 2].every((k) => [0, 1, 2].every((a) => Math.abs(decodedTris[d + k].p[a] - originalTris[o + k][a]) <= tolerance(decodedTris[d + k].box, a, originalTris[o + k][a])));
+              [0, 1, 2].every((k) =>
+                [0, 1, 2].every(
+                  (a) =>
+                    Math.abs(decodedTris[d + k].p[a] - originalTris[o + k][a]) <=
+                    tolerance(decodedTris[d + k].box, a, originalTris[o + k][a]),
+                ),
+              );
             const starts = (n: number) => Array.from({ length: n / 3 }, (_, i) => i * 3);
-            for (const d of starts(decodedTris.length)) expect(starts(originalTris.length).some((o) => near(d, o)), `decoded triangle ${d / 3} of object ${obj}`).toBe(true);
-            for (const o of starts(originalTris.length)) expect(starts(decodedTris.length).some((d) => near(d, o)), `original triangle ${o / 3} of object ${obj}`).toBe(true);
+            for (const d of starts(decodedTris.length))
+              expect(
+                starts(originalTris.length).some((o) => near(d, o)),
+                `decoded triangle ${d / 3} of object ${obj}`,
+              ).toBe(true);
+            for (const o of starts(originalTris.length))
+              expect(
+                starts(decodedTris.length).some((d) => near(d, o)),
+                `original triangle ${o / 3} of object ${obj}`,
+              ).toBe(true);
             expect(decodedEdges.length).toBe(originalEdges.length);
             // Edges of a split part may also stream in any chunk order: compare segments as sets both ways.
             const nearEdge = (d: number, o: number) =>
-              Array.from({ length: 6 }, (_, k) => k).every((k) => Math.abs(decodedEdges[d + k].v - originalEdges[o + k]) <= tolerance(decodedEdges[d + k].box, k % 3, originalEdges[o + k]));
+              Array.from({ length: 6 }, (_, k) => k).every(
+                (k) =>
+                  Math.abs(decodedEdges[d + k].v - originalEdges[o + k]) <=
+                  tolerance(decodedEdges[d + k].box, k % 3, originalEdges[o + k]),
+              );
             const segStarts = (n: number) => Array.from({ length: n / 6 }, (_, i) => i * 6);
-            for (const d of segStarts(decodedEdges.length)) expect(segStarts(originalEdges.length).some((o) => nearEdge(d, o)), `decoded edge ${d / 6} of object ${obj}`).toBe(true);
-            for (const o of segStarts(originalEdges.length)) expect(segStarts(decodedEdges.length).some((d) => nearEdge(d, o)), `original edge ${o / 6} of object ${obj}`).toBe(true);
+            for (const d of segStarts(decodedEdges.length))
+              expect(
+                segStarts(originalEdges.length).some((o) => nearEdge(d, o)),
+                `decoded edge ${d / 6} of object ${obj}`,
+              ).toBe(true);
+            for (const o of segStarts(originalEdges.length))
+              expect(
+                segStarts(decodedEdges.length).some((d) => nearEdge(d, o)),
+                `original edge ${o / 6} of object ${obj}`,
+              ).toBe(true);
           }
           for (const c of chunks) {
             expect(c.positions.length / 3).toBeLessThanOrEqual(60);
@@ -145,7 +184,8 @@ describe('scene package round trip', () => {
   it('welds a box to 8 shared vertices, indexes its edges into them and stays within 16 bytes per triangle', () => {
     const part = box(0, 0, 0, 0, 1000);
     // A flat-shaded box as the importer writes it: 4 vertices per face, 24 in all, and 12 edges.
-    const positions: number[] = [], indices: number[] = [];
+    const positions: number[] = [],
+      indices: number[] = [];
     for (let t = 0; t < part.indices.length; t += 6) {
       const quad = [part.indices[t], part.indices[t + 1], part.indices[t + 2], part.indices[t + 5]];
       const base = positions.length / 3;
@@ -153,10 +193,31 @@ describe('scene package round trip', () => {
       indices.push(base, base + 1, base + 2, base, base + 2, base + 3);
     }
     const c = (i: number) => [i & 1 ? 1000 : 0, i & 2 ? 1000 : 0, i & 4 ? 1000 : 0];
-    const edges = [[0, 1], [2, 3], [4, 5], [6, 7], [0, 2], [1, 3], [4, 6], [5, 7], [0, 4], [1, 5], [2, 6], [3, 7]].flatMap(([a, b]) => [...c(a), ...c(b)]);
+    const edges = [
+      [0, 1],
+      [2, 3],
+      [4, 5],
+      [6, 7],
+      [0, 2],
+      [1, 3],
+      [4, 6],
+      [5, 7],
+      [0, 4],
+      [1, 5],
+      [2, 6],
+      [3, 7],
+    ].flatMap(([a, b]) => [...c(a), ...c(b)]);
     const bytes = concatFrames(
       encodeScenePackage(
-        [{ object: 0, positions: Float32Array.from(positions), normals: null, indices: Uint32Array.from(indices), edges: Float32Array.from(edges) }],
+        [
+          {
+            object: 0,
+            positions: Float32Array.from(positions),
+            normals: null,
+            indices: Uint32Array.from(indices),
+            edges: Float32Array.from(edges),
+          },
+        ],
         { bounds: [0, 0, 0, 1000, 1000, 1000], objectCount: 1, tolerances: { chordalMm: 1, angularDeg: 15 } },
       ),
     );
@@ -177,7 +238,15 @@ describe('scene package round trip', () => {
   it('gives an edge end that is no triangle corner a vertex of its own', () => {
     const bytes = concatFrames(
       encodeScenePackage(
-        [{ object: 0, positions: Float32Array.from([0, 0, 0, 1000, 0, 0, 0, 1000, 0]), normals: null, indices: Uint32Array.from([0, 1, 2]), edges: Float32Array.from([0, 0, 0, 500, 500, 0]) }],
+        [
+          {
+            object: 0,
+            positions: Float32Array.from([0, 0, 0, 1000, 0, 0, 0, 1000, 0]),
+            normals: null,
+            indices: Uint32Array.from([0, 1, 2]),
+            edges: Float32Array.from([0, 0, 0, 500, 500, 0]),
+          },
+        ],
         { bounds: [0, 0, 0, 1000, 1000, 0], objectCount: 1, tolerances: { chordalMm: 1, angularDeg: 15 } },
       ),
     );
@@ -191,7 +260,9 @@ describe('scene package round trip', () => {
 function box(object: number, x: number, y: number, z: number, size: number): PartMesh {
   const p: number[] = [];
   for (let i = 0; i < 8; i++) p.push(x + (i & 1 ? size : 0), y + (i & 2 ? size : 0), z + (i & 4 ? size : 0));
-  const f = [0, 1, 3, 0, 3, 2, 4, 6, 7, 4, 7, 5, 0, 4, 5, 0, 5, 1, 2, 3, 7, 2, 7, 6, 0, 2, 6, 0, 6, 4, 1, 5, 7, 1, 7, 3];
+  const f = [
+    0, 1, 3, 0, 3, 2, 4, 6, 7, 4, 7, 5, 0, 4, 5, 0, 5, 1, 2, 3, 7, 2, 7, 6, 0, 2, 6, 0, 6, 4, 1, 5, 7, 1, 7, 3,
+  ];
   return { object, positions: Float32Array.from(p), normals: null, indices: Uint32Array.from(f), edges: null };
 }
 
@@ -204,7 +275,13 @@ describe('chunking', () => {
     for (let i = 0; i < n; i++) indices.push(2 * i, 2 * i + 2, 2 * i + 1, 2 * i + 1, 2 * i + 2, 2 * i + 3);
     const mesh: PartMesh = { object: 3, positions, normals: null, indices: Uint32Array.from(indices), edges: null };
     const { header, chunks } = decodeScenePackage(
-      concatFrames(encodeScenePackage([mesh], { bounds: [0, 0, 0, n * 100, 100, 0], objectCount: 4, tolerances: { chordalMm: 1, angularDeg: 15 } }, { maxChunkTriangles: 16 })),
+      concatFrames(
+        encodeScenePackage(
+          [mesh],
+          { bounds: [0, 0, 0, n * 100, 100, 0], objectCount: 4, tolerances: { chordalMm: 1, angularDeg: 15 } },
+          { maxChunkTriangles: 16 },
+        ),
+      ),
     );
     expect(chunks.length).toBe(Math.ceil((2 * n) / 16));
     expect(header.triangleCount).toBe(2 * n);
@@ -222,12 +299,19 @@ describe('chunking', () => {
     meshes.push(box(40, 15_000, 0, 0, 8000));
     const bounds = boundsOf(meshes);
     const { chunks } = decodeScenePackage(
-      concatFrames(encodeScenePackage(meshes, { bounds, objectCount: 41, tolerances: { chordalMm: 1, angularDeg: 15 } }, { maxChunkTriangles: 60 })),
+      concatFrames(
+        encodeScenePackage(
+          meshes,
+          { bounds, objectCount: 41, tolerances: { chordalMm: 1, angularDeg: 15 } },
+          { maxChunkTriangles: 60 },
+        ),
+      ),
     );
     expect(chunks.length).toBeGreaterThan(1);
     expect(Array.from(chunks[0].objects.filter((_, i) => i % 5 === 0))).toContain(40);
     const seen = new Map<number, number>();
-    for (const c of chunks) for (let r = 0; r < c.objects.length; r += 5) seen.set(c.objects[r], (seen.get(c.objects[r]) ?? 0) + 1);
+    for (const c of chunks)
+      for (let r = 0; r < c.objects.length; r += 5) seen.set(c.objects[r], (seen.get(c.objects[r]) ?? 0) + 1);
     expect(seen.size).toBe(41);
     expect([...seen.values()].every((n) => n === 1)).toBe(true);
     // Spatial grouping: each chunk of small boxes covers a contiguous run along X (≤ 5 boxes of 12 triangles).

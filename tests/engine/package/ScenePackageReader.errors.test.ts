@@ -11,7 +11,13 @@ function sample(): Uint8Array {
     indices: Uint32Array.from([0, 1, 2]),
     edges: Float32Array.from([0, 0, 0, 1000, 0, 0]),
   };
-  return concatFrames(encodeScenePackage([mesh], { bounds: [0, 0, 0, 1000, 1000, 0], objectCount: 1, tolerances: { chordalMm: 1, angularDeg: 15 } }));
+  return concatFrames(
+    encodeScenePackage([mesh], {
+      bounds: [0, 0, 0, 1000, 1000, 0],
+      objectCount: 1,
+      tolerances: { chordalMm: 1, angularDeg: 15 },
+    }),
+  );
 }
 
 describe('scene package reader errors', () => {
@@ -38,14 +44,18 @@ describe('scene package reader errors', () => {
     const view = new DataView(b.buffer);
     // positions 9 u16 = 18 → 20 bytes: u16 indices start at 96 + 80 + 20.
     view.setUint16(96 + 80 + 20, 5, true);
-    expect(() => decodeScenePackage(b)).toThrow(/Scene package chunk 0: triangle index 5 out of range \(\d vertices\) at byte 196/);
+    expect(() => decodeScenePackage(b)).toThrow(
+      /Scene package chunk 0: triangle index 5 out of range \(\d vertices\) at byte 196/,
+    );
   });
 
   it('rejects bytes after the last chunk', () => {
     const b = sample();
     const longer = new Uint8Array(b.length + 4);
     longer.set(b);
-    expect(() => decodeScenePackage(longer)).toThrow(`Scene package has unexpected bytes after the last chunk at byte ${b.length}`);
+    expect(() => decodeScenePackage(longer)).toThrow(
+      `Scene package has unexpected bytes after the last chunk at byte ${b.length}`,
+    );
   });
 
   it('reports truncation at the byte where the stream stopped, mid-header and mid-chunk', () => {
@@ -75,9 +85,19 @@ describe('scene package reader errors', () => {
   });
 
   it('rejects a mesh with an index out of range when writing', () => {
-    const mesh: PartMesh = { object: 0, positions: new Float32Array(9), normals: null, indices: Uint32Array.from([0, 1, 3]), edges: null };
-    expect(() => encodeScenePackage([mesh], { bounds: [0, 0, 0, 1, 1, 1], objectCount: 1, tolerances: { chordalMm: 1, angularDeg: 15 } })).toThrow(
-      'Scene package: mesh 0 (object 0) index 3 at 2 is out of range (3 vertices)',
-    );
+    const mesh: PartMesh = {
+      object: 0,
+      positions: new Float32Array(9),
+      normals: null,
+      indices: Uint32Array.from([0, 1, 3]),
+      edges: null,
+    };
+    expect(() =>
+      encodeScenePackage([mesh], {
+        bounds: [0, 0, 0, 1, 1, 1],
+        objectCount: 1,
+        tolerances: { chordalMm: 1, angularDeg: 15 },
+      }),
+    ).toThrow('Scene package: mesh 0 (object 0) index 3 at 2 is out of range (3 vertices)');
   });
 });

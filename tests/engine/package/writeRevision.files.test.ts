@@ -4,7 +4,11 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { PNG } from 'pngjs';
 import type { ImportResult, PartMesh } from '../../../engine/model/types';
-import { readRevisionObjects, readRevisionProperties, writeRevisionFiles } from '../../../engine/package/node/writeRevision';
+import {
+  readRevisionObjects,
+  readRevisionProperties,
+  writeRevisionFiles,
+} from '../../../engine/package/node/writeRevision';
 import { decodeScenePackage } from '../../../engine/package/reader';
 
 function plate(object: number, x: number): PartMesh {
@@ -19,8 +23,25 @@ function plate(object: number, x: number): PartMesh {
 
 function result(): ImportResult {
   return {
-    info: { name: 'Demo', schemaVersion: '3.1.0', originatingSystem: 'test', timeStamp: '2024-01-01T00:00:00', bounds: [0, 0, 0, 3000, 0, 2000], tolerances: { chordalMm: 1, angularDeg: 15 } },
-    objects: [0, 1, 2].map((i) => ({ index: i, id: `P${i}`, guid: null, name: `Plate ${i}`, type: 'PLATE' as const, element: 'Plate', parent: -1, block: null, bounds: [i * 1000, 0, 0, i * 1000 + 1000, 0, 2000] as [number, number, number, number, number, number] })),
+    info: {
+      name: 'Demo',
+      schemaVersion: '3.1.0',
+      originatingSystem: 'test',
+      timeStamp: '2024-01-01T00:00:00',
+      bounds: [0, 0, 0, 3000, 0, 2000],
+      tolerances: { chordalMm: 1, angularDeg: 15 },
+    },
+    objects: [0, 1, 2].map((i) => ({
+      index: i,
+      id: `P${i}`,
+      guid: null,
+      name: `Plate ${i}`,
+      type: 'PLATE' as const,
+      element: 'Plate',
+      parent: -1,
+      block: null,
+      bounds: [i * 1000, 0, 0, i * 1000 + 1000, 0, 2000] as [number, number, number, number, number, number],
+    })),
     properties: [0, 1, 2].map((i) => ({ PLTH: 0.012, NAME: `Plate ${i}` })),
     meshes: [plate(0, 0), plate(1, 1000), plate(2, 2000)],
     frames: { x: [{ id: 'fr0', name: 'FR0', coordinate: 0, number: 0 }], y: [], z: [] },
@@ -64,7 +85,9 @@ describe('writeRevisionFiles', () => {
 
   it('refuses a bad model name and non-parallel properties, and names broken files', async () => {
     dir = await mkdtemp(path.join(os.tmpdir(), 'keelson-rev-'));
-    await expect(writeRevisionFiles(result(), dir, '../x')).rejects.toThrow('Invalid model name for a revision file: "../x"');
+    await expect(writeRevisionFiles(result(), dir, '../x')).rejects.toThrow(
+      'Invalid model name for a revision file: "../x"',
+    );
     const r = result();
     r.properties.pop();
     await expect(writeRevisionFiles(r, dir, 'x')).rejects.toThrow('Revision: 2 property records for 3 objects');

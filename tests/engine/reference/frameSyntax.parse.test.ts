@@ -1,20 +1,44 @@
-/** Reference system kernels (issue 5 item 1; viewer.md §5 syntax and error texts, §9 frame scale). */
+/** Reference system kernels (viewer.md §5 syntax and error texts, §9 frame scale). */
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
-  FRAME_SYNTAX_ERROR, canCreateSection, coordinateNotCalculatedError, evaluateFrameExpression, parseFrameExpression,
-  stepFrameExpression, validateFrameExpression,
+  FRAME_SYNTAX_ERROR,
+  canCreateSection,
+  coordinateNotCalculatedError,
+  evaluateFrameExpression,
+  parseFrameExpression,
+  stepFrameExpression,
+  validateFrameExpression,
 } from '../../../engine/reference/frameSyntax';
-import { coordinateOfNumber, frameAxis, frameCoordinates, nearestPlane, numberAtCoordinate } from '../../../engine/reference/frameSystem';
+import {
+  coordinateOfNumber,
+  frameAxis,
+  frameCoordinates,
+  nearestPlane,
+  numberAtCoordinate,
+} from '../../../engine/reference/frameSystem';
 import { frameScaleTicks } from '../../../engine/reference/frameScale';
 import type { FrameTables, RefPlane } from '../../../engine/model/types';
 import { importOcxFile } from '../../../engine/ocx/importFile';
 
-const plane = (n: number | null, c: number, prefix = 'FR'): RefPlane => ({ id: `${prefix}${n}`, name: `${prefix}${n}`, coordinate: c, number: n });
+const plane = (n: number | null, c: number, prefix = 'FR'): RefPlane => ({
+  id: `${prefix}${n}`,
+  name: `${prefix}${n}`,
+  coordinate: c,
+  number: n,
+});
 // Frames 0..10 every 700 mm, then 10..20 every 800 mm (a spacing change at frame 10).
 const FRAMES: FrameTables = {
-  x: [...Array.from({ length: 11 }, (_, i) => plane(i, i * 700)), ...Array.from({ length: 10 }, (_, i) => plane(11 + i, 7000 + (i + 1) * 800))],
-  y: [plane(0, 0, 'L'), plane(1, 1000, 'L'), plane(3, 3000, 'L'), { id: 'CL', name: 'CL', coordinate: 5000, number: null }],
+  x: [
+    ...Array.from({ length: 11 }, (_, i) => plane(i, i * 700)),
+    ...Array.from({ length: 10 }, (_, i) => plane(11 + i, 7000 + (i + 1) * 800)),
+  ],
+  y: [
+    plane(0, 0, 'L'),
+    plane(1, 1000, 'L'),
+    plane(3, 3000, 'L'),
+    { id: 'CL', name: 'CL', coordinate: 5000, number: null },
+  ],
   z: [plane(0, 0, 'V'), plane(2, 2000, 'V')],
 };
 
@@ -22,14 +46,24 @@ describe('syntax (viewer.md §5)', () => {
   it.each(['', '#10', '12.6', '#10+0.1', '-#L3', '#v2', '#w2-1.5', ' #10 + .5 ', '3.', '#L1#V2'])('accepts %j', (s) => {
     expect(validateFrameExpression(s)).toBeNull();
   });
-  it.each(['abc', '#', '#X3', '1..2', '--3', '#10+', '+', '12,5', '#L', '1e3', '12 6'])('rejects %j with the exact text', (s) => {
-    expect(validateFrameExpression(s)).toBe('Invalid input!\nFrame number or absolute coordinate expected.\nExamples: #10 or 12.6 or #10+0.1');
-    expect(FRAME_SYNTAX_ERROR).toBe('Invalid input!\nFrame number or absolute coordinate expected.\nExamples: #10 or 12.6 or #10+0.1');
-  });
+  it.each(['abc', '#', '#X3', '1..2', '--3', '#10+', '+', '12,5', '#L', '1e3', '12 6'])(
+    'rejects %j with the exact text',
+    (s) => {
+      expect(validateFrameExpression(s)).toBe(
+        'Invalid input!\nFrame number or absolute coordinate expected.\nExamples: #10 or 12.6 or #10+0.1',
+      );
+      expect(FRAME_SYNTAX_ERROR).toBe(
+        'Invalid input!\nFrame number or absolute coordinate expected.\nExamples: #10 or 12.6 or #10+0.1',
+      );
+    },
+  );
   it('upper-cases and splits into terms', () => {
     const r = parseFrameExpression('-#l3+0.25');
     expect(r.ok && r.text).toBe('-#L3+0.25');
-    expect(r.ok && r.terms).toEqual([{ sign: -1, prefix: '#L', value: 3 }, { sign: 1, prefix: '', value: 0.25 }]);
+    expect(r.ok && r.terms).toEqual([
+      { sign: -1, prefix: '#L', value: 3 },
+      { sign: 1, prefix: '', value: 0.25 },
+    ]);
   });
   it('enables Create only for non-empty valid input', () => {
     expect(canCreateSection('')).toBe(false);
@@ -41,13 +75,18 @@ describe('syntax (viewer.md §5)', () => {
 
 describe('evaluation against frame tables (mm)', () => {
   it('gives frame coordinates, metres for plain numbers, and sums terms', () => {
-    const ev = (s: string) => { const r = evaluateFrameExpression(s, FRAMES); return r.ok ? r.coordinate : r.error; };
+    const ev = (s: string) => {
+      const r = evaluateFrameExpression(s, FRAMES);
+      return r.ok ? r.coordinate : r.error;
+    };
     expect(ev('#10')).toBe(7000);
     expect(ev('12.6')).toBe(12600);
     expect(ev('#10+0.1')).toBeCloseTo(7100, 9);
     expect(ev('#12')).toBe(8600);
     expect(ev('#10.5')).toBeCloseTo(7400, 9); // between 7000 (#10) and 7800 (#11)
-    expect(ev('#-2')).toBe('Invalid input!\nFrame number or absolute coordinate expected.\nExamples: #10 or 12.6 or #10+0.1');
+    expect(ev('#-2')).toBe(
+      'Invalid input!\nFrame number or absolute coordinate expected.\nExamples: #10 or 12.6 or #10+0.1',
+    );
     expect(ev('-#2')).toBe(-1400);
     expect(ev('#25')).toBeCloseTo(15000 + 5 * 800, 9); // extrapolated with the last spacing
     expect(ev('-#L3')).toBe(-3000);
@@ -64,10 +103,15 @@ describe('evaluation against frame tables (mm)', () => {
     const fa = frameAxis(FRAMES, 'x');
     expect(numberAtCoordinate(fa, 7400)).toBeCloseTo(10.5, 9);
     expect(numberAtCoordinate(fa, -700)).toBeCloseTo(-1, 9);
-    for (const n of [0, 3.3, 10, 14.25, 22]) expect(numberAtCoordinate(fa, coordinateOfNumber(fa, n)!)).toBeCloseTo(n, 9);
+    for (const n of [0, 3.3, 10, 14.25, 22])
+      expect(numberAtCoordinate(fa, coordinateOfNumber(fa, n)!)).toBeCloseTo(n, 9);
     expect(nearestPlane(fa, 7390)!.name).toBe('FR10');
     expect(nearestPlane(frameAxis(FRAMES, 'y'), 4900)!.name).toBe('CL');
-    expect(frameCoordinates(fa, 9.5, 12)).toEqual([{ number: 10, coordinate: 7000 }, { number: 11, coordinate: 7800 }, { number: 12, coordinate: 8600 }]);
+    expect(frameCoordinates(fa, 9.5, 12)).toEqual([
+      { number: 10, coordinate: 7000 },
+      { number: 11, coordinate: 7800 },
+      { number: 12, coordinate: 8600 },
+    ]);
     expect(() => frameCoordinates(fa, 0, 1e6)).toThrow(/Frame range too large/);
   });
   it('steps by one frame with a prefix, by 1 m without', () => {

@@ -11,37 +11,77 @@ const table: EngineObjectTable = {
   types: ['MAIN OBJECT', 'PLATE', 'PLATE', 'COMPARTMENT', 'COMPARTMENT', 'BRACKET'],
   parents: new Int32Array([-1, 0, 0, -1, -1, 0]),
 };
-const bytes = packageBytes([
-  boxMesh(1, [0, 0, 0], [1000, 1000, 1000]),
-  boxMesh(2, [2000, 0, 0], [3000, 1000, 1000]),
-  boxMesh(3, [0, -2000, 0], [1000, -1000, 1000]),
-  boxMesh(4, [4000, -2000, 0], [5000, -1000, 1000]),
-  boxMesh(5, [2500, -500, 500], [2520, -480, 520]),
-], 6);
+const bytes = packageBytes(
+  [
+    boxMesh(1, [0, 0, 0], [1000, 1000, 1000]),
+    boxMesh(2, [2000, 0, 0], [3000, 1000, 1000]),
+    boxMesh(3, [0, -2000, 0], [1000, -1000, 1000]),
+    boxMesh(4, [4000, -2000, 0], [5000, -1000, 1000]),
+    boxMesh(5, [2500, -500, 500], [2520, -480, 520]),
+  ],
+  6,
+);
 
 async function loaded() {
   const { engine, events } = await loadedSideView(bytes, table);
-  const internals = engine as unknown as { model: ModelScene; loop: { frame(): void }; cams: { worldPerPixel(p: number[]): number } };
+  const internals = engine as unknown as {
+    model: ModelScene;
+    loop: { frame(): void };
+    cams: { worldPerPixel(p: number[]): number };
+  };
   return { engine, events, internals };
 }
 
 const ptr = (kind: PointerInput['kind'], x: number, y: number, over: Partial<PointerInput> = {}): PointerInput => ({
-  kind, x, y, button: 0, buttons: kind === 'move' ? 0 : 1, ctrlKey: false, shiftKey: false, altKey: false, metaKey: false, pointerId: 1, pointerType: 'mouse', time: 0, ...over,
+  kind,
+  x,
+  y,
+  button: 0,
+  buttons: kind === 'move' ? 0 : 1,
+  ctrlKey: false,
+  shiftKey: false,
+  altKey: false,
+  metaKey: false,
+  pointerId: 1,
+  pointerType: 'mouse',
+  time: 0,
+  ...over,
 });
-const visEvents = (events: EngineEvent[]) => events.filter((e): e is Extract<EngineEvent, { type: 'visibility-changed' }> => e.type === 'visibility-changed');
+const visEvents = (events: EngineEvent[]) =>
+  events.filter((e): e is Extract<EngineEvent, { type: 'visibility-changed' }> => e.type === 'visibility-changed');
 
 describe('visibility-changed events', () => {
   it('are emitted for hide, undo, redo, tree and API changes, with the nodes and the hidden count', async () => {
     const { engine, events } = await loaded();
     engine.setSelection([1]);
     engine.hideSelected();
-    expect(visEvents(events).pop()).toEqual({ type: 'visibility-changed', hiddenCount: 1, nodeIds: [1], visible: false });
+    expect(visEvents(events).pop()).toEqual({
+      type: 'visibility-changed',
+      hiddenCount: 1,
+      nodeIds: [1],
+      visible: false,
+    });
     engine.undo();
-    expect(visEvents(events).pop()).toEqual({ type: 'visibility-changed', hiddenCount: 0, nodeIds: [1], visible: true });
+    expect(visEvents(events).pop()).toEqual({
+      type: 'visibility-changed',
+      hiddenCount: 0,
+      nodeIds: [1],
+      visible: true,
+    });
     engine.redo();
-    expect(visEvents(events).pop()).toEqual({ type: 'visibility-changed', hiddenCount: 1, nodeIds: [1], visible: false });
+    expect(visEvents(events).pop()).toEqual({
+      type: 'visibility-changed',
+      hiddenCount: 1,
+      nodeIds: [1],
+      visible: false,
+    });
     engine.setTreeVisibility([0], false); // the panel and its parts 1, 2, 5
-    expect(visEvents(events).pop()).toEqual({ type: 'visibility-changed', hiddenCount: 4, nodeIds: [0], visible: false });
+    expect(visEvents(events).pop()).toEqual({
+      type: 'visibility-changed',
+      hiddenCount: 4,
+      nodeIds: [0],
+      visible: false,
+    });
     const n = visEvents(events).length;
     engine.setVisibility([0], false); // nothing changes: no event
     expect(visEvents(events).length).toBe(n);
@@ -93,7 +133,8 @@ describe('small-object culling', () => {
     engine.fitToWindow(); // same view; marks the frame dirty
     internals.loop.frame();
     expect(m.trianglesDrawn).toBe(total - 12);
-    for (let i = 0; i < 12; i++) engine.wheel({ x: sx(2510), y: sy(510), deltaX: 0, deltaY: -100, ctrlKey: false, shiftKey: false });
+    for (let i = 0; i < 12; i++)
+      engine.wheel({ x: sx(2510), y: sy(510), deltaX: 0, deltaY: -100, ctrlKey: false, shiftKey: false });
     internals.loop.frame();
     expect(m.chunks[0].edges!.geometry.drawRange.count).toBe(2 * 12 * 5);
     engine.dispose();
@@ -103,7 +144,8 @@ describe('small-object culling', () => {
 describe('live distance label while measuring', () => {
   it('follows the snapped cursor after the start click and disappears when the line is done', async () => {
     const { engine } = await loaded();
-    const measure = (engine as unknown as { measure: { liveDistanceText: string; liveLabel: { count: number } } }).measure;
+    const measure = (engine as unknown as { measure: { liveDistanceText: string; liveLabel: { count: number } } })
+      .measure;
     engine.startMeasure();
     engine.pointer(ptr('down', sx(0) + 2, sy(1000) + 2));
     engine.pointer(ptr('up', sx(0) + 2, sy(1000) + 2));

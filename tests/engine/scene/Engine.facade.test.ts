@@ -8,8 +8,16 @@ async function loaded(options: { fetchStatus?: number; data?: Uint8Array } = {})
   const events: EngineEvent[] = [];
   const renders: number[] = [];
   const seen: { url: string; headers: Record<string, string> }[] = [];
-  const renderer: EngineRenderer = { setPixelRatio() {}, setSize() {}, render: () => void renders.push(1), dispose() {} };
-  const engine = new Engine({ createRenderer: () => renderer, fetchFn: fakeFetch(options.data ?? bytes, { status: options.fetchStatus, pieces: 7, seen }) });
+  const renderer: EngineRenderer = {
+    setPixelRatio() {},
+    setSize() {},
+    render: () => void renders.push(1),
+    dispose() {},
+  };
+  const engine = new Engine({
+    createRenderer: () => renderer,
+    fetchFn: fakeFetch(options.data ?? bytes, { status: options.fetchStatus, pieces: 7, seen }),
+  });
   await engine.init({ canvas: {} as OffscreenCanvas, width: W, height: H, pixelRatio: 1 });
   engine.subscribe((e) => void events.push(e));
   engine.setObjectTable(table);
@@ -18,7 +26,21 @@ async function loaded(options: { fetchStatus?: number; data?: Uint8Array } = {})
 }
 
 function ptr(kind: PointerInput['kind'], x: number, y: number, over: Partial<PointerInput> = {}): PointerInput {
-  return { kind, x, y, button: 0, buttons: 1, ctrlKey: false, shiftKey: false, altKey: false, metaKey: false, pointerId: 1, pointerType: 'mouse', time: 0, ...over };
+  return {
+    kind,
+    x,
+    y,
+    button: 0,
+    buttons: 1,
+    ctrlKey: false,
+    shiftKey: false,
+    altKey: false,
+    metaKey: false,
+    pointerId: 1,
+    pointerType: 'mouse',
+    time: 0,
+    ...over,
+  };
 }
 
 function click(engine: Engine, x: number, y: number, over: Partial<PointerInput> = {}) {
@@ -46,7 +68,12 @@ describe('Engine loading', () => {
     const progress = events.filter((e) => e.type === 'load-progress');
     expect(progress.length).toBeGreaterThan(0);
     const last = progress[progress.length - 1];
-    expect(last.type === 'load-progress' && last.progress).toEqual({ loadedBytes: bytes.length, totalBytes: bytes.length, chunksLoaded: 4, chunkCount: 4 });
+    expect(last.type === 'load-progress' && last.progress).toEqual({
+      loadedBytes: bytes.length,
+      totalBytes: bytes.length,
+      chunksLoaded: 4,
+      chunkCount: 4,
+    });
     await new Promise((r) => setTimeout(r, 60));
     expect(renders.length).toBeGreaterThan(0);
     expect(events.some((e) => e.type === 'first-frame')).toBe(true);
@@ -58,7 +85,7 @@ describe('Engine loading', () => {
     await expect(load).rejects.toThrow(/HTTP 404/);
     expect(events.find((e) => e.type === 'error')).toMatchObject({ message: expect.stringMatching(/HTTP 404/) });
   });
-  it('rejects a truncated package with the reader\'s message', async () => {
+  it("rejects a truncated package with the reader's message", async () => {
     const { events, load } = await loaded({ data: bytes.slice(0, bytes.length - 10) });
     await expect(load).rejects.toThrow(/truncated/i);
     expect(events.some((e) => e.type === 'error')).toBe(true);
@@ -150,7 +177,9 @@ describe('Engine picking, selection and visibility', () => {
     engine.setObjectTable(table);
     engine.setSelection([2]);
     expect(lastSelection(events)).toEqual([{ keelsonId: 'p2', nodeId: 2, objectType: 'PLATE' }]);
-    expect(() => engine.setObjectTable({ ids: ['a'], types: [], parents: new Int32Array(1) })).toThrow(/differ in length/);
+    expect(() => engine.setObjectTable({ ids: ['a'], types: [], parents: new Int32Array(1) })).toThrow(
+      /differ in length/,
+    );
   });
   it('zooms by 0.8 per wheel notch', async () => {
     const { engine, load } = await loaded();

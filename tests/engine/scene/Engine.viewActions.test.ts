@@ -1,12 +1,26 @@
 import { describe, expect, it } from 'vitest';
 import type { Engine } from '../../../engine/Engine';
 import type { EngineEvent, PointerInput } from '../../../engine/EngineApi';
-import { H, W, loadedSideView, sx, sy, twoPanelBytes as bytes, twoPanelTable as table } from './engineFixtures';
+import { H, loadedSideView, sx, sy, twoPanelBytes as bytes, twoPanelTable as table } from './engineFixtures';
 
 const ready = () => loadedSideView(bytes, table, { info: { render: { calls: 7, triangles: 48 } } });
 
 function ptr(kind: PointerInput['kind'], x: number, y: number, over: Partial<PointerInput> = {}): PointerInput {
-  return { kind, x, y, button: 0, buttons: 1, ctrlKey: false, shiftKey: false, altKey: false, metaKey: false, pointerId: 1, pointerType: 'mouse', time: 0, ...over };
+  return {
+    kind,
+    x,
+    y,
+    button: 0,
+    buttons: 1,
+    ctrlKey: false,
+    shiftKey: false,
+    altKey: false,
+    metaKey: false,
+    pointerId: 1,
+    pointerType: 'mouse',
+    time: 0,
+    ...over,
+  };
 }
 
 function boxDrag(engine: Engine, x0: number, y0: number, x1: number, y1: number, over: Partial<PointerInput> = {}) {
@@ -32,7 +46,9 @@ describe('box selection through the engine', () => {
     expect(boxes[boxes.length - 1]).toEqual({ type: 'box-changed', box: null });
     boxDrag(engine, sx(2500), sy(1200), sx(-200), sy(-200));
     expect(selected(events)).toEqual([1, 2, 5]);
-    expect(events.filter((e) => e.type === 'box-changed').some((e) => e.type === 'box-changed' && e.box?.mode === 'touch')).toBe(true);
+    expect(
+      events.filter((e) => e.type === 'box-changed').some((e) => e.type === 'box-changed' && e.box?.mode === 'touch'),
+    ).toBe(true);
   });
   it('maps to main objects, adds with Ctrl, skips hidden objects, and is ignored in walk mode', async () => {
     const { engine, events } = await ready();
@@ -120,7 +136,8 @@ describe('camera extras', () => {
   it('touch pinch zooms about the fingers', async () => {
     const { engine } = await ready();
     const w0 = engine.getView().width;
-    const t = (kind: PointerInput['kind'], x: number, id: number) => engine.pointer(ptr(kind, x, 250, { pointerType: 'touch', pointerId: id }));
+    const t = (kind: PointerInput['kind'], x: number, id: number) =>
+      engine.pointer(ptr(kind, x, 250, { pointerType: 'touch', pointerId: id }));
     t('down', 400, 1);
     t('down', 600, 2);
     t('move', 300, 1);
@@ -134,7 +151,14 @@ describe('camera extras', () => {
 describe('colour, opacity, scene graph and statistics', () => {
   it('writes colours and opacity into the state table only', async () => {
     const { engine } = await ready();
-    const model = (engine as unknown as { model: { state: { colors: Uint8Array; translucentCount: number }; chunks: { translucentMesh: { visible: boolean } }[] } }).model;
+    const model = (
+      engine as unknown as {
+        model: {
+          state: { colors: Uint8Array; translucentCount: number };
+          chunks: { translucentMesh: { visible: boolean } }[];
+        };
+      }
+    ).model;
     engine.setObjectColor([0], [255, 0, 0]); // panel A and its plates
     expect(Array.from(model.state.colors.subarray(4, 7))).toEqual([255, 0, 0]);
     engine.setObjectColor([1], null);
@@ -158,7 +182,12 @@ describe('colour, opacity, scene graph and statistics', () => {
     expect(mesh.properties[0]).toEqual({ name: 'Name', value: 'chunk-0' });
     expect(mesh.properties).toContainEqual({ name: 'Triangles', value: '12' });
     engine.setSceneNodeVisible(mesh.id, false);
-    expect(engine.getSceneGraph().children.find((c) => c.name === 'model')!.children.find((c) => c.id === mesh.id)!.visible).toBe(false);
+    expect(
+      engine
+        .getSceneGraph()
+        .children.find((c) => c.name === 'model')!
+        .children.find((c) => c.id === mesh.id)!.visible,
+    ).toBe(false);
     expect(() => engine.setSceneNodeVisible(-5, true)).toThrow('no scene node');
   });
   it('reports render statistics with ≤ 16 bytes of geometry per triangle', async () => {

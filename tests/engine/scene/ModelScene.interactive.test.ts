@@ -22,7 +22,7 @@ function scene(): ModelScene {
 const everything = [1e-5, 0, 0, 0, 0, 1e-5, 0, 0, 0, 0, 1e-5, 0, 0, 0, 0, 1];
 /** 10 mm per pixel: the small boxes are 3.5 px (drawn at rest, under NAV_DETAIL_MIN_PX), the big one 346 px. */
 const px = () => 10;
-const edgesShown = (m: ModelScene) => m.chunks.some((c) => c.edges !== null && c.edges.visible);
+const edgesShown = (m: ModelScene) => m.chunks.some((c) => c.edges?.visible);
 
 describe('ModelScene.cull with interactive detail', () => {
   it('draws no edges and fewer triangles while interactive, full detail again at rest', () => {
@@ -58,7 +58,21 @@ describe('ModelScene.cull with interactive detail', () => {
 });
 
 function ptr(kind: PointerInput['kind'], x: number, y: number, over: Partial<PointerInput> = {}): PointerInput {
-  return { kind, x, y, button: 0, buttons: 1, ctrlKey: false, shiftKey: false, altKey: false, metaKey: false, pointerId: 1, pointerType: 'mouse', time: 0, ...over };
+  return {
+    kind,
+    x,
+    y,
+    button: 0,
+    buttons: 1,
+    ctrlKey: false,
+    shiftKey: false,
+    altKey: false,
+    metaKey: false,
+    pointerId: 1,
+    pointerType: 'mouse',
+    time: 0,
+    ...over,
+  };
 }
 
 describe('Engine switches to interactive detail while navigating', () => {
@@ -68,7 +82,9 @@ describe('Engine switches to interactive detail while navigating', () => {
   async function engineWithFrames() {
     const frames: boolean[] = [];
     let model: ModelScene | null = null;
-    const { engine } = await loadedSideView(twoPanelBytes, twoPanelTable, { render: () => void frames.push(model!.interactiveDrawn) });
+    const { engine } = await loadedSideView(twoPanelBytes, twoPanelTable, {
+      render: () => void frames.push(model!.interactiveDrawn),
+    });
     model = (engine as unknown as { model: ModelScene }).model;
     // Let the frames the load scheduled (on real timers) run, then drive the frame loop with fake ones.
     await new Promise((r) => setTimeout(r, 60));
@@ -106,7 +122,9 @@ describe('Engine switches to interactive detail while navigating', () => {
 
   it('for wheel zoom until NAV_IDLE_MS after the last wheel event', async () => {
     const { engine, frames } = await engineWithFrames();
-    engine.wheel({ x: W / 2, y: H / 2, deltaX: 0, deltaY: -100, shiftKey: false, ctrlKey: false } as Parameters<typeof engine.wheel>[0]);
+    engine.wheel({ x: W / 2, y: H / 2, deltaX: 0, deltaY: -100, shiftKey: false, ctrlKey: false } as Parameters<
+      typeof engine.wheel
+    >[0]);
     vi.advanceTimersByTime(40);
     expect(frames[frames.length - 1]).toBe(true);
     vi.advanceTimersByTime(NAV_IDLE_MS - 80);

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_OBJECT_COLOR, OBJECT_FLAGS, ObjectStateTable, TEXTURE_ROW } from '../../../engine/scene/ObjectStateTable';
+import {
+  DEFAULT_OBJECT_COLOR,
+  OBJECT_FLAGS,
+  ObjectStateTable,
+  TEXTURE_ROW,
+} from '../../../engine/scene/ObjectStateTable';
 
 describe('ObjectStateTable', () => {
   it('sizes its textures in rows of TEXTURE_ROW texels and starts visible in the default colour', () => {
@@ -11,7 +16,8 @@ describe('ObjectStateTable', () => {
   });
   it('writes flags, counts changes, bumps the version and flags the texture for upload', () => {
     const t = new ObjectStateTable(10);
-    const v0 = t.version, tv0 = t.flagTexture.version;
+    const v0 = t.version,
+      tv0 = t.flagTexture.version;
     expect(t.setFlag([1, 2, 2, 50, -1], OBJECT_FLAGS.hidden, true)).toBe(2);
     expect(t.isHidden(1) && t.isHidden(2) && !t.isHidden(3)).toBe(true);
     expect(t.version).toBeGreaterThan(v0);

@@ -28,7 +28,11 @@ describe('culling by chunk', () => {
     cam.position.set(0, 0, 0);
     cam.up.set(0, 0, 1);
     cam.lookAt(1, 0, 0);
-    const boxes = [[1000, -10, -10, 1010, 10, 10], [-1010, -10, -10, -1000, 10, 10], [1000, 5000, 0, 1010, 5010, 10]];
+    const boxes = [
+      [1000, -10, -10, 1010, 10, 10],
+      [-1010, -10, -10, -1000, 10, 10],
+      [1000, 5000, 0, 1010, 5010, 10],
+    ];
     expect(Array.from(cullBoxes(vp(cam), boxes.flat()))).toEqual([1, 0, 0]);
   });
   it('rejects a malformed matrix', () => {

@@ -19,7 +19,8 @@ export const twoPanelMeshes = [
 /** 12 triangles per chunk: every box is its own chunk. */
 export const twoPanelBytes = packageBytes(twoPanelMeshes, 6, 12);
 
-export const W = 1000, H = 500;
+export const W = 1000,
+  H = 500;
 /** Side view (along +Y) fitted to x 0..5000 (5.5 mm per px): screen x of world X, screen y of world Z. */
 export const sx = (X: number) => ((X - 2500) / 5500) * W + W / 2;
 export const sy = (Z: number) => H / 2 - ((Z - 500) / 5500) * W;
@@ -28,7 +29,11 @@ export const sy = (Z: number) => H / 2 - ((Z - 500) / 5500) * W;
  * An Engine on a W×H canvas with a no-op renderer (plus `renderer` overrides), `table` applied and the
  * package `bytes` loaded, turned to the side view along +Y and fitted; `events` collects what it emits.
  */
-export async function loadedSideView(bytes: Uint8Array, table: EngineObjectTable, renderer: Partial<EngineRenderer> = {}) {
+export async function loadedSideView(
+  bytes: Uint8Array,
+  table: EngineObjectTable,
+  renderer: Partial<EngineRenderer> = {},
+) {
   const events: EngineEvent[] = [];
   const r: EngineRenderer = { setPixelRatio() {}, setSize() {}, render() {}, dispose() {}, ...renderer };
   const engine = new Engine({ createRenderer: () => r, fetchFn: fakeFetch(bytes) });

@@ -9,18 +9,26 @@ import { boxMesh, packageBytes } from './sceneFixtures';
 
 /** A 2000 × 2000 × 10 mm plate: top and bottom faces as n × n grids (outward normals), rim as quads. */
 function gridPlate(object: number, n: number): PartMesh {
-  const pos: number[] = [], idx: number[] = [];
-  const L = 2000, T = 10;
+  const pos: number[] = [],
+    idx: number[] = [];
+  const L = 2000,
+    T = 10;
   const v = (i: number, j: number, z: number) => (pos.push((i / n) * L, (j / n) * L, z), pos.length / 3 - 1);
-  const top: number[][] = [], bot: number[][] = [];
+  const top: number[][] = [],
+    bot: number[][] = [];
   for (let i = 0; i <= n; i++) {
-    top.push([]); bot.push([]);
-    for (let j = 0; j <= n; j++) { top[i].push(v(i, j, T)); bot[i].push(v(i, j, 0)); }
+    top.push([]);
+    bot.push([]);
+    for (let j = 0; j <= n; j++) {
+      top[i].push(v(i, j, T));
+      bot[i].push(v(i, j, 0));
+    }
   }
-  for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) {
-    idx.push(top[i][j], top[i + 1][j], top[i + 1][j + 1], top[i][j], top[i + 1][j + 1], top[i][j + 1]);
-    idx.push(bot[i][j], bot[i + 1][j + 1], bot[i + 1][j], bot[i][j], bot[i][j + 1], bot[i + 1][j + 1]);
-  }
+  for (let i = 0; i < n; i++)
+    for (let j = 0; j < n; j++) {
+      idx.push(top[i][j], top[i + 1][j], top[i + 1][j + 1], top[i][j], top[i + 1][j + 1], top[i][j + 1]);
+      idx.push(bot[i][j], bot[i + 1][j + 1], bot[i + 1][j], bot[i][j], bot[i][j + 1], bot[i + 1][j + 1]);
+    }
   const ring: [number, number][] = [];
   for (let i = 0; i < n; i++) ring.push([i, 0]);
   for (let j = 0; j < n; j++) ring.push([n, j]);
@@ -30,11 +38,21 @@ function gridPlate(object: number, n: number): PartMesh {
     const [i2, j2] = ring[(k + 1) % ring.length];
     idx.push(bot[i][j], bot[i2][j2], top[i2][j2], bot[i][j], top[i2][j2], top[i][j]);
   });
-  return { object, positions: new Float32Array(pos), normals: new Float32Array(pos.length), indices: new Uint32Array(idx), edges: new Float32Array(0) };
+  return {
+    object,
+    positions: new Float32Array(pos),
+    normals: new Float32Array(pos.length),
+    indices: new Uint32Array(idx),
+    edges: new Float32Array(0),
+  };
 }
 
 /** Sum of the signed z-normal areas of a triangle list (mm²): +top, −bottom. */
-function facingArea(c: { positions: Uint16Array; bounds: ArrayLike<number> }, indices: ArrayLike<number>, sign: 1 | -1): number {
+function facingArea(
+  c: { positions: Uint16Array; bounds: ArrayLike<number> },
+  indices: ArrayLike<number>,
+  sign: 1 | -1,
+): number {
   const s = [0, 1, 2].map((a) => (c.bounds[a + 3] > c.bounds[a] ? (c.bounds[a + 3] - c.bounds[a]) / 65535 : 1));
   let area = 0;
   for (let t = 0; t < indices.length; t += 3) {
@@ -63,7 +81,8 @@ describe('LOD by vertex clustering', () => {
     expect(lod.indexEnd[1]).toBe(lod.indices.length);
     expect(lod.indexEnd[1] - lod.indexEnd[0]).toBeLessThanOrEqual(36);
     // Every LOD vertex is an existing vertex of the same object.
-    const v0 = chunk.objects[1], vc = chunk.objects[2];
+    const v0 = chunk.objects[1],
+      vc = chunk.objects[2];
     for (const v of lod.indices.subarray(0, lod.indexEnd[0])) expect(v >= v0 && v < v0 + vc).toBe(true);
     expect(() => buildLodLevel(chunk, facing, 0)).toThrow('not positive');
   });

@@ -11,7 +11,11 @@ function trianglesByObject(c: SceneChunk): Map<number, string[]> {
     const [obj, , , i0, ic] = c.objects.subarray(r, r + 5);
     const list = out.get(obj) ?? [];
     for (let i = i0; i < i0 + ic; i += 3) {
-      list.push([0, 1, 2].map((k) => Array.from(c.positions.subarray(c.indices[i + k] * 3, c.indices[i + k] * 3 + 3)).join(',')).join('|'));
+      list.push(
+        [0, 1, 2]
+          .map((k) => Array.from(c.positions.subarray(c.indices[i + k] * 3, c.indices[i + k] * 3 + 3)).join(','))
+          .join('|'),
+      );
     }
     out.set(obj, list.sort());
   }
@@ -31,14 +35,18 @@ function edgesByObject(c: SceneChunk): Map<number, string[]> {
 
 describe('size order of a chunk (small-object culling by draw range)', () => {
   // Three boxes in one chunk, written smallest first: diagonals 100·√3, 1000·√3, 4000·√3 mm.
-  const bytes = packageBytes([
-    boxMesh(0, [0, 0, 0], [100, 100, 100]),
-    boxMesh(1, [1000, 0, 0], [2000, 1000, 1000]),
-    boxMesh(2, [3000, 0, 0], [7000, 4000, 4000]),
-  ], 3);
+  const bytes = packageBytes(
+    [
+      boxMesh(0, [0, 0, 0], [100, 100, 100]),
+      boxMesh(1, [1000, 0, 0], [2000, 1000, 1000]),
+      boxMesh(2, [3000, 0, 0], [7000, 4000, 4000]),
+    ],
+    3,
+  );
   it('puts the largest object first and keeps every object its own triangles and edges', () => {
     const chunk = decodeScenePackage(bytes).chunks[0];
-    const tris = trianglesByObject(chunk), edges = edgesByObject(chunk);
+    const tris = trianglesByObject(chunk),
+      edges = edgesByObject(chunk);
     const order = orderChunkBySize(chunk);
     expect([0, 1, 2].map((r) => chunk.objects[r * 5])).toEqual([2, 1, 0]);
     expect(order.sizes[0]).toBeCloseTo(4000 * Math.sqrt(3), -1);

@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { beforeAll, afterAll, describe, expect, it } from 'vitest';
-import { writeShipOcx } from '../../../bench/generator/index';
+import { writeShipOcx } from '../../../tools/generator/index';
 import { importOcxFile } from '../../../engine/ocx/importFile';
 import type { ImportResult } from '../../../engine/model/types';
 import { chainSegments, segmentBuffer, sliceTriangles, sliceTrianglesInto } from '../../../engine/section/slice';
@@ -19,12 +19,15 @@ import type { SectionPolyline } from '../../../engine/section/types';
 /** Reference: the chaining before the typed rewrite (string-free hash, number[] chains, closed afterwards). */
 function referenceChain(segments: ArrayLike<number>, tol = 1, zeroLen = 1e-3): SectionPolyline[] {
   const nSeg = Math.floor(segments.length / 6);
-  const key = (i: number) => `${Math.round(segments[i] * 1000)},${Math.round(segments[i + 1] * 1000)},${Math.round(segments[i + 2] * 1000)}`;
+  const key = (i: number) =>
+    `${Math.round(segments[i] * 1000)},${Math.round(segments[i + 1] * 1000)},${Math.round(segments[i + 2] * 1000)}`;
   const ends = new Map<string, number[]>();
   const keep: boolean[] = [];
   for (let s = 0; s < nSeg; s++) {
     const o = s * 6;
-    keep[s] = Math.hypot(segments[o + 3] - segments[o], segments[o + 4] - segments[o + 1], segments[o + 5] - segments[o + 2]) >= zeroLen;
+    keep[s] =
+      Math.hypot(segments[o + 3] - segments[o], segments[o + 4] - segments[o + 1], segments[o + 5] - segments[o + 2]) >=
+      zeroLen;
     if (!keep[s]) continue;
     for (let e = 0; e < 2; e++) {
       const k = key(o + e * 3);
@@ -47,7 +50,8 @@ function referenceChain(segments: ArrayLike<number>, tol = 1, zeroLen = 1e-3): S
   for (let s = 0; s < nSeg; s++) {
     if (!keep[s] || used[s]) continue;
     used[s] = true;
-    const fwd: number[] = [], back: number[] = [];
+    const fwd: number[] = [],
+      back: number[] = [];
     walk(s * 2 + 1, fwd);
     walk(s * 2, back);
     const pts: number[] = [];
@@ -55,20 +59,42 @@ function referenceChain(segments: ArrayLike<number>, tol = 1, zeroLen = 1e-3): S
     for (let i = 0; i < 6; i++) pts.push(segments[s * 6 + i]);
     chains.push(pts.concat(fwd));
   }
-  const d = (a: number[], i: number, b: number[], j: number) => Math.hypot(a[i] - b[j], a[i + 1] - b[j + 1], a[i + 2] - b[j + 2]);
-  const rev = (p: number[]) => { const r: number[] = []; for (let i = p.length - 3; i >= 0; i -= 3) r.push(p[i], p[i + 1], p[i + 2]); return r; };
+  const d = (a: number[], i: number, b: number[], j: number) =>
+    Math.hypot(a[i] - b[j], a[i + 1] - b[j + 1], a[i + 2] - b[j + 2]);
+  const rev = (p: number[]) => {
+    const r: number[] = [];
+    for (let i = p.length - 3; i >= 0; i -= 3) r.push(p[i], p[i + 1], p[i + 2]);
+    return r;
+  };
   const isClosed = (p: number[]) => p.length >= 9 && d(p, 0, p, p.length - 3) <= tol;
   const open = chains.filter((p) => !isClosed(p));
   const done: SectionPolyline[] = chains.filter(isClosed).map((p) => ({ points: p.slice(0, -3), closed: true }));
   let merged = true;
   while (merged && open.length > 1) {
     merged = false;
-    outer: for (let i = 0; i < open.length; i++) for (let j = i + 1; j < open.length; j++) {
-      const a = open[i], b = open[j], ae = a.length - 3, be = b.length - 3;
-      const joined = d(a, ae, b, 0) <= tol ? a.concat(b.slice(3)) : d(b, be, a, 0) <= tol ? b.concat(a.slice(3))
-        : d(a, ae, b, be) <= tol ? a.concat(rev(b).slice(3)) : d(a, 0, b, 0) <= tol ? rev(a).concat(b.slice(3)) : null;
-      if (joined) { open.splice(j, 1); open[i] = joined; merged = true; break outer; }
-    }
+    outer: for (let i = 0; i < open.length; i++)
+      for (let j = i + 1; j < open.length; j++) {
+        const a = open[i],
+          b = open[j],
+          ae = a.length - 3,
+          be = b.length - 3;
+        const joined =
+          d(a, ae, b, 0) <= tol
+            ? a.concat(b.slice(3))
+            : d(b, be, a, 0) <= tol
+              ? b.concat(a.slice(3))
+              : d(a, ae, b, be) <= tol
+                ? a.concat(rev(b).slice(3))
+                : d(a, 0, b, 0) <= tol
+                  ? rev(a).concat(b.slice(3))
+                  : null;
+        if (joined) {
+          open.splice(j, 1);
+          open[i] = joined;
+          merged = true;
+          break outer;
+        }
+      }
   }
   for (const p of open) {
     if (isClosed(p)) done.push({ points: p.slice(0, -3), closed: true });
@@ -91,12 +117,15 @@ beforeAll(async () => {
   model = await importOcxFile(file);
   index = SectionIndex.fromMeshes(model.meshes);
 }, 60_000);
-afterAll(async () => { if (dir) await rm(dir, { recursive: true, force: true }); });
+afterAll(async () => {
+  if (dir) await rm(dir, { recursive: true, force: true });
+});
 
 describe('typed chaining matches the reference on a generated ship', () => {
   it('gives the same polylines for every object cut at X, Y and Z', () => {
     const b = index.bounds();
-    let objects = 0, closed = 0;
+    let objects = 0,
+      closed = 0;
     for (const k of [0, 1, 2] as const) {
       for (const f of [0.31, 0.5, 0.77]) {
         const c = b[k] + (b[k + 3] - b[k]) * f + 13.7;
@@ -126,7 +155,11 @@ describe('typed chaining matches the reference on a generated ship', () => {
   it('computes the same section through the index as through the linear scan', () => {
     const objects = model.objects;
     const b = index.bounds();
-    for (const [axis, k] of [['X', 0], ['Y', 1], ['Z', 2]] as const) {
+    for (const [axis, k] of [
+      ['X', 0],
+      ['Y', 1],
+      ['Z', 2],
+    ] as const) {
       const c = (b[k] + b[k + 3]) / 2 + 13.7;
       const fast = computeSection({ objects, index }, axis, c, { grid: false });
       expect(fast).toEqual(computeSection({ objects, index }, axis, c, { grid: false, linear: true }));

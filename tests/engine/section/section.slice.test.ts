@@ -1,5 +1,5 @@
 /**
- * Section kernel (issue 5 item 5): raw slicing and chaining on hand-made solids, and a transverse
+ * Section kernel: raw slicing and chaining on hand-made solids, and a transverse
  * section of NAPA-OCX_M8 at X = 2400 mm checked against values reasoned from the plate bounds.
  */
 import path from 'node:path';
@@ -16,8 +16,40 @@ import { decodeScenePackage } from '../../../engine/package/reader';
 /** A closed box mesh [x0..x1]×[y0..y1]×[z0..z1] (12 triangles, 8 shared vertices). */
 function box(object: number, b: number[]): PartMesh {
   const [x0, y0, z0, x1, y1, z1] = b;
-  const positions = new Float32Array([x0, y0, z0, x1, y0, z0, x1, y1, z0, x0, y1, z0, x0, y0, z1, x1, y0, z1, x1, y1, z1, x0, y1, z1]);
-  const q = [[0, 3, 2, 1], [4, 5, 6, 7], [0, 1, 5, 4], [1, 2, 6, 5], [2, 3, 7, 6], [3, 0, 4, 7]];
+  const positions = new Float32Array([
+    x0,
+    y0,
+    z0,
+    x1,
+    y0,
+    z0,
+    x1,
+    y1,
+    z0,
+    x0,
+    y1,
+    z0,
+    x0,
+    y0,
+    z1,
+    x1,
+    y0,
+    z1,
+    x1,
+    y1,
+    z1,
+    x0,
+    y1,
+    z1,
+  ]);
+  const q = [
+    [0, 3, 2, 1],
+    [4, 5, 6, 7],
+    [0, 1, 5, 4],
+    [1, 2, 6, 5],
+    [2, 3, 7, 6],
+    [3, 0, 4, 7],
+  ];
   const indices = new Uint32Array(q.flatMap(([a, b2, c, d]) => [a, b2, c, a, c, d]));
   return { object, positions, normals: null, indices, edges: null };
 }
@@ -79,8 +111,16 @@ describe('classification rules', () => {
     expect(plateLabel(1234.4, 12.5)).toBe('1234 x 12.5');
     expect(sectionName('X', '#10+0.1')).toBe('X=#10+0.1');
     expect(sectionName('Y', '-#l3')).toBe('Y=-#L3');
-    expect([drawPriority('plates', 'intersected'), drawPriority('seams'), drawPriority('plates', 'inSection'), drawPriority('stiffeners', 'intersected'),
-      drawPriority('stiffeners', 'inSection'), drawPriority('brackets'), drawPriority('compartments'), drawPriority('grid')]).toEqual([1.1, 1, 0.9, 0.8, 0.7, 0.6, 0.5, 0]);
+    expect([
+      drawPriority('plates', 'intersected'),
+      drawPriority('seams'),
+      drawPriority('plates', 'inSection'),
+      drawPriority('stiffeners', 'intersected'),
+      drawPriority('stiffeners', 'inSection'),
+      drawPriority('brackets'),
+      drawPriority('compartments'),
+      drawPriority('grid'),
+    ]).toEqual([1.1, 1, 0.9, 0.8, 0.7, 0.6, 0.5, 0]);
   });
 });
 
@@ -98,12 +138,20 @@ describe('NAPA-OCX_M8 transverse section at X = 2400 mm', () => {
     // By the bounds: plates spanning x 0..4800 are crossed at 2400; their in-plane extents are the trace lengths
     // (side bulkheads: z 1200..4200 = 3000 mm; deck/bottom: y -3000..3000 = 6000 mm), thickness = the bounds' thin side.
     const crossed = r.objects.filter((o) => o.type === 'PLATE' && o.bounds && o.bounds[0] < 2399 && o.bounds[3] > 2401);
-    const expected = crossed.map((o) => {
-      const b = o.bounds!;
-      const ey = b[4] - b[1], ez = b[5] - b[2];
-      return `${o.name}|${Math.round(Math.max(ey, ez))} x ${Math.round(Math.min(ey, ez))}`;
-    }).sort();
-    expect(expected).toEqual(['P:P1/BOTTOM|6000 x 10', 'P:P1/DECK|6000 x 10', 'P:P1/LBH_WT_P|3000 x 10', 'P:P1/LBH_WT_S|3000 x 9']);
+    const expected = crossed
+      .map((o) => {
+        const b = o.bounds!;
+        const ey = b[4] - b[1],
+          ez = b[5] - b[2];
+        return `${o.name}|${Math.round(Math.max(ey, ez))} x ${Math.round(Math.min(ey, ez))}`;
+      })
+      .sort();
+    expect(expected).toEqual([
+      'P:P1/BOTTOM|6000 x 10',
+      'P:P1/DECK|6000 x 10',
+      'P:P1/LBH_WT_P|3000 x 10',
+      'P:P1/LBH_WT_S|3000 x 9',
+    ]);
     expect(s.steel.plates.intersected.map((c) => `${c.name}|${c.label}`).sort()).toEqual(expected);
     for (const c of s.steel.plates.intersected) expect(c.curves.every((cv) => cv.closed)).toBe(true);
     // The web frame lies in the plane (x 2400..2410, 10 mm thick): in section, outline plus its opening.
@@ -122,23 +170,43 @@ describe('NAPA-OCX_M8 transverse section at X = 2400 mm', () => {
 
   it('answers the same through the BVH, the linear scan and the decoded .sc package', () => {
     const model = { objects: r.objects, properties: r.properties, index };
-    const key = (s: ReturnType<typeof computeSection>) => ['plates', 'stiffeners', 'brackets', 'holes', 'pillars'].flatMap((c) =>
-      (['inSection', 'intersected', 'connectingNegative', 'connectingPositive'] as const).flatMap((rel) =>
-        (s.steel as any)[c][rel].map((x: any) => `${c}:${rel}:${x.stid}:${x.curves.length}`))).sort();
-    for (const [axis, c] of [['X', 1234], ['Y', 777], ['Z', 2500], ['Z', 4205]] as const) {
+    const key = (s: ReturnType<typeof computeSection>) =>
+      (['plates', 'stiffeners', 'brackets', 'holes', 'pillars'] as const)
+        .flatMap((c) =>
+          (['inSection', 'intersected', 'connectingNegative', 'connectingPositive'] as const).flatMap((rel) =>
+            s.steel[c][rel].map((x) => `${c}:${rel}:${x.stid}:${x.curves.length}`),
+          ),
+        )
+        .sort();
+    for (const [axis, c] of [
+      ['X', 1234],
+      ['Y', 777],
+      ['Z', 2500],
+      ['Z', 4205],
+    ] as const) {
       const a = computeSection(model, axis, c);
       const b = computeSection(model, axis, c, { linear: true });
       expect(key(a)).toEqual(key(b));
       expect(key(a).length).toBeGreaterThan(0);
     }
-    const frames = encodeScenePackage(r.meshes, { bounds: r.info.bounds, objectCount: r.objects.length, tolerances: r.info.tolerances });
+    const frames = encodeScenePackage(r.meshes, {
+      bounds: r.info.bounds,
+      objectCount: r.objects.length,
+      tolerances: r.info.tolerances,
+    });
     const bytes = new Uint8Array(frames.reduce((n, f) => n + f.length, 0));
     let at = 0;
-    for (const f of frames) { bytes.set(f, at); at += f.length; }
+    for (const f of frames) {
+      bytes.set(f, at);
+      at += f.length;
+    }
     const scIndex = SectionIndex.fromChunks(decodeScenePackage(bytes).chunks);
     const viaSc = computeSection({ ...model, index: scIndex }, 'X', 2400);
-    expect(viaSc.steel.plates.intersected.map((p) => `${p.name}|${p.label}`).sort())
-      .toEqual(computeSection(model, 'X', 2400).steel.plates.intersected.map((p) => `${p.name}|${p.label}`).sort());
+    expect(viaSc.steel.plates.intersected.map((p) => `${p.name}|${p.label}`).sort()).toEqual(
+      computeSection(model, 'X', 2400)
+        .steel.plates.intersected.map((p) => `${p.name}|${p.label}`)
+        .sort(),
+    );
   });
 
   it('puts the deck in section for a horizontal cut inside it (Z = 4205)', () => {

@@ -1,6 +1,13 @@
-/** Snapping and measuring kernels (issue 5 items 2–3; viewer.md §9 Snapping, §5 measure labels). */
+/** Snapping and measuring kernels (viewer.md §9 Snapping, §5 measure labels). */
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_SNAP_SETTINGS, SNAP_MULTIPLIER, SNAP_TYPE, computeSnap, segmentIntersection3d, type ScreenProjector } from '../../../engine/snap/snap';
+import {
+  DEFAULT_SNAP_SETTINGS,
+  SNAP_MULTIPLIER,
+  SNAP_TYPE,
+  computeSnap,
+  segmentIntersection3d,
+  type ScreenProjector,
+} from '../../../engine/snap/snap';
 import { componentLabelVisible, formatMeasure, measure } from '../../../engine/snap/measure';
 import type { FrameTables } from '../../../engine/model/types';
 
@@ -9,9 +16,23 @@ const project: ScreenProjector = (x, y) => [x / 10, -y / 10];
 
 describe('snap constants (viewer.md §9, §3)', () => {
   it('has the spec types, multipliers and defaults', () => {
-    expect(SNAP_TYPE).toEqual({ endPoint: 1, intersectionPoint: 2, polygonPoint: 3, nearestPoint: 4, frame: 101, longitudinal: 102, vertical: 103 });
+    expect(SNAP_TYPE).toEqual({
+      endPoint: 1,
+      intersectionPoint: 2,
+      polygonPoint: 3,
+      nearestPoint: 4,
+      frame: 101,
+      longitudinal: 102,
+      vertical: 103,
+    });
     expect(SNAP_MULTIPLIER).toEqual({ 1: 1.3, 2: 1.2, 3: 1.1, 4: 1.0 });
-    expect(DEFAULT_SNAP_SETTINGS).toEqual({ endPoint: true, intersectionPoint: true, polygonPoint: true, nearestPoint: true, tolerancePx: 15 });
+    expect(DEFAULT_SNAP_SETTINGS).toEqual({
+      endPoint: true,
+      intersectionPoint: true,
+      polygonPoint: true,
+      nearestPoint: true,
+      tolerancePx: 15,
+    });
   });
 });
 
@@ -42,19 +63,33 @@ describe('computeSnap', () => {
     const triangles = [0, 0, 0, 100, 0, 0, 0, 100, 0];
     const r = computeSnap({ cursor: [10.5, -0.5], project, triangles });
     expect(r.type === 'snap' && [r.snapType, ...r.point]).toEqual([3, 100, 0, 0]);
-    const off = computeSnap({ cursor: [10.5, -0.5], project, triangles }, { ...DEFAULT_SNAP_SETTINGS, polygonPoint: false });
+    const off = computeSnap(
+      { cursor: [10.5, -0.5], project, triangles },
+      { ...DEFAULT_SNAP_SETTINGS, polygonPoint: false },
+    );
     expect(off).toEqual({ type: 'miss' });
   });
   it('misses beyond the tolerance and falls back to the surface hit as nearest point', () => {
     expect(computeSnap({ cursor: [50, 20], project, edges: edge })).toEqual({ type: 'miss' });
     const r = computeSnap({ cursor: [50, 20], project, edges: edge, hit: [500, -200, 0] });
     expect(r.type === 'snap' && [r.snapType, ...r.point]).toEqual([4, 500, -200, 0]);
-    expect(computeSnap({ cursor: [50, 20], project, edges: edge, hit: [500, -200, 0] }, { ...DEFAULT_SNAP_SETTINGS, nearestPoint: false })).toEqual({ type: 'miss' });
+    expect(
+      computeSnap(
+        { cursor: [50, 20], project, edges: edge, hit: [500, -200, 0] },
+        { ...DEFAULT_SNAP_SETTINGS, nearestPoint: false },
+      ),
+    ).toEqual({ type: 'miss' });
   });
   it('adds frame, longitudinal and vertical numbers (101–103) at the snapped point', () => {
     const frames: FrameTables = {
-      x: [{ id: 'a', name: 'FR0', coordinate: 0, number: 0 }, { id: 'b', name: 'FR1', coordinate: 700, number: 1 }],
-      y: [{ id: 'c', name: 'L0', coordinate: 0, number: 0 }, { id: 'd', name: 'L1', coordinate: 1000, number: 1 }],
+      x: [
+        { id: 'a', name: 'FR0', coordinate: 0, number: 0 },
+        { id: 'b', name: 'FR1', coordinate: 700, number: 1 },
+      ],
+      y: [
+        { id: 'c', name: 'L0', coordinate: 0, number: 0 },
+        { id: 'd', name: 'L1', coordinate: 1000, number: 1 },
+      ],
       z: [],
     };
     const r = computeSnap({ cursor: [100, 0], project, edges: edge, frames });
@@ -72,7 +107,11 @@ describe('measure (viewer.md §5, §9)', () => {
   });
   it('shows component labels only when longer than 0.1 and shorter than the total', () => {
     const m = measure([0, 0, 0], [300, 400, 0.05]);
-    expect(m.components.map((c) => [c.axis, c.visible])).toEqual([['x', true], ['y', true], ['z', false]]);
+    expect(m.components.map((c) => [c.axis, c.visible])).toEqual([
+      ['x', true],
+      ['y', true],
+      ['z', false],
+    ]);
     const aligned = measure([10, 20, 30], [10, 20, 1030.7]);
     expect(aligned.components.every((c) => !c.visible)).toBe(true);
     expect(componentLabelVisible(0.1, 5)).toBe(false);

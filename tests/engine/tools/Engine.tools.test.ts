@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { EngineEvent, PointerInput } from '../../../engine/EngineApi';
 import type { ModelScene } from '../../../engine/scene/ModelScene';
-import { ClippingManager } from '../../../engine/tools/ClippingManager';
+import type { ClippingManager } from '../../../engine/tools/ClippingManager';
 import { loadedSideView, sx, sy, twoPanelBytes as bytes, twoPanelTable as table } from '../scene/engineFixtures';
 
 async function loaded() {
@@ -11,24 +11,45 @@ async function loaded() {
 }
 
 const ptr = (kind: PointerInput['kind'], x: number, y: number, over: Partial<PointerInput> = {}): PointerInput => ({
-  kind, x, y, button: 0, buttons: kind === 'move' ? 0 : 1, ctrlKey: false, shiftKey: false, altKey: false, metaKey: false, pointerId: 1, pointerType: 'mouse', time: 0, ...over,
+  kind,
+  x,
+  y,
+  button: 0,
+  buttons: kind === 'move' ? 0 : 1,
+  ctrlKey: false,
+  shiftKey: false,
+  altKey: false,
+  metaKey: false,
+  pointerId: 1,
+  pointerType: 'mouse',
+  time: 0,
+  ...over,
 });
-const last = <T extends EngineEvent['type']>(events: EngineEvent[], type: T) => events.filter((e) => e.type === type).pop() as Extract<EngineEvent, { type: T }> | undefined;
+const last = <T extends EngineEvent['type']>(events: EngineEvent[], type: T) =>
+  events.filter((e) => e.type === type).pop() as Extract<EngineEvent, { type: T }> | undefined;
 
 describe('clipping through the facade', () => {
   it('activates with the default box, shows planes at 0.6 and reduces the model opacity', async () => {
     const { engine, events, internals } = await loaded();
     engine.setClipping(true);
     const ev = last(events, 'clip-changed')!;
-    expect(ev).toMatchObject({ active: true, visible: true, box: { xMin: -100, xMax: 5100, yMin: -100, yMax: 3100, zMin: -100, zMax: 1100 } });
+    expect(ev).toMatchObject({
+      active: true,
+      visible: true,
+      box: { xMin: -100, xMax: 5100, yMin: -100, yMax: 3100, zMin: -100, zMax: 1100 },
+    });
     const q = internals.clip.quad('xMax');
     expect(q.visible).toBe(true);
     expect((q.material as { opacity: number }).opacity).toBe(0.6);
-    expect((engine as unknown as { uniforms: { uModelOpacity: { value: number } } }).uniforms.uModelOpacity.value).toBeLessThan(1);
+    expect(
+      (engine as unknown as { uniforms: { uModelOpacity: { value: number } } }).uniforms.uModelOpacity.value,
+    ).toBeLessThan(1);
     engine.setClipVisible(false);
     expect(q.visible).toBe(false);
     expect((q.material as { opacity: number }).opacity).toBe(0);
-    expect((engine as unknown as { uniforms: { uModelOpacity: { value: number } } }).uniforms.uModelOpacity.value).toBe(1);
+    expect((engine as unknown as { uniforms: { uModelOpacity: { value: number } } }).uniforms.uModelOpacity.value).toBe(
+      1,
+    );
     engine.dispose();
   });
   it('refuses a plane set that would cross its opposite, and clips picks and caps the cut chunks', async () => {
@@ -58,7 +79,11 @@ describe('clipping through the facade', () => {
     engine.fitToWindow();
     engine.setClipping(true);
     // Find a screen point on the xMax quad by projecting its centre.
-    const cams = (engine as unknown as { cams: { viewProjection(): unknown; project(x: number, y: number, z: number): [number, number] } }).cams;
+    const cams = (
+      engine as unknown as {
+        cams: { viewProjection(): unknown; project(x: number, y: number, z: number): [number, number] };
+      }
+    ).cams;
     cams.viewProjection();
     const box = engine.getClipBox().box;
     const [px, py] = cams.project(box.xMax, (box.yMin + box.yMax) / 2, (box.zMin + box.zMax) / 2);
@@ -77,7 +102,10 @@ describe('clipping through the facade', () => {
   it('clip to section makes a ±100 slab', async () => {
     const { engine } = await loaded();
     engine.clipToSection('X', 2500);
-    expect(engine.getClipBox()).toMatchObject({ active: true, box: { xMin: 2400, xMax: 2600, yMin: -100, yMax: 3100 } });
+    expect(engine.getClipBox()).toMatchObject({
+      active: true,
+      box: { xMin: 2400, xMax: 2600, yMin: -100, yMax: 3100 },
+    });
     engine.dispose();
   });
 });
@@ -85,7 +113,10 @@ describe('clipping through the facade', () => {
 describe('sections, measure, snap and annotations through the facade', () => {
   it('creates a section from the loaded chunks, draws it once and exports it', async () => {
     const { engine, events } = await loaded();
-    engine.setModelDetails({ names: ['A', 'P1', 'P2', 'B', 'S4', 'P5'], properties: [null, { PLTH: 0.012 }, null, null, null, null] });
+    engine.setModelDetails({
+      names: ['A', 'P1', 'P2', 'B', 'S4', 'P5'],
+      properties: [null, { PLTH: 0.012 }, null, null, null, null],
+    });
     const s = engine.createSection('X', 500, 'X=500')!;
     expect(s.ok).toBe(true);
     const cut = s.result.steel.plates.intersected.map((c) => c.name).sort();
@@ -133,7 +164,11 @@ describe('sections, measure, snap and annotations through the facade', () => {
     expect(m.components.map((c) => c.visible)).toEqual([true, false, true]);
     engine.setClipping(true);
     engine.setClipPlaneValue('xMax', 500);
-    const measureGroup = (engine as unknown as { measure: { group: { visible: boolean; children: { material?: { clippingPlanes?: unknown } }[] } } }).measure.group;
+    const measureGroup = (
+      engine as unknown as {
+        measure: { group: { visible: boolean; children: { material?: { clippingPlanes?: unknown } }[] } };
+      }
+    ).measure.group;
     expect(measureGroup.visible).toBe(true);
     expect(measureGroup.children.every((c) => !c.material?.clippingPlanes)).toBe(true);
     // Right click cancels an armed operator without a context menu.
@@ -148,7 +183,10 @@ describe('sections, measure, snap and annotations through the facade', () => {
   });
   it('labels visible plates by name and thickness, selects and deletes annotations', async () => {
     const { engine, events } = await loaded();
-    engine.setModelDetails({ names: ['A', 'P1', 'P2', 'B', 'S4', 'P5'], properties: [null, { PLTH: 0.012 }, null, null, null, null] });
+    engine.setModelDetails({
+      names: ['A', 'P1', 'P2', 'B', 'S4', 'P5'],
+      properties: [null, { PLTH: 0.012 }, null, null, null, null],
+    });
     engine.setAnnotationSettings({ plates: true });
     await new Promise((r) => setTimeout(r, 0));
     const ann = (engine as unknown as { annotations: { texts(): string[]; updating: boolean } }).annotations;

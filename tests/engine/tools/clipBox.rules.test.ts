@@ -1,9 +1,24 @@
 import { describe, expect, it } from 'vitest';
-import { CLIP_CONSTANTS, defaultClipBox, dragCoordinate, insideClipBox, planeEquation, sectionSlab, withPlane } from '../../../engine/tools/clipBox';
+import {
+  CLIP_CONSTANTS,
+  defaultClipBox,
+  dragCoordinate,
+  insideClipBox,
+  planeEquation,
+  sectionSlab,
+  withPlane,
+} from '../../../engine/tools/clipBox';
 
 describe('clipping box rules (viewer.md §9 Clipping)', () => {
   it('default box is the model bounds plus a 100 mm margin', () => {
-    expect(defaultClipBox([0, -5000, 100, 120000, 5000, 20000])).toEqual({ xMin: -100, xMax: 120100, yMin: -5100, yMax: 5100, zMin: 0, zMax: 20100 });
+    expect(defaultClipBox([0, -5000, 100, 120000, 5000, 20000])).toEqual({
+      xMin: -100,
+      xMax: 120100,
+      yMin: -5100,
+      yMax: 5100,
+      zMin: 0,
+      zMax: 20100,
+    });
   });
   it('falls back to x -50000..200000, y and z -50000..50000 when the bounds are degenerate', () => {
     const fb = { xMin: -50000, xMax: 200000, yMin: -50000, yMax: 50000, zMin: -50000, zMax: 50000 };

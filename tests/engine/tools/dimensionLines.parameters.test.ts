@@ -1,9 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { ARROW_HEAD_MM, parameterDimension, parameterText, surfaceDimensions } from '../../../engine/tools/dimensionLines';
+import {
+  ARROW_HEAD_MM,
+  parameterDimension,
+  parameterText,
+  surfaceDimensions,
+} from '../../../engine/tools/dimensionLines';
 import type { SurfaceObjectInput } from '../../../engine/EngineApi';
 
 const obj = (parameters: SurfaceObjectInput['parameters']): SurfaceObjectInput => ({
-  name: 'SO1', definitionPlane: { point: { x: 0, y: 0, z: 0 }, normal: { nx: 0, ny: 0, nz: 1 } }, parameters,
+  name: 'SO1',
+  definitionPlane: { point: { x: 0, y: 0, z: 0 }, normal: { nx: 0, ny: 0, nz: 1 } },
+  parameters,
 });
 
 describe('surface-object dimension lines (viewer.md §5, §9)', () => {
@@ -13,12 +20,16 @@ describe('surface-object dimension lines (viewer.md §5, §9)', () => {
     expect(parameterText({ parameterType: 'angle', parameterValue: 44.6 })).toBe('45°');
   });
   it('a zero parameter draws nothing', () => {
-    const o = obj([{ parameterType: 'length', parameterValue: 0, startPoint: { x: 0, y: 0, z: 0 }, endPoint: { x: 1, y: 0, z: 0 } }]);
+    const o = obj([
+      { parameterType: 'length', parameterValue: 0, startPoint: { x: 0, y: 0, z: 0 }, endPoint: { x: 1, y: 0, z: 0 } },
+    ]);
     expect(parameterDimension(o, o.parameters[0])).toBeNull();
     expect(surfaceDimensions([o])).toEqual([]);
   });
   it('a length is the line start → end (m → mm) with arrow heads of 50 mm at both ends', () => {
-    const o = obj([{ parameterType: 'length', parameterValue: 2, startPoint: { x: 1, y: 0, z: 0 }, endPoint: { x: 3, y: 0, z: 0 } }]);
+    const o = obj([
+      { parameterType: 'length', parameterValue: 2, startPoint: { x: 1, y: 0, z: 0 }, endPoint: { x: 3, y: 0, z: 0 } },
+    ]);
     const d = parameterDimension(o, o.parameters[0])!;
     expect(d.segments.slice(0, 6)).toEqual([1000, 0, 0, 3000, 0, 0]);
     expect(d.segments.length).toBe(6 + 4 * 6);
@@ -29,8 +40,18 @@ describe('surface-object dimension lines (viewer.md §5, §9)', () => {
   });
   it('a radius has one arrow head and an angle an arc around its vertex', () => {
     const o = obj([
-      { parameterType: 'radius', parameterValue: 0.5, startPoint: { x: 0, y: 0, z: 0 }, endPoint: { x: 0, y: 0.5, z: 0 } },
-      { parameterType: 'angle', parameterValue: 90, angleVertex: { x: 0, y: 0, z: 0 }, startPoint: { x: 1, y: 0, z: 0 } },
+      {
+        parameterType: 'radius',
+        parameterValue: 0.5,
+        startPoint: { x: 0, y: 0, z: 0 },
+        endPoint: { x: 0, y: 0.5, z: 0 },
+      },
+      {
+        parameterType: 'angle',
+        parameterValue: 90,
+        angleVertex: { x: 0, y: 0, z: 0 },
+        startPoint: { x: 1, y: 0, z: 0 },
+      },
     ]);
     const [r, a] = surfaceDimensions([o]);
     expect(r.segments.length).toBe(6 + 2 * 6);

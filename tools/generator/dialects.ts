@@ -1,5 +1,5 @@
 /**
- * Writer dialects of the ship generator (issue 3 "Done when": an OCX file from a vendor the importer has
+ * Writer dialects of the ship generator (an OCX file from a vendor the importer has
  * never seen imports with the same quality). The same ship, with the same exact figures, written the way
  * other design systems write OCX. Each named dialect is a plausible habit set of a writer that is not NAPA;
  * the habits, and what each changes:
@@ -27,7 +27,14 @@
  * - crlfBom: CRLF line ends and a UTF-8 byte-order mark.
  */
 import { type El, type NameStyle, attr, elems, local, ocx, rewriteOcx, setAttr } from './dialectTree';
-import { NewIds, contourAsNurbs, linesAsPolyLines, planeAsNurbs, refineNurbs, reverseContours } from './dialectGeometry';
+import {
+  NewIds,
+  contourAsNurbs,
+  linesAsPolyLines,
+  planeAsNurbs,
+  refineNurbs,
+  reverseContours,
+} from './dialectGeometry';
 import { convertUnits, unitsMl } from './dialectUnits';
 import type { WriterHabits } from './solidCog';
 
@@ -58,33 +65,86 @@ export const VENDOR_NS = 'urn:x-keelson-bench:vendor-extension';
 
 /** The canonical output (ocxWriter.ts): passed through untouched, byte for byte. */
 const CANONICAL: Dialect = {
-  name: 'default', description: 'Canonical generator output: OCX 3.1, ocx: prefix, schema order, m/kg, Plane3D and Line3D contours, solid CoG (the steel’s own centre of gravity)',
-  schema: '3.1', prefix: 'ocx', order: 'schema', units: 'm-kg', surfaces: 'canonical', contours: 'canonical', cog: 'solid',
-  header: { originating_system: 'Keelson ship generator', organization: 'Keelson', application_version: '1' }, guids: 'plain', extensions: false, crlfBom: false,
+  name: 'default',
+  description:
+    'Canonical generator output: OCX 3.1, ocx: prefix, schema order, m/kg, Plane3D and Line3D contours, solid CoG (the steel’s own centre of gravity)',
+  schema: '3.1',
+  prefix: 'ocx',
+  order: 'schema',
+  units: 'm-kg',
+  surfaces: 'canonical',
+  contours: 'canonical',
+  cog: 'solid',
+  header: { originating_system: 'Keelson ship generator', organization: 'Keelson', application_version: '1' },
+  guids: 'plain',
+  extensions: false,
+  crlfBom: false,
 };
 
 /** The named dialects. */
 export const DIALECTS: Record<string, Dialect> = {
   default: CANONICAL,
   cadmatic: {
-    ...CANONICAL, name: 'cadmatic', description: 'CADMATIC Hull style: OCX 3.0, default namespace, solid CoG, CRLF + BOM, braced lower-case GUIDs, vendor extension elements and attributes',
-    schema: '3.0', prefix: '', cog: 'solid', guids: 'braced-lower', extensions: true, crlfBom: true,
+    ...CANONICAL,
+    name: 'cadmatic',
+    description:
+      'CADMATIC Hull style: OCX 3.0, default namespace, solid CoG, CRLF + BOM, braced lower-case GUIDs, vendor extension elements and attributes',
+    schema: '3.0',
+    prefix: '',
+    cog: 'solid',
+    guids: 'braced-lower',
+    extensions: true,
+    crlfBom: true,
     header: { originating_system: 'CADMATIC Hull', organization: 'CADMATIC Oy', application_version: '2024T2' },
   },
   aveva: {
-    ...CANONICAL, name: 'aveva', description: 'AVEVA E3D Marine style: OCX 3.0, opaque unit ids with lengths in mm, masses in t, angles in degrees, PolyLine3D contour segments, braced upper-case GUIDs, shuffled sibling order, solid CoG',
-    schema: '3.0', units: 'mm-t', contours: 'polyline', order: 'shuffled', cog: 'solid', guids: 'braced-upper',
-    header: { originating_system: 'AVEVA E3D Design', organization: 'AVEVA E3D Design User', application_version: '4.2' },
+    ...CANONICAL,
+    name: 'aveva',
+    description:
+      'AVEVA E3D Marine style: OCX 3.0, opaque unit ids with lengths in mm, masses in t, angles in degrees, PolyLine3D contour segments, braced upper-case GUIDs, shuffled sibling order, solid CoG',
+    schema: '3.0',
+    units: 'mm-t',
+    contours: 'polyline',
+    order: 'shuffled',
+    cog: 'solid',
+    guids: 'braced-upper',
+    header: {
+      originating_system: 'AVEVA E3D Design',
+      organization: 'AVEVA E3D Design User',
+      application_version: '4.2',
+    },
   },
   '3dexperience': {
-    ...CANONICAL, name: '3dexperience', description: '3DEXPERIENCE style: OCX 3.1 with the prefix o:, every plate on a NURBSSurface (degree 2, repeated knots; curved ones refined), contours as closed degree-1 NURBS3D, solid CoG',
-    prefix: 'o', surfaces: 'nurbs2', contours: 'nurbs', cog: 'solid',
-    header: { originating_system: '3DEXPERIENCE CATIA Structure Functional Design', organization: 'Dassault Systemes', application_version: 'R2024x' },
+    ...CANONICAL,
+    name: '3dexperience',
+    description:
+      '3DEXPERIENCE style: OCX 3.1 with the prefix o:, every plate on a NURBSSurface (degree 2, repeated knots; curved ones refined), contours as closed degree-1 NURBS3D, solid CoG',
+    prefix: 'o',
+    surfaces: 'nurbs2',
+    contours: 'nurbs',
+    cog: 'solid',
+    header: {
+      originating_system: '3DEXPERIENCE CATIA Structure Functional Design',
+      organization: 'Dassault Systemes',
+      application_version: 'R2024x',
+    },
   },
   prostep: {
-    ...CANONICAL, name: 'prostep', description: 'PROSTEP converter style: OCX 3.1, every child list reversed (not schema order), contours end to start with 0.41 mm gaps, bilinear NURBS plate surfaces, mm/t units, solid CoG, CRLF',
-    order: 'reversed', contours: 'reversed-gaps', surfaces: 'nurbs1', units: 'mm-t', cog: 'solid', crlfBom: true,
-    header: { originating_system: 'PROSTEP OpenPDM OCX Converter', organization: 'PROSTEP AG', application_version: '9.1' },
+    ...CANONICAL,
+    name: 'prostep',
+    description:
+      'PROSTEP converter style: OCX 3.1, every child list reversed (not schema order), contours end to start with 0.41 mm gaps, bilinear NURBS plate surfaces, mm/t units, solid CoG, CRLF',
+    order: 'reversed',
+    contours: 'reversed-gaps',
+    surfaces: 'nurbs1',
+    units: 'mm-t',
+    cog: 'solid',
+    crlfBom: true,
+    header: {
+      originating_system: 'PROSTEP OpenPDM OCX Converter',
+      organization: 'PROSTEP AG',
+      application_version: '9.1',
+    },
   },
 };
 
@@ -98,22 +158,55 @@ export function dialectOf(name: string | Dialect | undefined): Dialect {
 }
 
 /** The variant of a dialect that the OCX schema can accept: no vendor extensions, schema-order children. */
-export const schemaValidVariant = (d: Dialect): Dialect => ({ ...d, extensions: false, order: d.order === 'reversed' ? 'schema' : d.order });
+export const schemaValidVariant = (d: Dialect): Dialect => ({
+  ...d,
+  extensions: false,
+  order: d.order === 'reversed' ? 'schema' : d.order,
+});
 
 /** True when the dialect writes exactly the canonical text. */
 export const isCanonical = (d: Dialect) => JSON.stringify(d) === JSON.stringify(CANONICAL);
 
 /** Children lists whose order the schema leaves free (xs:choice maxOccurs unbounded or repeated elements; ComposedOf: 3.1 only). */
-const FREE_ORDER = new Set(['StiffenedBy', 'SplitBy', 'CutBy', 'Occurrence', 'OccurrenceGroup', 'MaterialCatalogue', 'XSectionCatalogue', 'HoleShapeCatalogue', 'UnitSet', 'CustomProperties', 'XRefPlanes', 'YRefPlanes', 'ZRefPlanes']);
+const FREE_ORDER = new Set([
+  'StiffenedBy',
+  'SplitBy',
+  'CutBy',
+  'Occurrence',
+  'OccurrenceGroup',
+  'MaterialCatalogue',
+  'XSectionCatalogue',
+  'HoleShapeCatalogue',
+  'UnitSet',
+  'CustomProperties',
+  'XRefPlanes',
+  'YRefPlanes',
+  'ZRefPlanes',
+]);
 
 function reorder(e: El, mode: Dialect['order'], schema: Dialect['schema']): void {
   const n = local(e.name);
-  if (mode === 'reversed' ? n !== 'ControlPtList' && n !== 'UnitsML' && n !== 'DimensionSet' : FREE_ORDER.has(n) || (n === 'ComposedOf' && schema === '3.1')) e.kids.reverse();
+  if (
+    mode === 'reversed'
+      ? n !== 'ControlPtList' && n !== 'UnitsML' && n !== 'DimensionSet'
+      : FREE_ORDER.has(n) || (n === 'ComposedOf' && schema === '3.1')
+  )
+    e.kids.reverse();
   for (const k of elems(e)) reorder(k, mode, schema);
 }
 
 /** References that OCX 3.0 requires a name on. */
-const NAMED_REFS_30 = new Set(['PlateMaterial', 'BracketRef', 'StiffenerRef', 'SectionRef', 'MaterialRef', 'PlateRef', 'GridRef', 'SeamRef', 'VesselRef']);
+const NAMED_REFS_30 = new Set([
+  'PlateMaterial',
+  'BracketRef',
+  'StiffenerRef',
+  'SectionRef',
+  'MaterialRef',
+  'PlateRef',
+  'GridRef',
+  'SeamRef',
+  'VesselRef',
+]);
 
 /**
  * What OCX 3.0 wants differently from 3.1 in the generator's output: a name on references (the target's
@@ -126,15 +219,27 @@ function schema30(e: El): void {
   if (n === 'RefPlane') e.attrs = e.attrs.filter(([k]) => k !== 'displayGrid');
   if (n === 'Compartment') {
     const p = attr(e, 'ocx:compartmentPurpose') ?? '';
-    const liquid = elems(e, 'LiquidCargo').map((c) => attr(c, 'ocx:liquidCargoType') ?? '').join(' ');
-    const v = p === 'void' ? 'Void' : /engine/.test(p) ? 'Machinery' : /fuel/.test(liquid) ? 'Fuel' : /cargo|centre_tank|wing_tank/.test(p) ? 'Cargo' : 'Ballast';
+    const liquid = elems(e, 'LiquidCargo')
+      .map((c) => attr(c, 'ocx:liquidCargoType') ?? '')
+      .join(' ');
+    const v =
+      p === 'void'
+        ? 'Void'
+        : /engine/.test(p)
+          ? 'Machinery'
+          : /fuel/.test(liquid)
+            ? 'Fuel'
+            : /cargo|centre_tank|wing_tank/.test(p)
+              ? 'Cargo'
+              : 'Ballast';
     setAttr(e, 'ocx:compartmentPurpose', v);
   }
   for (const k of elems(e)) schema30(k);
 }
 
 function guidStyle(e: El, style: Dialect['guids']): void {
-  for (const a of e.attrs) if (local(a[0]) === 'GUIDRef') a[1] = `{${style === 'braced-upper' ? a[1].toUpperCase() : a[1].toLowerCase()}}`;
+  for (const a of e.attrs)
+    if (local(a[0]) === 'GUIDRef') a[1] = `{${style === 'braced-upper' ? a[1].toUpperCase() : a[1].toLowerCase()}}`;
   for (const k of elems(e)) guidStyle(k, style);
 }
 
@@ -142,10 +247,23 @@ function guidStyle(e: El, style: Dialect['guids']): void {
 function extend(e: El): void {
   const n = local(e.name);
   if (n === 'Plate' || n === 'Stiffener' || n === 'Bracket') {
-    e.kids.unshift({ name: 'vx:ProductionData', attrs: [['vx:workshop', 'HALL 2'], ['vx:sequence', '3']], kids: [{ name: 'vx:Remark', attrs: [], kids: ['edge prep. K'] }] });
+    e.kids.unshift({
+      name: 'vx:ProductionData',
+      attrs: [
+        ['vx:workshop', 'HALL 2'],
+        ['vx:sequence', '3'],
+      ],
+      kids: [{ name: 'vx:Remark', attrs: [], kids: ['edge prep. K'] }],
+    });
     e.attrs.push(['vx:releaseState', 'APPROVED']);
   }
-  if (n === 'Plate') e.kids.push(ocx('WeldingData', [['id', `wd-${attr(e, 'id')}`], ['process', 'FCAW']]));
+  if (n === 'Plate')
+    e.kids.push(
+      ocx('WeldingData', [
+        ['id', `wd-${attr(e, 'id')}`],
+        ['process', 'FCAW'],
+      ]),
+    );
   if (n === 'Panel') e.attrs.push(['vx:assembly', 'B-ASSY']);
   for (const k of elems(e)) extend(k);
 }

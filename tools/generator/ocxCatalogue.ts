@@ -15,8 +15,26 @@ const UNITS: [string, string, string, [string, number, string?][], string][] = [
   ['Um3', 'cubic meter', 'm3', [['meter', 3]], 'D_L3'],
   ['URad', 'radian', 'rad', [['radian', 1]], 'D_None'],
   ['UKg', 'kilogram', 'kg', [['gram', 1, 'k']], 'D_Kg'],
-  ['UKgOverm3', 'kilogram per cubic meter', 'kg/m3', [['gram', 1, 'k'], ['meter', -3]], 'D_Kg.M-3'],
-  ['UNOvermm2', 'newton per square millimeter', 'N/mm2', [['newton', 1], ['meter', -2, 'm']], 'D_N.MM-2'],
+  [
+    'UKgOverm3',
+    'kilogram per cubic meter',
+    'kg/m3',
+    [
+      ['gram', 1, 'k'],
+      ['meter', -3],
+    ],
+    'D_Kg.M-3',
+  ],
+  [
+    'UNOvermm2',
+    'newton per square millimeter',
+    'N/mm2',
+    [
+      ['newton', 1],
+      ['meter', -2, 'm'],
+    ],
+    'D_N.MM-2',
+  ],
   ['UKnots', 'knot', 'kn', [['knot', 1]], 'D_L.T-1'],
   ['UDimless', 'dimensionless', '', [], 'D_None'],
 ];
@@ -36,7 +54,8 @@ const DIMENSIONS = `<unitsml:DimensionSet>
 export function documentEnd(ids: IdSource, cat: CatalogueIds): string {
   const materials = (Object.keys(GRADES) as GradeName[])
     .map((g) => {
-      const m = cat.material[g], q = GRADES[g];
+      const m = cat.material[g],
+        q = GRADES[g];
       return (
         `<ocx:Material id="${m.id}" name="${g}" ocx:grade="${g}" ocx:GUIDRef="${m.guid}">` +
         `<ocx:Density numericvalue="${STEEL_DENSITY}" unit="UKgOverm3"/><ocx:YoungsModulus numericvalue="206000" unit="UNOvermm2"/>` +
@@ -47,17 +66,20 @@ export function documentEnd(ids: IdSource, cat: CatalogueIds): string {
     .join('');
   const sections = (Object.keys(SECTIONS) as SectionName[])
     .map((s) => {
-      const d = SECTIONS[s], c = cat.section[s];
+      const d = SECTIONS[s],
+        c = cat.section[s];
       const dims = d.dims.map(([k, v]) => `<ocx:${k} numericvalue="${num(v)}" unit="Um"/>`).join('');
       return `<ocx:BarSection id="${c.id}" name="${s}" ocx:GUIDRef="${c.guid}"><ocx:${d.shape}>${dims}</ocx:${d.shape}></ocx:BarSection>\n`;
     })
     .join('');
   const holes = (Object.keys(HOLE_SIZES) as HoleShapeName[])
     .map((h) => {
-      const c = cat.hole[h], { width, height } = HOLE_SIZES[h];
-      const shape = width === height
-        ? `<ocx:ParametricCircle id="${ids.id()}"><ocx:Diameter numericvalue="${num(width)}" unit="Um"/></ocx:ParametricCircle>`
-        : `<ocx:SymmetricalHole id="${ids.id()}"><ocx:Height numericvalue="${num(height)}" unit="Um"/><ocx:Width numericvalue="${num(width)}" unit="Um"/></ocx:SymmetricalHole>`;
+      const c = cat.hole[h],
+        { width, height } = HOLE_SIZES[h];
+      const shape =
+        width === height
+          ? `<ocx:ParametricCircle id="${ids.id()}"><ocx:Diameter numericvalue="${num(width)}" unit="Um"/></ocx:ParametricCircle>`
+          : `<ocx:SymmetricalHole id="${ids.id()}"><ocx:Height numericvalue="${num(height)}" unit="Um"/><ocx:Width numericvalue="${num(width)}" unit="Um"/></ocx:SymmetricalHole>`;
       return `<ocx:Hole2D id="${c.id}" name="${h}" ocx:GUIDRef="${c.guid}">${shape}</ocx:Hole2D>\n`;
     })
     .join('');

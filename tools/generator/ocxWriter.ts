@@ -3,11 +3,30 @@
  * ../shared/models/ocx/OCX_Schema_3.1.0.xsd). Element order follows the XSD sequences, modelled on
  * NAPA's 3.1 exports (NAPA-TR03_TC*.3docx). Geometry in metres (unit "Um"), thicknesses in mm ("Umm").
  */
-import type { BracketDesc, GradeName, GridPlane, HoleDesc, PanelDesc, PlateDesc, SeamDesc, SectionName, StiffenerDesc, SurfaceDesc, Vec3 } from './shipLayout';
+import type {
+  BracketDesc,
+  GradeName,
+  GridPlane,
+  HoleDesc,
+  PanelDesc,
+  PlateDesc,
+  SeamDesc,
+  SectionName,
+  StiffenerDesc,
+  SurfaceDesc,
+  Vec3,
+} from './shipLayout';
 import { HOLE_SIZES } from './framePlan';
 import { type NurbsCurve, type NurbsPatch, curveLength, patchAreaCentroid, patchBoundary } from './nurbs';
 import { hpBulbWidth, sectionPolygon } from '../../engine/geometry/barSections';
-import { type WriterHabits, flangeDirection, midThickness, newellVector, plateMeanNormal, stiffenerSolidCog } from './solidCog';
+import {
+  type WriterHabits,
+  flangeDirection,
+  midThickness,
+  newellVector,
+  plateMeanNormal,
+  stiffenerSolidCog,
+} from './solidCog';
 
 /** Steel density used for every grade, kg/m³. */
 export const STEEL_DENSITY = 7850;
@@ -17,7 +36,10 @@ export const STEEL_DENSITY = 7850;
  * come from the same section outline the importer sweeps (engine/geometry/barSections.ts), so the
  * DryWeight and CenterOfGravity the generator writes agree with what Keelson computes.
  */
-function bulbFlat(h: number, tw: number): { shape: string; dims: [string, number][]; area: number; centroid: number; uCentroid: number } {
+function bulbFlat(
+  h: number,
+  tw: number,
+): { shape: string; dims: [string, number][]; area: number; centroid: number; uCentroid: number } {
   const mm = { height: h * 1000, webThickness: tw * 1000 };
   const { outer } = sectionPolygon('BulbFlat', mm);
   let a = 0;
@@ -34,7 +56,11 @@ function bulbFlat(h: number, tw: number): { shape: string; dims: [string, number
   const flangeWidth = (mm.webThickness + hpBulbWidth(mm.height)) / 1000;
   return {
     shape: 'BulbFlat',
-    dims: [['Height', h], ['WebThickness', tw], ['FlangeWidth', flangeWidth]],
+    dims: [
+      ['Height', h],
+      ['WebThickness', tw],
+      ['FlangeWidth', flangeWidth],
+    ],
     area: Math.abs(a) / 1e6,
     centroid: cv / (6 * a) / 1000,
     uCentroid: cu / (6 * a) / 1000,
@@ -46,11 +72,34 @@ function bulbFlat(h: number, tw: number): { shape: string; dims: [string, number
  * trace (m) and uCentroid, the centroid's offset along FlangeDirection (m) with the section drawn from u = 0
  * as OCX_GUIDE §5.3.1 reads OffsetU = 0 (T: web centred at W/2; flat bar: t/2; bulb: towards the bulb).
  */
-export const SECTIONS: Record<SectionName, { shape: string; dims: [string, number][]; area: number; centroid: number; uCentroid?: number }> = {
+export const SECTIONS: Record<
+  SectionName,
+  { shape: string; dims: [string, number][]; area: number; centroid: number; uCentroid?: number }
+> = {
   HP200x10: bulbFlat(0.2, 0.01),
   HP260x11: bulbFlat(0.26, 0.011),
-  'T400x12+150x15': { shape: 'TBar', dims: [['Height', 0.4], ['Width', 0.15], ['WebThickness', 0.012], ['FlangeThickness', 0.015]], area: 0.385 * 0.012 + 0.15 * 0.015, centroid: (0.385 * 0.012 * 0.1925 + 0.15 * 0.015 * 0.3925) / (0.385 * 0.012 + 0.15 * 0.015), uCentroid: 0.075 },
-  FB150x12: { shape: 'FlatBar', dims: [['Height', 0.15], ['Width', 0.012]], area: 0.0018, centroid: 0.075, uCentroid: 0.006 },
+  'T400x12+150x15': {
+    shape: 'TBar',
+    dims: [
+      ['Height', 0.4],
+      ['Width', 0.15],
+      ['WebThickness', 0.012],
+      ['FlangeThickness', 0.015],
+    ],
+    area: 0.385 * 0.012 + 0.15 * 0.015,
+    centroid: (0.385 * 0.012 * 0.1925 + 0.15 * 0.015 * 0.3925) / (0.385 * 0.012 + 0.15 * 0.015),
+    uCentroid: 0.075,
+  },
+  FB150x12: {
+    shape: 'FlatBar',
+    dims: [
+      ['Height', 0.15],
+      ['Width', 0.012],
+    ],
+    area: 0.0018,
+    centroid: 0.075,
+    uCentroid: 0.006,
+  },
 };
 
 /** Material grades: yield and ultimate stress, N/mm². */
@@ -75,7 +124,15 @@ export interface WriteCounts {
 }
 
 /** Empty counters. */
-export const zeroCounts = (): WriteCounts => ({ panels: 0, plates: 0, stiffeners: 0, brackets: 0, seams: 0, holes: 0, curvedPlates: 0 });
+export const zeroCounts = (): WriteCounts => ({
+  panels: 0,
+  plates: 0,
+  stiffeners: 0,
+  brackets: 0,
+  seams: 0,
+  holes: 0,
+  curvedPlates: 0,
+});
 
 /** Formats a number for XML: at most 6 decimals, no trailing zeros, no "-0". */
 export function num(v: number): string {
@@ -116,7 +173,10 @@ export class IdSource {
   /** A GUID string 8-4-4-4-12 hex. */
   guid(): string {
     let h = '';
-    for (let i = 0; i < 4; i++) h += Math.floor(this.random() * 4294967296).toString(16).padStart(8, '0');
+    for (let i = 0; i < 4; i++)
+      h += Math.floor(this.random() * 4294967296)
+        .toString(16)
+        .padStart(8, '0');
     return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
   }
 }
@@ -134,7 +194,8 @@ export function catalogueIds(ids: IdSource): CatalogueIds {
   const material = {} as CatalogueIds['material'];
   for (const g of Object.keys(GRADES) as GradeName[]) material[g] = { id: `MAT_${g}`, guid: ids.guid() };
   const section = {} as CatalogueIds['section'];
-  for (const s of Object.keys(SECTIONS) as SectionName[]) section[s] = { id: `SEC_${s.replace(/[^A-Za-z0-9]/g, '_')}`, guid: ids.guid() };
+  for (const s of Object.keys(SECTIONS) as SectionName[])
+    section[s] = { id: `SEC_${s.replace(/[^A-Za-z0-9]/g, '_')}`, guid: ids.guid() };
   const hole: CatalogueIds['hole'] = {};
   for (const h of Object.keys(HOLE_SIZES)) hole[h] = { id: `HOLE_${h}`, guid: ids.guid() };
   return { material, section, hole, planes: new Map() };
@@ -144,7 +205,13 @@ export function catalogueIds(ids: IdSource): CatalogueIds {
 export const VESSEL_ID = 'vessel';
 
 /** Header, Vessel start, tolerances, CoordinateSystem with frame tables, ClassificationData. */
-export function documentStart(name: string, ids: IdSource, cat: CatalogueIds, planes: { x: GridPlane[]; y: GridPlane[]; z: GridPlane[] }, particulars: { length: number; breadth: number; depth: number; draught: number }): string {
+export function documentStart(
+  name: string,
+  ids: IdSource,
+  cat: CatalogueIds,
+  planes: { x: GridPlane[]; y: GridPlane[]; z: GridPlane[] },
+  particulars: { length: number; breadth: number; depth: number; draught: number },
+): string {
   const refPlanes = (list: GridPlane[]) =>
     list
       .map((p) => {
@@ -189,8 +256,10 @@ export function polygonAreaCentroid(poly: Vec3[]): { area: number; centroid: Vec
   const c: Vec3 = [0, 0, 0];
   const o = poly[0];
   for (let i = 1; i + 1 < poly.length; i++) {
-    const a = poly[i], b = poly[i + 1];
-    const e1 = [a[0] - o[0], a[1] - o[1], a[2] - o[2]], e2 = [b[0] - o[0], b[1] - o[1], b[2] - o[2]];
+    const a = poly[i],
+      b = poly[i + 1];
+    const e1 = [a[0] - o[0], a[1] - o[1], a[2] - o[2]],
+      e2 = [b[0] - o[0], b[1] - o[1], b[2] - o[2]];
     const cr = [e1[1] * e2[2] - e1[2] * e2[1], e1[2] * e2[0] - e1[0] * e2[2], e1[0] * e2[1] - e1[1] * e2[0]];
     const t = (cr[0] * u[0] + cr[1] * u[1] + cr[2] * u[2]) / 2;
     area += t;
@@ -211,7 +280,11 @@ export function holeAreaCentre(h: HoleDesc): { area: number; centre: Vec3 } {
  * Mass properties of a plate (polygon or NURBS patch, minus its holes) × thickness × density.
  * Returns the net area (m²) too.
  */
-export function plateMass(outline: Vec3[] | NurbsPatch, thicknessMm: number, holes: HoleDesc[] = []): MassPoint & { area: number } {
+export function plateMass(
+  outline: Vec3[] | NurbsPatch,
+  thicknessMm: number,
+  holes: HoleDesc[] = [],
+): MassPoint & { area: number } {
   const gross = Array.isArray(outline) ? polygonAreaCentroid(outline) : patchAreaCentroid(outline);
   let area = gross.area;
   const m: Vec3 = [gross.area * gross.centroid[0], gross.area * gross.centroid[1], gross.area * gross.centroid[2]];
@@ -232,11 +305,16 @@ export function stiffenerMass(s: StiffenerDesc): MassPoint {
   let len = 0;
   const c: Vec3 = [0, 0, 0];
   for (let i = 1; i < s.path.length; i++) {
-    const a = s.path[i - 1], b = s.path[i], l = dist(a, b);
+    const a = s.path[i - 1],
+      b = s.path[i],
+      l = dist(a, b);
     len += l;
     for (let k = 0; k < 3; k++) c[k] += (l * (a[k] + b[k])) / 2;
   }
-  return { mass: len * sec.area * STEEL_DENSITY, cog: [0, 1, 2].map((k) => c[k] / len + s.web[k] * sec.centroid) as Vec3 };
+  return {
+    mass: len * sec.area * STEEL_DENSITY,
+    cog: [0, 1, 2].map((k) => c[k] / len + s.web[k] * sec.centroid) as Vec3,
+  };
 }
 
 function physical(m: MassPoint): string {
@@ -274,7 +352,10 @@ function composite(ids: IdSource, pieces: (NurbsCurve | [Vec3, Vec3])[]): string
 
 /** A closed polygon as a CompositeCurve3D of Line3D segments. */
 export function contour(ids: IdSource, poly: Vec3[]): string {
-  return composite(ids, poly.map((p, i) => [p, poly[(i + 1) % poly.length]] as [Vec3, Vec3]));
+  return composite(
+    ids,
+    poly.map((p, i) => [p, poly[(i + 1) % poly.length]] as [Vec3, Vec3]),
+  );
 }
 
 /** A NURBSSurface (U outer, V inner control point order) with its boundary as FaceBoundaryCurve. */
@@ -289,7 +370,8 @@ function nurbsSurface(ids: IdSource, p: NurbsPatch): string {
 }
 
 function surface(ids: IdSource, cat: CatalogueIds, s: SurfaceDesc): string {
-  if (s.kind === 'grid') return `<ocx:GridRef localRef="${s.ref}" ocx:GUIDRef="${cat.planes.get(s.ref)}" ocx:refType="ocx:ReferencePlane"/>`;
+  if (s.kind === 'grid')
+    return `<ocx:GridRef localRef="${s.ref}" ocx:GUIDRef="${cat.planes.get(s.ref)}" ocx:refType="ocx:ReferencePlane"/>`;
   if (s.kind === 'nurbs') return nurbsSurface(ids, s.patch);
   return `<ocx:Plane3D id="${ids.id()}"><ocx:Origin coordinates="${pt(s.origin)}" unit="Um"/><ocx:Normal direction="${pt(s.normal)}"/></ocx:Plane3D>`;
 }
@@ -308,11 +390,26 @@ export class PartIds {
   }
 }
 
-function plateXml(ids: IdSource, cat: CatalogueIds, id: string, p: PlateDesc, solidOn?: SurfaceDesc): { xml: string; mass: MassPoint } {
+function plateXml(
+  ids: IdSource,
+  cat: CatalogueIds,
+  id: string,
+  p: PlateDesc,
+  solidOn?: SurfaceDesc,
+): { xml: string; mass: MassPoint } {
   const geom = p.patch ?? p.outline;
   if (!geom) throw new Error(`Plate ${p.name} has neither an outline nor a patch`);
   const m = plateMass(geom, p.thicknessMm, p.holes);
-  if (solidOn) m.cog = midThickness(m.cog, p.thicknessMm, plateMeanNormal(p, solidOn, p.patch ? m.area + (p.holes ?? []).reduce((n, h) => n + holeAreaCentre(h).area, 0) : m.area));
+  if (solidOn)
+    m.cog = midThickness(
+      m.cog,
+      p.thicknessMm,
+      plateMeanNormal(
+        p,
+        solidOn,
+        p.patch ? m.area + (p.holes ?? []).reduce((n, h) => n + holeAreaCentre(h).area, 0) : m.area,
+      ),
+    );
   const own = p.surface ? `<ocx:UnboundedGeometry>${surface(ids, cat, p.surface)}</ocx:UnboundedGeometry>` : '';
   const outer = p.patch ? composite(ids, patchBoundary(p.patch)) : contour(ids, p.outline!);
   const xml =
@@ -322,7 +419,13 @@ function plateXml(ids: IdSource, cat: CatalogueIds, id: string, p: PlateDesc, so
   return { xml, mass: m };
 }
 
-function bracketXml(ids: IdSource, cat: CatalogueIds, id: string, b: BracketDesc, solid = false): { xml: string; mass: MassPoint } {
+function bracketXml(
+  ids: IdSource,
+  cat: CatalogueIds,
+  id: string,
+  b: BracketDesc,
+  solid = false,
+): { xml: string; mass: MassPoint } {
   const m = plateMass(b.outline, b.thicknessMm);
   if (solid) m.cog = midThickness(m.cog, b.thicknessMm, b.normal);
   const [o, u, v] = b.outline;
@@ -337,16 +440,28 @@ function bracketXml(ids: IdSource, cat: CatalogueIds, id: string, b: BracketDesc
   return { xml, mass: m };
 }
 
-function stiffenerXml(ids: IdSource, cat: CatalogueIds, id: string, s: StiffenerDesc, solidOn?: PanelDesc): { xml: string; mass: MassPoint } {
+function stiffenerXml(
+  ids: IdSource,
+  cat: CatalogueIds,
+  id: string,
+  s: StiffenerDesc,
+  solidOn?: PanelDesc,
+): { xml: string; mass: MassPoint } {
   const m = stiffenerMass(s);
   if (solidOn) m.cog = stiffenerSolidCog(s, solidOn, SECTIONS[s.section].centroid, SECTIONS[s.section].uCentroid);
-  const sec = cat.section[s.section], mat = cat.material[s.grade];
-  const a = s.path[0], b = s.path[s.path.length - 1], len = dist(a, b);
+  const sec = cat.section[s.section],
+    mat = cat.material[s.grade];
+  const a = s.path[0],
+    b = s.path[s.path.length - 1],
+    len = dist(a, b);
   const alongDir = pt(solidOn ? flangeDirection(s) : ([0, 1, 2].map((k) => (b[k] - a[k]) / len) as Vec3));
   const mid = pt([0, 1, 2].map((k) => (a[k] + b[k]) / 2) as Vec3);
   const xml =
     `<ocx:Stiffener id="${id}" name="${esc(s.name)}" ocx:GUIDRef="${ids.guidOf(id)}">${physical(m)}` +
-    `<ocx:TraceLine>${composite(ids, s.path.slice(1).map((q, i) => [s.path[i], q] as [Vec3, Vec3]))}</ocx:TraceLine>` +
+    `<ocx:TraceLine>${composite(
+      ids,
+      s.path.slice(1).map((q, i) => [s.path[i], q] as [Vec3, Vec3]),
+    )}</ocx:TraceLine>` +
     `<ocx:MaterialRef localRef="${mat.id}" ocx:GUIDRef="${mat.guid}" ocx:refType="ocx:Material"/>` +
     `<ocx:SectionRef localRef="${sec.id}" ocx:GUIDRef="${sec.guid}" ocx:refType="ocx:BarSection"><ocx:OffsetU numericvalue="0" unit="Um"/><ocx:OffsetV numericvalue="0" unit="Um"/></ocx:SectionRef>` +
     `<ocx:Inclination><ocx:WebDirection direction="${pt(s.web)}"/><ocx:FlangeDirection direction="${alongDir}"/><ocx:Position coordinates="${mid}" unit="Um"/></ocx:Inclination></ocx:Stiffener>\n`;
@@ -366,7 +481,8 @@ function holeXml(ids: IdSource, cat: CatalogueIds, h: HoleDesc, name: string): s
       `<ocx:Transformation><ocx:Origin coordinates="${pt(h.origin)}" unit="Um"/><ocx:PrimaryAxis direction="${pt(h.primary)}"/><ocx:SecondaryAxis direction="${pt(h.secondary)}"/></ocx:Transformation></ocx:Hole2DContour>`
     );
   }
-  const at = (a: number): Vec3 => [0, 1, 2].map((k) => h.centre[k] + h.radius * (Math.cos(a) * h.u[k] + Math.sin(a) * h.v[k])) as Vec3;
+  const at = (a: number): Vec3 =>
+    [0, 1, 2].map((k) => h.centre[k] + h.radius * (Math.cos(a) * h.u[k] + Math.sin(a) * h.v[k])) as Vec3;
   const arc = (a0: number) =>
     `<ocx:CircumArc3D id="${ids.id()}"><ocx:CurveLength numericvalue="${num(Math.PI * h.radius)}" unit="Um"/><ocx:StartPoint coordinates="${pt(at(a0))}" unit="Um"/>` +
     `<ocx:IntermediatePoint coordinates="${pt(at(a0 + Math.PI / 2))}" unit="Um"/><ocx:EndPoint coordinates="${pt(at(a0 + Math.PI))}" unit="Um"/></ocx:CircumArc3D>`;
@@ -377,16 +493,28 @@ function holeXml(ids: IdSource, cat: CatalogueIds, h: HoleDesc, name: string): s
  * One Panel element with its plates, brackets, stiffeners, seams and holes; panel PhysicalProperties is the sum of its parts.
  * habits.cog 'solid' writes the CoG of the steel (solidCog.ts); absent or 'moulded' gives the canonical output.
  */
-export function panelXml(ids: IdSource, cat: CatalogueIds, partIds: PartIds, p: PanelDesc, counts: WriteCounts, habits?: WriterHabits): string {
+export function panelXml(
+  ids: IdSource,
+  cat: CatalogueIds,
+  partIds: PartIds,
+  p: PanelDesc,
+  counts: WriteCounts,
+  habits?: WriterHabits,
+): string {
   const panelId = partIds.next('pn');
   const solid = habits?.cog === 'solid';
-  const parts = [...p.plates.map((x) => plateXml(ids, cat, partIds.next('pl'), x, solid ? p.surface : undefined)), ...p.brackets.map((x) => bracketXml(ids, cat, partIds.next('br'), x, solid))];
+  const parts = [
+    ...p.plates.map((x) => plateXml(ids, cat, partIds.next('pl'), x, solid ? p.surface : undefined)),
+    ...p.brackets.map((x) => bracketXml(ids, cat, partIds.next('br'), x, solid)),
+  ];
   const stiffeners = p.stiffeners.map((x) => stiffenerXml(ids, cat, partIds.next('st'), x, solid ? p : undefined));
   const seams = p.seams.map((x) => seamXml(ids, partIds.next('sm'), x));
   const holes = p.plates.flatMap((pl) => (pl.holes ?? []).map((h, i) => holeXml(ids, cat, h, `H:${i + 1}/${pl.name}`)));
   const all = [...parts, ...stiffeners];
   const mass = all.reduce((n, x) => n + x.mass.mass, 0);
-  const cog = [0, 1, 2].map((k) => (mass > 0 ? all.reduce((n, x) => n + x.mass.mass * x.mass.cog[k], 0) / mass : 0)) as Vec3;
+  const cog = [0, 1, 2].map((k) =>
+    mass > 0 ? all.reduce((n, x) => n + x.mass.mass * x.mass.cog[k], 0) / mass : 0,
+  ) as Vec3;
   counts.panels++;
   counts.plates += p.plates.length;
   counts.curvedPlates += p.plates.filter((x) => x.patch).length;
@@ -394,7 +522,9 @@ export function panelXml(ids: IdSource, cat: CatalogueIds, partIds: PartIds, p: 
   counts.stiffeners += p.stiffeners.length;
   counts.seams += seams.length;
   counts.holes += holes.length;
-  const limits = p.limits.map((r) => `<ocx:GridRef localRef="${r}" ocx:GUIDRef="${cat.planes.get(r)}" ocx:refType="ocx:ReferencePlane"/>`).join('');
+  const limits = p.limits
+    .map((r) => `<ocx:GridRef localRef="${r}" ocx:GUIDRef="${cat.planes.get(r)}" ocx:refType="ocx:ReferencePlane"/>`)
+    .join('');
   return (
     `<ocx:Panel id="${panelId}" name="${esc(p.name)}" ocx:GUIDRef="${ids.guidOf(panelId)}" ocx:functionType="${esc(p.functionType)}" ocx:tightness="${p.tightness}">\n` +
     `<ocx:Description>${esc(p.description)}</ocx:Description><ocx:UnboundedGeometry>${surface(ids, cat, p.surface)}</ocx:UnboundedGeometry>` +

@@ -1,5 +1,5 @@
 /**
- * Streaming rewrite of the generator's OCX text into another writer's dialect (bench/generator/dialects.ts).
+ * Streaming rewrite of the generator's OCX text into another writer's dialect (tools/generator/dialects.ts).
  * The canonical text (ocxWriter.ts) is parsed with saxes; every child of the root and of the Vessel is
  * collected as a small element tree, handed to a rewrite function and serialised again, so a 100k-part
  * ship never lives in memory as one tree. Element and attribute names keep their prefixes as written
@@ -22,7 +22,8 @@ export const local = (name: string) => name.slice(name.indexOf(':') + 1);
 /** Child elements of e (optionally only those with local name `n`). */
 export function elems(e: El, n?: string): El[] {
   const out: El[] = [];
-  for (const k of e.kids) if (typeof k !== 'string' && !k.comment && (n === undefined || local(k.name) === n)) out.push(k);
+  for (const k of e.kids)
+    if (typeof k !== 'string' && !k.comment && (n === undefined || local(k.name) === n)) out.push(k);
   return out;
 }
 
@@ -52,7 +53,11 @@ export function setAttr(e: El, name: string, value: string): void {
 }
 
 /** A new element in the ocx: namespace. */
-export const ocx = (n: string, attrs: [string, string][] = [], kids: (El | string)[] = []): El => ({ name: `ocx:${n}`, attrs, kids });
+export const ocx = (n: string, attrs: [string, string][] = [], kids: (El | string)[] = []): El => ({
+  name: `ocx:${n}`,
+  attrs,
+  kids,
+});
 
 const escAttr = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/"/g, '&quot;');
 const escText = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
@@ -63,7 +68,8 @@ export interface NameStyle {
   attribute: string;
 }
 
-const rename = (name: string, prefix: string) => (name.startsWith('ocx:') ? (prefix ? `${prefix}:${name.slice(4)}` : name.slice(4)) : name);
+const rename = (name: string, prefix: string) =>
+  name.startsWith('ocx:') ? (prefix ? `${prefix}:${name.slice(4)}` : name.slice(4)) : name;
 
 /** Start tag text of e (without the closing '>'). */
 function openTag(e: El, s: NameStyle): string {

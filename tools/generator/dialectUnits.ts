@@ -8,8 +8,16 @@ import { type El, attr, elems, local } from './dialectTree';
 
 /** Canonical unit id → [dialect id, factor from the canonical unit to the dialect's]. */
 const MAP: Record<string, [string, number]> = {
-  Um: ['u1', 1000], Umm: ['u1', 1], Um2: ['u2', 1e6], Um3: ['u3', 1], URad: ['u4', 180 / Math.PI],
-  UKg: ['u5', 1e-3], UKgOverm3: ['u6', 1e-3], UNOvermm2: ['u7', 1], UKnots: ['u8', 1], UDimless: ['u9', 1],
+  Um: ['u1', 1000],
+  Umm: ['u1', 1],
+  Um2: ['u2', 1e6],
+  Um3: ['u3', 1],
+  URad: ['u4', 180 / Math.PI],
+  UKg: ['u5', 1e-3],
+  UKgOverm3: ['u6', 1e-3],
+  UNOvermm2: ['u7', 1],
+  UKnots: ['u8', 1],
+  UDimless: ['u9', 1],
 };
 
 /** The dialect's UnitsML units: id, name, symbol, root units [unit, power, prefix?] (none: symbol only), dimension. */
@@ -19,7 +27,16 @@ const UNITS: [string, string, string, [string, number, string?][], string][] = [
   ['u3', 'cubic metre', 'm3', [['meter', 3]], 'D_L3'],
   ['u4', 'degree', 'deg', [], 'D_None'],
   ['u5', 'tonne', 't', [['gram', 1, 'M']], 'D_Kg'],
-  ['u6', 'tonne per cubic metre', 't/m3', [['gram', 1, 'M'], ['meter', -3]], 'D_Kg.M-3'],
+  [
+    'u6',
+    'tonne per cubic metre',
+    't/m3',
+    [
+      ['gram', 1, 'M'],
+      ['meter', -3],
+    ],
+    'D_Kg.M-3',
+  ],
   ['u7', 'megapascal', 'MPa', [['pascal', 1, 'M']], 'D_N.MM-2'],
   ['u8', 'knot', 'kn', [['knot', 1]], 'D_L.T-1'],
   ['u9', 'nondimensional', '', [], 'D_None'],
@@ -38,7 +55,15 @@ export function convertUnits(e: El): void {
     e.attrs = e.attrs.map(([k, v]) => {
       if (k === 'unit') return [k, id];
       if (k === 'numericvalue') return [k, fmt(Number(v) * f)];
-      if (k === 'coordinates') return [k, v.trim().split(/\s+/).map((x) => fmt(Number(x) * f)).join(' ')];
+      if (k === 'coordinates')
+        return [
+          k,
+          v
+            .trim()
+            .split(/\s+/)
+            .map((x) => fmt(Number(x) * f))
+            .join(' '),
+        ];
       return [k, v];
     });
   }
@@ -48,17 +73,38 @@ export function convertUnits(e: El): void {
 /** The UnitsML element with the dialect's UnitSet (the canonical DimensionSet is kept). */
 export function unitsMl(canonical: El): El {
   const set: El = {
-    name: 'unitsml:UnitSet', attrs: [],
+    name: 'unitsml:UnitSet',
+    attrs: [],
     kids: UNITS.map(([id, name, symbol, roots, dim]) => ({
-      name: 'unitsml:Unit', attrs: [['xml:id', id], ['dimensionURL', dim]] as [string, string][],
+      name: 'unitsml:Unit',
+      attrs: [
+        ['xml:id', id],
+        ['dimensionURL', dim],
+      ] as [string, string][],
       kids: [
         { name: 'unitsml:UnitName', attrs: [['xml:lang', 'en-GB']] as [string, string][], kids: [name] },
         { name: 'unitsml:UnitSymbol', attrs: [['type', symbol]] as [string, string][], kids: [] },
         ...(roots.length
-          ? [{ name: 'unitsml:RootUnits', attrs: [], kids: roots.map(([unit, p, pre]) => ({ name: 'unitsml:EnumeratedRootUnit', attrs: [['unit', unit], ['powerNumerator', String(p)], ...(pre ? [['prefix', pre]] : [])] as [string, string][], kids: [] })) }]
+          ? [
+              {
+                name: 'unitsml:RootUnits',
+                attrs: [],
+                kids: roots.map(([unit, p, pre]) => ({
+                  name: 'unitsml:EnumeratedRootUnit',
+                  attrs: [['unit', unit], ['powerNumerator', String(p)], ...(pre ? [['prefix', pre]] : [])] as [
+                    string,
+                    string,
+                  ][],
+                  kids: [],
+                })),
+              },
+            ]
           : []),
       ],
     })),
   };
-  return { ...canonical, kids: canonical.kids.map((k) => (typeof k !== 'string' && local(k.name) === 'UnitSet' ? set : k)) };
+  return {
+    ...canonical,
+    kids: canonical.kids.map((k) => (typeof k !== 'string' && local(k.name) === 'UnitSet' ? set : k)),
+  };
 }

@@ -1,6 +1,6 @@
 /**
  * CLI of the ship generator: `npm run generate -- --out FILE [--parts N] [--seed S] [--name NAME] [--dialect NAME]`.
- * Writes a valid OCX file (3.1.0, or the dialect's schema, bench/generator/dialects.ts) and prints its counts per type.
+ * Writes a valid OCX file (3.1.0, or the dialect's schema, tools/generator/dialects.ts) and prints its counts per type.
  */
 import { DIALECTS } from './dialects';
 import { writeShipOcx } from './generateShip';
@@ -23,7 +23,8 @@ function parseArgs(argv: string[]): { out: string; parts?: number; seed?: number
     if (!Number.isInteger(n) || n < 0) throw new Error(`--${k} must be a non-negative integer, got "${args[k]}"`);
     return n;
   };
-  if (args.dialect !== undefined && !DIALECTS[args.dialect]) throw new Error(`Unknown --dialect "${args.dialect}"; known: ${Object.keys(DIALECTS).join(', ')}`);
+  if (args.dialect !== undefined && !DIALECTS[args.dialect])
+    throw new Error(`Unknown --dialect "${args.dialect}"; known: ${Object.keys(DIALECTS).join(', ')}`);
   return { out: args.out, parts: int('parts'), seed: int('seed'), name: args.name, dialect: args.dialect };
 }
 
@@ -31,9 +32,15 @@ try {
   const a = parseArgs(process.argv.slice(2));
   const started = performance.now();
   const stats = await writeShipOcx(a.out, { targetParts: a.parts, seed: a.seed, name: a.name, dialect: a.dialect });
-  console.log(`Wrote ${a.out}: ${stats.parts} parts (${stats.plates} plates, ${stats.stiffeners} stiffeners, ${stats.brackets} brackets) in ${stats.panels} panels, ${stats.frames} frames, ${stats.lengthM.toFixed(1)} m, ${(stats.bytes / 1e6).toFixed(1)} MB, ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  console.log(
+    `Wrote ${a.out}: ${stats.parts} parts (${stats.plates} plates, ${stats.stiffeners} stiffeners, ${stats.brackets} brackets) in ${stats.panels} panels, ${stats.frames} frames, ${stats.lengthM.toFixed(1)} m, ${(stats.bytes / 1e6).toFixed(1)} MB, ${((performance.now() - started) / 1000).toFixed(1)} s`,
+  );
 } catch (e) {
   console.error(`generate: ${(e as Error).message}`);
-  console.error('usage: npm run generate -- --out FILE [--parts N] [--seed S] [--name NAME] [--dialect ' + Object.keys(DIALECTS).join('|') + ']');
+  console.error(
+    'usage: npm run generate -- --out FILE [--parts N] [--seed S] [--name NAME] [--dialect ' +
+      Object.keys(DIALECTS).join('|') +
+      ']',
+  );
   process.exit(1);
 }

@@ -33,7 +33,11 @@ export function formatIssue(part: string, issues: readonly v.BaseIssue<unknown>[
 export function parseOrThrow<S extends AnySchema>(schema: S, value: unknown, part = 'body'): v.InferOutput<S> {
   const r = v.safeParse(schema, value);
   if (r.success) return r.output;
-  throw Object.assign(new Error(formatIssue(part, r.issues)), { statusCode: 400, code: 'BadRequest', type: 'validation' });
+  throw Object.assign(new Error(formatIssue(part, r.issues)), {
+    statusCode: 400,
+    code: 'BadRequest',
+    type: 'validation',
+  });
 }
 
 /**

@@ -8,7 +8,16 @@ import { once } from 'node:events';
 import { arrangementXml, designViewXml } from './arrangement';
 import { type HullDims, hullDims } from './hullForm';
 import { documentEnd } from './ocxCatalogue';
-import { IdSource, PartIds, VESSEL_ID, type WriteCounts, catalogueIds, documentStart, panelXml, zeroCounts } from './ocxWriter';
+import {
+  IdSource,
+  PartIds,
+  VESSEL_ID,
+  type WriteCounts,
+  catalogueIds,
+  documentStart,
+  panelXml,
+  zeroCounts,
+} from './ocxWriter';
 import { BLOCK_FRAMES, type PanelDesc, gridPlanes, planPanels } from './shipLayout';
 import { type Dialect, applyDialect, dialectOf } from './dialects';
 
@@ -23,7 +32,7 @@ export interface ShipOptions {
   /** Write the Arrangement with compartments (tanks, holds, void, engine room, peaks); default true. */
   compartments?: boolean;
   /**
-   * Write the ship in another design system's dialect (bench/generator/dialects.ts: a name of DIALECTS or
+   * Write the ship in another design system's dialect (tools/generator/dialects.ts: a name of DIALECTS or
    * a Dialect); default 'default', the canonical text. Parts, geometry and figures are the same ship.
    */
   dialect?: string | Dialect;
@@ -93,19 +102,25 @@ const partsOf = (c: WriteCounts) => c.plates + c.stiffeners + c.brackets;
  * @throws Error when targetParts is not a positive number.
  */
 export function framesForTarget(targetParts: number, seed = 1): number {
-  if (!Number.isFinite(targetParts) || targetParts <= 0) throw new Error(`targetParts must be a positive number, got ${targetParts}`);
+  if (!Number.isFinite(targetParts) || targetParts <= 0)
+    throw new Error(`targetParts must be a positive number, got ${targetParts}`);
   const cache = new Map<number, number>();
   const parts = (n: number) => {
     n = Math.max(MIN_FRAMES, Math.round(n));
     if (!cache.has(n)) cache.set(n, partsOf(countParts(hullDims(n), seed)));
     return cache.get(n)!;
   };
-  let a = MIN_FRAMES, pa = parts(a);
+  let a = MIN_FRAMES,
+    pa = parts(a);
   if (targetParts <= pa) return a;
-  let b = Math.max(a + 1, Math.round(a * (targetParts / pa) ** (1 / 2.2))), pb = parts(b);
+  let b = Math.max(a + 1, Math.round(a * (targetParts / pa) ** (1 / 2.2))),
+    pb = parts(b);
   for (let i = 0; i < 8 && Math.abs(pb - targetParts) > 0.015 * targetParts; i++) {
     const k = Math.log(pb / pa) / Math.log(b / a);
-    const next = Math.max(MIN_FRAMES, Math.round(b * (targetParts / pb) ** (1 / (Number.isFinite(k) && k > 0.5 ? k : 2.2))));
+    const next = Math.max(
+      MIN_FRAMES,
+      Math.round(b * (targetParts / pb) ** (1 / (Number.isFinite(k) && k > 0.5 ? k : 2.2))),
+    );
     if (next === b) break;
     [a, pa, b, pb] = [b, pb, next, parts(next)];
   }
@@ -114,10 +129,23 @@ export function framesForTarget(targetParts: number, seed = 1): number {
   return best;
 }
 
-function statsOf(d: HullDims, c: WriteCounts, compartments: { count: number; volume: number }, bytes: number): ShipStats {
+function statsOf(
+  d: HullDims,
+  c: WriteCounts,
+  compartments: { count: number; volume: number },
+  bytes: number,
+): ShipStats {
   return {
-    ...c, parts: partsOf(c), compartments: compartments.count, compartmentVolumeM3: compartments.volume, blocks: Math.ceil(d.frames / BLOCK_FRAMES),
-    frames: d.frames, lengthM: d.length, breadthM: d.breadth, depthM: d.depth, bytes,
+    ...c,
+    parts: partsOf(c),
+    compartments: compartments.count,
+    compartmentVolumeM3: compartments.volume,
+    blocks: Math.ceil(d.frames / BLOCK_FRAMES),
+    frames: d.frames,
+    lengthM: d.length,
+    breadthM: d.breadth,
+    depthM: d.depth,
+    bytes,
   };
 }
 
@@ -128,17 +156,34 @@ export function countShipParts(options: ShipOptions = {}): ShipStats {
   return statsOf(d, countParts(d, seed), { count: 0, volume: 0 }, 0);
 }
 
-function generate(options: ShipOptions, counts: WriteCounts, done: (d: HullDims, c: { count: number; volume: number }) => void): AsyncGenerator<string> {
+function generate(
+  options: ShipOptions,
+  counts: WriteCounts,
+  done: (d: HullDims, c: { count: number; volume: number }) => void,
+): AsyncGenerator<string> {
   const dialect = dialectOf(options.dialect);
-  return applyDialect(canonical(options, counts, done, dialect.cog === 'solid' ? { cog: 'solid' } : undefined), dialect);
+  return applyDialect(
+    canonical(options, counts, done, dialect.cog === 'solid' ? { cog: 'solid' } : undefined),
+    dialect,
+  );
 }
 
-async function* canonical(options: ShipOptions, counts: WriteCounts, done: (d: HullDims, c: { count: number; volume: number }) => void, habits?: { cog: 'solid' }): AsyncGenerator<string> {
+async function* canonical(
+  options: ShipOptions,
+  counts: WriteCounts,
+  done: (d: HullDims, c: { count: number; volume: number }) => void,
+  habits?: { cog: 'solid' },
+): AsyncGenerator<string> {
   const seed = options.seed ?? 1;
   const d = hullDims(framesForTarget(options.targetParts ?? DEFAULT_PARTS, seed));
   const ids = new IdSource(seed);
   const cat = catalogueIds(ids);
-  yield documentStart(options.name ?? 'Keelson demo ship', ids, cat, gridPlanes(d), { length: d.length, breadth: d.breadth, depth: d.depth, draught: d.draught });
+  yield documentStart(options.name ?? 'Keelson demo ship', ids, cat, gridPlanes(d), {
+    length: d.length,
+    breadth: d.breadth,
+    depth: d.depth,
+    draught: d.draught,
+  });
   yield* designViewXml(panelsOf(d, seed), ids, VESSEL_ID, ids.guidOf(VESSEL_ID));
   const arr = options.compartments === false ? { xml: '', count: 0, volume: 0 } : arrangementXml(d, ids);
   yield arr.xml;
