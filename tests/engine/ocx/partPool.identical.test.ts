@@ -1,6 +1,6 @@
 /**
  * (speed without changing results):
- * - the import with tessellation in worker threads (engine/ocx/partPool.ts) gives exactly the result of
+ * - the import with tessellation in worker threads (engine/node/ocx/partPool.ts) gives exactly the result of
  *   the single-thread import — object table, properties, meshes byte for byte, fidelity records,
  *   warnings in order, frames — on every sample and on a generated ship, with batches small enough
  *   that several workers finish out of order;
@@ -17,8 +17,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importOcx } from '../../../engine/ocx/index';
-import { importOcxFile } from '../../../engine/ocx/importFile';
-import { partPool } from '../../../engine/ocx/partPool';
+import { importOcxFile } from '../../../engine/node/ocx/importFile';
+import { partPool } from '../../../engine/node/ocx/partPool';
 import type { ImportResult } from '../../../engine/model/types';
 
 const DIR = path.resolve(__dirname, '../../../../shared/models/ocx');

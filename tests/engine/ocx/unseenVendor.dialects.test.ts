@@ -19,7 +19,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS, schemaValidVariant } from '../../../tools/generator/dialects';
 import { writeShipOcx } from '../../../tools/generator/index';
 import { FIDELITY_TARGETS, summarizeFidelity } from '../../../engine/ocx/fidelity';
-import { importOcxFile } from '../../../engine/ocx/importFile';
+import { importOcxFile } from '../../../engine/node/ocx/importFile';
 import type { ImportResult } from '../../../engine/model/types';
 
 const SHIP = { targetParts: 300, seed: 5, name: 'UNSEEN VENDOR' };
