@@ -16,7 +16,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { writeShipOcx } from '../tools/generator/generateShip';
-import { importOcxFile } from '../engine/ocx/importFile';
+import { importOcxFile } from '../engine/node/ocx/importFile';
 import { concatFrames, encodeScenePackage } from '../engine/package/writer';
 import { ScenePackageReader } from '../engine/package/reader';
 import { renderThumbnail } from '../engine/render/softRaster';

@@ -11,7 +11,7 @@
  */
 import { basename } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { importOcxFile } from '../engine/ocx/importFile';
+import { importOcxFile } from '../engine/node/ocx/importFile';
 import {
   FIDELITY_TARGETS,
   fidelityTable,

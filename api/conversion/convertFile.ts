@@ -6,8 +6,8 @@
 import { mkdir, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { ImportWarning } from '../../engine/model/types';
-import { importOcxFile } from '../../engine/ocx/importFile';
-import { writeRevisionFiles } from '../../engine/package/node/writeRevision';
+import { importOcxFile } from '../../engine/node/ocx/importFile';
+import { writeRevisionFiles } from '../../engine/node/package/writeRevision';
 import { extractSingleOcxFromZip, isZipFile } from './unzip';
 
 /** Input of a conversion. */

@@ -1,11 +1,11 @@
 /**
  * In-memory LRU of parsed revision data (objects.json, properties.json written by
- * engine/package/node/writeRevision.ts), so object, property and quantity calls do not re-read files.
+ * engine/node/package/writeRevision.ts), so object, property and quantity calls do not re-read files.
  * Keyed by revision directory and last-updated time, so a replaced revision is never served stale.
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { readRevisionObjects, readRevisionProperties } from '../../engine/package/node/writeRevision';
+import { readRevisionObjects, readRevisionProperties } from '../../engine/node/package/writeRevision';
 import { decodeScenePackage } from '../../engine/package/reader';
 import { SectionIndex } from '../../engine/section/SectionIndex';
 import type { FrameTables, ImportWarning, ModelInfo, ModelObject, PropertyRecord } from '../../engine/model/types';

@@ -8,7 +8,7 @@
  * tests/engine/ocx/importOcx.twoPass.test.ts (BENCH_LARGE=1).
  */
 import { createReadStream, statSync } from 'node:fs';
-import { importOcxFile } from '../../engine/ocx/importFile';
+import { importOcxFile } from '../../engine/node/ocx/importFile';
 import { importOcx } from '../../engine/ocx/index';
 
 /** Result of one probe, bytes. */

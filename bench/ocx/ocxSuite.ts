@@ -22,7 +22,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SaxesParser } from 'saxes';
 import { bareScan } from '../../engine/ocx/bareScan';
-import { defaultThreads, importOcxFile, maxThreads, THREADED_FROM_BYTES } from '../../engine/ocx/importFile';
+import { defaultThreads, importOcxFile, maxThreads, THREADED_FROM_BYTES } from '../../engine/node/ocx/importFile';
 import { writeShipOcx } from '../../tools/generator/index';
 
 /** One row of the results table (the shape of bench/run.ts BenchRow). */

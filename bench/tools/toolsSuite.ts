@@ -43,7 +43,7 @@ async function prepare(parts: number): Promise<{ bytes: Uint8Array; objects: Mod
   if (!existsSync(sc) || !existsSync(oj)) {
     await mkdir(OUT, { recursive: true });
     const { writeShipOcx } = await import('../../tools/generator/index');
-    const { importOcxFile } = await import('../../engine/ocx/importFile');
+    const { importOcxFile } = await import('../../engine/node/ocx/importFile');
     const { concatFrames, encodeScenePackage } = await import('../../engine/package/writer');
     const ocx = path.join(OUT, `ship-${parts}.3docx`);
     console.error(`tools bench: generating and importing ${parts} parts …`);

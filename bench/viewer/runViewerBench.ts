@@ -1,6 +1,6 @@
 /**
  * `npm run bench -- viewer`: generates ships (tools/generator), imports them
- * (engine/ocx/importFile.ts) and encodes `.sc` packages (engine/package/writer.ts) into bench/out/
+ * (engine/node/ocx/importFile.ts) and encodes `.sc` packages (engine/package/writer.ts) into bench/out/
  * (git-ignored; reused when present), bundles ./page.ts, serves both over a local HTTP server and runs the
  * Keelson engine and the three.js baseline in headless Chromium (playwright-core, SwiftShader), then writes
  * the side-by-side table into bench/README.md with the date and the machine.
@@ -24,7 +24,7 @@ async function preparePackage(parts: number): Promise<string> {
   const file = path.join(OUT, `ship-${parts}.sc`);
   if (existsSync(file)) return file;
   const { writeShipOcx } = await import('../../tools/generator/index');
-  const { importOcxFile } = await import('../../engine/ocx/importFile');
+  const { importOcxFile } = await import('../../engine/node/ocx/importFile');
   const { concatFrames, encodeScenePackage } = await import('../../engine/package/writer');
   const ocx = path.join(OUT, `ship-${parts}.3docx`);
   console.error(`viewer bench: generating ${parts} parts …`);

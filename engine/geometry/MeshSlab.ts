@@ -8,7 +8,7 @@
  *
  * The ArrayBuffer of one seal() belongs to the meshes of that seal alone, so the meshes of one top-level
  * group can be transferred to another thread without detaching any other group's arrays
- * (engine/ocx/partWorker.ts transfers each distinct buffer once).
+ * (engine/node/ocx/partWorker.ts transfers each distinct buffer once).
  */
 import type { PartMesh } from '../model/types';
 import type { MeshBuilder } from './MeshBuilder';

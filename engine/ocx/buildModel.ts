@@ -5,6 +5,7 @@
  * per object (catalogue units: m, m², m³, t, t/m³, N/mm²), one PartMesh per part with geometry (mm).
  */
 import type {
+  Box3Tuple,
   ImportResult,
   ImportWarning,
   ModelObject,
@@ -14,8 +15,7 @@ import type {
   PropertyRecord,
 } from '../model/types';
 import { emptyBox, growBox, isBoxValid } from '../model/types';
-import { len, newellNormal, normalize, polylineLength } from '../geometry/curves';
-import { MeshBuilder } from '../geometry/MeshBuilder';
+import type { MeshBuilder } from '../geometry/MeshBuilder';
 import { MeshSlab } from '../geometry/MeshSlab';
 import {
   blocksOf,
@@ -26,19 +26,16 @@ import {
   type MaterialInfo,
   type SectionInfo,
 } from './catalogue';
-import { curveSegments, directionOf } from './curveRead';
-import { holeOutline, type HoleOutline } from './holes';
-import { meshMember, traceLine, type Inclination } from './memberMesh';
-import { meshPlate } from './plateMesh';
-import { materialSide } from './materialSide';
 import { comparePart, COMPARED_ELEMENTS } from './fidelity';
-import { buildCompartment, customProperties } from './compartments';
+import { customProperties } from './compartments';
+import { GroupIndex, type WarnFn } from './groupIndex';
+import { partGeometry, type GeometryScope, type PartFacts } from './partGeometry';
 import { habitsOf } from './vendorHabits';
 import { abortError, type PartRecord, type RawModel } from './reader';
-import { resolveSurface, type SurfaceContext } from './surfaces';
+import type { SurfaceContext } from './surfaces';
 import { UnitTable } from './units';
-import { findMaterial, MAX_COORD_MM, sectionThickness, sumPanels, traceLengthOf, withinWorld } from './groupFigures';
-import { child, children, normGuid, type XNode } from './xmlTree';
+import { findMaterial, MAX_COORD_MM, sumPanels, withinWorld } from './groupFigures';
+import { child, normGuid } from './xmlTree';
 
 const TYPE_OF: Record<string, ObjectType> = {
   Panel: 'MAIN OBJECT',
@@ -256,346 +253,143 @@ export class ModelBuilder {
     return out;
   }
 
+  /** Phases 2–3 of one group into `out`: each part's file figures, geometry, bounds and object in document order. */
   private processInto(group: PartRecord[], base: number, out: GroupOutput): void {
-    const { units, habits, ctx, blocks, materials, sections } = this;
-    const { objects, properties, fidelity } = out;
-    const shared = this.shared;
-    const warn = (code: string, message: string, line?: number, part?: string) => this.warn(code, message, line, part);
-    const at = (i: number) => group[i - base];
-    const kids: number[][] = group.map(() => []);
-    group.forEach((p, k) => p.parent >= base && kids[p.parent - base].push(base + k));
-    const kidsOf = (i: number) => kids[i - base];
-    const holeCache = new Map<number, HoleOutline | null>();
-    /**
-     * The steel layer of a panel (§5.3.3): normal and the faces' offsets (mm) of its first Plate on a
-     * plane, in document order — whether the panel's StiffenedBy comes before or after its ComposedOf.
-     */
-    const panelLayer = new Map<number, { n: [number, number, number]; o1: number; o2: number } | null>();
-    const layerOf = (p: number) => {
-      if (p < 0) return undefined;
-      if (!panelLayer.has(p)) {
-        let layer: { n: [number, number, number]; o1: number; o2: number } | null = null;
-        for (const k of kidsOf(p)) {
-          const r = at(k);
-          if (r.kind !== 'Plate') continue;
-          const surface =
-            resolveSurface(child(r.node, 'UnboundedGeometry'), ctx) ??
-            resolveSurface(child(at(p).node, 'UnboundedGeometry'), ctx);
-          if (surface?.kind !== 'plane') continue;
-          const off = lenMm(child(r.node, 'Offset')) ?? 0;
-          const t = lenMm(child(child(r.node, 'PlateMaterial') ?? child(r.node, 'MaterialRef'), 'Thickness')) ?? 0;
-          layer = { n: surface.normal, o1: off, o2: off + t };
-          break;
-        }
-        panelLayer.set(p, layer);
-      }
-      return panelLayer.get(p) ?? undefined;
-    };
-    const lenMm = (n: XNode | undefined) => {
-      const v = units.value(n, 'length');
-      return v === undefined ? undefined : v * 1000;
-    };
-    const holeOf = (i: number): HoleOutline | null => {
-      if (!holeCache.has(i)) {
-        const r = holeOutline(at(i).node, shared.catalogue, ctx);
-        if (typeof r === 'string') {
-          warn('bad-hole', `${at(i).kind} ${at(i).node.a.id ?? ''}: ${r}`, at(i).line, at(i).node.a.id);
-          holeCache.set(i, null);
-        } else holeCache.set(i, r);
-      }
-      return holeCache.get(i)!;
-    };
-    // per panel once, not per plate (a panel's plates all ask: quadratic in the panel's size otherwise)
-    const holeKidsOf = new Map<number, number[]>();
-    const holeKids = (i: number): number[] => {
-      if (i < 0) return [];
-      let h = holeKidsOf.get(i);
-      if (!h) holeKidsOf.set(i, (h = kidsOf(i).filter((k) => TYPE_OF[at(k).kind] === 'HOLE')));
-      return h;
-    };
-    const platesOf = new Map<number, number>();
-    const plateCount = (p: number): number => {
-      let n = platesOf.get(p);
-      if (n === undefined) platesOf.set(p, (n = kidsOf(p).filter((k) => at(k).kind === 'Plate').length));
-      return n;
-    };
-
+    const warn: WarnFn = (code, message, line, part) => this.warn(code, message, line, part);
+    const index = new GroupIndex(group, base, this.shared.catalogue, this.ctx, this.units, warn);
+    const { ctx, units, habits, sections, shared } = this;
+    const scope: GeometryScope = { ctx, units, habits, sections, shared, group: index, warn };
     for (let i = base; i < base + group.length; i++) {
-      const rec = at(i);
-      const node = rec.node;
-      const type = TYPE_OF[rec.kind];
-      // results outlive the parsed text: the texts they keep are flat copies, not slices of a decoded
-      // chunk (one kept slice would keep the whole chunk alive), and each is copied once per part
-      const id = own(node.a.id ?? `${rec.kind}@${rec.line}`);
-      const descText = child(node, 'Description')?.t?.trim();
-      const desc = descText ? this.text(descText) : descText;
-      const given = node.a.name?.trim();
-      const name = given ? own(given) : desc || id;
-      const parentRec = rec.parent >= 0 ? at(rec.parent) : undefined;
-      const panelIdx = parentRec?.kind === 'Panel' ? rec.parent : -1;
-      const props: PropertyRecord = { NAME: name, OTYPE: type, STID: id };
-      const guid = own(normGuid(node.a.GUIDRef));
-      if (guid) props.GUID = guid;
-      if (desc) props.DES = desc;
-      const stype = node.a.functionType ?? (parentRec && type !== 'HOLE' ? parentRec.node.a.functionType : undefined);
-      if (rec.kind === 'EdgeReinforcement') props.STYPE = 'EDGE REINFORCEMENT';
-      else if (stype) props.STYPE = stype;
-      const tgh = node.a.tightness ?? (parentRec?.kind === 'Panel' ? parentRec.node.a.tightness : undefined);
-      if (tgh && type !== 'HOLE') props.TGH = tgh;
-      const matRef = child(node, 'PlateMaterial') ?? child(node, 'MaterialRef');
-      const mat = matRef ? findMaterial(matRef, materials, shared) : undefined;
-      if (matRef && !mat)
-        warn('dangling-ref', `${rec.kind} ${id}: material "${matRef.a.localRef}" not in the catalogue`, rec.line, id);
-      if (mat) {
-        props.MAT = mat.grade;
-        if (mat.rho !== undefined) props.RHO = mat.rho;
-        if (mat.E !== undefined) props.E = mat.E;
-        if (mat.ny !== undefined) props.NY = mat.ny;
-        if (mat.sigma !== undefined) props.SIGMA = mat.sigma;
-      }
-      const phys = child(node, 'PhysicalProperties');
-      const dry = units.value(child(phys, 'DryWeight'), 'mass');
-      if (dry !== undefined) props.W = dry / 1000;
-      const cog = units.pointMm(child(phys, 'CenterOfGravity'));
-      if (cog) [props.XCG, props.YCG, props.ZCG] = cog.map((v) => v / 1000);
-      const net = units.value(child(node, 'NetArea'), 'area');
-      if (net !== undefined) props.AREA = net;
-      const rho = mat?.rho; // t/m³
-      let mb: MeshBuilder | null = null;
-      let computed: PartFidelity['computed'] = {};
-
-      try {
-        if (type === 'PLATE' || type === 'BRACKET') {
-          const t = lenMm(child(matRef, 'Thickness'));
-          const off = lenMm(child(node, 'Offset')) ?? 0;
-          if (t !== undefined) props.PLTH = t / 1000;
-          const surface =
-            resolveSurface(child(node, 'UnboundedGeometry'), ctx) ??
-            (parentRec ? resolveSurface(child(parentRec.node, 'UnboundedGeometry'), ctx) : undefined);
-          const segs = curveSegments(child(node, 'OuterContour'), ctx);
-          const holeIdx = [...holeKids(i), ...holeKids(panelIdx)];
-          const holeLoops = holeIdx.flatMap((h) => holeOf(h)?.loops ?? []);
-          const fallback = () => {
-            const all = segs.flat();
-            return {
-              kind: 'plane' as const,
-              origin: [all[0], all[1], all[2]] as [number, number, number],
-              normal: normalize(newellNormal(all)),
-            };
-          };
-          if (!surface)
-            warn(
-              'no-surface',
-              `${rec.kind} ${id}: reference surface not found; the contour's plane is used`,
-              rec.line,
-              id,
-            );
-          const onlyPlate = panelIdx >= 0 && plateCount(panelIdx) === 1;
-          const res = meshPlate(
-            segs,
-            holeLoops,
-            surface ?? fallback(),
-            off,
-            off + (t ?? 0),
-            ctx.chordMm,
-            net !== undefined ? net * 1e6 : undefined,
-            onlyPlate,
-          );
-          mb = res.mesh;
-          const areaM2 = res.area / 1e6;
-          props.AREA_GEOM = areaM2;
-          if (props.AREA === undefined) props.AREA = areaM2;
-          const vol = (res.area * (t ?? 0)) / 1e9;
-          props.VOLM_GEOM = vol;
-          props.VOLM = vol;
-          const mid = off + (t ?? 0) / 2;
-          const c = res.centroid.map((v, k) => (v + mid * res.normal[k]) / 1000);
-          [props.XCG_GEOM, props.YCG_GEOM, props.ZCG_GEOM] = c;
-          if (props.XCG === undefined) [props.XCG, props.YCG, props.ZCG] = c;
-          if (rho !== undefined) {
-            props.W_GEOM = vol * rho;
-            if (props.W === undefined) props.W = vol * rho;
-          }
-          // the writer's CoG convention: NAPA reports the centroid of the moulded sheet (vendorHabits.ts)
-          const cogMm = (habits.cogConvention === 'moulded' ? res.centroid : c.map((v) => v * 1000)) as [
-            number,
-            number,
-            number,
-          ];
-          computed = { areaM2, volumeM3: vol, cogMm, weightKg: rho !== undefined ? vol * rho * 1000 : undefined };
-          props.MSIDE = materialSide(
-            res.normal,
-            off,
-            t,
-            res.centroid,
-            typeof props.STYPE === 'string' ? props.STYPE : undefined,
-          );
-          for (const note of res.notes)
-            warn('plate-method', `${rec.kind} ${id}: meshed with the ${note} method`, rec.line, id);
-        } else if (type === 'STIFFENER' || type === 'PILLAR') {
-          const sref = child(node, 'SectionRef');
-          const sec = sections.get(sref?.a.localRef ?? '');
-          if (sec) props.PROFILE = `${sec.name} (${sec.kind})`;
-          const segs = curveSegments(child(node, 'TraceLine'), ctx);
-          const trace = traceLine(segs, Math.max(1, ctx.chordMm * 2));
-          const fileLen = traceLengthOf(child(node, 'TraceLine'), units);
-          const incl: Inclination[] = children(node, 'Inclination').flatMap((n) => {
-            const p = units.pointMm(child(n, 'Position')),
-              w = directionOf(child(n, 'WebDirection'));
-            return p && w
-              ? [{ position: p, web: normalize(w), flange: directionOf(child(n, 'FlangeDirection')) ?? null }]
-              : [];
-          });
-          const compLen = polylineLength(trace) / 1000;
-          props.L = fileLen && fileLen > 0 ? fileLen : compLen;
-          if (!sec?.polygon)
-            throw new Error(
-              sec ? `section ${sec.name}: ${sec.error}` : `section "${sref?.a.localRef}" not in the catalogue`,
-            );
-          if (trace.length < 6) throw new Error('the TraceLine has no usable curve');
-          let offU = lenMm(child(sref, 'OffsetU')) ?? 0,
-            offV = lenMm(child(sref, 'OffsetV')) ?? 0;
-          const layer = layerOf(panelIdx);
-          let faceShift = 0; // §5.3.3: the profile starts on the plate face, not inside the steel
-          if (layer && rec.kind === 'Stiffener' && incl.length) {
-            const wn = incl[0].web[0] * layer.n[0] + incl[0].web[1] * layer.n[1] + incl[0].web[2] * layer.n[2];
-            if (wn > 0.5) faceShift = Math.max(0, layer.o2);
-            else if (wn < -0.5) faceShift = Math.max(0, -layer.o1);
-          }
-          offV += faceShift;
-          const res = meshMember(sec.polygon, trace, incl, offU, offV);
-          mb = res.mesh;
-          const vol = (sec.polygon.area * res.length) / 1e9;
-          props.VOLM_GEOM = vol;
-          props.VOLM = vol;
-          props.AREA_GEOM = (sec.polygon.area * res.length) / 1e9 > 0 ? sec.polygon.area / 1e6 : 0;
-          const c = res.centroid.every(Number.isFinite) ? res.centroid.map((v) => v / 1000) : undefined;
-          if (c) {
-            [props.XCG_GEOM, props.YCG_GEOM, props.ZCG_GEOM] = c;
-            if (props.XCG === undefined) [props.XCG, props.YCG, props.ZCG] = c;
-          }
-          if (rho !== undefined) {
-            props.W_GEOM = vol * rho;
-            if (props.W === undefined) props.W = vol * rho;
-          }
-          // NAPA measures profiles from the trace line, without the plate-face shift (vendorHabits.ts)
-          const w0 = incl.length ? incl[0].web : [0, 0, 0];
-          const back = habits.cogConvention === 'moulded' ? faceShift : 0;
-          const cogMm = c ? (res.centroid.map((v, k) => v - back * w0[k]) as [number, number, number]) : undefined;
-          computed = { volumeM3: vol, cogMm, weightKg: rho !== undefined ? vol * rho * 1000 : undefined };
-          const plth =
-            sec.kind === 'FlatBar' || sec.kind === 'BulbFlat'
-              ? sectionThickness(sref?.a.localRef, shared, units)
-              : undefined;
-          if (plth !== undefined) props.PLTH = plth;
-        } else if (type === 'SEAM') {
-          const segs = curveSegments(child(node, 'TraceLine'), ctx);
-          mb = new MeshBuilder();
-          for (const s of segs) {
-            mb.polylineEdges(s, false);
-            mb.points(s);
-          }
-          const fileLen = traceLengthOf(child(node, 'TraceLine'), units);
-          props.L = fileLen && fileLen > 0 ? fileLen : segs.reduce((a, s) => a + polylineLength(s), 0) / 1000;
-          if (!segs.length) {
-            mb = null;
-            warn('no-geometry', `Seam ${id} has no TraceLine`, rec.line, id);
-          }
-        } else if (type === 'COMPARTMENT') {
-          // OCX_GUIDE §2.17: purpose, the file's volume and CoG, and (Compartment) the closed volume of its faces
-          if (node.a.compartmentPurpose) props.PURP = node.a.compartmentPurpose;
-          const cp = child(node, 'CompartmentProperties');
-          const fileVol = units.value(child(cp, 'Volume'), 'volume');
-          const fileCog = units.pointMm(child(cp, 'CenterOfGravity'));
-          if (fileVol !== undefined) props.VOLM = fileVol;
-          if (fileCog) [props.XCG, props.YCG, props.ZCG] = fileCog.map((v) => v / 1000);
-          if (rec.kind === 'Compartment') {
-            const g = buildCompartment(node, ctx);
-            for (const f of g.failedFaces) warn('compartment-face', `Compartment ${id}: ${f}`, rec.line, id);
-            mb = g.mesh;
-            props.VOLM_GEOM = g.volumeMm3 / 1e9;
-            props.AREA_GEOM = g.areaMm2 / 1e6;
-            props.AREA = g.areaMm2 / 1e6;
-            [props.XCG_GEOM, props.YCG_GEOM, props.ZCG_GEOM] = g.centroid.map((v) => v / 1000);
-            if (props.VOLM === undefined) props.VOLM = props.VOLM_GEOM;
-            if (props.XCG === undefined)
-              [props.XCG, props.YCG, props.ZCG] = [props.XCG_GEOM, props.YCG_GEOM, props.ZCG_GEOM];
-          } else
-            warn(
-              'no-geometry',
-              'PhysicalSpace: the cells bounded by panels are not built; purpose, volume and CoG of the file are kept',
-              rec.line,
-            );
-        } else if (type === 'HOLE') {
-          const h = holeOf(i);
-          if (h) {
-            mb = new MeshBuilder();
-            for (const l of h.loops) {
-              mb.polylineEdges(l, true);
-              mb.points(l);
-            }
-            props.DES = props.DES ?? h.shape;
-            const a = h.loops.reduce((s, l) => s + len(newellNormal(l)) / 2, 0);
-            props.AREA_GEOM = a / 1e6;
-            props.AREA = a / 1e6;
-          }
-        }
-      } catch (e) {
-        mb = null;
-        warn('geometry-failed', `${rec.kind} ${id}: ${(e as Error).message}`, rec.line, id);
-      }
-
-      customProperties(node, props);
-      let bounds = null;
-      if (mb && !withinWorld(mb)) {
-        warn(
-          'geometry-failed',
-          `${rec.kind} ${id}: coordinates beyond ±${MAX_COORD_MM / 1e6} km (absurd values); the part is skipped`,
-          rec.line,
-          id,
-        );
-        mb = null;
-      }
-      if (mb && mb.positions.length >= 3 && mb.isFinite()) {
-        const b = growBox(emptyBox(), mb.positions);
-        if (isBoxValid(b)) {
-          bounds = b;
-          [props.XMIN, props.YMIN, props.ZMIN, props.XMAX, props.YMAX, props.ZMAX] = [
-            b[0],
-            b[1],
-            b[2],
-            b[3],
-            b[4],
-            b[5],
-          ].map((v) => v / 1000);
-        }
-        this.slab.add(i, mb);
-      } else if (mb) warn('geometry-failed', `${rec.kind} ${id}: geometry is empty or not finite`, rec.line, id);
-      for (const k in props) {
-        const v = props[k];
-        if (typeof v === 'string' && v.length > 12)
-          props[k] = v === name ? name : v === id ? id : v === guid ? guid : this.text(v);
-      }
-      const element = this.text(rec.kind);
-      const block = blocks.get(id);
-      objects.push({
-        index: i,
-        id,
-        guid,
-        name,
-        type,
-        element,
-        parent: rec.parent,
-        block: block === undefined ? null : this.text(block),
-        bounds,
-      });
-      if (COMPARED_ELEMENTS.has(rec.kind) && (dry !== undefined || cog || net !== undefined))
-        fidelity.push(
-          comparePart({ object: i, id, element, line: rec.line }, { weightKg: dry, cogMm: cog, areaM2: net }, computed),
-        );
-      properties.push(props);
+      const part = this.fileFacts(i, index);
+      const { mb, computed } = partGeometry(part, scope);
+      customProperties(part.rec.node, part.props);
+      const bounds = this.placeMesh(part, mb);
+      this.record(part, bounds, computed, out);
     }
-    sumPanels(group, base, kids, properties);
+    sumPanels(group, base, index.kids, out.properties);
+  }
+
+  /**
+   * Part i's identity and the figures its file gives (name, GUID, description, structure type,
+   * tightness, material, dry weight, centre of gravity, net area) as properties; a material missing from
+   * the catalogue is warned about.
+   */
+  private fileFacts(i: number, index: GroupIndex): FileFacts {
+    const { units } = this;
+    const rec = index.at(i);
+    const node = rec.node;
+    const type = TYPE_OF[rec.kind];
+    // results outlive the parsed text: the texts they keep are flat copies, not slices of a decoded
+    // chunk (one kept slice would keep the whole chunk alive), and each is copied once per part
+    const id = own(node.a.id ?? `${rec.kind}@${rec.line}`);
+    const descText = child(node, 'Description')?.t?.trim();
+    const desc = descText ? this.text(descText) : descText;
+    const given = node.a.name?.trim();
+    const name = given ? own(given) : desc || id;
+    const parentRec = rec.parent >= 0 ? index.at(rec.parent) : undefined;
+    const panelIdx = parentRec?.kind === 'Panel' ? rec.parent : -1;
+    const props: PropertyRecord = { NAME: name, OTYPE: type, STID: id };
+    const guid = own(normGuid(node.a.GUIDRef));
+    if (guid) props.GUID = guid;
+    if (desc) props.DES = desc;
+    const stype = node.a.functionType ?? (parentRec && type !== 'HOLE' ? parentRec.node.a.functionType : undefined);
+    if (rec.kind === 'EdgeReinforcement') props.STYPE = 'EDGE REINFORCEMENT';
+    else if (stype) props.STYPE = stype;
+    const tgh = node.a.tightness ?? (parentRec?.kind === 'Panel' ? parentRec.node.a.tightness : undefined);
+    if (tgh && type !== 'HOLE') props.TGH = tgh;
+    const matRef = child(node, 'PlateMaterial') ?? child(node, 'MaterialRef');
+    const mat = matRef ? findMaterial(matRef, this.materials, this.shared) : undefined;
+    if (matRef && !mat)
+      this.warn(
+        'dangling-ref',
+        `${rec.kind} ${id}: material "${matRef.a.localRef}" not in the catalogue`,
+        rec.line,
+        id,
+      );
+    if (mat) {
+      props.MAT = mat.grade;
+      if (mat.rho !== undefined) props.RHO = mat.rho;
+      if (mat.E !== undefined) props.E = mat.E;
+      if (mat.ny !== undefined) props.NY = mat.ny;
+      if (mat.sigma !== undefined) props.SIGMA = mat.sigma;
+    }
+    const phys = child(node, 'PhysicalProperties');
+    const dry = units.value(child(phys, 'DryWeight'), 'mass');
+    if (dry !== undefined) props.W = dry / 1000;
+    const cog = units.pointMm(child(phys, 'CenterOfGravity'));
+    if (cog) [props.XCG, props.YCG, props.ZCG] = cog.map((v) => v / 1000);
+    const net = units.value(child(node, 'NetArea'), 'area');
+    if (net !== undefined) props.AREA = net;
+    return { i, rec, id, type, props, parentRec, panelIdx, matRef, rho: mat?.rho, net, name, guid, dry, cog };
+  }
+
+  /**
+   * Adds a part's mesh to the group's slab and returns its bounds (mm; also written as XMIN…ZMAX, m), or
+   * null: a mesh beyond the world, empty or not finite is dropped with a 'geometry-failed' warning.
+   */
+  private placeMesh({ i, rec, id, props }: FileFacts, mb: MeshBuilder | null): Box3Tuple | null {
+    if (mb && !withinWorld(mb)) {
+      this.warn(
+        'geometry-failed',
+        `${rec.kind} ${id}: coordinates beyond ±${MAX_COORD_MM / 1e6} km (absurd values); the part is skipped`,
+        rec.line,
+        id,
+      );
+      return null;
+    }
+    if (!mb) return null;
+    if (mb.positions.length < 3 || !mb.isFinite()) {
+      this.warn('geometry-failed', `${rec.kind} ${id}: geometry is empty or not finite`, rec.line, id);
+      return null;
+    }
+    let bounds: Box3Tuple | null = null;
+    const b = growBox(emptyBox(), mb.positions);
+    if (isBoxValid(b)) {
+      bounds = b;
+      [props.XMIN, props.YMIN, props.ZMIN, props.XMAX, props.YMAX, props.ZMAX] = [
+        b[0],
+        b[1],
+        b[2],
+        b[3],
+        b[4],
+        b[5],
+      ].map((v) => v / 1000);
+    }
+    this.slab.add(i, mb);
+    return bounds;
+  }
+
+  /** Appends part i's object, properties (long texts shared) and, for compared parts, fidelity record to `out`. */
+  private record(
+    part: FileFacts,
+    bounds: Box3Tuple | null,
+    computed: PartFidelity['computed'],
+    out: GroupOutput,
+  ): void {
+    const { i, rec, id, type, props, name, guid, dry, cog, net } = part;
+    for (const k in props) {
+      const v = props[k];
+      if (typeof v === 'string' && v.length > 12)
+        props[k] = v === name ? name : v === id ? id : v === guid ? guid : this.text(v);
+    }
+    const element = this.text(rec.kind);
+    const block = this.blocks.get(id);
+    out.objects.push({
+      index: i,
+      id,
+      guid,
+      name,
+      type,
+      element,
+      parent: rec.parent,
+      block: block === undefined ? null : this.text(block),
+      bounds,
+    });
+    if (COMPARED_ELEMENTS.has(rec.kind) && (dry !== undefined || cog || net !== undefined))
+      out.fidelity.push(
+        comparePart({ object: i, id, element, line: rec.line }, { weightKg: dry, cogMm: cog, areaM2: net }, computed),
+      );
+    out.properties.push(props);
   }
 
   /**
@@ -627,6 +421,16 @@ export class ModelBuilder {
       ...(raw.unsupported.size ? { unsupportedElements: Object.fromEntries(raw.unsupported) } : {}),
     };
   }
+}
+
+/** A part's facts with what its object and fidelity record need besides: name, GUID and the file's figures. */
+interface FileFacts extends PartFacts {
+  name: string;
+  guid: string | null;
+  /** DryWeight, kg. */
+  dry: number | undefined;
+  /** CenterOfGravity, mm. */
+  cog: [number, number, number] | undefined;
 }
 
 /** Distinct texts ModelBuilder.text shares per import. */

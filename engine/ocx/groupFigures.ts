@@ -7,7 +7,7 @@ import type { MeshBuilder } from '../geometry/MeshBuilder';
 import type { PropertyRecord } from '../model/types';
 import type { SharedData } from './buildModel';
 import type { MaterialInfo } from './catalogue';
-import type { PartRecord } from './reader';
+import { HOLE_ELEMENTS, type PartRecord } from './reader';
 import type { UnitTable } from './units';
 import { child, normGuid, type XNode } from './xmlTree';
 
@@ -76,9 +76,7 @@ export function sumPanels(parts: PartRecord[], base: number, kids: number[][], p
     if (parts[l].kind !== 'Panel') continue;
     const i = base + l;
     const kind = (k: number) => parts[k - base].kind;
-    const ch = kids[l].filter(
-      (k) => kind(k) !== 'Hole2DContour' && kind(k) !== 'InnerContour' && kind(k) !== 'SlotContour',
-    );
+    const ch = kids[l].filter((k) => !HOLE_ELEMENTS.has(kind(k)));
     if (props[i - base].W === undefined) {
       const w = ch.reduce((s, k) => s + (typeof props[k - base].W === 'number' ? (props[k - base].W as number) : 0), 0);
       if (w > 0) props[i - base].W = w;

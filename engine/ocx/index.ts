@@ -36,7 +36,7 @@ export interface ImportOptions {
   reopen?: () => AsyncIterable<Uint8Array | string>;
   /**
    * Two-pass imports only: moves the tessellation of finished top-level part groups off the reading
-   * thread (Node: engine/ocx/partPool.ts, worker threads). Without it, or when it returns null, every
+   * thread (Node: engine/node/ocx/partPool.ts, worker threads). Without it, or when it returns null, every
    * group is processed on the calling thread (the browser's path). The result is the same either way.
    */
   offload?: OffloadFactory;

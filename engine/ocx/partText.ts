@@ -1,7 +1,7 @@
 /**
  * Parsing and processing one top-level part cut out of the document by PartSplitter
- * (engine/ocx/partSplit.ts): used alike by the part worker threads (engine/ocx/partWorker.ts) and by the
- * calling thread when the workers are busy (engine/ocx/partPool.ts), so both give the same output.
+ * (engine/ocx/partSplit.ts): used alike by the part worker threads (engine/node/ocx/partWorker.ts) and by the
+ * calling thread when the workers are busy (engine/node/ocx/partPool.ts), so both give the same output.
  * The part's bytes are parsed by readOcx inside the file's own root and Vessel start tags (prefixes and
  * namespaces resolve as in the file) with the line numbers of the file, then processed by a
  * ModelBuilder. Outputs are numbered from 0 and renumbered when appended (rebaseOutput).

@@ -210,59 +210,144 @@ export async function readOcx(
   chunks: AsyncIterable<Uint8Array | string>,
   options: ReadOptions = {},
 ): Promise<RawModel> {
-  const { onBytes, signal, shared, onGroup, drain } = options;
-  const lineOffset = options.lineOffset ?? 0;
-  const model: RawModel = {
-    schemaVersion: '',
-    header: {},
-    vessel: {},
-    distanceTolerance: null,
-    parts: [],
-    surfaces: new Map(),
-    coordinateSystems: [],
-    catalogue: new Map(),
-    units: new Map(),
-    designViews: [],
-    unsupported: options.unsupported ?? new Map(),
-  };
-  const stack: Frame[] = [];
-  let rootSeen = false;
-  let firstChar = true;
-  let captureRoot: { frame: Frame; sink: (n: XNode) => void } | null = null;
-  let partRecordStack: number[] = [];
-  let recordCount = 0;
-  let group: PartRecord[] = [];
-  let groupBase = 0;
-  // the namespace test of the last URI seen (the scanner hands out the same string for a namespace)
-  let lastUri = '';
-  let lastIsOcx = false;
+  const { onBytes, signal, drain } = options;
+  const reader = new DocumentReader(options);
+  const decoder = new TextDecoder('utf-8', { fatal: false });
+  let consumed = 0;
+  for await (const chunk of chunks) {
+    if (signal?.aborted) throw abortError();
+    if (typeof chunk === 'string') {
+      consumed += chunk.length;
+      reader.write(chunk);
+    } else {
+      consumed += chunk.byteLength;
+      reader.write(decoder.decode(chunk, { stream: true }));
+    }
+    onBytes?.(consumed);
+    const wait = drain?.();
+    if (wait) await wait;
+  }
+  const tail = decoder.decode();
+  if (tail) reader.write(tail);
+  if (consumed === 0) throw new OcxImportError('The file is empty');
+  return reader.finish();
+}
 
-  const fail = (msg: string, line = scanner.line, col?: number): never => {
-    throw new OcxImportError(msg, line + lineOffset, col);
-  };
+/**
+ * The element-by-element state of readOcx: the open elements, the part records being built and the
+ * group being collected, and the RawModel they fill. Text goes in through write(); finish() checks
+ * that the document is complete.
+ */
+class DocumentReader {
+  readonly model: RawModel;
+  private readonly scanner: XmlScanner;
+  private readonly stack: Frame[] = [];
+  private readonly lineOffset: number;
+  private rootSeen = false;
+  private firstChar = true;
+  private captureRoot: { frame: Frame; sink: (n: XNode) => void } | null = null;
+  private partRecordStack: number[] = [];
+  private recordCount = 0;
+  private group: PartRecord[] = [];
+  private groupBase = 0;
+  // the namespace test of the last URI seen (the scanner hands out the same string for a namespace)
+  private lastUri = '';
+  private lastIsOcx = false;
+
+  constructor(private readonly options: ReadOptions) {
+    this.lineOffset = options.lineOffset ?? 0;
+    this.model = {
+      schemaVersion: '',
+      header: {},
+      vessel: {},
+      distanceTolerance: null,
+      parts: [],
+      surfaces: new Map(),
+      coordinateSystems: [],
+      catalogue: new Map(),
+      units: new Map(),
+      designViews: [],
+      unsupported: options.unsupported ?? new Map(),
+    };
+    this.scanner = new XmlScanner(
+      {
+        start: (tag) => this.start(tag),
+        end: () => this.end(),
+        text: (t) => {
+          const node = this.stack[this.stack.length - 1]?.node;
+          if (node) node.t = (node.t ?? '') + t;
+        },
+        doctype: (d) => {
+          if (/<!ENTITY/i.test(d))
+            this.fail('Refused: the DOCTYPE declares entities (entity expansion is not allowed)', this.scanner.line);
+        },
+      },
+      { lineOffset: this.lineOffset },
+    );
+  }
+
+  private fail(msg: string, line = this.scanner.line, col?: number): never {
+    throw new OcxImportError(msg, line + this.lineOffset, col);
+  }
+
+  /** The next piece of text; the first non-blank character must be '<' (a byte-order mark is dropped). */
+  write(text: string): void {
+    if (this.firstChar) {
+      if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+      const trimmed = text.trimStart();
+      if (trimmed !== '') {
+        this.firstChar = false;
+        if (trimmed[0] !== '<')
+          this.fail(
+            'Not an XML document: it does not start with "<"',
+            1 + countLines(text.slice(0, text.length - trimmed.length)),
+          );
+      }
+    }
+    this.scanner.write(text);
+  }
+
+  /**
+   * Ends the document: checks that it had a root and closed every element, then takes the shared data
+   * of ReadOptions.shared into the model.
+   */
+  finish(): RawModel {
+    const { model, stack, scanner } = this;
+    if (this.firstChar) throw new OcxImportError('The file is empty (only white space)');
+    scanner.end();
+    if (stack.length > 0) {
+      const open = stack[stack.length - 1];
+      this.fail(
+        `The document is truncated: element <${open.local}> is not closed (${stack.length} open element${stack.length > 1 ? 's' : ''} at the end of the file)`,
+        scanner.line,
+      );
+    }
+    if (!this.rootSeen) this.fail('Not an XML document: no root element', scanner.line);
+    scanner.close();
+    this.partRecordStack = [];
+    const shared = this.options.shared;
+    if (shared) {
+      for (const k of ['surfaces', 'catalogue', 'units'] as const)
+        if (model[k].size === 0) model[k] = shared[k] as never;
+      model.coordinateSystems = shared.coordinateSystems;
+      model.designViews = shared.designViews;
+      for (const [el, n] of shared.unsupported) model.unsupported.set(el, (model.unsupported.get(el) ?? 0) + n);
+    }
+    return model;
+  }
 
   /** A start tag: @returns whether the element's text is wanted (captured TEXT_ELEMENTS). */
-  const start = (tag: XmlScanner): boolean => {
+  private start(tag: XmlScanner): boolean {
+    if (!this.rootSeen) return this.startRoot(tag);
+    const { model, stack } = this;
     const local = tag.local;
     const parent = stack[stack.length - 1];
-    if (!rootSeen) {
-      rootSeen = true;
-      if (tag.uri === LEGACY_NS)
-        fail(`Unsupported OCX version: the legacy OCX 2.8.5 namespace ${tag.uri} is not supported`, tag.line);
-      if (local !== 'ocxXML' || !tag.uri.startsWith(OCX_NS_PREFIX))
-        fail(
-          `Not an OCX file: root element is <${tag.qname}>${tag.uri && local === 'ocxXML' ? ` in unknown namespace ${tag.uri}` : ''}`,
-          tag.line,
-        );
-      model.schemaVersion = tag.attributes().schemaVersion ?? '';
-      stack.push({ local, node: null, record: -1, skip: false, ocx: true });
-      return false;
-    }
     const frame: Frame = { local, node: null, record: -1, skip: parent.skip, ocx: false };
     stack.push(frame);
     if (frame.skip) return false;
-    const line = tag.line + lineOffset;
-    const isOcx = tag.uri === lastUri ? lastIsOcx : (lastIsOcx = (lastUri = tag.uri).startsWith(OCX_NS_PREFIX));
+    const line = tag.line + this.lineOffset;
+    const isOcx =
+      tag.uri === this.lastUri ? this.lastIsOcx : (this.lastIsOcx = (this.lastUri = tag.uri).startsWith(OCX_NS_PREFIX));
     frame.ocx = isOcx;
     if (!isOcx && parent.ocx && !UNITSML_NS.test(tag.uri)) {
       // a vendor extension in a foreign namespace (or none): counted by its qualified name, its content skipped
@@ -275,21 +360,9 @@ export async function readOcx(
     const inHoleContainer = HOLE_CONTAINERS.has(parent.local);
     if (
       isOcx &&
-      (PART_ELEMENTS.has(local) || (HOLE_ELEMENTS.has(local) && inHoleContainer && partRecordStack.length > 0))
-    ) {
-      const node = makeNode(local, line, tag.attributes());
-      const rec: PartRecord = {
-        kind: local,
-        node,
-        parent: partRecordStack.length ? partRecordStack[partRecordStack.length - 1] : -1,
-        line,
-      };
-      frame.node = node;
-      frame.record = recordCount++;
-      (onGroup ? group : model.parts).push(rec);
-      partRecordStack.push(frame.record);
-      return TEXT_ELEMENTS.has(local);
-    }
+      (PART_ELEMENTS.has(local) || (HOLE_ELEMENTS.has(local) && inHoleContainer && this.partRecordStack.length > 0))
+    )
+      return this.startPart(tag, frame, line);
     if (parent.node) {
       if (SKIPPED.has(local)) {
         frame.skip = true;
@@ -300,9 +373,48 @@ export async function readOcx(
       frame.node = node;
       return TEXT_ELEMENTS.has(local);
     }
-    // not inside a captured subtree: decide what to capture
+    return this.startOutsideParts(tag, frame, parent, line, isOcx);
+  }
+
+  /** The root element: ocxXML in an OCX namespace, else the file is refused. */
+  private startRoot(tag: XmlScanner): boolean {
+    const local = tag.local;
+    this.rootSeen = true;
+    if (tag.uri === LEGACY_NS)
+      this.fail(`Unsupported OCX version: the legacy OCX 2.8.5 namespace ${tag.uri} is not supported`, tag.line);
+    if (local !== 'ocxXML' || !tag.uri.startsWith(OCX_NS_PREFIX))
+      this.fail(
+        `Not an OCX file: root element is <${tag.qname}>${tag.uri && local === 'ocxXML' ? ` in unknown namespace ${tag.uri}` : ''}`,
+        tag.line,
+      );
+    this.model.schemaVersion = tag.attributes().schemaVersion ?? '';
+    this.stack.push({ local, node: null, record: -1, skip: false, ocx: true });
+    return false;
+  }
+
+  /** A part or hole element: a new PartRecord, into the current group (onGroup) or RawModel.parts. */
+  private startPart(tag: XmlScanner, frame: Frame, line: number): boolean {
+    const local = tag.local;
+    const node = makeNode(local, line, tag.attributes());
+    const stack = this.partRecordStack;
+    const rec: PartRecord = { kind: local, node, parent: stack.length ? stack[stack.length - 1] : -1, line };
+    frame.node = node;
+    frame.record = this.recordCount++;
+    (this.options.onGroup ? this.group : this.model.parts).push(rec);
+    stack.push(frame.record);
+    return TEXT_ELEMENTS.has(local);
+  }
+
+  /**
+   * An element outside any part or captured subtree: the header, the vessel, and the shared elements
+   * (tolerance, coordinate systems, reference surfaces, catalogue entries, units, design views) whose
+   * subtree is captured; skipped when the pre-pass collected them.
+   */
+  private startOutsideParts(tag: XmlScanner, frame: Frame, parent: Frame, line: number, isOcx: boolean): boolean {
+    const { model } = this;
+    const local = tag.local;
     const pl = parent.local;
-    if (shared && SHARED_ELEMENTS.has(local)) {
+    if (this.options.shared && SHARED_ELEMENTS.has(local)) {
       frame.skip = true; // collected by the pre-pass
       return false;
     }
@@ -317,99 +429,33 @@ export async function readOcx(
     else if (local === 'Unit' && tag.uri !== '' && !isOcx) sink = (n) => model.units.set(n.a.id ?? '', n);
     else if (local === 'DesignView') sink = (n) => model.designViews.push(n);
     else if (SKIPPED.has(local) || local === 'ClassificationData') frame.skip = true;
-    if (sink) {
-      frame.node = makeNode(local, line, tag.attributes());
-      captureRoot = { frame, sink };
-      return TEXT_ELEMENTS.has(local);
-    }
-    return false;
-  };
-  const end = (): void => {
-    const frame = stack.pop();
+    if (!sink) return false;
+    frame.node = makeNode(local, line, tag.attributes());
+    this.captureRoot = { frame, sink };
+    return TEXT_ELEMENTS.has(local);
+  }
+
+  /** An end tag: closes a part (handing over a finished top-level group) or a captured shared element. */
+  private end(): void {
+    const frame = this.stack.pop();
     if (!frame) return;
     if (frame.record >= 0) {
-      partRecordStack.pop();
-      if (onGroup && partRecordStack.length === 0) {
-        const done = group;
-        group = [];
-        const base = groupBase;
-        groupBase = recordCount;
+      this.partRecordStack.pop();
+      const onGroup = this.options.onGroup;
+      if (onGroup && this.partRecordStack.length === 0) {
+        const done = this.group;
+        this.group = [];
+        const base = this.groupBase;
+        this.groupBase = this.recordCount;
         onGroup(done, base);
       }
     }
-    if (captureRoot && captureRoot.frame === frame && frame.node) {
-      captureRoot.sink(frame.node);
-      captureRoot = null;
+    const capture = this.captureRoot;
+    if (capture && capture.frame === frame && frame.node) {
+      capture.sink(frame.node);
+      this.captureRoot = null;
     }
-  };
-  const scanner = new XmlScanner(
-    {
-      start,
-      end,
-      text: (t) => {
-        const node = stack[stack.length - 1]?.node;
-        if (node) node.t = (node.t ?? '') + t;
-      },
-      doctype: (d) => {
-        if (/<!ENTITY/i.test(d))
-          fail('Refused: the DOCTYPE declares entities (entity expansion is not allowed)', scanner.line);
-      },
-    },
-    { lineOffset },
-  );
-
-  const decoder = new TextDecoder('utf-8', { fatal: false });
-  let consumed = 0;
-  const write = (text: string) => {
-    if (firstChar) {
-      if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-      const trimmed = text.trimStart();
-      if (trimmed !== '') {
-        firstChar = false;
-        if (trimmed[0] !== '<')
-          fail(
-            'Not an XML document: it does not start with "<"',
-            1 + countLines(text.slice(0, text.length - trimmed.length)),
-          );
-      }
-    }
-    scanner.write(text);
-  };
-  for await (const chunk of chunks) {
-    if (signal?.aborted) throw abortError();
-    if (typeof chunk === 'string') {
-      consumed += chunk.length;
-      write(chunk);
-    } else {
-      consumed += chunk.byteLength;
-      write(decoder.decode(chunk, { stream: true }));
-    }
-    onBytes?.(consumed);
-    const wait = drain?.();
-    if (wait) await wait;
   }
-  const tail = decoder.decode();
-  if (tail) write(tail);
-  if (consumed === 0) throw new OcxImportError('The file is empty');
-  if (firstChar) throw new OcxImportError('The file is empty (only white space)');
-  scanner.end();
-  if (stack.length > 0) {
-    const open = stack[stack.length - 1];
-    fail(
-      `The document is truncated: element <${open.local}> is not closed (${stack.length} open element${stack.length > 1 ? 's' : ''} at the end of the file)`,
-      scanner.line,
-    );
-  }
-  if (!rootSeen) fail('Not an XML document: no root element', scanner.line);
-  scanner.close();
-  partRecordStack = [];
-  if (shared) {
-    for (const k of ['surfaces', 'catalogue', 'units'] as const) if (model[k].size === 0) model[k] = shared[k] as never;
-    model.coordinateSystems = shared.coordinateSystems;
-    model.designViews = shared.designViews;
-    for (const [el, n] of shared.unsupported) model.unsupported.set(el, (model.unsupported.get(el) ?? 0) + n);
-  }
-  return model;
 }
 
 function countLines(s: string): number {

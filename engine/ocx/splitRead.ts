@@ -1,7 +1,7 @@
 /**
  * The part pass of a threaded import: the document is split by PartSplitter
  * (engine/ocx/partSplit.ts); each top-level part's bytes go to the GroupOffload (parsed and tessellated
- * by worker threads, engine/ocx/partPool.ts), everything else is parsed here by readOcx with the cut
+ * by worker threads, engine/node/ocx/partPool.ts), everything else is parsed here by readOcx with the cut
  * parts replaced by their line breaks. Parts are queued exactly when the reader has consumed the text
  * before them, so the order of work is document order; unknown-element counts are merged in that order.
  */

@@ -8,11 +8,10 @@ import { countShipParts, generateShipOcx, writeShipOcx } from '../../tools/gener
 import { area2, clipBox, hullDims, sectionAt, sectionPolygon } from '../../tools/generator/hullForm';
 import { patchAreaCentroid, shellPatch } from '../../tools/generator/nurbs';
 import { plateMass, polygonAreaCentroid } from '../../tools/generator/ocxWriter';
+import { xmllintValidate } from '../support/xmllint';
 
 const SCHEMA = path.resolve(__dirname, '../../../shared/models/ocx/OCX_Schema_3.1.0.xsd');
-const hasXmllint = spawnSync('xmllint', ['--version']).status === 0;
-const validate = (file: string) =>
-  spawnSync('xmllint', ['--noout', '--schema', SCHEMA, file], { encoding: 'utf8', maxBuffer: 1 << 26 });
+const validate = (file: string) => xmllintValidate(file, SCHEMA);
 
 async function text(options: Parameters<typeof generateShipOcx>[0]): Promise<string> {
   let s = '';
@@ -29,61 +28,54 @@ afterAll(async () => {
 });
 
 describe('ship generator', () => {
-  it.skipIf(!hasXmllint)(
-    'writes a small ship that validates against OCX_Schema_3.1.0.xsd, with curved plates, seams, holes, blocks and compartments',
-    async () => {
-      const file = path.join(dir, 'small.3docx');
-      const stats = await writeShipOcx(file, { targetParts: 1500, seed: 7, name: 'Small & test' });
-      const out = validate(file);
-      expect(out.stderr.trim().split('\n').pop()).toBe(`${file} validates`);
-      expect(out.status).toBe(0);
-      const xml = await readFile(file, 'utf8');
-      expect(stats.parts).toBe(stats.plates + stats.stiffeners + stats.brackets);
-      expect(xml.match(/<ocx:Plate /g)?.length).toBe(stats.plates);
-      expect(xml.match(/<ocx:Stiffener /g)?.length).toBe(stats.stiffeners);
-      expect(xml.match(/<ocx:Seam /g)?.length).toBe(stats.seams);
-      expect(xml.match(/<ocx:Hole2DContour |<ocx:InnerContour>/g)?.length).toBe(stats.holes);
-      expect(xml.match(/<ocx:OccurrenceGroup /g)?.length).toBe(stats.blocks);
-      expect(xml.match(/<ocx:Compartment /g)?.length).toBe(stats.compartments);
-      expect(stats.bytes).toBe(Buffer.byteLength(xml));
-      expect(stats.curvedPlates).toBeGreaterThan(0.05 * stats.plates);
-      expect(stats.seams).toBeGreaterThan(50);
-      expect(xml.match(/<ocx:InnerContour>/g)?.length).toBeGreaterThan(5);
-      expect(xml.match(/<ocx:Hole2DContour /g)?.length).toBeGreaterThan(5);
-      for (const el of [
-        '<ocx:NURBSSurface',
-        '<ocx:HoleShapeCatalogue',
-        '<ocx:SymmetricalHole',
-        '<ocx:DesignView',
-        'TRANSVERSAL_BULKHEAD: Collision',
-        'WEB_FRAME: Floor frame',
-        '<ocx:Bracket ',
-      ])
-        expect(xml).toContain(el);
-      const purposes = new Set([...xml.matchAll(/ocx:compartmentPurpose="([^"]+)"/g)].map((m) => m[1]));
-      for (const p of [
-        'aft_peak_tank',
-        'main_engine_room',
-        'void',
-        'cargo_compartment',
-        'double_bottom_tank',
-        'fore_peak_tank',
-      ])
-        expect(purposes).toContain(p);
-      // Every DesignView reference points at a part that exists.
-      const ids = new Set([...xml.matchAll(/<ocx:(?:Plate|Stiffener|Bracket|Seam) id="([^"]+)"/g)].map((m) => m[1]));
-      const refs = [...xml.matchAll(/<ocx:(?:PlateRef|StiffenerRef|BracketRef|SeamRef) localRef="([^"]+)"/g)].map(
-        (m) => m[1],
-      );
-      expect(refs.length).toBe(stats.parts + stats.seams);
-      expect(refs.every((r) => ids.has(r))).toBe(true);
-    },
-  );
-  if (!hasXmllint)
-    it('skips schema validation: xmllint is not installed (apt-get install libxml2-utils)', () =>
-      expect(hasXmllint).toBe(false));
-
-  it.skipIf(!hasXmllint || process.env.BENCH_LARGE !== '1')(
+  it('writes a small ship that validates against OCX_Schema_3.1.0.xsd, with curved plates, seams, holes, blocks and compartments', async () => {
+    const file = path.join(dir, 'small.3docx');
+    const stats = await writeShipOcx(file, { targetParts: 1500, seed: 7, name: 'Small & test' });
+    const out = validate(file);
+    expect(out.tail).toBe(`${file} validates`);
+    expect(out.status).toBe(0);
+    const xml = await readFile(file, 'utf8');
+    expect(stats.parts).toBe(stats.plates + stats.stiffeners + stats.brackets);
+    expect(xml.match(/<ocx:Plate /g)?.length).toBe(stats.plates);
+    expect(xml.match(/<ocx:Stiffener /g)?.length).toBe(stats.stiffeners);
+    expect(xml.match(/<ocx:Seam /g)?.length).toBe(stats.seams);
+    expect(xml.match(/<ocx:Hole2DContour |<ocx:InnerContour>/g)?.length).toBe(stats.holes);
+    expect(xml.match(/<ocx:OccurrenceGroup /g)?.length).toBe(stats.blocks);
+    expect(xml.match(/<ocx:Compartment /g)?.length).toBe(stats.compartments);
+    expect(stats.bytes).toBe(Buffer.byteLength(xml));
+    expect(stats.curvedPlates).toBeGreaterThan(0.05 * stats.plates);
+    expect(stats.seams).toBeGreaterThan(50);
+    expect(xml.match(/<ocx:InnerContour>/g)?.length).toBeGreaterThan(5);
+    expect(xml.match(/<ocx:Hole2DContour /g)?.length).toBeGreaterThan(5);
+    for (const el of [
+      '<ocx:NURBSSurface',
+      '<ocx:HoleShapeCatalogue',
+      '<ocx:SymmetricalHole',
+      '<ocx:DesignView',
+      'TRANSVERSAL_BULKHEAD: Collision',
+      'WEB_FRAME: Floor frame',
+      '<ocx:Bracket ',
+    ])
+      expect(xml).toContain(el);
+    const purposes = new Set([...xml.matchAll(/ocx:compartmentPurpose="([^"]+)"/g)].map((m) => m[1]));
+    for (const p of [
+      'aft_peak_tank',
+      'main_engine_room',
+      'void',
+      'cargo_compartment',
+      'double_bottom_tank',
+      'fore_peak_tank',
+    ])
+      expect(purposes).toContain(p);
+    // Every DesignView reference points at a part that exists.
+    const ids = new Set([...xml.matchAll(/<ocx:(?:Plate|Stiffener|Bracket|Seam) id="([^"]+)"/g)].map((m) => m[1]));
+    const refs = [...xml.matchAll(/<ocx:(?:PlateRef|StiffenerRef|BracketRef|SeamRef) localRef="([^"]+)"/g)].map(
+      (m) => m[1],
+    );
+    expect(refs.length).toBe(stats.parts + stats.seams);
+    expect(refs.every((r) => ids.has(r))).toBe(true);
+  });
+  it.skipIf(process.env.BENCH_LARGE !== '1')(
     'writes a valid 10k-part ship (BENCH_LARGE=1)',
     async () => {
       const file = path.join(dir, 'large.3docx');

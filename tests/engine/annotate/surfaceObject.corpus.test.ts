@@ -10,7 +10,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { importOcxFile } from '../../../engine/ocx/importFile';
+import { importOcxFile } from '../../../engine/node/ocx/importFile';
 import type { ImportResult } from '../../../engine/model/types';
 import { encodeScenePackage } from '../../../engine/package/writer';
 import { decodeScenePackage } from '../../../engine/package/reader';

@@ -5,7 +5,7 @@
 import path from 'node:path';
 import { SaxesParser } from 'saxes';
 import { describe, expect, it } from 'vitest';
-import { importOcxFile } from '../../../engine/ocx/importFile';
+import { importOcxFile } from '../../../engine/node/ocx/importFile';
 import { SectionIndex } from '../../../engine/section/SectionIndex';
 import { computeSection, emptySteelSection } from '../../../engine/section/section';
 import type { SectionResult } from '../../../engine/section/types';

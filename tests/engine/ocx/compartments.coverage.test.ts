@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { importOcx } from '../../../engine/ocx/index';
-import { importOcxFile } from '../../../engine/ocx/importFile';
+import { importOcxFile } from '../../../engine/node/ocx/importFile';
 import { curvePolyline } from '../../../engine/ocx/curveRead';
 import { surfaceMesh, type SurfaceContext } from '../../../engine/ocx/surfaces';
 import { sectionOf } from '../../../engine/ocx/catalogue';

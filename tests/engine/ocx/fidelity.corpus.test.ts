@@ -7,7 +7,7 @@
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { importOcxFile } from '../../../engine/ocx/importFile';
+import { importOcxFile } from '../../../engine/node/ocx/importFile';
 import {
   comparePart,
   FIDELITY_TARGETS,

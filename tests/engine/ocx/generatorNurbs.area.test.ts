@@ -12,7 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeShipOcx } from '../../../tools/generator/index';
-import { importOcxFile } from '../../../engine/ocx/importFile';
+import { importOcxFile } from '../../../engine/node/ocx/importFile';
 import type { ImportResult } from '../../../engine/model/types';
 
 let dir = '';

@@ -11,7 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { importOcx } from '../../../engine/ocx/index';
-import { importOcxFile } from '../../../engine/ocx/importFile';
+import { importOcxFile } from '../../../engine/node/ocx/importFile';
 import { collectShared } from '../../../engine/ocx/prepass';
 import type { ImportResult } from '../../../engine/model/types';
 

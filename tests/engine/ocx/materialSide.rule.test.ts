@@ -5,7 +5,7 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { materialSide } from '../../../engine/ocx/materialSide';
-import { importOcxFile } from '../../../engine/ocx/importFile';
+import { importOcxFile } from '../../../engine/node/ocx/importFile';
 
 const CODES = ['IN', 'OUT', 'MID', 'AFT', 'FORE', 'SB', 'PS', 'BOT', 'TOP', 'UNDEFINED'];
 const DIR = path.resolve(__dirname, '../../../../shared/models/ocx');

@@ -7,7 +7,7 @@
  */
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { importOcxFile } from '../../../engine/ocx/importFile';
+import { importOcxFile } from '../../../engine/node/ocx/importFile';
 import { resampleTrace, traceFrames, type Inclination } from '../../../engine/ocx/memberMesh';
 
 const DIR = path.resolve(__dirname, '../../../../shared/models/ocx');

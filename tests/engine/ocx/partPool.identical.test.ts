@@ -1,13 +1,14 @@
 /**
- * (speed without changing results):
- * - the import with tessellation in worker threads (engine/ocx/partPool.ts) gives exactly the result of
+ * Tessellation in worker threads is faster without changing results:
+ * - the import with tessellation in worker threads (engine/node/ocx/partPool.ts) gives exactly the result of
  *   the single-thread import — object table, properties, meshes byte for byte, fidelity records,
  *   warnings in order, frames — on every sample and on a generated ship, with batches small enough
  *   that several workers finish out of order;
  * - a refused file is refused with the same message, and the pool serves the next import;
  * - the results equal the recorded baseline of the importer before the speed work
  *   (tests/engine/ocx/importBaseline.json: SHA-1 of the object table, properties, fidelity, warnings
- *   and mesh bytes per file). After an intended change of the importer's output, re-record it with
+ *   and mesh bytes per file, committed data: a missing or different expectation fails). After an
+ *   intended change of the importer's output, re-record it with
  *   `UPDATE_OCX_BASELINE=1 npx vitest run --project unit tests/engine/ocx/partPool.identical.test.ts`.
  */
 import { createHash } from 'node:crypto';
@@ -17,8 +18,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importOcx } from '../../../engine/ocx/index';
-import { importOcxFile } from '../../../engine/ocx/importFile';
-import { partPool } from '../../../engine/ocx/partPool';
+import { importOcxFile } from '../../../engine/node/ocx/importFile';
+import { partPool } from '../../../engine/node/ocx/partPool';
 import type { ImportResult } from '../../../engine/model/types';
 
 const DIR = path.resolve(__dirname, '../../../../shared/models/ocx');
@@ -174,8 +175,9 @@ describe('results equal the baseline recorded before the speed work', () => {
     const now: Record<string, Record<string, string>> = {};
     for (const f of FILES) now[f] = fingerprint(await importWith(path.join(DIR, f), 0));
     now[`generated ${JSON.stringify(SHIP)}`] = fingerprint(await importWith(ship, 0));
-    if (process.env.UPDATE_OCX_BASELINE === '1' || !existsSync(BASELINE))
-      writeFileSync(BASELINE, `${JSON.stringify(now, null, 1)}\n`);
+    // the expectation is committed data: re-recorded only on request, never written by the check itself
+    if (process.env.UPDATE_OCX_BASELINE === '1') writeFileSync(BASELINE, `${JSON.stringify(now, null, 1)}\n`);
+    expect(existsSync(BASELINE), `${BASELINE} is missing: it is committed data, restore it from git`).toBe(true);
     const base = JSON.parse(readFileSync(BASELINE, 'utf8')) as typeof now;
     expect(Object.keys(base).sort()).toEqual(Object.keys(now).sort());
     for (const k of Object.keys(base)) expect({ file: k, ...now[k] }).toEqual({ file: k, ...base[k] });

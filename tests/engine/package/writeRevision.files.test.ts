@@ -8,7 +8,7 @@ import {
   readRevisionObjects,
   readRevisionProperties,
   writeRevisionFiles,
-} from '../../../engine/package/node/writeRevision';
+} from '../../../engine/node/package/writeRevision';
 import { decodeScenePackage } from '../../../engine/package/reader';
 
 function plate(object: number, x: number): PartMesh {

@@ -19,7 +19,7 @@ import {
 } from '../../../engine/reference/frameSystem';
 import { frameScaleTicks } from '../../../engine/reference/frameScale';
 import type { FrameTables, RefPlane } from '../../../engine/model/types';
-import { importOcxFile } from '../../../engine/ocx/importFile';
+import { importOcxFile } from '../../../engine/node/ocx/importFile';
 
 const plane = (n: number | null, c: number, prefix = 'FR'): RefPlane => ({
   id: `${prefix}${n}`,

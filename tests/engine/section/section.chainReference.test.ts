@@ -9,7 +9,7 @@ import path from 'node:path';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { beforeAll, afterAll, describe, expect, it } from 'vitest';
 import { writeShipOcx } from '../../../tools/generator/index';
-import { importOcxFile } from '../../../engine/ocx/importFile';
+import { importOcxFile } from '../../../engine/node/ocx/importFile';
 import type { ImportResult } from '../../../engine/model/types';
 import { chainSegments, segmentBuffer, sliceTriangles, sliceTrianglesInto } from '../../../engine/section/slice';
 import { computeSection } from '../../../engine/section/section';

@@ -4,7 +4,7 @@
  */
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { importOcxFile } from '../../../engine/ocx/importFile';
+import { importOcxFile } from '../../../engine/node/ocx/importFile';
 import type { ImportResult, ModelObject, PartMesh } from '../../../engine/model/types';
 import { SectionIndex } from '../../../engine/section/SectionIndex';
 import { chainSegments, polygonArea, polylineLength, sliceTriangles } from '../../../engine/section/slice';

@@ -1,14 +1,14 @@
 /**
  * Node-only file import: streams a .3docx file from disk into importOcx with its size
  * for progress and its base name for messages; large files are tessellated in worker threads while the
- * calling thread parses (engine/ocx/partPool.ts).
+ * calling thread parses (engine/node/ocx/partPool.ts).
  */
 import { createReadStream } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import os from 'node:os';
 import { basename } from 'node:path';
-import type { ImportResult } from '../model/types';
-import { importOcx, type ImportOptions } from './index';
+import type { ImportResult } from '../../model/types';
+import { importOcx, type ImportOptions } from '../../ocx/index';
 import { partPool } from './partPool';
 
 /** Files from this size (bytes) up get worker threads by default: below it starting a thread costs more than it saves. */

@@ -1,5 +1,5 @@
 /**
- * Worker-thread entry of the part pool (engine/ocx/partPool.ts, Node only). A worker
+ * Worker-thread entry of the part pool (engine/node/ocx/partPool.ts, Node only). A worker
  * serves any number of imports, each identified by an id: PartInit builds that import's ModelBuilder
  * from its shared data; each PartBatch is a list of units — a top-level part's bytes cut out of the file
  * (parsed here, engine/ocx/partText.ts) or an already parsed group of part records — answered in order
@@ -7,7 +7,7 @@
  * after the other. Messages out: PartBatchResult.
  */
 import { parentPort } from 'node:worker_threads';
-import { ModelBuilder, type BuildOptions, type SharedData } from './buildModel';
+import { ModelBuilder, type BuildOptions, type SharedData } from '../../ocx/buildModel';
 import {
   errorData,
   processUnits,
@@ -15,7 +15,7 @@ import {
   type PartTextContext,
   type PartTextResult,
   type PartUnit,
-} from './partText';
+} from '../../ocx/partText';
 
 /** Starts an import in a worker: the shared data and options its ModelBuilder is made from (structured-cloned). */
 export interface PartInit {

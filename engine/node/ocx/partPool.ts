@@ -2,7 +2,7 @@
  * Parsing and tessellation in worker threads for the Node import: an OffloadFactory
  * for importOcx (engine/ocx/index.ts). The calling thread only splits the file into top-level parts
  * (engine/ocx/partSplit.ts, a byte scan) and parses what is left; the parts' bytes are batched and
- * sent to the least busy of a few worker threads (engine/ocx/partWorker.ts) — or processed on the
+ * sent to the least busy of a few worker threads (engine/node/ocx/partWorker.ts) — or processed on the
  * calling thread when every worker has enough queued — each holding its own ModelBuilder made from the
  * same shared data and options. Outputs are renumbered and appended to the calling thread's builder
  * strictly in document order, so the result is identical to the single-thread import
@@ -18,12 +18,19 @@
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { ModelBuilder } from './buildModel';
-import type { GroupOffload, OffloadFactory } from './index';
-import { OcxImportError } from './errors';
-import { errorData, processUnits, rebaseOutput, type PartError, type PartTextContext, type PartUnit } from './partText';
+import { ModelBuilder } from '../../ocx/buildModel';
+import type { GroupOffload, OffloadFactory } from '../../ocx/index';
+import { OcxImportError } from '../../ocx/errors';
+import {
+  errorData,
+  processUnits,
+  rebaseOutput,
+  type PartError,
+  type PartTextContext,
+  type PartUnit,
+} from '../../ocx/partText';
 import type { PartBatch, PartBatchResult, PartEnd, PartInit } from './partWorker';
-import type { PartRecord } from './reader';
+import type { PartRecord } from '../../ocx/reader';
 
 /** Options of the pool. */
 export interface PartPoolOptions {

@@ -21,7 +21,7 @@ import type {
   ModelObject,
   PropertyRecord,
 } from '../../model/types';
-import { type ScenePackageOptions, encodeScenePackage } from '../writer';
+import { type ScenePackageOptions, encodeScenePackage } from '../../package/writer';
 import { thumbnailPng } from './thumbnail';
 
 /** File names inside a revision directory (besides `{modelName}.sc`). */

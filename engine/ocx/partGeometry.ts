@@ -1,0 +1,272 @@
+/**
+ * Phase 3 of the OCX import for one part (OCX_GUIDE §5): its mesh (mm) and the figures computed from its
+ * geometry — area, volume, weight, centre of gravity — written into its PropertyRecord (catalogue units
+ * m, m², m³, t) and returned for the fidelity comparison. One function per kind of part: plates and
+ * brackets (§5.3), stiffeners and pillars (§5.4), seams, compartments (§2.17) and holes.
+ */
+import { len, newellNormal, normalize, polylineLength } from '../geometry/curves';
+import { MeshBuilder } from '../geometry/MeshBuilder';
+import type { ObjectType, PartFidelity, PropertyRecord } from '../model/types';
+import type { SharedData } from './buildModel';
+import type { SectionInfo } from './catalogue';
+import { buildCompartment } from './compartments';
+import { curveSegments, directionOf } from './curveRead';
+import { type GroupIndex, lengthMm, type WarnFn } from './groupIndex';
+import { sectionThickness, traceLengthOf } from './groupFigures';
+import { materialSide } from './materialSide';
+import { meshMember, traceLine, type Inclination } from './memberMesh';
+import { meshPlate } from './plateMesh';
+import type { PartRecord } from './reader';
+import { resolveSurface, type SurfaceContext } from './surfaces';
+import type { UnitTable } from './units';
+import type { VendorHabits } from './vendorHabits';
+import { child, children, type XNode } from './xmlTree';
+
+/** What the geometry of a part needs from the import: the surface context, units, writer's habits, catalogue. */
+export interface GeometryScope {
+  ctx: SurfaceContext;
+  units: UnitTable;
+  habits: VendorHabits;
+  sections: Map<string, SectionInfo>;
+  shared: SharedData;
+  /** The part's group (its parent panel, sibling plates and holes). */
+  group: GroupIndex;
+  warn: WarnFn;
+}
+
+/** One part as far as its file figures go: the geometry functions add to `props`. */
+export interface PartFacts {
+  /** Global index of the part. */
+  i: number;
+  rec: PartRecord;
+  id: string;
+  type: ObjectType;
+  props: PropertyRecord;
+  parentRec: PartRecord | undefined;
+  /** Global index of the enclosing Panel, or -1. */
+  panelIdx: number;
+  /** The PlateMaterial or MaterialRef element. */
+  matRef: XNode | undefined;
+  /** Density, t/m³, when the material is known. */
+  rho: number | undefined;
+  /** The file's NetArea, m². */
+  net: number | undefined;
+}
+
+/** A part's mesh (null when it has none or it failed) and the figures computed from it for fidelity. */
+export interface PartGeometry {
+  mb: MeshBuilder | null;
+  computed: PartFidelity['computed'];
+}
+
+/**
+ * The geometry of one part by its object type (other types have none). A part whose geometry cannot be
+ * built gets a 'geometry-failed' warning and no mesh; what was written into its properties stays.
+ */
+export function partGeometry(part: PartFacts, scope: GeometryScope): PartGeometry {
+  try {
+    switch (part.type) {
+      case 'PLATE':
+      case 'BRACKET':
+        return plateGeometry(part, scope);
+      case 'STIFFENER':
+      case 'PILLAR':
+        return memberGeometry(part, scope);
+      case 'SEAM':
+        return { mb: seamGeometry(part, scope), computed: {} };
+      case 'COMPARTMENT':
+        return { mb: compartmentGeometry(part, scope), computed: {} };
+      case 'HOLE':
+        return { mb: holeGeometry(part, scope), computed: {} };
+      default:
+        return { mb: null, computed: {} };
+    }
+  } catch (e) {
+    const { rec, id } = part;
+    scope.warn('geometry-failed', `${rec.kind} ${id}: ${(e as Error).message}`, rec.line, id);
+    return { mb: null, computed: {} };
+  }
+}
+
+/** Writes the geometric centre of gravity (m) and weight (t) and fills the file's gaps with them. */
+function putCogAndWeight(props: PropertyRecord, vol: number, rho: number | undefined, c: number[] | undefined): void {
+  if (c) {
+    [props.XCG_GEOM, props.YCG_GEOM, props.ZCG_GEOM] = c;
+    if (props.XCG === undefined) [props.XCG, props.YCG, props.ZCG] = c;
+  }
+  if (rho !== undefined) {
+    props.W_GEOM = vol * rho;
+    if (props.W === undefined) props.W = vol * rho;
+  }
+}
+
+/** A plate or bracket (§5.3): its contour and holes on its reference surface, thickened by its material. */
+function plateGeometry(part: PartFacts, { ctx, units, habits, group, warn }: GeometryScope): PartGeometry {
+  const { i, rec, id, props, parentRec, panelIdx, matRef, rho, net } = part;
+  const node = rec.node;
+  const t = lengthMm(units, child(matRef, 'Thickness'));
+  const off = lengthMm(units, child(node, 'Offset')) ?? 0;
+  if (t !== undefined) props.PLTH = t / 1000;
+  const surface =
+    resolveSurface(child(node, 'UnboundedGeometry'), ctx) ??
+    (parentRec ? resolveSurface(child(parentRec.node, 'UnboundedGeometry'), ctx) : undefined);
+  const segs = curveSegments(child(node, 'OuterContour'), ctx);
+  const holeIdx = [...group.holeKids(i), ...group.holeKids(panelIdx)];
+  const holeLoops = holeIdx.flatMap((h) => group.holeOf(h)?.loops ?? []);
+  const fallback = () => {
+    const all = segs.flat();
+    return {
+      kind: 'plane' as const,
+      origin: [all[0], all[1], all[2]] as [number, number, number],
+      normal: normalize(newellNormal(all)),
+    };
+  };
+  if (!surface)
+    warn('no-surface', `${rec.kind} ${id}: reference surface not found; the contour's plane is used`, rec.line, id);
+  const onlyPlate = panelIdx >= 0 && group.plateCount(panelIdx) === 1;
+  const res = meshPlate(
+    segs,
+    holeLoops,
+    surface ?? fallback(),
+    off,
+    off + (t ?? 0),
+    ctx.chordMm,
+    net !== undefined ? net * 1e6 : undefined,
+    onlyPlate,
+  );
+  const areaM2 = res.area / 1e6;
+  props.AREA_GEOM = areaM2;
+  if (props.AREA === undefined) props.AREA = areaM2;
+  const vol = (res.area * (t ?? 0)) / 1e9;
+  const mid = off + (t ?? 0) / 2;
+  props.VOLM_GEOM = vol;
+  props.VOLM = vol;
+  const c = res.centroid.map((v, k) => (v + mid * res.normal[k]) / 1000);
+  putCogAndWeight(props, vol, rho, c);
+  // the writer's CoG convention: NAPA reports the centroid of the moulded sheet (vendorHabits.ts)
+  const cogMm = (habits.cogConvention === 'moulded' ? res.centroid : c.map((v) => v * 1000)) as [
+    number,
+    number,
+    number,
+  ];
+  const computed = { areaM2, volumeM3: vol, cogMm, weightKg: rho !== undefined ? vol * rho * 1000 : undefined };
+  props.MSIDE = materialSide(
+    res.normal,
+    off,
+    t,
+    res.centroid,
+    typeof props.STYPE === 'string' ? props.STYPE : undefined,
+  );
+  for (const note of res.notes) warn('plate-method', `${rec.kind} ${id}: meshed with the ${note} method`, rec.line, id);
+  return { mb: res.mesh, computed };
+}
+
+/** A stiffener or pillar (§5.4): its bar section swept along its trace line, on its plate's face. */
+function memberGeometry(part: PartFacts, { ctx, units, habits, sections, shared, group }: GeometryScope): PartGeometry {
+  const { rec, props, panelIdx, rho } = part;
+  const node = rec.node;
+  const sref = child(node, 'SectionRef');
+  const sec = sections.get(sref?.a.localRef ?? '');
+  if (sec) props.PROFILE = `${sec.name} (${sec.kind})`;
+  const segs = curveSegments(child(node, 'TraceLine'), ctx);
+  const trace = traceLine(segs, Math.max(1, ctx.chordMm * 2));
+  const fileLen = traceLengthOf(child(node, 'TraceLine'), units);
+  const incl: Inclination[] = children(node, 'Inclination').flatMap((n) => {
+    const p = units.pointMm(child(n, 'Position')),
+      w = directionOf(child(n, 'WebDirection'));
+    return p && w ? [{ position: p, web: normalize(w), flange: directionOf(child(n, 'FlangeDirection')) ?? null }] : [];
+  });
+  const compLen = polylineLength(trace) / 1000;
+  props.L = fileLen && fileLen > 0 ? fileLen : compLen;
+  if (!sec?.polygon)
+    throw new Error(sec ? `section ${sec.name}: ${sec.error}` : `section "${sref?.a.localRef}" not in the catalogue`);
+  if (trace.length < 6) throw new Error('the TraceLine has no usable curve');
+  const offU = lengthMm(units, child(sref, 'OffsetU')) ?? 0;
+  let offV = lengthMm(units, child(sref, 'OffsetV')) ?? 0;
+  const layer = group.layerOf(panelIdx);
+  let faceShift = 0; // §5.3.3: the profile starts on the plate face, not inside the steel
+  if (layer && rec.kind === 'Stiffener' && incl.length) {
+    const wn = incl[0].web[0] * layer.n[0] + incl[0].web[1] * layer.n[1] + incl[0].web[2] * layer.n[2];
+    if (wn > 0.5) faceShift = Math.max(0, layer.o2);
+    else if (wn < -0.5) faceShift = Math.max(0, -layer.o1);
+  }
+  offV += faceShift;
+  const res = meshMember(sec.polygon, trace, incl, offU, offV);
+  const vol = (sec.polygon.area * res.length) / 1e9;
+  props.VOLM_GEOM = vol;
+  props.VOLM = vol;
+  props.AREA_GEOM = (sec.polygon.area * res.length) / 1e9 > 0 ? sec.polygon.area / 1e6 : 0;
+  const c = res.centroid.every(Number.isFinite) ? res.centroid.map((v) => v / 1000) : undefined;
+  putCogAndWeight(props, vol, rho, c);
+  // NAPA measures profiles from the trace line, without the plate-face shift (vendorHabits.ts)
+  const w0 = incl.length ? incl[0].web : [0, 0, 0];
+  const back = habits.cogConvention === 'moulded' ? faceShift : 0;
+  const cogMm = c ? (res.centroid.map((v, k) => v - back * w0[k]) as [number, number, number]) : undefined;
+  const computed = { volumeM3: vol, cogMm, weightKg: rho !== undefined ? vol * rho * 1000 : undefined };
+  const plth =
+    sec.kind === 'FlatBar' || sec.kind === 'BulbFlat' ? sectionThickness(sref?.a.localRef, shared, units) : undefined;
+  if (plth !== undefined) props.PLTH = plth;
+  return { mb: res.mesh, computed };
+}
+
+/** A seam: its trace line as edges and points, and its length (m). */
+function seamGeometry({ rec, id, props }: PartFacts, { ctx, units, warn }: GeometryScope): MeshBuilder | null {
+  const segs = curveSegments(child(rec.node, 'TraceLine'), ctx);
+  const mb = new MeshBuilder();
+  for (const s of segs) {
+    mb.polylineEdges(s, false);
+    mb.points(s);
+  }
+  const fileLen = traceLengthOf(child(rec.node, 'TraceLine'), units);
+  props.L = fileLen && fileLen > 0 ? fileLen : segs.reduce((a, s) => a + polylineLength(s), 0) / 1000;
+  if (segs.length) return mb;
+  warn('no-geometry', `Seam ${id} has no TraceLine`, rec.line, id);
+  return null;
+}
+
+/**
+ * A compartment (OCX_GUIDE §2.17): purpose, the file's volume and CoG, and (Compartment) the closed
+ * volume of its faces; a PhysicalSpace keeps the file's figures only.
+ */
+function compartmentGeometry({ rec, id, props }: PartFacts, { ctx, units, warn }: GeometryScope): MeshBuilder | null {
+  const node = rec.node;
+  if (node.a.compartmentPurpose) props.PURP = node.a.compartmentPurpose;
+  const cp = child(node, 'CompartmentProperties');
+  const fileVol = units.value(child(cp, 'Volume'), 'volume');
+  const fileCog = units.pointMm(child(cp, 'CenterOfGravity'));
+  if (fileVol !== undefined) props.VOLM = fileVol;
+  if (fileCog) [props.XCG, props.YCG, props.ZCG] = fileCog.map((v) => v / 1000);
+  if (rec.kind !== 'Compartment') {
+    warn(
+      'no-geometry',
+      'PhysicalSpace: the cells bounded by panels are not built; purpose, volume and CoG of the file are kept',
+      rec.line,
+    );
+    return null;
+  }
+  const g = buildCompartment(node, ctx);
+  for (const f of g.failedFaces) warn('compartment-face', `Compartment ${id}: ${f}`, rec.line, id);
+  props.VOLM_GEOM = g.volumeMm3 / 1e9;
+  props.AREA_GEOM = g.areaMm2 / 1e6;
+  props.AREA = g.areaMm2 / 1e6;
+  [props.XCG_GEOM, props.YCG_GEOM, props.ZCG_GEOM] = g.centroid.map((v) => v / 1000);
+  if (props.VOLM === undefined) props.VOLM = props.VOLM_GEOM;
+  if (props.XCG === undefined) [props.XCG, props.YCG, props.ZCG] = [props.XCG_GEOM, props.YCG_GEOM, props.ZCG_GEOM];
+  return g.mesh;
+}
+
+/** A hole: its outline loops as edges and points, its shape as description and its area (m²). */
+function holeGeometry({ i, props }: PartFacts, { group }: GeometryScope): MeshBuilder | null {
+  const h = group.holeOf(i);
+  if (!h) return null;
+  const mb = new MeshBuilder();
+  for (const l of h.loops) {
+    mb.polylineEdges(l, true);
+    mb.points(l);
+  }
+  props.DES = props.DES ?? h.shape;
+  const a = h.loops.reduce((s, l) => s + len(newellNormal(l)) / 2, 0);
+  props.AREA_GEOM = a / 1e6;
+  props.AREA = a / 1e6;
+  return mb;
+}
