@@ -69,7 +69,7 @@ export async function extractSingleOcxFromZip(
   maxBytes = Number.POSITIVE_INFINITY,
 ): Promise<string> {
   let written = 0;
-  await mkdir(outDir, { recursive: true });
+  await mkdir(outDir, { recursive: true, mode: 0o700 });
   const entries: string[] = [];
   const ocx: string[] = [];
   let out: string | null = null;
@@ -98,7 +98,7 @@ export async function extractSingleOcxFromZip(
       return;
     }
     out = path.join(outDir, path.basename(file.name));
-    const stream = createWriteStream(out);
+    const stream = createWriteStream(out, { mode: 0o600 });
     ws = stream;
     stream.on('error', (e) => (ioError ??= e));
     file.ondata = (err, data, final) => {
