@@ -98,7 +98,8 @@ export async function buildApp(
     conversions: new ConversionManager(
       db,
       projects,
-      options.runner ?? (config.useWorkerThreads ? workerRunner() : inProcessRunner()),
+      options.runner ??
+        (config.useWorkerThreads ? workerRunner(undefined, config.convertWorkerMemoryMb) : inProcessRunner()),
     ),
     revisionCache: new RevisionCache(4),
     access: new ProjectAccess(db),

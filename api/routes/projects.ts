@@ -146,7 +146,11 @@ export default async function projectRoutes(app: FastifyInstance): Promise<void>
         if (file.file.truncated) throw Errors.uploadTooLarge(config.maxUploadMb);
         if (ext === '.zip' || (await isZipFile(stored))) {
           scratch = path.join(uploads, `${conversionId}-extracted`);
-          input = await extractSingleOcxFromZip(stored, scratch, maxUnpackedBytes(config.maxUploadMb));
+          input = await extractSingleOcxFromZip(
+            stored,
+            scratch,
+            maxUnpackedBytes(config.maxUploadMb, config.maxUnpackedMb),
+          );
         }
       } catch (e) {
         await rm(stored, { force: true });
