@@ -1,8 +1,9 @@
 /**
  * Builds the Fastify instance without listening: tests use `inject`, server.ts adds
- * socket.io, the built UI and `listen`. Every /api route except /api/config, /api/auth/*, /api/health
- * (and the socket.io path) needs `Authorization: Bearer <token>` (401 'Authentication required' /
- * 'Token expired'). Errors reply `{ error, message, type }` (application.md §3 "Error object").
+ * socket.io, the built UI and `listen`. Every /api route declares an access rule (api/access/rules.ts,
+ * api/routes/define.ts): all but the anonymous ones need `Authorization: Bearer <token>` (401
+ * 'Authentication required' / 'Token expired' / revoked). Errors reply `{ error, message, type }`
+ * (application.md §3 "Error object"). Security headers come from helmet with CONTENT_SECURITY_POLICY.
  */
 import Fastify, { type FastifyInstance, type FastifyError } from 'fastify';
 import multipart from '@fastify/multipart';
@@ -11,7 +12,7 @@ import rateLimit from '@fastify/rate-limit';
 import { UserStore } from './auth/UserStore';
 import { TokenService } from './auth/tokens';
 import type { ServerConfig } from './config';
-import type { AppContext } from './context';
+import { type AppContext, UserNotices } from './context';
 import { ConversionManager } from './conversion/ConversionManager';
 import { inProcessRunner, workerRunner, type ConversionRunner } from './conversion/runners';
 import { openDatabase } from './db/database';
@@ -26,21 +27,37 @@ import instanceRoutes from './routes/instance';
 import referenceSystemRoutes from './routes/referenceSystem';
 import sectionRoutes from './routes/sections';
 import geometryRoutes from './routes/geometry';
+import adminRoutes from './routes/admin';
+import { defineRoute } from './routes/define';
+import { ProjectAccess } from './access/ProjectAccess';
+import { Access, type AccessRule, authenticate } from './access/rules';
 
-/** Bearer routes open to a user who must change the password first (the rest answer 403). */
-const PASSWORD_RESET_ALLOWED = new Set(['/api/authorize-user', '/api/check-token']);
-
-/** Paths reachable without a token. */
-function isPublic(url: string): boolean {
-  const p = url.split('?')[0];
-  return (
-    !p.startsWith('/api/') ||
-    p === '/api/config' ||
-    p === '/api/health' ||
-    p.startsWith('/api/auth/') ||
-    p.startsWith('/api/socket.io')
-  );
+/** A registered route and its access rule (the authorization matrix test reads these). */
+export interface RouteEntry {
+  method: string;
+  url: string;
+  access: AccessRule<never> | undefined;
 }
+
+/**
+ * Content-Security-Policy of the built UI: scripts only from the server (no inline script), the render
+ * worker from the server or a blob, WebAssembly compiled by the page's own scripts, images from data/blob
+ * URLs (thumbnails, snapshots), the API and socket.io on the same origin. Inline style attributes are
+ * allowed (React's style props); nothing may frame the application.
+ */
+export const CONTENT_SECURITY_POLICY = {
+  defaultSrc: ["'self'"],
+  scriptSrc: ["'self'", "'wasm-unsafe-eval'"],
+  workerSrc: ["'self'", 'blob:'],
+  connectSrc: ["'self'", 'ws:', 'wss:'],
+  imgSrc: ["'self'", 'data:', 'blob:'],
+  styleSrc: ["'self'", "'unsafe-inline'"],
+  fontSrc: ["'self'", 'data:'],
+  objectSrc: ["'none'"],
+  baseUri: ["'self'"],
+  formAction: ["'self'"],
+  frameAncestors: ["'none'"],
+};
 
 /**
  * Creates the database (migrated), services and routes. `app.ctx` holds the services; closing the app
@@ -81,21 +98,40 @@ export async function buildApp(
     conversions: new ConversionManager(
       db,
       projects,
-      options.runner ?? (config.useWorkerThreads ? workerRunner() : inProcessRunner()),
+      options.runner ??
+        (config.useWorkerThreads ? workerRunner(undefined, config.convertWorkerMemoryMb) : inProcessRunner()),
     ),
     revisionCache: new RevisionCache(4),
+    access: new ProjectAccess(db),
+    notices: new UserNotices(),
   };
 
   const app = Fastify({ logger: options.logger ?? false, bodyLimit: 10 * 1024 * 1024, trustProxy: config.trustProxy });
+  const routes: RouteEntry[] = [];
   app.decorate('ctx', ctx);
+  app.decorate('routeTable', routes);
   app.decorateRequest('user', null);
-  await app.register(helmet, { contentSecurityPolicy: false, crossOriginEmbedderPolicy: false });
+  // Every /api route declares who may call it (api/routes/define.ts); one without a rule stops the start.
+  app.addHook('onRoute', (r) => {
+    const methods = Array.isArray(r.method) ? r.method : [r.method];
+    if (!r.url.startsWith('/api/') || methods.every((m) => m === 'HEAD')) return;
+    const access = r.config?.access;
+    if (!access) throw new Error(`Route ${methods.join(',')} ${r.url} declares no access rule`);
+    for (const m of methods) if (m !== 'HEAD') routes.push({ method: m, url: r.url, access });
+  });
+  await app.register(helmet, {
+    contentSecurityPolicy: { useDefaults: false, directives: CONTENT_SECURITY_POLICY },
+    crossOriginEmbedderPolicy: false,
+  });
   // Routes opt in with `config.rateLimit` (the sign-in routes, api/routes/auth.ts).
   await app.register(rateLimit, { global: false });
   await app.register(multipart, { limits: { fileSize: config.maxUploadMb * 1024 * 1024, files: 1 } });
 
   app.setErrorHandler((err: FastifyError | ApiError, _request, reply) => {
-    if (err instanceof ApiError) return reply.code(err.statusCode).send(err.toJSON());
+    if (err instanceof ApiError) {
+      if (err.retryAfter !== undefined) reply.header('Retry-After', String(err.retryAfter));
+      return reply.code(err.statusCode).send(err.toJSON());
+    }
     const status = err.statusCode ?? 500;
     if (status >= 500) app.log.error(err);
     const code = (err as FastifyError).code;
@@ -122,22 +158,18 @@ export async function buildApp(
     });
   });
 
-  // Bearer check (401) for every non-public /api route; sets request.user.
+  // The access rule's first half (token, password reset, fixed permission) runs before anything is parsed.
   app.addHook('onRequest', async (request) => {
-    if (isPublic(request.url)) return;
-    const h = request.headers.authorization;
-    const m = typeof h === 'string' ? /^Bearer\s+(.+)$/i.exec(h.trim()) : null;
-    if (!m) throw Errors.authRequired();
-    const email = await ctx.tokens.verify(m[1]);
-    const user = await ctx.users.find(email);
-    if (!user) throw Errors.userNotFound();
-    // A password set by an administrator must be changed before anything else (application.md §4).
-    if (user.requirePasswordReset && !PASSWORD_RESET_ALLOWED.has(request.url.split('?')[0]))
-      throw Errors.passwordChangeRequired();
-    request.user = user;
+    const rule = request.routeOptions.config?.access;
+    if (rule) await authenticate(ctx, request, rule);
   });
 
-  app.get('/api/health', async () => ({ status: 'ok' }));
+  defineRoute(app, {
+    method: 'GET',
+    url: '/api/health',
+    access: Access.anonymous,
+    handler: async () => ({ status: 'ok' }),
+  });
   await app.register(authRoutes);
   await app.register(projectRoutes);
   await app.register(modelRoutes);
@@ -145,10 +177,18 @@ export async function buildApp(
   await app.register(referenceSystemRoutes);
   await app.register(sectionRoutes);
   await app.register(geometryRoutes);
+  await app.register(adminRoutes);
 
   app.addHook('onClose', async () => {
     await ctx.conversions.close();
     await db.destroy();
   });
   return app;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Every /api route with its access rule, in registration order. */
+    routeTable: RouteEntry[];
+  }
 }

@@ -23,6 +23,10 @@ export interface ServerConfig {
   /** Import the demo ship on first start. */
   demoShip: boolean;
   maxUploadMb: number;
+  /** Most an uploaded archive may unpack to, MB (also capped at 20 × maxUploadMb). */
+  maxUnpackedMb: number;
+  /** Heap limit of a conversion worker thread, MB: a file that needs more fails with a clear message. */
+  convertWorkerMemoryMb: number;
   /** Built UI directory served with SPA fallback (server.ts only). */
   uiDir: string;
   /** Run conversions in worker threads (piscina); false runs them in-process (CLI, some tests). */
@@ -79,6 +83,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     webViewerTimeoutMin: int(env.WEB_VIEWER_TIMEOUT_MIN, 15, 'WEB_VIEWER_TIMEOUT_MIN'),
     demoShip: bool(env.DEMO_SHIP, true, 'DEMO_SHIP'),
     maxUploadMb: int(env.MAX_UPLOAD_MB, 2048, 'MAX_UPLOAD_MB'),
+    maxUnpackedMb: int(env.MAX_UNPACKED_MB, 4096, 'MAX_UNPACKED_MB'),
+    convertWorkerMemoryMb: int(env.CONVERT_WORKER_MEMORY_MB, 4096, 'CONVERT_WORKER_MEMORY_MB'),
     uiDir: path.resolve(env.UI_DIR ?? 'dist/ui'),
     useWorkerThreads: bool(env.CONVERT_IN_WORKERS, true, 'CONVERT_IN_WORKERS'),
     authRateLimitPerMin: int(env.AUTH_RATE_LIMIT_PER_MIN, 10, 'AUTH_RATE_LIMIT_PER_MIN'),

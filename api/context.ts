@@ -5,6 +5,8 @@
  */
 import type { FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
+import type { ProjectAccess } from './access/ProjectAccess';
+import type { UserNotification } from './contract/common';
 import type { User, UserStore } from './auth/UserStore';
 import type { TokenService } from './auth/tokens';
 import type { ServerConfig } from './config';
@@ -23,6 +25,31 @@ export interface AppContext {
   projects: ProjectStore;
   conversions: ConversionManager;
   revisionCache: RevisionCache;
+  access: ProjectAccess;
+  /** Notices to a user's realtime room (api/realtime.ts subscribes). */
+  notices: UserNotices;
+}
+
+/** Fan-out of user notifications (application.md §4 "Realtime user notification") to subscribers. */
+export class UserNotices {
+  private readonly listeners = new Set<(n: UserNotification) => void>();
+
+  /** Subscribes; returns the unsubscribe. */
+  on(fn: (n: UserNotification) => void): () => void {
+    this.listeners.add(fn);
+    return () => this.listeners.delete(fn);
+  }
+
+  /** Sends a notice to every subscriber; a failing subscriber does not stop the others. */
+  send(n: UserNotification): void {
+    for (const fn of this.listeners) {
+      try {
+        fn(n);
+      } catch {
+        // Notices are best effort: the change they report is already stored.
+      }
+    }
+  }
 }
 
 declare module 'fastify' {

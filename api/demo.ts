@@ -32,7 +32,7 @@ export async function startDemoShipImport(
   const id = await ctx.conversions.reserve(DEMO_PROJECT, DEMO_STARTER);
   try {
     const uploads = path.join(ctx.config.dataDir, 'uploads');
-    await mkdir(uploads, { recursive: true });
+    await mkdir(uploads, { recursive: true, mode: 0o700 });
     const file = path.join(uploads, 'demo-ship.3docx');
     log('Generating the demo ship');
     const { writeShipOcx } = await import('../tools/generator/index');

@@ -5,6 +5,9 @@
 
 /** An error with a catalogue code and HTTP status; thrown by handlers, turned into a reply by app.ts. */
 export class ApiError extends Error {
+  /** Seconds a client should wait before retrying (sent as Retry-After with a 429). */
+  retryAfter?: number;
+
   constructor(
     public readonly code: string,
     public readonly statusCode: number,
@@ -58,6 +61,9 @@ export const Errors = {
       'The only revision of a project cannot be deleted; delete the project',
       'validation',
     ),
+  userUnknown: (email: string) => new ApiError('NotFound', 404, `User ${email} not found`, 'notFound'),
+  tokenRevoked: () => new ApiError('Unauthorized', 401, 'The session has ended; sign in again', 'authentication'),
+  badFileName: (reason: string) => new ApiError('BadRequest', 400, `Invalid file name: ${reason}`, 'validation'),
   userNotFound: () => new ApiError('Unauthorized', 401, 'User not found', 'authentication'),
   tooManyAttempts: (what: string, after: string) =>
     new ApiError('TooManyRequests', 429, `Too many ${what} attempts. Try again in ${after}.`, 'rateLimit'),

@@ -1,15 +1,19 @@
 /**
  * socket.io at /api/socket.io (application.md §7 "A realtime channel at /api/socket.io (no transport
- * upgrade)"): websocket transport only, the JWT in the handshake's `auth.token`. Clients send 'join'
- * and 'leave' with a room name: a conversion id the server knows (application.md §4 "Model
- * conversion") or their own e-mail (§4 "Authentication and session": the realtime room keyed by the
+ * upgrade)"): websocket transport only, the JWT in the handshake's `auth.token` (checked like a bearer
+ * token, revocation included). Clients send 'join' and 'leave' with a room name: a conversion id of a
+ * project the user may see (application.md §4 "Model conversion"; the same rule as the REST calls, checked
+ * on every join) or their own e-mail (§4 "Authentication and session": the realtime room keyed by the
  * user's e-mail). Any other room is refused with an 'error' event `{ error: 'Forbidden', message,
- * type: 'permission' }` (and the same in the optional acknowledgement). The server sends 'progress'
- * (ProgressEvent of api/contract/common.ts) to the room of the conversion, and 'userNotification' to
- * the e-mail room.
+ * type: 'permission' }` (and the same in the optional acknowledgement); an unknown conversion and one of an
+ * invisible project get the same refusal. The server sends 'progress' (ProgressEvent of
+ * api/contract/common.ts) to the room of the conversion, and 'userNotification' (`{ kind, email }`) to
+ * the e-mail room when an administrator changes or deletes the user; a deleted user's sockets are then
+ * disconnected.
  */
 import type { FastifyInstance } from 'fastify';
 import { Server } from 'socket.io';
+import { maySee, userOfToken } from './access/rules';
 import type { ProgressEvent, UserNotification } from './contract/common';
 import { ApiError, Errors } from './errors';
 
@@ -21,7 +25,8 @@ export type JoinReply = { ok: true; room: string } | { ok: false; error: string;
 
 /** Attaches socket.io to the app's HTTP server; closed with the app. @returns the io server. */
 export function attachRealtime(app: FastifyInstance): Server {
-  const { tokens, users, conversions } = app.ctx;
+  const ctx = app.ctx;
+  const { conversions } = ctx;
   const io = new Server(app.server, {
     path: '/api/socket.io',
     transports: ['websocket'],
@@ -30,14 +35,13 @@ export function attachRealtime(app: FastifyInstance): Server {
   });
 
   io.use((socket, next) => {
-    const token = (socket.handshake.auth as { token?: unknown } | undefined)?.token;
+    const auth: unknown = socket.handshake.auth;
+    const token = typeof auth === 'object' && auth !== null && 'token' in auth ? auth.token : undefined;
     if (typeof token !== 'string' || !token) return next(new Error('Authentication required'));
-    tokens
-      .verify(token)
-      .then(async (email) => {
-        const user = await users.find(email);
-        if (!user) throw Errors.userNotFound();
+    userOfToken(ctx, token)
+      .then((user) => {
         socket.data.email = user.email;
+        socket.data.token = token;
         next();
       })
       // Only catalogued messages reach the client (no database or internal details).
@@ -47,7 +51,7 @@ export function attachRealtime(app: FastifyInstance): Server {
   io.on('connection', (socket) => {
     socket.on('join', (room: unknown, ack?: unknown) => {
       const reply = typeof ack === 'function' ? (ack as (r: JoinReply) => void) : () => {};
-      void checkRoom(room, socket.data.email as string).then(
+      void checkRoom(room, String(socket.data.token)).then(
         (name) => {
           void socket.join(name);
           reply({ ok: true, room: name });
@@ -69,26 +73,34 @@ export function attachRealtime(app: FastifyInstance): Server {
   });
 
   /**
-   * The room a 'join' may enter: the caller's own e-mail (lower-cased) or a conversion id the server
-   * knows (running or recorded). @throws ApiError 403 with the refusal message otherwise.
+   * The room a 'join' may enter: the caller's own e-mail (lower-cased) or a conversion id of a project
+   * the caller may see now (the token is checked again: a revoked session cannot join).
+   * @throws ApiError 403 with the refusal message otherwise (401 text for a revoked token).
    */
-  async function checkRoom(room: unknown, email: string): Promise<string> {
+  async function checkRoom(room: unknown, token: string): Promise<string> {
+    const user = await userOfToken(ctx, token);
     if (typeof room !== 'string' || room.length === 0 || room.length > 200)
       throw Errors.forbidden('Room must be a conversion id or your e-mail');
     if (room.includes('@')) {
-      if (room.trim().toLowerCase() !== email.toLowerCase())
+      if (room.trim().toLowerCase() !== user.email)
         throw Errors.forbidden('You can only join the room of your own e-mail');
-      return email.toLowerCase();
+      return user.email;
     }
-    if (!UUID_RE.test(room) || !(await conversions.known(room))) throw Errors.forbidden(`Conversion ${room} not found`);
+    const project = UUID_RE.test(room) ? await conversions.projectOf(room) : null;
+    if (project === null || !(await maySee(ctx, user, project))) throw Errors.forbidden(`Conversion ${room} not found`);
     return room;
   }
 
   const off = conversions.onProgress((e: ProgressEvent) => {
     io.to(e.conversionId).emit('progress', e);
   });
+  const offNotices = ctx.notices.on((n) => {
+    notifyUser(io, n);
+    if (n.kind === 'user-deleted') io.in(n.email.toLowerCase()).disconnectSockets(true);
+  });
   app.addHook('onClose', async () => {
     off();
+    offNotices();
     await new Promise<void>((resolve) => io.close(() => resolve()));
   });
   return io;

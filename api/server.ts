@@ -9,6 +9,8 @@ import { startDemoShipImport } from './demo';
 import { attachRealtime } from './realtime';
 
 async function main(): Promise<void> {
+  // Everything the server writes (database, uploads, revisions, secret) is for the server's user only.
+  process.umask(0o077);
   const config = loadConfig();
   const app = await buildApp(config, { logger: process.env.LOG !== 'false', serveUi: true });
   attachRealtime(app);

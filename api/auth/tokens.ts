@@ -38,10 +38,13 @@ export class TokenService {
     this.key = new TextEncoder().encode(secret);
   }
 
-  /** Issues a token with iss 'keelson', sub = e-mail, iat and exp (now + ttl; or `expiresAt`, seconds). */
-  async sign(email: string, expiresAt?: number): Promise<string> {
+  /**
+   * Issues a token with iss 'keelson', sub = e-mail, ver = the user's token version (0 when not given;
+   * signFor passes the user's), iat and exp (now + ttl; or `expiresAt`, seconds).
+   */
+  async sign(email: string, expiresAt?: number, version = 0): Promise<string> {
     const now = Math.floor(Date.now() / 1000);
-    return new SignJWT({})
+    return new SignJWT({ ver: version })
       .setProtectedHeader({ alg: 'HS256' })
       .setIssuer(TOKEN_ISSUER)
       .setSubject(email)
@@ -50,15 +53,29 @@ export class TokenService {
       .sign(this.key);
   }
 
+  /** A token for `user` carrying its current token version (revoked when the version rises). */
+  signFor(user: { email: string; tokenVersion: number }): Promise<string> {
+    return this.sign(user.email, undefined, user.tokenVersion);
+  }
+
   /**
-   * Verifies a token and returns its e-mail (sub).
+   * Verifies a token and returns its e-mail (sub). Does not check revocation: api/access/session.ts does.
    * @throws ApiError 401 'Token expired' when exp has passed, 401 'Invalid token' otherwise.
    */
   async verify(token: string): Promise<string> {
+    return (await this.verifyClaims(token)).email;
+  }
+
+  /**
+   * Verifies a token and returns its e-mail (sub) and token version (ver, 0 when absent).
+   * @throws ApiError 401 'Token expired' when exp has passed, 401 'Invalid token' otherwise.
+   */
+  async verifyClaims(token: string): Promise<{ email: string; version: number }> {
     try {
       const { payload } = await jwtVerify(token, this.key, { issuer: TOKEN_ISSUER, algorithms: ['HS256'] });
       if (typeof payload.sub !== 'string' || !payload.sub) throw Errors.invalidToken();
-      return payload.sub;
+      const ver = payload.ver;
+      return { email: payload.sub, version: typeof ver === 'number' && Number.isInteger(ver) ? ver : 0 };
     } catch (e) {
       if (e instanceof joseErrors.JWTExpired) throw Errors.tokenExpired();
       throw Errors.invalidToken();

@@ -86,7 +86,7 @@ async function main(): Promise<number> {
   try {
     const id = await conversions.reserve(name, 'cli');
     const uploads = path.join(config.dataDir, 'uploads');
-    await mkdir(uploads, { recursive: true });
+    await mkdir(uploads, { recursive: true, mode: 0o700 });
     const stored = path.join(uploads, `${randomUUID()}-${path.basename(file).replace(/[^\w.-]/g, '_')}`);
     await copyFile(file, stored);
     conversions.start(id, {

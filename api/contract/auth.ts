@@ -9,16 +9,36 @@ import { requiredString } from './common';
 
 /** Password minimum length (application.md §9). */
 export const PASSWORD_MIN_LENGTH = 8;
+/** Longest password accepted (hashing cost stays bounded). */
+export const PASSWORD_MAX_LENGTH = 256;
+/** Longest e-mail address (RFC 5321 path limit). */
+export const EMAIL_MAX_LENGTH = 254;
+/** Longest full name. */
+export const NAME_MAX_LENGTH = 200;
 
 const email = () =>
-  v.pipe(v.string('Field is required'), v.trim(), v.nonEmpty('Field is required'), v.email('Input a valid email'));
+  v.pipe(
+    v.string('Field is required'),
+    v.trim(),
+    v.nonEmpty('Field is required'),
+    v.maxLength(EMAIL_MAX_LENGTH, `At most ${EMAIL_MAX_LENGTH} characters`),
+    v.email('Input a valid email'),
+  );
+
+const anyPassword = (required: string) =>
+  v.pipe(
+    v.string(required),
+    v.nonEmpty(required),
+    v.maxLength(PASSWORD_MAX_LENGTH, `At most ${PASSWORD_MAX_LENGTH} characters`),
+  );
 
 const newPassword = () =>
   v.pipe(
-    v.string('Password is required'),
-    v.nonEmpty('Password is required'),
+    anyPassword('Password is required'),
     v.minLength(PASSWORD_MIN_LENGTH, 'Password must have at least 8 letters.'),
   );
+
+const fullName = () => v.pipe(requiredString(), v.maxLength(NAME_MAX_LENGTH, `At most ${NAME_MAX_LENGTH} characters`));
 
 /**
  * POST .../register body. `confirmPassword` is optional (the spec's payload does not carry it); when
@@ -29,10 +49,10 @@ export const RegisterBodySchema = v.pipe(
   v.object({
     email: email(),
     password: newPassword(),
-    confirmPassword: v.optional(v.string()),
-    fullName: requiredString(),
+    confirmPassword: v.optional(v.pipe(v.string(), v.maxLength(PASSWORD_MAX_LENGTH))),
+    fullName: fullName(),
     requirePasswordReset: v.optional(v.boolean()),
-    adminEmail: v.optional(v.string()),
+    adminEmail: v.optional(v.pipe(v.string(), v.maxLength(EMAIL_MAX_LENGTH))),
     registerAdmin: v.optional(v.boolean()),
   }),
   v.forward(
@@ -45,7 +65,7 @@ export type RegisterBody = v.InferOutput<typeof RegisterBodySchema>;
 /** POST .../login body (inputs trimmed; application.md §5 "Login"). */
 export const LoginBodySchema = v.object({
   email: email(),
-  password: v.pipe(v.string('Password is required'), v.nonEmpty('Password is required')),
+  password: anyPassword('Password is required'),
 });
 export type LoginBody = v.InferOutput<typeof LoginBodySchema>;
 
@@ -63,9 +83,9 @@ export type LoginResponse = v.InferOutput<typeof LoginResponseSchema>;
 export const ChangePasswordBodySchema = v.pipe(
   v.object({
     email: email(),
-    currentPassword: v.pipe(v.string('Field is required'), v.nonEmpty('Field is required')),
+    currentPassword: anyPassword('Field is required'),
     newPassword: newPassword(),
-    confirmNewPassword: v.string('Field is required'),
+    confirmNewPassword: v.pipe(v.string('Field is required'), v.maxLength(PASSWORD_MAX_LENGTH)),
   }),
   v.forward(
     v.check((x) => x.confirmNewPassword === x.newPassword, 'Passwords do not match'),
@@ -73,6 +93,18 @@ export const ChangePasswordBodySchema = v.pipe(
   ),
 );
 export type ChangePasswordBody = v.InferOutput<typeof ChangePasswordBodySchema>;
+
+/**
+ * POST .../changePassword response: the change revokes every older token of the user, so the reply carries
+ * a fresh token that continues the session which made the change.
+ */
+export const ChangePasswordResponseSchema = v.object({ success: v.boolean(), token: v.optional(v.string()) });
+export type ChangePasswordResponse = v.InferOutput<typeof ChangePasswordResponseSchema>;
+
+/** POST /api/disconnect/{clientId} params: the viewer's client id (viewerId). */
+export const DisconnectParamsSchema = v.object({
+  clientId: v.pipe(v.string(), v.nonEmpty('Field is required'), v.maxLength(100, 'At most 100 characters')),
+});
 
 /** User types (application.md §1). */
 export const UserTypeSchema = v.picklist(['administrator', 'internal', 'external']);
@@ -103,12 +135,18 @@ export type ClientConfig = v.InferOutput<typeof ClientConfigSchema>;
 /** Version label (application.md §9). */
 export const VERSION_LABEL = 'release-2025.1 B102';
 
-/** Every permission an administrator holds (application.md §6). */
+/**
+ * The fixed permissions (application.md §3 "Permission", §6); an administrator holds all of them and
+ * access to every project. Project access is a permission `project:{NAME}` per project (PROJECT_PERMISSION_PREFIX).
+ */
 export const ALL_PERMISSIONS = [
   'admin:view',
   'upload:model',
-  'project:view',
   'comment:view',
   'comment:edit',
   'miscellaneous:view',
 ] as const;
+export type FixedPermission = (typeof ALL_PERMISSIONS)[number];
+
+/** Prefix of a project permission's identifier: `project:` + the upper-case project name. */
+export const PROJECT_PERMISSION_PREFIX = 'project:';

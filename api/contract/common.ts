@@ -50,12 +50,29 @@ export const UserNotificationSchema = v.object({
 });
 export type UserNotification = v.InferOutput<typeof UserNotificationSchema>;
 
-/** A required, trimmed, non-empty string query/body field ('Field is required' when missing or empty). */
-export const requiredString = (message = 'Field is required') =>
-  v.pipe(v.string(message), v.trim(), v.nonEmpty(message));
+/** Default bound of a required string field, characters. */
+export const STRING_MAX_LENGTH = 200;
+/** Project names (api/projects/ProjectStore.ts normaliseProjectName), characters. */
+export const PROJECT_NAME_MAX_LENGTH = 100;
+/** Revision descriptions, characters. */
+export const DESCRIPTION_MAX_LENGTH = 1000;
 
-/** An optional string field that may be absent. */
-export const optionalString = () => v.optional(v.string());
+/** A string of at most `max` characters ('At most N characters'). */
+export const boundedString = (max: number, message = 'Field is required') =>
+  v.pipe(v.string(message), v.maxLength(max, `At most ${max} characters`));
+
+/**
+ * A required, trimmed, non-empty string query/body field ('Field is required' when missing or empty) of at
+ * most `max` characters.
+ */
+export const requiredString = (message = 'Field is required', max = STRING_MAX_LENGTH) =>
+  v.pipe(v.string(message), v.trim(), v.nonEmpty(message), v.maxLength(max, `At most ${max} characters`));
+
+/** An optional string field that may be absent (at most STRING_MAX_LENGTH characters). */
+export const optionalString = () => v.optional(boundedString(STRING_MAX_LENGTH));
+
+/** The optional viewerId (client id) every instance call carries, at most 100 characters. */
+export const viewerIdParam = () => v.optional(boundedString(100));
 
 /** A non-negative integer given as a query string ("3") or a number. */
 export const intParam = (message = 'Must be a non-negative integer') =>

@@ -10,7 +10,7 @@
  * viewer labels (×1000, no decimals, 'R ' before a radius: viewer.md §9 "Drawing").
  */
 import * as v from 'valibot';
-import { requiredString } from './common';
+import { requiredString, viewerIdParam } from './common';
 import { revisionParam } from './models';
 
 /** Most names one call may ask for. */
@@ -19,7 +19,7 @@ export const MAX_SURFACE_OBJECT_NAMES = 2000;
 export const SurfaceObjectsQuerySchema = v.object({
   modelName: requiredString(),
   revision: revisionParam(),
-  viewerId: v.optional(v.string()),
+  viewerId: viewerIdParam(),
 });
 export type SurfaceObjectsQuery = v.InferOutput<typeof SurfaceObjectsQuerySchema>;
 

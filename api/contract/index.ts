@@ -6,3 +6,4 @@ export * from './models';
 export * from './reference';
 export * from './sections';
 export * from './geometry';
+export * from './admin';

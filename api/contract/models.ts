@@ -10,11 +10,22 @@
  * - GET  /api/keelson-instance/maintenance/status?modelName&modelRevision&keelsonUser
  */
 import * as v from 'valibot';
-import { intParam, requiredString } from './common';
+import { STRING_MAX_LENGTH, boundedString, intParam, requiredString, viewerIdParam } from './common';
 
 /** A revision selector: a number or 'latest' (also accepted when absent). */
 export const revisionParam = () =>
   v.optional(v.union([v.literal('latest'), intParam("Must be a revision number or 'latest'")]), 'latest');
+
+/** GET /api/keelson-static/models/{modelName}/{revision}/{file} params; `file` ends with '.sc'. */
+export const ScParamsSchema = v.object({
+  modelName: requiredString(),
+  revision: revisionParam(),
+  file: v.pipe(
+    v.string(),
+    v.maxLength(220, 'At most 220 characters'),
+    v.endsWith('.sc', "Must name the model's .sc file"),
+  ),
+});
 
 /** Box [minX, minY, minZ, maxX, maxY, maxZ] in metres. */
 export const BoxMSchema = v.tuple([v.number(), v.number(), v.number(), v.number(), v.number(), v.number()]);
@@ -22,7 +33,7 @@ export const BoxMSchema = v.tuple([v.number(), v.number(), v.number(), v.number(
 export const ModelQuerySchema = v.object({
   modelName: requiredString(),
   revision: revisionParam(),
-  viewerId: v.optional(v.string()),
+  viewerId: viewerIdParam(),
 });
 export type ModelQuery = v.InferOutput<typeof ModelQuerySchema>;
 
@@ -70,7 +81,7 @@ export const PropertiesQuerySchema = v.object({
   modelName: requiredString(),
   revision: revisionParam(),
   index: intParam(),
-  viewerId: v.optional(v.string()),
+  viewerId: viewerIdParam(),
 });
 
 /** A property row: viewer.md §3 "Property quantity record" plus its value (catalogue unit). */
@@ -95,8 +106,8 @@ export type PropertiesResponse = v.InferOutput<typeof PropertiesResponseSchema>;
 export const PropertyColumnsQuerySchema = v.object({
   modelName: requiredString(),
   revision: revisionParam(),
-  codes: requiredString(),
-  viewerId: v.optional(v.string()),
+  codes: requiredString('Field is required', 1000),
+  viewerId: viewerIdParam(),
 });
 
 /**
@@ -112,14 +123,28 @@ export type PropertyColumnsResponse = v.InferOutput<typeof PropertyColumnsRespon
 
 /** POST .../steel/quantities query; qnts is a comma-separated list of catalogue codes (W,AREA). */
 export const QuantitiesQuerySchema = v.object({
-  viewerId: v.optional(v.string()),
+  viewerId: viewerIdParam(),
   modelName: requiredString(),
   revision: revisionParam(),
-  qnts: requiredString(),
-  limits: v.optional(v.string()),
+  qnts: requiredString('Field is required', 1000),
+  limits: v.optional(boundedString(STRING_MAX_LENGTH)),
 });
-/** Body: object ids (OCX @id). */
-export const QuantitiesBodySchema = v.array(v.string('Must be a list of object ids'), 'Must be a list of object ids');
+/** Most object ids one quantities call may ask for. */
+export const MAX_QUANTITY_IDS = 10_000;
+/** Longest object id (OCX @id), characters. */
+export const OBJECT_ID_MAX_LENGTH = 200;
+
+/** Body: object ids (OCX @id), at most MAX_QUANTITY_IDS of at most OBJECT_ID_MAX_LENGTH characters. */
+export const QuantitiesBodySchema = v.pipe(
+  v.array(
+    v.pipe(
+      v.string('Must be a list of object ids'),
+      v.maxLength(OBJECT_ID_MAX_LENGTH, `Object ids have at most ${OBJECT_ID_MAX_LENGTH} characters`),
+    ),
+    'Must be a list of object ids',
+  ),
+  v.maxLength(MAX_QUANTITY_IDS, `At most ${MAX_QUANTITY_IDS} object ids per call`),
+);
 export const QuantitiesResponseSchema = v.array(
   v.object({ id: v.string(), quantities: v.record(v.string(), v.union([v.number(), v.string(), v.null()])) }),
 );
@@ -128,8 +153,8 @@ export type QuantitiesResponse = v.InferOutput<typeof QuantitiesResponseSchema>;
 export const MaintenanceQuerySchema = v.object({
   modelName: requiredString(),
   modelRevision: revisionParam(),
-  keelsonUser: v.optional(v.string()),
-  viewerId: v.optional(v.string()),
+  keelsonUser: v.optional(boundedString(254)),
+  viewerId: viewerIdParam(),
 });
 /** 'Ok' = ready; 'Preparing' = converting, no revision yet; 'Unavailable' = no such model. */
 export const MaintenanceStatusSchema = v.object({ status: v.picklist(['Ok', 'Preparing', 'Unavailable']) });

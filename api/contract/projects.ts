@@ -3,7 +3,16 @@
  * report" and §7 "Projects". All paths under /api/viewer/project. Dates are ISO 8601 strings.
  */
 import * as v from 'valibot';
-import { ConversionStatusSchema, boolParam, intParam, requiredString } from './common';
+import {
+  ConversionStatusSchema,
+  DESCRIPTION_MAX_LENGTH,
+  PROJECT_NAME_MAX_LENGTH,
+  boolParam,
+  boundedString,
+  intParam,
+  requiredString,
+  viewerIdParam,
+} from './common';
 
 /** Revision information of one revision (application.md §3). */
 export const RevisionInfoSchema = v.object({
@@ -41,11 +50,29 @@ export const ModelListSchema = v.array(ModelSchema);
  * 'false' (default) = Add new revision. projectName defaults to the file's base name; upper-cased.
  */
 export const UploadQuerySchema = v.object({
-  keelsonUser: v.optional(v.string()),
-  projectName: v.optional(v.pipe(v.string(), v.trim())),
-  description: v.optional(v.string(), ''),
+  keelsonUser: v.optional(boundedString(254)),
+  projectName: v.optional(v.pipe(v.string(), v.trim(), v.maxLength(PROJECT_NAME_MAX_LENGTH, 'At most 100 characters'))),
+  description: v.optional(boundedString(DESCRIPTION_MAX_LENGTH), ''),
   overwriteIfExists: v.optional(boolParam(), 'false'),
 });
+
+/** Longest upload file name, in characters. */
+export const UPLOAD_FILE_NAME_MAX_LENGTH = 200;
+/** Upload file names: letters, digits, space and _ - . , + ( ) [ ]; no path separators or control characters. */
+const UPLOAD_FILE_NAME_RE = /^[\p{L}\p{N} _\-.,+()[\]]+$/u;
+
+/**
+ * Checks an upload's file name before anything is stored.
+ * @returns null when acceptable, else the reason ("longer than 200 characters", ...).
+ */
+export function checkUploadFileName(name: string): string | null {
+  if (name.length === 0) return 'the name is empty';
+  if (name.length > UPLOAD_FILE_NAME_MAX_LENGTH) return `longer than ${UPLOAD_FILE_NAME_MAX_LENGTH} characters`;
+  if (name.startsWith('.')) return 'it starts with a dot';
+  if (!UPLOAD_FILE_NAME_RE.test(name))
+    return 'use letters, digits, spaces and _ - . , + ( ) [ ] only (no path separators or control characters)';
+  return null;
+}
 export type UploadQuery = v.InferOutput<typeof UploadQuerySchema>;
 
 /** Upload response: observe progress by joining the socket.io room `conversionId`. */
@@ -62,7 +89,7 @@ export const DeleteRevisionQuerySchema = v.object({ projectName: requiredString(
 export const ProjectInfoQuerySchema = v.object({
   projectName: requiredString(),
   revision: v.optional(intParam()),
-  viewerId: v.optional(v.string()),
+  viewerId: viewerIdParam(),
 });
 
 /** GET .../model-conversion response: the conversion state of a project (or of its last conversion). */

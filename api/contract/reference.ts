@@ -10,7 +10,7 @@
  * - POST /api/keelson-instance/reference-system/frames?modelName&revision  body { types? } → FramesResponse
  */
 import * as v from 'valibot';
-import { requiredString } from './common';
+import { requiredString, viewerIdParam } from './common';
 import { ApiRefPlaneSchema, revisionParam } from './models';
 
 /** A finite number given as a query string ("12.5") or a number. */
@@ -30,9 +30,12 @@ export const FrameTypeSchema = v.pipe(
 );
 export type FrameType = v.InferOutput<typeof FrameTypeSchema>;
 
-const modelFields = { modelName: requiredString(), revision: revisionParam(), viewerId: v.optional(v.string()) };
+const modelFields = { modelName: requiredString(), revision: revisionParam(), viewerId: viewerIdParam() };
 
-export const CoordinateQuerySchema = v.object({ ...modelFields, value: v.string('Field is required') });
+export const CoordinateQuerySchema = v.object({
+  ...modelFields,
+  value: v.pipe(v.string('Field is required'), v.maxLength(100, 'At most 100 characters')),
+});
 export const FrameNumberQuerySchema = v.object({ ...modelFields, type: FrameTypeSchema, coordinate: numberParam() });
 export const FrameQuerySchema = FrameNumberQuerySchema;
 export const FrameCoordinatesQuerySchema = v.object({
@@ -42,7 +45,10 @@ export const FrameCoordinatesQuerySchema = v.object({
   endFrame: numberParam(),
 });
 export const FramesQuerySchema = v.object(modelFields);
-export const FramesBodySchema = v.optional(v.object({ types: v.optional(v.array(FrameTypeSchema)) }), {});
+export const FramesBodySchema = v.optional(
+  v.object({ types: v.optional(v.pipe(v.array(FrameTypeSchema), v.maxLength(3, 'At most 3 types'))) }),
+  {},
+);
 
 /** The evaluated coordinate (m); `type` is the system of the first prefixed term, null for plain metres. */
 export const CoordinateResponseSchema = v.object({

@@ -12,7 +12,7 @@
  * is axis + '=' + upper-cased location.
  */
 import * as v from 'valibot';
-import { requiredString } from './common';
+import { requiredString, viewerIdParam } from './common';
 import { revisionParam } from './models';
 
 /** X | Y | Z, any case. */
@@ -22,18 +22,22 @@ export const SectionAxisSchema = v.pipe(
   v.picklist(['X', 'Y', 'Z'] as const, "Must be 'X', 'Y' or 'Z'"),
 );
 
-/** A frame-syntax location, trimmed and upper-cased. */
+/** Longest frame-syntax location or coordinate, characters ('#112+0.35' is 9). */
+export const LOCATION_MAX_LENGTH = 100;
+
+/** A frame-syntax location, trimmed and upper-cased, at most LOCATION_MAX_LENGTH characters. */
 export const LocationSchema = v.pipe(
   v.string('Field is required'),
   v.trim(),
   v.nonEmpty('Field is required'),
+  v.maxLength(LOCATION_MAX_LENGTH, `At most ${LOCATION_MAX_LENGTH} characters`),
   v.toUpperCase(),
 );
 
 export const SectionQuerySchema = v.object({
   modelName: requiredString(),
   revision: revisionParam(),
-  viewerId: v.optional(v.string()),
+  viewerId: viewerIdParam(),
   axis: SectionAxisSchema,
   coordinate: LocationSchema,
 });
@@ -100,7 +104,7 @@ export type CadComponentSectionsResponse = v.InferOutput<typeof CadComponentSect
 
 /** POST / DELETE body of /api/viewer/ship-sections. */
 export const ShipSectionBodySchema = v.object({
-  name: v.optional(v.string()),
+  name: v.optional(v.pipe(v.string(), v.maxLength(LOCATION_MAX_LENGTH + 2, 'At most 102 characters'))),
   projectName: requiredString(),
   axis: SectionAxisSchema,
   location: LocationSchema,

@@ -171,9 +171,19 @@ export class ConversionManager {
 
   /** True when a conversion with this id was ever recorded (running, finished, failed or cancelled). */
   async known(conversionId: string): Promise<boolean> {
-    if (this.byId(conversionId)) return true;
-    const row = await this.db.selectFrom('conversions').select('id').where('id', '=', conversionId).executeTakeFirst();
-    return row !== undefined;
+    return (await this.projectOf(conversionId)) !== null;
+  }
+
+  /** The project name of a recorded conversion, or null for an unknown id. */
+  async projectOf(conversionId: string): Promise<string | null> {
+    const a = this.byId(conversionId);
+    if (a) return a.projectName;
+    const row = await this.db
+      .selectFrom('conversions')
+      .select('project_name')
+      .where('id', '=', conversionId)
+      .executeTakeFirst();
+    return row?.project_name ?? null;
   }
 
   /**
@@ -340,6 +350,8 @@ export class ConversionManager {
         description: input.description,
         replace: input.replace,
         output,
+        conversionId: a.id,
+        startedBy: a.startedBy,
       });
       tmpDir = null;
       if (output.warnings > 0) {

@@ -21,12 +21,21 @@ export function inProcessRunner(): ConversionRunner {
   };
 }
 
+/** Default heap limit of one conversion thread, MB (CONVERT_WORKER_MEMORY_MB). */
+export const DEFAULT_WORKER_MEMORY_MB = 4096;
+
 /**
  * Runs conversions in worker threads (workers/convert.worker.ts). The worker is TypeScript, so the
- * threads load tsx unless the process already did (`node --import tsx`).
+ * threads load tsx unless the process already did (`node --import tsx`). Each thread has a heap limit:
+ * a file that needs more (an absurd coordinate, a fuzzed file) ends that thread only, and the conversion
+ * fails with 'The conversion needed more than N MB of memory ...'; the server keeps running.
  * @param maxThreads at most this many conversions at once (default: half the cores, at least 1).
+ * @param memoryMb heap limit (old generation) of a conversion thread, MB.
  */
-export function workerRunner(maxThreads = Math.max(1, Math.floor(availableParallelism() / 2))): ConversionRunner {
+export function workerRunner(
+  maxThreads = Math.max(1, Math.floor(availableParallelism() / 2)),
+  memoryMb = DEFAULT_WORKER_MEMORY_MB,
+): ConversionRunner {
   const hasTsx = process.execArgv.some(
     (a, i) => a.includes('tsx') && (a.startsWith('--import') || process.execArgv[i - 1] === '--import'),
   );
@@ -35,7 +44,16 @@ export function workerRunner(maxThreads = Math.max(1, Math.floor(availableParall
     minThreads: 0,
     maxThreads,
     idleTimeout: 30_000,
+    resourceLimits: {
+      maxOldGenerationSizeMb: memoryMb,
+      maxYoungGenerationSizeMb: Math.min(64, Math.max(8, memoryMb / 8)),
+    },
     execArgv: hasTsx ? process.execArgv : [...process.execArgv, '--import', 'tsx'],
+  });
+  // A thread that dies outside a task (its heap limit hit while starting) is replaced by the pool; the
+  // 'error' event must not become an uncaught exception that stops the server.
+  pool.on('error', (e: unknown) => {
+    console.error(`Conversion thread failed: ${e instanceof Error ? e.message : String(e)}`);
   });
   return {
     async run(task, onProgress, signal) {
@@ -43,6 +61,12 @@ export function workerRunner(maxThreads = Math.max(1, Math.floor(availableParall
       port1.on('message', (m: { fraction: number; message: string }) => onProgress(m.fraction, m.message));
       try {
         return (await pool.run({ ...task, port: port2 }, { transferList: [port2] as never, signal })) as ConvertOutput;
+      } catch (e) {
+        if (e instanceof Error && 'code' in e && e.code === 'ERR_WORKER_OUT_OF_MEMORY')
+          throw new Error(
+            `The conversion needed more than ${memoryMb} MB of memory and was stopped: the file may hold absurd coordinates or sizes`,
+          );
+        throw e;
       } finally {
         port1.close();
       }

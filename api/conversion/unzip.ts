@@ -19,12 +19,16 @@ const SUPPORTED_METHODS = new Set([0, 8]);
 /** At most this many entry names are listed in an error message. */
 const MAX_NAMES_LISTED = 10;
 
+/** Default cap of what one archive may unpack to, MB (MAX_UNPACKED_MB): 4 GB, a size a server can hold. */
+export const DEFAULT_MAX_UNPACKED_MB = 4096;
+
 /**
  * The largest OCX entry a zip upload may unpack to: 20 × the upload limit (XML compresses about 10–20
- * times), so a small archive cannot fill the disk.
+ * times), and never more than `maxUnpackedMb` (default DEFAULT_MAX_UNPACKED_MB), so a small archive cannot
+ * fill the disk.
  */
-export function maxUnpackedBytes(maxUploadMb: number): number {
-  return maxUploadMb * 20 * 1048576;
+export function maxUnpackedBytes(maxUploadMb: number, maxUnpackedMb = DEFAULT_MAX_UNPACKED_MB): number {
+  return Math.min(maxUploadMb * 20, maxUnpackedMb) * 1048576;
 }
 
 /** The archive's content is unusable (none or several OCX entries, corrupt data, unsupported method). */
@@ -59,6 +63,7 @@ function listNames(names: string[]): string {
  * Directories and `__MACOSX/` entries are ignored.
  * @returns the extracted file's absolute path.
  * @throws ZipArchiveError 'The archive holds no .3docx, .ocx or .xml file (entries: a, b)' /
+ *   'Nested archives are not supported: a.3docx is itself a zip archive' /
  *   'The archive holds more than one OCX file: a.ocx, b.xml' / 'Unsupported archive: ...' for an
  *   unknown compression method, corrupt or truncated data. Nothing is left in `outDir` on error.
  * @throws Error (not ZipArchiveError) for I/O failures reading the archive or writing the entry.
@@ -66,10 +71,10 @@ function listNames(names: string[]): string {
 export async function extractSingleOcxFromZip(
   zipFile: string,
   outDir: string,
-  maxBytes = Number.POSITIVE_INFINITY,
+  maxBytes = DEFAULT_MAX_UNPACKED_MB * 1048576,
 ): Promise<string> {
   let written = 0;
-  await mkdir(outDir, { recursive: true });
+  await mkdir(outDir, { recursive: true, mode: 0o700 });
   const entries: string[] = [];
   const ocx: string[] = [];
   let out: string | null = null;
@@ -98,7 +103,7 @@ export async function extractSingleOcxFromZip(
       return;
     }
     out = path.join(outDir, path.basename(file.name));
-    const stream = createWriteStream(out);
+    const stream = createWriteStream(out, { mode: 0o600 });
     ws = stream;
     stream.on('error', (e) => (ioError ??= e));
     file.ondata = (err, data, final) => {
@@ -155,6 +160,9 @@ export async function extractSingleOcxFromZip(
       throw new ZipArchiveError(`The archive holds no .3docx, .ocx or .xml file (entries: ${listNames(entries)})`);
     if (ocx.length > 1) throw new ZipArchiveError(`The archive holds more than one OCX file: ${listNames(ocx)}`);
     if (!complete || !out) throw new ZipArchiveError(`Unsupported archive: ${ocx[0]} is truncated`);
+    // An archive inside the archive would be unpacked again, past the cap: refused.
+    if (await isZipFile(out))
+      throw new ZipArchiveError(`Nested archives are not supported: ${ocx[0]} is itself a zip archive`);
     return out;
   } catch (e) {
     if (out) await rm(out, { force: true });

@@ -4,7 +4,7 @@
  * (User, Model / project, revisions, conversions).
  */
 import Database from 'better-sqlite3';
-import { mkdirSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { Kysely, Migrator, SqliteDialect, sql, type Generated, type Migration } from 'kysely';
 
@@ -19,6 +19,19 @@ export interface UsersTable {
   permissions: string;
   require_password_reset: number;
   created_at: string;
+  /** Raised on password change, reset, permission change and logout: older tokens stop working. */
+  token_version: Generated<number>;
+}
+
+/**
+ * Project access of one user (application.md §6 "Project-category permissions give access to projects"):
+ * `valid_until` null = permanent, else an ISO time at which the access ends.
+ */
+export interface ProjectAccessTable {
+  user_id: number;
+  /** Upper-case project name. */
+  project_name: string;
+  valid_until: string | null;
 }
 
 export interface ProjectsTable {
@@ -79,6 +92,7 @@ export interface DB {
   revisions: RevisionsTable;
   conversions: ConversionsTable;
   ship_sections: ShipSectionsTable;
+  project_access: ProjectAccessTable;
 }
 
 const migrations: Record<string, Migration> = {
@@ -154,6 +168,33 @@ const migrations: Record<string, Migration> = {
       await db.schema.dropTable('ship_sections').execute();
     },
   },
+  '003_access': {
+    async up(db: Kysely<any>) {
+      await db.schema
+        .alterTable('users')
+        .addColumn('token_version', 'integer', (c) => c.notNull().defaultTo(0))
+        .execute();
+      // Exactly one administrator: extra ones that an earlier version let in become internal users.
+      await sql`UPDATE users SET user_type = 'internal' WHERE user_type = 'administrator'
+        AND id > (SELECT MIN(id) FROM users WHERE user_type = 'administrator')`.execute(db);
+      await sql`CREATE UNIQUE INDEX users_one_administrator ON users (user_type) WHERE user_type = 'administrator'`.execute(
+        db,
+      );
+      await db.schema
+        .createTable('project_access')
+        .addColumn('user_id', 'integer', (c) => c.notNull().references('users.id').onDelete('cascade'))
+        .addColumn('project_name', 'text', (c) => c.notNull())
+        .addColumn('valid_until', 'text')
+        .addPrimaryKeyConstraint('project_access_pk', ['user_id', 'project_name'])
+        .execute();
+      await db.schema.createIndex('project_access_project').on('project_access').column('project_name').execute();
+    },
+    async down(db: Kysely<any>) {
+      await db.schema.dropTable('project_access').execute();
+      await sql`DROP INDEX users_one_administrator`.execute(db);
+      await db.schema.alterTable('users').dropColumn('token_version').execute();
+    },
+  },
 };
 
 /**
@@ -162,11 +203,15 @@ const migrations: Record<string, Migration> = {
  * @throws Error with the failing migration's name when a migration fails.
  */
 export async function openDatabase(dataDir: string): Promise<Kysely<DB>> {
-  mkdirSync(dataDir, { recursive: true });
-  const sqlite = new Database(path.join(dataDir, 'keelson.sqlite'));
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  // The data directory and database hold password hashes and every model: the server's user only.
+  chmodSync(dataDir, 0o700);
+  const file = path.join(dataDir, 'keelson.sqlite');
+  const sqlite = new Database(file);
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
+  for (const f of [file, `${file}-wal`, `${file}-shm`]) if (existsSync(f)) chmodSync(f, 0o600);
   const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: sqlite }) });
   const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
   const { error, results } = await migrator.migrateToLatest();

@@ -110,8 +110,12 @@ export class ProjectStore {
     description: string;
     replace: boolean;
     output: ConvertOutput;
+    /** The conversion: marked Ready in the same transaction, so a crash right after leaves the right status. */
+    conversionId?: string;
+    /** E-mail of the user who added the project: a new project gives this user (if not the administrator) access. */
+    startedBy?: string;
   }): Promise<number> {
-    const { name, tmpDir, description, replace, output } = input;
+    const { name, tmpDir, description, replace, output, conversionId, startedBy } = input;
     const now = new Date().toISOString();
     const info = JSON.stringify({
       modelName: name,
@@ -131,7 +135,29 @@ export class ProjectStore {
           .values({ name, created_at: now })
           .returning('id')
           .executeTakeFirstOrThrow();
+        const starter = startedBy
+          ? await trx
+              .selectFrom('users')
+              .select('id')
+              .where('email', '=', startedBy)
+              .where('user_type', '!=', 'administrator')
+              .executeTakeFirst()
+          : undefined;
+        if (starter)
+          await trx
+            .insertInto('project_access')
+            .values({ user_id: starter.id, project_name: name, valid_until: null })
+            .onConflict((oc) => oc.doNothing())
+            .execute();
       }
+      const markReady = async (n: number) => {
+        if (!conversionId) return;
+        await trx
+          .updateTable('conversions')
+          .set({ status: 2, progress: 100, message: `Revision ${n} is ready`, finished_at: now })
+          .where('id', '=', conversionId)
+          .execute();
+      };
       const latest = await trx
         .selectFrom('revisions')
         .selectAll()
@@ -150,6 +176,7 @@ export class ProjectStore {
           .set({ ...values, dir: relDir })
           .where('id', '=', latest.id)
           .execute();
+        await markReady(latest.number);
         await rename(tmpDir, path.join(this.dataDir, relDir));
         oldDir = path.join(this.dataDir, latest.dir);
         return latest.number;
@@ -162,6 +189,7 @@ export class ProjectStore {
         .insertInto('revisions')
         .values({ ...values, project_id: project.id, number: n, dir: relDir })
         .execute();
+      await markReady(n);
       await rename(tmpDir, path.join(this.dataDir, relDir));
       return n;
     });
@@ -179,20 +207,32 @@ export class ProjectStore {
    * start is not.
    */
   async removeLeftovers(staleIds: string[]): Promise<void> {
-    if (staleIds.length === 0) return;
     const root = path.join(this.dataDir, 'projects');
+    // A process killed between moving a revision directory into place and committing its row (or before
+    // removing a replaced revision's old directory) leaves a rev-* directory no row points to.
+    const referenced = new Set(
+      (await this.db.selectFrom('revisions').select('dir').execute()).map((r) => path.normalize(r.dir)),
+    );
     const projectDirs = await readdir(root, { withFileTypes: true }).catch(() => []);
     for (const p of projectDirs) {
       if (!p.isDirectory()) continue;
       const dir = path.join(root, p.name);
-      for (const e of await readdir(dir).catch(() => [] as string[]))
-        if (staleIds.some((id) => e === `.tmp-${id}`))
-          await rm(path.join(dir, e), { recursive: true, force: true }).catch(() => {});
+      for (const e of await readdir(dir).catch(() => [] as string[])) {
+        const stale = staleIds.some((id) => e === `.tmp-${id}`);
+        const orphan = e.startsWith('rev-') && !referenced.has(path.join('projects', p.name, e));
+        if (stale || orphan) await rm(path.join(dir, e), { recursive: true, force: true }).catch(() => {});
+      }
       await rmdir(dir).catch(() => {}); // only succeeds when empty
     }
+    await this.removeUploads(staleIds);
+  }
+
+  /** Removes the stored uploads (uploads/{id}-*) of these conversions. Errors are ignored. */
+  async removeUploads(conversionIds: string[]): Promise<void> {
+    if (conversionIds.length === 0) return;
     const uploads = path.join(this.dataDir, 'uploads');
     for (const f of await readdir(uploads).catch(() => [] as string[])) {
-      if (staleIds.some((id) => f.startsWith(`${id}-`)))
+      if (conversionIds.some((id) => f.startsWith(`${id}-`)))
         await rm(path.join(uploads, f), { recursive: true, force: true }).catch(() => {});
     }
   }
@@ -200,19 +240,26 @@ export class ProjectStore {
   /** A fresh temp directory for a conversion: DATA_DIR/projects/{NAME}/.tmp-{id}. */
   async createTempDir(name: string, conversionId: string): Promise<string> {
     const dir = path.join(this.projectDir(name), `.tmp-${conversionId}`);
-    await mkdir(dir, { recursive: true });
+    await mkdir(dir, { recursive: true, mode: 0o700 });
     return dir;
   }
 
-  /** Deletes a project, its revisions and files. @throws ApiError 404 when unknown. */
+  /**
+   * Deletes a project: its revisions, saved sections, access rows, files and the uploaded originals of
+   * its conversions. @throws ApiError 404 when unknown.
+   */
   async deleteProject(name: string): Promise<void> {
     const p = await this.db.selectFrom('projects').select('id').where('name', '=', name).executeTakeFirst();
     if (!p) throw Errors.projectNotFound(name);
+    const conversions = await this.db.selectFrom('conversions').select('id').where('project_name', '=', name).execute();
     await this.db.transaction().execute(async (trx) => {
       await trx.deleteFrom('revisions').where('project_id', '=', p.id).execute();
+      await trx.deleteFrom('ship_sections').where('project_name', '=', name).execute();
+      await trx.deleteFrom('project_access').where('project_name', '=', name).execute();
       await trx.deleteFrom('projects').where('id', '=', p.id).execute();
     });
     await rm(this.projectDir(name), { recursive: true, force: true });
+    await this.removeUploads(conversions.map((c) => c.id));
   }
 
   /**

@@ -1,31 +1,32 @@
 /**
- * Local sign-in and client configuration (application.md §3, §4 "Authentication and
+ * Local sign-in, sessions and client configuration (application.md §3, §4 "Authentication and
  * session", §5 validation, §7 "Authentication" and "Session and configuration"):
- * POST /api/auth/viewer/{instance}/register | login | changePassword, POST /api/authorize-user,
- * GET /api/config.
+ * POST /api/auth/viewer/{instance}/register | login | changePassword | logout, POST /api/authorize-user,
+ * GET /api/check-token, POST /api/disconnect/{clientId}, GET /api/config.
  */
-import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { RateLimitOptions } from '@fastify/rate-limit';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import * as v from 'valibot';
+import { Access } from '../access/rules';
+import { AttemptThrottle } from '../auth/throttle';
+import { toAuthorized } from '../auth/UserStore';
 import {
   ChangePasswordBodySchema,
+  type ClientConfig,
+  DisconnectParamsSchema,
   LoginBodySchema,
+  type LoginResponse,
   RegisterBodySchema,
   VERSION_LABEL,
-  type ChangePasswordBody,
-  type ClientConfig,
-  type LoginBody,
-  type LoginResponse,
-  type RegisterBody,
 } from '../contract/auth';
-import { validate } from './validate';
-import { requireUser } from '../context';
-import { toAuthorized } from '../auth/UserStore';
+import { projectPermission } from '../access/ProjectAccess';
 import { Errors } from '../errors';
+import { defineRoute } from './define';
 
-/** The e-mail of a validated auth body, lower-cased ('' when absent). */
+/** The e-mail of an auth body, lower-cased ('' when absent); the limiter runs after validation. */
 function bodyEmail(request: FastifyRequest): string {
-  const e = (request.body as { email?: unknown } | undefined)?.email;
-  return typeof e === 'string' ? e.trim().toLowerCase() : '';
+  const r = v.safeParse(v.object({ email: v.string() }), request.body);
+  return r.success ? r.output.email.trim().toLowerCase() : '';
 }
 
 /**
@@ -44,14 +45,20 @@ function authLimit(perMin: number, what: string, byEmail: boolean): RateLimitOpt
   };
 }
 
+/** Spraying and distributed guessing: per address over all e-mails, per e-mail over all addresses. */
+export const WIDE_LIMIT_FACTOR = 5;
+
 export default async function authRoutes(app: FastifyInstance): Promise<void> {
-  const { config, users, tokens } = app.ctx;
+  const { config, users, tokens, access } = app.ctx;
   const prefix = `/api/auth/viewer/${config.instance}`;
   const perMin = config.authRateLimitPerMin;
+  const wide = new AttemptThrottle(perMin * WIDE_LIMIT_FACTOR);
 
-  app.get(
-    '/api/config',
-    async (): Promise<ClientConfig> => ({
+  defineRoute(app, {
+    method: 'GET',
+    url: '/api/config',
+    access: Access.anonymous,
+    handler: async (): Promise<ClientConfig> => ({
       authenticationProvider: 'local',
       webViewerTimeoutInMin: config.webViewerTimeoutMin,
       allowLocalAuthUserRegistration: config.allowRegistration,
@@ -60,33 +67,30 @@ export default async function authRoutes(app: FastifyInstance): Promise<void> {
       instance: config.instance,
       version: VERSION_LABEL,
     }),
-  );
+  });
 
-  // Registration. While no administrator exists, registerAdmin creates one (all permissions); after that
-  // registerAdmin is refused (403). Ordinary registration needs allowLocalAuthUserRegistration, except
-  // from an administrator (the admin area's "Add user").
-  app.post(
-    `${prefix}/register`,
-    {
-      preValidation: validate({ body: RegisterBodySchema }),
-      config: { rateLimit: authLimit(perMin, 'registration', false) },
-    },
-    async (request) => {
-      const body = request.body as RegisterBody;
+  // Registration. While no administrator exists, registerAdmin creates one (all permissions; exactly one
+  // even under concurrent calls); after that it is refused (403). Ordinary registration needs
+  // allowLocalAuthUserRegistration, except from an administrator (the admin area's "Add user").
+  defineRoute(app, {
+    method: 'POST',
+    url: `${prefix}/register`,
+    access: Access.anonymous,
+    body: RegisterBodySchema,
+    rateLimit: authLimit(perMin, 'registration', false),
+    handler: async ({ body, request }) => {
       if (body.registerAdmin) {
-        if (await users.adminExists()) throw Errors.adminExists();
-        await users.create({ email: body.email, name: body.fullName, password: body.password, admin: true });
+        await users.createWithDomainRule({
+          email: body.email,
+          name: body.fullName,
+          password: body.password,
+          admin: true,
+        });
         return { success: true };
       }
-      let byAdmin = false;
-      const h = request.headers.authorization;
-      if (typeof h === 'string' && /^Bearer\s+/i.test(h)) {
-        // A stale or invalid token only means "not an administrator": public registration still works.
-        const email = await tokens.verify(h.replace(/^Bearer\s+/i, '').trim()).catch(() => null);
-        byAdmin = email !== null && (await users.find(email))?.userType === 'administrator';
-      }
+      const byAdmin = request.user?.userType === 'administrator';
       if (!config.allowRegistration && !byAdmin) throw Errors.registrationDisabled();
-      await users.create({
+      await users.createWithDomainRule({
         email: body.email,
         name: body.fullName,
         password: body.password,
@@ -94,45 +98,82 @@ export default async function authRoutes(app: FastifyInstance): Promise<void> {
       });
       return { success: true };
     },
-  );
+  });
 
-  app.post(
-    `${prefix}/login`,
-    { preValidation: validate({ body: LoginBodySchema }), config: { rateLimit: authLimit(perMin, 'sign-in', true) } },
-    async (request): Promise<LoginResponse> => {
-      const body = request.body as LoginBody;
-      const user = await users.authenticate(body.email, body.password);
+  defineRoute(app, {
+    method: 'POST',
+    url: `${prefix}/login`,
+    access: Access.anonymous,
+    body: LoginBodySchema,
+    rateLimit: authLimit(perMin, 'sign-in', true),
+    handler: async ({ body, request }): Promise<LoginResponse> => {
+      const email = body.email.toLowerCase();
+      wide.check([`ip|${request.ip}`, `email|${email}`], 'sign-in');
+      const user = await users.authenticate(email, body.password);
       if (!user) throw Errors.invalidCredentials();
       return {
         success: true,
-        token: await tokens.sign(user.email),
+        token: await tokens.signFor(user),
         message: 'Login successful',
         requirePasswordReset: user.requirePasswordReset,
       };
     },
-  );
+  });
 
-  // Bearer required (the onRequest hook skips /api/auth/*, so check it here).
-  app.post(
-    `${prefix}/changePassword`,
-    {
-      preValidation: validate({ body: ChangePasswordBodySchema }),
-      config: { rateLimit: authLimit(perMin, 'password change', true) },
-    },
-    async (request) => {
-      const h = request.headers.authorization;
-      if (typeof h !== 'string' || !/^Bearer\s+/i.test(h)) throw Errors.authRequired();
-      const tokenEmail = await tokens.verify(h.replace(/^Bearer\s+/i, '').trim());
-      const body = request.body as ChangePasswordBody;
-      if (body.email.toLowerCase() !== tokenEmail.toLowerCase()) throw Errors.emailMismatch();
-      const user = await users.authenticate(body.email, body.currentPassword);
-      if (!user) throw Errors.wrongCurrentPassword();
+  // The only call (with authorize-user and check-token) open to a user who must change the password.
+  defineRoute(app, {
+    method: 'POST',
+    url: `${prefix}/changePassword`,
+    access: Access.passwordChange,
+    body: ChangePasswordBodySchema,
+    rateLimit: authLimit(perMin, 'password change', true),
+    handler: async ({ body, user }) => {
+      if (body.email.toLowerCase() !== user.email) throw Errors.emailMismatch();
+      const ok = await users.authenticate(body.email, body.currentPassword);
+      if (!ok) throw Errors.wrongCurrentPassword();
       await users.setPassword(user.email, body.newPassword);
+      // The change revokes every older token; this one continues the session that made the change.
+      const fresh = await users.find(user.email);
+      return { success: true, token: fresh ? await tokens.signFor(fresh) : undefined };
+    },
+  });
+
+  // Logout ends every session of the user: tokens issued before stop working at once.
+  defineRoute(app, {
+    method: 'POST',
+    url: `${prefix}/logout`,
+    access: Access.passwordChange,
+    handler: async ({ user }) => {
+      await users.revokeTokens(user.email);
       return { success: true };
     },
-  );
+  });
 
-  app.post('/api/authorize-user', async (request) => toAuthorized(requireUser(request)));
+  defineRoute(app, {
+    method: 'POST',
+    url: '/api/disconnect/:clientId',
+    access: Access.passwordChange,
+    params: DisconnectParamsSchema,
+    handler: async ({ user }) => {
+      await users.revokeTokens(user.email);
+      return { success: true };
+    },
+  });
 
-  app.get('/api/check-token', async (request) => ({ valid: true, email: requireUser(request).email }));
+  defineRoute(app, {
+    method: 'POST',
+    url: '/api/authorize-user',
+    access: Access.passwordChange,
+    handler: async ({ user }) => {
+      const projects = (await access.entries(user.id, true)).map((e) => projectPermission(e.project));
+      return toAuthorized(user, projects);
+    },
+  });
+
+  defineRoute(app, {
+    method: 'GET',
+    url: '/api/check-token',
+    access: Access.passwordChange,
+    handler: async ({ user }) => ({ valid: true, email: user.email }),
+  });
 }

@@ -7,22 +7,22 @@
  * `skipped`, not as an error. 400 names the failing field; 404 for an unknown project or revision.
  */
 import type { FastifyInstance } from 'fastify';
-import type * as v from 'valibot';
 import { objectGeometry } from '../../engine/annotate/indexGeometry';
 import { deriveSurfaceObject } from '../../engine/annotate/surfaceObject';
 import { SurfaceObjectsBodySchema, SurfaceObjectsQuerySchema, type SurfaceObjectsResponse } from '../contract/geometry';
-import { validate } from './validate';
-import { requireUser } from '../context';
+import { defineRoute } from './define';
+import { Access } from '../access/rules';
 import { loadRevision, loadSectionIndex } from '../projects/loadRevision';
 
 export default async function geometryRoutes(app: FastifyInstance): Promise<void> {
-  app.post(
-    '/api/keelson-instance/geometry/surface-objects',
-    { preValidation: validate({ query: SurfaceObjectsQuerySchema, body: SurfaceObjectsBodySchema }) },
-    async (request): Promise<SurfaceObjectsResponse> => {
-      requireUser(request);
-      const q = request.query as v.InferOutput<typeof SurfaceObjectsQuerySchema>;
-      const names = request.body as v.InferOutput<typeof SurfaceObjectsBodySchema>;
+  defineRoute(app, {
+    method: 'POST',
+    url: '/api/keelson-instance/geometry/surface-objects',
+    access: Access.byModel,
+    query: SurfaceObjectsQuerySchema,
+    body: SurfaceObjectsBodySchema,
+    handler: async ({ query: q, body }): Promise<SurfaceObjectsResponse> => {
+      const names = body;
       const rev = await loadRevision(app, q.modelName, q.revision);
       const index = await loadSectionIndex(app, rev);
       const { objects, byId } = rev.data;
@@ -48,7 +48,7 @@ export default async function geometryRoutes(app: FastifyInstance): Promise<void
       }
       return out;
     },
-  );
+  });
 }
 
 /** Object indices by display name, built once per parsed revision. */

@@ -6,7 +6,6 @@
  * GET .../maintenance/status.
  */
 import type { FastifyInstance } from 'fastify';
-import type * as v from 'valibot';
 import { PROPERTY_CATALOGUE } from '../../engine/model/properties';
 import {
   MaintenanceQuerySchema,
@@ -21,8 +20,8 @@ import {
   type PropertyColumnsResponse,
   type QuantitiesResponse,
 } from '../contract/models';
-import { validate } from './validate';
-import { requireUser } from '../context';
+import { defineRoute } from './define';
+import { Access } from '../access/rules';
 import { Errors } from '../errors';
 import { normaliseProjectName } from '../projects/ProjectStore';
 import { boxToMetres, loadRevision, planeToMetres } from '../projects/loadRevision';
@@ -33,12 +32,12 @@ export default async function instanceRoutes(app: FastifyInstance): Promise<void
 
   const load = (modelName: string, revision: number | 'latest') => loadRevision(app, modelName, revision);
 
-  app.get(
-    `${base}/model/objects`,
-    { preValidation: validate({ query: ModelQuerySchema }) },
-    async (request): Promise<ModelObjectsResponse> => {
-      requireUser(request);
-      const q = request.query as v.InferOutput<typeof ModelQuerySchema>;
+  defineRoute(app, {
+    method: 'GET',
+    url: `${base}/model/objects`,
+    access: Access.byModel,
+    query: ModelQuerySchema,
+    handler: async ({ query: q }): Promise<ModelObjectsResponse> => {
       const { name, number, data } = await load(q.modelName, q.revision);
       return {
         info: {
@@ -69,14 +68,14 @@ export default async function instanceRoutes(app: FastifyInstance): Promise<void
         },
       };
     },
-  );
+  });
 
-  app.get(
-    `${base}/model/properties`,
-    { preValidation: validate({ query: PropertiesQuerySchema }) },
-    async (request): Promise<PropertiesResponse> => {
-      requireUser(request);
-      const q = request.query as v.InferOutput<typeof PropertiesQuerySchema>;
+  defineRoute(app, {
+    method: 'GET',
+    url: `${base}/model/properties`,
+    access: Access.byModel,
+    query: PropertiesQuerySchema,
+    handler: async ({ query: q }): Promise<PropertiesResponse> => {
       const { data } = await load(q.modelName, q.revision);
       const obj = data.objects[q.index];
       if (!obj) throw Errors.objectNotFound(q.index);
@@ -92,15 +91,15 @@ export default async function instanceRoutes(app: FastifyInstance): Promise<void
       );
       return { index: obj.index, id: obj.id, properties };
     },
-  );
+  });
 
   // One column per code, parallel to the object table: the engine's sections and labels read these.
-  app.get(
-    `${base}/model/property-columns`,
-    { preValidation: validate({ query: PropertyColumnsQuerySchema }) },
-    async (request): Promise<PropertyColumnsResponse> => {
-      requireUser(request);
-      const q = request.query as v.InferOutput<typeof PropertyColumnsQuerySchema>;
+  defineRoute(app, {
+    method: 'GET',
+    url: `${base}/model/property-columns`,
+    access: Access.byModel,
+    query: PropertyColumnsQuerySchema,
+    handler: async ({ query: q }): Promise<PropertyColumnsResponse> => {
       const codes = [
         ...new Set(
           q.codes
@@ -115,16 +114,17 @@ export default async function instanceRoutes(app: FastifyInstance): Promise<void
       for (const code of codes) columns[code] = data.properties.map((rec) => rec?.[code] ?? null);
       return { codes, columns };
     },
-  );
+  });
 
   // qnts: catalogue codes, each optionally with '/qualifiers' (viewer.md §7), e.g. 'W,AREA/H'.
-  app.post(
-    `${base}/steel/quantities`,
-    { preValidation: validate({ query: QuantitiesQuerySchema, body: QuantitiesBodySchema }) },
-    async (request): Promise<QuantitiesResponse> => {
-      requireUser(request);
-      const q = request.query as v.InferOutput<typeof QuantitiesQuerySchema>;
-      const ids = request.body as string[];
+  defineRoute(app, {
+    method: 'POST',
+    url: `${base}/steel/quantities`,
+    access: Access.byModel,
+    query: QuantitiesQuerySchema,
+    body: QuantitiesBodySchema,
+    handler: async ({ query: q, body }): Promise<QuantitiesResponse> => {
+      const ids = body;
       const codes = q.qnts
         .split(',')
         .map((s) => s.trim())
@@ -138,19 +138,19 @@ export default async function instanceRoutes(app: FastifyInstance): Promise<void
         return { id, quantities };
       });
     },
-  );
+  });
 
-  app.get(
-    `${base}/maintenance/status`,
-    { preValidation: validate({ query: MaintenanceQuerySchema }) },
-    async (request): Promise<MaintenanceStatus> => {
-      requireUser(request);
-      const q = request.query as v.InferOutput<typeof MaintenanceQuerySchema>;
+  defineRoute(app, {
+    method: 'GET',
+    url: `${base}/maintenance/status`,
+    access: Access.byModel,
+    query: MaintenanceQuerySchema,
+    handler: async ({ query: q }): Promise<MaintenanceStatus> => {
       const name = normaliseProjectName(q.modelName);
       const revs = await projects.revisions(name);
       const ready = q.modelRevision === 'latest' ? revs.length > 0 : revs.some((r) => r.number === q.modelRevision);
       if (ready) return { status: 'Ok' };
       return { status: conversions.running(name) ? 'Preparing' : 'Unavailable' };
     },
-  );
+  });
 }

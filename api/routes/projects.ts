@@ -9,7 +9,7 @@ import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { FastifyInstance } from 'fastify';
-import type * as v from 'valibot';
+import { Access, enforceProject, maySee } from '../access/rules';
 import { ConversionStatus } from '../contract/common';
 import {
   DeleteRevisionQuerySchema,
@@ -19,11 +19,10 @@ import {
   type Model,
   type ModelConversion,
   type ProjectRevisionInfo,
-  type UploadQuery,
   type UploadResponse,
+  checkUploadFileName,
 } from '../contract/projects';
-import { validate } from './validate';
-import { requirePermission, requireUser } from '../context';
+import { defineRoute } from './define';
 import { Errors } from '../errors';
 import { extractSingleOcxFromZip, isZipFile, maxUnpackedBytes, ZipArchiveError } from '../conversion/unzip';
 import { normaliseProjectName, projectNameFromFile, type RevisionRow } from '../projects/ProjectStore';
@@ -53,50 +52,60 @@ function revisionEntry(name: string, r: RevisionRow) {
 }
 
 export default async function projectRoutes(app: FastifyInstance): Promise<void> {
-  const { projects, conversions, config, revisionCache } = app.ctx;
+  const { projects, conversions, config, revisionCache, access } = app.ctx;
   const base = '/api/viewer/project';
-  type NameQuery = v.InferOutput<typeof ProjectNameQuerySchema>;
 
-  // The model list: projects with revisions (newest first), plus projects being converted and
-  // first conversions that failed or were cancelled (cards with a Remove button).
-  app.get(`${base}/models`, async (request): Promise<Model[]> => {
-    requireUser(request);
-    const list = await projects.list();
-    const latest = await conversions.latestAll();
-    const names = new Set(list.map((p) => p.name));
-    for (const [name, row] of latest) {
-      if (
-        row.status === ConversionStatus.InProgress ||
-        row.status === ConversionStatus.Error ||
-        row.status === ConversionStatus.Canceled
-      )
-        names.add(name);
-    }
-    return [...names].sort().map((name) => {
-      const revisions = list.find((p) => p.name === name)?.revisions ?? [];
-      const running = conversions.running(name);
-      const last = latest.get(name);
-      const noRevisions = revisions.length === 0;
-      return {
-        name,
-        revisions: revisions.map((r) => revisionEntry(name, r)),
-        isConverting: running !== null,
-        convertingMessage: running?.message ?? (noRevisions && last ? last.message : ''),
-        convertingPercentage: running?.progress ?? 0,
-        conversionStartedByEmail: running?.startedBy ?? last?.started_by ?? '',
-        conversionFailed: !running && noRevisions && last?.status === ConversionStatus.Error,
-        conversionCancelled: !running && noRevisions && last?.status === ConversionStatus.Canceled,
-        conversionId: running?.id ?? last?.id ?? '',
-      };
-    });
+  // The model list: the projects the user may see, with revisions (newest first), plus projects being
+  // converted and first conversions that failed or were cancelled (cards with a Remove button).
+  defineRoute(app, {
+    method: 'GET',
+    url: `${base}/models`,
+    access: Access.signedIn,
+    handler: async ({ user }): Promise<Model[]> => {
+      const visible = await access.visible(user);
+      const list = await projects.list();
+      const latest = await conversions.latestAll();
+      const names = new Set(list.map((p) => p.name));
+      for (const [name, row] of latest) {
+        if (
+          row.status === ConversionStatus.InProgress ||
+          row.status === ConversionStatus.Error ||
+          row.status === ConversionStatus.Canceled
+        )
+          names.add(name);
+      }
+      const shown: string[] = [];
+      for (const name of [...names].sort())
+        if (visible === 'all' || visible.has(name) || (await maySee(app.ctx, user, name))) shown.push(name);
+      return shown.map((name) => {
+        const revisions = list.find((p) => p.name === name)?.revisions ?? [];
+        const running = conversions.running(name);
+        const last = latest.get(name);
+        const noRevisions = revisions.length === 0;
+        return {
+          name,
+          revisions: revisions.map((r) => revisionEntry(name, r)),
+          isConverting: running !== null,
+          convertingMessage: running?.message ?? (noRevisions && last ? last.message : ''),
+          convertingPercentage: running?.progress ?? 0,
+          conversionStartedByEmail: running?.startedBy ?? last?.started_by ?? '',
+          conversionFailed: !running && noRevisions && last?.status === ConversionStatus.Error,
+          conversionCancelled: !running && noRevisions && last?.status === ConversionStatus.Canceled,
+          conversionId: running?.id ?? last?.id ?? '',
+        };
+      });
+    },
   });
 
-  app.post(
-    `${base}/add/project-uploaded`,
-    { preValidation: validate({ query: UploadQuerySchema }) },
-    async (request): Promise<UploadResponse> => {
-      const user = requirePermission(request, 'upload:model');
-      const q = request.query as UploadQuery;
+  // Adding to an existing project needs access to it plus upload:model; a new name needs upload:model.
+  // Without a projectName the name comes from the file, so the handler checks the project itself.
+  const uploadRule = Access.write<{ query: { projectName?: string } }>((i) => i.query.projectName, 'upload:model');
+  defineRoute(app, {
+    method: 'POST',
+    url: `${base}/add/project-uploaded`,
+    access: uploadRule,
+    query: UploadQuerySchema,
+    handler: async ({ query: q, user, request }): Promise<UploadResponse> => {
       // Refuse a second conversion of the same name before reading the upload.
       if (q.projectName) {
         const name = normaliseProjectName(q.projectName);
@@ -108,15 +117,18 @@ export default async function projectRoutes(app: FastifyInstance): Promise<void>
         file?.file.resume();
         throw Errors.missingFile();
       }
+      // Name and type are checked before anything is stored or reserved.
+      const bad = checkUploadFileName(file.filename);
       const ext = path.extname(file.filename).toLowerCase();
-      if (!PROJECT_FILE_EXTENSIONS.includes(ext)) {
+      if (bad || !PROJECT_FILE_EXTENSIONS.includes(ext)) {
         file.file.resume();
-        throw Errors.unsupportedFile(ext || file.filename);
+        throw bad ? Errors.badFileName(bad) : Errors.unsupportedFile(ext || file.filename);
       }
       let name: string;
       let conversionId: string;
       try {
         name = q.projectName ? normaliseProjectName(q.projectName) : projectNameFromFile(file.filename);
+        if (uploadRule.kind === 'project') await enforceProject(app.ctx, user, name, uploadRule);
         conversionId = await conversions.reserve(name, user.email);
       } catch (e) {
         file.file.resume();
@@ -129,12 +141,16 @@ export default async function projectRoutes(app: FastifyInstance): Promise<void>
       let input = stored;
       let scratch: string | null = null;
       try {
-        await mkdir(uploads, { recursive: true });
-        await pipeline(file.file, createWriteStream(stored));
+        await mkdir(uploads, { recursive: true, mode: 0o700 });
+        await pipeline(file.file, createWriteStream(stored, { mode: 0o600 }));
         if (file.file.truncated) throw Errors.uploadTooLarge(config.maxUploadMb);
         if (ext === '.zip' || (await isZipFile(stored))) {
           scratch = path.join(uploads, `${conversionId}-extracted`);
-          input = await extractSingleOcxFromZip(stored, scratch, maxUnpackedBytes(config.maxUploadMb));
+          input = await extractSingleOcxFromZip(
+            stored,
+            scratch,
+            maxUnpackedBytes(config.maxUploadMb, config.maxUnpackedMb),
+          );
         }
       } catch (e) {
         await rm(stored, { force: true });
@@ -159,77 +175,78 @@ export default async function projectRoutes(app: FastifyInstance): Promise<void>
       });
       return { conversionId, projectName: name };
     },
-  );
+  });
 
-  app.get(
-    `${base}/model-conversion`,
-    { preValidation: validate({ query: ProjectNameQuerySchema }) },
-    async (request): Promise<ModelConversion> => {
-      requireUser(request);
-      const name = normaliseProjectName((request.query as NameQuery).projectName);
+  defineRoute(app, {
+    method: 'GET',
+    url: `${base}/model-conversion`,
+    access: Access.byProject,
+    query: ProjectNameQuerySchema,
+    handler: async ({ query }): Promise<ModelConversion> => {
+      const name = normaliseProjectName(query.projectName);
       const row = await conversions.latest(name);
       if (!row) throw Errors.conversionNotFound(name);
       const e = conversions.rowToEvent(row);
       return { ...e, startedByEmail: row.started_by, error: row.error };
     },
-  );
+  });
 
-  app.delete(
-    `${base}/add/cancel-project`,
-    { preValidation: validate({ query: ProjectNameQuerySchema }) },
-    async (request) => {
-      const user = requireUser(request);
-      await conversions.cancel(normaliseProjectName((request.query as NameQuery).projectName), user.email);
+  defineRoute(app, {
+    method: 'DELETE',
+    url: `${base}/add/cancel-project`,
+    access: Access.write((i: { query: { projectName: string } }) => i.query.projectName, 'upload:model'),
+    query: ProjectNameQuerySchema,
+    handler: async ({ query, user }) => {
+      await conversions.cancel(normaliseProjectName(query.projectName), user.email);
       return { success: true };
     },
-  );
+  });
 
   // Deleting a project needs admin:view; the starter of a failed or cancelled first conversion may
   // remove its card (application.md §2 "Start view": "the button reads Remove").
-  app.delete(
-    `${base}/delete-model`,
-    { preValidation: validate({ query: ProjectNameQuerySchema }) },
-    async (request) => {
-      const user = requireUser(request);
-      const name = normaliseProjectName((request.query as NameQuery).projectName);
+  defineRoute(app, {
+    method: 'DELETE',
+    url: `${base}/delete-model`,
+    access: Access.write((i: { query: { projectName: string } }) => i.query.projectName, 'admin:view', {
+      starterMayRemove: true,
+    }),
+    query: ProjectNameQuerySchema,
+    handler: async ({ query }) => {
+      const name = normaliseProjectName(query.projectName);
       if (conversions.running(name)) throw Errors.conversionInProgress(name);
-      const hasRevisions = await projects.exists(name);
-      if (!hasRevisions) {
-        const last = await conversions.latest(name);
-        if (!last) throw Errors.projectNotFound(name);
-        if (last.started_by !== user.email) requirePermission(request, 'admin:view');
+      if (!(await projects.exists(name))) {
+        if (!(await conversions.latest(name))) throw Errors.projectNotFound(name);
         await conversions.forget(name);
         return { success: true };
       }
-      requirePermission(request, 'admin:view');
       await projects.deleteProject(name);
+      await access.removeProject(name);
       await conversions.forget(name);
       revisionCache.clear();
       return { success: true };
     },
-  );
+  });
 
-  app.delete(
-    `${base}/delete-revision`,
-    { preValidation: validate({ query: DeleteRevisionQuerySchema }) },
-    async (request) => {
-      requirePermission(request, 'admin:view');
-      const q = request.query as v.InferOutput<typeof DeleteRevisionQuerySchema>;
-      const name = normaliseProjectName(q.projectName);
-      await projects.deleteRevision(name, q.revisionNumber);
+  defineRoute(app, {
+    method: 'DELETE',
+    url: `${base}/delete-revision`,
+    access: Access.write((i: { query: { projectName: string } }) => i.query.projectName, 'admin:view'),
+    query: DeleteRevisionQuerySchema,
+    handler: async ({ query }) => {
+      await projects.deleteRevision(normaliseProjectName(query.projectName), query.revisionNumber);
       revisionCache.clear();
       return { success: true };
     },
-  );
+  });
 
-  app.get(
-    `${base}/project-info`,
-    { preValidation: validate({ query: ProjectInfoQuerySchema }) },
-    async (request): Promise<ProjectRevisionInfo> => {
-      requireUser(request);
-      const q = request.query as v.InferOutput<typeof ProjectInfoQuerySchema>;
-      const name = normaliseProjectName(q.projectName);
-      const row = await projects.revision(name, q.revision ?? 'latest');
+  defineRoute(app, {
+    method: 'GET',
+    url: `${base}/project-info`,
+    access: Access.byProject,
+    query: ProjectInfoQuerySchema,
+    handler: async ({ query }): Promise<ProjectRevisionInfo> => {
+      const name = normaliseProjectName(query.projectName);
+      const row = await projects.revision(name, query.revision ?? 'latest');
       const all = await projects.revisions(name);
       return {
         projectInfo: { projectName: name, projectVersion: PROJECT_VERSION, revisions: all.map((r) => r.number) },
@@ -239,16 +256,17 @@ export default async function projectRoutes(app: FastifyInstance): Promise<void>
         lastUpdatedDate: row.last_updated,
       };
     },
-  );
+  });
 
-  app.get(
-    `${base}/highest-revision`,
-    { preValidation: validate({ query: ProjectNameQuerySchema }) },
-    async (request) => {
-      requireUser(request);
-      const name = normaliseProjectName((request.query as NameQuery).projectName);
+  defineRoute(app, {
+    method: 'GET',
+    url: `${base}/highest-revision`,
+    access: Access.byProject,
+    query: ProjectNameQuerySchema,
+    handler: async ({ query }) => {
+      const name = normaliseProjectName(query.projectName);
       const row = await projects.revision(name, 'latest');
       return { projectName: name, highestRevision: row.number };
     },
-  );
+  });
 }

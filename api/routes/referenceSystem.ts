@@ -12,7 +12,6 @@
  * input: "{value}"'; 400 when a system has no numbered planes; 404 unknown project/revision.
  */
 import type { FastifyInstance } from 'fastify';
-import type * as v from 'valibot';
 import { evaluateFrameExpression, prefixAxis } from '../../engine/reference/frameSyntax';
 import {
   FRAME_SYSTEM_TYPES,
@@ -36,20 +35,20 @@ import {
   type FrameResponse,
   type FramesResponse,
 } from '../contract/reference';
-import { validate } from './validate';
-import { requireUser } from '../context';
+import { defineRoute } from './define';
+import { Access } from '../access/rules';
 import { Errors } from '../errors';
 import { loadRevision, planeToMetres } from '../projects/loadRevision';
 
 export default async function referenceSystemRoutes(app: FastifyInstance): Promise<void> {
   const base = '/api/keelson-instance/reference-system';
 
-  app.get(
-    `${base}/coordinate`,
-    { preValidation: validate({ query: CoordinateQuerySchema }) },
-    async (request): Promise<CoordinateResponse> => {
-      requireUser(request);
-      const q = request.query as v.InferOutput<typeof CoordinateQuerySchema>;
+  defineRoute(app, {
+    method: 'GET',
+    url: `${base}/coordinate`,
+    access: Access.byModel,
+    query: CoordinateQuerySchema,
+    handler: async ({ query: q }): Promise<CoordinateResponse> => {
       const { data } = await loadRevision(app, q.modelName, q.revision);
       const r = evaluateFrameExpression(q.value, data.frames);
       if (!r.ok) throw Errors.badRequest(r.error);
@@ -57,28 +56,28 @@ export default async function referenceSystemRoutes(app: FastifyInstance): Promi
       const axis = first ? prefixAxis(first.prefix) : null;
       return { value: q.value.toUpperCase(), coordinate: r.coordinate / 1000, type: axis ? typeOfAxis(axis) : null };
     },
-  );
+  });
 
-  app.get(
-    `${base}/frame-number`,
-    { preValidation: validate({ query: FrameNumberQuerySchema }) },
-    async (request): Promise<FrameNumberResponse> => {
-      requireUser(request);
-      const q = request.query as v.InferOutput<typeof FrameNumberQuerySchema>;
+  defineRoute(app, {
+    method: 'GET',
+    url: `${base}/frame-number`,
+    access: Access.byModel,
+    query: FrameNumberQuerySchema,
+    handler: async ({ query: q }): Promise<FrameNumberResponse> => {
       const { data } = await loadRevision(app, q.modelName, q.revision);
       const n = numberAtCoordinate(frameAxis(data.frames, axisOfType(q.type)), q.coordinate * 1000);
       if (n === null)
         throw Errors.badRequest(`The ${q.type} system of this model has fewer than two numbered reference planes`);
       return { type: q.type, coordinate: q.coordinate, frameNumber: n };
     },
-  );
+  });
 
-  app.get(
-    `${base}/frame-coordinates`,
-    { preValidation: validate({ query: FrameCoordinatesQuerySchema }) },
-    async (request): Promise<FrameCoordinatesResponse> => {
-      requireUser(request);
-      const q = request.query as v.InferOutput<typeof FrameCoordinatesQuerySchema>;
+  defineRoute(app, {
+    method: 'GET',
+    url: `${base}/frame-coordinates`,
+    access: Access.byModel,
+    query: FrameCoordinatesQuerySchema,
+    handler: async ({ query: q }): Promise<FrameCoordinatesResponse> => {
       const { data } = await loadRevision(app, q.modelName, q.revision);
       try {
         const frames = frameCoordinates(frameAxis(data.frames, axisOfType(q.type)), q.startFrame, q.endFrame);
@@ -87,29 +86,29 @@ export default async function referenceSystemRoutes(app: FastifyInstance): Promi
         throw Errors.badRequest((e as Error).message);
       }
     },
-  );
+  });
 
-  app.get(
-    `${base}/frame`,
-    { preValidation: validate({ query: FrameQuerySchema }) },
-    async (request): Promise<FrameResponse> => {
-      requireUser(request);
-      const q = request.query as v.InferOutput<typeof FrameQuerySchema>;
+  defineRoute(app, {
+    method: 'GET',
+    url: `${base}/frame`,
+    access: Access.byModel,
+    query: FrameQuerySchema,
+    handler: async ({ query: q }): Promise<FrameResponse> => {
       const { data } = await loadRevision(app, q.modelName, q.revision);
       const fa = frameAxis(data.frames, axisOfType(q.type));
       const p = nearestPlane(fa, q.coordinate * 1000);
       if (!p) throw Errors.badRequest(`The ${q.type} system of this model has no reference planes`);
       return { type: q.type, frame: planeToMetres(p), frameNumber: numberAtCoordinate(fa, q.coordinate * 1000) };
     },
-  );
+  });
 
-  app.post(
-    `${base}/frames`,
-    { preValidation: validate({ query: FramesQuerySchema, body: FramesBodySchema }) },
-    async (request): Promise<FramesResponse> => {
-      requireUser(request);
-      const q = request.query as v.InferOutput<typeof FramesQuerySchema>;
-      const body = (request.body ?? {}) as v.InferOutput<typeof FramesBodySchema>;
+  defineRoute(app, {
+    method: 'POST',
+    url: `${base}/frames`,
+    access: Access.byModel,
+    query: FramesQuerySchema,
+    body: FramesBodySchema,
+    handler: async ({ query: q, body }): Promise<FramesResponse> => {
       const { data } = await loadRevision(app, q.modelName, q.revision);
       const types = body.types?.length ? body.types : FRAME_SYSTEM_TYPES;
       return types.map((type) => ({
@@ -117,5 +116,5 @@ export default async function referenceSystemRoutes(app: FastifyInstance): Promi
         planes: frameAxis(data.frames, axisOfType(type)).planes.map(planeToMetres),
       }));
     },
-  );
+  });
 }

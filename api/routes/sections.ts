@@ -13,7 +13,6 @@
  *   project already has a section of that name.
  */
 import type { FastifyInstance } from 'fastify';
-import type * as v from 'valibot';
 import { evaluateFrameExpression } from '../../engine/reference/frameSyntax';
 import { computeSection, type SectionOptions } from '../../engine/section/section';
 import {
@@ -30,11 +29,13 @@ import {
   ShipSectionsQuerySchema,
   type CadComponentSectionsResponse,
   type CompartmentSectionsResponse,
+  type SectionQuery,
   type ShipSection,
+  type ShipSectionBody,
   type SteelSectionResponse,
 } from '../contract/sections';
-import { validate } from './validate';
-import { requireUser } from '../context';
+import { defineRoute } from './define';
+import { Access } from '../access/rules';
 import { ApiError, Errors } from '../errors';
 import { normaliseProjectName } from '../projects/ProjectStore';
 import { loadRevision, loadSectionIndex } from '../projects/loadRevision';
@@ -70,48 +71,50 @@ export default async function sectionRoutes(app: FastifyInstance): Promise<void>
   const base = '/api/keelson-instance';
   const { db } = app.ctx;
 
-  async function cut(query: unknown, options: SectionOptions): Promise<{ result: SectionResult; name: string }> {
-    const q = query as v.InferOutput<typeof SectionQuerySchema>;
+  async function cut(q: SectionQuery, options: SectionOptions): Promise<{ result: SectionResult; name: string }> {
     const rev = await loadRevision(app, q.modelName, q.revision);
     const ev = evaluateFrameExpression(q.coordinate, rev.data.frames);
     if (!ev.ok) throw Errors.badRequest(ev.error);
     const index = await loadSectionIndex(app, rev);
     const model = { objects: rev.data.objects, properties: rev.data.properties, frames: rev.data.frames, index };
     return {
-      result: computeSection(model, q.axis as SectionAxis, ev.coordinate, { grid: false, ...options }),
-      name: sectionName(q.axis as SectionAxis, q.coordinate),
+      result: computeSection(model, q.axis, ev.coordinate, { grid: false, ...options }),
+      name: sectionName(q.axis, q.coordinate),
     };
   }
 
-  app.get(
-    `${base}/steel/section`,
-    { preValidation: validate({ query: SectionQuerySchema }) },
-    async (request): Promise<SteelSectionResponse> => {
-      requireUser(request);
-      const { result, name } = await cut(request.query, { compartments: false, cadComponents: false });
+  defineRoute(app, {
+    method: 'GET',
+    url: `${base}/steel/section`,
+    access: Access.byModel,
+    query: SectionQuerySchema,
+    handler: async ({ query: q }): Promise<SteelSectionResponse> => {
+      const { result, name } = await cut(q, { compartments: false, cadComponents: false });
       return steelToApi(result, name);
     },
-  );
+  });
 
-  app.get(
-    `${base}/ship-model/section`,
-    { preValidation: validate({ query: SectionQuerySchema }) },
-    async (request): Promise<CompartmentSectionsResponse> => {
-      requireUser(request);
-      const { result } = await cut(request.query, { steel: false, cadComponents: false });
+  defineRoute(app, {
+    method: 'GET',
+    url: `${base}/ship-model/section`,
+    access: Access.byModel,
+    query: SectionQuerySchema,
+    handler: async ({ query: q }): Promise<CompartmentSectionsResponse> => {
+      const { result } = await cut(q, { steel: false, cadComponents: false });
       return result.compartments.map((c) => ({ ...c, curves: curvesToM(c.curves) }));
     },
-  );
+  });
 
-  app.get(
-    `${base}/cad-components/section`,
-    { preValidation: validate({ query: SectionQuerySchema }) },
-    async (request): Promise<CadComponentSectionsResponse> => {
-      requireUser(request);
-      const { result } = await cut(request.query, { steel: false, compartments: false });
+  defineRoute(app, {
+    method: 'GET',
+    url: `${base}/cad-components/section`,
+    access: Access.byModel,
+    query: SectionQuerySchema,
+    handler: async ({ query: q }): Promise<CadComponentSectionsResponse> => {
+      const { result } = await cut(q, { steel: false, compartments: false });
       return result.cadComponents.map((c) => ({ ...c, curves: curvesToM(c.curves) }));
     },
-  );
+  });
 
   // Ship sections (viewer.md §7): shared per project.
   const rowToApi = (r: {
@@ -128,19 +131,21 @@ export default async function sectionRoutes(app: FastifyInstance): Promise<void>
     createdBy: r.created_by,
   });
 
-  function checkedName(body: v.InferOutput<typeof ShipSectionBodySchema>): string {
+  function checkedName(body: ShipSectionBody): string {
     const name = sectionName(body.axis, body.location);
     if (body.name !== undefined && body.name.trim().toUpperCase() !== name)
       throw Errors.badRequest(`Invalid field 'name': Must be axis + '=' + location ("${name}")`);
     return name;
   }
 
-  app.post(
-    '/api/viewer/ship-sections',
-    { preValidation: validate({ body: ShipSectionBodySchema }) },
-    async (request): Promise<ShipSection> => {
-      const user = requireUser(request);
-      const body = request.body as v.InferOutput<typeof ShipSectionBodySchema>;
+  // Saving needs read access to the project: a saved section is shared with everyone who sees it.
+  const byBody = Access.read((i: { body: { projectName: string } }) => i.body.projectName);
+  defineRoute(app, {
+    method: 'POST',
+    url: '/api/viewer/ship-sections',
+    access: byBody,
+    body: ShipSectionBodySchema,
+    handler: async ({ body, user }): Promise<ShipSection> => {
       const name = checkedName(body);
       const project = normaliseProjectName(body.projectName);
       await app.ctx.projects.revision(project, 'latest');
@@ -162,14 +167,14 @@ export default async function sectionRoutes(app: FastifyInstance): Promise<void>
       await db.insertInto('ship_sections').values(row).execute();
       return rowToApi(row);
     },
-  );
+  });
 
-  app.get(
-    '/api/viewer/ship-sections',
-    { preValidation: validate({ query: ShipSectionsQuerySchema }) },
-    async (request): Promise<ShipSection[]> => {
-      requireUser(request);
-      const q = request.query as v.InferOutput<typeof ShipSectionsQuerySchema>;
+  defineRoute(app, {
+    method: 'GET',
+    url: '/api/viewer/ship-sections',
+    access: Access.byProject,
+    query: ShipSectionsQuerySchema,
+    handler: async ({ query: q }): Promise<ShipSection[]> => {
       const rows = await db
         .selectFrom('ship_sections')
         .selectAll()
@@ -178,14 +183,14 @@ export default async function sectionRoutes(app: FastifyInstance): Promise<void>
         .execute();
       return rows.map(rowToApi);
     },
-  );
+  });
 
-  app.delete(
-    '/api/viewer/ship-sections',
-    { preValidation: validate({ body: ShipSectionBodySchema }) },
-    async (request): Promise<{ success: boolean }> => {
-      const user = requireUser(request);
-      const body = request.body as v.InferOutput<typeof ShipSectionBodySchema>;
+  defineRoute(app, {
+    method: 'DELETE',
+    url: '/api/viewer/ship-sections',
+    access: byBody,
+    body: ShipSectionBodySchema,
+    handler: async ({ body, user }): Promise<{ success: boolean }> => {
       const name = checkedName(body);
       const project = normaliseProjectName(body.projectName);
       const row = await db
@@ -201,5 +206,5 @@ export default async function sectionRoutes(app: FastifyInstance): Promise<void>
       await db.deleteFrom('ship_sections').where('id', '=', row.id).execute();
       return { success: true };
     },
-  );
+  });
 }

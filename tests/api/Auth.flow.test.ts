@@ -193,7 +193,7 @@ describe('login and tokens', () => {
       payload: body,
     });
     expect(ok.statusCode).toBe(200);
-    expect(ok.json()).toEqual({ success: true });
+    expect(ok.json()).toEqual({ success: true, token: expect.any(String) });
     expect(
       (
         await t.app.inject({

@@ -7,7 +7,9 @@
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import * as v from 'valibot';
 import { afterEach, describe, expect, it } from 'vitest';
+import { ChangePasswordResponseSchema } from '../../api/contract';
 import { buildApp } from '../../api/app';
 import { loadConfig } from '../../api/config';
 import { ConversionManager, conversionErrorMessage } from '../../api/conversion/ConversionManager';
@@ -119,7 +121,10 @@ describe('permissions enforced by the server', () => {
       },
     });
     expect(change.statusCode, change.body).toBe(200);
-    expect((await t.app.inject({ url: '/api/viewer/project/models', headers: bearer(token) })).statusCode).toBe(200);
+    // The change revokes the old token; the reply's token continues the session.
+    expect((await t.app.inject({ url: '/api/viewer/project/models', headers: bearer(token) })).statusCode).toBe(401);
+    const fresh = v.parse(ChangePasswordResponseSchema, change.json()).token ?? '';
+    expect((await t.app.inject({ url: '/api/viewer/project/models', headers: bearer(fresh) })).statusCode).toBe(200);
   });
 
   it('still lets a visitor with a stale token register', async () => {

@@ -8,7 +8,7 @@ import {
   ShipSectionsResponseSchema,
   SteelSectionResponseSchema,
 } from '../../api/contract';
-import { bearer, makeApp, signUp, uploadSample, type TestApp } from './helpers';
+import { bearer, grantProjects, login, makeApp, signUp, uploadSample, type TestApp } from './helpers';
 
 let t: TestApp;
 let admin: string;
@@ -22,6 +22,10 @@ beforeAll(async () => {
   alice = await signUp(t.app, 'alice@yard.com');
   bob = await signUp(t.app, 'bob@yard.com');
   project = await uploadSample(t, admin, 'NAPA-OCX_M8');
+  // A permission change ends the users' sessions: sign in again afterwards.
+  for (const email of ['alice@yard.com', 'bob@yard.com']) await grantProjects(t.app, admin, email, [project]);
+  alice = await login(t.app, 'alice@yard.com');
+  bob = await login(t.app, 'bob@yard.com');
 });
 afterAll(async () => {
   await t?.close();

@@ -54,7 +54,8 @@ describe('built UI', () => {
       expect(deep.statusCode).toBe(200);
       expect(deep.body).toContain('<title>Keelson</title>');
       const api = await app.inject({ url: '/api/no-such-route' });
-      expect(api.statusCode).toBe(401);
+      expect(api.statusCode).toBe(404);
+      expect(api.headers['content-type']).toMatch(/json/);
       expect((await app.inject({ url: '/api/auth/nothing' })).statusCode).toBe(404);
     } finally {
       await app.close();

@@ -67,7 +67,9 @@ describe('extractSingleOcxFromZip', () => {
     expect(error).toBeInstanceOf(ZipArchiveError);
     expect((error as Error).message).toBe('Unsupported archive: bomb.3docx unpacks to more than 1 MB');
     expect(left).toEqual([]);
-    expect(maxUnpackedBytes(2048)).toBe(2048 * 20 * 1048576);
+    expect(maxUnpackedBytes(100)).toBe(100 * 20 * 1048576);
+    // the default cap holds for the default upload limit: 4 GB, not 20 × 2048 MB
+    expect(maxUnpackedBytes(2048)).toBe(4096 * 1048576);
   });
 
   it('extracts the one OCX entry of a deflated archive next to other files', async () => {

@@ -46,6 +46,13 @@ export async function makeApp(overrides: Partial<ServerConfig> = {}, runner?: Co
   };
 }
 
+/** Logs in; returns the bearer token. */
+export async function login(app: FastifyInstance, email: string, password = 'secret-password'): Promise<string> {
+  const l = await app.inject({ method: 'POST', url: '/api/auth/viewer/default/login', payload: { email, password } });
+  if (l.statusCode !== 200) throw new Error(`login ${email}: ${l.statusCode} ${l.body}`);
+  return l.json().token as string;
+}
+
 /** Registers (admin when `admin`) and logs in; returns the bearer token. */
 export async function signUp(
   app: FastifyInstance,
@@ -69,6 +76,29 @@ export async function signUp(
   const l = await app.inject({ method: 'POST', url: '/api/auth/viewer/default/login', payload: { email, password } });
   if (l.statusCode !== 200) throw new Error(`login ${email}: ${l.statusCode} ${l.body}`);
   return l.json().token as string;
+}
+
+/**
+ * Gives `email` access to `projects` (each until `validUntil`, ISO, or permanent) through the admin API
+ * (PATCH /api/default/viewer/users?email), keeping the user's fixed permissions. @returns the reply.
+ */
+export async function grantProjects(
+  app: FastifyInstance,
+  adminToken: string,
+  email: string,
+  projects: string[],
+  opts: { validUntil?: string; fixed?: string[] } = {},
+) {
+  const permissions = [...(opts.fixed ?? ['upload:model']), ...projects.map((p) => `project:${p}`)];
+  const validUntil = opts.validUntil ? Object.fromEntries(projects.map((p) => [`project:${p}`, opts.validUntil])) : {};
+  const r = await app.inject({
+    method: 'PATCH',
+    url: `/api/default/viewer/users?email=${encodeURIComponent(email)}`,
+    headers: bearer(adminToken),
+    payload: { permissions, validUntil },
+  });
+  if (r.statusCode !== 200) throw new Error(`grant ${email}: ${r.statusCode} ${r.body}`);
+  return r;
 }
 
 /** A multipart/form-data body with one file field named 'file'. */

@@ -1,0 +1,408 @@
+/**
+ * The authorization matrix (ARCHITECTURE.md "Who may see what"; application.md §6), generated from the
+ * server's own route table: every /api route × {anonymous, user without access, user with access,
+ * upload:model user, administrator}. The expected answer of each cell follows from the route's declared
+ * rule; a route without a rule cannot even be registered, and a route missing from SAMPLES fails here.
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { InjectOptions, LightMyRequestResponse } from 'fastify';
+import * as v from 'valibot';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { UploadResponseSchema } from '../../api/contract';
+import { bearer, grantProjects, login, makeApp, multipartFile, SAMPLES, signUp, type TestApp } from './helpers';
+
+type Role = 'anonymous' | 'outsider' | 'reader' | 'uploader' | 'admin';
+const ROLES: Role[] = ['anonymous', 'outsider', 'reader', 'uploader', 'admin'];
+const EMAIL: Record<Role, string> = {
+  anonymous: '',
+  outsider: 'outsider@other.org',
+  reader: 'reader@other.org',
+  uploader: 'uploader@other.org',
+  admin: 'admin@yard.com',
+};
+/** Fixed permissions per role (the administrator holds all). */
+const FIXED: Record<Role, string[]> = {
+  anonymous: [],
+  outsider: [],
+  reader: [],
+  uploader: ['upload:model'],
+  admin: ['admin:view', 'upload:model', 'comment:view', 'comment:edit', 'miscellaneous:view'],
+};
+/** Who sees the projects (the administrator sees all). */
+const SEES: Record<Role, boolean> = { anonymous: false, outsider: false, reader: true, uploader: true, admin: true };
+
+const M1 = readFileSync(path.join(SAMPLES, 'NAPA-OCX_M1.3docx'));
+const SHIP = 'SHIP';
+
+/**
+ * Who may call a route, written here independently of the server's declarations:
+ * anyone; signedIn; admin (admin:view); read (sees the project); upload (sees it + upload:model);
+ * delete (sees it + admin:view); remove (as delete, but visibility is checked first: the starter of a failed
+ * first conversion may remove its card without admin:view, so the permission cannot be checked up front).
+ */
+type Who = 'anyone' | 'signedIn' | 'admin' | 'read' | 'upload' | 'delete' | 'remove';
+
+/** A request per route and role; `ok` are the statuses the handler may give once access is granted. */
+interface Sample {
+  who: Who;
+  req: (role: Role) => InjectOptions;
+  ok?: number[];
+  /** Project the rule names (for the 404 message). */
+  project?: string;
+  after?: (role: Role, res: LightMyRequestResponse) => Promise<void>;
+}
+
+const q = (p: Record<string, string>) => new URLSearchParams(p).toString();
+const model = (extra: Record<string, string> = {}) => q({ modelName: SHIP, ...extra });
+let n = 0;
+
+const SAMPLES_BY_ROUTE: Record<string, Sample> = {
+  'GET /api/health': {
+    who: 'anyone',
+    req: () => ({ url: '/api/health' }),
+  },
+  'GET /api/config': {
+    who: 'anyone',
+    req: () => ({ url: '/api/config' }),
+  },
+  'POST /api/auth/viewer/default/register': {
+    who: 'anyone',
+    req: () => ({
+      method: 'POST',
+      url: '/api/auth/viewer/default/register',
+      payload: { email: `new${++n}@other.org`, password: 'secret-password', fullName: 'New' },
+    }),
+  },
+  'POST /api/auth/viewer/default/login': {
+    who: 'anyone',
+    req: () => ({
+      method: 'POST',
+      url: '/api/auth/viewer/default/login',
+      payload: { email: 'outsider@other.org', password: 'secret-password' },
+    }),
+  },
+  // The e-mail does not match the signed-in user: the handler refuses, nobody's password changes.
+  'POST /api/auth/viewer/default/changePassword': {
+    who: 'signedIn',
+    req: () => ({
+      method: 'POST',
+      url: '/api/auth/viewer/default/changePassword',
+      payload: {
+        email: 'x@x.org',
+        currentPassword: 'a',
+        newPassword: 'new-password',
+        confirmNewPassword: 'new-password',
+      },
+    }),
+    ok: [403],
+  },
+  'POST /api/auth/viewer/default/logout': {
+    who: 'signedIn',
+    req: () => ({ method: 'POST', url: '/api/auth/viewer/default/logout' }),
+    after: relogin,
+  },
+  'POST /api/disconnect/:clientId': {
+    who: 'signedIn',
+    req: () => ({ method: 'POST', url: '/api/disconnect/viewer-1' }),
+    after: relogin,
+  },
+  'POST /api/authorize-user': {
+    who: 'signedIn',
+    req: () => ({ method: 'POST', url: '/api/authorize-user' }),
+  },
+  'GET /api/check-token': {
+    who: 'signedIn',
+    req: () => ({ url: '/api/check-token' }),
+  },
+  'GET /api/viewer/project/models': {
+    who: 'signedIn',
+    req: () => ({ url: '/api/viewer/project/models' }),
+  },
+  'POST /api/viewer/project/add/project-uploaded': {
+    who: 'upload',
+    project: SHIP,
+    req: () => {
+      const { payload, headers } = multipartFile('m1.3docx', M1);
+      return {
+        method: 'POST',
+        url: `/api/viewer/project/add/project-uploaded?${q({ projectName: SHIP })}`,
+        payload,
+        headers,
+      };
+    },
+    after: async (_role, res) => {
+      if (res.statusCode === 200)
+        await t.app.ctx.conversions.wait(v.parse(UploadResponseSchema, res.json()).conversionId);
+    },
+  },
+  'GET /api/viewer/project/model-conversion': {
+    who: 'read',
+    project: SHIP,
+    req: () => ({ url: `/api/viewer/project/model-conversion?${q({ projectName: SHIP })}` }),
+  },
+  // Nothing runs: a user who may cancel learns that, with the handler's own 404 message.
+  'DELETE /api/viewer/project/add/cancel-project': {
+    who: 'upload',
+    project: SHIP,
+    req: () => ({ method: 'DELETE', url: `/api/viewer/project/add/cancel-project?${q({ projectName: SHIP })}` }),
+    ok: [404],
+  },
+  'DELETE /api/viewer/project/delete-model': {
+    who: 'remove',
+    project: 'GONE',
+    req: () => ({ method: 'DELETE', url: `/api/viewer/project/delete-model?${q({ projectName: 'GONE' })}` }),
+  },
+  'DELETE /api/viewer/project/delete-revision': {
+    who: 'delete',
+    project: 'DOOMED',
+    req: () => ({
+      method: 'DELETE',
+      url: `/api/viewer/project/delete-revision?${q({ projectName: 'DOOMED', revisionNumber: '1' })}`,
+    }),
+  },
+  'GET /api/viewer/project/project-info': {
+    who: 'read',
+    project: SHIP,
+    req: () => ({ url: `/api/viewer/project/project-info?${q({ projectName: SHIP })}` }),
+  },
+  'GET /api/viewer/project/highest-revision': {
+    who: 'read',
+    project: SHIP,
+    req: () => ({ url: `/api/viewer/project/highest-revision?${q({ projectName: SHIP })}` }),
+  },
+  'GET /api/keelson-static/models/:modelName/:revision/:file': {
+    who: 'read',
+    project: SHIP,
+    req: () => ({ url: `/api/keelson-static/models/${SHIP}/latest/${SHIP}.sc` }),
+  },
+  'GET /api/keelson-instance/model/objects': {
+    who: 'read',
+    project: SHIP,
+    req: () => ({ url: `/api/keelson-instance/model/objects?${model()}` }),
+  },
+  'GET /api/keelson-instance/model/properties': {
+    who: 'read',
+    project: SHIP,
+    req: () => ({ url: `/api/keelson-instance/model/properties?${model({ index: '0' })}` }),
+  },
+  'GET /api/keelson-instance/model/property-columns': {
+    who: 'read',
+    project: SHIP,
+    req: () => ({ url: `/api/keelson-instance/model/property-columns?${model({ codes: 'NAME' })}` }),
+  },
+  'POST /api/keelson-instance/steel/quantities': {
+    who: 'read',
+    project: SHIP,
+    req: () => ({
+      method: 'POST',
+      url: `/api/keelson-instance/steel/quantities?${model({ qnts: 'W' })}`,
+      payload: ['x'],
+    }),
+  },
+  'GET /api/keelson-instance/maintenance/status': {
+    who: 'read',
+    project: SHIP,
+    req: () => ({ url: `/api/keelson-instance/maintenance/status?${model()}` }),
+  },
+  'GET /api/keelson-instance/reference-system/coordinate': {
+    who: 'read',
+    project: SHIP,
+    req: () => ({ url: `/api/keelson-instance/reference-system/coordinate?${model({ value: '1.5' })}` }),
+  },
+  // M1 has few numbered planes: the handler may answer 400 naming that; access was granted either way.
+  'GET /api/keelson-instance/reference-system/frame-number': {
+    who: 'read',
+    project: SHIP,
+    req: () => ({
+      url: `/api/keelson-instance/reference-system/frame-number?${model({ type: 'frame', coordinate: '1' })}`,
+    }),
+    ok: [200, 400],
+  },
+  'GET /api/keelson-instance/reference-system/frame-coordinates': {
+    who: 'read',
+    project: SHIP,
+    req: () => ({
+      url: `/api/keelson-instance/reference-system/frame-coordinates?${model({ type: 'frame', startFrame: '0', endFrame: '2' })}`,
+    }),
+    ok: [200, 400],
+  },
+  'GET /api/keelson-instance/reference-system/frame': {
+    who: 'read',
+    project: SHIP,
+    req: () => ({ url: `/api/keelson-instance/reference-system/frame?${model({ type: 'frame', coordinate: '1' })}` }),
+    ok: [200, 400],
+  },
+  'POST /api/keelson-instance/reference-system/frames': {
+    who: 'read',
+    project: SHIP,
+    req: () => ({ method: 'POST', url: `/api/keelson-instance/reference-system/frames?${model()}`, payload: {} }),
+  },
+  'GET /api/keelson-instance/steel/section': {
+    who: 'read',
+    project: SHIP,
+    req: () => ({ url: `/api/keelson-instance/steel/section?${model({ axis: 'X', coordinate: '1' })}` }),
+  },
+  'GET /api/keelson-instance/ship-model/section': {
+    who: 'read',
+    project: SHIP,
+    req: () => ({ url: `/api/keelson-instance/ship-model/section?${model({ axis: 'X', coordinate: '1' })}` }),
+  },
+  'GET /api/keelson-instance/cad-components/section': {
+    who: 'read',
+    project: SHIP,
+    req: () => ({ url: `/api/keelson-instance/cad-components/section?${model({ axis: 'X', coordinate: '1' })}` }),
+  },
+  // Each role saves, then deletes, its own section.
+  'POST /api/viewer/ship-sections': {
+    who: 'read',
+    project: SHIP,
+    req: (role) => ({
+      method: 'POST',
+      url: '/api/viewer/ship-sections',
+      payload: { projectName: SHIP, axis: 'X', location: String(ROLES.indexOf(role)) },
+    }),
+  },
+  'GET /api/viewer/ship-sections': {
+    who: 'read',
+    project: SHIP,
+    req: () => ({ url: `/api/viewer/ship-sections?${q({ projectName: SHIP })}` }),
+  },
+  'DELETE /api/viewer/ship-sections': {
+    who: 'read',
+    project: SHIP,
+    req: (role) => ({
+      method: 'DELETE',
+      url: '/api/viewer/ship-sections',
+      payload: { projectName: SHIP, axis: 'X', location: String(ROLES.indexOf(role)) },
+    }),
+  },
+  'POST /api/keelson-instance/geometry/surface-objects': {
+    who: 'read',
+    project: SHIP,
+    req: () => ({ method: 'POST', url: `/api/keelson-instance/geometry/surface-objects?${model()}`, payload: ['x'] }),
+  },
+  'GET /api/default/viewer/permissions/all': {
+    who: 'admin',
+    req: () => ({ url: '/api/default/viewer/permissions/all' }),
+  },
+  'GET /api/default/viewer/permissions/with-users': {
+    who: 'admin',
+    req: () => ({ url: '/api/default/viewer/permissions/with-users?category=project' }),
+  },
+  'GET /api/default/viewer/users/all': {
+    who: 'admin',
+    req: () => ({ url: '/api/default/viewer/users/all' }),
+  },
+  'PATCH /api/default/viewer/users': {
+    who: 'admin',
+    req: () => ({
+      method: 'PATCH',
+      url: '/api/default/viewer/users?email=victim%40other.org',
+      payload: { name: 'Victim' },
+    }),
+  },
+  'DELETE /api/default/viewer/users': {
+    who: 'admin',
+    req: () => ({ method: 'DELETE', url: '/api/default/viewer/users?email=victim%40other.org' }),
+  },
+};
+
+let t: TestApp;
+const token: Record<Role, string> = { anonymous: '', outsider: '', reader: '', uploader: '', admin: '' };
+
+async function relogin(role: Role): Promise<void> {
+  if (role !== 'anonymous') token[role] = await login(t.app, EMAIL[role]);
+}
+
+async function upload(name: string, as: string): Promise<void> {
+  const { payload, headers } = multipartFile('m1.3docx', M1);
+  const r = await t.app.inject({
+    method: 'POST',
+    url: `/api/viewer/project/add/project-uploaded?${q({ projectName: name })}`,
+    payload,
+    headers: { ...headers, ...bearer(as) },
+  });
+  expect(r.statusCode, r.body).toBe(200);
+  expect((await t.app.ctx.conversions.wait(v.parse(UploadResponseSchema, r.json()).conversionId)).status).toBe(2);
+}
+
+beforeAll(async () => {
+  t = await makeApp({ organizationDomain: 'yard.com' });
+  token.admin = await signUp(t.app, EMAIL.admin, { admin: true });
+  for (const name of [SHIP, 'DOOMED', 'DOOMED', 'GONE']) await upload(name, token.admin);
+  for (const role of ['outsider', 'reader', 'uploader', 'victim'] as const)
+    await signUp(t.app, role === 'victim' ? 'victim@other.org' : EMAIL[role]);
+  for (const role of ['reader', 'uploader'] as const)
+    await grantProjects(t.app, token.admin, EMAIL[role], [SHIP, 'DOOMED', 'GONE'], { fixed: FIXED[role] });
+  for (const role of ['outsider', 'reader', 'uploader'] as const) await relogin(role);
+}, 120_000);
+afterAll(async () => {
+  await t?.close();
+});
+
+/**
+ * The answer a role must get: a denial (status and message) or 'allowed'. A fixed permission is checked
+ * before the project, so a user lacking it hears 403 whether or not the project exists; a project the
+ * user may not see answers 404 exactly as a missing one.
+ */
+function expected(who: Who, role: Role, project = ''): { status: number; message: string } | 'allowed' {
+  if (who === 'anyone') return 'allowed';
+  if (role === 'anonymous') return { status: 401, message: 'Authentication required' };
+  if (who === 'signedIn') return 'allowed';
+  if (who === 'remove' && !SEES[role]) return { status: 404, message: `Project ${project} not found` };
+  const permission = who === 'upload' ? 'upload:model' : who === 'read' ? null : 'admin:view';
+  if (permission && !FIXED[role].includes(permission))
+    return { status: 403, message: `Missing permission ${permission}` };
+  if (who !== 'admin' && !SEES[role]) return { status: 404, message: `Project ${project} not found` };
+  return 'allowed';
+}
+
+describe('authorization matrix', () => {
+  it('refuses to register an /api route that declares no rule', async () => {
+    const fresh = await makeApp();
+    try {
+      expect(() => fresh.app.get('/api/new-route-without-rule', async () => ({}))).toThrow(
+        'Route GET /api/new-route-without-rule declares no access rule',
+      );
+    } finally {
+      await fresh.close();
+    }
+  });
+
+  it('has a sample request for every route of the route table', () => {
+    const keys = t.app.routeTable.map((r) => `${r.method} ${r.url}`);
+    expect(keys.filter((k) => !(k in SAMPLES_BY_ROUTE))).toEqual([]);
+    expect(Object.keys(SAMPLES_BY_ROUTE).filter((k) => !keys.includes(k))).toEqual([]);
+  });
+
+  it('answers every route × role as its rule says', async () => {
+    const cells: string[] = [];
+    for (const route of t.app.routeTable) {
+      const key = `${route.method} ${route.url}`;
+      const sample = SAMPLES_BY_ROUTE[key];
+      if (!sample) continue;
+      for (const role of ROLES) {
+        const opts = sample.req(role);
+        const headers = { ...(opts.headers ?? {}), ...(role === 'anonymous' ? {} : bearer(token[role])) };
+        const res = await t.app.inject({ ...opts, method: opts.method ?? 'GET', headers });
+        const want = expected(sample.who, role, sample.project);
+        const body = res.headers['content-type']?.toString().includes('json') ? res.json() : {};
+        if (want === 'allowed') {
+          const ok = (sample.ok ?? [200]).includes(res.statusCode);
+          const denied =
+            res.statusCode === 401 || /^Missing permission|^Project .* not found$/.test(String(body.message));
+          cells.push(`${key} ${role}: ${ok && !denied ? 'ok' : `got ${res.statusCode} ${res.body.slice(0, 120)}`}`);
+        } else {
+          const same = res.statusCode === want.status && body.message === want.message;
+          cells.push(
+            `${key} ${role}: ${same ? 'ok' : `want ${want.status} '${want.message}', got ${res.statusCode} ${res.body.slice(0, 120)}`}`,
+          );
+        }
+        await sample.after?.(role, res);
+      }
+    }
+    expect(cells.filter((c) => !c.endsWith(': ok'))).toEqual([]);
+    expect(cells.length).toBe(t.app.routeTable.length * ROLES.length);
+  }, 120_000);
+});
