@@ -101,6 +101,18 @@ describe('admin API', () => {
     const r = await get(`${ADMIN}/users/all`, eng);
     expect(r.statusCode).toBe(403);
     expect(r.json().message).toBe('Missing permission admin:view');
+    // admin:view opens the admin API, but the administrator account stays the administrator's
+    await grantProjects(t.app, admin, 'eng@yard.com', [], { fixed: ['admin:view'] });
+    const deputy = await login(t.app, 'eng@yard.com');
+    expect((await get(`${ADMIN}/users/all`, deputy)).statusCode).toBe(200);
+    const takeover = await t.app.inject({
+      method: 'PATCH',
+      url: `${ADMIN}/users?email=admin%40yard.com`,
+      headers: bearer(deputy),
+      payload: { password: 'taken-over-1' },
+    });
+    expect(takeover.statusCode).toBe(403);
+    expect(takeover.json().message).toBe('Only the administrator can change the administrator account');
   });
 });
 
