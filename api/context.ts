@@ -67,13 +67,3 @@ export function requireUser(request: FastifyRequest): User {
   if (!request.user) throw Errors.authRequired();
   return request.user;
 }
-
-/**
- * The signed-in user holding `permission` (administrators hold all).
- * @throws ApiError 401 without a user, 403 'Missing permission {permission}' without the permission.
- */
-export function requirePermission(request: FastifyRequest, permission: string): User {
-  const u = requireUser(request);
-  if (u.userType !== 'administrator' && !u.permissions.includes(permission)) throw Errors.missingPermission(permission);
-  return u;
-}

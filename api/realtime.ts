@@ -3,7 +3,7 @@
  * upgrade)"): websocket transport only, the JWT in the handshake's `auth.token` (checked like a bearer
  * token, revocation included). Clients send 'join' and 'leave' with a room name: a conversion id of a
  * project the user may see (application.md §4 "Model conversion"; the same rule as the REST calls, checked
- * on every join) or their own e-mail (§4 "Authentication and session": the realtime room keyed by the
+ * on every join), `project:{NAME}` of a project the user may see (pushes to a project's users), or their own e-mail (§4 "Authentication and session": the realtime room keyed by the
  * user's e-mail). Any other room is refused with an 'error' event `{ error: 'Forbidden', message,
  * type: 'permission' }` (and the same in the optional acknowledgement); an unknown conversion and one of an
  * invisible project get the same refusal. The server sends 'progress' (ProgressEvent of
@@ -19,6 +19,12 @@ import { ApiError, Errors } from './errors';
 
 /** Conversion ids are UUIDs (ConversionManager.reserve). */
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Prefix of a project's room: `project:` + the upper-case project name. */
+export const PROJECT_ROOM_PREFIX = 'project:';
+
+/** The realtime room of a project (writes to the project are pushed there). */
+export const projectRoom = (name: string): string => `${PROJECT_ROOM_PREFIX}${name}`;
 
 /** Acknowledgement of a 'join' (when the client passes a callback). */
 export type JoinReply = { ok: true; room: string } | { ok: false; error: string; message: string; type: string };
@@ -68,7 +74,13 @@ export function attachRealtime(app: FastifyInstance): Server {
       );
     });
     socket.on('leave', (room: unknown) => {
-      if (typeof room === 'string') void socket.leave(room.includes('@') ? room.toLowerCase() : room);
+      if (typeof room !== 'string') return;
+      const name = room.includes('@')
+        ? room.toLowerCase()
+        : room.startsWith(PROJECT_ROOM_PREFIX)
+          ? projectRoom(room.slice(PROJECT_ROOM_PREFIX.length).trim().toUpperCase())
+          : room;
+      void socket.leave(name);
     });
   });
 
@@ -85,6 +97,11 @@ export function attachRealtime(app: FastifyInstance): Server {
       if (room.trim().toLowerCase() !== user.email)
         throw Errors.forbidden('You can only join the room of your own e-mail');
       return user.email;
+    }
+    if (room.startsWith(PROJECT_ROOM_PREFIX)) {
+      const name = room.slice(PROJECT_ROOM_PREFIX.length).trim().toUpperCase();
+      if (!name || !(await maySee(ctx, user, name))) throw Errors.forbidden(`Project ${name} not found`);
+      return projectRoom(name);
     }
     const project = UUID_RE.test(room) ? await conversions.projectOf(room) : null;
     if (project === null || !(await maySee(ctx, user, project))) throw Errors.forbidden(`Conversion ${room} not found`);

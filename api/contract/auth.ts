@@ -106,6 +106,10 @@ export const DisconnectParamsSchema = v.object({
   clientId: v.pipe(v.string(), v.nonEmpty('Field is required'), v.maxLength(100, 'At most 100 characters')),
 });
 
+/** GET /api/check-token response. */
+export const CheckTokenResponseSchema = v.object({ valid: v.boolean(), email: v.string() });
+export type CheckTokenResponse = v.InferOutput<typeof CheckTokenResponseSchema>;
+
 /** User types (application.md §1). */
 export const UserTypeSchema = v.picklist(['administrator', 'internal', 'external']);
 export type UserType = v.InferOutput<typeof UserTypeSchema>;

@@ -25,7 +25,12 @@ export type SurfaceObjectsQuery = v.InferOutput<typeof SurfaceObjectsQuerySchema
 
 export const SurfaceObjectsBodySchema = v.pipe(
   v.array(
-    v.pipe(v.string('Must be a list of object names'), v.trim(), v.nonEmpty('Object names must not be empty')),
+    v.pipe(
+      v.string('Must be a list of object names'),
+      v.trim(),
+      v.nonEmpty('Object names must not be empty'),
+      v.maxLength(200, 'Object names have at most 200 characters'),
+    ),
     'Must be a list of object names',
   ),
   v.maxLength(MAX_SURFACE_OBJECT_NAMES, `At most ${MAX_SURFACE_OBJECT_NAMES} object names per call`),

@@ -68,6 +68,9 @@ export interface ConversionInput {
 
 export type ConversionRow = Selectable<ConversionsTable>;
 
+/** What a conversion needs of the project store: a temp directory, the commit, the project directory. */
+export type RevisionWriter = Pick<ProjectStore, 'createTempDir' | 'commitRevision' | 'projectDir'>;
+
 /** Starts, cancels and reports conversions. */
 export class ConversionManager {
   private readonly active = new Map<string, Active>();
@@ -75,7 +78,7 @@ export class ConversionManager {
 
   constructor(
     private readonly db: Kysely<DB>,
-    private readonly projects: ProjectStore,
+    private readonly projects: RevisionWriter,
     private readonly runner: ConversionRunner,
   ) {}
 

@@ -160,9 +160,12 @@ export default async function adminRoutes(app: FastifyInstance): Promise<void> {
     access: adminOnly,
     query: UserEmailQuerySchema,
     body: UserUpdateBodySchema,
-    handler: async ({ query, body }): Promise<AdminUser> => {
+    handler: async ({ query, body, user }): Promise<AdminUser> => {
       const target = await users.find(query.email);
       if (!target) throw Errors.userUnknown(query.email.toLowerCase());
+      // admin:view may be granted to others; the administrator account itself stays the administrator's.
+      if (target.userType === 'administrator' && user.userType !== 'administrator')
+        throw Errors.forbidden('Only the administrator can change the administrator account');
       let fixed: string[] | undefined;
       if (body.permissions !== undefined && target.userType !== 'administrator') {
         fixed = body.permissions.filter((p) => projectOfPermission(p) === null);

@@ -12,6 +12,9 @@ import { AttemptThrottle } from '../auth/throttle';
 import { toAuthorized } from '../auth/UserStore';
 import {
   ChangePasswordBodySchema,
+  type ChangePasswordResponse,
+  type CheckTokenResponse,
+  type AuthorizedUser,
   type ClientConfig,
   DisconnectParamsSchema,
   LoginBodySchema,
@@ -127,7 +130,7 @@ export default async function authRoutes(app: FastifyInstance): Promise<void> {
     access: Access.passwordChange,
     body: ChangePasswordBodySchema,
     rateLimit: authLimit(perMin, 'password change', true),
-    handler: async ({ body, user }) => {
+    handler: async ({ body, user }): Promise<ChangePasswordResponse> => {
       if (body.email.toLowerCase() !== user.email) throw Errors.emailMismatch();
       const ok = await users.authenticate(body.email, body.currentPassword);
       if (!ok) throw Errors.wrongCurrentPassword();
@@ -164,7 +167,7 @@ export default async function authRoutes(app: FastifyInstance): Promise<void> {
     method: 'POST',
     url: '/api/authorize-user',
     access: Access.passwordChange,
-    handler: async ({ user }) => {
+    handler: async ({ user }): Promise<AuthorizedUser> => {
       const projects = (await access.entries(user.id, true)).map((e) => projectPermission(e.project));
       return toAuthorized(user, projects);
     },
@@ -174,6 +177,6 @@ export default async function authRoutes(app: FastifyInstance): Promise<void> {
     method: 'GET',
     url: '/api/check-token',
     access: Access.passwordChange,
-    handler: async ({ user }) => ({ valid: true, email: user.email }),
+    handler: async ({ user }): Promise<CheckTokenResponse> => ({ valid: true, email: user.email }),
   });
 }

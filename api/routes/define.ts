@@ -73,7 +73,7 @@ export function defineRoute<
   app.route({
     method: def.method,
     url: def.url,
-    config: { access: rule as AccessRule<never>, ...(def.rateLimit !== undefined ? { rateLimit: def.rateLimit } : {}) },
+    config: { access: rule, ...(def.rateLimit !== undefined ? { rateLimit: def.rateLimit } : {}) },
     preValidation: async (request, reply) => {
       const parts: Record<'query' | 'body' | 'params', unknown> = {
         query: undefined,
@@ -95,12 +95,7 @@ export function defineRoute<
         const raw = rule.project(input);
         if (raw !== undefined) {
           if (!request.user) throw Errors.authRequired();
-          project = await enforceProject(
-            app.ctx,
-            request.user,
-            raw,
-            rule as Extract<AccessRule<never>, { kind: 'project' }>,
-          );
+          project = await enforceProject(app.ctx, request.user, raw, rule);
         }
       }
       parsed.set(request, { input, project });

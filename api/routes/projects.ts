@@ -16,6 +16,7 @@ import {
   ProjectInfoQuerySchema,
   ProjectNameQuerySchema,
   UploadQuerySchema,
+  type HighestRevision,
   type Model,
   type ModelConversion,
   type ProjectRevisionInfo,
@@ -263,7 +264,7 @@ export default async function projectRoutes(app: FastifyInstance): Promise<void>
     url: `${base}/highest-revision`,
     access: Access.byProject,
     query: ProjectNameQuerySchema,
-    handler: async ({ query }) => {
+    handler: async ({ query }): Promise<HighestRevision> => {
       const name = normaliseProjectName(query.projectName);
       const row = await projects.revision(name, 'latest');
       return { projectName: name, highestRevision: row.number };

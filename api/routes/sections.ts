@@ -16,7 +16,6 @@ import type { FastifyInstance } from 'fastify';
 import { evaluateFrameExpression } from '../../engine/reference/frameSyntax';
 import { computeSection, type SectionOptions } from '../../engine/section/section';
 import {
-  type SectionAxis,
   type SectionPolyline,
   type SectionResult,
   STEEL_CLASSES,

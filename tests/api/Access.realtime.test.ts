@@ -65,6 +65,15 @@ describe('realtime access', () => {
     expect(await join(await open(starter), id)).toEqual({ ok: true, room: id });
     expect(await join(await open(admin), id)).toEqual({ ok: true, room: id });
     await t.app.ctx.conversions.fail(id, 'stopped by the test');
+    // a project's room: the same rule (the starter of its first conversion sees it); an invisible and a
+    // missing project are refused alike
+    expect(await join(await open(starter), 'project:secret')).toEqual({ ok: true, room: 'project:SECRET' });
+    for (const [room, name] of [
+      ['project:secret', 'SECRET'],
+      ['project:nothing', 'NOTHING'],
+    ])
+      expect(await join(await open(outsider), room)).toMatchObject({ ok: false, message: `Project ${name} not found` });
+    expect(await join(await open(admin), 'project:secret')).toEqual({ ok: true, room: 'project:SECRET' });
   });
 
   it('refuses a connection and a join with a revoked token', async () => {

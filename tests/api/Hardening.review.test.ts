@@ -12,9 +12,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ChangePasswordResponseSchema } from '../../api/contract';
 import { buildApp } from '../../api/app';
 import { loadConfig } from '../../api/config';
-import { ConversionManager, conversionErrorMessage } from '../../api/conversion/ConversionManager';
+import { ConversionManager, conversionErrorMessage, type RevisionWriter } from '../../api/conversion/ConversionManager';
 import type { ConvertOutput } from '../../api/conversion/convertFile';
-import type { ProjectStore } from '../../api/projects/ProjectStore';
+import { openDatabase } from '../../api/db/database';
 import { bearer, makeApp, multipartFile, signUp, type TestApp } from './helpers';
 
 let t: TestApp;
@@ -186,7 +186,7 @@ describe('nothing half-written', () => {
     let commitStarted!: () => void;
     const started = new Promise<void>((r) => (commitStarted = r));
     const scratch = mkdtempSync(path.join(os.tmpdir(), 'keelson-commit-'));
-    const projects = {
+    const projects: RevisionWriter = {
       createTempDir: async () => scratch,
       projectDir: () => path.join(os.tmpdir(), 'keelson-no-such-project'),
       commitRevision: async () => {
@@ -194,7 +194,7 @@ describe('nothing half-written', () => {
         await committing;
         return 1;
       },
-    } as unknown as ProjectStore;
+    };
     const m = new ConversionManager(t.app.ctx.db, projects, { run: async () => OUTPUT, close: async () => {} });
     const id = await m.reserve('SHIP', 'a@yard.com');
     m.start(id, { input: '/nonexistent', description: '', replace: false });
@@ -210,20 +210,16 @@ describe('nothing half-written', () => {
 
   it('does not lock a project name when the conversion cannot be recorded', async () => {
     t = await makeApp();
-    const failingDb = {
-      insertInto: () => ({
-        values: () => ({
-          execute: async () => {
-            throw new Error('disk full');
-          },
-        }),
-      }),
-    };
-    const m = new ConversionManager(failingDb as never, t.app.ctx.projects, {
+    // A real database that can no longer be written: it was closed under the manager.
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'keelson-closed-db-'));
+    const closed = await openDatabase(dir);
+    await closed.destroy();
+    const m = new ConversionManager(closed, t.app.ctx.projects, {
       run: async () => OUTPUT,
       close: async () => {},
     });
-    await expect(m.reserve('SHIP', 'a@yard.com')).rejects.toThrow('disk full');
+    await expect(m.reserve('SHIP', 'a@yard.com')).rejects.toThrow();
+    rmSync(dir, { recursive: true, force: true });
     expect(m.running('SHIP')).toBeNull();
   });
 
