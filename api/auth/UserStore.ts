@@ -245,8 +245,11 @@ export class UserStore {
   }
 
   /**
-   * Applies an administrator's change and revokes the user's tokens (they sign in again with the new
-   * rights). An administrator's permissions stay all permissions.
+   * Applies an administrator's change. A new password or a required password reset revokes the user's
+   * tokens (they sign in again); a change of name or permissions does not, because permissions and project
+   * access are read from the database on every request — the change holds at once for open sessions, and the
+   * user's notice dialog can reload permissions in place (application.md §4 "user-updated").
+   * An administrator's permissions stay all permissions.
    * @throws ApiError 404 'User {email} not found'.
    */
   async update(email: string, patch: UserPatch): Promise<User> {
@@ -254,6 +257,13 @@ export class UserStore {
     const u = await this.find(e);
     if (!u) throw Errors.userUnknown(e);
     const passwordHash = patch.password !== undefined ? await hashPassword(patch.password) : undefined;
+    const revoke = passwordHash !== undefined || patch.requirePasswordReset === true;
+    const changes =
+      patch.name !== undefined ||
+      (patch.permissions !== undefined && u.userType !== 'administrator') ||
+      passwordHash !== undefined ||
+      patch.requirePasswordReset !== undefined;
+    if (!changes) return u;
     await this.db
       .updateTable('users')
       .set((eb) => ({
@@ -265,7 +275,7 @@ export class UserStore {
         ...(patch.requirePasswordReset !== undefined
           ? { require_password_reset: patch.requirePasswordReset ? 1 : 0 }
           : {}),
-        token_version: eb('token_version', '+', 1),
+        ...(revoke ? { token_version: eb('token_version', '+', 1) } : {}),
       }))
       .where('id', '=', u.id)
       .execute();

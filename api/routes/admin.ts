@@ -1,7 +1,8 @@
 /**
  * The admin API (application.md §7 "Admin (/api/{instance}/viewer)", §3 "Permission", "Project in
  * admin"; §4 "Realtime user notification"): permissions, users with their project access, user update and
- * deletion. Every call needs admin:view. A change or deletion revokes the user's tokens and sends
+ * deletion. Every call needs admin:view. A password reset or a deletion revokes the user's tokens (a permission
+ * change holds at once without it: rights are read per request); a change or deletion sends
  * `userNotification` (`user-updated` / `user-deleted`) to the room keyed by the user's e-mail.
  */
 import type { FastifyInstance } from 'fastify';

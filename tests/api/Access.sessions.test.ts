@@ -1,7 +1,7 @@
 /**
  * Accounts and sessions (application.md §4 "Authentication and session", §5 "User form", §6): exactly one
- * administrator under concurrent registration, tokens revoked by password change, reset, permission
- * change, deletion, logout and disconnect, project access that ends at its valid-until also for an open
+ * administrator under concurrent registration, tokens revoked by password change, reset, deletion, logout and
+ * disconnect, a permission change that holds at once for an open session, project access that ends at its valid-until also for an open
  * session, the organisation-domain rule, and login throttling that does not tell registered e-mails apart.
  */
 import * as v from 'valibot';
@@ -100,9 +100,27 @@ describe('token revocation', () => {
     const blocked = await models(eng);
     expect(blocked.statusCode).toBe(403);
     expect(blocked.json().message).toBe('Change your password before continuing');
-    expect((await patch({ requirePasswordReset: false, permissions: [] })).statusCode).toBe(200);
-    await expectRevoked(eng);
     eng = await login(t.app, 'eng@yard.com', 'reset-by-admin');
+    const changePassword = await t.app.inject({
+      method: 'POST',
+      url: `${AUTH}/changePassword`,
+      headers: bearer(eng),
+      payload: {
+        email: 'eng@yard.com',
+        currentPassword: 'reset-by-admin',
+        newPassword: 'new-password-2',
+        confirmNewPassword: 'new-password-2',
+      },
+    });
+    expect(changePassword.statusCode).toBe(200);
+    eng = changePassword.json().token;
+    // a permission change holds at once for the open session, which stays open so the notice can reload in place
+    const permissionsOf = async (token: string) =>
+      (await t.app.inject({ method: 'POST', url: '/api/authorize-user', headers: bearer(token) })).json().permissions;
+    expect((await patch({ permissions: ['upload:model'] })).statusCode).toBe(200);
+    expect(await permissionsOf(eng)).toEqual(['upload:model']);
+    expect((await patch({ permissions: [] })).statusCode).toBe(200);
+    expect(await permissionsOf(eng)).toEqual([]);
     expect((await models(eng)).statusCode).toBe(200);
     const del = await t.app.inject({
       method: 'DELETE',
