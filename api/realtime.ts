@@ -108,8 +108,12 @@ export function attachRealtime(app: FastifyInstance): Server {
     return room;
   }
 
+  // One queue keeps progress events in the order the conversion sent them while each is access-checked.
+  let progressQueue = Promise.resolve();
   const off = conversions.onProgress((e: ProgressEvent) => {
-    io.to(e.conversionId).emit('progress', e);
+    progressQueue = progressQueue
+      .then(() => emitToProjectRoom(io, ctx, e.conversionId, e.projectName, 'progress', e))
+      .catch(() => {});
   });
   const offNotices = ctx.notices.on((n) => {
     notifyUser(io, n);
@@ -121,6 +125,36 @@ export function attachRealtime(app: FastifyInstance): Server {
     await new Promise<void>((resolve) => io.close(() => resolve()));
   });
   return io;
+}
+
+/**
+ * Emits `event` to the sockets in `room` whose user may still see `project` at this moment: access that
+ * expires ('valid until' passed) or is taken away after a join ends delivery at once, and such a socket is
+ * removed from the room (it may join again when access returns). A socket whose token no longer holds is
+ * disconnected.
+ */
+export async function emitToProjectRoom(
+  io: Server,
+  ctx: FastifyInstance['ctx'],
+  room: string,
+  project: string,
+  event: string,
+  payload: unknown,
+): Promise<void> {
+  const sockets = await io.in(room).fetchSockets();
+  await Promise.all(
+    sockets.map(async (socket) => {
+      let allowed = false;
+      try {
+        allowed = await maySee(ctx, await userOfToken(ctx, String(socket.data.token)), project);
+      } catch {
+        socket.disconnect(true);
+        return;
+      }
+      if (allowed) socket.emit(event, payload);
+      else socket.leave(room);
+    }),
+  );
 }
 
 /** Sends a user notification to the room keyed by the user's (lower-cased) e-mail. */
