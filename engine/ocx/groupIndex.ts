@@ -4,6 +4,7 @@
  * each record's children, and the per-group look-ups several parts of a panel share — hole outlines,
  * hole children, plate counts and the panel's steel layer (OCX_GUIDE §5.3.3) — computed once per group.
  */
+import { directionOf } from './curveRead';
 import { holeOutline, type HoleOutline } from './holes';
 import { HOLE_ELEMENTS, type PartRecord } from './reader';
 import { resolveSurface, type SurfaceContext } from './surfaces';
@@ -45,6 +46,8 @@ export class GroupIndex {
     private readonly ctx: SurfaceContext,
     private readonly units: UnitTable,
     private readonly warn: WarnFn,
+    /** The writer means "the stiffeners' side" by an Offset of 0 or none (VendorHabits). */
+    private readonly offsetFollowsStiffeners = false,
   ) {
     this.kids = group.map(() => []);
     group.forEach((p, k) => p.parent >= base && this.kids[p.parent - base].push(base + k));
@@ -104,14 +107,47 @@ export class GroupIndex {
           resolveSurface(child(r.node, 'UnboundedGeometry'), this.ctx) ??
           resolveSurface(child(this.at(p).node, 'UnboundedGeometry'), this.ctx);
         if (surface?.kind !== 'plane') continue;
-        const off = lengthMm(this.units, child(r.node, 'Offset')) ?? 0;
         const mat = child(r.node, 'PlateMaterial') ?? child(r.node, 'MaterialRef');
         const t = lengthMm(this.units, child(mat, 'Thickness')) ?? 0;
+        const off = this.plateOffset(k, p, surface.normal, t);
         layer = { n: surface.normal, o1: off, o2: off + t };
         break;
       }
       this.layers.set(p, layer);
     }
     return this.layers.get(p) ?? undefined;
+  }
+
+  /**
+   * The Offset (mm) of plate record k in panel p on a surface of normal n, thickness t (mm): the file's
+   * Offset, except that a writer whose Offset 0 (or none) means "the side the stiffeners are on"
+   * (AVEVA, VendorHabits.offsetFollowsStiffeners) gets −t when the panel's stiffeners stand on the −n
+   * side of the surface (their webs point against n), so the steel lies under them.
+   */
+  plateOffset(k: number, p: number, n: readonly number[], t: number): number {
+    const off = lengthMm(this.units, child(this.at(k).node, 'Offset'));
+    if (off !== undefined && off !== 0) return off;
+    if (!this.offsetFollowsStiffeners || !(t > 0) || p < 0) return 0;
+    return this.stiffenerSide(p, n) < 0 ? -t : 0;
+  }
+
+  /**
+   * The side of the surface (normal n) the stiffeners of panel p stand on: +1 when most of their webs
+   * (first Inclination's WebDirection) point along n, −1 when most point against it, 0 when none tells.
+   */
+  stiffenerSide(p: number, n: readonly number[]): -1 | 0 | 1 {
+    let plus = 0,
+      minus = 0;
+    for (const k of this.kidsOf(p)) {
+      const r = this.at(k);
+      if (r.kind !== 'Stiffener') continue;
+      const w = directionOf(child(child(r.node, 'Inclination'), 'WebDirection'));
+      if (!w) continue;
+      const L = Math.hypot(w[0], w[1], w[2]);
+      const d = L > 0 ? (w[0] * n[0] + w[1] * n[1] + w[2] * n[2]) / L : 0;
+      if (d > 0.5) plus++;
+      else if (d < -0.5) minus++;
+    }
+    return plus > minus ? 1 : minus > plus ? -1 : 0;
   }
 }
