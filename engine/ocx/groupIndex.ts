@@ -4,7 +4,7 @@
  * each record's children, and the per-group look-ups several parts of a panel share — hole outlines,
  * hole children, plate counts and the panel's steel layer (OCX_GUIDE §5.3.3) — computed once per group.
  */
-import { holeOutline, type HoleOutline } from './holes';
+import { holeOutline, type HoleOutline, type SurfaceDistance } from './holes';
 import { HOLE_ELEMENTS, type PartRecord } from './reader';
 import { resolveSurface, type SurfaceContext } from './surfaces';
 import type { UnitTable } from './units';
@@ -64,13 +64,31 @@ export class GroupIndex {
   holeOf(i: number): HoleOutline | null {
     if (!this.holes.has(i)) {
       const rec = this.at(i);
-      const r = holeOutline(rec.node, this.catalogue, this.ctx);
+      const r = holeOutline(rec.node, this.catalogue, this.ctx, this.surfaceDistance(rec.parent));
       if (typeof r === 'string') {
         this.warn('bad-hole', `${rec.kind} ${rec.node.a.id ?? ''}: ${r}`, rec.line, rec.node.a.id);
         this.holes.set(i, null);
       } else this.holes.set(i, r);
     }
     return this.holes.get(i)!;
+  }
+
+  /**
+   * Distance from the plane of the part record p (its own UnboundedGeometry, else its panel's), or
+   * undefined when that surface is not a plane or not known.
+   */
+  private surfaceDistance(p: number): SurfaceDistance | undefined {
+    if (p < this.base) return undefined;
+    const rec = this.at(p);
+    const s =
+      resolveSurface(child(rec.node, 'UnboundedGeometry'), this.ctx) ??
+      (rec.parent >= this.base
+        ? resolveSurface(child(this.at(rec.parent).node, 'UnboundedGeometry'), this.ctx)
+        : undefined);
+    if (s?.kind !== 'plane') return undefined;
+    const [ox, oy, oz] = s.origin,
+      [nx, ny, nz] = s.normal;
+    return (x, y, z) => Math.abs((x - ox) * nx + (y - oy) * ny + (z - oz) * nz);
   }
 
   /** The hole children of record i (none for i < 0); per panel once, as all of a panel's plates ask. */
