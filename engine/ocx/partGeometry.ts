@@ -113,6 +113,7 @@ function plateGeometry(part: PartFacts, { ctx, units, habits, group, warn }: Geo
   const segs = curveSegments(child(node, 'OuterContour'), ctx);
   const holeIdx = [...group.holeKids(i), ...group.holeKids(panelIdx)];
   const holeLoops = holeIdx.flatMap((h) => group.holeOf(h)?.loops ?? []);
+  if (rec.kind === 'Plate') holeLoops.push(...group.insertsOf(i, panelIdx));
   const fallback = () => {
     const all = segs.flat();
     return {
