@@ -4,8 +4,9 @@
  * each record's children, and the per-group look-ups several parts of a panel share — hole outlines,
  * hole children, plate counts and the panel's steel layer (OCX_GUIDE §5.3.3) — computed once per group.
  */
-import { directionOf } from './curveRead';
-import { holeOutline, type HoleOutline } from './holes';
+import { chainLoops, len, newellNormal } from '../geometry/curves';
+import { curveSegments, directionOf } from './curveRead';
+import { holeOutline, type HoleOutline, type SurfaceDistance } from './holes';
 import { HOLE_ELEMENTS, type PartRecord } from './reader';
 import { resolveSurface, type SurfaceContext } from './surfaces';
 import type { UnitTable } from './units';
@@ -17,6 +18,14 @@ export type WarnFn = (code: string, message: string, line?: number, part?: strin
 /** The steel layer of a panel: its plane's normal and the faces' offsets from the reference surface, mm. */
 export interface PanelLayer {
   n: [number, number, number];
+  o1: number;
+  o2: number;
+}
+
+/** A plate's outer loop (xyz mm), its box [min xyz, max xyz] and its steel layer o1 < o2 (mm). */
+export interface PlateOutline {
+  loop: number[];
+  box: number[];
   o1: number;
   o2: number;
 }
@@ -38,6 +47,7 @@ export class GroupIndex {
   private readonly holeKidsOf = new Map<number, number[]>();
   private readonly plates = new Map<number, number>();
   private readonly layers = new Map<number, PanelLayer | null>();
+  private readonly outlines = new Map<number, PlateOutline | null>();
 
   constructor(
     readonly group: PartRecord[],
@@ -67,7 +77,7 @@ export class GroupIndex {
   holeOf(i: number): HoleOutline | null {
     if (!this.holes.has(i)) {
       const rec = this.at(i);
-      const r = holeOutline(rec.node, this.catalogue, this.ctx);
+      const r = holeOutline(rec.node, this.catalogue, this.ctx, this.surfaceDistance(rec.parent));
       if (typeof r === 'string') {
         this.warn('bad-hole', `${rec.kind} ${rec.node.a.id ?? ''}: ${r}`, rec.line, rec.node.a.id);
         this.holes.set(i, null);
@@ -76,12 +86,83 @@ export class GroupIndex {
     return this.holes.get(i)!;
   }
 
+  /**
+   * Distance from the plane of the part record p (its own UnboundedGeometry, else its panel's), or
+   * undefined when that surface is not a plane or not known.
+   */
+  private surfaceDistance(p: number): SurfaceDistance | undefined {
+    if (p < this.base) return undefined;
+    const rec = this.at(p);
+    const s =
+      resolveSurface(child(rec.node, 'UnboundedGeometry'), this.ctx) ??
+      (rec.parent >= this.base
+        ? resolveSurface(child(this.at(rec.parent).node, 'UnboundedGeometry'), this.ctx)
+        : undefined);
+    if (s?.kind !== 'plane') return undefined;
+    const [ox, oy, oz] = s.origin,
+      [nx, ny, nz] = s.normal;
+    return (x, y, z) => Math.abs((x - ox) * nx + (y - oy) * ny + (z - oz) * nz);
+  }
+
   /** The hole children of record i (none for i < 0); per panel once, as all of a panel's plates ask. */
   holeKids(i: number): number[] {
     if (i < 0) return [];
     let h = this.holeKidsOf.get(i);
     if (!h) this.holeKidsOf.set(i, (h = this.kidsOf(i).filter((k) => HOLE_ELEMENTS.has(this.at(k).kind))));
     return h;
+  }
+
+  /**
+   * The outer loop (xyz mm), its box and steel layer (offsets along the normal, mm) of plate record k,
+   * or null when its OuterContour forms no closed loop.
+   */
+  plateOutline(k: number): PlateOutline | null {
+    let o = this.outlines.get(k);
+    if (o === undefined) {
+      const node = this.at(k).node;
+      const { loops } = chainLoops(
+        curveSegments(child(node, 'OuterContour'), this.ctx),
+        0.01,
+        Math.max(1, this.ctx.chordMm * 2),
+      );
+      loops.sort((a, b) => len(newellNormal(b)) - len(newellNormal(a)));
+      const loop = loops[0];
+      if (loop) {
+        const box = [Infinity, Infinity, Infinity, -Infinity, -Infinity, -Infinity];
+        for (let i = 0; i < loop.length; i += 3)
+          for (let c = 0; c < 3; c++) {
+            box[c] = Math.min(box[c], loop[i + c]);
+            box[3 + c] = Math.max(box[3 + c], loop[i + c]);
+          }
+        const off = lengthMm(this.units, child(node, 'Offset')) ?? 0;
+        const mat = child(node, 'PlateMaterial') ?? child(node, 'MaterialRef');
+        const t = lengthMm(this.units, child(mat, 'Thickness')) ?? 0;
+        o = { loop, box, o1: Math.min(off, off + t), o2: Math.max(off, off + t) };
+      } else o = null;
+      this.outlines.set(k, o);
+    }
+    return o;
+  }
+
+  /**
+   * Outer loops of the other plates of panel p that are inserts of plate k: plates whose outline box
+   * lies within k's (1 mm) and whose steel layer overlaps k's (a doubler on k's face does not), so k
+   * loses their area (OCX_GUIDE §5.2: a plate's OuterContour need not exclude an insert inside it).
+   */
+  insertsOf(k: number, p: number): number[][] {
+    if (p < 0 || this.plateCount(p) < 2) return [];
+    const me = this.plateOutline(k);
+    if (!me) return [];
+    const out: number[][] = [];
+    for (const s of this.kidsOf(p)) {
+      if (s === k || this.at(s).kind !== 'Plate') continue;
+      const o = this.plateOutline(s);
+      if (!o || o.o1 >= me.o2 || o.o2 <= me.o1) continue;
+      let inside = true;
+      for (let c = 0; c < 3 && inside; c++) inside = o.box[c] >= me.box[c] - 1 && o.box[3 + c] <= me.box[3 + c] + 1;
+      if (inside && len(newellNormal(o.loop)) < len(newellNormal(me.loop))) out.push(o.loop);
+    }
+    return out;
   }
 
   /** The number of Plate children of panel p. */

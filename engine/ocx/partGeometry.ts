@@ -115,6 +115,7 @@ function plateGeometry(part: PartFacts, { ctx, units, group, warn }: GeometrySco
   const segs = curveSegments(child(node, 'OuterContour'), ctx);
   const holeIdx = [...group.holeKids(i), ...group.holeKids(panelIdx)];
   const holeLoops = holeIdx.flatMap((h) => group.holeOf(h)?.loops ?? []);
+  if (rec.kind === 'Plate') holeLoops.push(...group.insertsOf(i, panelIdx));
   const fallback = () => {
     const all = segs.flat();
     return {
@@ -166,7 +167,24 @@ function plateGeometry(part: PartFacts, { ctx, units, group, warn }: GeometrySco
     typeof props.STYPE === 'string' ? props.STYPE : undefined,
   );
   for (const note of res.notes) warn('plate-method', `${rec.kind} ${id}: meshed with the ${note} method`, rec.line, id);
+  for (const l of res.uncut) {
+    const [x, y, z] = centroidOf(l).map(Math.round);
+    warn(
+      'hole-not-cut',
+      `${rec.kind} ${id}: a hole around (${x}, ${y}, ${z}) mm could not be cut; its area stays in the plate`,
+      rec.line,
+      id,
+    );
+  }
   return { mb: res.mesh, computed };
+}
+
+/** Mean of a loop's points (xyz mm). */
+function centroidOf(l: number[]): [number, number, number] {
+  const c: [number, number, number] = [0, 0, 0];
+  for (let i = 0; i < l.length; i += 3) for (let k = 0; k < 3; k++) c[k] += l[i + k];
+  const n = Math.max(1, l.length / 3);
+  return [c[0] / n, c[1] / n, c[2] / n];
 }
 
 /** A stiffener or pillar (§5.4): its bar section swept along its trace line, on its plate's face. */

@@ -33,6 +33,8 @@ export interface PlateMeshResult {
   normal: Vec3;
   /** Notes for warnings (e.g. 'whole-surface'). */
   notes: string[];
+  /** Hole loops (xyz mm) the polygon boolean could not cut out of the sheet. */
+  uncut: number[][];
 }
 
 /** A plate's sheet on its reference surface, before thickening. */
@@ -41,6 +43,8 @@ export interface PlateSheet {
   /** Area (mm²) and centroid (mm) of the sheet. */
   measured: { area: number; centroid: Vec3 };
   notes: string[];
+  /** Hole loops (xyz mm) the polygon boolean could not cut out of the sheet (the sheet keeps their area). */
+  uncut: number[][];
 }
 
 /**
@@ -60,7 +64,7 @@ export function meshPlate(
   netAreaMm2?: number,
   onlyPlateOfSurface = false,
 ): PlateMeshResult {
-  const { sheet, measured, notes } = plateSheet(
+  const { sheet, measured, notes, uncut } = plateSheet(
     contourSegments,
     holes,
     surface,
@@ -80,7 +84,14 @@ export function meshPlate(
     my += sheet.normals[i + 1];
     mz += sheet.normals[i + 2];
   }
-  return { mesh: mb, area: measured.area, centroid: measured.centroid, normal: normalize([mx, my, mz]), notes };
+  return {
+    mesh: mb,
+    area: measured.area,
+    centroid: measured.centroid,
+    normal: normalize([mx, my, mz]),
+    notes,
+    uncut,
+  };
 }
 
 /**
@@ -131,7 +142,11 @@ export function plateSheet(
   };
   const outer2 = to2(outer);
   const holes2: number[][] = [];
-  for (const l of loops.slice(1)) holes2.push(to2(l));
+  const holes3: number[][] = []; // the 3D loop of each entry of holes2
+  for (const l of loops.slice(1)) {
+    holes2.push(to2(l));
+    holes3.push(l);
+  }
   // outline box in the plane: candidate holes (all of a panel's holes come to each of its plates) whose
   // 3D box projects clear of it cannot touch the plate and are dropped before their projection (the
   // region's own box test would drop them later)
@@ -157,6 +172,7 @@ export function plateSheet(
       if (far) continue;
     }
     holes2.push(to2(h));
+    holes3.push(h);
   }
   const boundary = new Map<number, number>(); // plane point key → offset of its 3D point in bxyz (the last one given)
   const bxyz: number[] = [];
@@ -185,6 +201,8 @@ export function plateSheet(
         spacing,
       )
     : triangulateRegion(outer2, holes2, 0);
+  const uncut = region.uncut.map((k) => holes3[k]);
+  if (region.lostCells) notes.push(`cell-by-cell (${region.lostCells} cells of the outline could not be clipped)`);
   const nv = region.points.length / 2;
   const positions = new Float64Array(3 * nv),
     normals = new Float64Array(3 * nv);
@@ -242,7 +260,7 @@ export function plateSheet(
       notes.push('whole-surface');
     }
   }
-  return { sheet, measured, notes };
+  return { sheet, measured, notes, uncut };
 }
 
 const LOOP_BOXES = new WeakMap<number[], Float64Array>();
