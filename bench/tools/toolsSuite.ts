@@ -9,6 +9,7 @@
  *   model in Node (no GPU), beside a linear scan gathering the triangles near the same rays;
  * - clip update latency: Engine.setClipPlaneValue (planes, quads, caps bookkeeping) for 100 plane moves,
  *   beside a linear scan over all triangles finding those crossing the moved plane.
+ * BENCH_TOOLS=sections runs only the section rows (and leaves bench/README.md as it is).
  * Packages are cached in bench/out/ship-N.sc with the object table in ship-N.objects.json. Writes the
  * 'Tools' section of bench/README.md (other sections kept).
  */
@@ -159,6 +160,8 @@ async function runSize(parts: number): Promise<Row[]> {
     add(`section ${axis} speed-up vs linear scan`, median(ref) / median(bvh), '×');
   }
 
+  // BENCH_TOOLS=sections stops after the section rows (no snap or clip, README untouched).
+  if (process.env.BENCH_TOOLS === 'sections') return rows;
   // Snap and clip through the engine in Node.
   const renderer: EngineRenderer = { setPixelRatio() {}, setSize() {}, render() {}, dispose() {} };
   const engine = new Engine({
@@ -248,7 +251,7 @@ export async function toolsSuite(): Promise<Row[]> {
     .filter((n) => n > 0);
   const rows: Row[] = [];
   for (const n of sizes) rows.push(...(await runSize(n)));
-  await writeReadme(rows);
+  if (process.env.BENCH_TOOLS !== 'sections') await writeReadme(rows);
   return rows;
 }
 
