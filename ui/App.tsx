@@ -1,5 +1,6 @@
 /**
- * Routes and guards of application.md §2 (history mode, base /): / , /error, /login, /register,
+ * Routes and guards of application.md §2 (history mode, base /): / , /error, /login, /login/callback (the
+ * identity provider's return, §4), /register,
  * /changePassword, /admin and /{modelName}?revision=N.
  */
 import type { ReactNode } from 'react';
@@ -7,11 +8,12 @@ import { Redirect, Route, Switch, useSearch } from 'wouter';
 import { useSnapshot } from 'valtio';
 import { TopBar } from './components/TopBar';
 import { Toasts } from './components/Toasts';
-import { authStore } from './stores/auth';
+import { authStore, OIDC_CALLBACK_PATH } from './stores/auth';
 import { AdminView } from './views/AdminView';
 import { ChangePasswordView } from './views/ChangePasswordView';
 import { ErrorView } from './views/ErrorView';
 import { LoginView } from './views/LoginView';
+import { OidcCallbackView } from './views/OidcCallbackView';
 import { RegisterView } from './views/RegisterView';
 import { StartView } from './views/StartView';
 import { ViewerView } from './views/ViewerView';
@@ -58,6 +60,11 @@ export function App() {
           <Route path="/login">
             <GuestOnly>
               <LoginView />
+            </GuestOnly>
+          </Route>
+          <Route path={OIDC_CALLBACK_PATH}>
+            <GuestOnly>
+              <OidcCallbackView />
             </GuestOnly>
           </Route>
           <Route path="/register">

@@ -1,7 +1,7 @@
 /**
  * Change-password view (application.md §2, §5 "Change password", §8): current password, new password,
  * confirm password; a failure goes to the error view with 'Error changing password' or the server's
- * message; success returns to the start view.
+ * message; success stores the fresh token the server answers with and returns to the start view.
  */
 import { useState, type FormEvent } from 'react';
 import { useLocation } from 'wouter';
@@ -9,7 +9,7 @@ import { useSnapshot } from 'valtio';
 import { authorizeUser, changePassword } from '../api/calls';
 import { AuthCard, FormField } from '../components/FormField';
 import { validateChangePassword } from '../logic/validation';
-import { authStore } from '../stores/auth';
+import { authStore, replaceToken } from '../stores/auth';
 import { storeError } from '../stores/errors';
 import { showToast } from '../stores/toasts';
 
@@ -28,7 +28,9 @@ export function ChangePasswordView() {
     if (!r.valid || busy || !user) return;
     setBusy(true);
     try {
-      await changePassword({ email: user.email, ...r.values });
+      const res = await changePassword({ email: user.email, ...r.values });
+      // The change ended every older session, this one's token included: continue with the fresh one.
+      if (res.token) replaceToken(res.token);
       showToast('success', 'Password changed');
       try {
         authStore.user = await authorizeUser();
