@@ -9,7 +9,7 @@ import { useId } from 'react';
 import { useSnapshot } from 'valtio';
 import type { SelectionMode } from '../../engine/EngineApi';
 import { toolsStore } from '../stores/tools';
-import { viewerStore } from '../stores/viewer';
+import { toggleTree, viewerStore } from '../stores/viewer';
 import { featuresStore } from '../stores/viewerFeatures';
 import { AnnotationSettingsMenu, SnapSettingsMenu } from './ToolMenus';
 import { getCommand, type CommandState } from './commands';
@@ -127,7 +127,7 @@ export function ViewerToolbar() {
           type="button"
           className={`btn-ghost ${showTree ? 'bg-brand-50 text-brand-700' : ''}`}
           aria-pressed={showTree}
-          onClick={() => (viewerStore.showTree = !showTree)}
+          onClick={toggleTree}
           title="Model tree"
         >
           <svg
