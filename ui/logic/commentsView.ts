@@ -4,23 +4,15 @@
  * latest modification time of a thread. Pure functions of plain comment data; the panel's store
  * (ui/stores/comments.ts) calls them.
  */
+import { COMMENT_STATES, COMMENT_STATE_LABELS, type CommentState } from '../../api/contract';
 
-/** Comment states in their numeric order (viewer.md §3 "Comment state ... sorted numerically"). */
-export const COMMENT_STATES = ['New', 'InProgress', 'Resolved', 'Closed', 'Undetermined', 'Deleted'] as const;
-export type CommentStateName = (typeof COMMENT_STATES)[number];
+export type CommentStateName = CommentState;
 
 /** The states a user can pick and filter by (viewer.md §2 "By progress state"). */
 export const PROGRESS_STATES = ['New', 'InProgress', 'Resolved', 'Closed'] as const satisfies CommentStateName[];
 
-/** Display names of the states ('In progress' for InProgress). */
-export const STATE_LABEL: Readonly<Record<CommentStateName, string>> = {
-  New: 'New',
-  InProgress: 'In progress',
-  Resolved: 'Resolved',
-  Closed: 'Closed',
-  Undetermined: 'Undetermined',
-  Deleted: 'Deleted',
-};
+/** Display names of the states ('In progress' for InProgress), from the contract. */
+export const STATE_LABEL: Readonly<Record<CommentStateName, string>> = COMMENT_STATE_LABELS;
 
 /**
  * State button colours (viewer.md §3 "Display colors: New pink, In progress cyan, Resolved green, Closed
