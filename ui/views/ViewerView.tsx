@@ -11,10 +11,13 @@ import { useLocation, useSearch } from 'wouter';
 import { useSnapshot } from 'valtio';
 import { authHeaders } from '../api/client';
 import { getMaintenanceStatus, getModelObjects, getProjectInfo, getPropertyColumns, sceneUrl } from '../api/calls';
+import { CommentsOverlay } from '../comments/CommentsOverlay';
+import { RightPanels } from '../comments/RightPanels';
 import { EngineClient } from '../engine/EngineClient';
 import { parseRevisionParam } from '../logic/format';
 import { addRecent } from '../logic/recent';
 import { authStore } from '../stores/auth';
+import { handleCommentsEngineEvent } from '../stores/comments';
 import { currentProjectStore } from '../stores/currentProject';
 import { storeError } from '../stores/errors';
 import { connectSections, handleSectionsEvent, loadSavedSections, resetSections } from '../stores/sections';
@@ -187,6 +190,7 @@ export function ViewerView({ modelName }: { modelName: string }) {
         handleEngineEvent(event);
         handleToolEvent(event);
         handleSectionsEvent(event);
+        handleCommentsEngineEvent(event);
       });
       if (cancelled) return client.dispose();
       setEngine(client);
@@ -254,9 +258,10 @@ export function ViewerView({ modelName }: { modelName: string }) {
         {showSceneGraph && <SceneGraphPanel />}
         {showStats && <RenderStatsOverlay />}
         <ContextMenu />
+        <CommentsOverlay />
         <LoadingOverlay />
       </div>
-      {showTree && <ModelTreePanel modelName={modelName} />}
+      <RightPanels tree={showTree ? <ModelTreePanel modelName={modelName} /> : null} />
     </div>
   );
 }
