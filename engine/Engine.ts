@@ -13,6 +13,7 @@ import type {
   ClipBox,
   ClipPlaneKey,
   ClipState,
+  CommentMarker,
   EngineApi,
   EngineEvent,
   EngineInitOptions,
@@ -47,6 +48,7 @@ import { describeSceneGraph, findSceneNode } from './scene/sceneGraph';
 import { ModelLoader } from './scene/ModelLoader';
 import { renderStats } from './scene/renderStats';
 import { AnnotationManager } from './tools/AnnotationManager';
+import { CommentMarkers } from './tools/CommentMarkers';
 import { ClippingManager } from './tools/ClippingManager';
 import type { CanvasFactory } from './tools/LabelLayer';
 import { MeasureManager } from './tools/MeasureManager';
@@ -94,6 +96,8 @@ export class Engine implements EngineApi {
   private readonly measure: MeasureManager;
   private readonly sections: SectionManager;
   private readonly annotations: AnnotationManager;
+  private readonly markers: CommentMarkers;
+  private canvas: OffscreenCanvas | null = null;
   private readonly loader: ModelLoader;
   private readonly views: ViewActions;
   /** Interactive detail while the camera is navigated (drags, wheel, walk keys; animations per frame). */
@@ -156,6 +160,11 @@ export class Engine implements EngineApi {
     );
     this.sections = new SectionManager(host, deps.canvas);
     this.annotations = new AnnotationManager(host, deps.canvas, this.clip.acceptsPoint);
+    this.markers = new CommentMarkers(
+      host,
+      (x, y) => this.snapper.snap(x, y),
+      () => this.snapper.hideMarker(),
+    );
     this.clip.onChange = () => this.visibilityChanged();
     this.input = new InputRouter({
       cams: this.cams,
@@ -163,6 +172,7 @@ export class Engine implements EngineApi {
       clip: this.clip,
       measure: this.measure,
       annotations: this.annotations,
+      markers: this.markers,
       pick: (x, y) => ((h) => (h.type === 'hit' ? h : null))(this.pick(x, y)),
       emit: (e) => this.emit(e),
       cameraMoved: () => this.cameraMoved(),
@@ -195,6 +205,7 @@ export class Engine implements EngineApi {
     renderer.setPixelRatio(pixelRatio > 0 ? pixelRatio : 1);
     renderer.setSize(width, height, false);
     this.renderer = renderer;
+    this.canvas = options.canvas;
     this.cams.setViewport(width, height);
     this.invalidate();
   }
@@ -478,6 +489,47 @@ export class Engine implements EngineApi {
     this.annotations.deleteSelected();
   }
 
+  // ---- comments (contracts in EngineApi) ----
+  setCommentMarkers(markers: CommentMarker[]): void {
+    this.alive();
+    this.markers.setMarkers(markers);
+  }
+  setCommentMarkersVisible(visible: boolean): void {
+    this.alive();
+    this.markers.setVisible(visible);
+  }
+  startCommentMarkerPlacement(): void {
+    this.alive();
+    this.measure.cancel();
+    this.markers.startPlacement();
+  }
+  cancelCommentMarkerPlacement(): void {
+    this.alive();
+    this.markers.cancelPlacement();
+  }
+  setView(view: OrbitView): void {
+    this.alive();
+    if (this.cams.walking) this.views.setWalkMode(false);
+    this.cams.orbit.setView(view);
+    this.cameraMoved();
+  }
+  async captureImage(
+    type: 'image/png' | 'image/jpeg',
+  ): Promise<{ bytes: Uint8Array; type: string; width: number; height: number }> {
+    this.alive();
+    const canvas = this.canvas;
+    if (!this.renderer || !canvas) throw new Error('captureImage: the engine has no canvas (init() first)');
+    // convertToBlob copies the drawing buffer when called, so drawing first in the same task is enough.
+    this.draw();
+    const blob = await canvas.convertToBlob({ type, quality: 0.85 });
+    return {
+      bytes: new Uint8Array(await blob.arrayBuffer()),
+      type: blob.type,
+      width: canvas.width,
+      height: canvas.height,
+    };
+  }
+
   dispose(): void {
     if (this.disposed) throw new Error('Engine disposed');
     this.loader.dispose();
@@ -486,7 +538,8 @@ export class Engine implements EngineApi {
     this.input.dispose();
     this.sel.dispose();
     this.clearModel();
-    for (const tool of [this.clip, this.snapper, this.measure, this.sections, this.annotations]) tool.dispose();
+    for (const tool of [this.clip, this.snapper, this.measure, this.sections, this.annotations, this.markers])
+      tool.dispose();
     this.renderer?.dispose();
     this.renderer = null;
     this.listener = null;

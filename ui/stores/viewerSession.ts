@@ -15,6 +15,7 @@ import { addRecent } from '../logic/recent';
 import { authStore } from './auth';
 import { setCurrentProject } from './currentProject';
 import { storeError } from './errors';
+import { handleCommentsEngineEvent } from './comments';
 import { connectSections, handleSectionsEvent, loadSavedSections, resetSections } from './sections';
 import { connectSurfaceObjects } from './surfaceObjects';
 import { showToast } from './toasts';
@@ -177,6 +178,7 @@ async function load(
     handleEngineEvent(event);
     handleToolEvent(event);
     handleSectionsEvent(event);
+    handleCommentsEngineEvent(event);
   });
   if (run.cancelled) return client.dispose();
   run.client = client;

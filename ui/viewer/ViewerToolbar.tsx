@@ -8,6 +8,7 @@
 import { useId } from 'react';
 import { useSnapshot } from 'valtio';
 import type { SelectionMode } from '../../engine/EngineApi';
+import { CommentsToggle } from '../comments/CommentsOverlay';
 import { toolsStore } from '../stores/tools';
 import { toggleTree, viewerStore } from '../stores/viewer';
 import { featuresStore } from '../stores/viewerFeatures';
@@ -142,6 +143,7 @@ export function ViewerToolbar() {
           </svg>
           Model tree
         </button>
+        <CommentsToggle />
       </div>
       <div className="panel absolute bottom-3 left-3 z-10 flex items-center gap-1 p-1">
         <AnnotationSettingsMenu />

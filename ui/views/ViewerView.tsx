@@ -9,6 +9,8 @@
 import { useEffect, useRef } from 'react';
 import { useSearch } from 'wouter';
 import { useSnapshot } from 'valtio';
+import { CommentsOverlay } from '../comments/CommentsOverlay';
+import { RightPanels } from '../comments/RightPanels';
 import { parseRevisionParam } from '../logic/format';
 import { loadPercent, viewerStore } from '../stores/viewer';
 import { closeViewerSession, openViewerSession } from '../stores/viewerSession';
@@ -126,10 +128,11 @@ export function ViewerView({ modelName }: { modelName: string }) {
         {showSceneGraph && <SceneGraphPanel />}
         {showStats && <RenderStatsOverlay />}
         <ContextMenu />
+        <CommentsOverlay />
         <LoadingOverlay />
         <EngineStateMarker />
       </div>
-      {showTree && <ModelTreePanel modelName={modelName} />}
+      <RightPanels tree={showTree ? <ModelTreePanel modelName={modelName} /> : null} />
     </div>
   );
 }
