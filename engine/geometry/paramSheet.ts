@@ -93,10 +93,14 @@ function sample(s: ParamSurface, tolMm: number): Sampled {
     const cos = Math.max(-1, Math.min(1, (x1 * x2 + y1 * y2 + z1 * z2) / (l1 * l2)));
     return Math.acos(cos) / ((l1 + l2) / 2);
   };
+  // the larger of the two directions' curvatures per sample; the 90th percentile over the samples (a
+  // pole or a degenerate edge of the parametrisation would otherwise set it)
+  const ks: number[] = [];
   for (let i = 1; i < nu; i++)
-    for (let j = 1; j < nv; j++) {
-      kappa = Math.max(kappa, turn(at(i - 1, j), at(i, j), at(i + 1, j)), turn(at(i, j - 1), at(i, j), at(i, j + 1)));
-    }
+    for (let j = 1; j < nv; j++)
+      ks.push(Math.max(turn(at(i - 1, j), at(i, j), at(i + 1, j)), turn(at(i, j - 1), at(i, j), at(i, j + 1))));
+  ks.sort((a, b) => a - b);
+  kappa = ks.length ? ks[Math.floor(0.9 * (ks.length - 1))] : 0;
   const med = (a: number[]) => a.sort((x, y) => x - y)[a.length >> 1] || 0;
   const su = (med(lu) * nu) / (s.u1 - s.u0) || 1,
     sv = (med(lv) * nv) / (s.v1 - s.v0) || 1;
@@ -378,9 +382,9 @@ export function paramSheet(
       yLow = Math.min(yLow, c.xy[i]);
       yHigh = Math.max(yHigh, c.xy[i]);
     }
-  const span = yHigh - yLow || 1;
-  yLow -= span;
-  yHigh += span;
+  // the window: the whole domain in v (a zone's complement reaches to the domain's edge)
+  yLow = Math.min(yLow, s.v0 * g.sv);
+  yHigh = Math.max(yHigh, s.v1 * g.sv);
   const rings: Polygon[] = [];
   let winding = 0;
   for (const c of all) {

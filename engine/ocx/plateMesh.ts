@@ -291,7 +291,7 @@ function parametricSheet(
   const tol = onSurfaceTolerance(loops[0]);
   const s = params.length === 1 ? params[0] : params.find((p) => surfaceHolds(p, loops, tol));
   if (!s) return undefined;
-  // holes whose box keeps clear of the contour's cannot touch the plate
+  // holes whose box keeps clear of the contour's (across their projection direction) cannot touch the plate
   const box = [Infinity, Infinity, Infinity, -Infinity, -Infinity, -Infinity];
   for (const l of loops)
     for (let i = 0; i < l.length; i += 3)
@@ -300,7 +300,9 @@ function parametricSheet(
         box[3 + k] = Math.max(box[3 + k], l[i + k]);
       }
   const near = holes.filter((h) => {
+    const axis = holeAxis(h);
     for (let k = 0; k < 3; k++) {
+      if (axis && Math.abs(axis[k]) > 0.1) continue; // projected along it: may start off the plate's box
       let lo = Infinity,
         hi = -Infinity;
       for (let i = k; i < h.length; i += 3) {
