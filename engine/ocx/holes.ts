@@ -9,6 +9,17 @@ import { hypot2, chainLoops, cross, normalize, type Vec3 } from '../geometry/cur
 import { curveSegments, directionOf, type CurveContext } from './curveRead';
 import { child, num, type XNode } from './xmlTree';
 
+/**
+ * The normal of the placing frame (PrimaryAxis × SecondaryAxis) of a Hole2DContour's world loops: the
+ * direction along which the hole is projected onto a curved plate (OCX_GUIDE §5.2.4).
+ */
+const HOLE_AXES = new WeakMap<number[], Vec3>();
+
+/** The projection direction of a hole loop made by holeOutline, when it was placed by a frame. */
+export function holeAxis(loop: number[]): Vec3 | undefined {
+  return HOLE_AXES.get(loop);
+}
+
 /** A resolved cut-out: world loops (xyz mm, closed, no repeated point) and a short shape description. */
 export interface HoleOutline {
   loops: number[][];
@@ -162,7 +173,9 @@ export function holeOutline(
       return out;
     });
     const global = distance && meanDistance(shape.loops3, distance) < meanDistance(placed, distance);
-    return { loops: global ? shape.loops3 : placed, shape: `${hole.a.name ?? ref}: ${shape.shape}` };
+    const loops = global ? shape.loops3 : placed;
+    for (const l of loops) HOLE_AXES.set(l, pz);
+    return { loops, shape: `${hole.a.name ?? ref}: ${shape.shape}` };
   }
   const loops = shape.ring.map((r) => {
     const out: number[] = [];
@@ -173,6 +186,8 @@ export function holeOutline(
     }
     return out;
   });
+  const axis = normalize(cross(px, py));
+  for (const l of loops) HOLE_AXES.set(l, axis);
   return { loops, shape: `${hole.a.name ?? ref}: ${shape.shape}` };
 }
 

@@ -20,6 +20,8 @@ import { meshArea } from '../geometry/meshMeasure';
 import { pointKey, triangulateGrid, triangulateRegion } from '../geometry/region2d';
 import { boundaryRings, splitTJunctions, SurfaceLifter, weld } from '../geometry/surfaceMesh';
 import { thickenSheet, type Sheet } from '../geometry/thicken';
+import { paramSheet, type ParamSurface, surfaceHolds } from '../geometry/paramSheet';
+import { holeAxis } from './holes';
 import type { PlateSurface } from './surfaces';
 
 /** Result of meshing one plate: the solid, the sheet area (mm²), the sheet centroid and mean normal. */
@@ -115,6 +117,10 @@ export function plateSheet(
   const outer = loops[0];
   const N0 = normalize(newellNormal(outer));
   const notes: string[] = [];
+  if (surface.kind === 'mesh' && surface.params) {
+    const p = parametricSheet(surface.params, loops, holes, chordMm, netAreaMm2);
+    if (p) return p;
+  }
   let origin: Vec3, n: Vec3;
   const lifter =
     surface.kind === 'mesh'
@@ -261,6 +267,60 @@ export function plateSheet(
     }
   }
   return { sheet, measured, notes, uncut };
+}
+
+/**
+ * Distance (mm) within which a plate's contour counts as lying on a parametric surface: vendors write
+ * the contour as exact arcs on a NURBS approximation of a cylinder or sphere, a few mm apart.
+ */
+function onSurfaceTolerance(outer: number[]): number {
+  return Math.max(2, 0.005 * Math.sqrt(len(newellNormal(outer))));
+}
+
+/**
+ * The sheet meshed in the parameter space of the one surface (of a collection) the whole contour lies
+ * on, or undefined when there is none or the mapping fails (the caller then projects and lifts).
+ */
+function parametricSheet(
+  params: ParamSurface[],
+  loops: number[][],
+  holes: number[][],
+  chordMm: number,
+  netAreaMm2: number | undefined,
+): PlateSheet | undefined {
+  const tol = onSurfaceTolerance(loops[0]);
+  const s = params.length === 1 ? params[0] : params.find((p) => surfaceHolds(p, loops, tol));
+  if (!s) return undefined;
+  // holes whose box keeps clear of the contour's (across their projection direction) cannot touch the plate
+  const box = [Infinity, Infinity, Infinity, -Infinity, -Infinity, -Infinity];
+  for (const l of loops)
+    for (let i = 0; i < l.length; i += 3)
+      for (let k = 0; k < 3; k++) {
+        box[k] = Math.min(box[k], l[i + k]);
+        box[3 + k] = Math.max(box[3 + k], l[i + k]);
+      }
+  const near = holes.filter((h) => {
+    const axis = holeAxis(h);
+    for (let k = 0; k < 3; k++) {
+      if (axis && Math.abs(axis[k]) > 0.1) continue; // projected along it: may start off the plate's box
+      let lo = Infinity,
+        hi = -Infinity;
+      for (let i = k; i < h.length; i += 3) {
+        lo = Math.min(lo, h[i]);
+        hi = Math.max(hi, h[i]);
+      }
+      if (lo > box[3 + k] + tol || hi < box[k] - tol) return false;
+    }
+    return true;
+  });
+  const r = paramSheet(s, loops, near, chordMm, tol, netAreaMm2, holeAxis);
+  if (!r) return undefined;
+  return {
+    sheet: r.sheet,
+    measured: meshArea(r.sheet.positions, r.sheet.indices),
+    notes: [],
+    uncut: r.uncut,
+  };
 }
 
 const LOOP_BOXES = new WeakMap<number[], Float64Array>();
