@@ -167,7 +167,7 @@ async function runSize(parts: number): Promise<Row[]> {
   const engine = new Engine({
     createRenderer: () => renderer,
     fetchFn: (async () =>
-      new Response(bytes as unknown as ArrayBuffer, {
+      new Response(bytes as Uint8Array<ArrayBuffer>, {
         headers: { 'content-length': String(bytes.length) },
       })) as typeof fetch,
   });
@@ -183,23 +183,13 @@ async function runSize(parts: number): Promise<Row[]> {
   engine.orbitTo(160, 10, 0);
   engine.fitToWindow();
   t = performance.now();
-  const ms = engine as unknown as { model: { chunks: { buildBvh(): void }[] } };
-  for (const c of ms.model.chunks) c.buildBvh();
+  const ms = engine.inspect();
+  for (const c of ms.model!.chunks) c.buildBvh();
   add('picking BVHs build', performance.now() - t, 'ms');
   const snaps: number[] = [],
     linSnaps: number[] = [];
   let hits = 0;
-  const cams = (
-    engine as unknown as {
-      cams: {
-        raycaster(
-          x: number,
-          y: number,
-        ): { ray: { origin: { x: number; y: number; z: number }; direction: { x: number; y: number; z: number } } };
-        worldPerPixel(p: number[]): number;
-      };
-    }
-  ).cams;
+  const { cams } = engine.inspect();
   for (let i = 0; i < 200; i++) {
     const x = W * (0.2 + 0.6 * ((i * 0.618) % 1)),
       y = H * (0.3 + 0.4 * ((i * 0.377) % 1));
