@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { expect } from 'vitest';
+import { attachRealtime } from '../../api/realtime';
 import {
   bearer,
   grantProjects,
@@ -39,9 +40,10 @@ export interface CommentsWorld {
   call(who: Who, opts: InjectOptions): Promise<LightMyRequestResponse>;
 }
 
-/** Builds the world (a few seconds: two conversions). */
-export async function commentsWorld(): Promise<CommentsWorld> {
+/** Builds the world (a few seconds: two conversions); `realtime` attaches socket.io before the first request. */
+export async function commentsWorld(opts: { realtime?: boolean } = {}): Promise<CommentsWorld> {
   const t = await makeApp({ organizationDomain: 'nobody.example' });
+  if (opts.realtime) attachRealtime(t.app);
   const token = {} as Record<Who, string>;
   token.admin = await signUp(t.app, EMAILS.admin, { admin: true });
   const project = await uploadSample(t, token.admin, 'NAPA-OCX_M1');
