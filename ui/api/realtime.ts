@@ -1,16 +1,23 @@
 /**
  * The realtime channel of application.md §7 ("/api/socket.io (no transport upgrade)"): one socket.io
  * connection with the bearer token; 'join' a room keyed by a conversion id to receive its 'progress'
- * events (§4 "Model conversion").
+ * events (§4 "Model conversion"), and the room keyed by the user's e-mail for 'userNotification' (§4
+ * "Authentication and session").
  */
 import { io, type Socket } from 'socket.io-client';
 import * as v from 'valibot';
-import { ProgressEventSchema, type ProgressEvent } from '../../api/contract';
+import {
+  ProgressEventSchema,
+  type ProgressEvent,
+  UserNotificationSchema,
+  type UserNotification,
+} from '../../api/contract';
 
 let socket: Socket | null = null;
 let socketToken: string | null = null;
 const joined = new Set<string>();
 const listeners = new Set<(e: ProgressEvent) => void>();
+const noticeListeners = new Set<(n: UserNotification) => void>();
 
 function connect(token: string): Socket {
   if (socket && socketToken === token) return socket;
@@ -23,6 +30,11 @@ function connect(token: string): Socket {
     const r = v.safeParse(ProgressEventSchema, raw);
     if (!r.success) return;
     listeners.forEach((l) => l(r.output));
+  });
+  socket.on('userNotification', (raw: unknown) => {
+    const r = v.safeParse(UserNotificationSchema, raw);
+    if (!r.success) return;
+    noticeListeners.forEach((l) => l(r.output));
   });
   return socket;
 }
@@ -45,6 +57,24 @@ export function leaveConversion(conversionId: string): void {
 export function onProgress(listener: (e: ProgressEvent) => void): () => void {
   listeners.add(listener);
   return () => listeners.delete(listener);
+}
+
+/**
+ * Joins the room keyed by the signed-in user's e-mail, where the server sends 'userNotification'
+ * (application.md §4). Idempotent; a new token reconnects and joins again.
+ */
+export function joinUserRoom(token: string, email: string): void {
+  const s = connect(token);
+  const room = email.toLowerCase();
+  if (joined.has(room)) return;
+  joined.add(room);
+  if (s.connected) s.emit('join', room);
+}
+
+/** Subscribes to user notifications; returns the unsubscribe function. */
+export function onUserNotification(listener: (n: UserNotification) => void): () => void {
+  noticeListeners.add(listener);
+  return () => noticeListeners.delete(listener);
 }
 
 /** Leaves the user's room and closes the connection (logout, application.md §4). */
