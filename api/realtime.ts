@@ -99,6 +99,8 @@ export function attachRealtime(app: FastifyInstance): Server {
         throw Errors.forbidden('You can only join the room of your own e-mail');
       return user.email;
     }
+    // As on the REST routes: until the required password change, only the user's own room (its notices).
+    if (user.requirePasswordReset) throw Errors.passwordChangeRequired();
     if (room.startsWith(PROJECT_ROOM_PREFIX)) {
       const name = room.slice(PROJECT_ROOM_PREFIX.length).trim().toUpperCase();
       if (!name || !(await maySee(ctx, user, name))) throw Errors.forbidden(`Project ${name} not found`);

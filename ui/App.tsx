@@ -6,6 +6,7 @@
 import type { ReactNode } from 'react';
 import { Redirect, Route, Switch, useSearch } from 'wouter';
 import { useSnapshot } from 'valtio';
+import { NoticeDialog } from './components/NoticeDialog';
 import { TopBar } from './components/TopBar';
 import { Toasts } from './components/Toasts';
 import { authStore, OIDC_CALLBACK_PATH } from './stores/auth';
@@ -100,6 +101,7 @@ export function App() {
         </Switch>
       </main>
       <Toasts />
+      <NoticeDialog />
     </div>
   );
 }

@@ -83,7 +83,7 @@ export type LoginResponse = v.InferOutput<typeof LoginResponseSchema>;
 export const ChangePasswordBodySchema = v.pipe(
   v.object({
     email: email(),
-    currentPassword: anyPassword('Field is required'),
+    currentPassword: anyPassword('Password is required'),
     newPassword: newPassword(),
     confirmNewPassword: v.pipe(v.string('Field is required'), v.maxLength(PASSWORD_MAX_LENGTH)),
   }),

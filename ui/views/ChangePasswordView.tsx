@@ -23,9 +23,10 @@ export function ChangePasswordView() {
 
   async function submit(e: FormEvent) {
     e.preventDefault();
-    const r = validateChangePassword(values);
+    if (!user) return;
+    const r = validateChangePassword(values, user.email);
     setErrors(r.errors);
-    if (!r.valid || busy || !user) return;
+    if (!r.valid || busy) return;
     setBusy(true);
     try {
       const res = await changePassword({ email: user.email, ...r.values });
