@@ -125,6 +125,11 @@ export function attachRealtime(app: FastifyInstance): Server {
     notifyUser(io, n);
     if (n.kind === 'user-deleted') io.in(n.email.toLowerCase()).disconnectSockets(true);
   });
+  // Open sockets keep the HTTP server from closing: end them first, so that a stopping server (SIGTERM)
+  // exits while viewers are connected and the clients see the server close their connection.
+  app.addHook('preClose', async () => {
+    io.disconnectSockets(true);
+  });
   app.addHook('onClose', async () => {
     off();
     offNotices();

@@ -4,13 +4,22 @@
  * polls the instance status until 'Ok' (the view shows the waiting message meanwhile), reads the project
  * revision info and the object table, starts the render engine on a fresh canvas in `host`, streams the
  * scene package, then gives the engine the model details and connects the engineering tools (sections,
- * surface objects, saved sections). `closeViewerSession` tears all of it down. Components call these two
+ * surface objects, saved sections). `closeViewerSession` tears all of it down. Components call these
  * actions and read the stores; they never write the stores themselves.
+ *
+ * The session also holds the viewer connection (viewer.md §4 "Connection", §8): after the client config's
+ * webViewerTimeoutInMin minutes (default 15) without interaction once the model is shown, it closes the
+ * connection, shuts the viewer down and shows 'Timeout due to inactivity, connection closed.' until the
+ * user reconnects (`reconnectViewerSession`); when the server connection is lost it shuts the viewer down
+ * with 'Stream cache server connection closed.' and opens the model again once the server answers.
  */
+import { subscribeKey } from 'valtio/utils';
 import { navigate } from 'wouter/use-browser-location';
+import { openViewerConnection, type ViewerConnection } from '../api/viewerConnection';
 import { authHeaders } from '../api/client';
 import { getMaintenanceStatus, getModelObjects, getProjectInfo, getPropertyColumns, sceneUrl } from '../api/calls';
 import { EngineClient } from '../engine/EngineClient';
+import { idleTimeoutMs, startIdleTimer, type IdleTimer } from '../logic/idleTimer';
 import { addRecent } from '../logic/recent';
 import { authStore } from './auth';
 import { setCurrentProject } from './currentProject';
@@ -18,7 +27,7 @@ import { storeError } from './errors';
 import { handleCommentsEngineEvent } from './comments';
 import { connectSections, handleSectionsEvent, loadSavedSections, resetSections } from './sections';
 import { connectSurfaceObjects } from './surfaceObjects';
-import { showToast } from './toasts';
+import { closeToast, showToast } from './toasts';
 import {
   connectToolsToEngine,
   handleToolEvent,
@@ -31,6 +40,7 @@ import {
   failViewer,
   handleEngineEvent,
   markModelReady,
+  markViewerClosed,
   resetViewer,
   setEngine,
   setObjects,
@@ -45,6 +55,14 @@ const STATUS_MAX_WAIT_MS = 10 * 60_000;
 
 /** Property codes the render engine reads (sections label plates with PLTH; compartments colour by PURP). */
 const ENGINE_PROPERTY_CODES = ['PLTH', 'PURP', 'MAT', 'PROFILE', 'TGH', 'STYPE'] as const;
+
+/** Toast when the viewer connection is closed after inactivity (viewer.md §8). */
+export const INACTIVITY_TOAST = 'Timeout due to inactivity, connection closed.';
+/** Toast when the server connection is lost (viewer.md §8). */
+export const CONNECTION_CLOSED_TOAST = 'Stream cache server connection closed.';
+
+/** Interactions that count as activity for the inactivity timeout. */
+const ACTIVITY_EVENTS = ['pointerdown', 'pointermove', 'wheel', 'keydown'] as const;
 
 /** What the session opens: the model, the revision asked for in the URL (null: the highest) and the canvas host. */
 export interface ViewerSessionTarget {
@@ -61,7 +79,18 @@ interface Run {
   disconnect: Array<() => void>;
 }
 
-let current: { target: ViewerSessionTarget; run: Run } | null = null;
+/** The open session: its target, the current run (null while shut down), the connection and the idle timer. */
+interface Session {
+  target: ViewerSessionTarget;
+  run: Run | null;
+  connection: ViewerConnection | null;
+  idle: IdleTimer | null;
+  /** Id of the toast telling why the viewer is shut down (closed when it opens again). */
+  toast: number | null;
+  stop: Array<() => void>;
+}
+
+let current: Session | null = null;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -84,17 +113,88 @@ export function openViewerSession(target: ViewerSessionTarget): void {
   closeViewerSession();
   addRecent(localStorage, target.modelName);
   setCurrentProject(target.modelName, null);
-  current = { target, run: startRun(target) };
+  const session: Session = { target, run: null, connection: null, idle: null, toast: null, stop: [] };
+  current = session;
+  const touch = () => session.idle?.touch();
+  for (const type of ACTIVITY_EVENTS) document.addEventListener(type, touch, { capture: true, passive: true });
+  session.stop.push(() => {
+    for (const type of ACTIVITY_EVENTS) document.removeEventListener(type, touch, { capture: true });
+  });
+  // The inactivity count starts when the model is shown (a long load is not inactivity).
+  session.stop.push(
+    subscribeKey(viewerStore, 'phase', (phase) => {
+      if (phase === 'ready' && current === session && !session.idle) armIdle(session);
+    }),
+  );
+  connect(session);
+  session.run = startRun(target);
 }
 
-/** Closes the open session: stops loading, disposes the engine, removes the canvas and resets the stores. */
+/** Closes the open session: stops loading, disposes the engine, closes the connection, resets the stores. */
 export function closeViewerSession(): void {
-  if (!current) return;
-  stopRun(current.run);
+  const session = current;
+  if (!session) return;
   current = null;
+  if (session.run) stopRun(session.run);
+  session.idle?.stop();
+  session.connection?.close();
+  for (const s of session.stop.splice(0)) s();
+  if (session.toast !== null) closeToast(session.toast);
   resetViewer();
   resetTools();
   resetSections();
+}
+
+/** Opens the model again after an inactivity timeout ('Reconnect'). No-op while the viewer is open. */
+export function reconnectViewerSession(): void {
+  const session = current;
+  if (!session || session.run) return;
+  if (!session.connection) connect(session);
+  restart(session);
+}
+
+function connect(session: Session): void {
+  const token = authStore.token;
+  if (!token) return;
+  session.connection = openViewerConnection(token, session.target.modelName, {
+    onLost: () => {
+      if (current !== session || !session.run) return;
+      shutDown(session, 'connection-lost', CONNECTION_CLOSED_TOAST);
+    },
+    onRestored: () => {
+      if (current !== session || session.run || viewerStore.closedReason !== 'connection-lost') return;
+      restart(session);
+    },
+  });
+}
+
+function armIdle(session: Session): void {
+  session.idle = startIdleTimer(idleTimeoutMs(authStore.config?.webViewerTimeoutInMin), () => {
+    if (current !== session || !session.run) return;
+    session.connection?.close();
+    session.connection = null;
+    shutDown(session, 'inactivity', INACTIVITY_TOAST);
+  });
+}
+
+/** Shuts the viewer down (viewer.md §4 "Connection"): engine and canvas go, the overlay says why, a toast stays. */
+function shutDown(session: Session, reason: 'inactivity' | 'connection-lost', text: string): void {
+  if (session.run) stopRun(session.run);
+  session.run = null;
+  session.idle?.stop();
+  session.idle = null;
+  resetViewer();
+  resetTools();
+  resetSections(session.target.modelName);
+  markViewerClosed(reason);
+  if (session.toast !== null) closeToast(session.toast);
+  session.toast = showToast('info', text, -1);
+}
+
+function restart(session: Session): void {
+  if (session.toast !== null) closeToast(session.toast);
+  session.toast = null;
+  session.run = startRun(session.target);
 }
 
 function stopRun(run: Run): void {

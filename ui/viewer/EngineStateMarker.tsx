@@ -3,7 +3,9 @@
  * 'engine-state'), so that browser tests wait for a state instead of for time: the camera view
  * (data-camera 'longitude,latitude' in degrees, 1 decimal; data-camera-width, mm), whether the initial
  * view of viewer.md §4 is set (data-initial-view), the undo / redo action names (viewer.md §4 "View action
- * history"), the selection size and a counter of selection changes (every click gives one, hit or miss).
+ * history"), the selection size and a counter of selection changes (every click gives one, hit or miss),
+ * the point under the cursor and the snapped point while measuring (data-cursor, data-snap: 'x,y,z' mm,
+ * empty off the model or when nothing snaps) and the number of annotations drawn.
  * Its own component, so the camera's updates re-render only this element.
  */
 import { useSnapshot } from 'valtio';
@@ -16,7 +18,7 @@ export function cameraAngles(view: { longitude: number; latitude: number } | nul
 }
 
 export function EngineStateMarker() {
-  const { view } = useSnapshot(toolsStore);
+  const { view, cursor, snap, annotationCount } = useSnapshot(toolsStore);
   const { undoName, redoName, selection, selectionSeq, initialView } = useSnapshot(viewerStore);
   return (
     <div
@@ -29,6 +31,9 @@ export function EngineStateMarker() {
       data-redo={redoName ?? ''}
       data-selection-count={selection.length}
       data-selection-seq={selectionSeq}
+      data-cursor={cursor ? cursor.join(',') : ''}
+      data-snap={snap?.type === 'snap' ? snap.point.join(',') : ''}
+      data-annotations={annotationCount}
     />
   );
 }

@@ -12,8 +12,8 @@ import { useSnapshot } from 'valtio';
 import { CommentsOverlay } from '../comments/CommentsOverlay';
 import { RightPanels } from '../comments/RightPanels';
 import { parseRevisionParam } from '../logic/format';
-import { loadPercent, viewerStore } from '../stores/viewer';
-import { closeViewerSession, openViewerSession } from '../stores/viewerSession';
+import { loadPercent, viewerStore, type ViewerClosedReason } from '../stores/viewer';
+import { closeViewerSession, openViewerSession, reconnectViewerSession } from '../stores/viewerSession';
 import { ClippingControls } from '../viewer/ClippingControls';
 import { ContextMenu } from '../viewer/ContextMenu';
 import { DeleteSectionDialog } from '../viewer/DeleteSectionDialog';
@@ -32,9 +32,41 @@ import { useViewerKeys } from '../viewer/useViewerKeys';
 /** The waiting message of viewer.md §1 (spelling as in the product). */
 export const VIEWER_WAITING_MESSAGE = 'the viewer services are being initalized, please wait...';
 
+/**
+ * The viewer after it was shut down (viewer.md §4 "Connection"): after inactivity the user reconnects with
+ * a button; after a lost server connection the view waits and reopens by itself when the server is back.
+ */
+function ClosedOverlay({ reason }: { reason: ViewerClosedReason | null }) {
+  return (
+    <div data-testid="viewer-closed" className="absolute inset-0 z-20 flex items-center justify-center bg-slate-100/90">
+      <div className="panel w-96 p-6 text-center" role="status" aria-live="polite">
+        {reason === 'inactivity' ? (
+          <>
+            <p className="mb-4 text-sm text-slate-700">The viewer connection was closed after a time without use.</p>
+            <button type="button" className="btn-primary" onClick={reconnectViewerSession}>
+              Reconnect
+            </button>
+          </>
+        ) : (
+          <>
+            <div
+              className="mx-auto mb-4 h-8 w-8 animate-spin rounded-full border-4 border-brand-100 border-t-brand-500"
+              aria-hidden="true"
+            />
+            <p className="text-sm text-slate-700">
+              The server cannot be reached. The model opens again when it is back.
+            </p>
+          </>
+        )}
+      </div>
+    </div>
+  );
+}
+
 function LoadingOverlay() {
-  const { phase, progress, error, firstFrame } = useSnapshot(viewerStore);
+  const { phase, progress, error, firstFrame, closedReason } = useSnapshot(viewerStore);
   if (phase === 'ready') return null;
+  if (phase === 'closed') return <ClosedOverlay reason={closedReason} />;
   const percent = loadPercent(progress as never);
   // Once the first chunks are drawn the model is usable: a slim progress pill replaces the overlay.
   if (phase === 'loading' && firstFrame) {
@@ -98,7 +130,7 @@ export function ViewerView({ modelName }: { modelName: string }) {
   const search = useSearch();
   const requestedRevision = parseRevisionParam(search);
   const hostRef = useRef<HTMLDivElement>(null);
-  const { showTree, phase: viewerPhase, showSceneGraph, showStats, walkMode } = useSnapshot(viewerStore);
+  const { showTree, phase: viewerPhase, closedReason, showSceneGraph, showStats, walkMode } = useSnapshot(viewerStore);
   useViewerKeys();
 
   useEffect(() => {
@@ -109,7 +141,12 @@ export function ViewerView({ modelName }: { modelName: string }) {
   }, [modelName, requestedRevision]);
 
   return (
-    <div className="relative flex min-h-0 flex-1" data-viewer-phase={viewerPhase} data-walk-mode={walkMode}>
+    <div
+      className="relative flex min-h-0 flex-1"
+      data-viewer-phase={viewerPhase}
+      data-viewer-closed={closedReason ?? undefined}
+      data-walk-mode={walkMode}
+    >
       <div className="relative min-w-0 flex-1 overflow-hidden bg-gradient-to-b from-slate-200 to-slate-300">
         <div ref={hostRef} className="absolute inset-0" />
         <SelectionBoxOverlay />
