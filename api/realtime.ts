@@ -9,12 +9,13 @@
  * invisible project get the same refusal. The server sends 'progress' (ProgressEvent of
  * api/contract/common.ts) to the room of the conversion, and 'userNotification' (`{ kind, email }`) to
  * the e-mail room when an administrator changes or deletes the user; a deleted user's sockets are then
- * disconnected.
+ * disconnected. Comment changes go to `project:{NAME}` as 'comment' (CommentEvent of api/contract/comments.ts).
  */
 import type { FastifyInstance } from 'fastify';
 import { Server } from 'socket.io';
 import { maySee, userOfToken } from './access/rules';
 import type { ProgressEvent, UserNotification } from './contract/common';
+import { COMMENT_EVENT } from './contract/comments';
 import { ApiError, Errors } from './errors';
 
 /** Conversion ids are UUIDs (ConversionManager.reserve). */
@@ -111,6 +112,9 @@ export function attachRealtime(app: FastifyInstance): Server {
   const off = conversions.onProgress((e: ProgressEvent) => {
     io.to(e.conversionId).emit('progress', e);
   });
+  const offComments = ctx.commentEvents.on((e) => {
+    io.to(projectRoom(e.projectName)).emit(COMMENT_EVENT, e);
+  });
   const offNotices = ctx.notices.on((n) => {
     notifyUser(io, n);
     if (n.kind === 'user-deleted') io.in(n.email.toLowerCase()).disconnectSockets(true);
@@ -118,6 +122,7 @@ export function attachRealtime(app: FastifyInstance): Server {
   app.addHook('onClose', async () => {
     off();
     offNotices();
+    offComments();
     await new Promise<void>((resolve) => io.close(() => resolve()));
   });
   return io;
