@@ -183,6 +183,14 @@ describe('the comments panel with two reviewers', () => {
     expect(Math.max(r, g, b)).toBe(255);
     expect(Math.min(r, g, b)).toBeGreaterThanOrEqual(188);
     expect(Math.min(r, g, b)).toBeLessThanOrEqual(192);
+    // The timestamp's tooltip: Created and Updated with relative time, opening after 300 ms.
+    await card.getByTestId('comment-timestamp').hover();
+    const tip = bob.getByRole('tooltip');
+    await tip.waitFor();
+    expect(await tip.textContent()).toMatch(
+      /^Created: \w{3} \d{2} \w+ \d{4} \d{1,2}:\d{2} \((just now|\d+ minutes? ago)\)Updated: /,
+    );
+    await bob.mouse.move(0, 0);
     expect(await card.getByTestId('marker-icon').getAttribute('title')).toMatch(
       /^-?\d+\.\d{3}, -?\d+\.\d{3}, -?\d+\.\d{3}$/,
     );
@@ -250,6 +258,8 @@ describe('the comments panel with two reviewers', () => {
       .poll(() => thread.getByTestId('thread-card').getByTestId('comment-state').getAttribute('data-state'))
       .toBe('Resolved');
 
+    // Choosing in the state menu leaves the thread open.
+    expect(await thread.locator('[aria-expanded="true"]').count()).toBe(1);
     const annThread = panel(ann).getByTestId('comment-thread').first();
     await annThread.getByTestId('reply-card').getByText(REPLY).waitFor();
     await expect
