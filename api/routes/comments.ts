@@ -241,6 +241,9 @@ export default async function commentRoutes(app: FastifyInstance): Promise<void>
       const before = await comments.thread(row.id);
       if (!mayChangeState(user, before))
         throw Errors.forbidden('Only the author, an assignee or an administrator may change the state of this thread');
+      // Deleting is an edit (§4 "Deleting ... saves it as an update"): an assignee may not delete.
+      if (query.newState === 'Deleted' && !mayEdit(user, row))
+        throw Errors.forbidden('Only the author or an administrator may delete this thread');
       const { thread, id } = await comments.changeState(row.id, query.newState, commentUserOf(user));
       push(query.newState === 'Deleted' ? 'deleted' : 'stateChanged', thread, id, user);
       return thread;

@@ -102,6 +102,8 @@ export async function reviewSuite(): Promise<BenchRow[]> {
     let writes = 0;
     const threadIds: string[] = [];
     const place = 'projectName=REVIEW&projectVersionName=MAIN&projectRevisionNumber=1';
+    const cpu0 = process.cpuUsage();
+    const wall0 = performance.now();
     const end = Date.now() + seconds * 1000;
     let seq = 0;
     await Promise.all(
@@ -131,6 +133,9 @@ export async function reviewSuite(): Promise<BenchRow[]> {
         }
       }),
     );
+    const cpu = process.cpuUsage(cpu0);
+    const wall = performance.now() - wall0;
+    const calls = Object.values(lat).reduce((n, xs) => n + xs.length, 0) + errors;
     const stored = await app.ctx.db
       .selectFrom('comments')
       .select((eb) => eb.fn.countAll<number>().as('n'))
@@ -143,6 +148,10 @@ export async function reviewSuite(): Promise<BenchRow[]> {
       { suite: 'review', case: 'reviewers', value: reviewers, unit: 'users' },
       { suite: 'review', case: 'duration', value: seconds, unit: 's' },
       { suite: 'review', case: 'errors', value: errors, unit: 'calls' },
+      { suite: 'review', case: 'throughput', value: calls / (wall / 1000), unit: 'calls/s' },
+      // Server and the reviewers' clients share this process: CPU per call includes both sides.
+      { suite: 'review', case: 'process CPU per call', value: (cpu.user + cpu.system) / 1000 / calls, unit: 'ms' },
+      { suite: 'review', case: 'process CPU share', value: (cpu.user + cpu.system) / 1000 / wall, unit: 'cores' },
       { suite: 'review', case: 'writes acknowledged', value: writes, unit: 'comments' },
       { suite: 'review', case: 'writes stored (lost = difference)', value: Number(stored.n), unit: 'comments' },
       {
