@@ -25,6 +25,9 @@ import type { ImportedComment, ImportedThread } from './bcf/importBcf';
 
 export type CommentRow = Selectable<CommentsTable>;
 
+/** How long an upload may wait for a comment before removeStaleUploads drops it, ms (one day). */
+export const STALE_UPLOAD_MS = 24 * 60 * 60 * 1000;
+
 /** Where a new comment belongs. */
 export interface CommentPlace {
   project: string;
@@ -533,6 +536,22 @@ export class CommentStore {
       await this.dropUploads(created);
       throw e;
     }
+  }
+
+  /**
+   * Removes uploads no comment took up within `maxAgeMs` (a panel closed before Submit), rows and files.
+   * @returns how many were removed.
+   */
+  async removeStaleUploads(maxAgeMs: number, now = Date.now()): Promise<number> {
+    const before = new Date(now - maxAgeMs).toISOString();
+    const stale = await this.db
+      .selectFrom('comment_attachments')
+      .select('id')
+      .where('comment_id', 'is', null)
+      .where('timestamp', '<', before)
+      .execute();
+    await this.dropUploads(stale.map((r) => r.id));
+    return stale.length;
   }
 
   /** Deletes every comment and attachment (bound or not) of a project, files included. */
