@@ -19,7 +19,7 @@ import {
   type UpdateCommentBody,
 } from '../contract/comments';
 import type { CommentsTable, DB } from '../db/database';
-import { ApiError, Errors } from '../errors';
+import { ApiError } from '../errors';
 import { type AttachmentRow, AttachmentStore, attachmentToApi } from './AttachmentStore';
 import type { ImportedComment, ImportedThread } from './bcf/importBcf';
 
@@ -35,6 +35,7 @@ export interface CommentPlace {
   revision: number;
 }
 
+/** The comment errors of the catalogue (answers `{ error, message, type }` like api/errors.ts). */
 export const commentErrors = {
   commentNotFound: (id: string) => new ApiError('NotFound', 404, `Comment ${id} not found`, 'notFound'),
   threadNotFound: (id: string) => new ApiError('NotFound', 404, `Thread ${id} not found`, 'notFound'),
@@ -568,6 +569,3 @@ export class CommentStore {
     await this.attachments.removeFiles(atts.map((a) => a.id));
   }
 }
-
-/** 404 for a project the user may not see (Errors.projectNotFound), re-exported for the routes. */
-export const projectNotFound = Errors.projectNotFound;

@@ -75,6 +75,7 @@ const CONTENT_TYPES: Record<string, string> = {
   '.bcf': 'application/octet-stream',
 };
 
+/** Registers the comment calls, the assignee candidates and the BCF calls. */
 export default async function commentRoutes(app: FastifyInstance): Promise<void> {
   const { comments, commentEvents, projects, users, access } = app.ctx;
   const readRule = byStoredProject as Extract<AccessRule<never>, { kind: 'project' }>;
