@@ -31,7 +31,7 @@ import geometryRoutes from './routes/geometry';
 import adminRoutes from './routes/admin';
 import { defineRoute } from './routes/define';
 import { ProjectAccess } from './access/ProjectAccess';
-import { CommentStore } from './comments/CommentStore';
+import { CommentStore, STALE_UPLOAD_MS } from './comments/CommentStore';
 import { CommentEvents } from './comments/events';
 import commentRoutes from './routes/comments';
 import { Access, type AccessRule, authenticate } from './access/rules';
@@ -111,6 +111,9 @@ export async function buildApp(
     comments: new CommentStore(db, config.dataDir),
     commentEvents: new CommentEvents(),
   };
+
+  // Uploads that never became part of a comment are dropped a day later (checked at start).
+  await ctx.comments.removeStaleUploads(STALE_UPLOAD_MS);
 
   const app = Fastify({ logger: options.logger ?? false, bodyLimit: 10 * 1024 * 1024, trustProxy: config.trustProxy });
   const routes: RouteEntry[] = [];

@@ -111,16 +111,13 @@ export function attachRealtime(app: FastifyInstance): Server {
     return room;
   }
 
-  // One queue keeps progress events in the order the conversion sent them while each is access-checked.
-  let progressQueue = Promise.resolve();
-  const off = conversions.onProgress((e: ProgressEvent) => {
-    progressQueue = progressQueue
-      .then(() => emitToProjectRoom(io, ctx, e.conversionId, e.projectName, 'progress', e))
-      .catch(() => {});
-  });
-  const offComments = ctx.commentEvents.on((e) => {
-    io.to(projectRoom(e.projectName)).emit(COMMENT_EVENT, e);
-  });
+  // One queue keeps events in the order they happened while each member's access is checked per event.
+  let queue = Promise.resolve();
+  const send = (room: string, project: string, event: string, payload: unknown) => {
+    queue = queue.then(() => emitToProjectRoom(io, ctx, room, project, event, payload)).catch(() => {});
+  };
+  const off = conversions.onProgress((e: ProgressEvent) => send(e.conversionId, e.projectName, 'progress', e));
+  const offComments = ctx.commentEvents.on((e) => send(projectRoom(e.projectName), e.projectName, COMMENT_EVENT, e));
   const offNotices = ctx.notices.on((n) => {
     notifyUser(io, n);
     if (n.kind === 'user-deleted') io.in(n.email.toLowerCase()).disconnectSockets(true);

@@ -79,10 +79,12 @@ export class AttachmentStore {
     this.dir = path.join(dataDir, 'comment-attachments');
   }
 
+  /** Path of an attachment's bytes. */
   file(id: string): string {
     return path.join(this.dir, id);
   }
 
+  /** Path of an attachment's PNG thumbnail (present when has_thumbnail is 1). */
   thumbnailFile(id: string): string {
     return path.join(this.dir, `${id}.thumb.png`);
   }

@@ -9,6 +9,7 @@ import { randomUUID } from 'node:crypto';
 import { type Kysely, type Selectable, sql, type Transaction } from 'kysely';
 import {
   type AttachmentInput,
+  type AttachmentView,
   COMMENT_STATE_LABELS,
   type Comment,
   type CommentInput,
@@ -18,10 +19,14 @@ import {
   type UpdateCommentBody,
 } from '../contract/comments';
 import type { CommentsTable, DB } from '../db/database';
-import { ApiError, Errors } from '../errors';
+import { ApiError } from '../errors';
 import { type AttachmentRow, AttachmentStore, attachmentToApi } from './AttachmentStore';
+import type { ImportedComment, ImportedThread } from './bcf/importBcf';
 
 export type CommentRow = Selectable<CommentsTable>;
+
+/** How long an upload may wait for a comment before removeStaleUploads drops it, ms (one day). */
+export const STALE_UPLOAD_MS = 24 * 60 * 60 * 1000;
 
 /** Where a new comment belongs. */
 export interface CommentPlace {
@@ -30,6 +35,7 @@ export interface CommentPlace {
   revision: number;
 }
 
+/** The comment errors of the catalogue (answers `{ error, message, type }` like api/errors.ts). */
 export const commentErrors = {
   commentNotFound: (id: string) => new ApiError('NotFound', 404, `Comment ${id} not found`, 'notFound'),
   threadNotFound: (id: string) => new ApiError('NotFound', 404, `Thread ${id} not found`, 'notFound'),
@@ -463,6 +469,92 @@ export class CommentStore {
     return { threadIds, changedThreadIds, deleted };
   }
 
+  /**
+   * Stores threads read from a BCF package (bcf/importBcf.ts) on `place`, with their authors, times, states
+   * and VIEW attachments; `describe` gives a user's full name (the e-mail when unknown). All or nothing.
+   * @returns the new thread ids, in package order.
+   */
+  async insertImported(
+    place: CommentPlace,
+    threads: ImportedThread[],
+    uploader: string,
+    describe: (userName: string) => string,
+  ): Promise<string[]> {
+    const created: string[] = [];
+    type Bound = { id: string; view: AttachmentView };
+    const stored = new Map<ImportedComment, Bound[]>();
+    try {
+      for (const t of threads)
+        for (const c of [t, ...t.replies]) {
+          const list: Bound[] = [];
+          for (const a of c.attachments) {
+            const row = await this.attachments.saveBytes(place.project, uploader, a.fileName, Buffer.from(a.bytes), 1);
+            created.push(row.id);
+            list.push({ id: row.id, view: a.view });
+          }
+          stored.set(c, list);
+        }
+      const ids: string[] = [];
+      await this.db.transaction().execute(async (trx) => {
+        for (const t of threads) {
+          const threadId = randomUUID();
+          ids.push(threadId);
+          for (const c of [t, ...t.replies]) {
+            const id = c === t ? threadId : randomUUID();
+            await trx
+              .insertInto('comments')
+              .values({
+                id,
+                thread_id: threadId,
+                project_name: place.project,
+                version_name: place.version,
+                revision_number: place.revision,
+                type: c.type,
+                time_stamp: c.timeStamp,
+                author_user_name: c.author,
+                author_description: describe(c.author),
+                last_modification_time: c.lastModificationTime,
+                assignees: JSON.stringify(c.assignees.map((u) => ({ userName: u, description: describe(u) }))),
+                labels: JSON.stringify(c.labels),
+                message: c.message,
+                seen_by: JSON.stringify([c.author]),
+                state: c.state,
+                ...markerColumns(null),
+                has_modifications: c.hasModifications ? 1 : 0,
+              })
+              .execute();
+            for (const [position, a] of (stored.get(c) ?? []).entries())
+              await trx
+                .updateTable('comment_attachments')
+                .set({ comment_id: id, view: JSON.stringify(a.view), position })
+                .where('id', '=', a.id)
+                .execute();
+          }
+        }
+      });
+      return ids;
+    } catch (e) {
+      await this.dropUploads(created);
+      throw e;
+    }
+  }
+
+  /**
+   * Removes uploads no comment took up within `maxAgeMs` (a panel closed before Submit), rows and files.
+   * @returns how many were removed.
+   */
+  async removeStaleUploads(maxAgeMs: number, now = Date.now()): Promise<number> {
+    const before = new Date(now - maxAgeMs).toISOString();
+    const stale = await this.db
+      .selectFrom('comment_attachments')
+      .select('id')
+      .where('comment_id', 'is', null)
+      .where('timestamp', '<', before)
+      .execute();
+    await this.dropUploads(stale.map((r) => r.id));
+    return stale.length;
+  }
+
   /** Deletes every comment and attachment (bound or not) of a project, files included. */
   async deleteProject(project: string): Promise<void> {
     const atts = await this.db
@@ -477,6 +569,3 @@ export class CommentStore {
     await this.attachments.removeFiles(atts.map((a) => a.id));
   }
 }
-
-/** 404 for a project the user may not see (Errors.projectNotFound), re-exported for the routes. */
-export const projectNotFound = Errors.projectNotFound;

@@ -11,7 +11,7 @@ import { PNG } from 'pngjs';
 export const THUMBNAIL_BOX = { width: 320, height: 240 } as const;
 /** Largest image file decoded for a thumbnail, bytes; largest decoded image, megapixels. */
 export const THUMBNAIL_MAX_FILE_BYTES = 64 * 1024 * 1024;
-export const THUMBNAIL_MAX_MEGAPIXELS = 100;
+export const THUMBNAIL_MAX_MEGAPIXELS = 40;
 
 type Rgba = { width: number; height: number; data: Uint8Array };
 
@@ -34,7 +34,7 @@ function decode(bytes: Buffer): Rgba | null {
       useTArray: true,
       formatAsRGBA: true,
       maxResolutionInMP: THUMBNAIL_MAX_MEGAPIXELS,
-      maxMemoryUsageInMB: 1024,
+      maxMemoryUsageInMB: 512,
     });
     return { width: img.width, height: img.height, data: img.data };
   }

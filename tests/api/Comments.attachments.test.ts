@@ -182,6 +182,24 @@ describe('removal with comments, revisions and projects', () => {
     expect(existsSync(path.join(dir, b.fileId))).toBe(true);
   });
 
+  it('drops uploads no comment took up within a day, keeps younger and attached ones', async () => {
+    const stale = await upload('author', 'forgotten.txt', Buffer.from('x'));
+    const young = await upload('author', 'pending.txt', Buffer.from('y'));
+    const kept = await upload('author', 'kept.txt', Buffer.from('z'));
+    await thread('author', { message: 'keeps its file', attachments: [{ fileId: kept.fileId }] });
+    const dayLater = Date.parse(stale.timestamp) + 24 * 3600 * 1000 + 1;
+    await w.app.ctx.db
+      .updateTable('comment_attachments')
+      .set({ timestamp: new Date(Date.parse(young.timestamp) + 3600 * 1000).toISOString() })
+      .where('id', '=', young.fileId)
+      .execute();
+    const removed = await w.app.ctx.comments.removeStaleUploads(24 * 3600 * 1000, dayLater);
+    expect(removed).toBeGreaterThanOrEqual(1);
+    expect(existsSync(path.join(dir, stale.fileId))).toBe(false);
+    expect(existsSync(path.join(dir, young.fileId))).toBe(true);
+    expect(existsSync(path.join(dir, kept.fileId))).toBe(true);
+  });
+
   it("deleting a revision's comments removes their attachment files", async () => {
     const up = await upload('author', 'rev2.png', pngOf(8, 8));
     const r = await w.call('author', {

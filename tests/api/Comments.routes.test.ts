@@ -223,6 +223,24 @@ describe('change-state (author, assignee or admin:view)', () => {
   });
 });
 
+describe('deleting through change-state', () => {
+  it('is an edit: the assignee may change the state but not delete, the author may', async () => {
+    const t = await addThread('author', { message: 'Not yours to delete', assignees: [{ userName: EMAILS.assignee }] });
+    const byAssignee = await w.call('assignee', {
+      method: 'POST',
+      url: `${BASE}/change-state?threadId=${t.id}&newState=Deleted`,
+    });
+    expect(byAssignee.statusCode).toBe(403);
+    expect(byAssignee.json().message).toBe('Only the author or an administrator may delete this thread');
+    const byAuthor = await w.call('author', {
+      method: 'POST',
+      url: `${BASE}/change-state?threadId=${t.id}&newState=Deleted`,
+    });
+    expect(byAuthor.statusCode).toBe(200);
+    expect(byAuthor.json().state).toBe('Deleted');
+  });
+});
+
 describe('update (author, case-insensitive, or admin:view)', () => {
   it('lets the author edit message, labels, assignees and marker, sets hasModifications', async () => {
     const t = await addThread('author', { message: 'Old', labels: ['a'], markerLocation: { x: 1, y: 2, z: 3 } });
