@@ -31,6 +31,9 @@ import geometryRoutes from './routes/geometry';
 import adminRoutes from './routes/admin';
 import { defineRoute } from './routes/define';
 import { ProjectAccess } from './access/ProjectAccess';
+import { CommentStore } from './comments/CommentStore';
+import { CommentEvents } from './comments/events';
+import commentRoutes from './routes/comments';
 import { Access, type AccessRule, authenticate } from './access/rules';
 
 /** A registered route and its access rule (the authorization matrix test reads these). */
@@ -105,6 +108,8 @@ export async function buildApp(
     revisionCache: new RevisionCache(4),
     access: new ProjectAccess(db),
     notices: new UserNotices(),
+    comments: new CommentStore(db, config.dataDir),
+    commentEvents: new CommentEvents(),
   };
 
   const app = Fastify({ logger: options.logger ?? false, bodyLimit: 10 * 1024 * 1024, trustProxy: config.trustProxy });
@@ -180,6 +185,7 @@ export async function buildApp(
   await app.register(sectionRoutes);
   await app.register(geometryRoutes);
   await app.register(adminRoutes);
+  await app.register(commentRoutes);
 
   app.addHook('onClose', async () => {
     await ctx.conversions.close();

@@ -19,6 +19,7 @@ export interface ServerConfig {
   tokenTtlMin: number;
   allowRegistration: boolean;
   organizationDomain: string;
+  /** Viewer inactivity timeout given to clients, minutes (fractions allowed, > 0). */
   webViewerTimeoutMin: number;
   /** Import the demo ship on first start. */
   demoShip: boolean;
@@ -82,6 +83,14 @@ function int(value: string | undefined, fallback: number, name: string): number 
   return n;
 }
 
+function positive(value: string | undefined, fallback: number, name: string): number {
+  if (value === undefined || value === '') return fallback;
+  const n = Number(value);
+  if (!Number.isFinite(n) || n <= 0)
+    throw new Error(`Environment variable ${name}="${value}" is not a positive number`);
+  return n;
+}
+
 /** Reads DATA_DIR/jwt-secret, creating it (64 random bytes, hex, mode 600) on first use. */
 export function loadOrCreateSecret(dataDir: string): string {
   const file = path.join(dataDir, 'jwt-secret');
@@ -107,7 +116,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     tokenTtlMin: int(env.TOKEN_TTL_MIN, 720, 'TOKEN_TTL_MIN'),
     allowRegistration: bool(env.ALLOW_REGISTRATION, true, 'ALLOW_REGISTRATION'),
     organizationDomain: env.ORGANIZATION_DOMAIN ?? '',
-    webViewerTimeoutMin: int(env.WEB_VIEWER_TIMEOUT_MIN, 15, 'WEB_VIEWER_TIMEOUT_MIN'),
+    webViewerTimeoutMin: positive(env.WEB_VIEWER_TIMEOUT_MIN, 15, 'WEB_VIEWER_TIMEOUT_MIN'),
     demoShip: bool(env.DEMO_SHIP, true, 'DEMO_SHIP'),
     maxUploadMb: int(env.MAX_UPLOAD_MB, 2048, 'MAX_UPLOAD_MB'),
     maxUnpackedMb: int(env.MAX_UNPACKED_MB, 4096, 'MAX_UNPACKED_MB'),

@@ -9,6 +9,8 @@ import type { ProjectAccess } from './access/ProjectAccess';
 import type { UserNotification } from './contract/common';
 import type { User, UserStore } from './auth/UserStore';
 import type { TokenService } from './auth/tokens';
+import type { CommentStore } from './comments/CommentStore';
+import type { CommentEvents } from './comments/events';
 import type { ServerConfig } from './config';
 import type { ConversionManager } from './conversion/ConversionManager';
 import type { DB } from './db/database';
@@ -28,6 +30,10 @@ export interface AppContext {
   access: ProjectAccess;
   /** Notices to a user's realtime room (api/realtime.ts subscribes). */
   notices: UserNotices;
+  /** Review comments and their attachment files. */
+  comments: CommentStore;
+  /** Comment changes to the projects' realtime rooms (api/realtime.ts subscribes). */
+  commentEvents: CommentEvents;
 }
 
 /** Fan-out of user notifications (application.md §4 "Realtime user notification") to subscribers. */

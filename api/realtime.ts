@@ -9,12 +9,13 @@
  * invisible project get the same refusal. The server sends 'progress' (ProgressEvent of
  * api/contract/common.ts) to the room of the conversion, and 'userNotification' (`{ kind, email }`) to
  * the e-mail room when an administrator changes or deletes the user; a deleted user's sockets are then
- * disconnected.
+ * disconnected. Comment changes go to `project:{NAME}` as 'comment' (CommentEvent of api/contract/comments.ts).
  */
 import type { FastifyInstance } from 'fastify';
 import { Server } from 'socket.io';
 import { maySee, userOfToken } from './access/rules';
 import type { ProgressEvent, UserNotification } from './contract/common';
+import { COMMENT_EVENT } from './contract/comments';
 import { ApiError, Errors } from './errors';
 
 /** Conversion ids are UUIDs (ConversionManager.reserve). */
@@ -110,19 +111,62 @@ export function attachRealtime(app: FastifyInstance): Server {
     return room;
   }
 
+  // One queue keeps progress events in the order the conversion sent them while each is access-checked.
+  let progressQueue = Promise.resolve();
   const off = conversions.onProgress((e: ProgressEvent) => {
-    io.to(e.conversionId).emit('progress', e);
+    progressQueue = progressQueue
+      .then(() => emitToProjectRoom(io, ctx, e.conversionId, e.projectName, 'progress', e))
+      .catch(() => {});
+  });
+  const offComments = ctx.commentEvents.on((e) => {
+    io.to(projectRoom(e.projectName)).emit(COMMENT_EVENT, e);
   });
   const offNotices = ctx.notices.on((n) => {
     notifyUser(io, n);
     if (n.kind === 'user-deleted') io.in(n.email.toLowerCase()).disconnectSockets(true);
   });
+  // Open sockets keep the HTTP server from closing: end them first, so that a stopping server (SIGTERM)
+  // exits while viewers are connected and the clients see the server close their connection.
+  app.addHook('preClose', async () => {
+    io.disconnectSockets(true);
+  });
   app.addHook('onClose', async () => {
     off();
     offNotices();
+    offComments();
     await new Promise<void>((resolve) => io.close(() => resolve()));
   });
   return io;
+}
+
+/**
+ * Emits `event` to the sockets in `room` whose user may still see `project` at this moment: access that
+ * expires ('valid until' passed) or is taken away after a join ends delivery at once, and such a socket is
+ * removed from the room (it may join again when access returns). A socket whose token no longer holds is
+ * disconnected.
+ */
+export async function emitToProjectRoom(
+  io: Server,
+  ctx: FastifyInstance['ctx'],
+  room: string,
+  project: string,
+  event: string,
+  payload: unknown,
+): Promise<void> {
+  const sockets = await io.in(room).fetchSockets();
+  await Promise.all(
+    sockets.map(async (socket) => {
+      let allowed = false;
+      try {
+        allowed = await maySee(ctx, await userOfToken(ctx, String(socket.data.token)), project);
+      } catch {
+        socket.disconnect(true);
+        return;
+      }
+      if (allowed) socket.emit(event, payload);
+      else socket.leave(room);
+    }),
+  );
 }
 
 /** Sends a user notification to the room keyed by the user's (lower-cased) e-mail. */

@@ -13,6 +13,7 @@ import type {
   ClipBox,
   ClipPlaneKey,
   ClipState,
+  CommentMarker,
   EngineApi,
   EngineEvent,
   EngineInitOptions,
@@ -40,13 +41,14 @@ import { SelectionController } from './interaction/SelectionController';
 import { ViewActions } from './interaction/ViewActions';
 import type { Vec3 } from './interaction/cameraMath';
 import { isBoxValid, type Box3Tuple } from './model/types';
-import { createStateUniforms } from './scene/chunkMaterial';
+import { createStateUniforms, type ObjectStateUniforms } from './scene/chunkMaterial';
 import { FrameLoop } from './scene/FrameLoop';
 import { LOD_BUILD_MS_PER_FRAME, ModelScene } from './scene/ModelScene';
 import { describeSceneGraph, findSceneNode } from './scene/sceneGraph';
 import { ModelLoader } from './scene/ModelLoader';
 import { renderStats } from './scene/renderStats';
 import { AnnotationManager } from './tools/AnnotationManager';
+import { CommentMarkers } from './tools/CommentMarkers';
 import { ClippingManager } from './tools/ClippingManager';
 import type { CanvasFactory } from './tools/LabelLayer';
 import { MeasureManager } from './tools/MeasureManager';
@@ -80,6 +82,25 @@ const BACKGROUND = 0xeef1f5;
 /** camera-changed events at most this often, ms. */
 const CAMERA_EVENT_INTERVAL_MS = 100;
 
+/**
+ * A read-only look at the engine's parts, for tests and benches that construct an Engine themselves
+ * (not part of EngineApi: the render worker's facade does not offer it). Live: `model` is the model
+ * scene loaded now, or null. Reading state and drawing a frame are what it is for; the UI never uses it.
+ */
+export interface EngineInspection {
+  readonly model: ModelScene | null;
+  readonly cams: CameraRig;
+  readonly loop: FrameLoop;
+  readonly nav: NavigationQuality;
+  readonly clip: ClippingManager;
+  readonly measure: MeasureManager;
+  readonly annotations: AnnotationManager;
+  /** Uniforms shared by every chunk material (uModelOpacity: the model's opacity while the clip box is shown). */
+  readonly uniforms: ObjectStateUniforms;
+  /** Asks for a frame, as any change of state does. */
+  invalidate(): void;
+}
+
 /** The engine facade (see EngineApi for the method contracts). */
 export class Engine implements EngineApi {
   private renderer: EngineRenderer | null = null;
@@ -94,6 +115,8 @@ export class Engine implements EngineApi {
   private readonly measure: MeasureManager;
   private readonly sections: SectionManager;
   private readonly annotations: AnnotationManager;
+  private readonly markers: CommentMarkers;
+  private canvas: OffscreenCanvas | null = null;
   private readonly loader: ModelLoader;
   private readonly views: ViewActions;
   /** Interactive detail while the camera is navigated (drags, wheel, walk keys; animations per frame). */
@@ -156,6 +179,11 @@ export class Engine implements EngineApi {
     );
     this.sections = new SectionManager(host, deps.canvas);
     this.annotations = new AnnotationManager(host, deps.canvas, this.clip.acceptsPoint);
+    this.markers = new CommentMarkers(
+      host,
+      (x, y) => this.snapper.snap(x, y),
+      () => this.snapper.hideMarker(),
+    );
     this.clip.onChange = () => this.visibilityChanged();
     this.input = new InputRouter({
       cams: this.cams,
@@ -163,6 +191,7 @@ export class Engine implements EngineApi {
       clip: this.clip,
       measure: this.measure,
       annotations: this.annotations,
+      markers: this.markers,
       pick: (x, y) => ((h) => (h.type === 'hit' ? h : null))(this.pick(x, y)),
       emit: (e) => this.emit(e),
       cameraMoved: () => this.cameraMoved(),
@@ -195,6 +224,7 @@ export class Engine implements EngineApi {
     renderer.setPixelRatio(pixelRatio > 0 ? pixelRatio : 1);
     renderer.setSize(width, height, false);
     this.renderer = renderer;
+    this.canvas = options.canvas;
     this.cams.setViewport(width, height);
     this.invalidate();
   }
@@ -478,6 +508,47 @@ export class Engine implements EngineApi {
     this.annotations.deleteSelected();
   }
 
+  // ---- comments (contracts in EngineApi) ----
+  setCommentMarkers(markers: CommentMarker[]): void {
+    this.alive();
+    this.markers.setMarkers(markers);
+  }
+  setCommentMarkersVisible(visible: boolean): void {
+    this.alive();
+    this.markers.setVisible(visible);
+  }
+  startCommentMarkerPlacement(): void {
+    this.alive();
+    this.measure.cancel();
+    this.markers.startPlacement();
+  }
+  cancelCommentMarkerPlacement(): void {
+    this.alive();
+    this.markers.cancelPlacement();
+  }
+  setView(view: OrbitView): void {
+    this.alive();
+    if (this.cams.walking) this.views.setWalkMode(false);
+    this.cams.orbit.setView(view);
+    this.cameraMoved();
+  }
+  async captureImage(
+    type: 'image/png' | 'image/jpeg',
+  ): Promise<{ bytes: Uint8Array; type: string; width: number; height: number }> {
+    this.alive();
+    const canvas = this.canvas;
+    if (!this.renderer || !canvas) throw new Error('captureImage: the engine has no canvas (init() first)');
+    // convertToBlob copies the drawing buffer when called, so drawing first in the same task is enough.
+    this.draw();
+    const blob = await canvas.convertToBlob({ type, quality: 0.85 });
+    return {
+      bytes: new Uint8Array(await blob.arrayBuffer()),
+      type: blob.type,
+      width: canvas.width,
+      height: canvas.height,
+    };
+  }
+
   dispose(): void {
     if (this.disposed) throw new Error('Engine disposed');
     this.loader.dispose();
@@ -486,7 +557,8 @@ export class Engine implements EngineApi {
     this.input.dispose();
     this.sel.dispose();
     this.clearModel();
-    for (const tool of [this.clip, this.snapper, this.measure, this.sections, this.annotations]) tool.dispose();
+    for (const tool of [this.clip, this.snapper, this.measure, this.sections, this.annotations, this.markers])
+      tool.dispose();
     this.renderer?.dispose();
     this.renderer = null;
     this.listener = null;
@@ -508,6 +580,24 @@ export class Engine implements EngineApi {
     this.measure.cancel();
     this.firstFrameSent = false;
     this.invalidate();
+  }
+
+  /** The engine's parts for tests and benches (EngineInspection). */
+  inspect(): EngineInspection {
+    const engine = this;
+    return {
+      get model() {
+        return engine.model;
+      },
+      cams: this.cams,
+      loop: this.loop,
+      nav: this.nav,
+      clip: this.clip,
+      measure: this.measure,
+      annotations: this.annotations,
+      uniforms: this.uniforms,
+      invalidate: () => this.invalidate(),
+    };
   }
 
   /** True while frames are drawn with interactive detail (camera navigated or animated; see ModelScene.interactive). */

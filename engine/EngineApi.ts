@@ -198,6 +198,15 @@ export type {
   SurfaceParameter as SurfaceParameterInput,
 } from './annotate/surfaceObject';
 
+/** A comment thread's 3D marker (viewer.md §3 "Comment model: ... optional 3D marker"): point in mm. */
+export interface CommentMarker {
+  /** The thread's id. */
+  id: string;
+  point: [number, number, number];
+  /** The active thread's marker is drawn larger and in another colour. */
+  active: boolean;
+}
+
 /** Events the engine emits to the UI. */
 export type EngineEvent =
   | { type: 'load-progress'; progress: LoadProgress }
@@ -223,7 +232,11 @@ export type EngineEvent =
   /** Point under the cursor (mm; throttled to 50 ms), null off the model. */
   | { type: 'cursor'; point: [number, number, number] | null }
   /** Snapped point while measuring (or after snapAt), null when nothing snaps. */
-  | { type: 'snap-changed'; snap: SnapResult | null };
+  | { type: 'snap-changed'; snap: SnapResult | null }
+  /** Comment marker placement ended: the confirmed point (mm), or null when cancelled (right click). */
+  | { type: 'comment-marker-placed'; point: [number, number, number] | null }
+  /** A comment marker was clicked (its thread opens). */
+  | { type: 'comment-marker-clicked'; id: string };
 
 /** Listener for engine events (a Comlink proxy when called across the worker boundary). */
 export type EngineListener = (event: EngineEvent) => void;
@@ -352,6 +365,29 @@ export interface EngineApi {
   deselectAnnotations(): void;
   /** Context menu 'Delete N annotation(s)': deletes the selected annotations. */
   deleteSelectedAnnotations(): void;
+
+  // ---- comments (viewer.md §2 "Comments panel", engine/tools/CommentMarkers.ts) ----
+  /** Replaces the comment markers drawn in the scene. @throws Error for a non-finite point. */
+  setCommentMarkers(markers: CommentMarker[]): void;
+  /** Shows or hides the comment markers (the panel's Markers toggle). */
+  setCommentMarkersVisible(visible: boolean): void;
+  /**
+   * Arms marker placement: the preview follows the snapped cursor, a left click on geometry confirms, a
+   * right click cancels; emits 'comment-marker-placed'. Cancels a running measure.
+   */
+  startCommentMarkerPlacement(): void;
+  /** Disarms marker placement (emits 'comment-marker-placed' with null when it was armed). */
+  cancelCommentMarkerPlacement(): void;
+  /** Restores an orbit view (a comment snapshot's camera, viewer.md §3 savedView); leaves walk mode first. */
+  setView(view: OrbitView): void;
+  /**
+   * The current frame as an image (a comment snapshot): draws the scene and encodes the canvas.
+   * @returns the encoded bytes (ownership passes to the caller) and the type ('image/png' or 'image/jpeg').
+   * @throws Error before init().
+   */
+  captureImage(
+    type: 'image/png' | 'image/jpeg',
+  ): Promise<{ bytes: Uint8Array; type: string; width: number; height: number }>;
   /** Frees GPU and worker memory; the engine refuses work afterwards. */
   dispose(): void;
 }

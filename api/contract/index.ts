@@ -7,3 +7,4 @@ export * from './reference';
 export * from './sections';
 export * from './geometry';
 export * from './admin';
+export * from './comments';

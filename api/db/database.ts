@@ -54,6 +54,8 @@ export interface RevisionsTable {
   /** JSON: { modelName, scFile, bytes, triangles, objectCount, schemaVersion, originatingSystem }. */
   info: string;
   warnings: number;
+  /** The conversion that made the revision (its uploads/{id}-* original goes with it); null before 004. */
+  conversion_id: string | null;
 }
 
 export interface ConversionsTable {
@@ -85,6 +87,65 @@ export interface ShipSectionsTable {
   created_at: string;
 }
 
+/**
+ * Review comments (viewer.md §3 "Comment"): threads, their replies and the StateChangeMessage entries
+ * that record state changes, one row each. Lists (assignees, labels, seen_by) are JSON text.
+ */
+export interface CommentsTable {
+  /** UUID. */
+  id: string;
+  /** The thread's id (a thread's own). */
+  thread_id: string;
+  /** Upper-case project name. */
+  project_name: string;
+  version_name: string;
+  revision_number: number;
+  type: 'Thread' | 'Reply' | 'StateChangeMessage';
+  time_stamp: string;
+  /** Author e-mail (lower case) and full name. */
+  author_user_name: string;
+  author_description: string;
+  last_modification_time: string;
+  /** JSON [{ userName, description }]. */
+  assignees: string;
+  /** JSON string[]. */
+  labels: string;
+  message: string;
+  /** JSON string[] of user names (e-mails). */
+  seen_by: string;
+  /** A COMMENT_STATES name. */
+  state: string;
+  /** Marker location, m; all null when the comment has no marker. */
+  marker_x: number | null;
+  marker_y: number | null;
+  marker_z: number | null;
+  has_modifications: number;
+}
+
+/**
+ * Comment attachments (viewer.md §3 "Attachment"): the bytes live in DATA_DIR/comment-attachments/{id}
+ * (and {id}.thumb.png); `comment_id` is null while an upload is not yet part of a comment.
+ */
+export interface CommentAttachmentsTable {
+  /** UUID. */
+  id: string;
+  comment_id: string | null;
+  project_name: string;
+  /** E-mail of the uploader (only they may attach an unattached upload). */
+  uploaded_by: string;
+  file_name: string;
+  file_size: number;
+  /** 1 VIEW, 2 FILE. */
+  type: number;
+  timestamp: string;
+  last_modified: string;
+  /** JSON AttachmentView (visibleObjects, referredObjects, savedView, workplane, clippingBox, flags). */
+  view: string;
+  has_thumbnail: number;
+  /** Position in its comment's attachment list. */
+  position: number;
+}
+
 /** The database schema. */
 export interface DB {
   users: UsersTable;
@@ -93,6 +154,8 @@ export interface DB {
   conversions: ConversionsTable;
   ship_sections: ShipSectionsTable;
   project_access: ProjectAccessTable;
+  comments: CommentsTable;
+  comment_attachments: CommentAttachmentsTable;
 }
 
 const migrations: Record<string, Migration> = {
@@ -193,6 +256,75 @@ const migrations: Record<string, Migration> = {
       await db.schema.dropTable('project_access').execute();
       await sql`DROP INDEX users_one_administrator`.execute(db);
       await db.schema.alterTable('users').dropColumn('token_version').execute();
+    },
+  },
+  '004_revision_conversion': {
+    async up(db: Kysely<any>) {
+      await db.schema.alterTable('revisions').addColumn('conversion_id', 'text').execute();
+    },
+    async down(db: Kysely<any>) {
+      await db.schema.alterTable('revisions').dropColumn('conversion_id').execute();
+    },
+  },
+  '005_comments': {
+    async up(db: Kysely<any>) {
+      await db.schema
+        .createTable('comments')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('thread_id', 'text', (c) => c.notNull())
+        .addColumn('project_name', 'text', (c) => c.notNull())
+        .addColumn('version_name', 'text', (c) => c.notNull())
+        .addColumn('revision_number', 'integer', (c) => c.notNull())
+        .addColumn('type', 'text', (c) => c.notNull())
+        .addColumn('time_stamp', 'text', (c) => c.notNull())
+        .addColumn('author_user_name', 'text', (c) => c.notNull())
+        .addColumn('author_description', 'text', (c) => c.notNull())
+        .addColumn('last_modification_time', 'text', (c) => c.notNull())
+        .addColumn('assignees', 'text', (c) => c.notNull().defaultTo('[]'))
+        .addColumn('labels', 'text', (c) => c.notNull().defaultTo('[]'))
+        .addColumn('message', 'text', (c) => c.notNull())
+        .addColumn('seen_by', 'text', (c) => c.notNull().defaultTo('[]'))
+        .addColumn('state', 'text', (c) => c.notNull())
+        .addColumn('marker_x', 'real')
+        .addColumn('marker_y', 'real')
+        .addColumn('marker_z', 'real')
+        .addColumn('has_modifications', 'integer', (c) => c.notNull().defaultTo(0))
+        .execute();
+      await db.schema
+        .createIndex('comments_project')
+        .on('comments')
+        .columns(['project_name', 'version_name'])
+        .execute();
+      await db.schema.createIndex('comments_thread').on('comments').column('thread_id').execute();
+      await db.schema
+        .createTable('comment_attachments')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('comment_id', 'text', (c) => c.references('comments.id').onDelete('cascade'))
+        .addColumn('project_name', 'text', (c) => c.notNull())
+        .addColumn('uploaded_by', 'text', (c) => c.notNull())
+        .addColumn('file_name', 'text', (c) => c.notNull())
+        .addColumn('file_size', 'integer', (c) => c.notNull())
+        .addColumn('type', 'integer', (c) => c.notNull())
+        .addColumn('timestamp', 'text', (c) => c.notNull())
+        .addColumn('last_modified', 'text', (c) => c.notNull())
+        .addColumn('view', 'text', (c) => c.notNull().defaultTo('{}'))
+        .addColumn('has_thumbnail', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('position', 'integer', (c) => c.notNull().defaultTo(0))
+        .execute();
+      await db.schema
+        .createIndex('comment_attachments_comment')
+        .on('comment_attachments')
+        .column('comment_id')
+        .execute();
+      await db.schema
+        .createIndex('comment_attachments_project')
+        .on('comment_attachments')
+        .column('project_name')
+        .execute();
+    },
+    async down(db: Kysely<any>) {
+      await db.schema.dropTable('comment_attachments').execute();
+      await db.schema.dropTable('comments').execute();
     },
   },
 };

@@ -221,6 +221,7 @@ export default async function projectRoutes(app: FastifyInstance): Promise<void>
         return { success: true };
       }
       await projects.deleteProject(name);
+      await app.ctx.comments.deleteProject(name);
       await access.removeProject(name);
       await conversions.forget(name);
       revisionCache.clear();

@@ -10,6 +10,7 @@
  */
 import type { EngineEvent, PointerInput } from '../EngineApi';
 import type { AnnotationManager } from '../tools/AnnotationManager';
+import type { CommentMarkers } from '../tools/CommentMarkers';
 import type { ClippingManager } from '../tools/ClippingManager';
 import type { MeasureManager } from '../tools/MeasureManager';
 import { boxSelectMode } from './boxSelect';
@@ -29,6 +30,8 @@ export interface InputTargets {
   clip: ClippingManager;
   measure: MeasureManager;
   annotations: AnnotationManager;
+  /** Comment markers: placement takes clicks first; a click on a pin opens its thread. */
+  markers: CommentMarkers;
   /** Model pick with the clipping filter: node and world point (mm), or null. */
   pick(x: number, y: number): { nodeId: number; point: [number, number, number] } | null;
   emit(event: EngineEvent): void;
@@ -69,14 +72,17 @@ export class InputRouter {
     const t = this.t;
     switch (a.type) {
       case 'click': {
+        if (t.markers.placingMarker) return void t.markers.click(a.x, a.y);
         t.clip.click();
         if (t.measure.active) return t.measure.click(a.x, a.y);
+        if (t.markers.click(a.x, a.y)) return;
         if (t.annotations.count > 0 && t.annotations.click(a.x, a.y, a.toggle)) return;
         return t.sel.click(t.pick(a.x, a.y)?.nodeId ?? null, a.toggle);
       }
       case 'context-menu':
         // Right click cancels the measure operator (viewer.md §4 "Measuring") instead of opening the menu.
         if (t.measure.active) return t.measure.cancel();
+        if (t.markers.placingMarker) return t.markers.cancelPlacement();
         return t.emit({ type: 'context-menu', x: a.x, y: a.y });
       case 'drag-start':
         if (a.mode !== 'box') t.nav.begin('drag');
@@ -109,7 +115,7 @@ export class InputRouter {
         if (t.measure.active) {
           const s = t.measure.move(a.x, a.y);
           t.emit({ type: 'snap-changed', snap: s.type === 'snap' ? s : null });
-        }
+        } else if (t.markers.placingMarker) t.markers.move(a.x, a.y);
         const hit = t.pick(a.x, a.y);
         t.emit({ type: 'cursor', point: hit ? hit.point : null });
         return t.sel.hoverPicked(hit ? hit.nodeId : null);

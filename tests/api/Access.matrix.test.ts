@@ -7,6 +7,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
+import { PNG } from 'pngjs';
 import * as v from 'valibot';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UploadResponseSchema } from '../../api/contract';
@@ -302,6 +303,88 @@ const SAMPLES_BY_ROUTE: Record<string, Sample> = {
     project: SHIP,
     req: () => ({ method: 'POST', url: `/api/keelson-instance/geometry/surface-objects?${model()}`, payload: ['x'] }),
   },
+  'GET /api/keelson-static/comments/all': {
+    who: 'read',
+    project: SHIP,
+    req: () => ({ url: `/api/keelson-static/comments/all?${q({ projectName: SHIP })}` }),
+  },
+  'GET /api/keelson-static/comments/by-id': {
+    who: 'read',
+    project: SHIP,
+    req: () => ({ url: `/api/keelson-static/comments/by-id?${q({ commentId: threadOf('admin') })}` }),
+  },
+  'GET /api/keelson-static/comments/attachment-data': {
+    who: 'read',
+    project: SHIP,
+    req: () => ({ url: `/api/keelson-static/comments/attachment-data?${q({ attachmentId: snapshotId })}` }),
+  },
+  'GET /api/keelson-static/comments/attachment-thumbnail-data': {
+    who: 'read',
+    project: SHIP,
+    req: () => ({ url: `/api/keelson-static/comments/attachment-thumbnail-data?${q({ attachmentId: snapshotId })}` }),
+  },
+  'POST /api/keelson-static/comments/upload-attachment': {
+    who: 'read',
+    project: SHIP,
+    req: () => {
+      const { payload, headers } = multipartFile('note.txt', 'a note');
+      return {
+        method: 'POST',
+        url: `/api/keelson-static/comments/upload-attachment?${q({ projectName: SHIP })}`,
+        payload,
+        headers,
+      };
+    },
+  },
+  'POST /api/keelson-static/comments/add-thread': {
+    who: 'read',
+    project: SHIP,
+    req: () => ({
+      method: 'POST',
+      url: `/api/keelson-static/comments/add-thread?${commentPlace()}`,
+      payload: { comment: { message: 'matrix' } },
+    }),
+  },
+  'POST /api/keelson-static/comments/add-reply': {
+    who: 'read',
+    project: SHIP,
+    req: () => ({
+      method: 'POST',
+      url: `/api/keelson-static/comments/add-reply?${commentPlace({ threadId: threadOf('admin') })}`,
+      payload: { comment: { message: 'matrix reply' } },
+    }),
+  },
+  // Each role changes the state of, and edits, its own thread (the author's rights; §6 rules have their own tests).
+  'POST /api/keelson-static/comments/change-state': {
+    who: 'read',
+    project: SHIP,
+    req: (role) => ({
+      method: 'POST',
+      url: `/api/keelson-static/comments/change-state?${q({ threadId: threadOf(role), newState: 'InProgress' })}`,
+    }),
+  },
+  'POST /api/keelson-static/comments/update': {
+    who: 'read',
+    project: SHIP,
+    req: (role) => ({
+      method: 'POST',
+      url: '/api/keelson-static/comments/update',
+      payload: { comment: { id: threadOf(role), message: `edited by ${role}` } },
+    }),
+  },
+  'POST /api/keelson-static/comments/delete-revision-comments': {
+    who: 'delete',
+    project: SHIP,
+    req: () => ({
+      method: 'POST',
+      url: `/api/keelson-static/comments/delete-revision-comments?${commentPlace({}, '99')}`,
+    }),
+  },
+  'GET /api/keelson-instance/users/all': {
+    who: 'read',
+    project: SHIP,
+    req: () => ({ url: `/api/keelson-instance/users/all?${model()}` }),
+  },
   'GET /api/default/viewer/permissions/all': {
     who: 'admin',
     req: () => ({ url: '/api/default/viewer/permissions/all' }),
@@ -327,6 +410,34 @@ const SAMPLES_BY_ROUTE: Record<string, Sample> = {
     req: () => ({ method: 'DELETE', url: '/api/default/viewer/users?email=victim%40other.org' }),
   },
 };
+
+/** Threads made in beforeAll: one per role that may write (the others use the administrator's). */
+const thread: Partial<Record<Role, string>> = {};
+let snapshotId = '';
+const threadOf = (role: Role): string => thread[role] ?? thread.admin ?? '';
+const commentPlace = (extra: Record<string, string> = {}, revision = '1') =>
+  q({ projectName: SHIP, projectVersionName: 'MAIN', projectRevisionNumber: revision, ...extra });
+/** A 4×2 PNG (the snapshot attachment; thumbnails are made of images). */
+function png4x2(): string {
+  const png = new PNG({ width: 4, height: 2 });
+  png.data.fill(200);
+  return PNG.sync.write(png).toString('base64');
+}
+
+async function makeThreads(): Promise<void> {
+  for (const role of ['reader', 'uploader', 'admin'] as const) {
+    const attachments = role === 'admin' ? [{ fileName: 'snapshot.png', type: 1, data: png4x2() }] : [];
+    const r = await t.app.inject({
+      method: 'POST',
+      url: `/api/keelson-static/comments/add-thread?${commentPlace()}`,
+      headers: bearer(token[role]),
+      payload: { comment: { message: `thread of ${role}`, attachments } },
+    });
+    expect(r.statusCode, r.body).toBe(200);
+    thread[role] = r.json().id;
+    if (role === 'admin') snapshotId = r.json().attachments[0].fileId;
+  }
+}
 
 let t: TestApp;
 const token: Record<Role, string> = { anonymous: '', outsider: '', reader: '', uploader: '', admin: '' };
@@ -356,6 +467,7 @@ beforeAll(async () => {
   for (const role of ['reader', 'uploader'] as const)
     await grantProjects(t.app, token.admin, EMAIL[role], [SHIP, 'DOOMED', 'GONE'], { fixed: FIXED[role] });
   for (const role of ['outsider', 'reader', 'uploader'] as const) await relogin(role);
+  await makeThreads();
 }, 120_000);
 afterAll(async () => {
   await t?.close();

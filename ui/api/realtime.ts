@@ -7,7 +7,10 @@
 import { io, type Socket } from 'socket.io-client';
 import * as v from 'valibot';
 import {
+  COMMENT_EVENT,
+  CommentEventSchema,
   ProgressEventSchema,
+  type CommentEvent,
   type ProgressEvent,
   UserNotificationSchema,
   type UserNotification,
@@ -17,6 +20,7 @@ let socket: Socket | null = null;
 let socketToken: string | null = null;
 const joined = new Set<string>();
 const listeners = new Set<(e: ProgressEvent) => void>();
+const commentListeners = new Set<(e: CommentEvent) => void>();
 const noticeListeners = new Set<(n: UserNotification) => void>();
 
 function connect(token: string): Socket {
@@ -30,6 +34,10 @@ function connect(token: string): Socket {
     const r = v.safeParse(ProgressEventSchema, raw);
     if (!r.success) return;
     listeners.forEach((l) => l(r.output));
+  });
+  socket.on(COMMENT_EVENT, (raw: unknown) => {
+    const r = v.safeParse(CommentEventSchema, raw);
+    if (r.success) commentListeners.forEach((l) => l(r.output));
   });
   socket.on('userNotification', (raw: unknown) => {
     const r = v.safeParse(UserNotificationSchema, raw);
@@ -45,6 +53,22 @@ export function joinConversion(token: string, conversionId: string): void {
   if (joined.has(conversionId)) return;
   joined.add(conversionId);
   if (s.connected) s.emit('join', conversionId);
+}
+
+/** Joins a project's room `project:{NAME}` (comment changes, viewer.md §2 "Comments panel"); idempotent. */
+export function joinProject(token: string, projectName: string): void {
+  joinConversion(token, `project:${projectName.toUpperCase()}`);
+}
+
+/** Leaves a project's room. */
+export function leaveProject(projectName: string): void {
+  leaveConversion(`project:${projectName.toUpperCase()}`);
+}
+
+/** Subscribes to comment changes of the joined projects; returns the unsubscribe function. */
+export function onCommentEvent(listener: (e: CommentEvent) => void): () => void {
+  commentListeners.add(listener);
+  return () => commentListeners.delete(listener);
 }
 
 /** Leaves the room of a finished conversion. */
