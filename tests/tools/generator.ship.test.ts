@@ -136,7 +136,7 @@ describe('ship generator', () => {
     expect(stern.zk).toBeGreaterThan(0.1 * d.depth);
   });
 
-  it('writes physical properties consistent with geometry (NetArea × thickness × density = DryWeight)', async () => {
+  it('writes physical properties consistent with geometry (NetArea × thickness × density and trace length × section area × density = DryWeight)', async () => {
     const xml = await text({ targetParts: 1200, seed: 1, compartments: false });
     const plate =
       /<ocx:Plate [^>]*><ocx:PhysicalProperties><ocx:DryWeight numericvalue="([^"]+)"[^>]*\/><ocx:CenterOfGravity coordinates="([^"]+)"[^>]*\/><\/ocx:PhysicalProperties><ocx:NetArea numericvalue="([^"]+)"[^>]*\/>.*?<ocx:Thickness numericvalue="([^"]+)"/g;
@@ -147,6 +147,40 @@ describe('ship generator', () => {
       n++;
     }
     expect(n).toBeGreaterThan(300);
+    // Stiffeners: trace length × section area × density, the areas from the sections' dimensions (EN 10067
+    // tables for the bulb flats) and straight traces measured from their end points here.
+    const sectionArea: Record<string, number> = {
+      SEC_HP200x10: 25.66e-4,
+      SEC_HP260x11: 38.71e-4,
+      SEC_T400x12_150x15: (0.4 - 0.015) * 0.012 + 0.15 * 0.015,
+      SEC_FB150x12: 0.15 * 0.012,
+    };
+    const stiffener =
+      /<ocx:Stiffener [^>]*><ocx:PhysicalProperties><ocx:DryWeight numericvalue="([^"]+)"[^>]*\/>.*?<ocx:TraceLine><ocx:CompositeCurve3D [^>]*><ocx:CurveLength numericvalue="([^"]+)"[^>]*\/>(.*?)<\/ocx:TraceLine>.*?<ocx:SectionRef localRef="([^"]+)"/g;
+    const seen = new Set<string>();
+    let straight = 0;
+    n = 0;
+    for (const m of xml.matchAll(stiffener)) {
+      const [w, written, trace, section] = [Number(m[1]), Number(m[2]), m[3], m[4]];
+      let length = written;
+      if (!trace.includes('NURBS3D')) {
+        const ends = [...trace.matchAll(/<ocx:(?:Start|End)Point coordinates="([^"]+)"/g)].map((e) =>
+          e[1].split(' ').map(Number),
+        );
+        length = 0;
+        for (let i = 0; i < ends.length; i += 2) length += Math.hypot(...ends[i].map((v, k) => ends[i + 1][k] - v));
+        straight++;
+      }
+      expect(sectionArea[section], section).toBeDefined();
+      expect(Math.abs(length * sectionArea[section] * 7850 - w), `${section} ${w} kg`).toBeLessThanOrEqual(
+        w * 1e-4 + 1e-3,
+      );
+      seen.add(section);
+      n++;
+    }
+    expect(n).toBeGreaterThan(300);
+    expect(straight).toBeGreaterThan(100);
+    expect([...seen].sort()).toEqual(Object.keys(sectionArea).sort());
     const sq = polygonAreaCentroid([
       [0, 0, 0],
       [2, 0, 0],

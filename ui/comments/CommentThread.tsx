@@ -40,7 +40,13 @@ export function CommentThread({ thread }: { thread: Comment }) {
           tabIndex={0}
           aria-expanded={open}
           className="cursor-pointer p-2"
-          onClick={() => toggleThread(thread.id)}
+          onClick={(e) => {
+            // Buttons and menus inside the card (the state menu renders in a portal, whose React events
+            // still bubble here) act on their own.
+            const t = e.target as HTMLElement;
+            if (t !== e.currentTarget && t.closest('button, [role="menu"], [role="tooltip"]')) return;
+            toggleThread(thread.id);
+          }}
           onKeyDown={(e) => {
             if (e.target === e.currentTarget && (e.key === 'Enter' || e.key === ' ')) {
               e.preventDefault();

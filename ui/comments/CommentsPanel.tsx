@@ -26,10 +26,11 @@ export function CommentsPanel({ half }: { half: boolean }) {
       className={`flex min-h-0 w-96 shrink-0 flex-col border-l border-slate-200 bg-white ${half ? 'flex-1 border-t' : ''} ${placingMarker ? 'opacity-60' : ''}`}
     >
       <div className="flex items-center gap-0.5 border-b border-slate-200 px-2 py-1.5">
-        <h2 className="mr-auto pl-1 text-xs font-semibold tracking-wide text-slate-500 uppercase">Comments</h2>
+        <h2 className="sr-only">Comments</h2>
+        <span className="flex-1" />
         <button
           type="button"
-          className="btn-ghost px-2 py-1 text-xs"
+          className="btn-ghost px-2 py-1 text-xs whitespace-nowrap"
           disabled={busy || editor !== null}
           onClick={startNewThread}
         >
@@ -49,7 +50,7 @@ export function CommentsPanel({ half }: { half: boolean }) {
         <SortMenu disabled={busy} />
         <button
           type="button"
-          className="btn-ghost px-2 py-1 text-xs"
+          className="btn-ghost px-2 py-1 text-xs whitespace-nowrap"
           disabled={busy}
           onClick={() => void refreshComments()}
         >

@@ -26,7 +26,6 @@ export function StateMenu({ threadId, state, enabled }: { threadId: string; stat
         data-testid="comment-state"
         data-state={state}
         title="Change state"
-        onClick={(e: React.MouseEvent) => e.stopPropagation()}
       >
         {STATE_LABEL[state]} ▾
       </MenuButton>
