@@ -37,6 +37,19 @@ export const Errors = {
   forbidden: (message: string) => new ApiError('Forbidden', 403, message, 'permission'),
   adminExists: () => new ApiError('Forbidden', 403, 'An administrator is already registered', 'permission'),
   registrationDisabled: () => new ApiError('Forbidden', 403, 'Registration is not allowed', 'permission'),
+  // Sign-in at an OpenID Connect provider (api/auth/oidc.ts); the timeout is application.md §4's text.
+  oidcDisabled: () => new ApiError('NotFound', 404, 'OpenID Connect sign-in is not enabled', 'notFound'),
+  oidcTimeout: () => new ApiError('GatewayTimeout', 504, 'Timeout on authentication to auth0', 'authentication'),
+  oidcProvider: (detail: string) =>
+    new ApiError('BadGateway', 502, `The identity provider refused the sign-in: ${detail}`, 'authentication'),
+  oidcUnknownState: () =>
+    new ApiError('BadRequest', 400, 'The sign-in has expired or was already used; sign in again', 'validation'),
+  oidcBadRedirect: () =>
+    new ApiError('BadRequest', 400, 'The redirect URI is not the one registered for Keelson', 'validation'),
+  oidcBadIdToken: (detail: string) =>
+    new ApiError('Unauthorized', 401, `The identity provider's ID token is not valid: ${detail}`, 'authentication'),
+  oidcNoEmail: () =>
+    new ApiError('Forbidden', 403, 'The identity provider did not vouch for an e-mail address', 'permission'),
   passwordSignInDisabled: () =>
     new ApiError(
       'Forbidden',

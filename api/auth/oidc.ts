@@ -9,14 +9,12 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { createRemoteJWKSet, errors as joseErrors, jwtVerify, type JWTPayload } from 'jose';
 import type { OidcConfig } from '../config';
-import { ApiError } from '../errors';
+import { Errors } from '../errors';
 
 /** How long a started sign-in may take at the provider before its state is forgotten, ms. */
 export const PENDING_TTL_MS = 10 * 60_000;
 /** Most sign-ins waiting at the provider at once (older ones are dropped first). */
 export const MAX_PENDING = 10_000;
-/** The spec's text when the provider does not answer within the auth wait (application.md §4). */
-export const OIDC_TIMEOUT_TEXT = 'Timeout on authentication to auth0';
 
 /** The parts of the provider's discovery document Keelson uses. */
 interface Discovery {
@@ -41,22 +39,6 @@ export interface OidcIdentity {
   /** `name` claim, else the e-mail's local part. */
   name: string;
 }
-
-/** Errors of the provider side, in the server's error shape ({ error, message, type }). */
-export const OidcErrors = {
-  disabled: () => new ApiError('NotFound', 404, 'OpenID Connect sign-in is not enabled', 'notFound'),
-  timeout: () => new ApiError('GatewayTimeout', 504, OIDC_TIMEOUT_TEXT, 'authentication'),
-  provider: (detail: string) =>
-    new ApiError('BadGateway', 502, `The identity provider refused the sign-in: ${detail}`, 'authentication'),
-  unknownState: () =>
-    new ApiError('BadRequest', 400, 'The sign-in has expired or was already used; sign in again', 'validation'),
-  badRedirect: () =>
-    new ApiError('BadRequest', 400, 'The redirect URI is not the one registered for Keelson', 'validation'),
-  badIdToken: (detail: string) =>
-    new ApiError('Unauthorized', 401, `The identity provider's ID token is not valid: ${detail}`, 'authentication'),
-  noEmail: () =>
-    new ApiError('Forbidden', 403, 'The identity provider did not vouch for an e-mail address', 'permission'),
-};
 
 const b64url = (buf: Buffer) => buf.toString('base64url');
 
@@ -92,7 +74,7 @@ export class OidcSignIn {
         ? redirectUri !== this.cfg.redirectUri
         : !/^https?:\/\/[^/]+\/login\/callback$/.test(redirectUri)
     )
-      throw OidcErrors.badRedirect();
+      throw Errors.oidcBadRedirect();
     const d = await this.discover();
     this.prune();
     const state = b64url(randomBytes(24));
@@ -126,7 +108,7 @@ export class OidcSignIn {
   async finish(code: string, state: string): Promise<OidcIdentity> {
     this.prune();
     const p = this.pending.get(state);
-    if (!p) throw OidcErrors.unknownState();
+    if (!p) throw Errors.oidcUnknownState();
     this.pending.delete(state);
     const d = await this.discover();
     const tokens = await this.exchange(d, code, p);
@@ -136,7 +118,7 @@ export class OidcSignIn {
     if (claims.email === undefined && tokens.accessToken && d.userinfo_endpoint)
       Object.assign(claims, await this.userInfo(d.userinfo_endpoint, tokens.accessToken, String(claims.sub)));
     const email = typeof claims.email === 'string' ? claims.email.trim().toLowerCase() : '';
-    if (!email || claims.email_verified === false || email.length > 254) throw OidcErrors.noEmail();
+    if (!email || claims.email_verified === false || email.length > 254) throw Errors.oidcNoEmail();
     const name = typeof claims.name === 'string' && claims.name.trim() ? claims.name.trim() : email.split('@')[0];
     return { email, name: name.slice(0, 200) };
   }
@@ -145,8 +127,8 @@ export class OidcSignIn {
     try {
       return await fetch(url, { ...init, signal: AbortSignal.timeout(this.cfg.timeoutMs) });
     } catch (e) {
-      if (isTimeout(e)) throw OidcErrors.timeout();
-      throw OidcErrors.provider(`cannot reach ${new URL(url).origin}`);
+      if (isTimeout(e)) throw Errors.oidcTimeout();
+      throw Errors.oidcProvider(`cannot reach ${new URL(url).origin}`);
     }
   }
 
@@ -154,7 +136,7 @@ export class OidcSignIn {
   private discover(): Promise<Discovery> {
     this.discovery ??= (async () => {
       const res = await this.fetchProvider(`${this.cfg.issuer}/.well-known/openid-configuration`);
-      if (!res.ok) throw OidcErrors.provider(`discovery answered ${res.status}`);
+      if (!res.ok) throw Errors.oidcProvider(`discovery answered ${res.status}`);
       const doc = (await res.json().catch(() => null)) as Partial<Discovery> | null;
       const ok =
         doc &&
@@ -162,7 +144,7 @@ export class OidcSignIn {
         typeof doc.token_endpoint === 'string' &&
         typeof doc.jwks_uri === 'string' &&
         doc.issuer === this.cfg.issuer;
-      if (!ok) throw OidcErrors.provider('the discovery document does not describe the configured issuer');
+      if (!ok) throw Errors.oidcProvider('the discovery document does not describe the configured issuer');
       return doc as Discovery;
     })();
     this.discovery.catch(() => {
@@ -191,7 +173,7 @@ export class OidcSignIn {
         json && typeof json.error === 'string'
           ? String(json.error_description ?? json.error)
           : `token endpoint answered ${res.status}`;
-      throw OidcErrors.provider(detail);
+      throw Errors.oidcProvider(detail);
     }
     return {
       idToken: json.id_token,
@@ -203,8 +185,8 @@ export class OidcSignIn {
   private async userInfo(url: string, accessToken: string, sub: string): Promise<Record<string, unknown>> {
     const res = await this.fetchProvider(url, { headers: { authorization: `Bearer ${accessToken}` } });
     const json = (await res.json().catch(() => null)) as Record<string, unknown> | null;
-    if (!res.ok || !json) throw OidcErrors.provider(`userinfo answered ${res.status}`);
-    if (json.sub !== sub) throw OidcErrors.badIdToken('the UserInfo subject differs from the ID token');
+    if (!res.ok || !json) throw Errors.oidcProvider(`userinfo answered ${res.status}`);
+    if (json.sub !== sub) throw Errors.oidcBadIdToken('the UserInfo subject differs from the ID token');
     return { email: json.email, email_verified: json.email_verified, name: json.name };
   }
 
@@ -214,10 +196,10 @@ export class OidcSignIn {
     try {
       ({ payload } = await jwtVerify(idToken, this.jwks, { issuer: d.issuer, audience: this.cfg.clientId }));
     } catch (e) {
-      if (isTimeout(e)) throw OidcErrors.timeout();
-      throw OidcErrors.badIdToken(e instanceof Error ? e.message : 'verification failed');
+      if (isTimeout(e)) throw Errors.oidcTimeout();
+      throw Errors.oidcBadIdToken(e instanceof Error ? e.message : 'verification failed');
     }
-    if (payload.nonce !== nonce) throw OidcErrors.badIdToken('nonce mismatch');
+    if (payload.nonce !== nonce) throw Errors.oidcBadIdToken('nonce mismatch');
     return payload;
   }
 

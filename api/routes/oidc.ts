@@ -9,7 +9,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { Access } from '../access/rules';
-import { OidcErrors, OidcSignIn } from '../auth/oidc';
+import { OidcSignIn } from '../auth/oidc';
 import type { User } from '../auth/UserStore';
 import {
   type LoginResponse,
@@ -17,6 +17,7 @@ import {
   type OidcAuthorizeResponse,
   OidcTokenBodySchema,
 } from '../contract/auth';
+import { Errors } from '../errors';
 import { defineRoute } from './define';
 
 export default async function oidcRoutes(app: FastifyInstance): Promise<void> {
@@ -45,7 +46,7 @@ export default async function oidcRoutes(app: FastifyInstance): Promise<void> {
     body: OidcAuthorizeBodySchema,
     rateLimit: limit,
     handler: async ({ body }): Promise<OidcAuthorizeResponse> => {
-      if (!oidc) throw OidcErrors.disabled();
+      if (!oidc) throw Errors.oidcDisabled();
       return { url: await oidc.authorizationUrl(body.redirectUri) };
     },
   });
@@ -57,7 +58,7 @@ export default async function oidcRoutes(app: FastifyInstance): Promise<void> {
     body: OidcTokenBodySchema,
     rateLimit: limit,
     handler: async ({ body }): Promise<LoginResponse> => {
-      if (!oidc) throw OidcErrors.disabled();
+      if (!oidc) throw Errors.oidcDisabled();
       const identity = await oidc.finish(body.code, body.state);
       const user = (await users.find(identity.email)) ?? (await firstSignIn(identity));
       return {

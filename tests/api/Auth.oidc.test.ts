@@ -116,6 +116,20 @@ describe('OpenID Connect sign-in', () => {
     expect(users).toHaveLength(1);
   });
 
+  it('refuses an e-mail the provider does not vouch for, and creates no user', async () => {
+    idp.unverified.add('claimed@yard.com');
+    const a = await authorize(t);
+    const back = await signInWithoutBrowser(a.json().url, 'claimed@yard.com');
+    const r = await t.app.inject({
+      method: 'POST',
+      url: `${BASE}/oidc/token`,
+      payload: { code: back.searchParams.get('code'), state: back.searchParams.get('state') },
+    });
+    expect(r.statusCode).toBe(403);
+    expect(r.json().message).toBe('The identity provider did not vouch for an e-mail address');
+    expect(await t.app.ctx.users.find('claimed@yard.com')).toBeNull();
+  });
+
   it('refuses registration (also of an administrator) and password sign-in', async () => {
     for (const registerAdmin of [false, true]) {
       const r = await t.app.inject({

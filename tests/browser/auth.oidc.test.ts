@@ -61,8 +61,10 @@ describe('sign-in with OpenID Connect', () => {
     expect(await page.getByLabel('Password').count()).toBe(0);
     expect(await page.getByRole('link', { name: 'Register' }).count()).toBe(0);
     expect(await page.getByRole('link', { name: 'Admin registration' }).count()).toBe(0);
-    await page.goto(`${server.url}/register`);
-    await page.getByText('Registration is not enabled on this server.').waitFor();
+    for (const path of ['/register', '/register?admin=1']) {
+      await page.goto(`${server.url}${path}`);
+      await page.getByText('Registration is not enabled on this server.').waitFor();
+    }
     await page.context().close();
   });
 

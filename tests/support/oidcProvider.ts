@@ -23,6 +23,8 @@ export interface TestOidcProvider {
   stall: boolean;
   /** Names shown in the `name` claim, by e-mail (default: the e-mail's local part). */
   names: Map<string, string>;
+  /** E-mails the provider reports with `email_verified: false`. */
+  unverified: Set<string>;
   close(): Promise<void>;
 }
 
@@ -53,6 +55,7 @@ function loginPage(uid: string, clientId: string): string {
 export async function startOidcProvider(): Promise<TestOidcProvider> {
   let provider: Provider | null = null;
   const names = new Map<string, string>();
+  const unverified = new Set<string>();
   const held = new Set<ServerResponse>();
   const state = { stall: false };
 
@@ -115,6 +118,7 @@ export async function startOidcProvider(): Promise<TestOidcProvider> {
     issuer,
     clientId: CLIENT_ID,
     names,
+    unverified,
     get stall() {
       return state.stall;
     },
@@ -135,7 +139,12 @@ export async function startOidcProvider(): Promise<TestOidcProvider> {
         claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['name'] },
         findAccount: async (_ctx, sub) => ({
           accountId: sub,
-          claims: async () => ({ sub, email: sub, email_verified: true, name: names.get(sub) ?? sub.split('@')[0] }),
+          claims: async () => ({
+            sub,
+            email: sub,
+            email_verified: !unverified.has(sub),
+            name: names.get(sub) ?? sub.split('@')[0],
+          }),
         }),
         interactions: { url: (_ctx, i) => `/interaction/${i.uid}` },
         features: { devInteractions: { enabled: false } },

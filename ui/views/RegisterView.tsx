@@ -9,7 +9,7 @@ import { useSnapshot } from 'valtio';
 import { register } from '../api/calls';
 import { AuthCard, FormField } from '../components/FormField';
 import { validateRegister } from '../logic/validation';
-import { authStore, refreshConfig, registrationAllowed } from '../stores/auth';
+import { authStore, localAccounts, refreshConfig, registrationAllowed } from '../stores/auth';
 
 type Errors = Partial<Record<'email' | 'fullName' | 'password' | 'confirmPassword' | 'form', string>>;
 
@@ -46,7 +46,8 @@ export function RegisterView() {
   }
 
   const title = isAdmin ? 'Admin registration' : 'Register';
-  if (config && !isAdmin && !registrationAllowed()) {
+  // With an identity provider accounts come from it: neither registration is offered (application.md §6).
+  if (config && (isAdmin ? !localAccounts() : !registrationAllowed())) {
     return (
       <AuthCard title="Register">
         <p className="text-sm text-slate-600">Registration is not enabled on this server.</p>
