@@ -272,7 +272,38 @@ describe('the comments panel with two reviewers', () => {
       writeFileSync(path.join(shots, `${who}-final.png`), await panel(p).screenshot());
   });
 
-  it('asks before discarding a draft and before deleting', async () => {
+  it('Ann edits her thread and attaches a file; Bob deletes his reply; each change shows on the other side', async () => {
+    const annThread = panel(ann).getByTestId('comment-thread').first();
+    await annThread.getByRole('button', { name: 'Edit thread' }).click();
+    const editor = ann.getByTestId('comment-editor');
+    await expect.poll(() => editor.getByLabel('Message').inputValue()).toBe(MESSAGE);
+    await editor.getByLabel('Message').fill(`${MESSAGE} (frame 12)`);
+    await editor.getByRole('button', { name: 'Cancel' }).click();
+    await ann.getByTestId('comment-confirm').getByText('Discard modification?').waitFor();
+    await ann.getByRole('button', { name: 'No' }).click();
+    await editor.getByTestId('comment-file-input').setInputFiles({
+      name: 'weld-report.txt',
+      mimeType: 'text/plain',
+      buffer: Buffer.from('weld report: bracket B12 ok\n'),
+    });
+    await editor.getByText('weld-report.txt').waitFor();
+    await editor.getByRole('button', { name: 'Submit' }).click();
+    await ann.getByText('Comment/Reply was deleted/updated', { exact: true }).waitFor();
+    await expect
+      .poll(() => annThread.getByTestId('thread-card').getByTestId('attachment-count').textContent())
+      .toBe('2');
+    await panel(bob).getByText(`${MESSAGE} (frame 12)`).waitFor();
+
+    const bobReply = panel(bob).getByTestId('reply-card').filter({ hasText: REPLY });
+    await bobReply.getByRole('button', { name: 'Delete reply' }).click();
+    await bob.getByTestId('comment-confirm').getByText('Delete this reply?').waitFor();
+    await bob.getByRole('button', { name: 'Yes' }).click();
+    await bob.getByText('Comment/Reply was deleted/updated', { exact: true }).waitFor();
+    await panel(ann).getByText(REPLY).waitFor({ state: 'detached' });
+    await panel(bob).getByText(REPLY).waitFor({ state: 'detached' });
+  });
+
+  it('asks before discarding a new draft', async () => {
     await panel(ann).getByRole('button', { name: 'Add Comment' }).click();
     await ann.getByTestId('comment-editor').getByLabel('Message').fill('draft');
     await ann.getByTestId('comment-editor').getByRole('button', { name: 'Cancel' }).click();
