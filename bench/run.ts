@@ -11,6 +11,8 @@
  *             BENCH_SIZES=100000,500000; named explicitly, it takes minutes).
  *   pick    — pick latency of Engine.pick vs a Raycaster over one Mesh per part, in Node on the same rays
  *             (bench/viewer/pickSuite.ts; BENCH_SIZES, default 100000,500000).
+ *   review  — 50 reviewers posting and reading comments on one project for a minute over HTTP and
+ *             socket.io (bench/comments/reviewSuite.ts; REVIEWERS, BENCH_SECONDS).
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
@@ -86,6 +88,7 @@ export const SUITES: Record<string, Suite> = {
   viewer: async () => (await import('./viewer/runViewerBench')).viewerSuite(),
   tools: async () => (await import('./tools/toolsSuite')).toolsSuite(),
   pick: async () => (await import('./viewer/pickSuite')).pickSuite(),
+  review: async () => (await import('./comments/reviewSuite')).reviewSuite(),
 };
 /** Suites run when none is named (viewer takes minutes: name it). */
 const DEFAULT_SUITES = ['package', 'ocx'];

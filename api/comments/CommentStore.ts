@@ -9,6 +9,7 @@ import { randomUUID } from 'node:crypto';
 import { type Kysely, type Selectable, sql, type Transaction } from 'kysely';
 import {
   type AttachmentInput,
+  type AttachmentView,
   COMMENT_STATE_LABELS,
   type Comment,
   type CommentInput,
@@ -20,6 +21,7 @@ import {
 import type { CommentsTable, DB } from '../db/database';
 import { ApiError, Errors } from '../errors';
 import { type AttachmentRow, AttachmentStore, attachmentToApi } from './AttachmentStore';
+import type { ImportedComment, ImportedThread } from './bcf/importBcf';
 
 export type CommentRow = Selectable<CommentsTable>;
 
@@ -461,6 +463,76 @@ export class CommentStore {
     });
     await this.attachments.removeFiles(removedIds);
     return { threadIds, changedThreadIds, deleted };
+  }
+
+  /**
+   * Stores threads read from a BCF package (bcf/importBcf.ts) on `place`, with their authors, times, states
+   * and VIEW attachments; `describe` gives a user's full name (the e-mail when unknown). All or nothing.
+   * @returns the new thread ids, in package order.
+   */
+  async insertImported(
+    place: CommentPlace,
+    threads: ImportedThread[],
+    uploader: string,
+    describe: (userName: string) => string,
+  ): Promise<string[]> {
+    const created: string[] = [];
+    type Bound = { id: string; view: AttachmentView };
+    const stored = new Map<ImportedComment, Bound[]>();
+    try {
+      for (const t of threads)
+        for (const c of [t, ...t.replies]) {
+          const list: Bound[] = [];
+          for (const a of c.attachments) {
+            const row = await this.attachments.saveBytes(place.project, uploader, a.fileName, Buffer.from(a.bytes), 1);
+            created.push(row.id);
+            list.push({ id: row.id, view: a.view });
+          }
+          stored.set(c, list);
+        }
+      const ids: string[] = [];
+      await this.db.transaction().execute(async (trx) => {
+        for (const t of threads) {
+          const threadId = randomUUID();
+          ids.push(threadId);
+          for (const c of [t, ...t.replies]) {
+            const id = c === t ? threadId : randomUUID();
+            await trx
+              .insertInto('comments')
+              .values({
+                id,
+                thread_id: threadId,
+                project_name: place.project,
+                version_name: place.version,
+                revision_number: place.revision,
+                type: c.type,
+                time_stamp: c.timeStamp,
+                author_user_name: c.author,
+                author_description: describe(c.author),
+                last_modification_time: c.lastModificationTime,
+                assignees: JSON.stringify(c.assignees.map((u) => ({ userName: u, description: describe(u) }))),
+                labels: JSON.stringify(c.labels),
+                message: c.message,
+                seen_by: JSON.stringify([c.author]),
+                state: c.state,
+                ...markerColumns(null),
+                has_modifications: c.hasModifications ? 1 : 0,
+              })
+              .execute();
+            for (const [position, a] of (stored.get(c) ?? []).entries())
+              await trx
+                .updateTable('comment_attachments')
+                .set({ comment_id: id, view: JSON.stringify(a.view), position })
+                .where('id', '=', a.id)
+                .execute();
+          }
+        }
+      });
+      return ids;
+    } catch (e) {
+      await this.dropUploads(created);
+      throw e;
+    }
   }
 
   /** Deletes every comment and attachment (bound or not) of a project, files included. */

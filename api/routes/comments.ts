@@ -177,6 +177,16 @@ export default async function commentRoutes(app: FastifyInstance): Promise<void>
     },
   });
 
+  /** Assignees with the full names of the users Keelson knows (the client may send user names only). */
+  async function named(list: CommentUser[]): Promise<CommentUser[]> {
+    const out: CommentUser[] = [];
+    for (const a of list) {
+      const u = await users.find(a.userName);
+      out.push({ userName: a.userName, description: u?.name ?? a.description });
+    }
+    return out.filter((a, i) => out.findIndex((b) => b.userName === a.userName) === i);
+  }
+
   /** The revision a comment is made on must exist (404 'Revision N of project X not found'). */
   async function checkRevision(project: string, revision: number): Promise<void> {
     await projects.revision(project, revision);
@@ -192,7 +202,8 @@ export default async function commentRoutes(app: FastifyInstance): Promise<void>
       const name = project ?? normaliseProjectName(query.projectName);
       await checkRevision(name, query.projectRevisionNumber);
       const place = { project: name, version: query.projectVersionName, revision: query.projectRevisionNumber };
-      const { thread, id } = await comments.add(place, commentUserOf(user), body.comment);
+      const input = { ...body.comment, assignees: await named(body.comment.assignees) };
+      const { thread, id } = await comments.add(place, commentUserOf(user), input);
       push('added', thread, id, user);
       return thread;
     },
@@ -245,7 +256,10 @@ export default async function commentRoutes(app: FastifyInstance): Promise<void>
       const row = await visibleComment(user, body.comment.id);
       if (row.type === 'StateChangeMessage') throw commentErrors.notEditable();
       if (!mayEdit(user, row)) throw Errors.forbidden('Only the author or an administrator may edit this comment');
-      const thread = await comments.update(row, body.comment, user.email);
+      const patch = body.comment.assignees
+        ? { ...body.comment, assignees: await named(body.comment.assignees) }
+        : body.comment;
+      const thread = await comments.update(row, patch, user.email);
       const deleted = body.comment.state === 'Deleted' && row.state !== 'Deleted';
       push(deleted ? 'deleted' : 'updated', thread, row.id, user);
       return thread;

@@ -34,6 +34,7 @@ const FIXED: Record<Role, string[]> = {
 const SEES: Record<Role, boolean> = { anonymous: false, outsider: false, reader: true, uploader: true, admin: true };
 
 const M1 = readFileSync(path.join(SAMPLES, 'NAPA-OCX_M1.3docx'));
+const BCF_MINIMUM = readFileSync(path.join(SAMPLES, '../bcf/v3.0_Markup_Minimum_information.bcf'));
 const SHIP = 'SHIP';
 
 /**
@@ -359,6 +360,19 @@ const SAMPLES_BY_ROUTE: Record<string, Sample> = {
       method: 'POST',
       url: `/api/keelson-static/comments/delete-revision-comments?${commentPlace({}, '99')}`,
     }),
+  },
+  'GET /api/keelson-static/comments/bcf': {
+    who: 'read',
+    project: SHIP,
+    req: () => ({ url: `/api/keelson-static/comments/bcf?${q({ projectName: SHIP })}` }),
+  },
+  'POST /api/keelson-static/comments/bcf': {
+    who: 'read',
+    project: SHIP,
+    req: () => {
+      const { payload, headers } = multipartFile('minimum.bcf', BCF_MINIMUM);
+      return { method: 'POST', url: `/api/keelson-static/comments/bcf?${q({ projectName: SHIP })}`, payload, headers };
+    },
   },
   'GET /api/keelson-instance/users/all': {
     who: 'read',

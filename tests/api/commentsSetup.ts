@@ -1,6 +1,6 @@
 /**
- * Shared set-up of the comment API tests: one app with a converted NAPA-OCX_M1 project 'SHIP' (two
- * revisions), a second project 'OTHER', and users: the administrator, an author, an assignee and a
+ * Shared set-up of the comment API tests: one app with a converted sample project (NAPA-OCX_M1 unless
+ * told; two revisions), a second project 'OTHER', and users: the administrator, an author, an assignee and a
  * bystander with access to SHIP only, and an outsider without access.
  */
 import { readFileSync } from 'node:fs';
@@ -41,13 +41,14 @@ export interface CommentsWorld {
 }
 
 /** Builds the world (a few seconds: two conversions); `realtime` attaches socket.io before the first request. */
-export async function commentsWorld(opts: { realtime?: boolean } = {}): Promise<CommentsWorld> {
+export async function commentsWorld(opts: { realtime?: boolean; model?: string } = {}): Promise<CommentsWorld> {
+  const model = opts.model ?? 'NAPA-OCX_M1';
   const t = await makeApp({ organizationDomain: 'nobody.example' });
   if (opts.realtime) attachRealtime(t.app);
   const token = {} as Record<Who, string>;
   token.admin = await signUp(t.app, EMAILS.admin, { admin: true });
-  const project = await uploadSample(t, token.admin, 'NAPA-OCX_M1');
-  await uploadSample(t, token.admin, 'NAPA-OCX_M1');
+  const project = await uploadSample(t, token.admin, model);
+  await uploadSample(t, token.admin, model);
   const other = await uploadAs(t, token.admin, 'OTHER');
   for (const who of ['author', 'assignee', 'bystander', 'outsider'] as const) await signUp(t.app, EMAILS[who]);
   for (const who of ['author', 'assignee', 'bystander'] as const)
