@@ -6,10 +6,11 @@
  * come back: his canvas then shows what Ann's showed), replies and changes the state; Ann sees both live.
  * Texts are read from the panel; screenshots of both panels are written to the test's temp directory.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
+import { unzipSync, strFromU8 } from 'fflate';
 import { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from './support/chromium';
@@ -56,7 +57,7 @@ beforeAll(async () => {
   const bobToken = await loginToken(BOB);
   browser = await launchChromium();
   ann = await newLoggedInPage(browser, annToken);
-  bob = await newLoggedInPage(browser, bobToken);
+  bob = await newLoggedInPage(browser, bobToken, { acceptDownloads: true });
   for (const p of [ann, bob]) p.setDefaultTimeout(30_000);
   await Promise.all([openViewer(ann, server.url, MODEL), openViewer(bob, server.url, MODEL)]);
   for (const p of [ann, bob]) {
@@ -301,6 +302,27 @@ describe('the comments panel with two reviewers', () => {
     await bob.getByText('Comment/Reply was deleted/updated', { exact: true }).waitFor();
     await panel(ann).getByText(REPLY).waitFor({ state: 'detached' });
     await panel(bob).getByText(REPLY).waitFor({ state: 'detached' });
+  });
+
+  it('Bob exports the thread as BCF 3.0 and Ann imports it back as a new thread', async () => {
+    await panel(bob).getByRole('button', { name: 'BCF' }).click();
+    const [download] = await Promise.all([
+      bob.waitForEvent('download'),
+      bob.getByRole('menuitem', { name: 'Export BCF', exact: true }).click(),
+    ]);
+    expect(download.suggestedFilename()).toBe(`${MODEL}.bcf`);
+    const file = path.join(shots, `${MODEL}.bcf`);
+    await download.saveAs(file);
+    const entries = unzipSync(new Uint8Array(readFileSync(file)));
+    const markups = Object.keys(entries).filter((n) => n.endsWith('/markup.bcf'));
+    expect(markups).toHaveLength(1);
+    expect(strFromU8(entries[markups[0]])).toContain(LABEL);
+
+    await panel(ann).getByRole('button', { name: 'BCF' }).click();
+    await ann.getByTestId('bcf-file-input').setInputFiles(file);
+    await ann.getByText('Imported 1 topic(s) from BCF 3.0', { exact: true }).waitFor();
+    await expect.poll(() => panel(ann).getByTestId('thread-card').count()).toBe(2);
+    await expect.poll(() => panel(bob).getByTestId('thread-card').count()).toBe(2);
   });
 
   it('asks before discarding a new draft', async () => {

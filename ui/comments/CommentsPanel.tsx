@@ -11,7 +11,7 @@ import { visibleThreads } from '../logic/commentsView';
 import { commentsStore, refreshComments, startNewThread, toggleMarkers } from '../stores/comments';
 import { CommentEditor } from './CommentEditor';
 import { CommentThread } from './CommentThread';
-import { FiltersMenu, SortMenu } from './FilterSortMenus';
+import { BcfMenu, FiltersMenu, SortMenu } from './FilterSortMenus';
 
 export function CommentsPanel({ half }: { half: boolean }) {
   const { loading, threads, filters, sort, showMarkers, editor, placingMarker } = useSnapshot(commentsStore);
@@ -48,6 +48,7 @@ export function CommentsPanel({ half }: { half: boolean }) {
         </button>
         <FiltersMenu disabled={busy} />
         <SortMenu disabled={busy} />
+        <BcfMenu disabled={busy} />
         <button
           type="button"
           className="btn-ghost px-2 py-1 text-xs whitespace-nowrap"
