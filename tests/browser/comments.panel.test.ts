@@ -83,6 +83,29 @@ function meanDiff(a: PNG, b: PNG): number {
   return sum / ((a.data.length / 4) * 3);
 }
 
+/** The centre (CSS px of the canvas, device scale 1) of the pixels that differ between two pictures. */
+function diffCentre(a: PNG, b: PNG): { x: number; y: number } {
+  let sx = 0;
+  let sy = 0;
+  let n = 0;
+  for (let y = 0; y < a.height; y++)
+    for (let x = 0; x < a.width; x++) {
+      const i = 4 * (y * a.width + x);
+      if (
+        Math.abs(a.data[i] - b.data[i]) +
+          Math.abs(a.data[i + 1] - b.data[i + 1]) +
+          Math.abs(a.data[i + 2] - b.data[i + 2]) >
+        30
+      ) {
+        sx += x;
+        sy += y;
+        n++;
+      }
+    }
+  expect(n).toBeGreaterThan(0);
+  return { x: sx / n, y: sy / n };
+}
+
 /** Clicks canvas points from the centre outwards until one selects an object (the properties panel shows). */
 async function selectSomething(p: Page): Promise<string> {
   const box = (await p.getByTestId('viewer-canvas').boundingBox())!;
@@ -240,6 +263,16 @@ describe('the comments panel with two reviewers', () => {
       .toBe(true);
     await panel(bob).getByRole('button', { name: 'Markers' }).click();
     await expect.poll(async () => meanDiff(shown, await canvasImage(bob))).toBeLessThan(0.05);
+
+    // The pin is where the two pictures differ: clicking it opens its thread.
+    const pin = diffCentre(shown, hidden);
+    const thread = panel(bob).getByTestId('comment-thread').first();
+    await thread.getByRole('button', { name: 'Collapse thread' }).click();
+    await expect.poll(() => thread.getAttribute('data-active')).toBe('false');
+    const canvas = (await bob.getByTestId('viewer-canvas').boundingBox())!;
+    await bob.mouse.click(canvas.x + pin.x, canvas.y + pin.y);
+    await expect.poll(() => thread.getAttribute('data-active')).toBe('true');
+    await thread.getByRole('button', { name: 'Collapse thread' }).waitFor();
   });
 
   it('Bob replies and changes the state; Ann sees both live', async () => {
