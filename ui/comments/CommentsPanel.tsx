@@ -30,7 +30,7 @@ export function CommentsPanel({ half }: { half: boolean }) {
         <span className="flex-1" />
         <button
           type="button"
-          className="btn-ghost px-2 py-1 text-xs whitespace-nowrap"
+          className="btn-ghost px-1.5 py-1 text-xs whitespace-nowrap"
           disabled={busy || editor !== null}
           onClick={startNewThread}
         >
@@ -51,7 +51,7 @@ export function CommentsPanel({ half }: { half: boolean }) {
         <BcfMenu disabled={busy} />
         <button
           type="button"
-          className="btn-ghost px-2 py-1 text-xs whitespace-nowrap"
+          className="btn-ghost px-1.5 py-1 text-xs whitespace-nowrap"
           disabled={busy}
           onClick={() => void refreshComments()}
         >

@@ -49,7 +49,7 @@ export function FiltersMenu({ disabled }: { disabled: boolean }) {
   return (
     <Popover className="relative">
       <PopoverButton
-        className="btn-ghost px-2 py-1 text-xs"
+        className="btn-ghost px-1.5 py-1 text-xs"
         disabled={disabled}
         data-testid="comments-filters"
         data-active={active}
@@ -103,7 +103,7 @@ export function SortMenu({ disabled }: { disabled: boolean }) {
   return (
     <Popover className="relative">
       <PopoverButton
-        className="btn-ghost px-2 py-1 text-xs"
+        className="btn-ghost px-1.5 py-1 text-xs"
         disabled={disabled}
         data-testid="comments-sort"
         title={SORT_LABEL[sort]}
@@ -134,7 +134,7 @@ export function BcfMenu({ disabled }: { disabled: boolean }) {
   const item = 'flex w-full rounded px-2 py-1 text-left text-sm hover:bg-slate-100';
   return (
     <Popover className="relative">
-      <PopoverButton className="btn-ghost px-2 py-1 text-xs" disabled={disabled} title="BCF export and import">
+      <PopoverButton className="btn-ghost px-1.5 py-1 text-xs" disabled={disabled} title="BCF export and import">
         BCF
       </PopoverButton>
       <PopoverPanel anchor={{ to: 'bottom end', gap: 4 }} className="panel z-40 w-44 p-1" role="menu" aria-label="BCF">
