@@ -21,6 +21,7 @@ import { ProjectStore } from './projects/ProjectStore';
 import { RevisionCache } from './projects/RevisionCache';
 import { registerUi, wantsSpaFallback } from './ui';
 import authRoutes from './routes/auth';
+import oidcRoutes from './routes/oidc';
 import projectRoutes from './routes/projects';
 import modelRoutes from './routes/models';
 import instanceRoutes from './routes/instance';
@@ -176,6 +177,7 @@ export async function buildApp(
     handler: async () => ({ status: 'ok' }),
   });
   await app.register(authRoutes);
+  await app.register(oidcRoutes);
   await app.register(projectRoutes);
   await app.register(modelRoutes);
   await app.register(instanceRoutes);

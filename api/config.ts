@@ -19,6 +19,7 @@ export interface ServerConfig {
   tokenTtlMin: number;
   allowRegistration: boolean;
   organizationDomain: string;
+  /** Viewer inactivity timeout given to clients, minutes (fractions allowed, > 0). */
   webViewerTimeoutMin: number;
   /** Import the demo ship on first start. */
   demoShip: boolean;
@@ -38,6 +39,33 @@ export interface ServerConfig {
   authRateLimitPerMin: number;
   /** Take the client IP from X-Forwarded-For (behind a reverse proxy), for the sign-in limit. */
   trustProxy: boolean;
+  /** Who signs users in: Keelson's own passwords ('local') or an OpenID Connect provider ('oidc'). */
+  authProvider: 'local' | 'oidc';
+  /** OpenID Connect settings; used when authProvider is 'oidc'. */
+  oidc: OidcConfig;
+}
+
+/** The OpenID Connect provider Keelson signs users in with (authorization code + PKCE). */
+export interface OidcConfig {
+  /** Issuer URL; discovery reads `{issuer}/.well-known/openid-configuration`. */
+  issuer: string;
+  clientId: string;
+  /** Client secret for a confidential client (client_secret_basic); empty for a public client. */
+  clientSecret: string;
+  /** Scopes asked for; must yield the `email` claim in the ID token. */
+  scopes: string;
+  /** Redirect URI registered at the provider; empty: the UI's origin + '/login/callback'. */
+  redirectUri: string;
+  /** E-mail that becomes the administrator on its first sign-in while no administrator exists. */
+  adminEmail: string;
+  /** How long the server waits for the provider (discovery, keys, token exchange), ms. */
+  timeoutMs: number;
+}
+
+function provider(value: string | undefined): 'local' | 'oidc' {
+  if (value === undefined || value === '' || value === 'local') return 'local';
+  if (value === 'oidc') return 'oidc';
+  throw new Error(`Environment variable AUTH_PROVIDER="${value}" is not 'local' or 'oidc'`);
 }
 
 function bool(value: string | undefined, fallback: boolean, name: string): boolean {
@@ -52,6 +80,14 @@ function int(value: string | undefined, fallback: number, name: string): number 
   const n = Number(value);
   if (!Number.isInteger(n) || n < 0)
     throw new Error(`Environment variable ${name}="${value}" is not a non-negative integer`);
+  return n;
+}
+
+function positive(value: string | undefined, fallback: number, name: string): number {
+  if (value === undefined || value === '') return fallback;
+  const n = Number(value);
+  if (!Number.isFinite(n) || n <= 0)
+    throw new Error(`Environment variable ${name}="${value}" is not a positive number`);
   return n;
 }
 
@@ -80,7 +116,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     tokenTtlMin: int(env.TOKEN_TTL_MIN, 720, 'TOKEN_TTL_MIN'),
     allowRegistration: bool(env.ALLOW_REGISTRATION, true, 'ALLOW_REGISTRATION'),
     organizationDomain: env.ORGANIZATION_DOMAIN ?? '',
-    webViewerTimeoutMin: int(env.WEB_VIEWER_TIMEOUT_MIN, 15, 'WEB_VIEWER_TIMEOUT_MIN'),
+    webViewerTimeoutMin: positive(env.WEB_VIEWER_TIMEOUT_MIN, 15, 'WEB_VIEWER_TIMEOUT_MIN'),
     demoShip: bool(env.DEMO_SHIP, true, 'DEMO_SHIP'),
     maxUploadMb: int(env.MAX_UPLOAD_MB, 2048, 'MAX_UPLOAD_MB'),
     maxUnpackedMb: int(env.MAX_UNPACKED_MB, 4096, 'MAX_UNPACKED_MB'),
@@ -89,8 +125,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     useWorkerThreads: bool(env.CONVERT_IN_WORKERS, true, 'CONVERT_IN_WORKERS'),
     authRateLimitPerMin: int(env.AUTH_RATE_LIMIT_PER_MIN, 10, 'AUTH_RATE_LIMIT_PER_MIN'),
     trustProxy: bool(env.TRUST_PROXY, false, 'TRUST_PROXY'),
+    authProvider: provider(env.AUTH_PROVIDER),
+    oidc: {
+      issuer: (env.OIDC_ISSUER ?? '').replace(/\/+$/, ''),
+      clientId: env.OIDC_CLIENT_ID ?? '',
+      clientSecret: env.OIDC_CLIENT_SECRET ?? '',
+      scopes: env.OIDC_SCOPES || 'openid email profile',
+      redirectUri: env.OIDC_REDIRECT_URI ?? '',
+      adminEmail: (env.OIDC_ADMIN_EMAIL ?? '').trim().toLowerCase(),
+      timeoutMs: int(env.OIDC_TIMEOUT_MS, 10_000, 'OIDC_TIMEOUT_MS'),
+    },
     ...overrides,
   };
+  if (cfg.authProvider === 'oidc' && (!cfg.oidc.issuer || !cfg.oidc.clientId))
+    throw new Error('AUTH_PROVIDER=oidc needs OIDC_ISSUER and OIDC_CLIENT_ID');
   if (!cfg.jwtSecret) cfg.jwtSecret = loadOrCreateSecret(cfg.dataDir);
   return cfg;
 }

@@ -37,6 +37,13 @@ export const Errors = {
   forbidden: (message: string) => new ApiError('Forbidden', 403, message, 'permission'),
   adminExists: () => new ApiError('Forbidden', 403, 'An administrator is already registered', 'permission'),
   registrationDisabled: () => new ApiError('Forbidden', 403, 'Registration is not allowed', 'permission'),
+  passwordSignInDisabled: () =>
+    new ApiError(
+      'Forbidden',
+      403,
+      'Sign-in with a password is not enabled; sign in with the identity provider',
+      'permission',
+    ),
   emailMismatch: () => new ApiError('Forbidden', 403, 'The e-mail does not match the signed-in user', 'permission'),
   userExists: () => new ApiError('Conflict', 409, 'A user with this e-mail already exists', 'conflict'),
   conversionInProgress: (name: string) =>

@@ -99,6 +99,8 @@ export function attachRealtime(app: FastifyInstance): Server {
         throw Errors.forbidden('You can only join the room of your own e-mail');
       return user.email;
     }
+    // As on the REST routes: until the required password change, only the user's own room (its notices).
+    if (user.requirePasswordReset) throw Errors.passwordChangeRequired();
     if (room.startsWith(PROJECT_ROOM_PREFIX)) {
       const name = room.slice(PROJECT_ROOM_PREFIX.length).trim().toUpperCase();
       if (!name || !(await maySee(ctx, user, name))) throw Errors.forbidden(`Project ${name} not found`);
@@ -109,8 +111,12 @@ export function attachRealtime(app: FastifyInstance): Server {
     return room;
   }
 
+  // One queue keeps progress events in the order the conversion sent them while each is access-checked.
+  let progressQueue = Promise.resolve();
   const off = conversions.onProgress((e: ProgressEvent) => {
-    io.to(e.conversionId).emit('progress', e);
+    progressQueue = progressQueue
+      .then(() => emitToProjectRoom(io, ctx, e.conversionId, e.projectName, 'progress', e))
+      .catch(() => {});
   });
   const offComments = ctx.commentEvents.on((e) => {
     io.to(projectRoom(e.projectName)).emit(COMMENT_EVENT, e);
@@ -119,6 +125,11 @@ export function attachRealtime(app: FastifyInstance): Server {
     notifyUser(io, n);
     if (n.kind === 'user-deleted') io.in(n.email.toLowerCase()).disconnectSockets(true);
   });
+  // Open sockets keep the HTTP server from closing: end them first, so that a stopping server (SIGTERM)
+  // exits while viewers are connected and the clients see the server close their connection.
+  app.addHook('preClose', async () => {
+    io.disconnectSockets(true);
+  });
   app.addHook('onClose', async () => {
     off();
     offNotices();
@@ -126,6 +137,36 @@ export function attachRealtime(app: FastifyInstance): Server {
     await new Promise<void>((resolve) => io.close(() => resolve()));
   });
   return io;
+}
+
+/**
+ * Emits `event` to the sockets in `room` whose user may still see `project` at this moment: access that
+ * expires ('valid until' passed) or is taken away after a join ends delivery at once, and such a socket is
+ * removed from the room (it may join again when access returns). A socket whose token no longer holds is
+ * disconnected.
+ */
+export async function emitToProjectRoom(
+  io: Server,
+  ctx: FastifyInstance['ctx'],
+  room: string,
+  project: string,
+  event: string,
+  payload: unknown,
+): Promise<void> {
+  const sockets = await io.in(room).fetchSockets();
+  await Promise.all(
+    sockets.map(async (socket) => {
+      let allowed = false;
+      try {
+        allowed = await maySee(ctx, await userOfToken(ctx, String(socket.data.token)), project);
+      } catch {
+        socket.disconnect(true);
+        return;
+      }
+      if (allowed) socket.emit(event, payload);
+      else socket.leave(room);
+    }),
+  );
 }
 
 /** Sends a user notification to the room keyed by the user's (lower-cased) e-mail. */

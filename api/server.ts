@@ -7,11 +7,14 @@ import { buildApp } from './app';
 import { loadConfig } from './config';
 import { startDemoShipImport } from './demo';
 import { attachRealtime } from './realtime';
+import { loadKernelSync } from '../engine/node/wasm/loadKernel';
 
 async function main(): Promise<void> {
   // Everything the server writes (database, uploads, revisions, secret) is for the server's user only.
   process.umask(0o077);
   const config = loadConfig();
+  // Server-side sections use the WebAssembly kernel when it is built (else the TypeScript one, with one line).
+  loadKernelSync();
   const app = await buildApp(config, { logger: process.env.LOG !== 'false', serveUi: true });
   attachRealtime(app);
   await app.listen({ port: config.port, host: config.host });

@@ -41,7 +41,7 @@ import { SelectionController } from './interaction/SelectionController';
 import { ViewActions } from './interaction/ViewActions';
 import type { Vec3 } from './interaction/cameraMath';
 import { isBoxValid, type Box3Tuple } from './model/types';
-import { createStateUniforms } from './scene/chunkMaterial';
+import { createStateUniforms, type ObjectStateUniforms } from './scene/chunkMaterial';
 import { FrameLoop } from './scene/FrameLoop';
 import { LOD_BUILD_MS_PER_FRAME, ModelScene } from './scene/ModelScene';
 import { describeSceneGraph, findSceneNode } from './scene/sceneGraph';
@@ -81,6 +81,25 @@ export interface EngineDeps {
 const BACKGROUND = 0xeef1f5;
 /** camera-changed events at most this often, ms. */
 const CAMERA_EVENT_INTERVAL_MS = 100;
+
+/**
+ * A read-only look at the engine's parts, for tests and benches that construct an Engine themselves
+ * (not part of EngineApi: the render worker's facade does not offer it). Live: `model` is the model
+ * scene loaded now, or null. Reading state and drawing a frame are what it is for; the UI never uses it.
+ */
+export interface EngineInspection {
+  readonly model: ModelScene | null;
+  readonly cams: CameraRig;
+  readonly loop: FrameLoop;
+  readonly nav: NavigationQuality;
+  readonly clip: ClippingManager;
+  readonly measure: MeasureManager;
+  readonly annotations: AnnotationManager;
+  /** Uniforms shared by every chunk material (uModelOpacity: the model's opacity while the clip box is shown). */
+  readonly uniforms: ObjectStateUniforms;
+  /** Asks for a frame, as any change of state does. */
+  invalidate(): void;
+}
 
 /** The engine facade (see EngineApi for the method contracts). */
 export class Engine implements EngineApi {
@@ -561,6 +580,24 @@ export class Engine implements EngineApi {
     this.measure.cancel();
     this.firstFrameSent = false;
     this.invalidate();
+  }
+
+  /** The engine's parts for tests and benches (EngineInspection). */
+  inspect(): EngineInspection {
+    const engine = this;
+    return {
+      get model() {
+        return engine.model;
+      },
+      cams: this.cams,
+      loop: this.loop,
+      nav: this.nav,
+      clip: this.clip,
+      measure: this.measure,
+      annotations: this.annotations,
+      uniforms: this.uniforms,
+      invalidate: () => this.invalidate(),
+    };
   }
 
   /** True while frames are drawn with interactive detail (camera navigated or animated; see ModelScene.interactive). */

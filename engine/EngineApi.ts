@@ -7,6 +7,7 @@
  */
 import type { FrameTables, ObjectType, PropertyRecord } from './model/types';
 import type { SectionAxis, SectionResult } from './section/types';
+import type { SurfaceObject } from './annotate/surfaceObject';
 import type { Measurement } from './snap/measure';
 import type { SnapResult, SnapSettings } from './snap/snap';
 
@@ -187,23 +188,15 @@ export interface AnnotationSettings {
   brackets: boolean;
 }
 
-/** Surface object of viewer.md §3 as POST .../geometry/surface-objects returns it (lengths in m). */
-export interface SurfaceObjectInput {
-  name: string;
-  definitionPlane?: { point: { x: number; y: number; z: number }; normal: { nx: number; ny: number; nz: number } };
-  parameters: SurfaceParameterInput[];
-}
-
-/** A surface-object parameter (viewer.md §3): points and lengths in m, angles in degrees. */
-export interface SurfaceParameterInput {
-  parameterType: 'length' | 'angle' | 'horizontalLength' | 'verticalLength' | 'radius';
-  parameterValue: number;
-  startPoint?: { x: number; y: number; z: number };
-  endPoint?: { x: number; y: number; z: number };
-  cornerPoint?: { x: number; y: number; z: number };
-  angleVertex?: { x: number; y: number; z: number };
-  startAngle?: number;
-}
+/**
+ * Surface object of viewer.md §3 (lengths in m, angles in degrees) as engine/annotate/surfaceObject.ts
+ * derives it and POST .../geometry/surface-objects returns it: one shape, declared there; the contract's
+ * SurfaceObjectSchema is held to it by a type-level check in api/routes/geometry.ts.
+ */
+export type {
+  SurfaceObject as SurfaceObjectInput,
+  SurfaceParameter as SurfaceParameterInput,
+} from './annotate/surfaceObject';
 
 /** A comment thread's 3D marker (viewer.md §3 "Comment model: ... optional 3D marker"): point in mm. */
 export interface CommentMarker {
@@ -367,7 +360,7 @@ export interface EngineApi {
   /** Annotation settings (viewer.md §3); labels update (an update already running is skipped). */
   setAnnotationSettings(settings: Partial<AnnotationSettings>): void;
   /** Surface objects (API shape, m) whose parameters draw as dimension lines when `parameters` is on. */
-  setSurfaceObjects(objects: SurfaceObjectInput[]): void;
+  setSurfaceObjects(objects: SurfaceObject[]): void;
   /** Context menu 'Deselect N annotation(s)': clears the annotation selection (a click on a label selects it, Ctrl toggles). */
   deselectAnnotations(): void;
   /** Context menu 'Delete N annotation(s)': deletes the selected annotations. */

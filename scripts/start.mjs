@@ -17,7 +17,10 @@ function newest(dir) {
   return t;
 }
 
-const sources = Math.max(...['ui', 'engine', 'workers'].map((d) => newest(path.join(root, d))));
+// The WebAssembly kernel (best effort: without Debian's Rust toolchain the engine uses its TypeScript kernel).
+const wasm = spawnSync(process.execPath, [path.join(root, 'scripts/buildWasm.mjs')], { cwd: root, stdio: 'inherit' });
+if (wasm.status !== 0) console.log('WebAssembly kernel not built: the TypeScript kernel is used.');
+const sources = Math.max(...['ui', 'engine', 'workers', 'wasm/dist'].map((d) => newest(path.join(root, d))));
 if (!existsSync(index) || statSync(index).mtimeMs < sources) {
   console.log('Building the UI (vite build)...');
   const r = spawnSync(process.execPath, [path.join(root, 'node_modules/vite/bin/vite.js'), 'build'], {

@@ -1,17 +1,20 @@
 /**
- * Routes and guards of application.md §2 (history mode, base /): / , /error, /login, /register,
+ * Routes and guards of application.md §2 (history mode, base /): / , /error, /login, /login/callback (the
+ * identity provider's return, §4), /register,
  * /changePassword, /admin and /{modelName}?revision=N.
  */
 import type { ReactNode } from 'react';
 import { Redirect, Route, Switch, useSearch } from 'wouter';
 import { useSnapshot } from 'valtio';
+import { NoticeDialog } from './components/NoticeDialog';
 import { TopBar } from './components/TopBar';
 import { Toasts } from './components/Toasts';
-import { authStore } from './stores/auth';
+import { authStore, OIDC_CALLBACK_PATH } from './stores/auth';
 import { AdminView } from './views/AdminView';
 import { ChangePasswordView } from './views/ChangePasswordView';
 import { ErrorView } from './views/ErrorView';
 import { LoginView } from './views/LoginView';
+import { OidcCallbackView } from './views/OidcCallbackView';
 import { RegisterView } from './views/RegisterView';
 import { StartView } from './views/StartView';
 import { ViewerView } from './views/ViewerView';
@@ -60,6 +63,11 @@ export function App() {
               <LoginView />
             </GuestOnly>
           </Route>
+          <Route path={OIDC_CALLBACK_PATH}>
+            <GuestOnly>
+              <OidcCallbackView />
+            </GuestOnly>
+          </Route>
           <Route path="/register">
             <GuestOnly allowAdminRegistration>
               <RegisterView />
@@ -93,6 +101,7 @@ export function App() {
         </Switch>
       </main>
       <Toasts />
+      <NoticeDialog />
     </div>
   );
 }

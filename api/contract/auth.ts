@@ -83,7 +83,7 @@ export type LoginResponse = v.InferOutput<typeof LoginResponseSchema>;
 export const ChangePasswordBodySchema = v.pipe(
   v.object({
     email: email(),
-    currentPassword: anyPassword('Field is required'),
+    currentPassword: anyPassword('Password is required'),
     newPassword: newPassword(),
     confirmNewPassword: v.pipe(v.string('Field is required'), v.maxLength(PASSWORD_MAX_LENGTH)),
   }),
@@ -154,3 +154,42 @@ export type FixedPermission = (typeof ALL_PERMISSIONS)[number];
 
 /** Prefix of a project permission's identifier: `project:` + the upper-case project name. */
 export const PROJECT_PERMISSION_PREFIX = 'project:';
+
+/** Longest URL accepted from a client (redirect URIs). */
+export const URL_MAX_LENGTH = 2000;
+
+/**
+ * POST /api/auth/viewer/{instance}/oidc/authorize body: where the provider returns the browser to (the
+ * UI's `/login/callback`). Answered with the provider's authorization URL (OidcAuthorizeResponse).
+ */
+export const OidcAuthorizeBodySchema = v.object({
+  redirectUri: v.pipe(
+    v.string('Field is required'),
+    v.nonEmpty('Field is required'),
+    v.maxLength(URL_MAX_LENGTH, `At most ${URL_MAX_LENGTH} characters`),
+    v.url('Input a valid URL'),
+  ),
+});
+export type OidcAuthorizeBody = v.InferOutput<typeof OidcAuthorizeBodySchema>;
+
+/** POST .../oidc/authorize response: the URL the browser opens at the identity provider. */
+export const OidcAuthorizeResponseSchema = v.object({ url: v.string() });
+export type OidcAuthorizeResponse = v.InferOutput<typeof OidcAuthorizeResponseSchema>;
+
+/**
+ * POST .../oidc/token body: the provider's `code` and `state` from the callback URL. Answered like a login
+ * (LoginResponse with Keelson's own bearer token).
+ */
+export const OidcTokenBodySchema = v.object({
+  code: v.pipe(
+    v.string('Field is required'),
+    v.nonEmpty('Field is required'),
+    v.maxLength(2000, 'At most 2000 characters'),
+  ),
+  state: v.pipe(
+    v.string('Field is required'),
+    v.nonEmpty('Field is required'),
+    v.maxLength(200, 'At most 200 characters'),
+  ),
+});
+export type OidcTokenBody = v.InferOutput<typeof OidcTokenBodySchema>;

@@ -5,6 +5,7 @@
 import { MessageChannel } from 'node:worker_threads';
 import { availableParallelism } from 'node:os';
 import { Piscina } from 'piscina';
+import { tsxExecArgv } from '../../engine/node/tsxExecArgv';
 import { convertFile, type ConvertOutput, type ConvertProgress, type ConvertTask } from './convertFile';
 
 /** Runs one conversion; rejects with an AbortError when `signal` aborts. */
@@ -36,9 +37,6 @@ export function workerRunner(
   maxThreads = Math.max(1, Math.floor(availableParallelism() / 2)),
   memoryMb = DEFAULT_WORKER_MEMORY_MB,
 ): ConversionRunner {
-  const hasTsx = process.execArgv.some(
-    (a, i) => a.includes('tsx') && (a.startsWith('--import') || process.execArgv[i - 1] === '--import'),
-  );
   const pool = new Piscina({
     filename: new URL('../../workers/convert.worker.ts', import.meta.url).href,
     minThreads: 0,
@@ -48,7 +46,7 @@ export function workerRunner(
       maxOldGenerationSizeMb: memoryMb,
       maxYoungGenerationSizeMb: Math.min(64, Math.max(8, memoryMb / 8)),
     },
-    execArgv: hasTsx ? process.execArgv : [...process.execArgv, '--import', 'tsx'],
+    execArgv: tsxExecArgv(),
   });
   // A thread that dies outside a task (its heap limit hit while starting) is replaced by the pool; the
   // 'error' event must not become an uncaught exception that stops the server.

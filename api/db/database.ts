@@ -54,6 +54,8 @@ export interface RevisionsTable {
   /** JSON: { modelName, scFile, bytes, triangles, objectCount, schemaVersion, originatingSystem }. */
   info: string;
   warnings: number;
+  /** The conversion that made the revision (its uploads/{id}-* original goes with it); null before 004. */
+  conversion_id: string | null;
 }
 
 export interface ConversionsTable {
@@ -256,7 +258,15 @@ const migrations: Record<string, Migration> = {
       await db.schema.alterTable('users').dropColumn('token_version').execute();
     },
   },
-  '004_comments': {
+  '004_revision_conversion': {
+    async up(db: Kysely<any>) {
+      await db.schema.alterTable('revisions').addColumn('conversion_id', 'text').execute();
+    },
+    async down(db: Kysely<any>) {
+      await db.schema.alterTable('revisions').dropColumn('conversion_id').execute();
+    },
+  },
+  '005_comments': {
     async up(db: Kysely<any>) {
       await db.schema
         .createTable('comments')

@@ -127,6 +127,7 @@ export class ProjectStore {
       originatingSystem: output.originatingSystem,
     });
     let oldDir: string | null = null;
+    let oldConversion: string | null = null;
     const number = await this.db.transaction().execute(async (trx) => {
       let project = await trx.selectFrom('projects').select('id').where('name', '=', name).executeTakeFirst();
       if (!project) {
@@ -164,7 +165,14 @@ export class ProjectStore {
         .where('project_id', '=', project.id)
         .orderBy('number', 'desc')
         .executeTakeFirst();
-      const values = { description, last_updated: now, thumbnail: output.thumbnail, info, warnings: output.warnings };
+      const values = {
+        description,
+        last_updated: now,
+        thumbnail: output.thumbnail,
+        info,
+        warnings: output.warnings,
+        conversion_id: conversionId ?? null,
+      };
       if (replace && latest) {
         const relDir = path.join(
           'projects',
@@ -179,6 +187,7 @@ export class ProjectStore {
         await markReady(latest.number);
         await rename(tmpDir, path.join(this.dataDir, relDir));
         oldDir = path.join(this.dataDir, latest.dir);
+        oldConversion = latest.conversion_id;
         return latest.number;
       }
       const n = (latest?.number ?? 0) + 1;
@@ -196,6 +205,8 @@ export class ProjectStore {
     // Open readers keep their file handles; the replaced files go once the row points elsewhere.
     // The revision is committed: a leftover old directory must not turn the conversion into a failure.
     if (oldDir) await rm(oldDir, { recursive: true, force: true }).catch(() => {});
+    // The replaced revision's uploaded original goes with it.
+    if (oldConversion && oldConversion !== conversionId) await this.removeUploads([oldConversion]);
     return number;
   }
 
@@ -263,7 +274,8 @@ export class ProjectStore {
   }
 
   /**
-   * Deletes one revision (application.md §6: only when more than one exists).
+   * Deletes one revision (application.md §6: only when more than one exists) with its files and the
+   * uploaded original it was converted from.
    * @throws ApiError 404 for an unknown revision, 400 for the only revision.
    */
   async deleteRevision(name: string, number: number): Promise<void> {
@@ -273,5 +285,6 @@ export class ProjectStore {
     if (revs.length < 2) throw Errors.lastRevision();
     await this.db.deleteFrom('revisions').where('id', '=', row.id).execute();
     await rm(this.revisionDir(row), { recursive: true, force: true });
+    if (row.conversion_id) await this.removeUploads([row.conversion_id]);
   }
 }

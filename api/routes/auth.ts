@@ -56,15 +56,18 @@ export default async function authRoutes(app: FastifyInstance): Promise<void> {
   const prefix = `/api/auth/viewer/${config.instance}`;
   const perMin = config.authRateLimitPerMin;
   const wide = new AttemptThrottle(perMin * WIDE_LIMIT_FACTOR);
+  // With an identity provider, accounts come from it (api/routes/oidc.ts): no registration, no passwords.
+  const oidc = config.authProvider === 'oidc';
 
   defineRoute(app, {
     method: 'GET',
     url: '/api/config',
     access: Access.anonymous,
     handler: async (): Promise<ClientConfig> => ({
-      authenticationProvider: 'local',
+      // The spec names the identity-provider variant 'auth0'; Keelson speaks OpenID Connect to any provider.
+      authenticationProvider: oidc ? 'auth0' : 'local',
       webViewerTimeoutInMin: config.webViewerTimeoutMin,
-      allowLocalAuthUserRegistration: config.allowRegistration,
+      allowLocalAuthUserRegistration: config.allowRegistration && !oidc,
       organizationDomain: config.organizationDomain,
       adminRegistered: await users.adminExists(),
       instance: config.instance,
@@ -74,7 +77,8 @@ export default async function authRoutes(app: FastifyInstance): Promise<void> {
 
   // Registration. While no administrator exists, registerAdmin creates one (all permissions; exactly one
   // even under concurrent calls); after that it is refused (403). Ordinary registration needs
-  // allowLocalAuthUserRegistration, except from an administrator (the admin area's "Add user").
+  // allowLocalAuthUserRegistration, except from an administrator (the admin area's "Add user"). With an
+  // identity provider every registration is refused (403): users are created on their first sign-in.
   defineRoute(app, {
     method: 'POST',
     url: `${prefix}/register`,
@@ -82,6 +86,7 @@ export default async function authRoutes(app: FastifyInstance): Promise<void> {
     body: RegisterBodySchema,
     rateLimit: authLimit(perMin, 'registration', false),
     handler: async ({ body, request }) => {
+      if (oidc) throw Errors.registrationDisabled();
       if (body.registerAdmin) {
         await users.createWithDomainRule({
           email: body.email,
@@ -110,6 +115,7 @@ export default async function authRoutes(app: FastifyInstance): Promise<void> {
     body: LoginBodySchema,
     rateLimit: authLimit(perMin, 'sign-in', true),
     handler: async ({ body, request }): Promise<LoginResponse> => {
+      if (oidc) throw Errors.passwordSignInDisabled();
       const email = body.email.toLowerCase();
       wide.check([`ip|${request.ip}`, `email|${email}`], 'sign-in');
       const user = await users.authenticate(email, body.password);

@@ -8,11 +8,27 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { objectGeometry } from '../../engine/annotate/indexGeometry';
-import { deriveSurfaceObject } from '../../engine/annotate/surfaceObject';
-import { SurfaceObjectsBodySchema, SurfaceObjectsQuerySchema, type SurfaceObjectsResponse } from '../contract/geometry';
+import { deriveSurfaceObject, type SurfaceObject } from '../../engine/annotate/surfaceObject';
+import type * as v from 'valibot';
+import {
+  type SurfaceObjectSchema,
+  SurfaceObjectsBodySchema,
+  SurfaceObjectsQuerySchema,
+  type SurfaceObjectsResponse,
+} from '../contract/geometry';
 import { defineRoute } from './define';
 import { Access } from '../access/rules';
 import { loadRevision, loadSectionIndex } from '../projects/loadRevision';
+
+/** True when A and B are the same type (each assignable to the other). */
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+type Assert<T extends true> = T;
+/**
+ * One surface-object shape: the engine declares it (engine/annotate/surfaceObject.ts, which may not import
+ * api/) and the contract's schema (api/contract, which may import only valibot) must describe exactly it;
+ * a drift on either side fails the type check here, where both layers may be imported.
+ */
+export type SurfaceObjectShapeCheck = Assert<Same<v.InferOutput<typeof SurfaceObjectSchema>, SurfaceObject>>;
 
 export default async function geometryRoutes(app: FastifyInstance): Promise<void> {
   defineRoute(app, {

@@ -9,6 +9,7 @@
  *   model in Node (no GPU), beside a linear scan gathering the triangles near the same rays;
  * - clip update latency: Engine.setClipPlaneValue (planes, quads, caps bookkeeping) for 100 plane moves,
  *   beside a linear scan over all triangles finding those crossing the moved plane.
+ * BENCH_TOOLS=sections runs only the section rows (and leaves bench/README.md as it is).
  * Packages are cached in bench/out/ship-N.sc with the object table in ship-N.objects.json. Writes the
  * 'Tools' section of bench/README.md (other sections kept).
  */
@@ -159,12 +160,14 @@ async function runSize(parts: number): Promise<Row[]> {
     add(`section ${axis} speed-up vs linear scan`, median(ref) / median(bvh), '×');
   }
 
+  // BENCH_TOOLS=sections stops after the section rows (no snap or clip, README untouched).
+  if (process.env.BENCH_TOOLS === 'sections') return rows;
   // Snap and clip through the engine in Node.
   const renderer: EngineRenderer = { setPixelRatio() {}, setSize() {}, render() {}, dispose() {} };
   const engine = new Engine({
     createRenderer: () => renderer,
     fetchFn: (async () =>
-      new Response(bytes as unknown as ArrayBuffer, {
+      new Response(bytes as Uint8Array<ArrayBuffer>, {
         headers: { 'content-length': String(bytes.length) },
       })) as typeof fetch,
   });
@@ -180,23 +183,13 @@ async function runSize(parts: number): Promise<Row[]> {
   engine.orbitTo(160, 10, 0);
   engine.fitToWindow();
   t = performance.now();
-  const ms = engine as unknown as { model: { chunks: { buildBvh(): void }[] } };
-  for (const c of ms.model.chunks) c.buildBvh();
+  const ms = engine.inspect();
+  for (const c of ms.model!.chunks) c.buildBvh();
   add('picking BVHs build', performance.now() - t, 'ms');
   const snaps: number[] = [],
     linSnaps: number[] = [];
   let hits = 0;
-  const cams = (
-    engine as unknown as {
-      cams: {
-        raycaster(
-          x: number,
-          y: number,
-        ): { ray: { origin: { x: number; y: number; z: number }; direction: { x: number; y: number; z: number } } };
-        worldPerPixel(p: number[]): number;
-      };
-    }
-  ).cams;
+  const { cams } = engine.inspect();
   for (let i = 0; i < 200; i++) {
     const x = W * (0.2 + 0.6 * ((i * 0.618) % 1)),
       y = H * (0.3 + 0.4 * ((i * 0.377) % 1));
@@ -248,7 +241,7 @@ export async function toolsSuite(): Promise<Row[]> {
     .filter((n) => n > 0);
   const rows: Row[] = [];
   for (const n of sizes) rows.push(...(await runSize(n)));
-  await writeReadme(rows);
+  if (process.env.BENCH_TOOLS !== 'sections') await writeReadme(rows);
   return rows;
 }
 

@@ -29,7 +29,6 @@ import {
   LOD_MAX_PX,
   NAV_DETAIL_MIN_PX,
   NAV_LOD_MAX_PX,
-  type ModelScene,
 } from '../../engine/scene/ModelScene';
 import type { EngineEvent, PointerInput } from '../../engine/EngineApi';
 import { decodeScenePackage } from '../../engine/package/reader';
@@ -149,18 +148,15 @@ async function keelsonBench(url: string, opts: { variants?: boolean; shots?: boo
   // Let the idle BVH builder finish (it runs chunk by chunk between frames).
   await new Promise((r) => setTimeout(r, 50));
   const stats0 = engine.getRenderStats();
-  while (
-    engine.getRenderStats().chunkCount > 0 &&
-    !(engine as unknown as { model: { chunks: { hasBvh: boolean }[] } }).model.chunks.every((ch) => ch.hasBvh)
-  ) {
+  while (engine.getRenderStats().chunkCount > 0 && !engine.inspect().model!.chunks.every((ch) => ch.hasBvh)) {
     await new Promise((r) => setTimeout(r, 20));
   }
 
   // Orbit: the same camera path as the baseline (from 160°/10°, fitted, 1.2° per frame = a 4 px drag step);
   // frame time = step + render + GPU finish, drawn synchronously (the engine's FrameLoop.frame) like the baseline.
   // The frames are drawn during a pointer drag, i.e. with the engine's interactive detail (ModelScene.interactive).
-  const loop = (engine as unknown as { loop: { frame(): void } }).loop;
-  const model = (engine as unknown as { model: ModelScene }).model;
+  const { loop } = engine.inspect();
+  const model = engine.inspect().model!;
   const orbit = async (n: number): Promise<number[]> => {
     const frames: number[] = [];
     engine.orbitTo(160, 10, 0);
@@ -191,8 +187,8 @@ async function keelsonBench(url: string, opts: { variants?: boolean; shots?: boo
     engine.pointer(ptr('up', W / 2 + 4 * n, H / 2, { buttons: 0 }));
     return frames;
   };
-  const nav = (engine as unknown as { nav: { begin(k: 'drag'): void; end(k: 'drag'): void } }).nav;
-  const redraw = engine as unknown as { invalidate(): void };
+  const { nav } = engine.inspect();
+  const redraw = engine.inspect();
   const shots: Record<string, string> = {};
   if (opts.shots) {
     // The start view at rest and with interactive detail (same view), for choosing NAV_* by eye.
@@ -231,7 +227,7 @@ async function keelsonBench(url: string, opts: { variants?: boolean; shots?: boo
     // navigation state reads as idle, so each frame is drawn like a still one.
     Object.defineProperty(nav, 'active', { get: () => false, configurable: true });
     variants['full quality while dragging (as before: edges, 1 px culling, 1.5 px LOD cells)'] = await med();
-    const heads = (engine as unknown as { cams: { heads: { visible: boolean }[] } }).cams.heads;
+    const heads = engine.inspect().cams.headLights;
     heads[1].visible = true;
     variants['walk camera head light on too (as before this round)'] = await med();
     heads[1].visible = false;

@@ -11,7 +11,7 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Mesh, MeshBasicMaterial, type Raycaster } from 'three';
+import { Mesh, MeshBasicMaterial } from 'three';
 import { Engine, type EngineRenderer } from '../../engine/Engine';
 import { decodeScenePackage } from '../../engine/package/reader';
 import { partGeometries } from './partGeometry';
@@ -43,7 +43,7 @@ async function runSize(parts: number): Promise<Row[]> {
   const engine = new Engine({
     createRenderer: () => renderer,
     fetchFn: (async () =>
-      new Response(bytes as unknown as ArrayBuffer, {
+      new Response(bytes as Uint8Array<ArrayBuffer>, {
         headers: { 'content-length': String(bytes.length) },
       })) as typeof fetch,
   });
@@ -51,12 +51,9 @@ async function runSize(parts: number): Promise<Row[]> {
   await engine.loadModel('/ship.sc', {});
   engine.orbitTo(160, 10, 0);
   engine.fitToWindow();
-  const inner = engine as unknown as {
-    model: { chunks: { buildBvh(): void }[] };
-    cams: { raycaster(x: number, y: number): Raycaster };
-  };
+  const inner = engine.inspect();
   let t = performance.now();
-  for (const c of inner.model.chunks) c.buildBvh();
+  for (const c of inner.model!.chunks) c.buildBvh();
   add('BVH build (idle builder; excluded)', performance.now() - t, 'ms');
 
   // Baseline: one Mesh per part, Float32 positions, Uint32 indices (as in bench/viewer/page.ts).

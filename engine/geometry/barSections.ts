@@ -21,6 +21,10 @@ export interface SectionDims {
   flangeWidth?: number;
   bulbAngle?: number; // radians
   bulbOuterRadius?: number;
+  /** Fillet between the web and the bulb's lower flank. */
+  bulbInnerRadius?: number;
+  /** Radius at the top of the bulb (used for the outer corner when BulbOuterRadius is absent). */
+  bulbTopRadius?: number;
   diameter?: number;
   thickness?: number;
   overshoot?: number;
@@ -127,37 +131,59 @@ function bulbAreaTarget(h: number, c: number): number {
 
 /**
  * Bulb flat outline (OCX_GUIDE §5.3.1): web [0, tw] × [0, H − hb], a flank rising at the bulb angle α
- * (BulbAngle, default 30°) from (tw, H − hb) to (b, H − r), the top outer corner rounded with radius r,
- * the top flat back to (0, H). b = FlangeWidth (default tw + c with the EN 10067 bulb width c of the
- * height). r = BulbOuterRadius when given; otherwise r is solved so that the section area equals the
- * EN 10067 area (weights agree with the writers' tables for all HP sizes).
+ * (BulbAngle, default 30°) from (tw, H − hb) to (b, H − r − e), a vertical outer face of height e up to
+ * the top outer corner rounded with radius r, the top flat back to (0, H); the corner between web and
+ * flank is filleted with BulbInnerRadius when given. b = FlangeWidth (default tw + c with the EN 10067
+ * bulb width c of the height).
+ *
+ * The catalogue's own parameters define the shape when present: r = BulbOuterRadius (else
+ * BulbTopRadius), the fillet, α and b. OCX carries no bulb height, so the one free dimension is taken
+ * from the standard: e is solved so that the section area equals the EN 10067 area of the size (the area
+ * grows by c·e). Without a radius, r itself is solved to that area (e = 0). Either way the table only
+ * fills what the catalogue leaves open; it never overrides a given dimension.
  */
 function bulbFlat(H: number, tw: number, d: SectionDims): number[] {
   const b = d.flangeWidth && d.flangeWidth > tw ? d.flangeWidth : tw + hpBulbWidth(H);
   const c = b - tw;
-  const alpha = d.bulbAngle && d.bulbAngle > 0 ? d.bulbAngle : Math.PI / 6;
+  const alpha = d.bulbAngle && d.bulbAngle > 0 && d.bulbAngle < Math.PI / 2 ? d.bulbAngle : Math.PI / 6;
   const rMax = Math.min(c * 0.9, H / 4);
-  const ring = (r: number) => {
-    const hb = Math.min(c * Math.tan(alpha) + r, H * 0.6);
-    const out = [0, 0, tw, 0, tw, H - hb, b, H - r];
+  const hbMax = H * 0.6;
+  const ri = d.bulbInnerRadius && d.bulbInnerRadius > 0 ? d.bulbInnerRadius : 0;
+  const ring = (r: number, e: number) => {
+    const hb = Math.min(c * Math.tan(alpha) + r + e, hbMax);
+    const out = [0, 0, tw, 0];
+    const theta = Math.PI / 2 - alpha; // the turn from the web face into the flank
+    const L = Math.min(ri * Math.tan(theta / 2), (H - hb) / 2, c / Math.cos(alpha) / 2);
+    if (L > 0) {
+      const rf = L / Math.tan(theta / 2);
+      const fillet = circleRing(tw + rf, H - hb - L, rf, 6, Math.PI, Math.PI / 2 + alpha, false, false);
+      out.push(...fillet);
+    } else out.push(tw, H - hb);
+    out.push(b, Math.max(H - r - e, H - hb));
     const arc = circleRing(b - r, H - r, r, 6, 0, Math.PI / 2, false);
     for (let i = 2; i < arc.length; i += 2) out.push(arc[i], arc[i + 1]);
     out.push(0, H);
     return out;
   };
-  if (d.bulbOuterRadius && d.bulbOuterRadius > 0) return ring(Math.min(d.bulbOuterRadius, rMax));
-  // the bulb area grows monotonically with r on [0, rMax]: bisection to the target
   const target = H * tw + bulbAreaTarget(H, c);
+  const given = d.bulbOuterRadius && d.bulbOuterRadius > 0 ? d.bulbOuterRadius : d.bulbTopRadius;
+  if (given && given > 0) {
+    const r = Math.min(given, rMax);
+    const eMax = Math.max(0, hbMax - c * Math.tan(alpha) - r);
+    const e = Math.min(eMax, Math.max(0, (target - Math.abs(ringArea(ring(r, 0)))) / c));
+    return ring(r, e);
+  }
+  // the bulb area grows monotonically with r on [0, rMax]: bisection to the target
   let lo = 0,
     hi = rMax;
-  if (Math.abs(ringArea(ring(hi))) <= target) return ring(hi);
-  if (Math.abs(ringArea(ring(lo))) >= target) return ring(lo);
+  if (Math.abs(ringArea(ring(hi, 0))) <= target) return ring(hi, 0);
+  if (Math.abs(ringArea(ring(lo, 0))) >= target) return ring(lo, 0);
   for (let k = 0; k < 40; k++) {
     const mid = (lo + hi) / 2;
-    if (Math.abs(ringArea(ring(mid))) < target) lo = mid;
+    if (Math.abs(ringArea(ring(mid, 0))) < target) lo = mid;
     else hi = mid;
   }
-  return ring((lo + hi) / 2);
+  return ring((lo + hi) / 2, 0);
 }
 
 /**

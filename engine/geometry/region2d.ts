@@ -24,6 +24,10 @@ export interface Region2D {
   rings: number[][];
   /** Area of the region (outer minus holes), in the square of the input unit. */
   area: number;
+  /** Indices (into the holes given) of holes the polygon boolean could not cut (regionPolygons). */
+  uncut: number[];
+  /** Grid cells left out because their boolean failed (triangulateGrid only). */
+  lostCells: number;
 }
 
 function bbox(r: ArrayLike<number>): [number, number, number, number] {
@@ -40,32 +44,72 @@ function bbox(r: ArrayLike<number>): [number, number, number, number] {
   return [a, b, c, d];
 }
 
-const toRing = (r: ArrayLike<number>): Ring => {
+/** xy pairs as a polygon-clipping ring, snapped to multiples of q when q > 0. */
+const toRing = (r: ArrayLike<number>, q = 0): Ring => {
   const out: Ring = [];
-  for (let i = 0; i + 1 < r.length; i += 2) out.push([r[i], r[i + 1]]);
+  for (let i = 0; i + 1 < r.length; i += 2)
+    out.push(q > 0 ? [Math.round(r[i] / q) * q, Math.round(r[i + 1] / q) * q] : [r[i], r[i + 1]]);
   return out;
 };
 
 /**
  * outer − ∪ holes as polygons (each: outer ring, then its holes; xy pairs, orientation as given). The
  * common case — holes strictly inside and disjoint — needs no polygon boolean; holes
- * that cross the outline or each other go through polygon-clipping.
+ * that cross the outline or each other go through polygon-clipping. When the boolean fails on
+ * near-degenerate input (vertices a rounding error apart, a hole edge along the outline), it is
+ * retried on coordinates snapped to ever coarser grids (at most 1e-5 of the region's size), then hole
+ * by hole; a hole that still cannot be cut is kept as a plain hole when it lies inside the outline,
+ * else left uncut and its index in `holes` pushed to `uncut` (so that the caller can report it).
  */
-export function regionPolygons(outer: number[], holes: number[][]): number[][][] {
+export function regionPolygons(outer: number[], holes: number[][], uncut?: number[]): number[][][] {
   const ob = bbox(outer);
-  const relevant = holes.filter((h) => {
+  const relevant: number[] = [];
+  holes.forEach((h, k) => {
     const hb = bbox(h);
-    return hb[0] < ob[2] && hb[2] > ob[0] && hb[1] < ob[3] && hb[3] > ob[1] && h.length >= 6;
+    if (hb[0] < ob[2] && hb[2] > ob[0] && hb[1] < ob[3] && hb[3] > ob[1] && h.length >= 6) relevant.push(k);
   });
   if (relevant.length === 0) return [[outer]];
-  if (holesInside(outer, relevant)) return [[outer, ...relevant]];
-  try {
-    const res = polygonClipping.difference([toRing(outer)] as Polygon, ...relevant.map((h) => [toRing(h)] as Polygon));
-    return res.map((poly) => poly.map((ring) => ring.slice(0, -1).flat()));
-  } catch {
-    // degenerate input for the boolean: fall back to holes fully inside the outer loop
-    return [[outer, ...relevant.filter((h) => pointInRing(outer, h[0], h[1]))]];
+  const rel = relevant.map((k) => holes[k]);
+  if (holesInside(outer, rel)) return [[outer, ...rel]];
+  const scale = 1 + Math.max(Math.abs(ob[0]), Math.abs(ob[1]), Math.abs(ob[2]), Math.abs(ob[3]));
+  const asPolys = (res: Polygon[]) => res.map((poly) => poly.map((ring) => ring.slice(0, -1).flat()));
+  for (const q of [0, 1e-9 * scale, 1e-7 * scale, 1e-5 * scale]) {
+    const res = tryDifference(
+      [toRing(outer, q)],
+      rel.map((h) => [toRing(h, q)]),
+    );
+    if (res) return asPolys(res);
   }
+  // hole by hole on the finest grid that works for each: only the holes the boolean cannot take are lost
+  let cur: Polygon[] = [[toRing(outer)]];
+  const plain: number[][] = [];
+  for (let i = 0; i < rel.length; i++) {
+    let next: Polygon[] | null = null;
+    for (const q of [0, 1e-9 * scale, 1e-7 * scale, 1e-5 * scale]) {
+      next = tryDifference(q ? cur.map((p) => p.map((r) => snapRing(r, q))) : cur, [[toRing(rel[i], q)]]);
+      if (next) break;
+    }
+    if (next) cur = next;
+    else if (rel[i].every((_, j) => j % 2 === 1 || pointInRing(outer, rel[i][j], rel[i][j + 1]))) plain.push(rel[i]);
+    else uncut?.push(relevant[i]);
+  }
+  const out = asPolys(cur);
+  for (const h of plain) out.find((p) => pointInRing(p[0], h[0], h[1]))?.push(h);
+  return out;
+}
+
+/** outer − ∪ holes by polygon-clipping, or null when the boolean throws. */
+function tryDifference(outer: Polygon | Polygon[], holes: Polygon[]): Polygon[] | null {
+  try {
+    return polygonClipping.difference(outer as Polygon, ...holes);
+  } catch {
+    return null;
+  }
+}
+
+/** A closed ring's vertices snapped to multiples of q. */
+function snapRing(r: Ring, q: number): Ring {
+  return r.map(([x, y]) => [Math.round(x / q) * q, Math.round(y / q) * q] as [number, number]);
 }
 
 /**
@@ -76,7 +120,8 @@ export function regionPolygons(outer: number[], holes: number[][]): number[][][]
  * @returns the region; an empty region (no triangles) when nothing is left.
  */
 export function triangulateRegion(outer: number[], holes: number[][], steinerSpacing = 0, maxSteiner = 4000): Region2D {
-  const polys = regionPolygons(outer, holes);
+  const uncut: number[] = [];
+  const polys = regionPolygons(outer, holes, uncut);
   const pts: number[] = [];
   const idx: number[] = [];
   const rings: number[][] = [];
@@ -113,7 +158,7 @@ export function triangulateRegion(outer: number[], holes: number[][], steinerSpa
     for (const t of tri) idx.push(base + t);
     for (const v of flat) pts.push(v);
   }
-  return { points: Float64Array.from(pts), indices: Uint32Array.from(idx), rings, area };
+  return { points: Float64Array.from(pts), indices: Uint32Array.from(idx), rings, area, uncut, lostCells: 0 };
 }
 
 /**
@@ -207,7 +252,9 @@ const NEIGHBOURS = [1, 0, -1, 0, 0, 1, 0, -1];
  * Vertices are welded, so rings are the true boundary (edges used by one triangle).
  */
 export function triangulateGrid(outer: number[], holes: number[][], cell: number): Region2D {
-  const polys = regionPolygons(outer, holes);
+  const uncut: number[] = [];
+  const polys = regionPolygons(outer, holes, uncut);
+  let lostCells = 0;
   let area = 0;
   for (const p of polys) for (let k = 0; k < p.length; k++) area += (k === 0 ? 1 : -1) * Math.abs(signedArea2d(p[k]));
   const [x0, y0, x1, y1] = bbox(outer);
@@ -353,6 +400,7 @@ export function triangulateGrid(outer: number[], holes: number[][], cell: number
             )
             .map((pp) => pp.map((ring) => ring.slice(0, -1).flat()));
         } catch {
+          lostCells++;
           continue;
         }
       }
@@ -384,7 +432,14 @@ export function triangulateGrid(outer: number[], holes: number[][], cell: number
       c = remap[idx[t + 2]];
     if (a !== b && b !== c && a !== c) wi.push(a, b, c);
   }
-  return { points: Float64Array.from(wp), indices: Uint32Array.from(wi), rings: boundaryRings(wi), area };
+  return {
+    points: Float64Array.from(wp),
+    indices: Uint32Array.from(wi),
+    rings: boundaryRings(wi),
+    area,
+    uncut,
+    lostCells,
+  };
 }
 
 /**

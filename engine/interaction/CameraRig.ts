@@ -35,6 +35,11 @@ export class CameraRig {
     this.heads[1].visible = false;
   }
 
+  /** The head lights of the orbit and walk cameras, in that order (a bench switches the idle one on to measure its cost). */
+  get headLights(): readonly [DirectionalLight, DirectionalLight] {
+    return this.heads;
+  }
+
   get walking(): boolean {
     return this.walkOn;
   }

@@ -203,13 +203,39 @@ export interface PartFidelity {
   /** Line of the part element in the OCX file. */
   line: number;
   vendor: { weightKg?: number; areaM2?: number; cogMm?: [number, number, number] };
-  computed: { weightKg?: number; areaM2?: number; volumeM3?: number; cogMm?: [number, number, number] };
+  /**
+   * The figures from the geometry. cogMm is compared: the solid's centroid, or (after the import chose
+   * the file's convention) the moulded one; cogMouldedMm is the CoG under the moulded convention (plates:
+   * the sheet on its reference surface; profiles: without the plate-thickness shift).
+   */
+  computed: {
+    weightKg?: number;
+    areaM2?: number;
+    volumeM3?: number;
+    cogMm?: [number, number, number];
+    cogMouldedMm?: [number, number, number];
+  };
   /** |computed − vendor| / vendor × 100. */
   weightDevPct?: number;
   /** |computed − vendor| / vendor × 100. */
   areaDevPct?: number;
   /** Distance between the two centres of gravity, mm. */
   cogDevMm?: number;
+}
+
+/**
+ * The centre-of-gravity conventions applied to a file's vendor figures: per kind of part 'moulded'
+ * (plates on their reference surface; profiles from the trace line without the plate-thickness shift)
+ * or 'solid' (the steel's centroid), with where each came from: 'data' when the file's own CoGs decided,
+ * 'writer' when the header's originating system did (the figures did not tell the two apart).
+ */
+export interface CogConventions {
+  /** Writer family recognised from the header ('NAPA', 'AITAC', 'AVEVA E3D', 'AVEVA Hull', 'other'). */
+  writer: string;
+  plates: 'moulded' | 'solid';
+  platesFrom: 'data' | 'writer';
+  profiles: 'moulded' | 'solid';
+  profilesFrom: 'data' | 'writer';
 }
 
 /** Everything the importer produces for one OCX file. Arrays are parallel: properties[i] is objects[i]'s. */
@@ -224,6 +250,8 @@ export interface ImportResult {
   unsupportedElements?: Record<string, number>;
   /** Per-part agreement with the vendor's figures, for parts that carry them. */
   fidelity?: PartFidelity[];
+  /** The writer's centre-of-gravity conventions the fidelity records were compared under. */
+  cogConventions?: CogConventions;
 }
 
 /** Progress callback: fraction in [0, 1] (monotonic), and a short message. */

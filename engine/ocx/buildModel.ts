@@ -26,6 +26,8 @@ import {
   type MaterialInfo,
   type SectionInfo,
 } from './catalogue';
+import { CatalogueRefs } from './catalogueRefs';
+import { applyCogConventions } from './cogConventions';
 import { comparePart, COMPARED_ELEMENTS } from './fidelity';
 import { customProperties } from './compartments';
 import { GroupIndex, type WarnFn } from './groupIndex';
@@ -34,7 +36,7 @@ import { habitsOf } from './vendorHabits';
 import { abortError, type PartRecord, type RawModel } from './reader';
 import type { SurfaceContext } from './surfaces';
 import { UnitTable } from './units';
-import { findMaterial, MAX_COORD_MM, sumPanels, withinWorld } from './groupFigures';
+import { MAX_COORD_MM, sumPanels, withinWorld } from './groupFigures';
 import { child, normGuid } from './xmlTree';
 
 const TYPE_OF: Record<string, ObjectType> = {
@@ -125,6 +127,8 @@ export class ModelBuilder {
   private readonly blocks: Map<string, string>;
   private readonly materials = new Map<string, MaterialInfo>();
   private readonly sections = new Map<string, SectionInfo>();
+  private readonly sectionRefs: CatalogueRefs;
+  private readonly materialRefs: CatalogueRefs;
   private readonly objects: ModelObject[] = [];
   private readonly properties: PropertyRecord[] = [];
   private readonly meshes: PartMesh[] = [];
@@ -160,6 +164,8 @@ export class ModelBuilder {
       if (n.n === 'Material') this.materials.set(id, materialOf(n, this.units));
       if (n.n === 'BarSection') this.sections.set(id, sectionOf(n, this.units, this.habits.sections));
     }
+    this.sectionRefs = new CatalogueRefs(shared.catalogue, ['BarSection']);
+    this.materialRefs = new CatalogueRefs(shared.catalogue, ['Material']);
   }
 
   /** Objects processed so far. */
@@ -256,9 +262,17 @@ export class ModelBuilder {
   /** Phases 2–3 of one group into `out`: each part's file figures, geometry, bounds and object in document order. */
   private processInto(group: PartRecord[], base: number, out: GroupOutput): void {
     const warn: WarnFn = (code, message, line, part) => this.warn(code, message, line, part);
-    const index = new GroupIndex(group, base, this.shared.catalogue, this.ctx, this.units, warn);
-    const { ctx, units, habits, sections, shared } = this;
-    const scope: GeometryScope = { ctx, units, habits, sections, shared, group: index, warn };
+    const index = new GroupIndex(
+      group,
+      base,
+      this.shared.catalogue,
+      this.ctx,
+      this.units,
+      warn,
+      this.habits.offsetFollowsStiffeners,
+    );
+    const { ctx, units, habits, sections, sectionRefs, shared } = this;
+    const scope: GeometryScope = { ctx, units, habits, sections, sectionRefs, shared, group: index, warn };
     for (let i = base; i < base + group.length; i++) {
       const part = this.fileFacts(i, index);
       const { mb, computed } = partGeometry(part, scope);
@@ -298,7 +312,7 @@ export class ModelBuilder {
     const tgh = node.a.tightness ?? (parentRec?.kind === 'Panel' ? parentRec.node.a.tightness : undefined);
     if (tgh && type !== 'HOLE') props.TGH = tgh;
     const matRef = child(node, 'PlateMaterial') ?? child(node, 'MaterialRef');
-    const mat = matRef ? findMaterial(matRef, this.materials, this.shared) : undefined;
+    const mat = this.materials.get(this.materialRefs.idOf(matRef) ?? '');
     if (matRef && !mat)
       this.warn(
         'dangling-ref',
@@ -401,6 +415,7 @@ export class ModelBuilder {
     for (const [, msg] of this.units.problems) this.warn('units', msg);
     for (const [el, n] of raw.unsupported)
       this.warn('unsupported-element', `${n} × <${el}> not supported by the importer; ignored`);
+    const cogConventions = applyCogConventions(this.fidelity, this.habits);
     const modelBox = emptyBox();
     for (const o of objects) if (o.bounds) growBox(modelBox, o.bounds); // its min and max corners: two xyz triplets
     return {
@@ -418,6 +433,7 @@ export class ModelBuilder {
       frames: this.frames,
       warnings: this.warnings,
       fidelity: this.fidelity,
+      cogConventions,
       ...(raw.unsupported.size ? { unsupportedElements: Object.fromEntries(raw.unsupported) } : {}),
     };
   }

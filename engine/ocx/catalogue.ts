@@ -50,6 +50,8 @@ const DIM_NAMES: Record<string, keyof SectionDims> = {
   FlangeThickness: 'flangeThickness',
   FlangeWidth: 'flangeWidth',
   BulbOuterRadius: 'bulbOuterRadius',
+  BulbInnerRadius: 'bulbInnerRadius',
+  BulbTopRadius: 'bulbTopRadius',
   Diameter: 'diameter',
   Thickness: 'thickness',
   Overshoot: 'overshoot',

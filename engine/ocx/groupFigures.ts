@@ -6,10 +6,9 @@
 import type { MeshBuilder } from '../geometry/MeshBuilder';
 import type { PropertyRecord } from '../model/types';
 import type { SharedData } from './buildModel';
-import type { MaterialInfo } from './catalogue';
 import { HOLE_ELEMENTS, type PartRecord } from './reader';
 import type { UnitTable } from './units';
-import { child, normGuid, type XNode } from './xmlTree';
+import { child, type XNode } from './xmlTree';
 
 /** Largest coordinate accepted, mm (10 000 km): beyond it a value is absurd, not a ship. */
 export const MAX_COORD_MM = 1e10;
@@ -19,24 +18,6 @@ export function withinWorld(mb: MeshBuilder): boolean {
   const P = mb.positions;
   for (let i = 0; i < P.length; i++) if (Math.abs(P[i]) > MAX_COORD_MM && Number.isFinite(P[i])) return false;
   return true;
-}
-
-/**
- * The Material of a PlateMaterial/MaterialRef: by localRef (OCX_GUIDE §2.18), else — for writers that
- * omit localRef (AVEVA E3D) — by the normalised GUID, then by name.
- */
-export function findMaterial(
-  ref: XNode,
-  materials: Map<string, MaterialInfo>,
-  raw: SharedData,
-): MaterialInfo | undefined {
-  if (ref.a.localRef) return materials.get(ref.a.localRef);
-  const g = normGuid(ref.a.GUIDRef);
-  for (const [id, n] of raw.catalogue) {
-    if (n.n !== 'Material') continue;
-    if ((g && normGuid(n.a.GUIDRef) === g) || (ref.a.name && n.a.name === ref.a.name)) return materials.get(id);
-  }
-  return undefined;
 }
 
 /** The file's length of a TraceLine in m: composite CurveLength, else the sum of segment lengths. */

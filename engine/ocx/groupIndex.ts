@@ -4,7 +4,9 @@
  * each record's children, and the per-group look-ups several parts of a panel share — hole outlines,
  * hole children, plate counts and the panel's steel layer (OCX_GUIDE §5.3.3) — computed once per group.
  */
-import { holeOutline, type HoleOutline } from './holes';
+import { chainLoops, len, newellNormal } from '../geometry/curves';
+import { curveSegments, directionOf } from './curveRead';
+import { holeOutline, type HoleOutline, type SurfaceDistance } from './holes';
 import { HOLE_ELEMENTS, type PartRecord } from './reader';
 import { resolveSurface, type SurfaceContext } from './surfaces';
 import type { UnitTable } from './units';
@@ -16,6 +18,14 @@ export type WarnFn = (code: string, message: string, line?: number, part?: strin
 /** The steel layer of a panel: its plane's normal and the faces' offsets from the reference surface, mm. */
 export interface PanelLayer {
   n: [number, number, number];
+  o1: number;
+  o2: number;
+}
+
+/** A plate's outer loop (xyz mm), its box [min xyz, max xyz] and its steel layer o1 < o2 (mm). */
+export interface PlateOutline {
+  loop: number[];
+  box: number[];
   o1: number;
   o2: number;
 }
@@ -37,6 +47,7 @@ export class GroupIndex {
   private readonly holeKidsOf = new Map<number, number[]>();
   private readonly plates = new Map<number, number>();
   private readonly layers = new Map<number, PanelLayer | null>();
+  private readonly outlines = new Map<number, PlateOutline | null>();
 
   constructor(
     readonly group: PartRecord[],
@@ -45,6 +56,8 @@ export class GroupIndex {
     private readonly ctx: SurfaceContext,
     private readonly units: UnitTable,
     private readonly warn: WarnFn,
+    /** The writer means "the stiffeners' side" by an Offset of 0 or none (VendorHabits). */
+    private readonly offsetFollowsStiffeners = false,
   ) {
     this.kids = group.map(() => []);
     group.forEach((p, k) => p.parent >= base && this.kids[p.parent - base].push(base + k));
@@ -64,7 +77,7 @@ export class GroupIndex {
   holeOf(i: number): HoleOutline | null {
     if (!this.holes.has(i)) {
       const rec = this.at(i);
-      const r = holeOutline(rec.node, this.catalogue, this.ctx);
+      const r = holeOutline(rec.node, this.catalogue, this.ctx, this.surfaceDistance(rec.parent));
       if (typeof r === 'string') {
         this.warn('bad-hole', `${rec.kind} ${rec.node.a.id ?? ''}: ${r}`, rec.line, rec.node.a.id);
         this.holes.set(i, null);
@@ -73,12 +86,83 @@ export class GroupIndex {
     return this.holes.get(i)!;
   }
 
+  /**
+   * Distance from the plane of the part record p (its own UnboundedGeometry, else its panel's), or
+   * undefined when that surface is not a plane or not known.
+   */
+  private surfaceDistance(p: number): SurfaceDistance | undefined {
+    if (p < this.base) return undefined;
+    const rec = this.at(p);
+    const s =
+      resolveSurface(child(rec.node, 'UnboundedGeometry'), this.ctx) ??
+      (rec.parent >= this.base
+        ? resolveSurface(child(this.at(rec.parent).node, 'UnboundedGeometry'), this.ctx)
+        : undefined);
+    if (s?.kind !== 'plane') return undefined;
+    const [ox, oy, oz] = s.origin,
+      [nx, ny, nz] = s.normal;
+    return (x, y, z) => Math.abs((x - ox) * nx + (y - oy) * ny + (z - oz) * nz);
+  }
+
   /** The hole children of record i (none for i < 0); per panel once, as all of a panel's plates ask. */
   holeKids(i: number): number[] {
     if (i < 0) return [];
     let h = this.holeKidsOf.get(i);
     if (!h) this.holeKidsOf.set(i, (h = this.kidsOf(i).filter((k) => HOLE_ELEMENTS.has(this.at(k).kind))));
     return h;
+  }
+
+  /**
+   * The outer loop (xyz mm), its box and steel layer (offsets along the normal, mm) of plate record k,
+   * or null when its OuterContour forms no closed loop.
+   */
+  plateOutline(k: number): PlateOutline | null {
+    let o = this.outlines.get(k);
+    if (o === undefined) {
+      const node = this.at(k).node;
+      const { loops } = chainLoops(
+        curveSegments(child(node, 'OuterContour'), this.ctx),
+        0.01,
+        Math.max(1, this.ctx.chordMm * 2),
+      );
+      loops.sort((a, b) => len(newellNormal(b)) - len(newellNormal(a)));
+      const loop = loops[0];
+      if (loop) {
+        const box = [Infinity, Infinity, Infinity, -Infinity, -Infinity, -Infinity];
+        for (let i = 0; i < loop.length; i += 3)
+          for (let c = 0; c < 3; c++) {
+            box[c] = Math.min(box[c], loop[i + c]);
+            box[3 + c] = Math.max(box[3 + c], loop[i + c]);
+          }
+        const off = lengthMm(this.units, child(node, 'Offset')) ?? 0;
+        const mat = child(node, 'PlateMaterial') ?? child(node, 'MaterialRef');
+        const t = lengthMm(this.units, child(mat, 'Thickness')) ?? 0;
+        o = { loop, box, o1: Math.min(off, off + t), o2: Math.max(off, off + t) };
+      } else o = null;
+      this.outlines.set(k, o);
+    }
+    return o;
+  }
+
+  /**
+   * Outer loops of the other plates of panel p that are inserts of plate k: plates whose outline box
+   * lies within k's (1 mm) and whose steel layer overlaps k's (a doubler on k's face does not), so k
+   * loses their area (OCX_GUIDE §5.2: a plate's OuterContour need not exclude an insert inside it).
+   */
+  insertsOf(k: number, p: number): number[][] {
+    if (p < 0 || this.plateCount(p) < 2) return [];
+    const me = this.plateOutline(k);
+    if (!me) return [];
+    const out: number[][] = [];
+    for (const s of this.kidsOf(p)) {
+      if (s === k || this.at(s).kind !== 'Plate') continue;
+      const o = this.plateOutline(s);
+      if (!o || o.o1 >= me.o2 || o.o2 <= me.o1) continue;
+      let inside = true;
+      for (let c = 0; c < 3 && inside; c++) inside = o.box[c] >= me.box[c] - 1 && o.box[3 + c] <= me.box[3 + c] + 1;
+      if (inside && len(newellNormal(o.loop)) < len(newellNormal(me.loop))) out.push(o.loop);
+    }
+    return out;
   }
 
   /** The number of Plate children of panel p. */
@@ -104,14 +188,47 @@ export class GroupIndex {
           resolveSurface(child(r.node, 'UnboundedGeometry'), this.ctx) ??
           resolveSurface(child(this.at(p).node, 'UnboundedGeometry'), this.ctx);
         if (surface?.kind !== 'plane') continue;
-        const off = lengthMm(this.units, child(r.node, 'Offset')) ?? 0;
         const mat = child(r.node, 'PlateMaterial') ?? child(r.node, 'MaterialRef');
         const t = lengthMm(this.units, child(mat, 'Thickness')) ?? 0;
+        const off = this.plateOffset(k, p, surface.normal, t);
         layer = { n: surface.normal, o1: off, o2: off + t };
         break;
       }
       this.layers.set(p, layer);
     }
     return this.layers.get(p) ?? undefined;
+  }
+
+  /**
+   * The Offset (mm) of plate record k in panel p on a surface of normal n, thickness t (mm): the file's
+   * Offset, except that a writer whose Offset 0 (or none) means "the side the stiffeners are on"
+   * (AVEVA, VendorHabits.offsetFollowsStiffeners) gets −t when the panel's stiffeners stand on the −n
+   * side of the surface (their webs point against n), so the steel lies under them.
+   */
+  plateOffset(k: number, p: number, n: readonly number[], t: number): number {
+    const off = lengthMm(this.units, child(this.at(k).node, 'Offset'));
+    if (off !== undefined && off !== 0) return off;
+    if (!this.offsetFollowsStiffeners || !(t > 0) || p < 0) return 0;
+    return this.stiffenerSide(p, n) < 0 ? -t : 0;
+  }
+
+  /**
+   * The side of the surface (normal n) the stiffeners of panel p stand on: +1 when most of their webs
+   * (first Inclination's WebDirection) point along n, −1 when most point against it, 0 when none tells.
+   */
+  stiffenerSide(p: number, n: readonly number[]): -1 | 0 | 1 {
+    let plus = 0,
+      minus = 0;
+    for (const k of this.kidsOf(p)) {
+      const r = this.at(k);
+      if (r.kind !== 'Stiffener') continue;
+      const w = directionOf(child(child(r.node, 'Inclination'), 'WebDirection'));
+      if (!w) continue;
+      const L = Math.hypot(w[0], w[1], w[2]);
+      const d = L > 0 ? (w[0] * n[0] + w[1] * n[1] + w[2] * n[2]) / L : 0;
+      if (d > 0.5) plus++;
+      else if (d < -0.5) minus++;
+    }
+    return plus > minus ? 1 : minus > plus ? -1 : 0;
   }
 }

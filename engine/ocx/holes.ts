@@ -5,9 +5,20 @@
  * InnerContour / SlotContour = explicit 3D curves chained into loops.
  */
 import polygonClipping from 'polygon-clipping';
-import { hypot2, chainLoops, normalize, type Vec3 } from '../geometry/curves';
+import { hypot2, chainLoops, cross, normalize, type Vec3 } from '../geometry/curves';
 import { curveSegments, directionOf, type CurveContext } from './curveRead';
 import { child, num, type XNode } from './xmlTree';
+
+/**
+ * The normal of the placing frame (PrimaryAxis × SecondaryAxis) of a Hole2DContour's world loops: the
+ * direction along which the hole is projected onto a curved plate (OCX_GUIDE §5.2.4).
+ */
+const HOLE_AXES = new WeakMap<number[], Vec3>();
+
+/** The projection direction of a hole loop made by holeOutline, when it was placed by a frame. */
+export function holeAxis(loop: number[]): Vec3 | undefined {
+  return HOLE_AXES.get(loop);
+}
 
 /** A resolved cut-out: world loops (xyz mm, closed, no repeated point) and a short shape description. */
 export interface HoleOutline {
@@ -15,8 +26,15 @@ export interface HoleOutline {
   shape: string;
 }
 
-/** Local 2D outline (xy pairs, mm) of a catalogue Hole2D, or undefined with a reason. */
-export function holeShape2d(hole: XNode, ctx: CurveContext): { ring: number[][]; shape: string } | string {
+/**
+ * Local 2D outline (xy pairs, mm) of a catalogue Hole2D, or a string with the reason it has none. A
+ * Contour whose points leave the local plane z = 0 (3DEXPERIENCE writes the catalogue contour in global
+ * coordinates, its Transformation the identity) also gives its 3D loops in `loops3` (mm).
+ */
+export function holeShape2d(
+  hole: XNode,
+  ctx: CurveContext,
+): { ring: number[][]; shape: string; loops3?: number[][] } | string {
   const L = (n: XNode | undefined) => (ctx.units.value(n, 'length') ?? NaN) * 1000;
   for (const s of hole.c) {
     const H = L(child(s, 'Height')),
@@ -58,12 +76,17 @@ export function holeShape2d(hole: XNode, ctx: CurveContext): { ring: number[][];
       case 'Contour': {
         const { loops } = chainLoops(curveSegments(s, ctx), 0.01, 1);
         if (!loops.length) return 'Contour hole without a closed curve';
-        return { ring: loops.map((l) => l.filter((_, i) => i % 3 !== 2)), shape: 'Contour' };
+        const ring = loops.map((l) => l.filter((_, i) => i % 3 !== 2));
+        const flat = loops.every((l) => l.every((v, i) => i % 3 !== 2 || Math.abs(v) <= LOCAL_PLANE_MM));
+        return flat ? { ring, shape: 'Contour' } : { ring, shape: 'Contour', loops3: loops };
       }
     }
   }
   return `Hole2D ${hole.a.id ?? ''} has no known shape`;
 }
+
+/** Largest |z| (mm) of a catalogue contour point still taken as lying in the hole's local xy plane. */
+const LOCAL_PLANE_MM = 1;
 
 const fmt = (v: number) => String(Math.round(v * 10) / 10);
 
@@ -106,10 +129,24 @@ function dedupe2(r: number[]): number[] {
 }
 
 /**
- * World outline of a HOLE record (Hole2DContour, InnerContour, SlotContour).
+ * Distance (mm) of a point from the surface of the part a hole cuts, when that surface is known (a
+ * plane): decides whether a 3D catalogue contour is already in global coordinates.
+ */
+export type SurfaceDistance = (x: number, y: number, z: number) => number;
+
+/**
+ * World outline of a HOLE record (Hole2DContour, InnerContour, SlotContour). A Hole2D Contour given in 3D
+ * (points off its local plane) is read both ways — as global coordinates and as local (x, y, z) placed by
+ * the Transformation's frame — and the reading that lies on the cut part's surface (`distance`) wins;
+ * without a known surface the placed reading (the same when the Transformation is the identity).
  * @returns the outline, or a string saying why it cannot be built.
  */
-export function holeOutline(node: XNode, catalogue: Map<string, XNode>, ctx: CurveContext): HoleOutline | string {
+export function holeOutline(
+  node: XNode,
+  catalogue: Map<string, XNode>,
+  ctx: CurveContext,
+  distance?: SurfaceDistance,
+): HoleOutline | string {
   if (node.n !== 'Hole2DContour') {
     const { loops } = chainLoops(curveSegments(node, ctx), 0.01, 1);
     return loops.length ? { loops, shape: node.n } : `${node.n} has no closed curve`;
@@ -123,6 +160,23 @@ export function holeOutline(node: XNode, catalogue: Map<string, XNode>, ctx: Cur
   const o: Vec3 = ctx.units.pointMm(child(tr, 'Origin')) ?? [0, 0, 0];
   const px = normalize(directionOf(child(tr, 'PrimaryAxis')) ?? [1, 0, 0]);
   const py = normalize(directionOf(child(tr, 'SecondaryAxis')) ?? [0, 1, 0]);
+  if (shape.loops3) {
+    const pz = normalize(cross(px, py));
+    const placed = shape.loops3.map((l) => {
+      const out: number[] = [];
+      for (let i = 0; i < l.length; i += 3) {
+        const x = l[i],
+          y = l[i + 1],
+          z = l[i + 2];
+        for (let k = 0; k < 3; k++) out.push(o[k] + x * px[k] + y * py[k] + z * pz[k]);
+      }
+      return out;
+    });
+    const global = distance && meanDistance(shape.loops3, distance) < meanDistance(placed, distance);
+    const loops = global ? shape.loops3 : placed;
+    for (const l of loops) HOLE_AXES.set(l, pz);
+    return { loops, shape: `${hole.a.name ?? ref}: ${shape.shape}` };
+  }
   const loops = shape.ring.map((r) => {
     const out: number[] = [];
     for (let i = 0; i < r.length; i += 2) {
@@ -132,7 +186,17 @@ export function holeOutline(node: XNode, catalogue: Map<string, XNode>, ctx: Cur
     }
     return out;
   });
+  const axis = normalize(cross(px, py));
+  for (const l of loops) HOLE_AXES.set(l, axis);
   return { loops, shape: `${hole.a.name ?? ref}: ${shape.shape}` };
+}
+
+/** Mean distance (mm) of the loops' points from a surface. */
+function meanDistance(loops: number[][], distance: SurfaceDistance): number {
+  let s = 0,
+    n = 0;
+  for (const l of loops) for (let i = 0; i + 2 < l.length; i += 3, n++) s += distance(l[i], l[i + 1], l[i + 2]);
+  return n ? s / n : Infinity;
 }
 
 /**

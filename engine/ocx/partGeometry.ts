@@ -9,6 +9,7 @@ import { MeshBuilder } from '../geometry/MeshBuilder';
 import type { ObjectType, PartFidelity, PropertyRecord } from '../model/types';
 import type { SharedData } from './buildModel';
 import type { SectionInfo } from './catalogue';
+import type { CatalogueRefs } from './catalogueRefs';
 import { buildCompartment } from './compartments';
 import { curveSegments, directionOf } from './curveRead';
 import { type GroupIndex, lengthMm, type WarnFn } from './groupIndex';
@@ -28,6 +29,8 @@ export interface GeometryScope {
   units: UnitTable;
   habits: VendorHabits;
   sections: Map<string, SectionInfo>;
+  /** BarSection look-up of a SectionRef (localRef, else GUID, else name). */
+  sectionRefs: CatalogueRefs;
   shared: SharedData;
   /** The part's group (its parent panel, sibling plates and holes). */
   group: GroupIndex;
@@ -101,11 +104,10 @@ function putCogAndWeight(props: PropertyRecord, vol: number, rho: number | undef
 }
 
 /** A plate or bracket (§5.3): its contour and holes on its reference surface, thickened by its material. */
-function plateGeometry(part: PartFacts, { ctx, units, habits, group, warn }: GeometryScope): PartGeometry {
+function plateGeometry(part: PartFacts, { ctx, units, group, warn }: GeometryScope): PartGeometry {
   const { i, rec, id, props, parentRec, panelIdx, matRef, rho, net } = part;
   const node = rec.node;
   const t = lengthMm(units, child(matRef, 'Thickness'));
-  const off = lengthMm(units, child(node, 'Offset')) ?? 0;
   if (t !== undefined) props.PLTH = t / 1000;
   const surface =
     resolveSurface(child(node, 'UnboundedGeometry'), ctx) ??
@@ -113,6 +115,7 @@ function plateGeometry(part: PartFacts, { ctx, units, habits, group, warn }: Geo
   const segs = curveSegments(child(node, 'OuterContour'), ctx);
   const holeIdx = [...group.holeKids(i), ...group.holeKids(panelIdx)];
   const holeLoops = holeIdx.flatMap((h) => group.holeOf(h)?.loops ?? []);
+  if (rec.kind === 'Plate') holeLoops.push(...group.insertsOf(i, panelIdx));
   const fallback = () => {
     const all = segs.flat();
     return {
@@ -124,10 +127,15 @@ function plateGeometry(part: PartFacts, { ctx, units, habits, group, warn }: Geo
   if (!surface)
     warn('no-surface', `${rec.kind} ${id}: reference surface not found; the contour's plane is used`, rec.line, id);
   const onlyPlate = panelIdx >= 0 && group.plateCount(panelIdx) === 1;
+  const sheet = surface ?? fallback();
+  const off =
+    sheet.kind === 'plane'
+      ? group.plateOffset(i, panelIdx, sheet.normal, t ?? 0)
+      : (lengthMm(units, child(node, 'Offset')) ?? 0);
   const res = meshPlate(
     segs,
     holeLoops,
-    surface ?? fallback(),
+    sheet,
     off,
     off + (t ?? 0),
     ctx.chordMm,
@@ -143,13 +151,14 @@ function plateGeometry(part: PartFacts, { ctx, units, habits, group, warn }: Geo
   props.VOLM = vol;
   const c = res.centroid.map((v, k) => (v + mid * res.normal[k]) / 1000);
   putCogAndWeight(props, vol, rho, c);
-  // the writer's CoG convention: NAPA reports the centroid of the moulded sheet (vendorHabits.ts)
-  const cogMm = (habits.cogConvention === 'moulded' ? res.centroid : c.map((v) => v * 1000)) as [
-    number,
-    number,
-    number,
-  ];
-  const computed = { areaM2, volumeM3: vol, cogMm, weightKg: rho !== undefined ? vol * rho * 1000 : undefined };
+  // both CoG conventions: the file's is chosen once all parts are known (cogConventions.ts)
+  const computed = {
+    areaM2,
+    volumeM3: vol,
+    cogMm: c.map((v) => v * 1000) as [number, number, number],
+    cogMouldedMm: [res.centroid[0], res.centroid[1], res.centroid[2]] as [number, number, number],
+    weightKg: rho !== undefined ? vol * rho * 1000 : undefined,
+  };
   props.MSIDE = materialSide(
     res.normal,
     off,
@@ -158,15 +167,34 @@ function plateGeometry(part: PartFacts, { ctx, units, habits, group, warn }: Geo
     typeof props.STYPE === 'string' ? props.STYPE : undefined,
   );
   for (const note of res.notes) warn('plate-method', `${rec.kind} ${id}: meshed with the ${note} method`, rec.line, id);
+  for (const l of res.uncut) {
+    const [x, y, z] = centroidOf(l).map(Math.round);
+    warn(
+      'hole-not-cut',
+      `${rec.kind} ${id}: a hole around (${x}, ${y}, ${z}) mm could not be cut; its area stays in the plate`,
+      rec.line,
+      id,
+    );
+  }
   return { mb: res.mesh, computed };
 }
 
+/** Mean of a loop's points (xyz mm). */
+function centroidOf(l: number[]): [number, number, number] {
+  const c: [number, number, number] = [0, 0, 0];
+  for (let i = 0; i < l.length; i += 3) for (let k = 0; k < 3; k++) c[k] += l[i + k];
+  const n = Math.max(1, l.length / 3);
+  return [c[0] / n, c[1] / n, c[2] / n];
+}
+
 /** A stiffener or pillar (§5.4): its bar section swept along its trace line, on its plate's face. */
-function memberGeometry(part: PartFacts, { ctx, units, habits, sections, shared, group }: GeometryScope): PartGeometry {
+function memberGeometry(part: PartFacts, scope: GeometryScope): PartGeometry {
+  const { ctx, units, sections, sectionRefs, shared, group } = scope;
   const { rec, props, panelIdx, rho } = part;
   const node = rec.node;
   const sref = child(node, 'SectionRef');
-  const sec = sections.get(sref?.a.localRef ?? '');
+  const secId = sectionRefs.idOf(sref);
+  const sec = sections.get(secId ?? '');
   if (sec) props.PROFILE = `${sec.name} (${sec.kind})`;
   const segs = curveSegments(child(node, 'TraceLine'), ctx);
   const trace = traceLine(segs, Math.max(1, ctx.chordMm * 2));
@@ -179,7 +207,11 @@ function memberGeometry(part: PartFacts, { ctx, units, habits, sections, shared,
   const compLen = polylineLength(trace) / 1000;
   props.L = fileLen && fileLen > 0 ? fileLen : compLen;
   if (!sec?.polygon)
-    throw new Error(sec ? `section ${sec.name}: ${sec.error}` : `section "${sref?.a.localRef}" not in the catalogue`);
+    throw new Error(
+      sec
+        ? `section ${sec.name}: ${sec.error}`
+        : `section "${sref?.a.localRef ?? sref?.a.GUIDRef}" not in the catalogue`,
+    );
   if (trace.length < 6) throw new Error('the TraceLine has no usable curve');
   const offU = lengthMm(units, child(sref, 'OffsetU')) ?? 0;
   let offV = lengthMm(units, child(sref, 'OffsetV')) ?? 0;
@@ -198,13 +230,16 @@ function memberGeometry(part: PartFacts, { ctx, units, habits, sections, shared,
   props.AREA_GEOM = (sec.polygon.area * res.length) / 1e9 > 0 ? sec.polygon.area / 1e6 : 0;
   const c = res.centroid.every(Number.isFinite) ? res.centroid.map((v) => v / 1000) : undefined;
   putCogAndWeight(props, vol, rho, c);
-  // NAPA measures profiles from the trace line, without the plate-face shift (vendorHabits.ts)
+  // both CoG conventions: on the plate face, or from the trace line without the face shift
+  // (NAPA, AITAC, AVEVA Hull); the file's is chosen once all parts are known (cogConventions.ts)
   const w0 = incl.length ? incl[0].web : [0, 0, 0];
-  const back = habits.cogConvention === 'moulded' ? faceShift : 0;
-  const cogMm = c ? (res.centroid.map((v, k) => v - back * w0[k]) as [number, number, number]) : undefined;
-  const computed = { volumeM3: vol, cogMm, weightKg: rho !== undefined ? vol * rho * 1000 : undefined };
-  const plth =
-    sec.kind === 'FlatBar' || sec.kind === 'BulbFlat' ? sectionThickness(sref?.a.localRef, shared, units) : undefined;
+  const computed = {
+    volumeM3: vol,
+    cogMm: c ? ([res.centroid[0], res.centroid[1], res.centroid[2]] as [number, number, number]) : undefined,
+    cogMouldedMm: c ? (res.centroid.map((v, k) => v - faceShift * w0[k]) as [number, number, number]) : undefined,
+    weightKg: rho !== undefined ? vol * rho * 1000 : undefined,
+  };
+  const plth = sec.kind === 'FlatBar' || sec.kind === 'BulbFlat' ? sectionThickness(secId, shared, units) : undefined;
   if (plth !== undefined) props.PLTH = plth;
   return { mb: res.mesh, computed };
 }

@@ -20,6 +20,8 @@ import { meshArea } from '../geometry/meshMeasure';
 import { pointKey, triangulateGrid, triangulateRegion } from '../geometry/region2d';
 import { boundaryRings, splitTJunctions, SurfaceLifter, weld } from '../geometry/surfaceMesh';
 import { thickenSheet, type Sheet } from '../geometry/thicken';
+import { paramSheet, type ParamSurface, surfaceHolds } from '../geometry/paramSheet';
+import { holeAxis } from './holes';
 import type { PlateSurface } from './surfaces';
 
 /** Result of meshing one plate: the solid, the sheet area (mm²), the sheet centroid and mean normal. */
@@ -33,6 +35,8 @@ export interface PlateMeshResult {
   normal: Vec3;
   /** Notes for warnings (e.g. 'whole-surface'). */
   notes: string[];
+  /** Hole loops (xyz mm) the polygon boolean could not cut out of the sheet. */
+  uncut: number[][];
 }
 
 /** A plate's sheet on its reference surface, before thickening. */
@@ -41,6 +45,8 @@ export interface PlateSheet {
   /** Area (mm²) and centroid (mm) of the sheet. */
   measured: { area: number; centroid: Vec3 };
   notes: string[];
+  /** Hole loops (xyz mm) the polygon boolean could not cut out of the sheet (the sheet keeps their area). */
+  uncut: number[][];
 }
 
 /**
@@ -60,7 +66,7 @@ export function meshPlate(
   netAreaMm2?: number,
   onlyPlateOfSurface = false,
 ): PlateMeshResult {
-  const { sheet, measured, notes } = plateSheet(
+  const { sheet, measured, notes, uncut } = plateSheet(
     contourSegments,
     holes,
     surface,
@@ -80,7 +86,14 @@ export function meshPlate(
     my += sheet.normals[i + 1];
     mz += sheet.normals[i + 2];
   }
-  return { mesh: mb, area: measured.area, centroid: measured.centroid, normal: normalize([mx, my, mz]), notes };
+  return {
+    mesh: mb,
+    area: measured.area,
+    centroid: measured.centroid,
+    normal: normalize([mx, my, mz]),
+    notes,
+    uncut,
+  };
 }
 
 /**
@@ -104,6 +117,10 @@ export function plateSheet(
   const outer = loops[0];
   const N0 = normalize(newellNormal(outer));
   const notes: string[] = [];
+  if (surface.kind === 'mesh' && surface.params) {
+    const p = parametricSheet(surface.params, loops, holes, chordMm, netAreaMm2);
+    if (p) return p;
+  }
   let origin: Vec3, n: Vec3;
   const lifter =
     surface.kind === 'mesh'
@@ -131,7 +148,11 @@ export function plateSheet(
   };
   const outer2 = to2(outer);
   const holes2: number[][] = [];
-  for (const l of loops.slice(1)) holes2.push(to2(l));
+  const holes3: number[][] = []; // the 3D loop of each entry of holes2
+  for (const l of loops.slice(1)) {
+    holes2.push(to2(l));
+    holes3.push(l);
+  }
   // outline box in the plane: candidate holes (all of a panel's holes come to each of its plates) whose
   // 3D box projects clear of it cannot touch the plate and are dropped before their projection (the
   // region's own box test would drop them later)
@@ -157,6 +178,7 @@ export function plateSheet(
       if (far) continue;
     }
     holes2.push(to2(h));
+    holes3.push(h);
   }
   const boundary = new Map<number, number>(); // plane point key → offset of its 3D point in bxyz (the last one given)
   const bxyz: number[] = [];
@@ -185,6 +207,8 @@ export function plateSheet(
         spacing,
       )
     : triangulateRegion(outer2, holes2, 0);
+  const uncut = region.uncut.map((k) => holes3[k]);
+  if (region.lostCells) notes.push(`cell-by-cell (${region.lostCells} cells of the outline could not be clipped)`);
   const nv = region.points.length / 2;
   const positions = new Float64Array(3 * nv),
     normals = new Float64Array(3 * nv);
@@ -242,7 +266,61 @@ export function plateSheet(
       notes.push('whole-surface');
     }
   }
-  return { sheet, measured, notes };
+  return { sheet, measured, notes, uncut };
+}
+
+/**
+ * Distance (mm) within which a plate's contour counts as lying on a parametric surface: vendors write
+ * the contour as exact arcs on a NURBS approximation of a cylinder or sphere, a few mm apart.
+ */
+function onSurfaceTolerance(outer: number[]): number {
+  return Math.max(2, 0.005 * Math.sqrt(len(newellNormal(outer))));
+}
+
+/**
+ * The sheet meshed in the parameter space of the one surface (of a collection) the whole contour lies
+ * on, or undefined when there is none or the mapping fails (the caller then projects and lifts).
+ */
+function parametricSheet(
+  params: ParamSurface[],
+  loops: number[][],
+  holes: number[][],
+  chordMm: number,
+  netAreaMm2: number | undefined,
+): PlateSheet | undefined {
+  const tol = onSurfaceTolerance(loops[0]);
+  const s = params.length === 1 ? params[0] : params.find((p) => surfaceHolds(p, loops, tol));
+  if (!s) return undefined;
+  // holes whose box keeps clear of the contour's (across their projection direction) cannot touch the plate
+  const box = [Infinity, Infinity, Infinity, -Infinity, -Infinity, -Infinity];
+  for (const l of loops)
+    for (let i = 0; i < l.length; i += 3)
+      for (let k = 0; k < 3; k++) {
+        box[k] = Math.min(box[k], l[i + k]);
+        box[3 + k] = Math.max(box[3 + k], l[i + k]);
+      }
+  const near = holes.filter((h) => {
+    const axis = holeAxis(h);
+    for (let k = 0; k < 3; k++) {
+      if (axis && Math.abs(axis[k]) > 0.1) continue; // projected along it: may start off the plate's box
+      let lo = Infinity,
+        hi = -Infinity;
+      for (let i = k; i < h.length; i += 3) {
+        lo = Math.min(lo, h[i]);
+        hi = Math.max(hi, h[i]);
+      }
+      if (lo > box[3 + k] + tol || hi < box[k] - tol) return false;
+    }
+    return true;
+  });
+  const r = paramSheet(s, loops, near, chordMm, tol, netAreaMm2, holeAxis);
+  if (!r) return undefined;
+  return {
+    sheet: r.sheet,
+    measured: meshArea(r.sheet.positions, r.sheet.indices),
+    notes: [],
+    uncut: r.uncut,
+  };
 }
 
 const LOOP_BOXES = new WeakMap<number[], Float64Array>();

@@ -6,7 +6,8 @@
  */
 import { cross, len, newellNormal, normalize, perpendicular, type Vec3 } from '../geometry/curves';
 import { chainLoops } from '../geometry/curves';
-import { evalSurface, homogeneous, repairKnots } from '../geometry/nurbs';
+import { evalSurface, homogeneous, type NurbsSurface, repairKnots } from '../geometry/nurbs';
+import type { ParamSurface } from '../geometry/paramSheet';
 import { triangulateRegion } from '../geometry/region2d';
 import { appendGrid, type SurfaceMesh } from '../geometry/surfaceMesh';
 import { curveSegments, directionOf, readControlPoints, type CurveContext } from './curveRead';
@@ -15,7 +16,13 @@ import { child, children, num, numList, type XNode } from './xmlTree';
 /** A plate's reference surface: an analytic plane or a triangulated curved surface (mm). */
 export type PlateSurface =
   | { kind: 'plane'; origin: Vec3; normal: Vec3 }
-  | { kind: 'mesh'; mesh: SurfaceMesh; id: string };
+  | {
+      kind: 'mesh';
+      mesh: SurfaceMesh;
+      id: string;
+      /** The parametric surfaces the mesh was made of (one per member of a collection), when all are. */
+      params?: ParamSurface[];
+    };
 
 /** A RefPlane resolved: axis index (0 x, 1 y, 2 z) and location in mm. */
 export interface RefPlaneLoc {
@@ -86,7 +93,172 @@ function surfaceOf(n: XNode, ctx: SurfaceContext): PlateSurface | undefined {
     mesh = surfaceMesh(n, ctx);
     ctx.meshCache.set(key, mesh);
   }
-  return mesh?.indices.length ? { kind: 'mesh', mesh, id: key } : undefined;
+  if (!mesh?.indices.length) return undefined;
+  let params = PARAMS.get(n);
+  if (params === undefined) PARAMS.set(n, (params = paramSurfaces(n, ctx)));
+  return params ? { kind: 'mesh', mesh, id: key, params } : { kind: 'mesh', mesh, id: key };
+}
+
+/** Parametric forms of surface elements, per element (null: not all members are parametric). */
+const PARAMS = new WeakMap<XNode, ParamSurface[] | null>();
+
+/**
+ * The parametric surfaces of a surface element: one for a NURBSSurface, Cylinder3D, Cone3D, Sphere3D
+ * or ExtrudedSurface, one per member of a SurfaceCollection; null when a member has none (a facet).
+ */
+export function paramSurfaces(n: XNode, ctx: SurfaceContext): ParamSurface[] | null {
+  if (n.n === 'SurfaceCollection') {
+    const out: ParamSurface[] = [];
+    for (const c of n.c) {
+      const p = paramSurfaces(c, ctx);
+      if (!p) return null;
+      out.push(...p);
+    }
+    return out.length ? out : null;
+  }
+  const p = paramSurface(n, ctx);
+  return p ? [p] : null;
+}
+
+function paramSurface(n: XNode, ctx: SurfaceContext): ParamSurface | null {
+  const U = ctx.units;
+  const L = (x: XNode | undefined) => (U.value(x, 'length') ?? NaN) * 1000;
+  switch (n.n) {
+    case 'NURBSSurface': {
+      const s = nurbsOf(n, ctx, false);
+      if (!s) return null;
+      return {
+        u0: s.knotsU[s.degreeU],
+        u1: s.knotsU[s.nU],
+        v0: s.knotsV[s.degreeV],
+        v1: s.knotsV[s.nV],
+        eval: (u, v, out) => evalSurface(s, u, v, out),
+      };
+    }
+    case 'Cylinder3D':
+    case 'Cone3D': {
+      const c = coneOf(n, ctx);
+      if (!c) return null;
+      const { o, A, e1, e2, h, r0, r1 } = c;
+      return {
+        u0: 0,
+        u1: 2 * Math.PI,
+        v0: 0,
+        v1: 1,
+        eval: (t, b, out) => {
+          const r = r0 + (r1 - r0) * b,
+            x = Math.cos(t) * r,
+            y = Math.sin(t) * r;
+          for (let k = 0; k < 3; k++) out[k] = o[k] + b * h * A[k] + x * e1[k] + y * e2[k];
+        },
+      };
+    }
+    case 'Sphere3D': {
+      const o = U.pointMm(child(n, 'Origin')),
+        r = L(child(n, 'Radius'));
+      if (!o || !Number.isFinite(r)) return null;
+      return {
+        u0: 0,
+        u1: 2 * Math.PI,
+        v0: -Math.PI / 2,
+        v1: Math.PI / 2,
+        eval: (th, ph, out) => {
+          out[0] = o[0] + r * Math.cos(ph) * Math.cos(th);
+          out[1] = o[1] + r * Math.cos(ph) * Math.sin(th);
+          out[2] = o[2] + r * Math.sin(ph);
+        },
+      };
+    }
+    case 'ExtrudedSurface': {
+      const segs = curveSegments(child(n, 'BaseCurve'), ctx);
+      const sweep = child(n, 'Sweep');
+      const d = directionOf(child(sweep, 'Vector3D')) ?? directionOf(sweep);
+      const sl = L(child(sweep, 'SweepLength'));
+      if (segs.length !== 1 || !d || !Number.isFinite(sl)) return null;
+      // the base polyline by arc length
+      const p = segs[0];
+      const cum = [0];
+      for (let i = 3; i < p.length; i += 3)
+        cum.push(cum[cum.length - 1] + Math.hypot(p[i] - p[i - 3], p[i + 1] - p[i - 2], p[i + 2] - p[i - 1]));
+      const total = cum[cum.length - 1];
+      if (!(total > 0)) return null;
+      const dv = normalize(d);
+      return {
+        u0: 0,
+        u1: total,
+        v0: 0,
+        v1: sl,
+        eval: (u, v, out) => {
+          let lo = 0,
+            hi = cum.length - 1;
+          while (hi - lo > 1) {
+            const m = (lo + hi) >> 1;
+            if (cum[m] <= u) lo = m;
+            else hi = m;
+          }
+          const f = cum[hi] > cum[lo] ? Math.min(1, Math.max(0, (u - cum[lo]) / (cum[hi] - cum[lo]))) : 0;
+          for (let k = 0; k < 3; k++) out[k] = p[3 * lo + k] + f * (p[3 * hi + k] - p[3 * lo + k]) + v * dv[k];
+        },
+      };
+    }
+    default:
+      return null;
+  }
+}
+
+/** A NURBSSurface element read (control points, repaired knots), or null with a warning when `warn`. */
+function nurbsOf(n: XNode, ctx: SurfaceContext, warn: boolean): NurbsSurface | null {
+  const pu = num(child(n, 'U_NURBSproperties')?.a.degree),
+    pv = num(child(n, 'V_NURBSproperties')?.a.degree);
+  let nU = num(child(n, 'U_NURBSproperties')?.a.numCtrlPts),
+    nV = num(child(n, 'V_NURBSproperties')?.a.numCtrlPts);
+  const lists = children(n, 'ControlPtList');
+  const { xyz, w } = readControlPoints(lists, ctx.units);
+  const total = xyz.length / 3;
+  if (lists.length > 1 && (!nU || !nV)) {
+    nU = lists.length;
+    nV = total / nU;
+  }
+  if (!pu || !pv || !nU || !nV || nU * nV !== total) {
+    if (warn)
+      ctx.warn(
+        'bad-surface',
+        `NURBSSurface ${n.a.id ?? ''}: control point count does not match ${nU}×${nV}; skipped`,
+        n.line,
+      );
+    return null;
+  }
+  const ku = repairKnots(numList(child(n, 'UknotVector')?.a.value), nU, pu);
+  const kv = repairKnots(numList(child(n, 'VknotVector')?.a.value), nV, pv);
+  if (!ku || !kv) {
+    if (warn) ctx.warn('bad-surface', `NURBSSurface ${n.a.id ?? ''}: invalid knot vector; skipped`, n.line);
+    return null;
+  }
+  return { degreeU: pu, degreeV: pv, knotsU: ku, knotsV: kv, nU, nV, pw: homogeneous(xyz, w) };
+}
+
+/** The axis frame, height and radii (mm) of a Cylinder3D or Cone3D, or null when incomplete. */
+function coneOf(n: XNode, ctx: SurfaceContext) {
+  const U = ctx.units;
+  const L = (x: XNode | undefined) => (U.value(x, 'length') ?? NaN) * 1000;
+  const o = U.pointMm(child(n, 'Origin'));
+  let axis: Vec3 | undefined, h: number, r0: number, r1: number;
+  if (n.n === 'Cylinder3D') {
+    axis = directionOf(child(n, 'Axis'));
+    h = L(child(n, 'Height'));
+    r0 = r1 = L(child(n, 'Radius'));
+  } else {
+    const tip = U.pointMm(child(n, 'Tip'));
+    axis = tip && o ? [tip[0] - o[0], tip[1] - o[1], tip[2] - o[2]] : undefined;
+    h = axis ? Math.hypot(...axis) : NaN;
+    r0 = L(child(n, 'BaseRadius'));
+    r1 = child(n, 'TipRadius') ? L(child(n, 'TipRadius')) : 0;
+  }
+  if (!o || !axis || !Number.isFinite(h) || !Number.isFinite(r0)) return null;
+  const A = normalize(axis),
+    e1 = perpendicular(A),
+    e2 = cross(A, e1);
+  return { o, A, e1, e2, h, r0, r1 };
 }
 
 /** Triangulates a surface element (mm); null when the element cannot be meshed. */
@@ -137,32 +309,9 @@ function appendSurface(mesh: SurfaceMesh, n: XNode, ctx: SurfaceContext): void {
       return;
     }
     case 'NURBSSurface': {
-      const pu = num(child(n, 'U_NURBSproperties')?.a.degree),
-        pv = num(child(n, 'V_NURBSproperties')?.a.degree);
-      let nU = num(child(n, 'U_NURBSproperties')?.a.numCtrlPts),
-        nV = num(child(n, 'V_NURBSproperties')?.a.numCtrlPts);
-      const lists = children(n, 'ControlPtList');
-      const { xyz, w } = readControlPoints(lists, U);
-      const total = xyz.length / 3;
-      if (lists.length > 1 && (!nU || !nV)) {
-        nU = lists.length;
-        nV = total / nU;
-      }
-      if (!pu || !pv || !nU || !nV || nU * nV !== total) {
-        ctx.warn(
-          'bad-surface',
-          `NURBSSurface ${n.a.id ?? ''}: control point count does not match ${nU}×${nV}; skipped`,
-          n.line,
-        );
-        return;
-      }
-      const ku = repairKnots(numList(child(n, 'UknotVector')?.a.value), nU, pu);
-      const kv = repairKnots(numList(child(n, 'VknotVector')?.a.value), nV, pv);
-      if (!ku || !kv) {
-        ctx.warn('bad-surface', `NURBSSurface ${n.a.id ?? ''}: invalid knot vector; skipped`, n.line);
-        return;
-      }
-      const s = { degreeU: pu, degreeV: pv, knotsU: ku, knotsV: kv, nU, nV, pw: homogeneous(xyz, w) };
+      const s = nurbsOf(n, ctx, true);
+      if (!s) return;
+      const { degreeU: pu, degreeV: pv, knotsU: ku, knotsV: kv, nU, nV } = s;
       const u0 = ku[pu],
         u1 = ku[nU],
         v0 = kv[pv],
@@ -198,29 +347,15 @@ function appendSurface(mesh: SurfaceMesh, n: XNode, ctx: SurfaceContext): void {
     }
     case 'Cylinder3D':
     case 'Cone3D': {
-      const o = U.pointMm(child(n, 'Origin'));
-      let axis: Vec3 | undefined, h: number, r0: number, r1: number;
-      if (n.n === 'Cylinder3D') {
-        axis = directionOf(child(n, 'Axis'));
-        h = L(child(n, 'Height'));
-        r0 = r1 = L(child(n, 'Radius'));
-      } else {
-        const tip = U.pointMm(child(n, 'Tip'));
-        axis = tip && o ? [tip[0] - o[0], tip[1] - o[1], tip[2] - o[2]] : undefined;
-        h = axis ? Math.hypot(...axis) : NaN;
-        r0 = L(child(n, 'BaseRadius'));
-        r1 = child(n, 'TipRadius') ? L(child(n, 'TipRadius')) : 0;
-      }
-      if (!o || !axis || !Number.isFinite(h) || !Number.isFinite(r0)) return;
-      const A = normalize(axis),
-        e1 = perpendicular(A),
-        e2 = cross(A, e1);
+      const c = coneOf(n, ctx);
+      if (!c) return;
+      const { o, A, e1, e2, h, r0, r1 } = c;
       appendGrid(mesh, 72, 4, (a, b, out) => {
         const t = 2 * Math.PI * a,
           r = r0 + (r1 - r0) * b,
-          c = Math.cos(t) * r,
-          s = Math.sin(t) * r;
-        for (let k = 0; k < 3; k++) out[k] = o[k] + b * h * A[k] + c * e1[k] + s * e2[k];
+          x = Math.cos(t) * r,
+          y = Math.sin(t) * r;
+        for (let k = 0; k < 3; k++) out[k] = o[k] + b * h * A[k] + x * e1[k] + y * e2[k];
       });
       return;
     }

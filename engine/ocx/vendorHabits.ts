@@ -1,23 +1,43 @@
 /**
  * Writer conventions that the OCX schema leaves open (OCX_GUIDE §2.1 "use them to switch vendor
- * workarounds", §5.2.6, §5.3.3). Chosen from Header/@originating_system and @organization. Each rule
- * is inferred from the corpus; the evidence is given with the field. Unknown writers get the physical
- * defaults.
+ * workarounds", §5.2.6, §5.3.3). Chosen from Header/@originating_system, @organization and
+ * @application_version; the centre-of-gravity conventions are then confirmed or corrected from the
+ * file's own figures (cogConventions.ts). Each rule is inferred from the corpus; the evidence is given
+ * with the field. Unknown writers get the physical defaults.
  */
 import type { SectionOptions } from '../geometry/barSections';
 
+/**
+ * How a writer's CenterOfGravity is defined for one kind of part. Plates: 'moulded' = the centroid of
+ * the sheet on its reference (moulded) surface, ignoring Offset and thickness; 'solid' = the centroid
+ * of the steel. Profiles: 'moulded' = measured from the trace line without the plate-thickness shift of
+ * §5.3.3; 'solid' = the centroid of the bar standing on the plate's face.
+ */
+export type CogConvention = 'moulded' | 'solid';
+
 /** Conventions of one writer. */
 export interface VendorHabits {
-  /** Short name of the writer family ('NAPA', 'other'). */
+  /** Short name of the writer family ('NAPA', 'AITAC', 'AVEVA Hull', 'AVEVA E3D', 'other'). */
   writer: string;
   /**
-   * How the writer's CenterOfGravity is defined. 'moulded': plates on their reference (moulded)
-   * surface, ignoring Offset and thickness, and profiles measured from the trace line without the
-   * plate-thickness shift of §5.3.3 (NAPA: TC11 plates 50 mm thick with Offset −t report y = 1000 on
-   * the moulded plane; HP200x10 COGs sit 119.5 mm from the trace on 50 mm plates). 'solid': the
-   * centroid of the part's solid (CADMATIC reports plates at mid-thickness).
+   * Plate and bracket CoG convention. Moulded: NAPA (TC11 plates 50 mm thick with Offset −t report
+   * y = 1000 on the moulded plane), AITAC Structure / 3DEXPERIENCE, AVEVA Hull and AVEVA E3D (the same
+   * TC11 plates at y = ±1000, x = 40000 / 60000). Solid: CADMATIC (plates at mid-thickness).
    */
-  cogConvention: 'moulded' | 'solid';
+  plateCog: CogConvention;
+  /**
+   * Stiffener, edge reinforcement and pillar CoG convention. Moulded: NAPA (HP200x10 CoGs 119.5 mm from
+   * the trace on 50 mm plates), AITAC (FB100x10 at 50 mm from the moulded plane) and AVEVA Hull
+   * (HP200x10 at 119.5 mm from the moulded plane). Solid: CADMATIC and AVEVA E3D (HP200x10 at
+   * 50 + 119.6 mm).
+   */
+  profileCog: CogConvention;
+  /**
+   * An Offset of 0 (or none) means "the steel lies on the side the panel's stiffeners are on", not
+   * "on the + side of the normal" (AVEVA E3D and AVEVA Hull: TC11 plates at y = +1000 with Offset 0
+   * whose stiffeners point to −y, reported with the stiffeners 50 mm off the moulded plane).
+   */
+  offsetFollowsStiffeners: boolean;
   /** Section shape conventions (TBar / IBar height, see SectionOptions). */
   sections: SectionOptions;
 }
@@ -26,6 +46,36 @@ export interface VendorHabits {
 export function habitsOf(header: Record<string, string>): VendorHabits {
   const who = `${header.originating_system ?? ''} ${header.organization ?? ''}`;
   if (/\bNAPA\b/i.test(who))
-    return { writer: 'NAPA', cogConvention: 'moulded', sections: { webHeightExcludesFlanges: true } };
-  return { writer: 'other', cogConvention: 'solid', sections: {} };
+    return {
+      writer: 'NAPA',
+      plateCog: 'moulded',
+      profileCog: 'moulded',
+      offsetFollowsStiffeners: false,
+      sections: { webHeightExcludesFlanges: true },
+    };
+  if (/\bAITAC\b|3DEXPERIENCE|CATIA/i.test(who))
+    return {
+      writer: 'AITAC',
+      plateCog: 'moulded',
+      profileCog: 'moulded',
+      offsetFollowsStiffeners: false,
+      sections: {},
+    };
+  if (/\bAVEVA\b/i.test(who) && /\bE3D\b/i.test(who))
+    return {
+      writer: 'AVEVA E3D',
+      plateCog: 'moulded',
+      profileCog: 'solid',
+      offsetFollowsStiffeners: true,
+      sections: {},
+    };
+  if (/\bAVEVA\b/i.test(who))
+    return {
+      writer: 'AVEVA Hull',
+      plateCog: 'moulded',
+      profileCog: 'moulded',
+      offsetFollowsStiffeners: true,
+      sections: {},
+    };
+  return { writer: 'other', plateCog: 'solid', profileCog: 'solid', offsetFollowsStiffeners: false, sections: {} };
 }

@@ -7,10 +7,16 @@
  * blocks of BLOCK_TRIANGLES triangles with their own extent (`blockBounds`), so only the blocks a plane
  * crosses are sliced. `rangesLinear` answers the same question with no index at all (every vertex
  * visited): the fair reference for tests and the bench. All coordinates are world millimetres.
+ *
+ * Built while a WebAssembly geometry kernel is installed (engine/wasm/install.ts), the index also copies
+ * each batch once into the kernel's memory (`store`) and takes its triangle-block extents from the kernel;
+ * computeSection then slices and chains there. Without one it is the TypeScript reference throughout.
  */
 import type { Box3Tuple, PartMesh } from '../model/types';
 import type { SceneChunk } from '../package/types';
 import { decodeChunkEdges, decodeChunkPositions } from '../package/reader';
+import type { GeometryKernel, KernelStore } from '../wasm/GeometryKernel';
+import { geometryKernel } from '../wasm/install';
 
 /** One batch of geometry: world-mm positions, triangle indices into them, optional edge segments. */
 export interface SectionBatch {
@@ -57,10 +63,17 @@ export class SectionIndex {
   /** Per triangle block: min and max of each axis (6 values, mm), in range order. */
   blockBounds = new Float32Array(0);
   private blockList: number[] = [];
+  /** The batches in the WebAssembly kernel's memory (same batch numbers and blocks), or null. */
+  readonly store: KernelStore | null;
+
+  /** An empty index; with a kernel (the installed one by default) its geometry also goes into the kernel's memory. */
+  constructor(kernel: GeometryKernel | null = geometryKernel()) {
+    this.store = kernel ? kernel.createStore() : null;
+  }
 
   /** Index of importer meshes (one batch per mesh; a mesh's `object` is its object index). */
-  static fromMeshes(meshes: readonly PartMesh[]): SectionIndex {
-    const idx = new SectionIndex();
+  static fromMeshes(meshes: readonly PartMesh[], kernel: GeometryKernel | null = geometryKernel()): SectionIndex {
+    const idx = new SectionIndex(kernel);
     for (const m of meshes) {
       const b = idx.addBatch({ positions: m.positions, indices: m.indices, edges: m.edges });
       idx.addRange(b, m.object, 0, m.positions.length / 3, 0, m.indices.length, 0, m.edges ? m.edges.length / 6 : 0);
@@ -70,8 +83,8 @@ export class SectionIndex {
   }
 
   /** Index of decoded `.sc` chunks (positions dequantised to world mm once here). */
-  static fromChunks(chunks: readonly SceneChunk[]): SectionIndex {
-    const idx = new SectionIndex();
+  static fromChunks(chunks: readonly SceneChunk[], kernel: GeometryKernel | null = geometryKernel()): SectionIndex {
+    const idx = new SectionIndex(kernel);
     for (const c of chunks) {
       const b = idx.addBatch({
         positions: decodeChunkPositions(c),
@@ -100,6 +113,7 @@ export class SectionIndex {
     grow(bounds, b.positions, 0, b.positions.length);
     if (b.edges) grow(bounds, b.edges, 0, b.edges.length);
     this.batches.push({ ...b, bounds });
+    this.store?.addBatch(b.positions, b.indices);
     return this.batches.length - 1;
   }
 
@@ -120,6 +134,22 @@ export class SectionIndex {
     if (!(bounds[0] <= bounds[3])) return;
     // Second level: each run of BLOCK_TRIANGLES triangles gets its own extent, so a plane touching a large
     // object slices only the blocks it crosses.
+    if (this.store) {
+      const blockStart = this.store.addBlocks(batch, iStart, iCount, 3 * BLOCK_TRIANGLES);
+      const blockCount = Math.ceil(iCount / (3 * BLOCK_TRIANGLES));
+      this.ranges.push({
+        batch,
+        object,
+        indexStart: iStart,
+        indexCount: iCount,
+        edgeStart: eStart,
+        edgeCount: eCount,
+        bounds,
+        blockStart,
+        blockCount,
+      });
+      return;
+    }
     const blockStart = this.blockList.length / 6;
     const p = b.positions,
       idx = b.indices;
@@ -162,8 +192,9 @@ export class SectionIndex {
   /** Builds the BVH (median split on the longest centroid axis by quickselect, leaves of up to 4 ranges). */
   private build(): void {
     // Float32 block extents, widened outwards by one float step so that rounding never drops a triangle.
+    // (Positions are Float32, so the extents are exact and the kernel's Float32 extents are the same.)
     const bl = this.blockList;
-    this.blockBounds = new Float32Array(bl.length);
+    this.blockBounds = this.store ? this.store.blockBounds() : new Float32Array(bl.length);
     for (let i = 0; i < bl.length; i++) {
       const f = Math.fround(bl[i]);
       const lo = i % 6 < 3;

@@ -60,6 +60,12 @@ export interface SectionOptions {
   tolerance?: number;
   /** Scan every triangle instead of using the index (BVH and triangle blocks): the bench's fair linear reference. */
   linear?: boolean;
+  /**
+   * Which slicing and chaining kernel: 'wasm' (default) uses the WebAssembly kernel when the index was
+   * built with one and falls back to TypeScript otherwise; 'typescript' forces the reference (parity
+   * tests, bench). Both give identical results.
+   */
+  kernel?: 'wasm' | 'typescript';
 }
 
 const CLASS_OF: Partial<Record<string, SteelClass>> = {
@@ -126,6 +132,7 @@ export function computeSection(
   const mains = new Set<string>();
   const touched: number[] = [];
   const segs = segmentBuffer(4096);
+  const store = options.kernel === 'typescript' ? null : index.store;
 
   for (const [o, rs] of [...byObject].sort((a, b) => a[0] - b[0])) {
     const obj = objects[o];
@@ -150,16 +157,36 @@ export function computeSection(
     segs.length = 0;
     const inPlane: number[] = [];
     const pts: number[] = [];
+    store?.kernel.clearSegments();
     for (const r of rs) {
       const rg = index.ranges[r];
       const b = index.batches[rg.batch];
-      if (rg.indexCount > 0 && options.linear)
+      if (rg.indexCount > 0 && store) {
+        if (options.linear)
+          store.kernel.sliceRange(store, rg.batch, rg.indexStart, rg.indexCount, k, sliceAt, coordinate);
+        else
+          store.kernel.sliceBlocks(
+            store,
+            rg.batch,
+            rg.blockStart,
+            rg.blockCount,
+            rg.indexStart,
+            rg.indexCount,
+            3 * BLOCK_TRIANGLES,
+            k,
+            sliceAt,
+            coordinate,
+          );
+      } else if (rg.indexCount > 0 && options.linear)
         sliceTrianglesInto(b.positions, b.indices, rg.indexStart, rg.indexCount, k, sliceAt, segs, coordinate);
       else if (rg.indexCount > 0) sliceBlocks(index, rg, k, sliceAt, segs, coordinate);
       else if (b.edges && rg.edgeCount > 0)
         sliceEdges(b.edges, rg.edgeStart, rg.edgeCount, k, coordinate, tol, inPlane, pts);
     }
-    const curves = chainSegments(segs.length ? segs.data.subarray(0, segs.length) : inPlane);
+    const curves =
+      store && store.kernel.segmentCount() > 0
+        ? store.kernel.chain()
+        : chainSegments(segs.length ? segs.data.subarray(0, segs.length) : inPlane);
     for (let i = 0; i + 2 < pts.length; i += 3)
       curves.push({ points: [pts[i], pts[i + 1], pts[i + 2]], closed: false });
     if (curves.length === 0) continue;

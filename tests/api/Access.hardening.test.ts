@@ -96,6 +96,40 @@ describe('uploads', () => {
     expect(del.statusCode).toBe(200);
     expect(uploadsOf(t.config.dataDir)).toEqual([]);
   });
+
+  it('removes the uploaded original of a deleted or replaced revision and keeps the others', async () => {
+    t = await makeApp();
+    const admin = await signUp(t.app, 'admin@yard.com', { admin: true });
+    const addTo = async (query: string) => {
+      const { payload, headers } = multipartFile('ship.3docx', M1);
+      const r = await (t as TestApp).app.inject({
+        method: 'POST',
+        url: `/api/viewer/project/add/project-uploaded?${query}`,
+        payload,
+        headers: { ...headers, ...bearer(admin) },
+      });
+      expect(r.statusCode, r.body).toBe(200);
+      const id: string = r.json().conversionId;
+      expect((await (t as TestApp).app.ctx.conversions.wait(id)).status).toBe(2);
+      return id;
+    };
+    const created = await upload(t, admin, 'ship.3docx', M1);
+    expect(created.statusCode, created.body).toBe(200);
+    const first: string = created.json().conversionId;
+    expect((await t.app.ctx.conversions.wait(first)).status).toBe(2);
+    const second = await addTo('projectName=SHIP');
+    const owners = () => uploadsOf((t as TestApp).config.dataDir).map((f) => f.slice(0, 36));
+    expect(owners().sort()).toEqual([first, second].sort());
+    const del = await t.app.inject({
+      method: 'DELETE',
+      url: '/api/viewer/project/delete-revision?projectName=SHIP&revisionNumber=1',
+      headers: bearer(admin),
+    });
+    expect(del.statusCode, del.body).toBe(200);
+    expect(owners()).toEqual([second]);
+    const third = await addTo('projectName=SHIP&overwriteIfExists=true');
+    expect(owners()).toEqual([third]);
+  });
 });
 
 describe('conversion memory limit', () => {

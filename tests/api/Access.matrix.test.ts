@@ -84,6 +84,26 @@ const SAMPLES_BY_ROUTE: Record<string, Sample> = {
       payload: { email: 'outsider@other.org', password: 'secret-password' },
     }),
   },
+  // Open to anyone; with local sign-in (this app) both answer 404 'not enabled' (tests/api/Auth.oidc.test.ts
+  // runs them against a provider).
+  'POST /api/auth/viewer/default/oidc/authorize': {
+    who: 'anyone',
+    req: () => ({
+      method: 'POST',
+      url: '/api/auth/viewer/default/oidc/authorize',
+      payload: { redirectUri: 'http://keelson.test/login/callback' },
+    }),
+    ok: [404],
+  },
+  'POST /api/auth/viewer/default/oidc/token': {
+    who: 'anyone',
+    req: () => ({
+      method: 'POST',
+      url: '/api/auth/viewer/default/oidc/token',
+      payload: { code: 'code', state: 'state' },
+    }),
+    ok: [404],
+  },
   // The e-mail does not match the signed-in user: the handler refuses, nobody's password changes.
   'POST /api/auth/viewer/default/changePassword': {
     who: 'signedIn',

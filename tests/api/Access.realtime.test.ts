@@ -6,20 +6,22 @@
  */
 import type { AddressInfo } from 'node:net';
 import { io as connect, type Socket } from 'socket.io-client';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Server } from 'socket.io';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { UserNotificationSchema } from '../../api/contract';
 import { attachRealtime, type JoinReply } from '../../api/realtime';
-import { bearer, login, makeApp, signUp, type TestApp } from './helpers';
+import { bearer, grantProjects, login, makeApp, signUp, type TestApp, uploadSample } from './helpers';
 import * as v from 'valibot';
 
 let t: TestApp;
 let url: string;
+let io: Server;
 let admin: string;
 const sockets: Socket[] = [];
 
 beforeAll(async () => {
   t = await makeApp({ organizationDomain: 'yard.com' });
-  attachRealtime(t.app);
+  io = attachRealtime(t.app);
   await t.app.listen({ port: 0, host: '127.0.0.1' });
   url = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
   admin = await signUp(t.app, 'admin@yard.com', { admin: true });
@@ -74,6 +76,32 @@ describe('realtime access', () => {
     ])
       expect(await join(await open(outsider), room)).toMatchObject({ ok: false, message: `Project ${name} not found` });
     expect(await join(await open(admin), 'project:secret')).toEqual({ ok: true, room: 'project:SECRET' });
+  });
+
+  it('stops progress events to a member of a conversion room the moment its project access is withdrawn', async () => {
+    await signUp(t.app, 'keeps@other.org');
+    await signUp(t.app, 'loses@other.org');
+    const ship = await uploadSample(t, admin, 'NAPA-OCX_M1');
+    await grantProjects(t.app, admin, 'keeps@other.org', [ship], { fixed: [] });
+    await grantProjects(t.app, admin, 'loses@other.org', [ship], { fixed: [] });
+    // a new revision's conversion of the shared project
+    const id = await t.app.ctx.conversions.reserve(ship, 'admin@yard.com');
+    const keeps = await open(await login(t.app, 'keeps@other.org'));
+    const loses = await open(await login(t.app, 'loses@other.org'));
+    expect(await join(keeps, id)).toEqual({ ok: true, room: id });
+    expect(await join(loses, id)).toEqual({ ok: true, room: id });
+    const lost: unknown[] = [];
+    loses.on('progress', (e) => lost.push(e));
+    await grantProjects(t.app, admin, 'loses@other.org', [], { fixed: [] });
+    const seen = new Promise<unknown>((r) => keeps.once('progress', r));
+    await t.app.ctx.conversions.fail(id, 'stopped by the test');
+    expect(await seen).toMatchObject({ conversionId: id, projectName: ship, message: 'stopped by the test' });
+    // the withdrawn member is taken out of the room instead of being sent the event
+    await vi.waitFor(async () => {
+      const members = (await io.in(id).fetchSockets()).map((s) => s.id);
+      expect(members).toEqual([keeps.id]);
+    });
+    expect(lost).toEqual([]);
   });
 
   it('refuses a connection and a join with a revoked token', async () => {

@@ -17,7 +17,11 @@ const CASES: [string, string, string | null][] = [
   ['engine/scene/b.ts', "import * as Comlink from 'comlink';\nexport const b = Comlink;", 'engine-no-ui-frameworks'],
   ['engine/ocx/c.ts', "import { x } from '../../ui/stores/viewer';\nexport const c = x;", 'engine-no-app-layers'],
   ['engine/ocx/d.ts', "import { x } from '../../api/config';\nexport const d = x;", 'engine-no-app-layers'],
-  ['engine/ocx/e.ts', "import { readFileSync } from 'node:fs';\nexport const e = readFileSync;", 'browser-bundle-no-node'],
+  [
+    'engine/ocx/e.ts',
+    "import { readFileSync } from 'node:fs';\nexport const e = readFileSync;",
+    'browser-bundle-no-node',
+  ],
   ['engine/ocx/f.ts', "import Piscina from 'piscina';\nexport const f = Piscina;", 'browser-bundle-no-node'],
   ['engine/ocx/g.ts', "import { x } from '../node/ocx/importFile';\nexport const g = x;", 'browser-bundle-no-node'],
   ['engine/scene/h.ts', 'export const h = () => document.body;', 'engine-no-dom'],
@@ -31,8 +35,16 @@ const CASES: [string, string, string | null][] = [
   ['api/routes/p.ts', "import { x } from '../../ui/stores/auth';\nexport const p = x;", 'api-no-ui'],
   ['api/q.ts', "import { x } from '../tools/generator/index';\nexport const q = x;", null],
   ['api/contract/r.ts', "import { x } from '../config';\nexport const r = x;", 'contract-standalone'],
-  ['api/contract/s.ts', "import type { FastifyRequest } from 'fastify';\nexport type S = FastifyRequest;", 'browser-bundle-no-node'],
-  ['tools/generator/t.ts', "import { x } from '../../tests/support/sanity.test';\nexport const t = x;", 'product-no-bench-or-tests'],
+  [
+    'api/contract/s.ts',
+    "import type { FastifyRequest } from 'fastify';\nexport type S = FastifyRequest;",
+    'browser-bundle-no-node',
+  ],
+  [
+    'tools/generator/t.ts',
+    "import { x } from '../../tests/support/sanity.test';\nexport const t = x;",
+    'product-no-bench-or-tests',
+  ],
 ];
 
 let dir = '';

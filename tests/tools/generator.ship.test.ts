@@ -7,7 +7,9 @@ import { compartmentFaces, planCompartments, volumeCentroid } from '../../tools/
 import { countShipParts, generateShipOcx, writeShipOcx } from '../../tools/generator/generateShip';
 import { area2, clipBox, hullDims, sectionAt, sectionPolygon } from '../../tools/generator/hullForm';
 import { patchAreaCentroid, shellPatch } from '../../tools/generator/nurbs';
-import { plateMass, polygonAreaCentroid } from '../../tools/generator/ocxWriter';
+import { SECTIONS, plateMass, polygonAreaCentroid } from '../../tools/generator/ocxWriter';
+import { bulbFlatProperties } from '../../tools/generator/bulbFlat';
+import { sectionPolygon as sectionPolygon_ } from '../../engine/geometry/barSections';
 import { xmllintValidate } from '../support/xmllint';
 
 const SCHEMA = path.resolve(__dirname, '../../../shared/models/ocx/OCX_Schema_3.1.0.xsd');
@@ -35,7 +37,7 @@ describe('ship generator', () => {
     expect(out.tail).toBe(`${file} validates`);
     expect(out.status).toBe(0);
     const xml = await readFile(file, 'utf8');
-    expect(stats.parts).toBe(stats.plates + stats.stiffeners + stats.brackets);
+    expect(xml.match(/<ocx:(?:Plate|Stiffener|Bracket) /g)?.length).toBe(stats.parts);
     expect(xml.match(/<ocx:Plate /g)?.length).toBe(stats.plates);
     expect(xml.match(/<ocx:Stiffener /g)?.length).toBe(stats.stiffeners);
     expect(xml.match(/<ocx:Seam /g)?.length).toBe(stats.seams);
@@ -67,13 +69,25 @@ describe('ship generator', () => {
       'fore_peak_tank',
     ])
       expect(purposes).toContain(p);
-    // Every DesignView reference points at a part that exists.
-    const ids = new Set([...xml.matchAll(/<ocx:(?:Plate|Stiffener|Bracket|Seam) id="([^"]+)"/g)].map((m) => m[1]));
-    const refs = [...xml.matchAll(/<ocx:(?:PlateRef|StiffenerRef|BracketRef|SeamRef) localRef="([^"]+)"/g)].map(
-      (m) => m[1],
+    // The DesignView references exactly the generated parts and seams: every reference resolves to an
+    // element of its type with its GUID, and every part and seam is referenced once.
+    const elements = new Map(
+      [...xml.matchAll(/<ocx:(Plate|Stiffener|Bracket|Seam) id="([^"]+)"[^>]*? ocx:GUIDRef="([^"]+)"/g)].map((m) => [
+        m[2],
+        `ocx:${m[1]} ${m[3]}`,
+      ]),
     );
-    expect(refs.length).toBe(stats.parts + stats.seams);
-    expect(refs.every((r) => ids.has(r))).toBe(true);
+    expect(elements.size).toBe(xml.match(/<ocx:(?:Plate|Stiffener|Bracket|Seam) /g)?.length);
+    const refs = [
+      ...xml.matchAll(
+        /<ocx:(?:PlateRef|StiffenerRef|BracketRef|SeamRef) localRef="([^"]+)" ocx:GUIDRef="([^"]+)" ocx:refType="([^"]+)"/g,
+      ),
+    ];
+    expect(refs.length).toBeGreaterThan(0);
+    expect(refs.filter(([, id, guid, type]) => elements.get(id) !== `${type} ${guid}`).map((m) => m[0])).toEqual([]);
+    const referenced = new Set(refs.map((m) => m[1]));
+    expect(referenced.size).toBe(refs.length);
+    expect([...elements.keys()].filter((id) => !referenced.has(id))).toEqual([]);
   });
   it.skipIf(process.env.BENCH_LARGE !== '1')(
     'writes a valid 10k-part ship (BENCH_LARGE=1)',
@@ -122,7 +136,7 @@ describe('ship generator', () => {
     expect(stern.zk).toBeGreaterThan(0.1 * d.depth);
   });
 
-  it('writes physical properties consistent with geometry (NetArea × thickness × density = DryWeight)', async () => {
+  it('writes physical properties consistent with geometry (NetArea × thickness × density and trace length × section area × density = DryWeight)', async () => {
     const xml = await text({ targetParts: 1200, seed: 1, compartments: false });
     const plate =
       /<ocx:Plate [^>]*><ocx:PhysicalProperties><ocx:DryWeight numericvalue="([^"]+)"[^>]*\/><ocx:CenterOfGravity coordinates="([^"]+)"[^>]*\/><\/ocx:PhysicalProperties><ocx:NetArea numericvalue="([^"]+)"[^>]*\/>.*?<ocx:Thickness numericvalue="([^"]+)"/g;
@@ -133,6 +147,40 @@ describe('ship generator', () => {
       n++;
     }
     expect(n).toBeGreaterThan(300);
+    // Stiffeners: trace length × section area × density, the areas from the sections' dimensions (EN 10067
+    // tables for the bulb flats) and straight traces measured from their end points here.
+    const sectionArea: Record<string, number> = {
+      SEC_HP200x10: 25.66e-4,
+      SEC_HP260x11: 38.71e-4,
+      SEC_T400x12_150x15: (0.4 - 0.015) * 0.012 + 0.15 * 0.015,
+      SEC_FB150x12: 0.15 * 0.012,
+    };
+    const stiffener =
+      /<ocx:Stiffener [^>]*><ocx:PhysicalProperties><ocx:DryWeight numericvalue="([^"]+)"[^>]*\/>.*?<ocx:TraceLine><ocx:CompositeCurve3D [^>]*><ocx:CurveLength numericvalue="([^"]+)"[^>]*\/>(.*?)<\/ocx:TraceLine>.*?<ocx:SectionRef localRef="([^"]+)"/g;
+    const seen = new Set<string>();
+    let straight = 0;
+    n = 0;
+    for (const m of xml.matchAll(stiffener)) {
+      const [w, written, trace, section] = [Number(m[1]), Number(m[2]), m[3], m[4]];
+      let length = written;
+      if (!trace.includes('NURBS3D')) {
+        const ends = [...trace.matchAll(/<ocx:(?:Start|End)Point coordinates="([^"]+)"/g)].map((e) =>
+          e[1].split(' ').map(Number),
+        );
+        length = 0;
+        for (let i = 0; i < ends.length; i += 2) length += Math.hypot(...ends[i].map((v, k) => ends[i + 1][k] - v));
+        straight++;
+      }
+      expect(sectionArea[section], section).toBeDefined();
+      expect(Math.abs(length * sectionArea[section] * 7850 - w), `${section} ${w} kg`).toBeLessThanOrEqual(
+        w * 1e-4 + 1e-3,
+      );
+      seen.add(section);
+      n++;
+    }
+    expect(n).toBeGreaterThan(300);
+    expect(straight).toBeGreaterThan(100);
+    expect([...seen].sort()).toEqual(Object.keys(sectionArea).sort());
     const sq = polygonAreaCentroid([
       [0, 0, 0],
       [2, 0, 0],
@@ -155,6 +203,46 @@ describe('ship generator', () => {
     const hole = 0.2 * 0.4 + Math.PI * 0.04;
     expect(holed.area).toBeCloseTo(2 - hole, 9);
     expect(holed.cog[0]).toBeCloseTo((2 * 1 - hole * 1.5) / (2 - hole), 9);
+  });
+
+  it("writes profile sections whose areas and centroids follow from their dimensions, not from the importer's outline", () => {
+    const dim = (name: keyof typeof SECTIONS, key: string) => SECTIONS[name].dims.find(([k]) => k === key)![1];
+    // EN 10067 tabulated section areas: HP200x10 25.66 cm², HP260x11 38.71 cm²
+    expect(SECTIONS.HP200x10.area).toBeCloseTo(25.66e-4, 10);
+    expect(SECTIONS.HP260x11.area).toBeCloseTo(38.71e-4, 10);
+    expect(dim('HP200x10', 'FlangeWidth')).toBeCloseTo(0.038, 9); // web 10 + bulb 28 mm
+    expect(dim('HP260x11', 'FlangeWidth')).toBeCloseTo(0.048, 9);
+    const [H, W, tw, tf] = ['Height', 'Width', 'WebThickness', 'FlangeThickness'].map((k) => dim('T400x12+150x15', k));
+    expect(SECTIONS['T400x12+150x15'].area).toBeCloseTo((H - tf) * tw + W * tf, 12);
+    expect(SECTIONS['T400x12+150x15'].centroid).toBeCloseTo(
+      ((H - tf) * tw * ((H - tf) / 2) + W * tf * (H - tf / 2)) / ((H - tf) * tw + W * tf),
+      12,
+    );
+    expect(SECTIONS.FB150x12.area).toBeCloseTo(dim('FB150x12', 'Height') * dim('FB150x12', 'Width'), 12);
+    expect(SECTIONS.FB150x12.centroid).toBeCloseTo(dim('FB150x12', 'Height') / 2, 12);
+    // the bulb's closed form (true arc) and the importer's polygonal outline are two computations of one
+    // nominal shape: they agree to a tenth of a millimetre
+    for (const name of ['HP200x10', 'HP260x11'] as const) {
+      const s = SECTIONS[name];
+      const outline = sectionPolygon_('BulbFlat', {
+        height: dim(name, 'Height') * 1000,
+        webThickness: dim(name, 'WebThickness') * 1000,
+      }).outer;
+      let a = 0,
+        cu = 0,
+        cv = 0;
+      for (let i = 0; i < outline.length; i += 2) {
+        const j = (i + 2) % outline.length;
+        const x = outline[i] * outline[j + 1] - outline[j] * outline[i + 1];
+        a += x / 2;
+        cu += ((outline[i] + outline[j]) * x) / 6;
+        cv += ((outline[i + 1] + outline[j + 1]) * x) / 6;
+      }
+      expect(Math.abs(s.centroid * 1000 - cv / a), name).toBeLessThan(0.1);
+      expect(Math.abs((s.uCentroid ?? 0) * 1000 - cu / a), name).toBeLessThan(0.1);
+      expect(Math.abs(s.area * 1e6 - a) / a, name).toBeLessThan(1e-6);
+    }
+    expect(() => bulbFlatProperties(210, 10)).toThrow(/No EN 10067 bulb flat of height 210 mm/);
   });
 
   it('computes curved plate areas from the NURBS surface (exact bilge arc: a quarter cylinder)', () => {

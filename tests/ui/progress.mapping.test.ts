@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
+import { ConversionStatus as ProgressStatus, type ConversionStatusValue } from '../../api/contract';
 import {
-  ProgressStatus,
   advanceProgress,
   applyProgressReport,
   conversionPercent,
@@ -47,7 +47,7 @@ describe('applyProgressReport', () => {
     status: ProgressStatus.InProgress,
     startedBy: null,
   };
-  const rep = (status: number, progress: number, message = 'm') => ({
+  const rep = (status: ConversionStatusValue, progress: number, message = 'm') => ({
     conversionId: 'c1',
     projectName: 'P',
     status,

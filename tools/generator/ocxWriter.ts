@@ -18,7 +18,7 @@ import type {
 } from './shipLayout';
 import { HOLE_SIZES } from './framePlan';
 import { type NurbsCurve, type NurbsPatch, curveLength, patchAreaCentroid, patchBoundary } from './nurbs';
-import { hpBulbWidth, sectionPolygon } from '../../engine/geometry/barSections';
+import { bulbFlatProperties } from './bulbFlat';
 import {
   type WriterHabits,
   flangeDirection,
@@ -32,38 +32,24 @@ import {
 export const STEEL_DENSITY = 7850;
 
 /**
- * A standard HP bulb flat (EN 10067) of height h and web thickness tw (m): its bulb width, area and centroid
- * come from the same section outline the importer sweeps (engine/geometry/barSections.ts), so the
- * DryWeight and CenterOfGravity the generator writes agree with what Keelson computes.
+ * A standard HP bulb flat (EN 10067) of height h and web thickness tw (m): bulb width, area and centroid
+ * in closed form (tools/generator/bulbFlat.ts), independent of the importer's section outline.
  */
 function bulbFlat(
   h: number,
   tw: number,
 ): { shape: string; dims: [string, number][]; area: number; centroid: number; uCentroid: number } {
-  const mm = { height: h * 1000, webThickness: tw * 1000 };
-  const { outer } = sectionPolygon('BulbFlat', mm);
-  let a = 0;
-  let cv = 0;
-  let cu = 0;
-  for (let i = 0; i < outer.length; i += 2) {
-    const j = (i + 2) % outer.length;
-    const cross = outer[i] * outer[j + 1] - outer[j] * outer[i + 1];
-    a += cross;
-    cv += (outer[i + 1] + outer[j + 1]) * cross;
-    cu += (outer[i] + outer[j]) * cross;
-  }
-  a /= 2;
-  const flangeWidth = (mm.webThickness + hpBulbWidth(mm.height)) / 1000;
+  const p = bulbFlatProperties(Math.round(h * 1000), tw * 1000);
   return {
     shape: 'BulbFlat',
     dims: [
       ['Height', h],
       ['WebThickness', tw],
-      ['FlangeWidth', flangeWidth],
+      ['FlangeWidth', p.flangeWidth / 1000],
     ],
-    area: Math.abs(a) / 1e6,
-    centroid: cv / (6 * a) / 1000,
-    uCentroid: cu / (6 * a) / 1000,
+    area: p.area / 1e6,
+    centroid: p.v / 1000,
+    uCentroid: p.u / 1000,
   };
 }
 

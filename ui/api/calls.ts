@@ -5,8 +5,10 @@
 import * as v from 'valibot';
 import {
   AuthorizedUserSchema,
+  ChangePasswordResponseSchema,
   ClientConfigSchema,
   LoginResponseSchema,
+  OidcAuthorizeResponseSchema,
   MaintenanceStatusSchema,
   ModelListSchema,
   ModelObjectsResponseSchema,
@@ -38,6 +40,27 @@ export const getConfig = () => request('GET', '/api/config', ClientConfigSchema)
 export const login = (email: string, password: string) =>
   request('POST', authPath('login'), LoginResponseSchema, { body: { email, password }, allow401: true, silent: true });
 
+/**
+ * POST .../oidc/authorize: the identity provider's authorization URL for a sign-in that returns to
+ * `redirectUri` (the UI's /login/callback). Silent: a failure goes to the error view.
+ */
+export const oidcAuthorize = (redirectUri: string, signal?: AbortSignal) =>
+  request('POST', authPath('oidc/authorize'), OidcAuthorizeResponseSchema, {
+    body: { redirectUri },
+    silent: true,
+    allow401: true,
+    signal,
+  });
+
+/** POST .../oidc/token: the callback's code and state for Keelson's bearer token (as a login answers). */
+export const oidcToken = (code: string, state: string, signal?: AbortSignal) =>
+  request('POST', authPath('oidc/token'), LoginResponseSchema, {
+    body: { code, state },
+    silent: true,
+    allow401: true,
+    signal,
+  });
+
 /** POST .../register (application.md §3 "Registration payload"); registerAdmin for the admin account. */
 export const register = (body: { email: string; password: string; fullName: string; registerAdmin?: boolean }) =>
   request('POST', authPath('register'), SuccessResponseSchema, {
@@ -45,13 +68,16 @@ export const register = (body: { email: string; password: string; fullName: stri
     silent: true,
   });
 
-/** POST .../changePassword. */
+/**
+ * POST .../changePassword. The change revokes every older token; the reply's `token` continues this
+ * session (the caller stores it).
+ */
 export const changePassword = (body: {
   email: string;
   currentPassword: string;
   newPassword: string;
   confirmNewPassword: string;
-}) => request('POST', authPath('changePassword'), SuccessResponseSchema, { body, silent: true, allow401: true });
+}) => request('POST', authPath('changePassword'), ChangePasswordResponseSchema, { body, silent: true, allow401: true });
 
 /** POST /api/authorize-user with the bearer token. */
 export const authorizeUser = () =>

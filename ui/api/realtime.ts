@@ -1,7 +1,8 @@
 /**
  * The realtime channel of application.md §7 ("/api/socket.io (no transport upgrade)"): one socket.io
  * connection with the bearer token; 'join' a room keyed by a conversion id to receive its 'progress'
- * events (§4 "Model conversion").
+ * events (§4 "Model conversion"), and the room keyed by the user's e-mail for 'userNotification' (§4
+ * "Authentication and session").
  */
 import { io, type Socket } from 'socket.io-client';
 import * as v from 'valibot';
@@ -11,6 +12,8 @@ import {
   ProgressEventSchema,
   type CommentEvent,
   type ProgressEvent,
+  UserNotificationSchema,
+  type UserNotification,
 } from '../../api/contract';
 
 let socket: Socket | null = null;
@@ -18,6 +21,7 @@ let socketToken: string | null = null;
 const joined = new Set<string>();
 const listeners = new Set<(e: ProgressEvent) => void>();
 const commentListeners = new Set<(e: CommentEvent) => void>();
+const noticeListeners = new Set<(n: UserNotification) => void>();
 
 function connect(token: string): Socket {
   if (socket && socketToken === token) return socket;
@@ -34,6 +38,11 @@ function connect(token: string): Socket {
   socket.on(COMMENT_EVENT, (raw: unknown) => {
     const r = v.safeParse(CommentEventSchema, raw);
     if (r.success) commentListeners.forEach((l) => l(r.output));
+  });
+  socket.on('userNotification', (raw: unknown) => {
+    const r = v.safeParse(UserNotificationSchema, raw);
+    if (!r.success) return;
+    noticeListeners.forEach((l) => l(r.output));
   });
   return socket;
 }
@@ -72,6 +81,24 @@ export function leaveConversion(conversionId: string): void {
 export function onProgress(listener: (e: ProgressEvent) => void): () => void {
   listeners.add(listener);
   return () => listeners.delete(listener);
+}
+
+/**
+ * Joins the room keyed by the signed-in user's e-mail, where the server sends 'userNotification'
+ * (application.md §4). Idempotent; a new token reconnects and joins again.
+ */
+export function joinUserRoom(token: string, email: string): void {
+  const s = connect(token);
+  const room = email.toLowerCase();
+  if (joined.has(room)) return;
+  joined.add(room);
+  if (s.connected) s.emit('join', room);
+}
+
+/** Subscribes to user notifications; returns the unsubscribe function. */
+export function onUserNotification(listener: (n: UserNotification) => void): () => void {
+  noticeListeners.add(listener);
+  return () => noticeListeners.delete(listener);
 }
 
 /** Leaves the user's room and closes the connection (logout, application.md §4). */

@@ -8,7 +8,7 @@ import { Link, useLocation } from 'wouter';
 import { useSnapshot } from 'valtio';
 import { VERSION_LABEL } from '../../api/contract';
 import { formatDate } from '../logic/format';
-import { authStore, hasPermission, logout, registrationAllowed } from '../stores/auth';
+import { authStore, hasPermission, localAccounts, logout, registrationAllowed } from '../stores/auth';
 import { currentProjectStore } from '../stores/currentProject';
 
 function ModelHeader() {
@@ -82,18 +82,20 @@ function UserMenu() {
             </button>
           </MenuItem>
         )}
-        {config && !config.adminRegistered && (
+        {config && !config.adminRegistered && localAccounts() && (
           <MenuItem>
             <button type="button" className={itemCls} onClick={() => navigate('/register?admin=1')}>
               Admin registration
             </button>
           </MenuItem>
         )}
-        <MenuItem>
-          <button type="button" className={itemCls} onClick={() => navigate('/changePassword')}>
-            Change password
-          </button>
-        </MenuItem>
+        {localAccounts() && (
+          <MenuItem>
+            <button type="button" className={itemCls} onClick={() => navigate('/changePassword')}>
+              Change password
+            </button>
+          </MenuItem>
+        )}
         <MenuItem>
           <button type="button" className={itemCls} onClick={() => logout()}>
             Log out

@@ -1,12 +1,10 @@
 /**
  * Conversion progress of application.md §4 "Model conversion" and §9 "Progress split": the upload counts
  * as 0–20 %, server progress p (0..100) maps to 20 + 0.8·p, the shown value never goes back and is capped
- * at 100. Pure functions.
+ * at 100. Pure functions. Status values and the progress report are the contract's (api/contract/common.ts).
  */
 
-/** Progress report status values (application.md §3 "Progress report"). */
-export const ProgressStatus = { InProgress: 1, Ready: 2, Canceled: 3, Error: 4, Warning: 5 } as const;
-export type ProgressStatusValue = (typeof ProgressStatus)[keyof typeof ProgressStatus];
+import { ConversionStatus, type ConversionStatusValue, type ProgressEvent } from '../../api/contract';
 
 /** Share of the upload in the overall progress, percent. */
 export const UPLOAD_SHARE = 20;
@@ -43,41 +41,32 @@ export interface ConversionState {
   /** Overall percent 0..100, monotonic while in progress (reset to 0 on failure). */
   percent: number;
   message: string;
-  status: ProgressStatusValue;
+  status: ConversionStatusValue;
   /** E-mail of the user who started the conversion (only they may cancel). */
   startedBy: string | null;
-}
-
-/** A progress report as it arrives over socket.io (application.md §3). */
-export interface ProgressReport {
-  conversionId: string;
-  projectName: string;
-  status: number;
-  message: string;
-  subMessages?: string[];
-  progress: number;
 }
 
 /**
  * Applies one progress report to a conversion state (application.md §4): in progress and warnings advance
  * the percent monotonically; Ready sets 100; Error resets to 0; Canceled keeps the percent.
  */
-export function applyProgressReport(state: ConversionState, report: ProgressReport): ConversionState {
-  const status = (
-    report.status >= 1 && report.status <= 5 ? report.status : ProgressStatus.InProgress
-  ) as ProgressStatusValue;
+export function applyProgressReport(
+  state: ConversionState,
+  report: Pick<ProgressEvent, 'status' | 'message' | 'progress'>,
+): ConversionState {
+  const { status } = report;
   const message = report.message ?? state.message;
   switch (status) {
-    case ProgressStatus.Ready:
+    case ConversionStatus.Ready:
       return { ...state, status, message, percent: 100 };
-    case ProgressStatus.Error:
+    case ConversionStatus.Error:
       return { ...state, status, message, percent: 0 };
-    case ProgressStatus.Canceled:
+    case ConversionStatus.Canceled:
       return { ...state, status, message };
     default:
       return {
         ...state,
-        status: ProgressStatus.InProgress,
+        status: ConversionStatus.InProgress,
         message,
         percent: advanceProgress(state.percent, conversionPercent(report.progress)),
       };

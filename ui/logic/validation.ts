@@ -1,19 +1,11 @@
 /**
- * Form validation of application.md §5 (Login, Register, Change password). Pure functions: values in,
- * trimmed values and per-field messages out. The messages are the spec's exact texts.
+ * Form validation of application.md §5 (Login, Register, Change password) with the contract's own
+ * schemas (api/contract/auth.ts: LoginBodySchema, RegisterBodySchema, ChangePasswordBodySchema), which
+ * carry the spec's texts: the forms check exactly what the server checks. Inputs are trimmed first
+ * (§5 "Inputs are trimmed"); each field shows its first message.
  */
-
-/** The spec's validation texts (application.md §5). */
-export const VALIDATION_MESSAGES = {
-  required: 'Field is required',
-  invalidEmail: 'Input a valid email',
-  passwordRequired: 'Password is required',
-  passwordTooShort: 'Password must have at least 8 letters.',
-  passwordsDoNotMatch: 'Passwords do not match',
-} as const;
-
-/** Password minimum length (application.md §9). */
-export const PASSWORD_MIN_LENGTH = 8;
+import * as v from 'valibot';
+import { ChangePasswordBodySchema, LoginBodySchema, RegisterBodySchema } from '../../api/contract';
 
 /** Result of validating a form: the trimmed values, the first message per invalid field, validity. */
 export interface ValidationResult<K extends string> {
@@ -22,47 +14,35 @@ export interface ValidationResult<K extends string> {
   valid: boolean;
 }
 
-/** True for a plausible e-mail address: one '@', a non-empty local part and a dotted domain, no spaces. */
-export function isValidEmail(value: string): boolean {
-  return /^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/.test(value);
+/**
+ * Trims every field of `input`, parses `{ ...context, ...values }` with `schema` and keeps the first
+ * issue message per form field. `context` holds body fields the form does not show (e.g. the signed-in
+ * user's e-mail); their issues make the form invalid without a field message.
+ */
+export function validateForm<K extends string>(
+  schema: v.GenericSchema,
+  input: Record<K, string>,
+  context: Record<string, unknown> = {},
+): ValidationResult<K> {
+  const values = {} as Record<K, string>;
+  for (const k of Object.keys(input) as K[]) values[k] = (input[k] ?? '').trim();
+  const r = v.safeParse(schema, { ...context, ...values });
+  const errors: Partial<Record<K, string>> = {};
+  for (const issue of r.issues ?? []) {
+    const key = issue.path?.[0]?.key;
+    if (typeof key === 'string' && key in values && errors[key as K] === undefined) errors[key as K] = issue.message;
+  }
+  return { values, errors, valid: r.success };
 }
 
-function trimAll<K extends string>(input: Record<K, string>): Record<K, string> {
-  const out = {} as Record<K, string>;
-  for (const k of Object.keys(input) as K[]) out[k] = (input[k] ?? '').trim();
-  return out;
-}
-
-function emailError(v: string): string | undefined {
-  if (!v) return VALIDATION_MESSAGES.required;
-  if (!isValidEmail(v)) return VALIDATION_MESSAGES.invalidEmail;
-  return undefined;
-}
-
-function newPasswordError(v: string): string | undefined {
-  if (!v) return VALIDATION_MESSAGES.passwordRequired;
-  if (v.length < PASSWORD_MIN_LENGTH) return VALIDATION_MESSAGES.passwordTooShort;
-  return undefined;
-}
-
-function finish<K extends string>(values: Record<K, string>, errors: Partial<Record<K, string | undefined>>) {
-  const clean: Partial<Record<K, string>> = {};
-  for (const k of Object.keys(errors) as K[]) if (errors[k]) clean[k] = errors[k];
-  return { values, errors: clean, valid: Object.keys(clean).length === 0 };
-}
-
-/** Login form (application.md §5 "Login"): e-mail required and valid, password required; inputs trimmed. */
+/** Login form (§5 "Login"): e-mail required and valid, password required. */
 export function validateLogin(input: { email: string; password: string }): ValidationResult<'email' | 'password'> {
-  const values = trimAll(input);
-  return finish(values, {
-    email: emailError(values.email),
-    password: values.password ? undefined : VALIDATION_MESSAGES.passwordRequired,
-  });
+  return validateForm(LoginBodySchema, input);
 }
 
 /**
- * Register form (application.md §5 "Register"): e-mail required and valid, full name required, password
- * required and at least 8 characters, confirmation equal to the password.
+ * Register form (§5 "Register"): e-mail required and valid, full name required, password required and at
+ * least 8 characters, confirmation equal to the password.
  */
 export function validateRegister(input: {
   email: string;
@@ -70,29 +50,16 @@ export function validateRegister(input: {
   password: string;
   confirmPassword: string;
 }): ValidationResult<'email' | 'fullName' | 'password' | 'confirmPassword'> {
-  const values = trimAll(input);
-  return finish(values, {
-    email: emailError(values.email),
-    fullName: values.fullName ? undefined : VALIDATION_MESSAGES.required,
-    password: newPasswordError(values.password),
-    confirmPassword: values.confirmPassword !== values.password ? VALIDATION_MESSAGES.passwordsDoNotMatch : undefined,
-  });
+  return validateForm(RegisterBodySchema, input);
 }
 
 /**
- * Change-password form (application.md §5 "Change password"): current password required, new password
- * required and at least 8 characters, confirmation equal to the new password.
+ * Change-password form (§5 "Change password") of the signed-in user `email`: current password required,
+ * new password required and at least 8 characters, confirmation equal to the new password.
  */
-export function validateChangePassword(input: {
-  currentPassword: string;
-  newPassword: string;
-  confirmNewPassword: string;
-}): ValidationResult<'currentPassword' | 'newPassword' | 'confirmNewPassword'> {
-  const values = trimAll(input);
-  return finish(values, {
-    currentPassword: values.currentPassword ? undefined : VALIDATION_MESSAGES.passwordRequired,
-    newPassword: newPasswordError(values.newPassword),
-    confirmNewPassword:
-      values.confirmNewPassword !== values.newPassword ? VALIDATION_MESSAGES.passwordsDoNotMatch : undefined,
-  });
+export function validateChangePassword(
+  input: { currentPassword: string; newPassword: string; confirmNewPassword: string },
+  email: string,
+): ValidationResult<'currentPassword' | 'newPassword' | 'confirmNewPassword'> {
+  return validateForm(ChangePasswordBodySchema, input, { email });
 }

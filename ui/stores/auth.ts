@@ -6,7 +6,8 @@ import { proxy } from 'valtio';
 import { navigate } from 'wouter/use-browser-location';
 import type { AuthorizedUser, ClientConfig } from '../../api/contract';
 import { ApiError, setTokenProvider, setUnauthorizedHandler } from '../api/client';
-import { authorizeUser, getConfig, login as loginCall, setInstance } from '../api/calls';
+import { authorizeUser, getConfig, login as loginCall, oidcAuthorize, oidcToken, setInstance } from '../api/calls';
+import { withAuthWait } from '../logic/authWait';
 import { msUntilExpiry } from '../logic/token';
 import { disconnectRealtime } from '../api/realtime';
 
@@ -44,6 +45,19 @@ export function hasPermission(permission: string): boolean {
   const u = authStore.user;
   if (!u) return false;
   return u.userType === 'administrator' || u.permissions.includes(permission);
+}
+
+/** True when users sign in at an identity provider (client config 'auth0'; application.md §4). */
+export function identityProvider(): boolean {
+  return authStore.config?.authenticationProvider === 'auth0';
+}
+
+/**
+ * True when accounts are Keelson's own (application.md §6: 'Add user' and registration only with the
+ * local provider); the admin area's 'Add user' and the Admin registration entry ask this.
+ */
+export function localAccounts(): boolean {
+  return authStore.config?.authenticationProvider === 'local';
 }
 
 /** True when local registration is allowed by the client config (application.md §6). */
@@ -117,6 +131,49 @@ export async function login(email: string, password: string): Promise<LoginOutco
     if (e instanceof ApiError && e.status >= 400 && e.status < 500) return { type: 'rejected', message: e.message };
     return { type: 'error', message: (e as Error).message };
   }
+}
+
+/** Where the identity provider sends the browser back to (App.tsx routes it to OidcCallbackView). */
+export const OIDC_CALLBACK_PATH = '/login/callback';
+
+/**
+ * Starts the identity-provider sign-in: asks the server for the provider's authorization URL (within the
+ * auth wait) and leaves for it. @throws Error (the caller shows it as 'Authentication Error').
+ */
+export async function startOidcSignIn(): Promise<void> {
+  const redirectUri = `${window.location.origin}${OIDC_CALLBACK_PATH}`;
+  const { url } = await withAuthWait((signal) => oidcAuthorize(redirectUri, signal));
+  window.location.assign(url);
+}
+
+/**
+ * Finishes the identity-provider sign-in from the callback's query (`code` and `state`, or the provider's
+ * `error` and `error_description`): trades them for Keelson's token within the auth wait and opens the
+ * session. @throws Error naming the provider's error and description, the timeout or the server's refusal.
+ */
+export async function finishOidcSignIn(search: string): Promise<void> {
+  const q = new URLSearchParams(search);
+  const error = q.get('error');
+  if (error) {
+    const description = q.get('error_description');
+    throw new Error(description ? `${description} (${error})` : error);
+  }
+  const code = q.get('code');
+  const state = q.get('state');
+  if (!code || !state) throw new Error('The identity provider sent no authorization code');
+  const res = await withAuthWait((signal) => oidcToken(code, state, signal));
+  if (!res.success || !res.token) throw new Error(res.message || 'The identity provider refused the sign-in');
+  await adoptToken(res.token);
+}
+
+/**
+ * Continues the session with a token the server issued for it (the password change revokes older
+ * tokens and answers with a fresh one): stored like a login's token.
+ */
+export function replaceToken(token: string): void {
+  authStore.token = token;
+  localStorage.setItem(TOKEN_KEY, token);
+  armExpiry(token);
 }
 
 /** Logs out: leaves realtime, clears the user and the stored token, goes to /login (application.md §4). */

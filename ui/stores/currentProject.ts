@@ -11,6 +11,12 @@ export const currentProjectStore = proxy({
   info: null as ProjectRevisionInfo | null,
 });
 
+/** Sets the model of the open viewer route and its revision info (null while it loads). */
+export function setCurrentProject(modelName: string, info: ProjectRevisionInfo | null): void {
+  currentProjectStore.modelName = modelName;
+  currentProjectStore.info = info;
+}
+
 /** Clears the current model data (start view entry). */
 export function resetCurrentProject(): void {
   currentProjectStore.modelName = null;

@@ -49,6 +49,16 @@ export function resetSections(modelName = '', revision = 0): void {
   featuresStore.sections = [];
 }
 
+/** Asks for the 'Delete section' confirmation of saved section `name`; null closes the dialog. */
+export function askDeleteSection(name: string | null): void {
+  sectionsStore.confirmDelete = name;
+}
+
+/** The tree has revealed the section node it was asked to. */
+export function clearSectionReveal(): void {
+  sectionsStore.reveal = null;
+}
+
 /** The entry named `name`, or undefined. */
 export function findSection(name: string): SectionEntry | undefined {
   return sectionsStore.list.find((s) => s.name === name);

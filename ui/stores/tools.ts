@@ -77,6 +77,21 @@ export function setFramesFromApi(
   return tables;
 }
 
+/** Installs the model bounds given by the API in metres [minX, minY, minZ, maxX, maxY, maxZ] (converted to mm). */
+export function setBoundsFromApi(bounds: readonly number[]): void {
+  toolsStore.bounds = bounds.map((v) => v * 1000) as Box3Tuple;
+}
+
+/** Records the camera view (frame scale); the engine's camera-changed events keep it current. */
+export function setView(view: OrbitView): void {
+  toolsStore.view = view;
+}
+
+/** Closes the 'Create section' dialog. */
+export function closeSectionDialog(): void {
+  toolsStore.sectionDialogOpen = false;
+}
+
 /** Applies a tool event of the engine to the mirror (other events are ignored). */
 export function handleToolEvent(e: EngineEvent): void {
   switch (e.type) {

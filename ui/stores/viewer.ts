@@ -9,16 +9,26 @@ import type { EngineEvent, LoadProgress, SelectionBox, SelectionItem, SelectionM
 import { ModelTree, type ModelTreeOptions } from '../logic/ModelTree';
 import type { EngineClient } from '../engine/EngineClient';
 
-/** Load phases of viewer.md §4 "Loading". */
-export type ViewerPhase = 'initializing' | 'preparing' | 'loading' | 'ready' | 'error';
+/**
+ * Load phases of viewer.md §4 "Loading", plus 'closed': the viewer connection was closed (inactivity or a
+ * lost server connection, viewer.md §4 "Connection") and the viewer shut down.
+ */
+export type ViewerPhase = 'initializing' | 'preparing' | 'loading' | 'ready' | 'error' | 'closed';
+
+/** Why the viewer was shut down while open (viewer.md §4 "Connection", §8). */
+export type ViewerClosedReason = 'inactivity' | 'connection-lost';
 
 export const viewerStore = proxy({
   phase: 'initializing' as ViewerPhase,
   /** Error text when phase is 'error'. */
   error: null as string | null,
+  /** Why the viewer is 'closed' (null in the other phases). */
+  closedReason: null as ViewerClosedReason | null,
   progress: null as LoadProgress | null,
   firstFrame: false,
   selection: [] as SelectionItem[],
+  /** Counts selection-changed events (every click gives one, hit or miss): tests wait on it. */
+  selectionSeq: 0,
   selectionMode: 'structural-details' as SelectionMode,
   showTree: true,
   revision: null as number | null,
@@ -31,6 +41,8 @@ export const viewerStore = proxy({
   undoName: null as string | null,
   redoName: null as string | null,
   walkMode: false,
+  /** True once the initial camera of viewer.md §4 (orbit (160, 10), fit to window) has been set. */
+  initialView: false,
   /** Box selection rectangle while dragging (CSS px), or null. */
   box: null as SelectionBox | null,
   /** Open context menu position (CSS px relative to the canvas), or null. */
@@ -75,6 +87,7 @@ export function setEngine(e: EngineClient | null): void {
 export function resetViewer(): void {
   viewerStore.phase = 'initializing';
   viewerStore.error = null;
+  viewerStore.closedReason = null;
   viewerStore.progress = null;
   viewerStore.firstFrame = false;
   viewerStore.selection = [];
@@ -85,10 +98,48 @@ export function resetViewer(): void {
   viewerStore.undoName = null;
   viewerStore.redoName = null;
   viewerStore.walkMode = false;
+  viewerStore.initialView = false;
   viewerStore.box = null;
   viewerStore.contextMenu = null;
   viewerStore.showSceneGraph = false;
   viewerStore.showStats = false;
+}
+
+/** Moves to a load phase (viewer.md §4 "Loading"). */
+export function setViewerPhase(phase: ViewerPhase): void {
+  viewerStore.phase = phase;
+}
+
+/** The model could not be opened: phase 'error' with the message shown by the overlay. */
+export function failViewer(message: string): void {
+  viewerStore.phase = 'error';
+  viewerStore.error = message;
+}
+
+/** The viewer was shut down (viewer.md §4 "Connection"): phase 'closed' with the reason. */
+export function markViewerClosed(reason: ViewerClosedReason): void {
+  viewerStore.phase = 'closed';
+  viewerStore.closedReason = reason;
+}
+
+/** The revision of the open model (from the project info). */
+export function setViewerRevision(revision: number): void {
+  viewerStore.revision = revision;
+}
+
+/** Shows or hides the model tree panel (toolbar toggle, viewer.md §2). */
+export function toggleTree(): void {
+  viewerStore.showTree = !viewerStore.showTree;
+}
+
+/** Shows or hides the scene-graph panel (Ctrl+Alt+S or its close button). */
+export function setShowSceneGraph(show: boolean): void {
+  viewerStore.showSceneGraph = show;
+}
+
+/** Closes the context menu. */
+export function closeContextMenu(): void {
+  viewerStore.contextMenu = null;
 }
 
 /** Installs the object table and builds the tree (ref: not proxied). */
@@ -135,12 +186,16 @@ export function loadPercent(p: LoadProgress | null): number | null {
  * the world is fitted). Called on 'model-ready' and, as a fallback, when loadModel resolves.
  */
 export function markModelReady(): void {
-  if (viewerStore.phase === 'ready') return;
+  // A viewer shut down (closed) stays so until it is opened again.
+  if (viewerStore.phase === 'ready' || viewerStore.phase === 'closed') return;
   viewerStore.phase = 'ready';
   const api = engine?.api;
   if (api)
     void Promise.resolve(api.orbitTo(160, 10, 0))
       .then(() => api.fitToWindow())
+      .then(() => {
+        if (engine?.api === api) viewerStore.initialView = true;
+      })
       .catch(() => {});
 }
 
@@ -161,6 +216,7 @@ export function handleEngineEvent(e: EngineEvent): void {
       break;
     case 'selection-changed':
       viewerStore.selection = e.items;
+      viewerStore.selectionSeq++;
       break;
     case 'error':
       viewerStore.error = e.message;

@@ -21,14 +21,11 @@ import { showToast } from '../stores/toasts';
 import { toolsStore } from '../stores/tools';
 import { getEngine } from '../stores/viewer';
 
-/** Sets one plane in the engine and refreshes the mirror; false when the engine refused it. */
+/** Sets one plane in the engine; false when the engine refused it. The engine's clip-changed updates the mirror. */
 async function setPlane(key: ClipPlaneKey, mm: number): Promise<boolean> {
   const api = getEngine()?.api;
   if (!api) return false;
-  const ok = await api.setClipPlaneValue(key, mm);
-  const state = await api.getClipBox();
-  toolsStore.clip = { box: state.box, active: state.active, visible: state.visible };
-  return ok;
+  return api.setClipPlaneValue(key, mm);
 }
 
 function ClipInput({ k }: { k: ClipPlaneKey }) {

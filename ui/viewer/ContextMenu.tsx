@@ -13,7 +13,7 @@
  */
 import { useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent as ReactKeyboardEvent } from 'react';
 import { useSnapshot } from 'valtio';
-import { viewerStore } from '../stores/viewer';
+import { closeContextMenu, viewerStore } from '../stores/viewer';
 import { clipSectionEntries, featuresStore } from '../stores/viewerFeatures';
 import { PROJECTION_AXES, getCommand, type CommandState } from './commands';
 import { runCommand, snapshotCommandState } from './runCommand';
@@ -201,9 +201,7 @@ export function ContextMenu() {
   const features = useSnapshot(featuresStore);
   const rootRef = useRef<HTMLDivElement>(null);
   const [pos, setPos] = useState<{ left: number; top: number } | null>(null);
-  const close = () => {
-    viewerStore.contextMenu = null;
-  };
+  const close = closeContextMenu;
 
   // Keep the menu inside its container (flip left / up near the right and bottom edges); a layout effect,
   // so the corrected position is drawn in the first paint. The menu stays focusable throughout.

@@ -5,11 +5,11 @@
 import { Dialog, DialogPanel, DialogTitle } from '@headlessui/react';
 import { useSnapshot } from 'valtio';
 import { DELETE_SECTION_TEXT, DELETE_SECTION_TITLE } from '../logic/sections';
-import { deleteSection, sectionsStore } from '../stores/sections';
+import { askDeleteSection, deleteSection, sectionsStore } from '../stores/sections';
 
 export function DeleteSectionDialog() {
   const { confirmDelete } = useSnapshot(sectionsStore);
-  const close = () => (sectionsStore.confirmDelete = null);
+  const close = () => askDeleteSection(null);
   return (
     <Dialog open={confirmDelete !== null} onClose={close} className="relative z-40">
       <div className="fixed inset-0 bg-slate-900/20" aria-hidden="true" />

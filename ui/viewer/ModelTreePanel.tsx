@@ -16,6 +16,8 @@ import { searchSummary, type CheckState, type ModelTree } from '../logic/ModelTr
 import { TreeRows } from '../logic/TreeRows';
 import type { SectionEntry } from '../logic/sections';
 import {
+  askDeleteSection,
+  clearSectionReveal,
   drawSection,
   exportSection,
   removeSection,
@@ -57,7 +59,7 @@ function SectionActions({ s }: { s: SectionEntry }) {
           className={ACTION}
           title="Delete section"
           aria-label={`Delete section ${s.name}`}
-          onClick={() => (sectionsStore.confirmDelete = s.name)}
+          onClick={() => askDeleteSection(s.name)}
         >
           Delete
         </button>
@@ -155,7 +157,7 @@ function TreeList({ tree }: { tree: ModelTree }) {
     if (!reveal) return;
     const t = sectionNode(tree, reveal);
     if (t < 0) return;
-    sectionsStore.reveal = null;
+    clearSectionReveal();
     const before = rows.version;
     const i = rows.reveal(t);
     if (rows.version !== before) rerender();

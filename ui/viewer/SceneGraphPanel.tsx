@@ -7,7 +7,7 @@
 import { useCallback, useEffect, useState } from 'react';
 import type { SceneGraphNode } from '../../engine/EngineApi';
 import { showToast } from '../stores/toasts';
-import { getEngine, viewerStore } from '../stores/viewer';
+import { getEngine, setShowSceneGraph } from '../stores/viewer';
 
 /** Finds the node with `id` in a scene graph (pure). */
 export function findSceneNode(root: SceneGraphNode, id: number): SceneGraphNode | null {
@@ -140,7 +140,7 @@ export function SceneGraphPanel() {
             type="button"
             className="btn-ghost px-2 py-1 text-xs"
             aria-label="Close scene graph"
-            onClick={() => (viewerStore.showSceneGraph = false)}
+            onClick={() => setShowSceneGraph(false)}
           >
             ✕
           </button>

@@ -10,7 +10,7 @@ import { useSnapshot } from 'valtio';
 import type { SectionAxis } from '../../engine/EngineApi';
 import { canCreateSection, validateFrameExpression } from '../../engine/reference/frameSyntax';
 import { createSectionFromDialog } from '../stores/sections';
-import { toolsStore } from '../stores/tools';
+import { closeSectionDialog, toolsStore } from '../stores/tools';
 
 const AXES: SectionAxis[] = ['X', 'Y', 'Z'];
 
@@ -24,7 +24,7 @@ export function SectionDialog() {
   const valid = canCreateSection(text);
 
   const close = () => {
-    toolsStore.sectionDialogOpen = false;
+    closeSectionDialog();
     setText('');
   };
   const submit = (e: FormEvent) => {

@@ -10,7 +10,7 @@ import { useSnapshot } from 'valtio';
 import type { SelectionMode } from '../../engine/EngineApi';
 import { CommentsToggle } from '../comments/CommentsOverlay';
 import { toolsStore } from '../stores/tools';
-import { viewerStore } from '../stores/viewer';
+import { toggleTree, viewerStore } from '../stores/viewer';
 import { featuresStore } from '../stores/viewerFeatures';
 import { AnnotationSettingsMenu, SnapSettingsMenu } from './ToolMenus';
 import { getCommand, type CommandState } from './commands';
@@ -128,7 +128,7 @@ export function ViewerToolbar() {
           type="button"
           className={`btn-ghost ${showTree ? 'bg-brand-50 text-brand-700' : ''}`}
           aria-pressed={showTree}
-          onClick={() => (viewerStore.showTree = !showTree)}
+          onClick={toggleTree}
           title="Model tree"
         >
           <svg

@@ -1,7 +1,7 @@
 /**
  * Change-password view (application.md §2, §5 "Change password", §8): current password, new password,
  * confirm password; a failure goes to the error view with 'Error changing password' or the server's
- * message; success returns to the start view.
+ * message; success stores the fresh token the server answers with and returns to the start view.
  */
 import { useState, type FormEvent } from 'react';
 import { useLocation } from 'wouter';
@@ -9,7 +9,7 @@ import { useSnapshot } from 'valtio';
 import { authorizeUser, changePassword } from '../api/calls';
 import { AuthCard, FormField } from '../components/FormField';
 import { validateChangePassword } from '../logic/validation';
-import { authStore } from '../stores/auth';
+import { authStore, replaceToken } from '../stores/auth';
 import { storeError } from '../stores/errors';
 import { showToast } from '../stores/toasts';
 
@@ -23,12 +23,15 @@ export function ChangePasswordView() {
 
   async function submit(e: FormEvent) {
     e.preventDefault();
-    const r = validateChangePassword(values);
+    if (!user) return;
+    const r = validateChangePassword(values, user.email);
     setErrors(r.errors);
-    if (!r.valid || busy || !user) return;
+    if (!r.valid || busy) return;
     setBusy(true);
     try {
-      await changePassword({ email: user.email, ...r.values });
+      const res = await changePassword({ email: user.email, ...r.values });
+      // The change ended every older session, this one's token included: continue with the fresh one.
+      if (res.token) replaceToken(res.token);
       showToast('success', 'Password changed');
       try {
         authStore.user = await authorizeUser();

@@ -1,23 +1,24 @@
 /**
  * Parsing and tessellation in worker threads for the Node import: an OffloadFactory
  * for importOcx (engine/ocx/index.ts). The calling thread only splits the file into top-level parts
- * (engine/ocx/partSplit.ts, a byte scan) and parses what is left; the parts' bytes are batched and
- * sent to the least busy of a few worker threads (engine/node/ocx/partWorker.ts) — or processed on the
- * calling thread when every worker has enough queued — each holding its own ModelBuilder made from the
- * same shared data and options. Outputs are renumbered and appended to the calling thread's builder
- * strictly in document order, so the result is identical to the single-thread import
- * (tests/engine/ocx/partPool.identical.test.ts); the first error in document order is the one
+ * (engine/ocx/partSplit.ts, a byte scan) and parses what is left; the parts' bytes are batched and run
+ * as tasks of a piscina pool (engine/node/ocx/partWorker.ts) — or processed on the calling thread when
+ * `threads × inFlightPerWorker` batches are already in flight — each thread holding its own ModelBuilder
+ * per import, made from the same shared data and options. Outputs are renumbered and appended to the
+ * calling thread's builder strictly in document order, so the result is identical to the single-thread
+ * import (tests/engine/ocx/partPool.identical.test.ts); the first error in document order is the one
  * reported. Node only: the browser imports on one thread (engine/ocx/index.ts without `offload`).
  *
- * The worker threads are started on first use and kept for later imports of the same process (a
- * thread costs ~0.3 s to start with the TypeScript loader); idle, they do not keep the process alive.
- * Memory stays bounded: at most inFlightPerWorker batches of about batchBytes wait per
- * worker; beyond that the calling thread processes the batch itself. Each worker keeps its own
- * cache of tessellated reference surfaces for the import, dropped when the import ends.
+ * One pool per thread count is made on first use and kept for later imports of the process (a thread
+ * costs ~0.3 s to start with the TypeScript loader); piscina ends a thread after IDLE_TIMEOUT_MS without
+ * work, and idle threads do not keep the process alive. Memory stays bounded: at most inFlightPerWorker
+ * batches of about batchBytes wait per thread; beyond that the calling thread processes the batch
+ * itself. Each thread's builder (with its cache of tessellated reference surfaces) is dropped at the
+ * thread's next task after the import ended, or with the thread. bench/README.md ('Part pool') has the
+ * measurement that chose piscina over the hand-written pool it replaced.
  */
-import { createRequire } from 'node:module';
-import { pathToFileURL } from 'node:url';
-import { Worker } from 'node:worker_threads';
+import v8 from 'node:v8';
+import { Piscina } from 'piscina';
 import { ModelBuilder } from '../../ocx/buildModel';
 import type { GroupOffload, OffloadFactory } from '../../ocx/index';
 import { OcxImportError } from '../../ocx/errors';
@@ -29,8 +30,9 @@ import {
   type PartTextContext,
   type PartUnit,
 } from '../../ocx/partText';
-import type { PartBatch, PartBatchResult, PartEnd, PartInit } from './partWorker';
 import type { PartRecord } from '../../ocx/reader';
+import { tsxExecArgv } from '../tsxExecArgv';
+import { HEADER_BYTES, type PartBatch, type PartBatchResult, type PartInit } from './partWorker';
 
 /** Options of the pool. */
 export interface PartPoolOptions {
@@ -41,56 +43,52 @@ export interface PartPoolOptions {
   /** Bytes of part text per batch (default 256 KiB). */
   batchBytes?: number;
   /**
-   * Batches queued per worker (default 3). When every worker has that many, the calling thread
+   * Batches in flight per worker thread (default 3). When that many per thread are, the calling thread
    * processes the next batch itself (with its own ModelBuilder) instead of waiting: a busy machine then
    * degrades towards the one-thread import instead of below it, and memory stays bounded.
    */
   inFlightPerWorker?: number;
 }
 
-/** One process-wide worker thread and the number of imports using it. */
-interface Slot {
-  worker: Worker;
-  users: number;
-  dead: boolean;
-}
+/**
+ * A pool thread without work ends after this long (ms); the next import starts it again. Long: starting
+ * a thread with the TypeScript loader costs more CPU than a whole 10k-part import's pool overhead, and
+ * under load imports are far apart (bench/README.md, 'Part pool'); an idle thread holds only the last
+ * import's builder and does not keep the process alive.
+ */
+export const IDLE_TIMEOUT_MS = 10 * 60_000;
 
-const slots: Slot[] = [];
+/** Process-wide pools by thread count. */
+const pools = new Map<string, Piscina>();
 let nextImportId = 1;
 
-/** Code of a worker (eval: true) that registers tsx's ESM loader, then imports the TypeScript module at `href`. */
-function tsBoot(href: string): string {
-  const api = createRequire(import.meta.url)
-    .resolve('tsx/esm/api')
-    .replace(/\.cjs$/, '.mjs');
-  return `import(${JSON.stringify(pathToFileURL(api).href)}).then((m) => { m.register(); return import(${JSON.stringify(href)}); })
-  .catch((e) => { console.error(e); process.exit(1); });`;
-}
-
-/** The first `n` live process-wide workers, started as needed; each is ref'd while in use. */
-function acquire(n: number): Slot[] {
-  for (let i = slots.length - 1; i >= 0; i--) if (slots[i].dead) slots.splice(i, 1);
-  while (slots.length < n) {
-    const url = new URL('./partWorker.ts', import.meta.url);
-    // sources run through tsx: the .ts entry is imported after the loader is registered in the thread
-    const worker = url.pathname.endsWith('.ts') ? new Worker(tsBoot(url.href), { eval: true }) : new Worker(url);
-    const slot: Slot = { worker, users: 0, dead: false };
-    worker.on('exit', () => (slot.dead = true));
-    worker.on('error', () => (slot.dead = true));
-    slots.push(slot);
+/**
+ * The pool of `threads` threads that take `perThread` tasks each at once: a thread then has its next
+ * batches queued while it works, instead of waiting for the calling thread (busy splitting the file) to
+ * hand it one when the last is done.
+ */
+function poolOf(threads: number, perThread: number): Piscina {
+  const key = `${threads}×${perThread}`;
+  let pool = pools.get(key);
+  if (!pool) {
+    pool = new Piscina({
+      filename: new URL('./partWorker.ts', import.meta.url).href,
+      minThreads: 0,
+      maxThreads: threads,
+      concurrentTasksPerWorker: perThread,
+      idleTimeout: IDLE_TIMEOUT_MS,
+      execArgv: tsxExecArgv(),
+    });
+    // a thread that dies outside a task is replaced by the pool; its 'error' must not end the process
+    pool.on('error', () => undefined);
+    pools.set(key, pool);
   }
-  const got = slots.slice(0, n);
-  for (const s of got) if (s.users++ === 0) s.worker.ref();
-  return got;
-}
-
-function release(got: Slot[]): void {
-  for (const s of got) if (--s.users === 0) s.worker.unref();
+  return pool;
 }
 
 /**
  * An OffloadFactory running the groups on `options.threads` worker threads.
- * @throws RangeError when threads < 1. A worker's error or exit rejects the import (GroupOffload.flush/backlog).
+ * @throws RangeError when threads < 1. A thread's error rejects the import (GroupOffload.flush/backlog).
  */
 export function partPool(options: PartPoolOptions): OffloadFactory {
   if (!(options.threads >= 1)) throw new RangeError(`partPool: threads must be ≥ 1 (got ${options.threads})`);
@@ -99,10 +97,11 @@ export function partPool(options: PartPoolOptions): OffloadFactory {
 
 class PartPool implements GroupOffload {
   private readonly id = nextImportId++;
-  private readonly slots: Slot[];
-  private readonly inFlight: number[];
+  private readonly pool: Piscina;
+  /** Ended flag, length and the serialized PartInit, shared with the threads (HEADER_BYTES). */
+  private readonly data: SharedArrayBuffer;
+  private inFlight = 0;
   private readonly results = new Map<number, PartBatchResult>();
-  private readonly listeners: [Worker, (m: PartBatchResult) => void, (e: unknown) => void][] = [];
   private pending: PartUnit[] = [];
   private pendingSize = 0;
   private pendingRecords = 0;
@@ -132,14 +131,12 @@ class PartPool implements GroupOffload {
   ) {
     this.batchRecords = options.batchRecords ?? 256;
     this.batchBytes = options.batchBytes ?? 256 * 1024;
-    this.maxInFlight = options.inFlightPerWorker ?? 3;
+    const perThread = options.inFlightPerWorker ?? 3;
+    this.maxInFlight = options.threads * perThread;
     this.shared = shared;
     this.build = build;
-    this.slots = acquire(options.threads);
-    this.inFlight = this.slots.map(() => 0);
+    this.pool = poolOf(options.threads, perThread);
     const init: PartInit = {
-      type: 'init',
-      id: this.id,
       build,
       shared: {
         header: shared.header,
@@ -150,22 +147,10 @@ class PartPool implements GroupOffload {
         designViews: shared.designViews,
       },
     };
-    this.slots.forEach((slot, k) => {
-      const onMessage = (r: PartBatchResult) => {
-        if (r.id !== this.id) return;
-        this.inFlight[k]--;
-        this.results.set(r.seq, r);
-        this.appendReady();
-        this.notify();
-      };
-      const onExit = (code: unknown) =>
-        this.fail(new Error(`OCX part worker stopped (${code instanceof Error ? code.message : `exit code ${code}`})`));
-      slot.worker.on('message', onMessage);
-      slot.worker.on('exit', onExit);
-      slot.worker.on('error', onExit);
-      this.listeners.push([slot.worker, onMessage, onExit]);
-      slot.worker.postMessage(init);
-    });
+    const bytes = v8.serialize(init);
+    this.data = new SharedArrayBuffer(HEADER_BYTES + bytes.length);
+    new Int32Array(this.data, 0, 2)[1] = bytes.length;
+    new Uint8Array(this.data, HEADER_BYTES).set(bytes);
   }
 
   add(records: PartRecord[], base: number): void {
@@ -201,24 +186,12 @@ class PartPool implements GroupOffload {
     if (this.closed) return;
     this.closed = true;
     this.failure ??= new Error('The OCX part pool is closed');
-    for (const [w, onMessage, onExit] of this.listeners) {
-      w.off('message', onMessage);
-      w.off('exit', onExit);
-      w.off('error', onExit);
-    }
-    for (const s of this.slots) if (!s.dead) s.worker.postMessage({ type: 'end', id: this.id } satisfies PartEnd);
-    release(this.slots);
-  }
-
-  private busy(): number {
-    let n = 0;
-    for (const v of this.inFlight) n += v;
-    return n;
+    Atomics.store(new Int32Array(this.data, 0, 1), 0, 1); // the threads drop this import's builders
   }
 
   /**
-   * Sends the pending units as one batch to the worker with the fewest batches in flight, or leaves
-   * them to this thread (backlog/flush) when every worker has maxInFlight batches.
+   * Runs the pending units as one pool task, or leaves them to this thread (backlog/flush) when
+   * maxInFlight batches are in flight already.
    */
   private send(): void {
     const units = this.pending;
@@ -227,23 +200,26 @@ class PartPool implements GroupOffload {
     this.pending = [];
     this.pendingSize = 0;
     this.pendingRecords = 0;
-    if (this.busy() >= this.slots.length * this.maxInFlight) {
+    if (this.inFlight >= this.maxInFlight) {
       this.localQueue.push({ seq, units, context });
       return;
     }
-    let best = 0;
-    for (let k = 1; k < this.slots.length; k++) if (this.inFlight[k] < this.inFlight[best]) best = k;
     const transfer = units.flatMap((u) => (u.kind === 'text' ? [u.bytes.buffer as ArrayBuffer] : []));
-    try {
-      this.slots[best].worker.postMessage(
-        { type: 'batch', id: this.id, seq, units, context } satisfies PartBatch,
-        transfer,
-      );
-      this.inFlight[best]++;
-    } catch (e) {
-      this.results.set(seq, { id: this.id, seq, error: errorData(e) }); // reported in document order
-      this.appendReady();
-    }
+    const task: PartBatch = { id: this.id, seq, data: this.data, units, context };
+    this.inFlight++;
+    this.pool
+      .run(task, { transferList: transfer as never })
+      .then(
+        (r: PartBatchResult) => r,
+        (e: unknown): PartBatchResult => ({ seq, error: errorData(workerStopped(e)) }),
+      )
+      .then((r) => {
+        this.inFlight--;
+        if (this.closed) return;
+        this.results.set(seq, r); // reported in document order
+        this.appendReady();
+        this.notify();
+      });
   }
 
   /** Processes the local queue on this thread (a separate builder: its warnings are merged like a worker's). */
@@ -253,9 +229,9 @@ class PartPool implements GroupOffload {
       this.local ??= new ModelBuilder(this.shared, this.build);
       let r: PartBatchResult;
       try {
-        r = { id: this.id, seq, results: await processUnits(this.local, units, context) };
+        r = { seq, results: await processUnits(this.local, units, context) };
       } catch (e) {
-        r = { id: this.id, seq, error: errorData(e) };
+        r = { seq, error: errorData(e) };
       }
       this.results.set(seq, r);
       this.appendReady();
@@ -291,7 +267,7 @@ class PartPool implements GroupOffload {
     w?.();
   }
 
-  /** Resolves when cond() holds (checked after each worker message); rejects on a failure. */
+  /** Resolves when cond() holds (checked after each finished batch); rejects on a failure. */
   private async waitFor(cond: () => boolean): Promise<void> {
     for (;;) {
       if (this.failure) throw this.failure;
@@ -299,6 +275,11 @@ class PartPool implements GroupOffload {
       await new Promise<void>((resolve) => (this.wake = resolve));
     }
   }
+}
+
+/** A task the pool could not run (its thread stopped or could not start), as an Error naming the part worker. */
+function workerStopped(e: unknown): Error {
+  return new Error(`OCX part worker stopped (${e instanceof Error ? e.message : String(e)})`);
 }
 
 /** The error of a unit again: an OcxImportError with its line and column, else an Error naming the worker. */

@@ -17,6 +17,10 @@ export interface RunningServer {
   dataDir: string;
   output: () => string;
   stop: () => Promise<void>;
+  /** Ends the process (SIGTERM) and keeps its data, so that `start` can bring the same server back. */
+  halt: () => Promise<void>;
+  /** Starts the process again on the same port and data directory (`env` added); resolves once it answers. */
+  start: (env?: Record<string, string>) => Promise<void>;
 }
 
 function newestMtime(dir: string): number {
@@ -54,36 +58,59 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
   ensureUiBuilt();
   const port = await freePort();
   const dataDir = mkdtempSync(path.join(tmpdir(), 'keelson-browser-'));
-  let log = '';
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'api/server.ts'], {
-    cwd: repoRoot,
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, DEMO_SHIP: 'false', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  child.stdout!.on('data', (d) => (log += d));
-  child.stderr!.on('data', (d) => (log += d));
   const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`server exited early:\n${log}`);
-    try {
-      const r = await fetch(`${url}/api/config`);
-      if (r.ok) break;
-    } catch {
-      /* not listening yet */
+  let log = '';
+  let child: ChildProcess | null = null;
+  const start = async (more: Record<string, string> = {}) => {
+    const proc = spawn(process.execPath, ['--import', 'tsx', 'api/server.ts'], {
+      cwd: repoRoot,
+      env: {
+        ...process.env,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        DATA_DIR: dataDir,
+        DEMO_SHIP: 'false',
+        ...env,
+        ...more,
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    child = proc;
+    proc.stdout!.on('data', (d) => (log += d));
+    proc.stderr!.on('data', (d) => (log += d));
+    const deadline = Date.now() + 60_000;
+    for (;;) {
+      if (proc.exitCode !== null) throw new Error(`server exited early:\n${log}`);
+      try {
+        const r = await fetch(`${url}/api/config`);
+        if (r.ok) break;
+      } catch {
+        /* not listening yet */
+      }
+      if (Date.now() > deadline) throw new Error(`server did not start within 60 s:\n${log}`);
+      await new Promise((r) => setTimeout(r, 250));
     }
-    if (Date.now() > deadline) throw new Error(`server did not start within 60 s:\n${log}`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
+  };
+  const halt = async () => {
+    const proc = child;
+    if (proc && proc.exitCode === null) {
+      const exited = new Promise((r) => proc.once('exit', r));
+      proc.kill('SIGTERM');
+      // A server that does not stop within 30 s is ended, so that no test leaves one behind.
+      const force = setTimeout(() => proc.kill('SIGKILL'), 30_000);
+      await exited;
+      clearTimeout(force);
+    }
+  };
+  await start();
   return {
     url,
     dataDir,
     output: () => log,
+    halt,
+    start,
     stop: async () => {
-      if (child.exitCode === null) {
-        child.kill('SIGTERM');
-        await new Promise((r) => child.once('exit', r));
-      }
+      await halt();
       rmSync(dataDir, { recursive: true, force: true });
     },
   };

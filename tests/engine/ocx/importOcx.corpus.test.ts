@@ -32,6 +32,15 @@ const EXPECTED: Record<string, [number, number, number, number, number, number, 
   'NAPA-OCX_M7.3docx': [1, 1, 0, 0, 0, 0, 0, 0],
   'NAPA-OCX_M8.3docx': [35, 63, 54, 112, 2, 5, 0, 1],
   'NAPA-OCX_M8_v300rc3.3docx': [35, 77, 40, 112, 2, 5, 0, 1],
+  // other writers' TR03 exports (../shared/models/ocx/README.md; cut-outs counted from the files' elements)
+  '3DEXPERIENCE-TR03_TC10.3docx': [25, 25, 7, 0, 0, 0, 0, 7],
+  '3DEXPERIENCE-TR03_TC11.3docx': [4, 4, 36, 0, 0, 0, 0, 0],
+  'AVEVA-TR03_TC11.3docx': [4, 4, 36, 0, 0, 0, 0, 0],
+  'AVEVA-TR03_TC12.3docx': [1, 5, 0, 0, 0, 0, 3, 10],
+  'CADMATIC-TR03_TC10.3docx': [26, 27, 7, 0, 0, 0, 17, 7],
+  'CADMATIC-TR03_TC11.3docx': [4, 4, 36, 0, 0, 0, 0, 0],
+  'PROSTEP-TR03_TC10.3docx': [25, 25, 4, 0, 0, 0, 0, 7],
+  'PROSTEP-TR03_TC11.3docx': [4, 4, 34, 0, 0, 0, 0, 0],
 };
 
 /** Plates that legitimately miss the 2 % check, keyed "file|plate id|quantity", with the reason. */

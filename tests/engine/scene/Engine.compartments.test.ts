@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { EngineEvent, EngineObjectTable, PointerInput } from '../../../engine/EngineApi';
-import { COMPARTMENT_OPACITY, type ModelScene } from '../../../engine/scene/ModelScene';
+import { COMPARTMENT_OPACITY } from '../../../engine/scene/ModelScene';
 import { loadedSideView, sx, sy } from './engineFixtures';
 import { boxMesh, packageBytes } from './sceneFixtures';
 
@@ -24,11 +24,7 @@ const bytes = packageBytes(
 
 async function loaded() {
   const { engine, events } = await loadedSideView(bytes, table);
-  const internals = engine as unknown as {
-    model: ModelScene;
-    loop: { frame(): void };
-    cams: { worldPerPixel(p: number[]): number };
-  };
+  const internals = engine.inspect();
   return { engine, events, internals };
 }
 
@@ -94,7 +90,7 @@ describe('visibility-changed events', () => {
 describe('compartments', () => {
   it('are translucent by default and drawn in the translucent pass only where a chunk holds one', async () => {
     const { engine, internals } = await loaded();
-    const m = internals.model;
+    const m = internals.model!;
     expect(m.state.opacity(3)).toBeCloseTo(COMPARTMENT_OPACITY, 2);
     expect(m.state.opacity(1)).toBe(1);
     internals.loop.frame();
@@ -122,7 +118,7 @@ describe('compartments', () => {
 describe('small-object culling', () => {
   it('skips objects under a pixel and edges of objects under EDGE_MIN_PX, and draws them again when zoomed in', async () => {
     const { engine, internals } = await loaded();
-    const m = internals.model;
+    const m = internals.model!;
     internals.loop.frame();
     // 5.5 mm per px: the 35 mm bracket (6 px) is drawn, its edges (< 12 px) are not.
     const total = m.triangles;
@@ -144,8 +140,7 @@ describe('small-object culling', () => {
 describe('live distance label while measuring', () => {
   it('follows the snapped cursor after the start click and disappears when the line is done', async () => {
     const { engine } = await loaded();
-    const measure = (engine as unknown as { measure: { liveDistanceText: string; liveLabel: { count: number } } })
-      .measure;
+    const measure = engine.inspect().measure;
     engine.startMeasure();
     engine.pointer(ptr('down', sx(0) + 2, sy(1000) + 2));
     engine.pointer(ptr('up', sx(0) + 2, sy(1000) + 2));

@@ -151,14 +151,7 @@ describe('camera extras', () => {
 describe('colour, opacity, scene graph and statistics', () => {
   it('writes colours and opacity into the state table only', async () => {
     const { engine } = await ready();
-    const model = (
-      engine as unknown as {
-        model: {
-          state: { colors: Uint8Array; translucentCount: number };
-          chunks: { translucentMesh: { visible: boolean } }[];
-        };
-      }
-    ).model;
+    const model = engine.inspect().model!;
     engine.setObjectColor([0], [255, 0, 0]); // panel A and its plates
     expect(Array.from(model.state.colors.subarray(4, 7))).toEqual([255, 0, 0]);
     engine.setObjectColor([1], null);

@@ -85,7 +85,7 @@ describe('Engine switches to interactive detail while navigating', () => {
     const { engine } = await loadedSideView(twoPanelBytes, twoPanelTable, {
       render: () => void frames.push(model!.interactiveDrawn),
     });
-    model = (engine as unknown as { model: ModelScene }).model;
+    model = engine.inspect().model;
     // Let the frames the load scheduled (on real timers) run, then drive the frame loop with fake ones.
     await new Promise((r) => setTimeout(r, 60));
     vi.useFakeTimers();
@@ -129,9 +129,9 @@ describe('Engine switches to interactive detail while navigating', () => {
     expect(frames[frames.length - 1]).toBe(true);
     vi.advanceTimersByTime(NAV_IDLE_MS - 80);
     const n = frames.length;
-    expect((engine as unknown as { navigating: boolean }).navigating).toBe(true);
+    expect(engine.navigating).toBe(true);
     vi.advanceTimersByTime(80);
-    expect((engine as unknown as { navigating: boolean }).navigating).toBe(false);
+    expect(engine.navigating).toBe(false);
     expect(frames.length).toBeGreaterThan(n);
     expect(frames[frames.length - 1]).toBe(false);
   });

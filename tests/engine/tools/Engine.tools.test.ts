@@ -1,12 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { EngineEvent, PointerInput } from '../../../engine/EngineApi';
-import type { ModelScene } from '../../../engine/scene/ModelScene';
-import type { ClippingManager } from '../../../engine/tools/ClippingManager';
 import { loadedSideView, sx, sy, twoPanelBytes as bytes, twoPanelTable as table } from '../scene/engineFixtures';
 
 async function loaded() {
   const { engine, events } = await loadedSideView(bytes, table);
-  const internals = engine as unknown as { model: ModelScene; clip: ClippingManager };
+  const internals = engine.inspect();
   return { engine, events, internals };
 }
 
@@ -41,15 +39,11 @@ describe('clipping through the facade', () => {
     const q = internals.clip.quad('xMax');
     expect(q.visible).toBe(true);
     expect((q.material as { opacity: number }).opacity).toBe(0.6);
-    expect(
-      (engine as unknown as { uniforms: { uModelOpacity: { value: number } } }).uniforms.uModelOpacity.value,
-    ).toBeLessThan(1);
+    expect(internals.uniforms.uModelOpacity.value).toBeLessThan(1);
     engine.setClipVisible(false);
     expect(q.visible).toBe(false);
     expect((q.material as { opacity: number }).opacity).toBe(0);
-    expect((engine as unknown as { uniforms: { uModelOpacity: { value: number } } }).uniforms.uModelOpacity.value).toBe(
-      1,
-    );
+    expect(internals.uniforms.uModelOpacity.value).toBe(1);
     engine.dispose();
   });
   it('refuses a plane set that would cross its opposite, and clips picks and caps the cut chunks', async () => {
@@ -66,7 +60,7 @@ describe('clipping through the facade', () => {
     expect(internals.clip.caps.cap('xMax').visible).toBe(true);
     expect(internals.clip.caps.cap('xMin').visible).toBe(false);
     // Chunk materials carry the six planes.
-    const mat = internals.model.chunks[0].mesh.material as { clippingPlanes: unknown[] | null };
+    const mat = internals.model!.chunks[0].mesh.material as { clippingPlanes: unknown[] | null };
     expect(mat.clippingPlanes).toHaveLength(6);
     engine.setClipping(false);
     expect(mat.clippingPlanes).toBeNull();
@@ -79,17 +73,13 @@ describe('clipping through the facade', () => {
     engine.fitToWindow();
     engine.setClipping(true);
     // Find a screen point on the xMax quad by projecting its centre.
-    const cams = (
-      engine as unknown as {
-        cams: { viewProjection(): unknown; project(x: number, y: number, z: number): [number, number] };
-      }
-    ).cams;
+    const cams = internals.cams;
     cams.viewProjection();
     const box = engine.getClipBox().box;
-    const [px, py] = cams.project(box.xMax, (box.yMin + box.yMax) / 2, (box.zMin + box.zMax) / 2);
+    const [px, py] = cams.project(box.xMax, (box.yMin + box.yMax) / 2, (box.zMin + box.zMax) / 2)!;
     engine.pointer(ptr('down', px, py));
     expect(internals.clip.dragging).toBe(true);
-    const [qx, qy] = cams.project(box.xMax - 2000, (box.yMin + box.yMax) / 2, (box.zMin + box.zMax) / 2);
+    const [qx, qy] = cams.project(box.xMax - 2000, (box.yMin + box.yMax) / 2, (box.zMin + box.zMax) / 2)!;
     engine.pointer(ptr('move', qx, qy, { buttons: 1 }));
     engine.pointer(ptr('up', qx, qy));
     expect(engine.getClipBox().box.xMax).toBeCloseTo(box.xMax - 2000, 0);
@@ -164,13 +154,11 @@ describe('sections, measure, snap and annotations through the facade', () => {
     expect(m.components.map((c) => c.visible)).toEqual([true, false, true]);
     engine.setClipping(true);
     engine.setClipPlaneValue('xMax', 500);
-    const measureGroup = (
-      engine as unknown as {
-        measure: { group: { visible: boolean; children: { material?: { clippingPlanes?: unknown } }[] } };
-      }
-    ).measure.group;
+    const measureGroup = engine.inspect().measure.group;
     expect(measureGroup.visible).toBe(true);
-    expect(measureGroup.children.every((c) => !c.material?.clippingPlanes)).toBe(true);
+    expect(
+      measureGroup.children.every((c) => !(c as { material?: { clippingPlanes?: unknown } }).material?.clippingPlanes),
+    ).toBe(true);
     // Right click cancels an armed operator without a context menu.
     engine.startMeasure();
     const menus = events.filter((e) => e.type === 'context-menu').length;
@@ -189,7 +177,7 @@ describe('sections, measure, snap and annotations through the facade', () => {
     });
     engine.setAnnotationSettings({ plates: true });
     await new Promise((r) => setTimeout(r, 0));
-    const ann = (engine as unknown as { annotations: { texts(): string[]; updating: boolean } }).annotations;
+    const ann = engine.inspect().annotations;
     expect(ann.texts().sort()).toEqual(['P1 t=12', 'P2', 'P5']);
     engine.setVisibility([2], false);
     await new Promise((r) => setTimeout(r, 0));

@@ -1,0 +1,514 @@
+/**
+ * A plate's sheet meshed in its reference surface's parameter space (OCX_GUIDE §5.2.3): the boundary
+ * loops (3D, mm) are mapped to (u, v) by closest-point inversion, unwrapped across the seam of a
+ * closed surface, turned into a planar region (a loop that winds once around a closed surface — the
+ * edge of a band on a cylinder, of a zone on a sphere — bounds the region together with the other such
+ * loops), triangulated on a grid whose cells keep the chordal error below the tolerance, and evaluated
+ * back onto the surface. This handles what projecting the outline onto one plane cannot: bands whose
+ * two edges project onto each other, and patches curving through more than a half turn. Units: mm.
+ */
+import polygonClipping, { type Polygon, type Ring } from 'polygon-clipping';
+import { hypot3 } from './curves';
+import { clipRingToBox, signedArea2d, triangulateGrid } from './region2d';
+import { boundaryRings, weld } from './surfaceMesh';
+import type { Sheet } from './thicken';
+
+/** A parametric surface on [u0, u1] × [v0, v1]; `periodicU/V` when it closes on itself in that direction. */
+export interface ParamSurface {
+  u0: number;
+  u1: number;
+  v0: number;
+  v1: number;
+  /** Writes S(u, v) (mm) into out[0..2]; u, v within the domain. */
+  eval(u: number, v: number, out: Float64Array): void;
+}
+
+/** The sheet, the boundary points' largest distance from the surface (mm) and the uncut hole loops. */
+export interface ParamSheet {
+  sheet: Sheet;
+  /** Largest distance (mm) of a boundary loop point from the surface after inversion. */
+  maxDistance: number;
+  /** Hole loops (xyz mm) on the surface that the polygon boolean could not cut. */
+  uncut: number[][];
+}
+
+/** Samples of a surface on a grid, with the metric scales of u and v and the closure flags. */
+interface Sampled {
+  s: ParamSurface;
+  nu: number;
+  nv: number;
+  /** xyz of sample (i, j) at 3 * (i * (nv + 1) + j). */
+  xyz: Float64Array;
+  /** mm per unit of u and of v (median over the samples). */
+  su: number;
+  sv: number;
+  periodicU: boolean;
+  periodicV: boolean;
+  /** Largest curvature seen between samples (1/mm), for the cell size. */
+  kappa: number;
+}
+
+const N_SAMPLES = 48;
+/** Gap (mm) up to which a surface's opposite edges count as joined (a closed surface). */
+const CLOSED_MM = 1;
+const SAMPLED = new WeakMap<ParamSurface, Sampled>();
+
+function sampled(s: ParamSurface): Sampled {
+  let g = SAMPLED.get(s);
+  if (!g) SAMPLED.set(s, (g = sample(s, CLOSED_MM)));
+  return g;
+}
+
+function sample(s: ParamSurface, tolMm: number): Sampled {
+  const nu = N_SAMPLES,
+    nv = N_SAMPLES;
+  const xyz = new Float64Array(3 * (nu + 1) * (nv + 1));
+  const p = new Float64Array(3);
+  for (let i = 0; i <= nu; i++)
+    for (let j = 0; j <= nv; j++) {
+      s.eval(s.u0 + ((s.u1 - s.u0) * i) / nu, s.v0 + ((s.v1 - s.v0) * j) / nv, p);
+      xyz.set(p, 3 * (i * (nv + 1) + j));
+    }
+  const at = (i: number, j: number) => 3 * (i * (nv + 1) + j);
+  const d = (a: number, b: number) => hypot3(xyz[a] - xyz[b], xyz[a + 1] - xyz[b + 1], xyz[a + 2] - xyz[b + 2]);
+  const lu: number[] = [],
+    lv: number[] = [];
+  let kappa = 0;
+  for (let i = 0; i < nu; i++)
+    for (let j = 0; j < nv; j++) {
+      lu.push(d(at(i, j), at(i + 1, j)));
+      lv.push(d(at(i, j), at(i, j + 1)));
+    }
+  // curvature from the turn of consecutive sample chords along both directions
+  const turn = (a: number, b: number, c: number) => {
+    const x1 = xyz[b] - xyz[a],
+      y1 = xyz[b + 1] - xyz[a + 1],
+      z1 = xyz[b + 2] - xyz[a + 2];
+    const x2 = xyz[c] - xyz[b],
+      y2 = xyz[c + 1] - xyz[b + 1],
+      z2 = xyz[c + 2] - xyz[b + 2];
+    const l1 = hypot3(x1, y1, z1),
+      l2 = hypot3(x2, y2, z2);
+    if (l1 < 1e-9 || l2 < 1e-9) return 0;
+    const cos = Math.max(-1, Math.min(1, (x1 * x2 + y1 * y2 + z1 * z2) / (l1 * l2)));
+    return Math.acos(cos) / ((l1 + l2) / 2);
+  };
+  // the larger of the two directions' curvatures per sample; the 90th percentile over the samples (a
+  // pole or a degenerate edge of the parametrisation would otherwise set it)
+  const ks: number[] = [];
+  for (let i = 1; i < nu; i++)
+    for (let j = 1; j < nv; j++)
+      ks.push(Math.max(turn(at(i - 1, j), at(i, j), at(i + 1, j)), turn(at(i, j - 1), at(i, j), at(i, j + 1))));
+  ks.sort((a, b) => a - b);
+  kappa = ks.length ? ks[Math.floor(0.9 * (ks.length - 1))] : 0;
+  const med = (a: number[]) => a.sort((x, y) => x - y)[a.length >> 1] || 0;
+  const su = (med(lu) * nu) / (s.u1 - s.u0) || 1,
+    sv = (med(lv) * nv) / (s.v1 - s.v0) || 1;
+  let periodicU = true,
+    periodicV = true;
+  for (let j = 0; j <= nv && periodicU; j++) periodicU = d(at(0, j), at(nu, j)) <= tolMm;
+  for (let i = 0; i <= nu && periodicV; i++) periodicV = d(at(i, 0), at(i, nv)) <= tolMm;
+  return { s, nu, nv, xyz, su, sv, periodicU, periodicV, kappa };
+}
+
+/**
+ * Closest point of the surface to p by Gauss–Newton from (u, v) (clamped to the domain, wrapped in a
+ * closed direction); writes the parameters into uv and returns the distance (mm).
+ */
+function invert(g: Sampled, p: ArrayLike<number>, uv: Float64Array, guess: boolean): number {
+  const { s } = g;
+  const q = new Float64Array(3),
+    qu = new Float64Array(3),
+    qv = new Float64Array(3);
+  const dist = (u: number, v: number) => {
+    s.eval(u, v, q);
+    return hypot3(q[0] - p[0], q[1] - p[1], q[2] - p[2]);
+  };
+  let u = uv[0],
+    v = uv[1];
+  if (!guess) {
+    let best = Infinity;
+    for (let i = 0; i <= g.nu; i++)
+      for (let j = 0; j <= g.nv; j++) {
+        const o = 3 * (i * (g.nv + 1) + j);
+        const dd = (g.xyz[o] - p[0]) ** 2 + (g.xyz[o + 1] - p[1]) ** 2 + (g.xyz[o + 2] - p[2]) ** 2;
+        if (dd < best) {
+          best = dd;
+          u = s.u0 + ((s.u1 - s.u0) * i) / g.nu;
+          v = s.v0 + ((s.v1 - s.v0) * j) / g.nv;
+        }
+      }
+  }
+  const hu = 1e-6 * (s.u1 - s.u0),
+    hv = 1e-6 * (s.v1 - s.v0);
+  const clampU = (x: number) => (g.periodicU ? wrap(x, s.u0, s.u1) : Math.min(s.u1, Math.max(s.u0, x)));
+  const clampV = (x: number) => (g.periodicV ? wrap(x, s.v0, s.v1) : Math.min(s.v1, Math.max(s.v0, x)));
+  let d = dist(u, v);
+  for (let it = 0; it < 20 && d > 1e-6; it++) {
+    s.eval(u, v, q);
+    const fx = q[0] - p[0],
+      fy = q[1] - p[1],
+      fz = q[2] - p[2];
+    const ue = u + hu <= s.u1 ? hu : -hu,
+      ve = v + hv <= s.v1 ? hv : -hv;
+    s.eval(u + ue, v, qu);
+    s.eval(u, v + ve, qv);
+    const ax = (qu[0] - q[0]) / ue,
+      ay = (qu[1] - q[1]) / ue,
+      az = (qu[2] - q[2]) / ue;
+    const bx = (qv[0] - q[0]) / ve,
+      by = (qv[1] - q[1]) / ve,
+      bz = (qv[2] - q[2]) / ve;
+    const a11 = ax * ax + ay * ay + az * az,
+      a12 = ax * bx + ay * by + az * bz,
+      a22 = bx * bx + by * by + bz * bz;
+    const r1 = -(ax * fx + ay * fy + az * fz),
+      r2 = -(bx * fx + by * fy + bz * fz);
+    const det = a11 * a22 - a12 * a12;
+    if (!(Math.abs(det) > 1e-30)) break;
+    let du = (r1 * a22 - r2 * a12) / det,
+      dv = (a11 * r2 - a12 * r1) / det;
+    // damped step: accept only an improvement
+    let accepted = false;
+    for (let k = 0; k < 6 && !accepted; k++) {
+      const nu = clampU(u + du),
+        nv = clampV(v + dv);
+      const nd = dist(nu, nv);
+      if (nd < d) {
+        u = nu;
+        v = nv;
+        d = nd;
+        accepted = true;
+      } else {
+        du /= 2;
+        dv /= 2;
+      }
+    }
+    if (!accepted) break;
+  }
+  uv[0] = u;
+  uv[1] = v;
+  return d;
+}
+
+/**
+ * Where the line through p along `axis` meets the surface, by Newton on S(u, v) − t·axis = p from the
+ * (u, v) in uv (the closest point); writes the hit into uv and returns true, or false (uv unchanged)
+ * when the iteration does not converge within the domain.
+ */
+function rayHit(g: Sampled, p: ArrayLike<number>, axis: ArrayLike<number>, uv: Float64Array): boolean {
+  const { s } = g;
+  const q = new Float64Array(3),
+    qu = new Float64Array(3),
+    qv = new Float64Array(3);
+  let u = uv[0],
+    v = uv[1];
+  s.eval(u, v, q);
+  let t = (q[0] - p[0]) * axis[0] + (q[1] - p[1]) * axis[1] + (q[2] - p[2]) * axis[2];
+  const hu = 1e-6 * (s.u1 - s.u0),
+    hv = 1e-6 * (s.v1 - s.v0);
+  for (let it = 0; it < 30; it++) {
+    s.eval(u, v, q);
+    const f0 = q[0] - t * axis[0] - p[0],
+      f1 = q[1] - t * axis[1] - p[1],
+      f2 = q[2] - t * axis[2] - p[2];
+    if (hypot3(f0, f1, f2) < 1e-4) {
+      uv[0] = u;
+      uv[1] = v;
+      return true;
+    }
+    const ue = u + hu <= s.u1 ? hu : -hu,
+      ve = v + hv <= s.v1 ? hv : -hv;
+    s.eval(u + ue, v, qu);
+    s.eval(u, v + ve, qv);
+    // columns: dS/du, dS/dv, −axis; solve J·d = −f by Cramer's rule
+    const a = [(qu[0] - q[0]) / ue, (qu[1] - q[1]) / ue, (qu[2] - q[2]) / ue];
+    const b = [(qv[0] - q[0]) / ve, (qv[1] - q[1]) / ve, (qv[2] - q[2]) / ve];
+    const c = [-axis[0], -axis[1], -axis[2]];
+    const det3 = (x: number[], y: number[], z: number[]) =>
+      x[0] * (y[1] * z[2] - y[2] * z[1]) - y[0] * (x[1] * z[2] - x[2] * z[1]) + z[0] * (x[1] * y[2] - x[2] * y[1]);
+    const D = det3(a, b, c);
+    if (!(Math.abs(D) > 1e-12)) return false;
+    const f = [-f0, -f1, -f2];
+    const du = det3(f, b, c) / D,
+      dv = det3(a, f, c) / D,
+      dt = det3(a, b, f) / D;
+    u += du;
+    v += dv;
+    t += dt;
+    if (g.periodicU) u = wrap(u, s.u0, s.u1);
+    if (g.periodicV) v = wrap(v, s.v0, s.v1);
+    if (u < s.u0 - 1e-9 || u > s.u1 + 1e-9 || v < s.v0 - 1e-9 || v > s.v1 + 1e-9 || !Number.isFinite(t)) return false;
+  }
+  return false;
+}
+
+function wrap(x: number, a: number, b: number): number {
+  const p = b - a;
+  return x - Math.floor((x - a) / p) * p;
+}
+
+/** A loop mapped to the metric parameter plane (x = u·su, y = v·sv), unwrapped, with its winding. */
+interface PlaneLoop {
+  xy: number[];
+  /** Net turns around the closed direction(s): 0 for an ordinary loop. */
+  windU: number;
+  windV: number;
+  maxDistance: number;
+}
+
+function toPlane(g: Sampled, loop: number[], tolMm: number, axis?: ArrayLike<number>): PlaneLoop {
+  const uv = new Float64Array(2);
+  const xy: number[] = [];
+  let maxDistance = 0,
+    guess = false;
+  const pu = (g.s.u1 - g.s.u0) * g.su,
+    pv = (g.s.v1 - g.s.v0) * g.sv;
+  let px = NaN,
+    py = NaN;
+  for (let i = 0; i < loop.length; i += 3) {
+    const p = [loop[i], loop[i + 1], loop[i + 2]];
+    let d = invert(g, p, uv, guess);
+    if (guess && d > tolMm) d = invert(g, p, uv, false); // the previous point misled it
+    if (axis && d > 1e-3 && rayHit(g, p, axis, uv)) d = 0;
+    maxDistance = Math.max(maxDistance, d);
+    guess = true;
+    let x = uv[0] * g.su,
+      y = uv[1] * g.sv;
+    if (xy.length) {
+      if (g.periodicU) x += Math.round((px - x) / pu) * pu;
+      if (g.periodicV) y += Math.round((py - y) / pv) * pv;
+    }
+    xy.push(x, y);
+    px = x;
+    py = y;
+  }
+  // the closing step: a loop around a closed surface does not come back to its start
+  const n = xy.length;
+  let windU = 0,
+    windV = 0;
+  if (n >= 4) {
+    if (g.periodicU) windU = Math.round((xy[n - 2] - xy[0]) / pu);
+    if (g.periodicV) windV = Math.round((xy[n - 1] - xy[1]) / pv);
+  }
+  return { xy, windU, windV, maxDistance };
+}
+
+const ring = (r: number[]): Ring => {
+  const out: Ring = [];
+  for (let i = 0; i + 1 < r.length; i += 2) out.push([r[i], r[i + 1]]);
+  return out;
+};
+
+/**
+ * The area below a loop that winds once around the closed u direction, within one period
+ * [x0, x0 + P] of the metric plane: the loop repeated over three periods, closed far below, cut to the
+ * period's window. Exclusive-or of two such areas is the band between their loops.
+ */
+function curtain(l: PlaneLoop, x0: number, P: number, yLow: number, yHigh: number): number[] {
+  const n = l.xy.length / 2;
+  const step = l.windU * P; // the shift after one pass
+  const pts: number[] = [];
+  for (let k = -2; k <= 2; k++) for (let i = 0; i < n; i++) pts.push(l.xy[2 * i] + k * step, l.xy[2 * i + 1]);
+  if (l.windU < 0) {
+    // in increasing x
+    const r: number[] = [];
+    for (let i = pts.length - 2; i >= 0; i -= 2) r.push(pts[i], pts[i + 1]);
+    pts.length = 0;
+    pts.push(...r);
+  }
+  pts.push(pts[pts.length - 2], yLow, pts[0], yLow);
+  return clipRingToBox(pts, x0, yLow, x0 + P, yHigh);
+}
+
+/**
+ * True when every `step`-th point of the loops lies within tolMm of surface s (which member of a
+ * surface collection a plate lies on).
+ */
+export function surfaceHolds(s: ParamSurface, loops: number[][], tolMm: number): boolean {
+  const g = sampled(s);
+  const uv = new Float64Array(2);
+  for (const l of loops) {
+    const n = l.length / 3,
+      step = Math.max(1, Math.floor(n / 16));
+    for (let i = 0; i < n; i += step)
+      if (!(invert(g, [l[3 * i], l[3 * i + 1], l[3 * i + 2]], uv, false) <= tolMm)) return false;
+  }
+  return true;
+}
+
+/**
+ * Meshes the sheet bounded by `loops` (the plate's contour loops and its hole loops, xyz mm, in any
+ * order and direction) on surface `s` in its parameter space.
+ * @param holes candidate hole loops: only those lying on the surface (within tolMm) are cut; one the
+ * polygon boolean cannot cut is returned in `uncut`.
+ * @param chordMm chordal tolerance for the grid. @param tolMm distance within which a point counts as on
+ * the surface. @param netAreaMm2 the file's area, to choose between a zone and its complement when a
+ * single loop winds around a closed surface. @param axisOf the direction a hole is projected along onto
+ * the surface (its placing frame's normal), else the closest points.
+ * @returns the sheet, or null when a contour point lies farther than tolMm from the surface or the region
+ * is empty (the caller then uses another method).
+ */
+export function paramSheet(
+  s: ParamSurface,
+  loops: number[][],
+  holes: number[][],
+  chordMm: number,
+  tolMm: number,
+  netAreaMm2?: number,
+  axisOf?: (hole: number[]) => ArrayLike<number> | undefined,
+): ParamSheet | null {
+  const g = sampled(s);
+  const contour = loops.map((l) => toPlane(g, l, tolMm));
+  const maxDistance = Math.max(...contour.map((c) => c.maxDistance));
+  if (!(maxDistance <= tolMm)) return null;
+  const cut: PlaneLoop[] = [],
+    cutFrom: number[][] = [];
+  for (const h of holes) {
+    const c = toPlane(g, h, tolMm, axisOf?.(h));
+    if (c.maxDistance <= tolMm && c.windU === 0 && c.windV === 0 && c.xy.length >= 6) {
+      cut.push(c);
+      cutFrom.push(h);
+    }
+  }
+  const all = contour;
+  if (all.some((c) => c.windV !== 0)) return null; // around the second closed direction: not handled
+  const P = (s.u1 - s.u0) * g.su,
+    x0 = s.u0 * g.su;
+  let yLow = Infinity,
+    yHigh = -Infinity;
+  for (const c of [...all, ...cut])
+    for (let i = 1; i < c.xy.length; i += 2) {
+      yLow = Math.min(yLow, c.xy[i]);
+      yHigh = Math.max(yHigh, c.xy[i]);
+    }
+  // the window: the whole domain in v (a zone's complement reaches to the domain's edge)
+  yLow = Math.min(yLow, s.v0 * g.sv);
+  yHigh = Math.max(yHigh, s.v1 * g.sv);
+  const rings: Polygon[] = [];
+  let winding = 0;
+  for (const c of all) {
+    if (c.windU !== 0) {
+      const r = curtain(c, x0, P, yLow, yHigh);
+      if (r.length >= 6) rings.push([ring(r)]);
+      winding++;
+    } else if (c.xy.length >= 6) rings.push([ring(c.xy)]);
+  }
+  if (!rings.length) return null;
+  let region: Polygon[];
+  try {
+    region = polygonClipping.xor(rings[0], ...rings.slice(1));
+    if (winding % 2 === 1) {
+      // one edge around the surface: the zone on one side of it, the side whose area is nearer the file's
+      const window: Polygon = [ring([x0, yLow, x0 + P, yLow, x0 + P, yHigh, x0, yHigh])];
+      const other = polygonClipping.difference(window, ...region);
+      // (areas in the metric parameter plane: close enough to the surface's to tell the two apart)
+      const cap = (ps: Polygon[]) => ps.reduce((a, p) => a + polyArea(p), 0);
+      const target = netAreaMm2 ?? Math.min(cap(region), cap(other));
+      region = Math.abs(cap(region) - target) <= Math.abs(cap(other) - target) ? region : other;
+    }
+  } catch {
+    return null;
+  }
+  const uncut: number[][] = [];
+  for (let k = 0; k < cut.length; k++) {
+    // a hole near the seam may be written a period away from the region
+    const c = cut[k];
+    let cx = 0;
+    for (let i = 0; i < c.xy.length; i += 2) cx += c.xy[i];
+    cx /= c.xy.length / 2;
+    const shift = g.periodicU && (cx < x0 || cx > x0 + P) ? -Math.floor((cx - x0) / P) * P : 0;
+    const r = shift ? c.xy.map((v, i) => (i % 2 ? v : v + shift)) : c.xy;
+    try {
+      region = polygonClipping.difference(region, [ring(r)]);
+    } catch {
+      uncut.push(cutFrom[k]);
+    }
+  }
+  if (!region.length) return null;
+  // cells small enough that the chord of a cell departs from the surface by at most chordMm
+  let xMin = Infinity,
+    xMax = -Infinity;
+  for (const p of region)
+    for (const [x] of p[0]) {
+      xMin = Math.min(xMin, x);
+      xMax = Math.max(xMax, x);
+    }
+  const extent = xMax - xMin;
+  let cell = g.kappa > 0 ? Math.sqrt((8 * chordMm) / g.kappa) : Infinity;
+  const areaTotal = region.reduce((a, p) => a + polyArea(p), 0);
+  cell = Math.min(cell, Math.sqrt(areaTotal / 64) || cell, extent || cell);
+  cell = Math.max(cell, Math.sqrt(areaTotal / 40000));
+  if (!Number.isFinite(cell) || cell <= 0) return null;
+  const pos: number[] = [],
+    idx: number[] = [];
+  const q = new Float64Array(3);
+  for (const poly of region) {
+    const outer = poly[0].slice(0, -1).flat();
+    const hs = poly.slice(1).map((r) => r.slice(0, -1).flat());
+    const r = triangulateGrid(outer, hs, cell);
+    const base = pos.length / 3;
+    for (let i = 0; i < r.points.length; i += 2) {
+      const u = r.points[i] / g.su,
+        v = r.points[i + 1] / g.sv;
+      s.eval(
+        g.periodicU ? wrap(u, s.u0, s.u1) : Math.min(s.u1, Math.max(s.u0, u)),
+        Math.min(s.v1, Math.max(s.v0, v)),
+        q,
+      );
+      pos.push(q[0], q[1], q[2]);
+    }
+    for (const i of r.indices) idx.push(base + i);
+  }
+  // one vertex where the grid meets itself across the seam of a closed surface
+  let big = 0;
+  for (const v of pos) big = Math.max(big, Math.abs(v));
+  const w = weld({ positions: pos, indices: idx }, 1e-4 + 1e-9 * big);
+  pos.length = 0;
+  pos.push(...w.positions);
+  idx.length = 0;
+  for (let t = 0; t < w.indices.length; t += 3) {
+    const a = w.indices[t],
+      b = w.indices[t + 1],
+      c = w.indices[t + 2];
+    if (a !== b && b !== c && a !== c) idx.push(a, b, c);
+  }
+  // per-vertex normals from the triangles (orientation of the parameter plane: Su × Sv)
+  const P3 = Float64Array.from(pos);
+  const normals = new Float64Array(P3.length);
+  for (let t = 0; t < idx.length; t += 3) {
+    const a = 3 * idx[t],
+      b = 3 * idx[t + 1],
+      c = 3 * idx[t + 2];
+    const ux = P3[b] - P3[a],
+      uy = P3[b + 1] - P3[a + 1],
+      uz = P3[b + 2] - P3[a + 2];
+    const vx = P3[c] - P3[a],
+      vy = P3[c + 1] - P3[a + 1],
+      vz = P3[c + 2] - P3[a + 2];
+    const nx = uy * vz - uz * vy,
+      ny = uz * vx - ux * vz,
+      nz = ux * vy - uy * vx;
+    for (const o of [a, b, c]) {
+      normals[o] += nx;
+      normals[o + 1] += ny;
+      normals[o + 2] += nz;
+    }
+  }
+  for (let i = 0; i < normals.length; i += 3) {
+    const l = hypot3(normals[i], normals[i + 1], normals[i + 2]) || 1;
+    normals[i] /= l;
+    normals[i + 1] /= l;
+    normals[i + 2] /= l;
+  }
+  const indices = Uint32Array.from(idx);
+  return {
+    sheet: { positions: P3, normals, indices, rings: boundaryRings(indices) },
+    maxDistance,
+    uncut,
+  };
+}
+
+function polyArea(p: Polygon): number {
+  return p.reduce((a, r, k) => a + (k ? -1 : 1) * Math.abs(signedArea2d(r.slice(0, -1).flat())), 0);
+}

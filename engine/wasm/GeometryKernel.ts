@@ -1,0 +1,214 @@
+/**
+ * Bindings of the WebAssembly geometry kernel (wasm/src): plane slicing and segment chaining for
+ * sections and clipping caps (viewer.md §4 "Section drawing", §9 polyline tolerances), and the triangle
+ * block extents of the section index build. Geometry is copied once per batch into the module's linear
+ * memory (a KernelStore, one per SectionIndex) and the kernels work on offsets into it; their results
+ * are bit-identical to the TypeScript reference (engine/section/slice.ts, SectionIndex.ts), which stays
+ * the fallback when WebAssembly is unavailable (engine/wasm/install.ts). World millimetres throughout.
+ *
+ * Views on the memory are made afresh after every call that may grow it (growth detaches the buffer).
+ */
+import { POLYLINE_TOLERANCE_MM, type SectionPolyline } from '../section/types';
+import { KERNEL_EXPORTS, type KernelExports } from './exports';
+
+/** One index's geometry inside the kernel's memory. Freed by `free()` or when garbage-collected. */
+export class KernelStore {
+  private freed = false;
+  constructor(
+    readonly kernel: GeometryKernel,
+    /** The kernel's handle of this store. */
+    readonly handle: number,
+  ) {}
+
+  /** Copies a batch (world-mm positions, triangle indices) into the store. @returns its batch number. */
+  addBatch(positions: Float32Array, indices: Uint16Array | Uint32Array): number {
+    const x = this.kernel.exports;
+    const wide = indices instanceof Uint32Array ? 1 : 0;
+    const b = x.kk_geom_add_batch(this.handle, positions.length / 3, indices.length, wide);
+    new Float32Array(x.memory.buffer, x.kk_geom_positions(this.handle, b) >>> 0, positions.length).set(positions);
+    const at = x.kk_geom_indices(this.handle, b) >>> 0;
+    if (wide) new Uint32Array(x.memory.buffer, at, indices.length).set(indices);
+    else new Uint16Array(x.memory.buffer, at, indices.length).set(indices);
+    return b;
+  }
+
+  /**
+   * Appends the extents of the triangle blocks of indices `start .. start+count` of batch `b`
+   * (`blockIndices` indices per block, the last one shorter). @returns the number of the first block added.
+   */
+  addBlocks(b: number, start: number, count: number, blockIndices: number): number {
+    return this.kernel.exports.kk_geom_blocks(this.handle, b, start, count, blockIndices);
+  }
+
+  /** A copy of every block extent so far (6 per block: min xyz, max xyz, mm). */
+  blockBounds(): Float32Array<ArrayBuffer> {
+    const x = this.kernel.exports;
+    const n = x.kk_geom_block_count(this.handle) * 6;
+    const out = new Float32Array(n);
+    out.set(new Float32Array(x.memory.buffer, x.kk_geom_blocks_ptr(this.handle) >>> 0, n));
+    return out;
+  }
+
+  /** Widens `out` (min xyz, max xyz, mm) by vertices `start .. start+count` of batch `b`. */
+  vertexBounds(b: number, start: number, count: number, out: number[]): void {
+    const k = this.kernel;
+    const scratch = k.scratch6();
+    new Float64Array(k.exports.memory.buffer, scratch, 6).set(out);
+    k.exports.kk_geom_vertex_bounds(this.handle, b, start, count, scratch);
+    const r = new Float64Array(k.exports.memory.buffer, scratch, 6);
+    for (let i = 0; i < 6; i++) out[i] = r[i];
+  }
+
+  /** Releases the store's memory in the kernel (idempotent). */
+  free(): void {
+    if (this.freed) return;
+    this.freed = true;
+    storeRegistry.unregister(this);
+    this.kernel.exports.kk_geom_free(this.handle);
+  }
+}
+
+const storeRegistry = new FinalizationRegistry<{ exports: KernelExports; handle: number }>((s) =>
+  s.exports.kk_geom_free(s.handle),
+);
+
+/** An instantiated kernel. One per thread (worker or Node process); not shared between threads. */
+export class GeometryKernel {
+  private scratch = 0;
+
+  private constructor(readonly exports: KernelExports) {}
+
+  /**
+   * Wraps an instance of keelson_kernel.wasm.
+   * @throws Error naming the first missing export when the module is not the kernel.
+   */
+  static fromInstance(instance: WebAssembly.Instance): GeometryKernel {
+    const x = instance.exports as unknown as KernelExports;
+    for (const name of KERNEL_EXPORTS)
+      if (!(name in instance.exports)) throw new Error(`Not the Keelson geometry kernel: export ${name} is missing`);
+    return new GeometryKernel(x);
+  }
+
+  /** Instantiates a compiled module synchronously (Node, or a worker that already holds the Module). */
+  static fromModule(module: WebAssembly.Module): GeometryKernel {
+    return GeometryKernel.fromInstance(new WebAssembly.Instance(module, {}));
+  }
+
+  /** Compiles and instantiates the module's bytes (the browser fetches them; Node reads the file). */
+  static async fromBytes(bytes: BufferSource): Promise<GeometryKernel> {
+    const { instance } = await WebAssembly.instantiate(bytes, {});
+    return GeometryKernel.fromInstance(instance);
+  }
+
+  /** Offset of 6 f64 of scratch for small results. */
+  scratch6(): number {
+    if (!this.scratch) this.scratch = this.exports.kk_alloc(48) >>> 0;
+    return this.scratch;
+  }
+
+  /** A new empty geometry store (freed with the object that holds it, or by `free()`). */
+  createStore(): KernelStore {
+    const s = new KernelStore(this, this.exports.kk_geom_new());
+    storeRegistry.register(s, { exports: this.exports, handle: s.handle }, s);
+    return s;
+  }
+
+  /** Empties the segment buffer. */
+  clearSegments(): void {
+    this.exports.kk_seg_clear();
+  }
+
+  /** Number of segments in the segment buffer. */
+  segmentCount(): number {
+    return (this.exports.kk_seg_len() >>> 0) / 6;
+  }
+
+  /** A copy of the segment buffer (6 values per segment, mm). */
+  segments(): Float64Array<ArrayBuffer> {
+    const x = this.exports;
+    const n = x.kk_seg_len() >>> 0;
+    const out = new Float64Array(n);
+    out.set(new Float64Array(x.memory.buffer, x.kk_seg_ptr() >>> 0, n));
+    return out;
+  }
+
+  /** Appends host segments (6 values each, mm) to the segment buffer. */
+  pushSegments(values: ArrayLike<number>): void {
+    const x = this.exports;
+    const at = x.kk_seg_reserve(values.length) >>> 0;
+    new Float64Array(x.memory.buffer, at, values.length).set(values);
+  }
+
+  /**
+   * Slices every triangle of indices `start .. start+count` of batch `b` of `store` with the plane
+   * `axis` = `c`, appending segments whose axis coordinate is `project`. @returns segments appended.
+   */
+  sliceRange(store: KernelStore, b: number, start: number, count: number, axis: 0 | 1 | 2, c: number, project = c) {
+    return this.exports.kk_slice_range(store.handle, b, start, count, axis, c, project);
+  }
+
+  /**
+   * As sliceRange, but only the triangle blocks (`blockIndices` indices each, blocks `blockStart ..
+   * blockStart+blockCount` of the store) whose extent straddles `c`. @returns segments appended.
+   */
+  sliceBlocks(
+    store: KernelStore,
+    b: number,
+    blockStart: number,
+    blockCount: number,
+    start: number,
+    count: number,
+    blockIndices: number,
+    axis: 0 | 1 | 2,
+    c: number,
+    project = c,
+  ): number {
+    return this.exports.kk_slice_blocks(
+      store.handle,
+      b,
+      blockStart,
+      blockCount,
+      start,
+      count,
+      blockIndices,
+      axis,
+      c,
+      project,
+    );
+  }
+
+  /** Slices a triangle soup (9 values per triangle, mm) into the segment buffer. @returns segments appended. */
+  sliceSoup(triangles: Float32Array, axis: 0 | 1 | 2, c: number, project = c): number {
+    const x = this.exports;
+    const bytes = triangles.byteLength;
+    const at = x.kk_alloc(bytes) >>> 0;
+    try {
+      new Float32Array(x.memory.buffer, at, triangles.length).set(triangles);
+      return x.kk_slice_soup(at, triangles.length / 9, axis, c, project);
+    } finally {
+      x.kk_free(at, bytes);
+    }
+  }
+
+  /**
+   * Chains the segment buffer into polylines with the tolerances of slice.ts `chainSegments` (closed
+   * 1 mm, zero length 1e-3 mm by default): the same polylines in the same order.
+   */
+  chain(closedTol: number = POLYLINE_TOLERANCE_MM.closed, zeroLen: number = POLYLINE_TOLERANCE_MM.zeroLength) {
+    const x = this.exports;
+    const n = x.kk_chain(closedTol, zeroLen);
+    const out: SectionPolyline[] = [];
+    if (n === 0) return out;
+    const poly = new Uint32Array(x.memory.buffer, x.kk_out_poly_ptr() >>> 0, n * 3);
+    const last = n * 3 - 3;
+    const pts = new Float64Array(x.memory.buffer, x.kk_out_pts_ptr() >>> 0, poly[last] + poly[last + 1]);
+    for (let i = 0; i < n; i++) {
+      const s = poly[i * 3],
+        len = poly[i * 3 + 1];
+      const points = new Array<number>(len);
+      for (let j = 0; j < len; j++) points[j] = pts[s + j];
+      out.push({ points, closed: poly[i * 3 + 2] === 1 });
+    }
+    return out;
+  }
+}

@@ -1,0 +1,100 @@
+/**
+ * Loading the WebAssembly kernel and falling back to the TypeScript one: a host that cannot provide
+ * the module (no WebAssembly, missing file, a module that is not the kernel) gets one log line and the
+ * TypeScript kernel; a section index built then has no kernel store and cuts the same section as one
+ * built with the kernel (NAPA-OCX_M8, X = 2400 mm).
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { importOcxFile } from '../../../engine/node/ocx/importFile';
+import { KERNEL_WASM_PATH, loadKernelSync } from '../../../engine/node/wasm/loadKernel';
+import type { ImportResult } from '../../../engine/model/types';
+import { computeSection } from '../../../engine/section/section';
+import { SectionIndex } from '../../../engine/section/SectionIndex';
+import { geometryKernel, installGeometryKernel, loadGeometryKernel } from '../../../engine/wasm/install';
+import { builtKernel } from './kernelFixture';
+
+/** The smallest valid WebAssembly module (no exports): compiles, but is not the kernel. */
+const EMPTY_MODULE = new Uint8Array([0, 0x61, 0x73, 0x6d, 1, 0, 0, 0]);
+
+let model: ImportResult;
+beforeAll(async () => {
+  builtKernel();
+  model = await importOcxFile(path.resolve(__dirname, '../../../../shared/models/ocx/NAPA-OCX_M8.3docx'));
+});
+afterEach(() => {
+  installGeometryKernel(null);
+  vi.unstubAllGlobals();
+});
+
+describe('loading the kernel', () => {
+  it('installs the built module from its bytes, and indexes built then use it', async () => {
+    const lines: string[] = [];
+    const k = await loadGeometryKernel(
+      () => readFileSync(KERNEL_WASM_PATH),
+      (l) => lines.push(l),
+    );
+    expect(k).not.toBeNull();
+    expect(lines).toEqual([]);
+    expect(geometryKernel()).toBe(k);
+    expect(SectionIndex.fromMeshes(model.meshes).store?.kernel).toBe(k);
+  });
+
+  it('installs a compiled module synchronously from the file (Node host)', () => {
+    const k = loadKernelSync();
+    expect(k).not.toBeNull();
+    expect(geometryKernel()).toBe(k);
+  });
+
+  it.each([
+    ['a source that fails', () => Promise.reject(new Error('fetch failed')), /fetch failed/],
+    ['a module that is not the kernel', () => EMPTY_MODULE, /export memory is missing/],
+    ['bytes that are not WebAssembly', () => new Uint8Array([1, 2, 3, 4]), /WebAssembly not loaded/],
+  ])('falls back with one log line for %s', async (_, source, message) => {
+    const lines: string[] = [];
+    expect(await loadGeometryKernel(source, (l) => lines.push(l))).toBeNull();
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(message);
+    expect(lines[0]).toMatch(/using the TypeScript kernel/);
+    expect(geometryKernel()).toBeNull();
+  });
+
+  it('falls back when the runtime has no WebAssembly at all', async () => {
+    vi.stubGlobal('WebAssembly', undefined);
+    const lines: string[] = [];
+    expect(
+      await loadGeometryKernel(
+        () => EMPTY_MODULE,
+        (l) => lines.push(l),
+      ),
+    ).toBeNull();
+    expect(lines).toEqual([
+      'Geometry kernel: WebAssembly not loaded (WebAssembly is not available); using the TypeScript kernel',
+    ]);
+  });
+
+  it('falls back when the file is missing (Node host)', () => {
+    const lines: string[] = [];
+    expect(loadKernelSync('/nonexistent/keelson_kernel.wasm', { log: (l) => lines.push(l) })).toBeNull();
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/ENOENT.*using the TypeScript kernel/);
+    expect(geometryKernel()).toBeNull();
+  });
+});
+
+describe('the fallback cuts the same sections', () => {
+  it('without a kernel the index has no store and the section equals the kernel one', () => {
+    const ts = SectionIndex.fromMeshes(model.meshes);
+    expect(ts.store).toBeNull();
+    const wasm = SectionIndex.fromMeshes(model.meshes, builtKernel());
+    expect(wasm.store).not.toBeNull();
+    const m = { objects: model.objects, properties: model.properties, frames: model.frames };
+    const a = computeSection({ ...m, index: ts }, 'X', 2400);
+    const b = computeSection({ ...m, index: wasm }, 'X', 2400);
+    const forced = computeSection({ ...m, index: wasm }, 'X', 2400, { kernel: 'typescript' });
+    expect(a.steel.plates.intersected.length).toBe(4);
+    expect(JSON.stringify(b)).toBe(JSON.stringify(a));
+    expect(JSON.stringify(forced)).toBe(JSON.stringify(a));
+  });
+});
