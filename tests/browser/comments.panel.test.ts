@@ -6,10 +6,11 @@
  * come back: his canvas then shows what Ann's showed), replies and changes the state; Ann sees both live.
  * Texts are read from the panel; screenshots of both panels are written to the test's temp directory.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
+import { unzipSync, strFromU8 } from 'fflate';
 import { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from './support/chromium';
@@ -56,7 +57,7 @@ beforeAll(async () => {
   const bobToken = await loginToken(BOB);
   browser = await launchChromium();
   ann = await newLoggedInPage(browser, annToken);
-  bob = await newLoggedInPage(browser, bobToken);
+  bob = await newLoggedInPage(browser, bobToken, { acceptDownloads: true });
   for (const p of [ann, bob]) p.setDefaultTimeout(30_000);
   await Promise.all([openViewer(ann, server.url, MODEL), openViewer(bob, server.url, MODEL)]);
   for (const p of [ann, bob]) {
@@ -80,6 +81,29 @@ function meanDiff(a: PNG, b: PNG): number {
   let sum = 0;
   for (let i = 0; i < a.data.length; i += 4) for (let c = 0; c < 3; c++) sum += Math.abs(a.data[i + c] - b.data[i + c]);
   return sum / ((a.data.length / 4) * 3);
+}
+
+/** The centre (CSS px of the canvas, device scale 1) of the pixels that differ between two pictures. */
+function diffCentre(a: PNG, b: PNG): { x: number; y: number } {
+  let sx = 0;
+  let sy = 0;
+  let n = 0;
+  for (let y = 0; y < a.height; y++)
+    for (let x = 0; x < a.width; x++) {
+      const i = 4 * (y * a.width + x);
+      if (
+        Math.abs(a.data[i] - b.data[i]) +
+          Math.abs(a.data[i + 1] - b.data[i + 1]) +
+          Math.abs(a.data[i + 2] - b.data[i + 2]) >
+        30
+      ) {
+        sx += x;
+        sy += y;
+        n++;
+      }
+    }
+  expect(n).toBeGreaterThan(0);
+  return { x: sx / n, y: sy / n };
 }
 
 /** Clicks canvas points from the centre outwards until one selects an object (the properties panel shows). */
@@ -239,6 +263,16 @@ describe('the comments panel with two reviewers', () => {
       .toBe(true);
     await panel(bob).getByRole('button', { name: 'Markers' }).click();
     await expect.poll(async () => meanDiff(shown, await canvasImage(bob))).toBeLessThan(0.05);
+
+    // The pin is where the two pictures differ: clicking it opens its thread.
+    const pin = diffCentre(shown, hidden);
+    const thread = panel(bob).getByTestId('comment-thread').first();
+    await thread.getByRole('button', { name: 'Collapse thread' }).click();
+    await expect.poll(() => thread.getAttribute('data-active')).toBe('false');
+    const canvas = (await bob.getByTestId('viewer-canvas').boundingBox())!;
+    await bob.mouse.click(canvas.x + pin.x, canvas.y + pin.y);
+    await expect.poll(() => thread.getAttribute('data-active')).toBe('true');
+    await thread.getByRole('button', { name: 'Collapse thread' }).waitFor();
   });
 
   it('Bob replies and changes the state; Ann sees both live', async () => {
@@ -272,7 +306,59 @@ describe('the comments panel with two reviewers', () => {
       writeFileSync(path.join(shots, `${who}-final.png`), await panel(p).screenshot());
   });
 
-  it('asks before discarding a draft and before deleting', async () => {
+  it('Ann edits her thread and attaches a file; Bob deletes his reply; each change shows on the other side', async () => {
+    const annThread = panel(ann).getByTestId('comment-thread').first();
+    await annThread.getByRole('button', { name: 'Edit thread' }).click();
+    const editor = ann.getByTestId('comment-editor');
+    await expect.poll(() => editor.getByLabel('Message').inputValue()).toBe(MESSAGE);
+    await editor.getByLabel('Message').fill(`${MESSAGE} (frame 12)`);
+    await editor.getByRole('button', { name: 'Cancel' }).click();
+    await ann.getByTestId('comment-confirm').getByText('Discard modification?').waitFor();
+    await ann.getByRole('button', { name: 'No' }).click();
+    await editor.getByTestId('comment-file-input').setInputFiles({
+      name: 'weld-report.txt',
+      mimeType: 'text/plain',
+      buffer: Buffer.from('weld report: bracket B12 ok\n'),
+    });
+    await editor.getByText('weld-report.txt').waitFor();
+    await editor.getByRole('button', { name: 'Submit' }).click();
+    await ann.getByText('Comment/Reply was deleted/updated', { exact: true }).waitFor();
+    await expect
+      .poll(() => annThread.getByTestId('thread-card').getByTestId('attachment-count').textContent())
+      .toBe('2');
+    await panel(bob).getByText(`${MESSAGE} (frame 12)`).waitFor();
+
+    const bobReply = panel(bob).getByTestId('reply-card').filter({ hasText: REPLY });
+    await bobReply.getByRole('button', { name: 'Delete reply' }).click();
+    await bob.getByTestId('comment-confirm').getByText('Delete this reply?').waitFor();
+    await bob.getByRole('button', { name: 'Yes' }).click();
+    await bob.getByText('Comment/Reply was deleted/updated', { exact: true }).waitFor();
+    await panel(ann).getByText(REPLY).waitFor({ state: 'detached' });
+    await panel(bob).getByText(REPLY).waitFor({ state: 'detached' });
+  });
+
+  it('Bob exports the thread as BCF 3.0 and Ann imports it back as a new thread', async () => {
+    await panel(bob).getByRole('button', { name: 'BCF' }).click();
+    const [download] = await Promise.all([
+      bob.waitForEvent('download'),
+      bob.getByRole('menuitem', { name: 'Export BCF', exact: true }).click(),
+    ]);
+    expect(download.suggestedFilename()).toBe(`${MODEL}.bcf`);
+    const file = path.join(shots, `${MODEL}.bcf`);
+    await download.saveAs(file);
+    const entries = unzipSync(new Uint8Array(readFileSync(file)));
+    const markups = Object.keys(entries).filter((n) => n.endsWith('/markup.bcf'));
+    expect(markups).toHaveLength(1);
+    expect(strFromU8(entries[markups[0]])).toContain(LABEL);
+
+    await panel(ann).getByRole('button', { name: 'BCF' }).click();
+    await ann.getByTestId('bcf-file-input').setInputFiles(file);
+    await ann.getByText('Imported 1 topic(s) from BCF 3.0', { exact: true }).waitFor();
+    await expect.poll(() => panel(ann).getByTestId('thread-card').count()).toBe(2);
+    await expect.poll(() => panel(bob).getByTestId('thread-card').count()).toBe(2);
+  });
+
+  it('asks before discarding a new draft', async () => {
     await panel(ann).getByRole('button', { name: 'Add Comment' }).click();
     await ann.getByTestId('comment-editor').getByLabel('Message').fill('draft');
     await ann.getByTestId('comment-editor').getByRole('button', { name: 'Cancel' }).click();

@@ -5,6 +5,7 @@
 import {
   AssigneeCandidatesSchema,
   AttachmentSchema,
+  BcfImportReportSchema,
   CommentListSchema,
   CommentSchema,
   type AddCommentBody,
@@ -52,12 +53,38 @@ export function uploadAttachment(projectName: string, file: Blob, fileName: stri
   return request('POST', `${BASE}/upload-attachment`, AttachmentSchema, { query: { projectName }, body: form });
 }
 
+/** POST /bcf (multipart 'file'): imports a BCF 2.1 / 3.0 file into the project; the import report. */
+export function importBcfFile(target: CommentTarget, file: Blob, fileName: string) {
+  const form = new FormData();
+  form.append('file', file, fileName);
+  return request('POST', `${BASE}/bcf`, BcfImportReportSchema, { query: { ...target }, body: form });
+}
+
+/**
+ * GET /bcf: the project's threads (or only `threadIds`) as a BCF package of `version`.
+ * @throws ApiError (toast shown).
+ */
+export async function exportBcfFile(
+  projectName: string,
+  projectVersionName: string,
+  version: '3.0' | '2.1',
+  threadIds: readonly string[] | null,
+): Promise<Blob> {
+  const query = { projectName, projectVersionName, version, threadIds: threadIds ? threadIds.join(',') : undefined };
+  return fetchBlob(withQuery(`${BASE}/bcf`, query), false);
+}
+
 /**
  * GET /attachment-data or /attachment-thumbnail-data as a Blob (bearer token in the header, so no plain
  * URL works in an <img>). @throws ApiError (toast unless `silent`).
  */
 export async function getAttachmentBlob(attachmentId: string, thumbnail: boolean, silent = false): Promise<Blob> {
   const path = withQuery(`${BASE}/${thumbnail ? 'attachment-thumbnail-data' : 'attachment-data'}`, { attachmentId });
+  return fetchBlob(path, silent);
+}
+
+/** GETs `path` with the bearer token as a Blob; failures through the central handling. */
+async function fetchBlob(path: string, silent: boolean): Promise<Blob> {
   let res: Response;
   try {
     res = await fetch(path, { headers: authHeaders() });

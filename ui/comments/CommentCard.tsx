@@ -59,11 +59,13 @@ export function CommentCard({ c, expanded }: { c: Comment; expanded: boolean }) 
         <span className="truncate text-sm font-semibold text-ink" data-testid="comment-author">
           {authorName(c.author)}
         </span>
-        <span className="ml-auto shrink-0 text-[11px] text-slate-500" data-testid="comment-revision">
-          {revisionLabel(c.projectRevisionNumber, revisions)}
-        </span>
+        <span className="flex-1" />
+        <Timestamp created={c.timeStamp} updated={c.lastModificationTime} />
       </div>
       <div className="flex items-center gap-2">
+        <span className="shrink-0 text-[11px] text-slate-500" data-testid="comment-revision">
+          {revisionLabel(c.projectRevisionNumber, revisions)}
+        </span>
         {c.attachments.length > 0 && (
           <span className={ICON} title="Attachments" data-testid="attachment-count">
             <svg
@@ -96,7 +98,6 @@ export function CommentCard({ c, expanded }: { c: Comment; expanded: boolean }) 
           <StateMenu threadId={c.id} state={c.state} enabled={mayChangeState(c, user, activeThreadId === c.id)} />
         )}
         <span className="flex-1" />
-        <Timestamp created={c.timeStamp} updated={c.lastModificationTime} />
         {canEdit && expanded && (
           <>
             <button

@@ -34,26 +34,30 @@ export function CommentThread({ thread }: { thread: Comment }) {
           <CommentEditor />
         </div>
       ) : (
-        // biome-ignore lint/a11y/useSemanticElements: the card holds buttons, so it cannot itself be a button
+        // A click anywhere on the card toggles it for the mouse; the chevron button does it for the keyboard
+        // (the card holds buttons, so it cannot itself be one).
+        // biome-ignore lint/a11y/noNoninteractiveElementInteractions: the chevron button is the keyboard path
+        // biome-ignore lint/a11y/noStaticElementInteractions: the chevron button is the keyboard path
+        // biome-ignore lint/a11y/useKeyWithClickEvents: the chevron button is the keyboard path
         <div
-          role="button"
-          tabIndex={0}
-          aria-expanded={open}
-          className="cursor-pointer p-2"
+          className="relative cursor-pointer p-2 pl-7"
           onClick={(e) => {
             // Buttons and menus inside the card (the state menu renders in a portal, whose React events
             // still bubble here) act on their own.
             const t = e.target as HTMLElement;
-            if (t !== e.currentTarget && t.closest('button, [role="menu"], [role="tooltip"]')) return;
+            if (t.closest('button, [role="menu"], [role="tooltip"]')) return;
             toggleThread(thread.id);
           }}
-          onKeyDown={(e) => {
-            if (e.target === e.currentTarget && (e.key === 'Enter' || e.key === ' ')) {
-              e.preventDefault();
-              toggleThread(thread.id);
-            }
-          }}
         >
+          <button
+            type="button"
+            aria-expanded={open}
+            aria-label={open ? 'Collapse thread' : 'Expand thread'}
+            className="absolute top-2 left-1.5 rounded px-1 text-xs text-slate-500 hover:bg-slate-100 hover:text-ink"
+            onClick={() => toggleThread(thread.id)}
+          >
+            {open ? '▾' : '▸'}
+          </button>
           <CommentCard c={thread} expanded={open} />
         </div>
       )}

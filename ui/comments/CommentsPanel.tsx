@@ -11,7 +11,7 @@ import { visibleThreads } from '../logic/commentsView';
 import { commentsStore, refreshComments, startNewThread, toggleMarkers } from '../stores/comments';
 import { CommentEditor } from './CommentEditor';
 import { CommentThread } from './CommentThread';
-import { FiltersMenu, SortMenu } from './FilterSortMenus';
+import { BcfMenu, FiltersMenu, SortMenu } from './FilterSortMenus';
 
 export function CommentsPanel({ half }: { half: boolean }) {
   const { loading, threads, filters, sort, showMarkers, editor, placingMarker } = useSnapshot(commentsStore);
@@ -30,7 +30,7 @@ export function CommentsPanel({ half }: { half: boolean }) {
         <span className="flex-1" />
         <button
           type="button"
-          className="btn-ghost px-2 py-1 text-xs whitespace-nowrap"
+          className="btn-ghost px-1.5 py-1 text-xs whitespace-nowrap"
           disabled={busy || editor !== null}
           onClick={startNewThread}
         >
@@ -48,9 +48,10 @@ export function CommentsPanel({ half }: { half: boolean }) {
         </button>
         <FiltersMenu disabled={busy} />
         <SortMenu disabled={busy} />
+        <BcfMenu disabled={busy} />
         <button
           type="button"
-          className="btn-ghost px-2 py-1 text-xs whitespace-nowrap"
+          className="btn-ghost px-1.5 py-1 text-xs whitespace-nowrap"
           disabled={busy}
           onClick={() => void refreshComments()}
         >

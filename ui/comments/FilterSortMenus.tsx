@@ -17,7 +17,8 @@ import {
   STATE_LABEL,
   toggleValue,
 } from '../logic/commentsView';
-import { commentsStore, setFilters, setSort } from '../stores/comments';
+import { useRef } from 'react';
+import { commentsStore, exportBcf, importBcf, setFilters, setSort } from '../stores/comments';
 
 function Check({ checked, label, onToggle }: { checked: boolean; label: string; onToggle: () => void }) {
   return (
@@ -48,7 +49,7 @@ export function FiltersMenu({ disabled }: { disabled: boolean }) {
   return (
     <Popover className="relative">
       <PopoverButton
-        className="btn-ghost px-2 py-1 text-xs"
+        className="btn-ghost px-1.5 py-1 text-xs"
         disabled={disabled}
         data-testid="comments-filters"
         data-active={active}
@@ -102,7 +103,7 @@ export function SortMenu({ disabled }: { disabled: boolean }) {
   return (
     <Popover className="relative">
       <PopoverButton
-        className="btn-ghost px-2 py-1 text-xs"
+        className="btn-ghost px-1.5 py-1 text-xs"
         disabled={disabled}
         data-testid="comments-sort"
         title={SORT_LABEL[sort]}
@@ -122,6 +123,47 @@ export function SortMenu({ disabled }: { disabled: boolean }) {
             {SORT_LABEL[o]}
           </button>
         ))}
+      </PopoverPanel>
+    </Popover>
+  );
+}
+
+/** BCF export (the shown threads while filtered, else all; 3.0 or 2.1) and import (2.1 or 3.0), issue text §3. */
+export function BcfMenu({ disabled }: { disabled: boolean }) {
+  const fileRef = useRef<HTMLInputElement>(null);
+  const item = 'flex w-full rounded px-2 py-1 text-left text-sm hover:bg-slate-100';
+  return (
+    <Popover className="relative">
+      <PopoverButton className="btn-ghost px-1.5 py-1 text-xs" disabled={disabled} title="BCF export and import">
+        BCF
+      </PopoverButton>
+      <PopoverPanel anchor={{ to: 'bottom end', gap: 4 }} className="panel z-40 w-44 p-1" role="menu" aria-label="BCF">
+        {({ close }) => (
+          <>
+            <button type="button" role="menuitem" className={item} onClick={() => (close(), void exportBcf('3.0'))}>
+              Export BCF
+            </button>
+            <button type="button" role="menuitem" className={item} onClick={() => (close(), void exportBcf('2.1'))}>
+              Export BCF 2.1
+            </button>
+            <button type="button" role="menuitem" className={item} onClick={() => fileRef.current?.click()}>
+              Import BCF
+            </button>
+            <input
+              ref={fileRef}
+              type="file"
+              accept=".bcf,.bcfzip,.zip"
+              className="hidden"
+              data-testid="bcf-file-input"
+              onChange={(e) => {
+                const f = e.target.files?.[0];
+                e.target.value = '';
+                close();
+                if (f) void importBcf(f);
+              }}
+            />
+          </>
+        )}
       </PopoverPanel>
     </Popover>
   );

@@ -39,7 +39,7 @@ export function Timestamp({ created, updated }: { created: string; updated: stri
       {open && (
         <span
           role="tooltip"
-          className="absolute top-5 right-0 z-30 w-64 rounded-md bg-ink px-2.5 py-1.5 text-left text-xs whitespace-nowrap text-white shadow-lg"
+          className="absolute top-5 right-0 z-30 w-max rounded-md bg-ink px-2.5 py-1.5 text-left text-xs whitespace-nowrap text-white shadow-lg"
         >
           <span className="block">
             Created: {formatCommentTime(created)} ({relativeTime(created, now)})

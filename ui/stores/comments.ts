@@ -29,7 +29,9 @@ import {
   changeCommentState,
   getAllComments,
   getAssigneeCandidates,
+  exportBcfFile,
   getAttachmentBlob,
+  importBcfFile,
   updateComment,
   uploadAttachment,
   type CommentTarget,
@@ -44,7 +46,7 @@ import {
   type DraftFields,
 } from '../logic/commentsRules';
 import { planRestore, pointToMetres, pointToMm, snapshotView } from '../logic/commentsSnapshot';
-import { NO_FILTERS, SortOrder, type CommentFilters } from '../logic/commentsView';
+import { NO_FILTERS, SortOrder, isFilterActive, visibleThreads, type CommentFilters } from '../logic/commentsView';
 import { authStore } from './auth';
 import { showToast } from './toasts';
 import { getEngine, markHidden, viewerStore } from './viewer';
@@ -597,15 +599,54 @@ export async function restoreSnapshot(view: AttachmentView): Promise<void> {
 /** Opens a file attachment (downloads it). */
 export async function openAttachmentFile(a: { fileId: string; fileName: string }): Promise<void> {
   try {
-    const blob = await getAttachmentBlob(a.fileId, false);
-    const url = URL.createObjectURL(blob);
-    const link = document.createElement('a');
-    link.href = url;
-    link.download = a.fileName;
-    link.click();
-    setTimeout(() => URL.revokeObjectURL(url), 60_000);
+    download(await getAttachmentBlob(a.fileId, false), a.fileName);
   } catch {
     /* the central handler showed the error */
+  }
+}
+
+function download(blob: Blob, fileName: string): void {
+  const url = URL.createObjectURL(blob);
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = fileName;
+  link.click();
+  setTimeout(() => URL.revokeObjectURL(url), 60_000);
+}
+
+/**
+ * Export BCF: the threads the panel shows while a filter is active, else all of them, as a BCF 3.0 (or
+ * 2.1) package downloaded as '{project}.bcf'.
+ */
+export async function exportBcf(version: '3.0' | '2.1' = '3.0'): Promise<void> {
+  const s = commentsStore;
+  if (!s.projectName) return;
+  const ids = isFilterActive(s.filters) ? visibleThreads(s.threads, s.filters, s.sort).map((t) => t.id) : null;
+  try {
+    download(await exportBcfFile(s.projectName, s.projectVersionName, version, ids), `${s.projectName}.bcf`);
+  } catch {
+    /* the central handler showed the error */
+  }
+}
+
+/**
+ * Import BCF: a BCF 2.1 or 3.0 file becomes threads on the current revision; a toast says how many topics
+ * came in and how many components matched no object of the model.
+ */
+export async function importBcf(file: File): Promise<void> {
+  const t = target();
+  if (!t) return;
+  commentsStore.loading = true;
+  try {
+    const r = await importBcfFile(t, file, file.name);
+    showToast('success', `Imported ${r.topics} topic(s) from BCF ${r.version}`);
+    if (r.unmatchedComponents.length)
+      showToast('warning', `${r.unmatchedComponents.length} component(s) of the BCF file are not in this model`);
+    await refreshComments();
+  } catch {
+    /* the central handler showed the error */
+  } finally {
+    commentsStore.loading = false;
   }
 }
 
