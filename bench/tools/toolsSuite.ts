@@ -25,6 +25,8 @@ import type { SceneChunk } from '../../engine/package/types';
 import { computeSection } from '../../engine/section/section';
 import { SectionIndex } from '../../engine/section/SectionIndex';
 import type { SectionAxis } from '../../engine/section/types';
+import { sliceTrianglesInto, segmentBuffer, chainSegments } from '../../engine/section/slice';
+import { loadKernelSync } from '../../engine/node/wasm/loadKernel';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const OUT = path.resolve(here, '../out');
@@ -93,6 +95,65 @@ function linearPlaneScan(world: Float32Array[], chunks: SceneChunk[], k: number,
   return n;
 }
 
+/**
+ * The kernels alone, WebAssembly vs TypeScript, on the whole model: slicing every triangle at the
+ * middle Y plane (batch by batch) and chaining the segments of each batch. Median of 5.
+ */
+function kernelRows(
+  parts: number,
+  kernel: NonNullable<ReturnType<typeof loadKernelSync>>,
+  tsIndex: SectionIndex,
+  index: SectionIndex,
+  bounds: number[],
+): Row[] {
+  const rows: Row[] = [];
+  const add = (c: string, value: number, unit: string) =>
+    rows.push({ suite: 'tools', case: `${parts} parts: kernel ${c}`, value, unit });
+  const c = (bounds[1] + bounds[4]) / 2 + 13.7;
+  const store = index.store!;
+  const buf = segmentBuffer(1 << 16);
+  const sliceTs: number[] = [],
+    sliceWasm: number[] = [],
+    chainTs: number[] = [],
+    chainWasm: number[] = [];
+  let segs = 0;
+  const perBatch: Float64Array[] = [];
+  for (let rep = 0; rep < 6; rep++) {
+    let t = performance.now();
+    segs = 0;
+    for (const b of tsIndex.batches) {
+      buf.length = 0;
+      segs += sliceTrianglesInto(b.positions, b.indices, 0, b.indices.length, 1, c, buf);
+      if (rep === 0) perBatch.push(buf.data.slice(0, buf.length));
+    }
+    if (rep) sliceTs.push(performance.now() - t);
+    t = performance.now();
+    for (let b = 0; b < index.batches.length; b++) {
+      kernel.clearSegments();
+      kernel.sliceRange(store, b, 0, index.batches[b].indices.length, 1, c);
+    }
+    if (rep) sliceWasm.push(performance.now() - t);
+    t = performance.now();
+    for (const s of perBatch) if (s.length) chainSegments(s);
+    if (rep) chainTs.push(performance.now() - t);
+    t = performance.now();
+    for (const s of perBatch) {
+      if (!s.length) continue;
+      kernel.clearSegments();
+      kernel.pushSegments(s);
+      kernel.chain();
+    }
+    if (rep) chainWasm.push(performance.now() - t);
+  }
+  add(`slice every triangle at the middle Y plane (${segs} segments), TypeScript`, median(sliceTs), 'ms');
+  add('slice every triangle at the middle Y plane, WebAssembly', median(sliceWasm), 'ms');
+  add('slicing speed-up', median(sliceTs) / median(sliceWasm), '×');
+  add('chain those segments per batch, TypeScript', median(chainTs), 'ms');
+  add('chain those segments per batch, WebAssembly (segments copied in, polylines out)', median(chainWasm), 'ms');
+  add('chaining speed-up', median(chainTs) / median(chainWasm), '×');
+  return rows;
+}
+
 /** Linear scan: triangles whose vertices lie within `r` of a ray (origin o, unit direction d). */
 function linearRayScan(world: Float32Array[], chunks: SceneChunk[], o: number[], d: number[], r: number): number {
   let n = 0;
@@ -125,40 +186,71 @@ async function runSize(parts: number): Promise<Row[]> {
   const triangles = chunks.reduce((n, c) => n + c.indices.length / 3, 0);
   add('objects', objects.length, 'objects');
   add('triangles', triangles, 'tris');
+  const kernel = loadKernelSync(undefined, { install: false });
   let t = performance.now();
-  const index = SectionIndex.fromChunks(chunks);
-  add('section index build', performance.now() - t, 'ms');
+  const tsIndex = SectionIndex.fromChunks(chunks, null);
+  add('section index build (TypeScript)', performance.now() - t, 'ms');
+  t = performance.now();
+  const index = SectionIndex.fromChunks(chunks, kernel);
+  add(
+    `section index build (${kernel ? 'WebAssembly block extents' : 'no WebAssembly kernel: TypeScript'})`,
+    performance.now() - t,
+    'ms',
+  );
+  if (kernel)
+    add('WebAssembly kernel memory after the index build', kernel.exports.memory.buffer.byteLength / 1e6, 'MB');
   const model = { objects, index };
+  const tsModel = { objects, index: tsIndex };
   for (const [axis, k] of [
     ['X', 0],
     ['Y', 1],
     ['Z', 2],
   ] as [SectionAxis, number][]) {
     const c = (bounds[k] + bounds[k + 3]) / 2 + 13.7;
-    const bvh: number[] = [],
-      lin: number[] = [],
-      ref: number[] = [];
+    const runs = {
+      bvh: [] as number[],
+      bvhTs: [] as number[],
+      ref: [] as number[],
+      refTs: [] as number[],
+      lin: [] as number[],
+    };
     let cut = 0;
-    // One untimed run of each first (JIT warm-up and the garbage of the index build), then the median of 3.
+    const timed = (into: number[], fn: () => unknown) => {
+      const t0 = performance.now();
+      fn();
+      into.push(performance.now() - t0);
+    };
+    // One untimed run of each first (JIT warm-up and the garbage of the index build), then the median of 5.
     computeSection(model, axis, c, { grid: false });
+    computeSection(tsModel, axis, c, { grid: false });
     computeSection(model, axis, c, { grid: false, linear: true });
-    for (let rep = 0; rep < 3; rep++) {
-      t = performance.now();
-      const r = computeSection(model, axis, c, { grid: false });
-      bvh.push(performance.now() - t);
-      cut = r.steel.plates.intersected.length + r.steel.stiffeners.intersected.length;
-      t = performance.now();
-      computeSection(model, axis, c, { grid: false, linear: true });
-      ref.push(performance.now() - t);
-      t = performance.now();
-      linearPlaneScan(world, chunks, k, c);
-      lin.push(performance.now() - t);
+    computeSection(tsModel, axis, c, { grid: false, linear: true });
+    for (let rep = 0; rep < 5; rep++) {
+      timed(runs.bvh, () => {
+        const r = computeSection(model, axis, c, { grid: false });
+        cut = r.steel.plates.intersected.length + r.steel.stiffeners.intersected.length;
+      });
+      timed(runs.bvhTs, () => computeSection(tsModel, axis, c, { grid: false }));
+      if (rep < 3) {
+        timed(runs.ref, () => computeSection(model, axis, c, { grid: false, linear: true }));
+        timed(runs.refTs, () => computeSection(tsModel, axis, c, { grid: false, linear: true }));
+        timed(runs.lin, () => linearPlaneScan(world, chunks, k, c));
+      }
     }
-    add(`section ${axis} (BVH + triangle blocks, ${cut} plates+stiffeners cut)`, median(bvh), 'ms');
-    add(`section ${axis} linear scan (every triangle visited, sliced, chained, classified)`, median(ref), 'ms');
-    add(`section ${axis} bare plane test of every triangle (no slicing; lower bound of any scan)`, median(lin), 'ms');
-    add(`section ${axis} speed-up vs linear scan`, median(ref) / median(bvh), '×');
+    const m = Object.fromEntries(Object.entries(runs).map(([n, v]) => [n, median(v)])) as Record<
+      keyof typeof runs,
+      number
+    >;
+    add(`section ${axis} (index + WebAssembly kernel, ${cut} plates+stiffeners cut)`, m.bvh, 'ms');
+    add(`section ${axis} (index + TypeScript kernel)`, m.bvhTs, 'ms');
+    add(`section ${axis} linear scan, WebAssembly slicing and chaining`, m.ref, 'ms');
+    add(`section ${axis} linear scan, TypeScript (every triangle visited, sliced, chained, classified)`, m.refTs, 'ms');
+    add(`section ${axis} bare plane test of every triangle (no slicing; lower bound of any scan)`, m.lin, 'ms');
+    add(`section ${axis} speed-up vs linear scan with the same kernel`, m.ref / m.bvh, '×');
+    add(`section ${axis} speed-up vs TypeScript linear scan`, m.refTs / m.bvh, '×');
+    add(`section ${axis} WebAssembly vs TypeScript kernel (index path)`, m.bvhTs / m.bvh, '×');
   }
+  if (kernel) rows.push(...kernelRows(parts, kernel, tsIndex, index, bounds));
 
   // BENCH_TOOLS=sections stops after the section rows (no snap or clip, README untouched).
   if (process.env.BENCH_TOOLS === 'sections') return rows;
