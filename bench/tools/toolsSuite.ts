@@ -25,6 +25,8 @@ import type { SceneChunk } from '../../engine/package/types';
 import { computeSection } from '../../engine/section/section';
 import { SectionIndex } from '../../engine/section/SectionIndex';
 import type { SectionAxis } from '../../engine/section/types';
+import { sliceTrianglesInto, segmentBuffer, chainSegments } from '../../engine/section/slice';
+import { loadKernelSync } from '../../engine/node/wasm/loadKernel';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const OUT = path.resolve(here, '../out');
@@ -68,6 +70,18 @@ async function prepare(parts: number): Promise<{ bytes: Uint8Array; objects: Mod
   };
 }
 
+/**
+ * The bench clock, ms: wall time, or with BENCH_CLOCK=cpu this process's CPU time (user + system, all
+ * threads), which a machine shared with other jobs disturbs far less than wall time.
+ */
+const now =
+  process.env.BENCH_CLOCK === 'cpu'
+    ? () => {
+        const u = process.cpuUsage();
+        return (u.user + u.system) / 1000;
+      }
+    : () => performance.now();
+
 function median(a: number[]): number {
   const s = [...a].sort((x, y) => x - y);
   return s[Math.floor(s.length / 2)];
@@ -91,6 +105,65 @@ function linearPlaneScan(world: Float32Array[], chunks: SceneChunk[], k: number,
     }
   });
   return n;
+}
+
+/**
+ * The kernels alone, WebAssembly vs TypeScript, on the whole model: slicing every triangle at the
+ * middle Y plane (batch by batch) and chaining the segments of each batch. Median of 5.
+ */
+function kernelRows(
+  parts: number,
+  kernel: NonNullable<ReturnType<typeof loadKernelSync>>,
+  tsIndex: SectionIndex,
+  index: SectionIndex,
+  bounds: number[],
+): Row[] {
+  const rows: Row[] = [];
+  const add = (c: string, value: number, unit: string) =>
+    rows.push({ suite: 'tools', case: `${parts} parts: kernel ${c}`, value, unit });
+  const c = (bounds[1] + bounds[4]) / 2 + 13.7;
+  const store = index.store!;
+  const buf = segmentBuffer(1 << 16);
+  const sliceTs: number[] = [],
+    sliceWasm: number[] = [],
+    chainTs: number[] = [],
+    chainWasm: number[] = [];
+  let segs = 0;
+  const perBatch: Float64Array[] = [];
+  for (let rep = 0; rep < 6; rep++) {
+    let t = now();
+    segs = 0;
+    for (const b of tsIndex.batches) {
+      buf.length = 0;
+      segs += sliceTrianglesInto(b.positions, b.indices, 0, b.indices.length, 1, c, buf);
+      if (rep === 0) perBatch.push(buf.data.slice(0, buf.length));
+    }
+    if (rep) sliceTs.push(now() - t);
+    t = now();
+    for (let b = 0; b < index.batches.length; b++) {
+      kernel.clearSegments();
+      kernel.sliceRange(store, b, 0, index.batches[b].indices.length, 1, c);
+    }
+    if (rep) sliceWasm.push(now() - t);
+    t = now();
+    for (const s of perBatch) if (s.length) chainSegments(s);
+    if (rep) chainTs.push(now() - t);
+    t = now();
+    for (const s of perBatch) {
+      if (!s.length) continue;
+      kernel.clearSegments();
+      kernel.pushSegments(s);
+      kernel.chain();
+    }
+    if (rep) chainWasm.push(now() - t);
+  }
+  add(`slice every triangle at the middle Y plane (${segs} segments), TypeScript`, median(sliceTs), 'ms');
+  add('slice every triangle at the middle Y plane, WebAssembly', median(sliceWasm), 'ms');
+  add('slicing speed-up', median(sliceTs) / median(sliceWasm), '×');
+  add('chain those segments per batch, TypeScript', median(chainTs), 'ms');
+  add('chain those segments per batch, WebAssembly (segments copied in, polylines out)', median(chainWasm), 'ms');
+  add('chaining speed-up', median(chainTs) / median(chainWasm), '×');
+  return rows;
 }
 
 /** Linear scan: triangles whose vertices lie within `r` of a ray (origin o, unit direction d). */
@@ -125,40 +198,71 @@ async function runSize(parts: number): Promise<Row[]> {
   const triangles = chunks.reduce((n, c) => n + c.indices.length / 3, 0);
   add('objects', objects.length, 'objects');
   add('triangles', triangles, 'tris');
-  let t = performance.now();
-  const index = SectionIndex.fromChunks(chunks);
-  add('section index build', performance.now() - t, 'ms');
+  const kernel = loadKernelSync(undefined, { install: false });
+  let t = now();
+  const tsIndex = SectionIndex.fromChunks(chunks, null);
+  add('section index build (TypeScript)', now() - t, 'ms');
+  t = now();
+  const index = SectionIndex.fromChunks(chunks, kernel);
+  add(
+    `section index build (${kernel ? 'WebAssembly block extents' : 'no WebAssembly kernel: TypeScript'})`,
+    now() - t,
+    'ms',
+  );
+  if (kernel)
+    add('WebAssembly kernel memory after the index build', kernel.exports.memory.buffer.byteLength / 1e6, 'MB');
   const model = { objects, index };
+  const tsModel = { objects, index: tsIndex };
   for (const [axis, k] of [
     ['X', 0],
     ['Y', 1],
     ['Z', 2],
   ] as [SectionAxis, number][]) {
     const c = (bounds[k] + bounds[k + 3]) / 2 + 13.7;
-    const bvh: number[] = [],
-      lin: number[] = [],
-      ref: number[] = [];
+    const runs = {
+      bvh: [] as number[],
+      bvhTs: [] as number[],
+      ref: [] as number[],
+      refTs: [] as number[],
+      lin: [] as number[],
+    };
     let cut = 0;
-    // One untimed run of each first (JIT warm-up and the garbage of the index build), then the median of 3.
+    const timed = (into: number[], fn: () => unknown) => {
+      const t0 = now();
+      fn();
+      into.push(now() - t0);
+    };
+    // One untimed run of each first (JIT warm-up and the garbage of the index build), then the median of 5.
     computeSection(model, axis, c, { grid: false });
+    computeSection(tsModel, axis, c, { grid: false });
     computeSection(model, axis, c, { grid: false, linear: true });
-    for (let rep = 0; rep < 3; rep++) {
-      t = performance.now();
-      const r = computeSection(model, axis, c, { grid: false });
-      bvh.push(performance.now() - t);
-      cut = r.steel.plates.intersected.length + r.steel.stiffeners.intersected.length;
-      t = performance.now();
-      computeSection(model, axis, c, { grid: false, linear: true });
-      ref.push(performance.now() - t);
-      t = performance.now();
-      linearPlaneScan(world, chunks, k, c);
-      lin.push(performance.now() - t);
+    computeSection(tsModel, axis, c, { grid: false, linear: true });
+    for (let rep = 0; rep < 5; rep++) {
+      timed(runs.bvh, () => {
+        const r = computeSection(model, axis, c, { grid: false });
+        cut = r.steel.plates.intersected.length + r.steel.stiffeners.intersected.length;
+      });
+      timed(runs.bvhTs, () => computeSection(tsModel, axis, c, { grid: false }));
+      if (rep < 3) {
+        timed(runs.ref, () => computeSection(model, axis, c, { grid: false, linear: true }));
+        timed(runs.refTs, () => computeSection(tsModel, axis, c, { grid: false, linear: true }));
+        timed(runs.lin, () => linearPlaneScan(world, chunks, k, c));
+      }
     }
-    add(`section ${axis} (BVH + triangle blocks, ${cut} plates+stiffeners cut)`, median(bvh), 'ms');
-    add(`section ${axis} linear scan (every triangle visited, sliced, chained, classified)`, median(ref), 'ms');
-    add(`section ${axis} bare plane test of every triangle (no slicing; lower bound of any scan)`, median(lin), 'ms');
-    add(`section ${axis} speed-up vs linear scan`, median(ref) / median(bvh), '×');
+    const m = Object.fromEntries(Object.entries(runs).map(([n, v]) => [n, median(v)])) as Record<
+      keyof typeof runs,
+      number
+    >;
+    add(`section ${axis} (index + WebAssembly kernel, ${cut} plates+stiffeners cut)`, m.bvh, 'ms');
+    add(`section ${axis} (index + TypeScript kernel)`, m.bvhTs, 'ms');
+    add(`section ${axis} linear scan, WebAssembly slicing and chaining`, m.ref, 'ms');
+    add(`section ${axis} linear scan, TypeScript (every triangle visited, sliced, chained, classified)`, m.refTs, 'ms');
+    add(`section ${axis} bare plane test of every triangle (no slicing; lower bound of any scan)`, m.lin, 'ms');
+    add(`section ${axis} speed-up vs linear scan with the same kernel`, m.ref / m.bvh, '×');
+    add(`section ${axis} speed-up vs TypeScript linear scan`, m.refTs / m.bvh, '×');
+    add(`section ${axis} WebAssembly vs TypeScript kernel (index path)`, m.bvhTs / m.bvh, '×');
   }
+  if (kernel) rows.push(...kernelRows(parts, kernel, tsIndex, index, bounds));
 
   // BENCH_TOOLS=sections stops after the section rows (no snap or clip, README untouched).
   if (process.env.BENCH_TOOLS === 'sections') return rows;
@@ -182,10 +286,10 @@ async function runSize(parts: number): Promise<Row[]> {
   await engine.loadModel('/ship.sc', {});
   engine.orbitTo(160, 10, 0);
   engine.fitToWindow();
-  t = performance.now();
+  t = now();
   const ms = engine.inspect();
   for (const c of ms.model!.chunks) c.buildBvh();
-  add('picking BVHs build', performance.now() - t, 'ms');
+  add('picking BVHs build', now() - t, 'ms');
   const snaps: number[] = [],
     linSnaps: number[] = [];
   let hits = 0;
@@ -193,12 +297,12 @@ async function runSize(parts: number): Promise<Row[]> {
   for (let i = 0; i < 200; i++) {
     const x = W * (0.2 + 0.6 * ((i * 0.618) % 1)),
       y = H * (0.3 + 0.4 * ((i * 0.377) % 1));
-    t = performance.now();
+    t = now();
     if (engine.snapAt(x, y).type === 'snap') hits++;
-    snaps.push(performance.now() - t);
+    snaps.push(now() - t);
     if (i < 10) {
       const ray = cams.raycaster(x, y).ray;
-      t = performance.now();
+      t = now();
       linearRayScan(
         world,
         chunks,
@@ -206,7 +310,7 @@ async function runSize(parts: number): Promise<Row[]> {
         [ray.direction.x, ray.direction.y, ray.direction.z],
         15 * cams.worldPerPixel([0, 0, 0]),
       );
-      linSnaps.push(performance.now() - t);
+      linSnaps.push(now() - t);
     }
   }
   add(`snap latency median (${hits}/200 snapped)`, median(snaps), 'ms');
@@ -217,13 +321,13 @@ async function runSize(parts: number): Promise<Row[]> {
     linClips: number[] = [];
   for (let i = 0; i < 100; i++) {
     const x = bounds[0] + ((bounds[3] - bounds[0]) * (i + 0.5)) / 100;
-    t = performance.now();
+    t = now();
     engine.setClipPlaneValue('xMax', Math.max(x, engine.getClipBox().box.xMin + 1));
-    clips.push(performance.now() - t);
+    clips.push(now() - t);
     if (i < 10) {
-      t = performance.now();
+      t = now();
       linearPlaneScan(world, chunks, 0, x);
-      linClips.push(performance.now() - t);
+      linClips.push(now() - t);
     }
   }
   add('clip update latency median', median(clips), 'ms');

@@ -282,7 +282,10 @@ export function classifyRelation(
   const lo = ext[k],
     hi = ext[k + 3];
   const along = hi - lo;
-  const inPlane = Math.max(...[0, 1, 2].filter((i) => i !== k).map((i) => ext[i + 3] - ext[i]));
+  // The larger extent across the plane (no arrays: this runs for every object a section touches).
+  const u = k === 0 ? 1 : 0,
+    v = k === 2 ? 1 : 2;
+  const inPlane = Math.max(ext[u + 3] - ext[u], ext[v + 3] - ext[v]);
   const thin =
     cls === 'plates' || cls === 'brackets'
       ? along <= (thicknessMm !== undefined ? 1.5 * thicknessMm + 1 : Math.max(2, 0.02 * inPlane))

@@ -75,6 +75,19 @@ const storeRegistry = new FinalizationRegistry<{ exports: KernelExports; handle:
 /** An instantiated kernel. One per thread (worker or Node process); not shared between threads. */
 export class GeometryKernel {
   private scratch = 0;
+  /** Whole-memory views, remade only when the memory has grown (its buffer is then a new object). */
+  private buffer: ArrayBuffer | null = null;
+  private heap = { f64: new Float64Array(0), u32: new Uint32Array(0) };
+
+  /** Float64 and Uint32 views of the whole memory, current after any growth. */
+  private views(): { f64: Float64Array; u32: Uint32Array } {
+    const b = this.exports.memory.buffer;
+    if (b !== this.buffer) {
+      this.buffer = b;
+      this.heap = { f64: new Float64Array(b), u32: new Uint32Array(b) };
+    }
+    return this.heap;
+  }
 
   private constructor(readonly exports: KernelExports) {}
 
@@ -135,8 +148,8 @@ export class GeometryKernel {
   /** Appends host segments (6 values each, mm) to the segment buffer. */
   pushSegments(values: ArrayLike<number>): void {
     const x = this.exports;
-    const at = x.kk_seg_reserve(values.length) >>> 0;
-    new Float64Array(x.memory.buffer, at, values.length).set(values);
+    const at = (x.kk_seg_reserve(values.length) >>> 0) / 8;
+    this.views().f64.set(values, at);
   }
 
   /**
@@ -199,15 +212,16 @@ export class GeometryKernel {
     const n = x.kk_chain(closedTol, zeroLen);
     const out: SectionPolyline[] = [];
     if (n === 0) return out;
-    const poly = new Uint32Array(x.memory.buffer, x.kk_out_poly_ptr() >>> 0, n * 3);
-    const last = n * 3 - 3;
-    const pts = new Float64Array(x.memory.buffer, x.kk_out_pts_ptr() >>> 0, poly[last] + poly[last + 1]);
+    const { f64, u32 } = this.views();
+    // Offsets are 8-aligned (f64) and 4-aligned (u32) allocations.
+    const poly = (x.kk_out_poly_ptr() >>> 0) / 4,
+      pts = (x.kk_out_pts_ptr() >>> 0) / 8;
     for (let i = 0; i < n; i++) {
-      const s = poly[i * 3],
-        len = poly[i * 3 + 1];
+      const s = pts + u32[poly + i * 3],
+        len = u32[poly + i * 3 + 1];
       const points = new Array<number>(len);
-      for (let j = 0; j < len; j++) points[j] = pts[s + j];
-      out.push({ points, closed: poly[i * 3 + 2] === 1 });
+      for (let j = 0; j < len; j++) points[j] = f64[s + j];
+      out.push({ points, closed: u32[poly + i * 3 + 2] === 1 });
     }
     return out;
   }
