@@ -38,6 +38,7 @@ export class GroupIndex {
   private readonly holeKidsOf = new Map<number, number[]>();
   private readonly plates = new Map<number, number>();
   private readonly layers = new Map<number, PanelLayer | null>();
+  private readonly votes = new Map<string, ReturnType<GroupIndex['stiffenerVotes']>>();
 
   constructor(
     readonly group: PartRecord[],
@@ -139,7 +140,11 @@ export class GroupIndex {
     const off = lengthMm(this.units, child(this.at(k).node, 'Offset'));
     if (off !== undefined && off !== 0) return off;
     if (!(t > 0) || p < 0) return 0;
-    const { under, beside, side } = this.stiffenerVotes(p, plane, t);
+    // a panel's plates mostly share one plane and thickness: its stiffeners are counted once per such
+    const key = `${p}|${t}|${plane.normal.join(',')}|${plane.origin.join(',')}`;
+    let votes = this.votes.get(key);
+    if (!votes) this.votes.set(key, (votes = this.stiffenerVotes(p, plane, t)));
+    const { under, beside, side } = votes;
     if (side >= 0) return 0;
     if (under !== beside) return under > beside ? -t : 0;
     return this.offsetFollowsStiffeners ? -t : 0;
