@@ -214,6 +214,8 @@ export interface PartFidelity {
     volumeM3?: number;
     cogMm?: [number, number, number];
     cogMouldedMm?: [number, number, number];
+    /** Profiles: section area × trace length × ρ (weightKg follows the section centroid's path). */
+    weightTraceKg?: number;
   };
   /** |computed − vendor| / vendor × 100. */
   weightDevPct?: number;
@@ -224,7 +226,7 @@ export interface PartFidelity {
 }
 
 /**
- * The centre-of-gravity conventions applied to a file's vendor figures: per kind of part 'moulded'
+ * The conventions applied to a file's vendor figures. Centre of gravity per kind of part: 'moulded'
  * (plates on their reference surface; profiles from the trace line without the plate-thickness shift)
  * or 'solid' (the steel's centroid), with where each came from: 'data' when the file's own CoGs decided,
  * 'writer' when the header's originating system did (the figures did not tell the two apart).
@@ -236,6 +238,9 @@ export interface CogConventions {
   platesFrom: 'data' | 'writer';
   profiles: 'moulded' | 'solid';
   profilesFrom: 'data' | 'writer';
+  /** Profile weights: along the section centroid's path (Pappus) or section area × trace length. */
+  profileWeights: 'centroid-path' | 'trace';
+  profileWeightsFrom: 'data' | 'writer';
 }
 
 /** Everything the importer produces for one OCX file. Arrays are parallel: properties[i] is objects[i]'s. */

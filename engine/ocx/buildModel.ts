@@ -37,7 +37,8 @@ import { abortError, type PartRecord, type RawModel } from './reader';
 import type { SurfaceContext } from './surfaces';
 import { UnitTable } from './units';
 import { MAX_COORD_MM, sumPanels, withinWorld } from './groupFigures';
-import { child, normGuid } from './xmlTree';
+import { child, normGuid, type XNode } from './xmlTree';
+import { sectionCentroid } from './memberMesh';
 
 const TYPE_OF: Record<string, ObjectType> = {
   Panel: 'MAIN OBJECT',
@@ -270,6 +271,7 @@ export class ModelBuilder {
       this.units,
       warn,
       this.habits.offsetFollowsStiffeners,
+      (node) => this.profileHeight(node),
     );
     const { ctx, units, habits, sections, sectionRefs, shared } = this;
     const scope: GeometryScope = { ctx, units, habits, sections, sectionRefs, shared, group: index, warn };
@@ -281,6 +283,15 @@ export class ModelBuilder {
       this.record(part, bounds, computed, out);
     }
     sumPanels(group, base, index.kids, out.properties);
+  }
+
+  /** Height (mm) of a stiffener's section centroid above its face: centroid v + OffsetV; undefined if unknown. */
+  private profileHeight(node: XNode): number | undefined {
+    const sref = child(node, 'SectionRef');
+    const sec = this.sections.get(this.sectionRefs.idOf(sref) ?? '');
+    if (!sec?.polygon) return undefined;
+    const offV = this.units.value(child(sref, 'OffsetV'), 'length');
+    return sectionCentroid(sec.polygon)[1] + (offV ?? 0) * 1000;
   }
 
   /**

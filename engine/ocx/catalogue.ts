@@ -97,7 +97,9 @@ export function frameTables(
     ['YRefPlanes', 1, frames.y],
     ['ZRefPlanes', 2, frames.z],
   ];
-  for (const cs of systems)
+  // OCX 2.8.x wraps the RefPlane groups in FrameTables (inside or instead of a CoordinateSystem)
+  const holders = systems.flatMap((cs) => [cs, ...cs.c.filter((c) => c.n === 'FrameTables')]);
+  for (const cs of holders)
     for (const [el, axis, list] of axes)
       for (const group of cs.c.filter((c) => c.n === el))
         for (const rp of group.c.filter((c) => c.n === 'RefPlane')) {

@@ -28,13 +28,14 @@ export class CatalogueRefs {
   }
 
   /**
-   * The @id of the entry a reference element points to, or undefined: localRef when the catalogue has
-   * it, else the entry with the reference's GUID, else the entry with the reference's name.
+   * The @id of the entry a reference element points to, or undefined: its localRef when it has one
+   * (undefined when the catalogue lacks it: a dangling reference is not guessed), else the entry with
+   * the reference's GUID, else the entry with the reference's name.
    */
   idOf(ref: XNode | undefined): string | undefined {
     if (!ref) return undefined;
     const local = ref.a.localRef;
-    if (local && this.catalogue.has(local)) return local;
+    if (local) return this.catalogue.has(local) ? local : undefined; // a dangling localRef stays dangling
     const g = normGuid(ref.a.GUIDRef);
     const byGuid = g ? this.byGuid.get(g) : undefined;
     if (byGuid !== undefined) return byGuid;

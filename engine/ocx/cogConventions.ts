@@ -17,10 +17,13 @@ function dist(a: readonly number[], b: readonly number[]): number {
   return hypot3(a[0] - b[0], a[1] - b[1], a[2] - b[2]);
 }
 
+/** Votes a convention needs before the data overrule the writer's default (one odd part must not). */
+export const MIN_VOTES = 3;
+
 /**
  * The convention a set of records follows: each record whose vendor CoG lies within the target of one
- * convention's CoG and outside the other's votes for it; the majority decides, a tie (or no vote) leaves
- * the writer's default.
+ * convention's CoG and outside the other's votes for it; a majority of at least MIN_VOTES decides, else
+ * (a tie, or too few parts that tell the two apart) the writer's default stays.
  */
 export function conventionOf(
   records: readonly PartFidelity[],
@@ -40,8 +43,42 @@ export function conventionOf(
     if (ds <= lim && dm > lim) solid++;
     else if (dm <= lim && ds > lim) moulded++;
   }
-  if (solid === moulded) return { convention: writerDefault, from: 'writer' };
-  return { convention: solid > moulded ? 'solid' : 'moulded', from: 'data' };
+  return decide(solid, moulded, 'solid', 'moulded', writerDefault);
+}
+
+function decide<T extends string>(
+  votesA: number,
+  votesB: number,
+  a: T,
+  b: T,
+  writerDefault: T,
+): { convention: T; from: 'data' | 'writer' } {
+  if (votesA > votesB && votesA >= MIN_VOTES) return { convention: a, from: 'data' };
+  if (votesB > votesA && votesB >= MIN_VOTES) return { convention: b, from: 'data' };
+  return { convention: writerDefault, from: 'writer' };
+}
+
+/**
+ * The weight convention of a file's profiles: each record whose vendor weight lies within the target of
+ * one computed weight (along the centroid path, or along the trace) and outside the other's votes for
+ * it; the majority decides, a tie leaves the writer's default. Straight profiles do not vote.
+ */
+export function weightConventionOf(
+  records: readonly PartFidelity[],
+  writerDefault: VendorHabits['profileWeight'],
+): { convention: VendorHabits['profileWeight']; from: 'data' | 'writer' } {
+  let path = 0,
+    trace = 0;
+  const within = (v: number, c: number) => (Math.abs(c - v) / Math.abs(v)) * 100 <= FIDELITY_TARGETS.weightPct;
+  for (const r of records) {
+    const v = r.vendor.weightKg,
+      c = r.computed.weightKg,
+      t = r.computed.weightTraceKg;
+    if (v === undefined || c === undefined || t === undefined || !(Math.abs(v) > 0)) continue;
+    if (within(v, c) && !within(v, t)) path++;
+    else if (within(v, t) && !within(v, c)) trace++;
+  }
+  return decide(path, trace, 'centroid-path', 'trace', writerDefault);
 }
 
 /**
@@ -63,17 +100,28 @@ export function applyCogConventions(records: PartFidelity[], habits: VendorHabit
   };
   apply(plates, p.convention);
   apply(profiles, q.convention);
+  const w = weightConventionOf(profiles, habits.profileWeight);
+  if (w.convention === 'trace')
+    for (const r of profiles) {
+      const v = r.vendor.weightKg,
+        t = r.computed.weightTraceKg;
+      if (t === undefined) continue;
+      r.computed.weightKg = t;
+      if (v !== undefined && r.weightDevPct !== undefined) r.weightDevPct = (Math.abs(t - v) / Math.abs(v)) * 100;
+    }
   return {
     writer: habits.writer,
     plates: p.convention,
     platesFrom: p.from,
     profiles: q.convention,
     profilesFrom: q.from,
+    profileWeights: w.convention,
+    profileWeightsFrom: w.from,
   };
 }
 
 /** One line naming a file's conventions, as ocx:check prints it. */
 export function conventionsLine(file: string, c: CogConventions | undefined): string {
-  if (!c) return `${file}: cog convention: n/a`;
-  return `${file}: cog convention (writer ${c.writer}): plates ${c.plates} (from ${c.platesFrom}), profiles ${c.profiles} (from ${c.profilesFrom})`;
+  if (!c) return `${file}: conventions: n/a`;
+  return `${file}: conventions of writer ${c.writer}: plate cog ${c.plates} (from ${c.platesFrom}), profile cog ${c.profiles} (from ${c.profilesFrom}), profile weight ${c.profileWeights} (from ${c.profileWeightsFrom})`;
 }

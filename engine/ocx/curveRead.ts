@@ -34,8 +34,10 @@ const lenMm = (ctx: CurveContext, n: XNode | undefined) => {
   const v = ctx.units.value(n, 'length');
   return v === undefined ? undefined : v * 1000;
 };
+/** A vector element's direction: the `direction` attribute (3.x) or x, y, z attributes (OCX 2.8.x). */
 const dir = (n: XNode | undefined): Vec3 | undefined => {
-  const d = numList(n?.a.direction);
+  const d =
+    n?.a.direction === undefined && n?.a.x !== undefined ? [n.a.x, n.a.y, n.a.z].map(Number) : numList(n?.a.direction);
   return d.length >= 3 && d.every(Number.isFinite) ? [d[0], d[1], d[2]] : undefined;
 };
 export { dir as directionOf };

@@ -48,6 +48,7 @@ export class GroupIndex {
   private readonly plates = new Map<number, number>();
   private readonly layers = new Map<number, PanelLayer | null>();
   private readonly outlines = new Map<number, PlateOutline | null>();
+  private readonly votes = new Map<string, ReturnType<GroupIndex['stiffenerVotes']>>();
 
   constructor(
     readonly group: PartRecord[],
@@ -58,6 +59,11 @@ export class GroupIndex {
     private readonly warn: WarnFn,
     /** The writer means "the stiffeners' side" by an Offset of 0 or none (VendorHabits). */
     private readonly offsetFollowsStiffeners = false,
+    /**
+     * Height (mm) of a stiffener's section centroid above the face it stands on (centroid v plus
+     * OffsetV), or undefined when its section is unknown.
+     */
+    private readonly profileHeight?: (stiffener: XNode) => number | undefined,
   ) {
     this.kids = group.map(() => []);
     group.forEach((p, k) => p.parent >= base && this.kids[p.parent - base].push(base + k));
@@ -190,7 +196,7 @@ export class GroupIndex {
         if (surface?.kind !== 'plane') continue;
         const mat = child(r.node, 'PlateMaterial') ?? child(r.node, 'MaterialRef');
         const t = lengthMm(this.units, child(mat, 'Thickness')) ?? 0;
-        const off = this.plateOffset(k, p, surface.normal, t);
+        const off = this.plateOffset(k, p, surface, t);
         layer = { n: surface.normal, o1: off, o2: off + t };
         break;
       }
@@ -200,25 +206,50 @@ export class GroupIndex {
   }
 
   /**
-   * The Offset (mm) of plate record k in panel p on a surface of normal n, thickness t (mm): the file's
-   * Offset, except that a writer whose Offset 0 (or none) means "the side the stiffeners are on"
-   * (AVEVA, VendorHabits.offsetFollowsStiffeners) gets −t when the panel's stiffeners stand on the −n
-   * side of the surface (their webs point against n), so the steel lies under them.
+   * The Offset (mm) of plate record k in panel p on a plane (origin, unit normal n), thickness t (mm):
+   * the file's Offset, except for an Offset of 0 (or none) under stiffeners standing on the −n side,
+   * where writers differ: some mean "steel on the + side" (the schema's reading), AVEVA means "steel
+   * under the stiffeners" (−t). The panel's own figures decide when they can (stiffenerVotes); else the
+   * writer's habit (VendorHabits.offsetFollowsStiffeners).
    */
-  plateOffset(k: number, p: number, n: readonly number[], t: number): number {
+  plateOffset(
+    k: number,
+    p: number,
+    plane: { origin: readonly number[]; normal: readonly number[] },
+    t: number,
+  ): number {
     const off = lengthMm(this.units, child(this.at(k).node, 'Offset'));
     if (off !== undefined && off !== 0) return off;
-    if (!this.offsetFollowsStiffeners || !(t > 0) || p < 0) return 0;
-    return this.stiffenerSide(p, n) < 0 ? -t : 0;
+    if (!(t > 0) || p < 0) return 0;
+    // a panel's plates mostly share one plane and thickness: its stiffeners are counted once per such
+    const key = `${p}|${t}|${plane.normal.join(',')}|${plane.origin.join(',')}`;
+    let votes = this.votes.get(key);
+    if (!votes) this.votes.set(key, (votes = this.stiffenerVotes(p, plane, t)));
+    const { under, beside, side } = votes;
+    if (side >= 0) return 0;
+    if (under !== beside) return under > beside ? -t : 0;
+    return this.offsetFollowsStiffeners ? -t : 0;
   }
 
   /**
-   * The side of the surface (normal n) the stiffeners of panel p stand on: +1 when most of their webs
-   * (first Inclination's WebDirection) point along n, −1 when most point against it, 0 when none tells.
+   * The stiffeners of panel p against a plane (origin, unit normal n) and plate thickness t (mm): side =
+   * +1 when most webs (first Inclination's WebDirection) point along n, −1 against, 0 when none tells;
+   * for the stiffeners on the −n side with a vendor CenterOfGravity and a known section, how many put it
+   * at the section's centroid height below the plate's far face (under: the steel lies between the
+   * plane and them) and how many below the plane itself (beside), within min(5 mm, t/3).
    */
-  stiffenerSide(p: number, n: readonly number[]): -1 | 0 | 1 {
+  stiffenerVotes(
+    p: number,
+    plane: { origin: readonly number[]; normal: readonly number[] },
+    t: number,
+  ): { side: -1 | 0 | 1; under: number; beside: number } {
+    const n = plane.normal,
+      o = plane.origin;
     let plus = 0,
-      minus = 0;
+      minus = 0,
+      under = 0,
+      beside = 0;
+    const tol = Math.min(5, t / 3);
     for (const k of this.kidsOf(p)) {
       const r = this.at(k);
       if (r.kind !== 'Stiffener') continue;
@@ -227,8 +258,16 @@ export class GroupIndex {
       const L = Math.hypot(w[0], w[1], w[2]);
       const d = L > 0 ? (w[0] * n[0] + w[1] * n[1] + w[2] * n[2]) / L : 0;
       if (d > 0.5) plus++;
-      else if (d < -0.5) minus++;
+      else if (d < -0.5) {
+        minus++;
+        const h = this.profileHeight?.(r.node);
+        const cog = this.units.pointMm(child(child(r.node, 'PhysicalProperties'), 'CenterOfGravity'));
+        if (h === undefined || !cog) continue;
+        const depth = -((cog[0] - o[0]) * n[0] + (cog[1] - o[1]) * n[1] + (cog[2] - o[2]) * n[2]);
+        if (Math.abs(depth - (t + h)) <= tol) under++;
+        else if (Math.abs(depth - h) <= tol) beside++;
+      }
     }
-    return plus > minus ? 1 : minus > plus ? -1 : 0;
+    return { side: plus > minus ? 1 : minus > plus ? -1 : 0, under, beside };
   }
 }

@@ -267,7 +267,10 @@ function orthoTo(v: Vec3, t: Vec3): Vec3 | undefined {
 
 /**
  * Sweeps a section along a trace. @param offU/@param offV section offsets (mm) already including any
- * plate-thickness shift. @returns the mesh and the trace length (mm).
+ * plate-thickness shift. @returns the mesh, the trace length (mm), the length of the path the section's
+ * centroid sweeps (mm; by Pappus the volume is section area × this length, which differs from the trace
+ * length on a curved trace: a ring stiffener's bulb inside the ring is lighter than along its trace) and
+ * the volume centroid (mm).
  */
 export function meshMember(
   section: SectionPolygon,
@@ -275,34 +278,30 @@ export function meshMember(
   incl: Inclination[],
   offU: number,
   offV: number,
-): { mesh: MeshBuilder; length: number; centroid: Vec3 } {
+): { mesh: MeshBuilder; length: number; centroidLength: number; centroid: Vec3 } {
   const mb = new MeshBuilder();
   trace = resampleTrace(trace, incl);
   const frames = traceFrames(trace, incl);
   sweepSection(mb, section, trace, frames, offU, offV);
-  // volume centroid: the section centroid carried along the trace, weighted by segment length (exact
-  // for straight traces; independent of the mesh's triangle orientation)
+  // volume centroid: the section centroid carried along the trace, weighted by the length of the
+  // centroid's own path (independent of the mesh's triangle orientation)
   const [uc, vc] = sectionCentroid(section);
   const n = trace.length / 3;
+  const q = new Float64Array(trace.length);
+  for (let i = 0; i < n; i++)
+    for (let k = 0; k < 3; k++)
+      q[3 * i + k] = trace[3 * i + k] + (uc + offU) * frames.F[3 * i + k] + (vc + offV) * frames.W[3 * i + k];
   let L = 0;
   const c: Vec3 = [0, 0, 0];
   for (let i = 1; i < n; i++) {
-    const l = hypot3(
-      trace[3 * i] - trace[3 * i - 3],
-      trace[3 * i + 1] - trace[3 * i - 2],
-      trace[3 * i + 2] - trace[3 * i - 1],
-    );
-    for (let k = 0; k < 3; k++) {
-      const p = (trace[3 * i + k] + trace[3 * i - 3 + k]) / 2;
-      const f = (frames.F[3 * i + k] + frames.F[3 * i - 3 + k]) / 2,
-        w = (frames.W[3 * i + k] + frames.W[3 * i - 3 + k]) / 2;
-      c[k] += l * (p + (uc + offU) * f + (vc + offV) * w);
-    }
+    const l = hypot3(q[3 * i] - q[3 * i - 3], q[3 * i + 1] - q[3 * i - 2], q[3 * i + 2] - q[3 * i - 1]);
+    for (let k = 0; k < 3; k++) c[k] += (l * (q[3 * i + k] + q[3 * i - 3 + k])) / 2;
     L += l;
   }
   return {
     mesh: mb,
     length: polylineLength(trace),
+    centroidLength: L,
     centroid: L > 0 ? [c[0] / L, c[1] / L, c[2] / L] : [NaN, NaN, NaN],
   };
 }

@@ -130,7 +130,7 @@ function plateGeometry(part: PartFacts, { ctx, units, group, warn }: GeometrySco
   const sheet = surface ?? fallback();
   const off =
     sheet.kind === 'plane'
-      ? group.plateOffset(i, panelIdx, sheet.normal, t ?? 0)
+      ? group.plateOffset(i, panelIdx, sheet, t ?? 0)
       : (lengthMm(units, child(node, 'Offset')) ?? 0);
   const res = meshPlate(
     segs,
@@ -224,10 +224,11 @@ function memberGeometry(part: PartFacts, scope: GeometryScope): PartGeometry {
   }
   offV += faceShift;
   const res = meshMember(sec.polygon, trace, incl, offU, offV);
-  const vol = (sec.polygon.area * res.length) / 1e9;
+  // the volume follows the section centroid's path (Pappus), not the trace: they differ on curved traces
+  const vol = (sec.polygon.area * res.centroidLength) / 1e9;
   props.VOLM_GEOM = vol;
   props.VOLM = vol;
-  props.AREA_GEOM = (sec.polygon.area * res.length) / 1e9 > 0 ? sec.polygon.area / 1e6 : 0;
+  props.AREA_GEOM = vol > 0 ? sec.polygon.area / 1e6 : 0;
   const c = res.centroid.every(Number.isFinite) ? res.centroid.map((v) => v / 1000) : undefined;
   putCogAndWeight(props, vol, rho, c);
   // both CoG conventions: on the plate face, or from the trace line without the face shift
@@ -238,6 +239,7 @@ function memberGeometry(part: PartFacts, scope: GeometryScope): PartGeometry {
     cogMm: c ? ([res.centroid[0], res.centroid[1], res.centroid[2]] as [number, number, number]) : undefined,
     cogMouldedMm: c ? (res.centroid.map((v, k) => v - faceShift * w0[k]) as [number, number, number]) : undefined,
     weightKg: rho !== undefined ? vol * rho * 1000 : undefined,
+    weightTraceKg: rho !== undefined ? ((sec.polygon.area * res.length) / 1e9) * rho * 1000 : undefined,
   };
   const plth = sec.kind === 'FlatBar' || sec.kind === 'BulbFlat' ? sectionThickness(secId, shared, units) : undefined;
   if (plth !== undefined) props.PLTH = plth;

@@ -37,6 +37,7 @@ const KNOWN_CHILDREN: Record<string, Set<string>> = {
     'DistanceTolerance',
     'AngleTolerance',
     'CoordinateSystem',
+    'FrameTables',
     'ClassificationData',
     'BuilderInformation',
     'TonnageData',
@@ -113,7 +114,11 @@ const TEXT_ELEMENTS = new Set(['Description', 'UnitName', 'UnitSymbol']);
 const OCX_NS_PREFIX = 'https://3docx.org/fileadmin//ocx_schema//';
 /** The UnitsML namespace (the unit catalogue, OCX_GUIDE §2.2): its elements are not vendor extensions. */
 const UNITSML_NS = /unitsml/i;
-const LEGACY_NS = 'http://data.dnvgl.com/Schemas/ocxXMLSchema';
+/** The OCX 2.8.x namespace (DNV GL): imported with its older habits (OCX_GUIDE §1.1, units.ts, curveRead.ts). */
+export const LEGACY_NS = 'http://data.dnvgl.com/Schemas/ocxXMLSchema';
+
+/** True for an OCX namespace: every 3.x URI under 3docx.org and the 2.8.x DNV GL one. */
+const isOcxNs = (uri: string) => uri.startsWith(OCX_NS_PREFIX) || uri === LEGACY_NS;
 
 /** Vessel-level and top-level elements that the catalogue pre-pass (prepass.ts) collects. */
 export const SHARED_ELEMENTS = new Set([
@@ -121,6 +126,7 @@ export const SHARED_ELEMENTS = new Set([
   'UnitsML',
   'ReferenceSurfaces',
   'CoordinateSystem',
+  'FrameTables',
   'DesignView',
 ]);
 
@@ -346,8 +352,7 @@ class DocumentReader {
     stack.push(frame);
     if (frame.skip) return false;
     const line = tag.line + this.lineOffset;
-    const isOcx =
-      tag.uri === this.lastUri ? this.lastIsOcx : (this.lastIsOcx = (this.lastUri = tag.uri).startsWith(OCX_NS_PREFIX));
+    const isOcx = tag.uri === this.lastUri ? this.lastIsOcx : (this.lastIsOcx = isOcxNs((this.lastUri = tag.uri)));
     frame.ocx = isOcx;
     if (!isOcx && parent.ocx && !UNITSML_NS.test(tag.uri)) {
       // a vendor extension in a foreign namespace (or none): counted by its qualified name, its content skipped
@@ -380,9 +385,7 @@ class DocumentReader {
   private startRoot(tag: XmlScanner): boolean {
     const local = tag.local;
     this.rootSeen = true;
-    if (tag.uri === LEGACY_NS)
-      this.fail(`Unsupported OCX version: the legacy OCX 2.8.5 namespace ${tag.uri} is not supported`, tag.line);
-    if (local !== 'ocxXML' || !tag.uri.startsWith(OCX_NS_PREFIX))
+    if (local !== 'ocxXML' || !isOcxNs(tag.uri))
       this.fail(
         `Not an OCX file: root element is <${tag.qname}>${tag.uri && local === 'ocxXML' ? ` in unknown namespace ${tag.uri}` : ''}`,
         tag.line,
@@ -422,7 +425,8 @@ class DocumentReader {
     if (local === 'Header' && pl === 'ocxXML') model.header = tag.attributes();
     else if (local === 'Vessel' && pl === 'ocxXML') model.vessel = tag.attributes();
     else if (local === 'DistanceTolerance' && pl === 'Vessel') sink = (n) => (model.distanceTolerance = n);
-    else if (local === 'CoordinateSystem') sink = (n) => model.coordinateSystems.push(n);
+    else if (local === 'CoordinateSystem' || (local === 'FrameTables' && pl !== 'CoordinateSystem'))
+      sink = (n) => model.coordinateSystems.push(n); // 2.8: the frame tables outside a CoordinateSystem
     else if (pl === 'ReferenceSurfaces') sink = (n) => indexSurface(model.surfaces, n);
     else if (local === 'Material' || local === 'BarSection' || local === 'Hole2D')
       sink = (n) => model.catalogue.set(n.a.id ?? '', n);

@@ -307,19 +307,34 @@ export class UnitTable {
     return v * this.factor(node.a.unit, q);
   }
 
-  /** A point element's coordinates converted to millimetres, or undefined. */
+  /**
+   * A point element's coordinates converted to millimetres, or undefined: the `coordinates` attribute
+   * (3.x), a Point3D child holding it (3.0rc3), or X, Y and Z child quantities each with its own unit
+   * (OCX 2.8.x).
+   */
   pointMm(node: XNode | undefined): [number, number, number] | undefined {
     if (!node) return undefined;
     let src = node;
     if (src.a.coordinates === undefined) {
       const inner = child(src, 'Point3D');
-      if (!inner) return undefined;
+      if (!inner) return this.xyzMm(src);
       src = inner;
     }
     const c = numList(src.a.coordinates);
     if (c.length < 3) return undefined;
     const f = this.factor(src.a.unit, 'length') * 1000;
     return [c[0] * f, c[1] * f, c[2] * f];
+  }
+
+  /** OCX 2.8.x points: X, Y and Z child quantities (mm), or undefined when one is missing or invalid. */
+  private xyzMm(node: XNode): [number, number, number] | undefined {
+    const out: number[] = [];
+    for (const k of ['X', 'Y', 'Z']) {
+      const v = this.value(child(node, k), 'length');
+      if (v === undefined) return undefined;
+      out.push(v * 1000);
+    }
+    return out as [number, number, number];
   }
 }
 

@@ -17,7 +17,7 @@ export type CogConvention = 'moulded' | 'solid';
 
 /** Conventions of one writer. */
 export interface VendorHabits {
-  /** Short name of the writer family ('NAPA', 'AITAC', 'AVEVA Hull', 'AVEVA E3D', 'other'). */
+  /** Short name of the writer family ('NAPA', 'AITAC', 'AVEVA Hull', 'AVEVA E3D', 'CADMATIC', 'other'). */
   writer: string;
   /**
    * Plate and bracket CoG convention. Moulded: NAPA (TC11 plates 50 mm thick with Offset −t report
@@ -38,6 +38,13 @@ export interface VendorHabits {
    * whose stiffeners point to −y, reported with the stiffeners 50 mm off the moulded plane).
    */
   offsetFollowsStiffeners: boolean;
+  /**
+   * How a curved profile's DryWeight is computed: 'centroid-path' = section area × the length of the
+   * path its centroid sweeps (Pappus; CADMATIC: a HP200x10 ring of radius 500 mm weighs 62.17 kg,
+   * 2π·491.4 mm × 25.65 cm² × 7.85 t/m³), 'trace' = section area × trace length (NAPA on the M4 ring
+   * frames, AITAC: 63.28 kg for the same ring, 2π·500 mm).
+   */
+  profileWeight: 'centroid-path' | 'trace';
   /** Section shape conventions (TBar / IBar height, see SectionOptions). */
   sections: SectionOptions;
 }
@@ -51,6 +58,7 @@ export function habitsOf(header: Record<string, string>): VendorHabits {
       plateCog: 'moulded',
       profileCog: 'moulded',
       offsetFollowsStiffeners: false,
+      profileWeight: 'trace',
       sections: { webHeightExcludesFlanges: true },
     };
   if (/\bAITAC\b|3DEXPERIENCE|CATIA/i.test(who))
@@ -59,6 +67,7 @@ export function habitsOf(header: Record<string, string>): VendorHabits {
       plateCog: 'moulded',
       profileCog: 'moulded',
       offsetFollowsStiffeners: false,
+      profileWeight: 'trace',
       sections: {},
     };
   if (/\bAVEVA\b/i.test(who) && /\bE3D\b/i.test(who))
@@ -67,6 +76,7 @@ export function habitsOf(header: Record<string, string>): VendorHabits {
       plateCog: 'moulded',
       profileCog: 'solid',
       offsetFollowsStiffeners: true,
+      profileWeight: 'centroid-path',
       sections: {},
     };
   if (/\bAVEVA\b/i.test(who))
@@ -75,7 +85,24 @@ export function habitsOf(header: Record<string, string>): VendorHabits {
       plateCog: 'moulded',
       profileCog: 'moulded',
       offsetFollowsStiffeners: true,
+      profileWeight: 'centroid-path',
       sections: {},
     };
-  return { writer: 'other', plateCog: 'solid', profileCog: 'solid', offsetFollowsStiffeners: false, sections: {} };
+  if (/\bCADMATIC\b/i.test(who))
+    return {
+      writer: 'CADMATIC',
+      plateCog: 'solid',
+      profileCog: 'solid',
+      offsetFollowsStiffeners: false,
+      profileWeight: 'centroid-path',
+      sections: {},
+    };
+  return {
+    writer: 'other',
+    plateCog: 'solid',
+    profileCog: 'solid',
+    offsetFollowsStiffeners: false,
+    profileWeight: 'centroid-path',
+    sections: {},
+  };
 }

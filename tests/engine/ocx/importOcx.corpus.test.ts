@@ -1,13 +1,16 @@
 /**
  * Every OCX sample in ../shared/models/ocx imports; part counts per type match
  * OCX_GUIDE §6.1; every mesh is finite and non-empty; plate area and weight from the geometry agree
- * with the file's NetArea and DryWeight within 2 % (exceptions listed with their reasons).
+ * with the file's NetArea and DryWeight within 2 % (except parts listed in engine/ocx/expectedDeviations.ts
+ * or engine/ocx/openImporterGaps.ts, which tests/engine/ocx/fidelity.corpus.test.ts holds to their tables).
  */
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { importOcxFile } from '../../../engine/node/ocx/importFile';
 import type { ImportResult } from '../../../engine/model/types';
+import { exclusionsOf } from '../../../engine/ocx/expectedDeviations';
+import { gapKeysOf } from '../../../engine/ocx/openImporterGaps';
 
 const DIR = path.resolve(__dirname, '../../../../shared/models/ocx');
 const FILES = readdirSync(DIR)
@@ -43,13 +46,9 @@ const EXPECTED: Record<string, [number, number, number, number, number, number, 
   'PROSTEP-TR03_TC11.3docx': [4, 4, 34, 0, 0, 0, 0, 0],
 };
 
-/** Plates that legitimately miss the 2 % check, keyed "file|plate id|quantity", with the reason. */
-const EXPECTED_DEVIATIONS: Record<string, string> = {
-  'NAPA-OCX_M1.3docx|nplcid12|W': 'by design: the plate is 0.2 m thick, DryWeight is for ~10 mm (OCX_GUIDE §2.16, ×20)',
-  'NAPA-TR03_TC12.3docx|nplcid41|AREA':
-    'hole 600X800R150 straddles the seam corner at (5, 5) m; the cut is exact, NAPA NetArea of P2 subtracts 0.26 m² more',
-  'NAPA-TR03_TC12.3docx|nplcid41|W': 'follows the TC12 P2 area deviation above (W = area × t × ρ)',
-};
+/** Plates listed as a proven file error or an open importer gap for a quantity skip the 2 % check of it. */
+const listed = (file: string, part: string, q: 'AREA' | 'W') =>
+  exclusionsOf(file).has(`${part}|${q}`) || gapKeysOf(file).has(`${part}|${q}`);
 
 const results = new Map<string, ImportResult>();
 
@@ -121,7 +120,8 @@ describe('OCX corpus import', () => {
 
   it.each(FILES)('%s: plate AREA_GEOM and W_GEOM agree with NetArea and DryWeight within 2 percent', (f) => {
     const r = results.get(f)!;
-    let checked = 0;
+    let checked = 0,
+      figures = 0;
     r.objects.forEach((o, i) => {
       if (o.type !== 'PLATE') return;
       const p = r.properties[i];
@@ -130,16 +130,19 @@ describe('OCX corpus import', () => {
         ['AREA', p.AREA, p.AREA_GEOM],
         ['W', p.W, p.W_GEOM],
       ] as const) {
-        if (typeof file !== 'number' || typeof geom !== 'number') continue;
+        // a figure of 0 (PROSTEP writes NetArea 0 on some plates) is no figure, as in fidelity.ts
+        if (typeof file !== 'number' || typeof geom !== 'number' || file === 0) continue;
+        figures++;
         const dev = Math.abs(geom / file - 1);
         const key = `${f}|${o.id}|${q}`;
-        if (EXPECTED_DEVIATIONS[key])
-          expect(dev, `${key} is listed as a deviation, so it must deviate`).toBeGreaterThan(0.02);
-        else expect(dev, `${key}: geometry ${geom} vs file ${file}`).toBeLessThan(0.02);
+        if (listed(f, o.id, q)) continue; // the fidelity ratchet holds it to its table
+        expect(dev, `${key}: geometry ${geom} vs file ${file}`).toBeLessThan(0.02);
         checked++;
       }
     });
-    expect(checked).toBeGreaterThan(0);
+    expect(figures).toBeGreaterThan(0);
+    // PROSTEP-TR03_TC10 has no plate figure that is not a proven error of the file
+    if (f !== 'PROSTEP-TR03_TC10.3docx') expect(checked).toBeGreaterThan(0);
   });
 
   it('keeps frame tables sorted, in mm, with numbers parsed (TC12 has 532 reference planes)', () => {
