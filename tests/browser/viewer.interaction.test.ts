@@ -9,7 +9,6 @@ import { launchChromium } from './support/chromium';
 import { startServer, type RunningServer } from './support/keelsonServer';
 import { apiRequest, newLoggedInPage, openViewer, seedSample, shutDown } from './support/seed';
 import {
-  canvasShot,
   clickAndWaitForSelection,
   engineState,
   modelPixels,
@@ -138,20 +137,28 @@ describe('viewer interaction', () => {
   it('View along Z animates the camera', async () => {
     const box = await canvasBox();
     const before = await waitForStillCanvas(page);
+    // Every camera view the UI is told about, recorded in the page as it happens.
+    await page.evaluate(() => {
+      const el = document.querySelector('[data-testid="engine-state"]')!;
+      const seen = [el.getAttribute('data-camera') ?? ''];
+      (window as unknown as { cameraSeen: string[] }).cameraSeen = seen;
+      new MutationObserver(() => {
+        const v = el.getAttribute('data-camera') ?? '';
+        if (v !== seen.at(-1)) seen.push(v);
+      }).observe(el, { attributes: true, attributeFilter: ['data-camera'] });
+    });
     await openMenuAt(box.x + box.width / 2, box.y + box.height / 2);
     await item('Projection').hover();
     await item('View along Z').click();
     await menu().waitFor({ state: 'detached' });
-    // Pictures while the camera moves, until it reports the Z view (longitude 90, latitude -90).
-    const frames: Buffer[] = [];
-    while ((await engineState(page, 'camera')) !== '90.0,-90.0' && frames.length < 60)
-      frames.push(await canvasShot(page));
+    // The camera reaches the Z view (longitude 90, latitude -90) and the picture changed.
     await waitForEngineState(page, 'camera', '90.0,-90.0');
     const end = await waitForStillCanvas(page);
     expect(end.equals(before)).toBe(false);
-    // Several distinct pictures on the way: an animation, not a jump.
-    const distinct = new Set([before, ...frames, end].map((b) => b.toString('base64')));
-    expect(distinct.size).toBeGreaterThanOrEqual(3);
+    // Views on the way between the start and the end: an animation, not a jump.
+    const seen = await page.evaluate(() => (window as unknown as { cameraSeen: string[] }).cameraSeen);
+    expect(seen.at(-1)).toBe('90.0,-90.0');
+    expect(seen.length, seen.join(' → ')).toBeGreaterThanOrEqual(3);
   });
 
   it('Ctrl+Alt+S opens the scene-graph panel with node ids, types and a property table', async () => {
