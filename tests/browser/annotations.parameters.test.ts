@@ -9,6 +9,7 @@ import type { Browser, Page } from 'playwright-core';
 import { launchChromium } from './support/chromium';
 import { startServer, type RunningServer } from './support/keelsonServer';
 import { newLoggedInPage, openViewer, seedSample, shutDown } from './support/seed';
+import { waitForEngineState } from './support/viewerState';
 
 const MODEL = 'NAPA-OCX_M8';
 const BRACKET = 'B:1K383ZN95W/DECK';
@@ -41,15 +42,13 @@ async function annotationCount(): Promise<number> {
   return Number(m[1]);
 }
 
-/** Polls the count shown in the Annotations menu until `ok` holds (10 s); returns the last count. */
+/**
+ * Waits until the engine's annotation count satisfies `ok`, then returns the count the Annotations menu
+ * shows (what a person reads).
+ */
 async function waitForCount(ok: (n: number) => boolean): Promise<number> {
-  const end = Date.now() + 10_000;
-  let n = await annotationCount();
-  while (!ok(n) && Date.now() < end) {
-    await page.waitForTimeout(250);
-    n = await annotationCount();
-  }
-  return n;
+  await waitForEngineState(page, 'annotations', (v) => v !== '' && ok(Number(v)));
+  return annotationCount();
 }
 
 describe('parameter annotations', () => {

@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { launchChromium } from './support/chromium';
 import { samplesDir, startServer, type RunningServer } from './support/keelsonServer';
+import { clickAndWaitForSelection, engineState, modelPixels, waitForStillCanvas } from './support/viewerState';
 
 const ADMIN = { email: 'admin@yard.example', name: 'Ada Admin', password: 'correct-horse-1' };
 
@@ -106,17 +107,18 @@ describe('first end-to-end slice', () => {
     await page.mouse.down();
     await page.mouse.move(cx + 120, cy + 30, { steps: 8 });
     await page.mouse.up();
-    // Click over the model until a plate is picked, as a user would.
+    // Click where the model is drawn until a plate is picked, as a user would.
+    await waitForStillCanvas(page);
     const panel = page.getByTestId('properties-panel');
     let found = false;
-    outer: for (let gy = 0.3; gy <= 0.7; gy += 0.1) {
-      for (let gx = 0.3; gx <= 0.7; gx += 0.05) {
-        await page.mouse.click(box.x + box.width * gx, box.y + box.height * gy);
-        await page.waitForTimeout(150);
-        if ((await panel.count()) && /PLATE/.test((await panel.textContent()) ?? '')) {
-          found = true;
-          break outer;
-        }
+    for (const [x, y] of await modelPixels(page, 40)) {
+      await clickAndWaitForSelection(page, x, y);
+      if ((await engineState(page, 'selection-count')) !== '1') continue;
+      await panel.waitFor();
+      await page.getByTestId('properties-title').waitFor();
+      if (/PLATE/.test((await panel.textContent()) ?? '')) {
+        found = true;
+        break;
       }
     }
     expect(found).toBe(true);

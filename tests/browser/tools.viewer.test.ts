@@ -9,6 +9,13 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { launchChromium } from './support/chromium';
 import { startServer, type RunningServer } from './support/keelsonServer';
 import { apiRequest, newLoggedInPage, openViewer, seedSample, shutDown } from './support/seed';
+import {
+  engineState,
+  hoverModelPoint,
+  modelPixels,
+  waitForEngineState,
+  waitForInputValue,
+} from './support/viewerState';
 import { PNG } from 'pngjs';
 
 const MODEL = 'NAPA-TR03_TC11';
@@ -27,7 +34,7 @@ let bounds: number[];
 const api = (method: string, url: string, body?: unknown) => apiRequest(server.url, token, method, url, body);
 
 async function openModel(): Promise<void> {
-  await openViewer(page, server.url, MODEL, 500); // 500 ms for the initial orbit and fit
+  await openViewer(page, server.url, MODEL, true);
 }
 
 beforeAll(async () => {
@@ -46,39 +53,16 @@ beforeAll(async () => {
 
 afterAll(() => shutDown(server, browser));
 
-async function waitUntil(check: () => Promise<boolean>, ms = 8000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > end) throw new Error('condition not met in time');
-    await page.waitForTimeout(100);
-  }
-}
-
 async function canvasBox() {
   return (await page.getByTestId('viewer-canvas').boundingBox())!;
-}
-
-/** Candidate canvas points over the model (centre outwards). */
-async function modelPoints(): Promise<Array<[number, number]>> {
-  const box = await canvasBox();
-  const pts: Array<[number, number]> = [];
-  for (let r = 0; r <= 0.2; r += 0.05)
-    for (const [dx, dy] of [
-      [0, 0],
-      [1, 0],
-      [-1, 0],
-      [0, 1],
-      [0, -1],
-      [1, 1],
-      [-1, -1],
-    ] as const)
-      pts.push([box.x + box.width * (0.5 + dx * r), box.y + box.height * (0.5 + dy * r)]);
-  return pts;
 }
 
 const toolbarButton = (name: string) => page.getByRole('button', { name, exact: true });
 const midX = () => ((bounds[0] + bounds[3]) / 2).toFixed(3);
 const sectionRow = (name: string) => page.locator(`[role="treeitem"][data-section="${name}"]`);
+/** Waits until the section node says it is drawn. */
+const waitForDrawn = (name: string) =>
+  page.locator(`[role="treeitem"][data-section="${name}"][data-drawn="true"]`).waitFor({ timeout: 30_000 });
 const toast = (text: string) => page.getByTestId('toast-success').filter({ hasText: text });
 
 describe('engineering tools', () => {
@@ -112,7 +96,7 @@ describe('engineering tools', () => {
     await dialog.waitFor({ state: 'detached' });
     await page.getByRole('treeitem', { name: /X-sections/ }).waitFor();
     await sectionRow(name).waitFor();
-    await waitUntil(async () => (await sectionRow(name).getAttribute('data-drawn')) === 'true', 30_000);
+    await waitForDrawn(name);
     expect(await sectionRow(name).getAttribute('data-saved')).toBe('false');
     // Context menu: 'Clip to section' > 'Section X=…' activates clipping (controls appear).
     const box = await canvasBox();
@@ -123,7 +107,7 @@ describe('engineering tools', () => {
     await page.getByTestId('clipping-controls').waitFor();
     // The slab is ±100 mm around the section: Xmin / Xmax show (x ∓ 0.1) m.
     const x = Number(midX());
-    await waitUntil(async () => (await page.getByTestId('clip-xMin').inputValue()) === (x - 0.1).toFixed(3));
+    await waitForInputValue(page, 'clip-xMin', (x - 0.1).toFixed(3));
     expect(await page.getByTestId('clip-xMax').inputValue()).toBe((x + 0.1).toFixed(3));
     await toolbarButton('Clipping').click();
     await page.getByTestId('clipping-controls').waitFor({ state: 'detached' });
@@ -183,7 +167,7 @@ describe('engineering tools', () => {
     expect(await sectionRow(name).getAttribute('data-saved')).toBe('true');
     expect(await sectionRow(name).getAttribute('data-drawn')).toBe('false'); // drawn on demand
     await sectionRow(name).getByRole('button', { name, exact: true }).click();
-    await waitUntil(async () => (await sectionRow(name).getAttribute('data-drawn')) === 'true', 30_000);
+    await waitForDrawn(name);
     await sectionRow(name)
       .getByRole('button', { name: `Delete section ${name}` })
       .click();
@@ -200,7 +184,7 @@ describe('engineering tools', () => {
     await toolbarButton('Clipping').click();
     await page.getByTestId('clipping-controls').waitFor();
     const xMin = page.getByTestId('clip-xMin');
-    await waitUntil(async () => /^-?\d+\.\d{3}$/.test(await xMin.inputValue()));
+    await waitForInputValue(page, 'clip-xMin', /^-?\d+\.\d{3}$/);
     await xMin.fill('abc');
     await xMin.press('Enter');
     expect(await page.getByTestId('clip-xMin-error').textContent()).toBe(SYNTAX_ERROR);
@@ -217,31 +201,27 @@ describe('engineering tools', () => {
     ).json()) as { coordinate: number };
     await xMin.fill('#1');
     await xMin.press('Enter');
-    await waitUntil(async () => (await page.getByTestId('clip-xMin-error').count()) === 0);
-    await waitUntil(async () => (await xMin.inputValue()) === expected.coordinate.toFixed(3));
+    await page.getByTestId('clip-xMin-error').waitFor({ state: 'detached' });
+    await waitForInputValue(page, 'clip-xMin', expected.coordinate.toFixed(3));
     // Plus steps one frame: '#2'.
     const two = (await (
       await api('GET', `/api/keelson-instance/reference-system/coordinate?modelName=${MODEL}&revision=1&value=%232`)
     ).json()) as { coordinate: number };
     await page.getByRole('button', { name: 'Xmin plus' }).click();
-    await waitUntil(async () => (await xMin.inputValue()) === two.coordinate.toFixed(3));
+    await waitForInputValue(page, 'clip-xMin', two.coordinate.toFixed(3));
     await page.getByTestId('clipping-controls').getByRole('button', { name: 'Reset' }).click();
     await toolbarButton('Clipping').click();
     await page.getByTestId('clipping-controls').waitFor({ state: 'detached' });
   });
 
   it('mouse coordinates show x, y, z with 3 decimals over the model', async () => {
-    const x = page.getByTestId('coord-x');
-    let found = false;
-    for (const [px, py] of await modelPoints()) {
-      await page.mouse.move(px, py, { steps: 2 });
-      await page.waitForTimeout(150);
-      if (/^-?\d+\.\d{3}$/.test((await x.textContent()) ?? '')) {
-        found = true;
-        break;
-      }
-    }
-    expect(found).toBe(true);
+    const [px, py] = (await modelPixels(page, 1))[0];
+    const point = (await hoverModelPoint(page, px, py)).split(',').map(Number);
+    // The readout shows the point under the cursor in metres with 3 decimals.
+    await page.waitForFunction(() =>
+      /^-?\d+\.\d{3}$/.test(document.querySelector('[data-testid="coord-x"]')?.textContent ?? ''),
+    );
+    expect(Number(await page.getByTestId('coord-x').textContent())).toBeCloseTo(point[0] / 1000, 2);
     expect(await page.getByTestId('coord-y').textContent()).toMatch(/^-?\d+\.\d{3}$/);
     expect(await page.getByTestId('coord-z').textContent()).toMatch(/^-?\d+\.\d{3}$/);
     expect(await page.getByTestId('coord-frame').textContent()).toMatch(/^-?\d+\.\d{2}$/);
@@ -252,26 +232,19 @@ describe('engineering tools', () => {
     const prompt = page.getByTestId('measure-prompt');
     await prompt.waitFor();
     const measurement = page.getByTestId('measurement');
-    const state = async () =>
-      (await measurement.count()) > 0
-        ? 'done'
-        : (await prompt.count()) === 0
-          ? 'off'
-          : /end point/.test((await prompt.textContent()) ?? '')
-            ? 'end'
-            : 'start';
-    // Click over the model until a start point snaps, then elsewhere until the line is finished.
-    const pts = await modelPoints();
-    const order = [...pts, ...[...pts].reverse()];
-    const seen: string[] = [];
-    for (const [px, py] of order) {
-      await page.mouse.click(px, py);
-      await page.waitForTimeout(250);
-      const st = await state();
-      seen.push(st);
-      if (st === 'done' || st === 'off') break;
-    }
-    expect(seen.at(-1), `measure states: ${seen.join(',')}`).toBe('done');
+    // Two points where the model is drawn, far apart: hover until a point snaps, then click.
+    const pts = await modelPixels(page, 400);
+    const [a, b] = [pts[0], pts.at(-1)!];
+    expect(Math.hypot(a[0] - b[0], a[1] - b[1])).toBeGreaterThan(40);
+    const snapAt = async ([x, y]: [number, number]) => {
+      const before = await engineState(page, 'snap');
+      await page.mouse.move(x, y);
+      await waitForEngineState(page, 'snap', (v) => v !== '' && v !== before);
+      await page.mouse.click(x, y);
+    };
+    await snapAt(a);
+    await prompt.filter({ hasText: 'end point' }).waitFor();
+    await snapAt(b);
     await measurement.first().waitFor();
     expect(await measurement.first().textContent()).toMatch(/^\d+\.\d mm$/);
     expect(await prompt.count()).toBe(0); // one measurement ends the operator
@@ -294,11 +267,11 @@ describe('engineering tools', () => {
     const polygon = page.getByRole('menuitemcheckbox', { name: /Polygon point/ });
     expect(await polygon.getAttribute('aria-checked')).toBe('true');
     await polygon.click();
-    await waitUntil(async () => (await polygon.getAttribute('aria-checked')) === 'false');
+    await page.locator('[role="menuitemcheckbox"][aria-checked="false"]', { hasText: 'Polygon point' }).waitFor();
     const stored = await page.evaluate(() => JSON.parse(localStorage.getItem('keelson.snapSettings') ?? '{}'));
     expect(stored).toMatchObject({ endPoint: true, intersectionPoint: true, polygonPoint: false, nearestPoint: true });
     await polygon.click();
-    await waitUntil(async () => (await polygon.getAttribute('aria-checked')) === 'true');
+    await page.locator('[role="menuitemcheckbox"][aria-checked="true"]', { hasText: 'Polygon point' }).waitFor();
     await page.keyboard.press('Escape');
   });
 

@@ -84,5 +84,5 @@ describe('viewer connection', () => {
       .getByTestId('model-tree')
       .getByText(/Structures \(/)
       .waitFor();
-  });
+  }, 600_000); // two server starts and two model loads
 });

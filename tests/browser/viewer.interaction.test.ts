@@ -8,6 +8,14 @@ import type { Browser, Locator, Page } from 'playwright-core';
 import { launchChromium } from './support/chromium';
 import { startServer, type RunningServer } from './support/keelsonServer';
 import { apiRequest, newLoggedInPage, openViewer, seedSample, shutDown } from './support/seed';
+import {
+  clickAndWaitForSelection,
+  engineState,
+  modelPixels,
+  waitForCanvasChange,
+  waitForEngineState,
+  waitForStillCanvas,
+} from './support/viewerState';
 
 const MODEL = 'NAPA-TR03_TC11';
 const ADMIN = { email: 'viewer-admin@yard.example', fullName: 'Vera Viewer', password: 'viewer-password-1' };
@@ -24,7 +32,7 @@ beforeAll(async () => {
   token = await seedSample(server, ADMIN, MODEL);
   browser = await launchChromium();
   page = await newLoggedInPage(browser, token);
-  await openViewer(page, server.url, MODEL, 500); // 500 ms for the initial orbit and fit
+  await openViewer(page, server.url, MODEL, true);
 });
 
 afterAll(() => shutDown(server, browser));
@@ -41,35 +49,23 @@ async function openMenuAt(x: number, y: number): Promise<void> {
   await menu().waitFor();
 }
 
-/** Clicks over the model until one object is selected; returns the point and the properties title. */
+/** Clicks where the model is drawn until one object is selected; returns the point and the properties title. */
 async function selectSomething(): Promise<{ x: number; y: number; title: string }> {
-  const box = await canvasBox();
   const title = page.getByTestId('properties-title');
-  for (let gy = 0.35; gy <= 0.75; gy += 0.05) {
-    for (let gx = 0.3; gx <= 0.7; gx += 0.04) {
-      const x = box.x + box.width * gx;
-      const y = box.y + box.height * gy;
-      await page.mouse.click(x, y);
-      await page.waitForTimeout(120);
-      if (await title.count()) {
-        const t = (await title.textContent()) ?? '';
-        if (!/objects selected/.test(t)) return { x, y, title: t };
-      }
+  for (const [x, y] of await modelPixels(page, 12)) {
+    await clickAndWaitForSelection(page, x, y);
+    if ((await engineState(page, 'selection-count')) === '1') {
+      await title.waitFor();
+      const t = (await title.textContent()) ?? '';
+      if (!/objects selected/.test(t)) return { x, y, title: t };
     }
   }
   throw new Error('no object could be picked');
 }
 
-async function canvasShot(): Promise<Buffer> {
-  return page.getByTestId('viewer-canvas').screenshot();
-}
-
-async function waitUntil(check: () => Promise<boolean>, ms = 5000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > end) throw new Error('condition not met in time');
-    await page.waitForTimeout(100);
-  }
+/** Waits until the element that has the focus shows `text`. */
+async function waitForFocusOn(text: string): Promise<void> {
+  await page.waitForFunction((t) => document.activeElement?.textContent?.trim() === t, text);
 }
 
 describe('viewer interaction', () => {
@@ -86,11 +82,11 @@ describe('viewer interaction', () => {
     expect(await item(/annotation|marker|Clip to section/).count()).toBe(0);
     // Keyboard: focus starts on the first enabled entry; Right opens the submenu, Escape closes it.
     const focused = () => page.evaluate(() => document.activeElement?.textContent?.trim() ?? '');
-    await waitUntil(async () => (await focused()) === 'Fit to window');
+    await waitForFocusOn('Fit to window');
     await page.keyboard.press('ArrowDown');
     expect(await focused()).toMatch(/^Projection/);
     await page.keyboard.press('ArrowRight');
-    await waitUntil(async () => (await focused()) === 'View along X');
+    await waitForFocusOn('View along X');
     await page.keyboard.press('Escape');
     await menu().getByRole('menu', { name: 'Projection' }).waitFor({ state: 'detached' });
     await page.keyboard.press('Escape');
@@ -101,16 +97,17 @@ describe('viewer interaction', () => {
     const tree = page.getByTestId('model-tree');
     const root = tree.getByRole('checkbox', { name: `Show Structures (${MODEL})` });
     await root.click();
-    await waitUntil(async () => !(await root.isChecked()));
-    await page.waitForTimeout(400); // the 200 ms debounce closes the action
+    // The 200 ms debounce closes the action: the engine then names it for Undo.
+    await waitForEngineState(page, 'undo', 'Hide objects');
+    expect(await root.isChecked()).toBe(false);
     const box = await canvasBox();
     await openMenuAt(box.x + box.width / 2, box.y + box.height / 2);
     await item('Undo Hide objects').waitFor();
     await expect(item('Redo')).toHaveAttributeValue('aria-disabled', 'true');
     await page.keyboard.press('Escape');
     await root.click();
-    await waitUntil(() => root.isChecked());
-    await page.waitForTimeout(400);
+    await waitForEngineState(page, 'undo', 'Show objects');
+    expect(await root.isChecked()).toBe(true);
     await openMenuAt(box.x + box.width / 2, box.y + box.height / 2);
     await item('Undo Show objects').waitFor();
     await page.keyboard.press('Escape');
@@ -123,8 +120,7 @@ describe('viewer interaction', () => {
     await menu().waitFor({ state: 'detached' });
     // The selection is cleared and the object no longer answers a click at the same point.
     await page.getByTestId('properties-panel').waitFor({ state: 'detached' });
-    await page.mouse.click(picked.x, picked.y);
-    await page.waitForTimeout(300);
+    await clickAndWaitForSelection(page, picked.x, picked.y);
     const after = page.getByTestId('properties-title');
     if (await after.count()) expect(await after.textContent()).not.toBe(picked.title);
     await page.keyboard.press('Escape');
@@ -140,22 +136,29 @@ describe('viewer interaction', () => {
 
   it('View along Z animates the camera', async () => {
     const box = await canvasBox();
-    const before = await canvasShot();
+    const before = await waitForStillCanvas(page);
+    // Every camera view the UI is told about, recorded in the page as it happens.
+    await page.evaluate(() => {
+      const el = document.querySelector('[data-testid="engine-state"]')!;
+      const seen = [el.getAttribute('data-camera') ?? ''];
+      (window as unknown as { cameraSeen: string[] }).cameraSeen = seen;
+      new MutationObserver(() => {
+        const v = el.getAttribute('data-camera') ?? '';
+        if (v !== seen.at(-1)) seen.push(v);
+      }).observe(el, { attributes: true, attributeFilter: ['data-camera'] });
+    });
     await openMenuAt(box.x + box.width / 2, box.y + box.height / 2);
     await item('Projection').hover();
     await item('View along Z').click();
     await menu().waitFor({ state: 'detached' });
-    const frames: Buffer[] = [];
-    for (let i = 0; i < 6; i++) {
-      frames.push(await canvasShot());
-      await page.waitForTimeout(150);
-    }
-    await page.waitForTimeout(600);
-    const end = await canvasShot();
+    // The camera reaches the Z view (longitude 90, latitude -90) and the picture changed.
+    await waitForEngineState(page, 'camera', '90.0,-90.0');
+    const end = await waitForStillCanvas(page);
     expect(end.equals(before)).toBe(false);
-    // Several distinct pictures on the way: an animation, not a jump.
-    const distinct = new Set([before, ...frames, end].map((b) => b.toString('base64')));
-    expect(distinct.size).toBeGreaterThanOrEqual(3);
+    // Views on the way between the start and the end: an animation, not a jump.
+    const seen = await page.evaluate(() => (window as unknown as { cameraSeen: string[] }).cameraSeen);
+    expect(seen.at(-1)).toBe('90.0,-90.0');
+    expect(seen.length, seen.join(' → ')).toBeGreaterThanOrEqual(3);
   });
 
   it('Ctrl+Alt+S opens the scene-graph panel with node ids, types and a property table', async () => {
@@ -178,7 +181,9 @@ describe('viewer interaction', () => {
     const stats = page.getByTestId('render-stats');
     const triangles = stats.locator('[data-stat="Triangles"] td');
     await triangles.waitFor();
-    await waitUntil(async () => Number(((await triangles.textContent()) ?? '0').replace(/,/g, '')) > 0);
+    await page.waitForFunction(
+      () => Number((document.querySelector('[data-stat="Triangles"] td')?.textContent ?? '0').replace(/,/g, '')) > 0,
+    );
     await stats.locator('[data-stat="FPS"]').waitFor();
     await stats.locator('[data-stat="Geometry memory"]').waitFor();
     await page.keyboard.press('Control+Alt+KeyR');
@@ -213,12 +218,11 @@ describe('viewer interaction', () => {
     const walk = page.getByRole('button', { name: 'Walk mode' });
     await walk.click();
     await page.locator('[data-walk-mode="true"]').waitFor();
-    await page.waitForTimeout(300);
-    const before = await canvasShot();
+    const before = await waitForStillCanvas(page);
     await page.getByTestId('viewer-canvas').focus();
     for (let i = 0; i < 5; i++) await page.keyboard.press('w');
-    await page.waitForTimeout(300);
-    expect((await canvasShot()).equals(before)).toBe(false);
+    // Walking forward changes the picture.
+    await waitForCanvasChange(page, before);
     await walk.click();
     await page.locator('[data-walk-mode="false"]').waitFor();
   });

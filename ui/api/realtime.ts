@@ -30,6 +30,11 @@ function connect(token: string): Socket {
   socket = io({ path: '/api/socket.io', transports: ['websocket'], auth: { token } });
   // Rooms are lost on reconnect; join them again.
   socket.on('connect', () => joined.forEach((id) => socket?.emit('join', id)));
+  // A stopping server closes the socket itself, which ends socket.io's own reconnection: keep trying, so
+  // progress resumes when the server is back (a refused token then ends it with connect_error).
+  socket.on('disconnect', (reason) => {
+    if (reason === 'io server disconnect') socket?.connect();
+  });
   socket.on('progress', (raw: unknown) => {
     const r = v.safeParse(ProgressEventSchema, raw);
     if (!r.success) return;

@@ -36,13 +36,17 @@ export function ProjectCard({
   const percent = conversion ? Math.floor(conversion.percent) : 0;
 
   return (
-    <article
+    <div
       data-testid={`project-card-${name}`}
       className={`panel flex w-[26rem] gap-3 p-3 transition-shadow ${openable ? 'cursor-pointer hover:shadow-lg hover:ring-2 hover:ring-brand-100' : ''}`}
-      onClick={() => openable && onOpen(name)}
-      onKeyDown={(e) => openable && (e.key === 'Enter' || e.key === ' ') && onOpen(name)}
+      // The conversion progress (with its own buttons) does not open the project.
+      onClick={(e) => openable && !(e.target as HTMLElement).closest('[data-no-open]') && onOpen(name)}
+      onKeyDown={(e) =>
+        openable && e.target === e.currentTarget && (e.key === 'Enter' || e.key === ' ') && onOpen(name)
+      }
       tabIndex={openable ? 0 : -1}
-      role={openable ? 'link' : undefined}
+      role="link"
+      aria-disabled={!openable}
       aria-label={openable ? `Open ${name}` : name}
     >
       <div className="flex h-[120px] w-[160px] shrink-0 items-center justify-center overflow-hidden rounded bg-slate-100">
@@ -78,7 +82,7 @@ export function ProjectCard({
           </ul>
         )}
         {conversion && (
-          <div data-testid={`progress-${name}`} className="mt-auto pt-2" onClick={(e) => e.stopPropagation()}>
+          <div data-testid={`progress-${name}`} data-no-open className="mt-auto pt-2">
             <div className="flex items-center justify-between text-xs">
               <span className={`truncate ${failed ? 'text-rose-600' : 'text-slate-600'}`} title={conversion.message}>
                 {failed
@@ -120,6 +124,6 @@ export function ProjectCard({
           </div>
         )}
       </div>
-    </article>
+    </div>
   );
 }

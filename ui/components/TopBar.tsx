@@ -23,14 +23,14 @@ function ModelHeader() {
     : [];
   return (
     <div className="group relative ml-4 flex items-center gap-2 border-l border-slate-600 pl-4">
-      <span
+      <button
+        type="button"
         data-testid="model-name"
-        className="text-sm font-semibold tracking-wide text-white"
-        tabIndex={0}
+        className="cursor-default text-sm font-semibold tracking-wide text-white"
         aria-describedby="model-tooltip"
       >
         {modelName}
-      </span>
+      </button>
       {info && <span className="rounded bg-slate-700 px-1.5 py-0.5 text-xs text-slate-200">Rev. {info.revision}</span>}
       {info && (
         <div
@@ -119,7 +119,7 @@ export function TopBar() {
       </Link>
       <ModelHeader />
       <div className="ml-auto flex items-center gap-4">
-        <span aria-label="Version" className="text-xs text-slate-400">
+        <span title="Version" className="text-xs text-slate-400">
           {VERSION_LABEL}
         </span>
         {user ? (

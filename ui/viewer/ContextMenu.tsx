@@ -63,7 +63,9 @@ const ITEM = 'flex w-full items-center justify-between gap-6 rounded px-3 py-1.5
 
 function focusables(menu: HTMLElement | null): HTMLElement[] {
   if (!menu) return [];
-  return [...menu.querySelectorAll<HTMLElement>(':scope > li > [role="menuitem"]:not([aria-disabled="true"])')];
+  return [
+    ...menu.querySelectorAll<HTMLElement>(':scope > [role="none"] > [role="menuitem"]:not([aria-disabled="true"])'),
+  ];
 }
 
 function moveFocus(menu: HTMLElement | null, key: string): boolean {
@@ -85,6 +87,19 @@ function moveFocus(menu: HTMLElement | null, key: string): boolean {
   return true;
 }
 
+/** Stable React keys for the entries: commands by id and argument, submenus by label, separators by the entry before. */
+function entryKeys(entries: MenuEntry[]): string[] {
+  const keys: string[] = [];
+  let prev = 'start';
+  for (const e of entries) {
+    const key =
+      e.kind === 'command' ? `${e.id}:${e.arg ?? ''}` : e.kind === 'submenu' ? `menu:${e.label}` : `sep:${prev}`;
+    keys.push(key);
+    prev = key;
+  }
+  return keys;
+}
+
 function MenuList({
   entries,
   label,
@@ -98,7 +113,7 @@ function MenuList({
   onClose: () => void;
   nested?: boolean;
 }) {
-  const ref = useRef<HTMLUListElement>(null);
+  const ref = useRef<HTMLDivElement>(null);
   const [open, setOpen] = useState<string | null>(null);
   useEffect(() => {
     focusables(ref.current)[0]?.focus();
@@ -116,8 +131,9 @@ function MenuList({
     }
   };
 
+  const keys = entryKeys(entries);
   return (
-    <ul
+    <div
       ref={ref}
       role="menu"
       aria-label={label}
@@ -125,13 +141,12 @@ function MenuList({
       className={`panel min-w-52 p-1 ${nested ? 'absolute top-0 left-full ml-1' : ''}`}
     >
       {entries.map((e, i) => {
-        if (e.kind === 'separator')
-          return <li key={`sep${i}`} role="separator" className="my-1 border-t border-slate-100" />;
+        if (e.kind === 'separator') return <hr key={keys[i]} className="my-1 border-t border-slate-100" />;
         if (e.kind === 'submenu') {
           const isOpen = open === e.label;
           return (
-            <li
-              key={e.label}
+            <div
+              key={keys[i]}
               role="none"
               className="relative"
               onMouseEnter={() => setOpen(e.label)}
@@ -171,11 +186,11 @@ function MenuList({
                   }}
                 />
               )}
-            </li>
+            </div>
           );
         }
         return (
-          <li key={`${e.id}:${e.arg ?? ''}`} role="none">
+          <div key={keys[i]} role="none">
             <button
               type="button"
               role="menuitem"
@@ -187,10 +202,10 @@ function MenuList({
             >
               {e.label}
             </button>
-          </li>
+          </div>
         );
       })}
-    </ul>
+    </div>
   );
 }
 
@@ -221,15 +236,20 @@ export function ContextMenu() {
     const outside = (e: PointerEvent) => {
       if (!rootRef.current?.contains(e.target as Node)) close();
     };
-    const escape = (e: KeyboardEvent) => {
+    const onEscapeKey = (e: KeyboardEvent) => {
       if (e.key === 'Escape') close();
     };
+    // The browser's own menu stays closed over this one.
+    const noBrowserMenu = (e: Event) => e.preventDefault();
+    const root = rootRef.current;
+    root?.addEventListener('contextmenu', noBrowserMenu);
     document.addEventListener('pointerdown', outside, true);
-    document.addEventListener('keydown', escape);
+    document.addEventListener('keydown', onEscapeKey);
     window.addEventListener('blur', close);
     return () => {
+      root?.removeEventListener('contextmenu', noBrowserMenu);
       document.removeEventListener('pointerdown', outside, true);
-      document.removeEventListener('keydown', escape);
+      document.removeEventListener('keydown', onEscapeKey);
       window.removeEventListener('blur', close);
     };
   }, [contextMenu]);
@@ -244,7 +264,6 @@ export function ContextMenu() {
       data-testid="context-menu"
       className="absolute z-40"
       style={{ left: pos?.left ?? contextMenu.x, top: pos?.top ?? contextMenu.y }}
-      onContextMenu={(e) => e.preventDefault()}
     >
       <MenuList
         key={`${contextMenu.x},${contextMenu.y}`}

@@ -17,6 +17,7 @@ export function cameraAngles(view: { longitude: number; latitude: number } | nul
   return view ? `${view.longitude.toFixed(1)},${view.latitude.toFixed(1)}` : '';
 }
 
+/** The hidden engine-state element; place it once inside the viewer. */
 export function EngineStateMarker() {
   const { view, cursor, snap, annotationCount } = useSnapshot(toolsStore);
   const { undoName, redoName, selection, selectionSeq, initialView } = useSnapshot(viewerStore);

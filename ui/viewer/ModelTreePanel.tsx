@@ -187,6 +187,7 @@ function TreeList({ tree }: { tree: ModelTree }) {
             <div
               key={t}
               role="treeitem"
+              tabIndex={-1}
               aria-level={depth + 1}
               aria-expanded={hasChildren ? open : undefined}
               aria-selected={isSel}
@@ -312,6 +313,7 @@ export function ModelTreePanel({ modelName }: { modelName: string }) {
   const [query, setQuery] = useState('');
   const deferred = useDeferredValue(query);
   const t = viewerStore.tree; // the real (ref'd) instance, not the snapshot
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a new tree instance (new model or sections) must search again
   const results = useMemo(() => (t && deferred.trim() ? t.search(deferred) : null), [t, deferred]);
 
   return (

@@ -24,7 +24,7 @@ export function MouseCoordinates() {
     </span>
   );
   return (
-    <div
+    <section
       data-testid="mouse-coordinates"
       aria-label="Mouse coordinates"
       className="panel absolute bottom-10 left-1/2 z-10 flex -translate-x-1/2 gap-3 px-3 py-1 text-xs"
@@ -35,14 +35,14 @@ export function MouseCoordinates() {
       {cell('Fr', r?.frame, 'coord-frame')}
       {cell('L', r?.longitudinal, 'coord-long')}
       {cell('V', r?.vertical, 'coord-vert')}
-    </div>
+    </section>
   );
 }
 
 /** Frame scale along the bottom of the view (hidden in walk mode: the projection is perspective). */
 export function FrameScale({ walkMode }: { walkMode: boolean }) {
   const { view, bounds } = useSnapshot(toolsStore);
-  const frames = toolsStore.frames;
+  const frames = toolsStore.frames; // the real (ref'd) tables, not a snapshot
   const ref = useRef<HTMLDivElement>(null);
   const [size, setSize] = useState({ w: 0, h: 0 });
   useEffect(() => {
@@ -52,6 +52,7 @@ export function FrameScale({ walkMode }: { walkMode: boolean }) {
     ro.observe(el);
     return () => ro.disconnect();
   }, []);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: new frame tables (a new model) give new ticks
   const ticks = useMemo(
     () => (frames && bounds ? frameScaleTicks(frameAxis(frames, 'x'), bounds as never) : []),
     [frames, bounds],
@@ -63,10 +64,10 @@ export function FrameScale({ walkMode }: { walkMode: boolean }) {
       {marks.length > 0 && (
         <svg width={size.w} height={28} className="block" aria-hidden="true">
           <line x1={0} x2={size.w} y1={27.5} y2={27.5} stroke="#64748b" strokeWidth={1} />
-          {marks.map((m, i) => {
+          {marks.map((m) => {
             const len = m.kind === 'major' ? 10 : m.kind === 'medium' ? 7 : 4;
             return (
-              <g key={i}>
+              <g key={`${m.x}:${m.label ?? ''}`}>
                 <line x1={m.x} x2={m.x} y1={28} y2={28 - len} stroke="#475569" strokeWidth={1} />
                 {m.label && (
                   <text x={m.x} y={13} fontSize={10} textAnchor="middle" fill="#334155">

@@ -41,9 +41,15 @@ function NodeRow({
 }) {
   const [open, setOpen] = useState(depth < 2);
   const label = node.name || '(unnamed)';
+  // A flat tree (aria-level): each node's row, then its children's rows, so no group element is needed.
   return (
-    <li role="treeitem" aria-expanded={node.children.length ? open : undefined} aria-selected={active === node.id}>
+    <>
       <div
+        role="treeitem"
+        tabIndex={-1}
+        aria-level={depth + 1}
+        aria-expanded={node.children.length ? open : undefined}
+        aria-selected={active === node.id}
         className={`flex h-7 items-center gap-1.5 pr-2 text-xs ${active === node.id ? 'bg-brand-100 text-brand-700' : 'hover:bg-slate-100'}`}
         style={{ paddingLeft: 4 + depth * 14 }}
       >
@@ -85,21 +91,11 @@ function NodeRow({
         <span className="shrink-0 font-mono text-[10px] text-slate-400">#{node.id}</span>
         <span className="shrink-0 rounded bg-slate-100 px-1 text-[10px] text-slate-500">{node.type}</span>
       </div>
-      {open && node.children.length > 0 && (
-        <ul role="group">
-          {node.children.map((c) => (
-            <NodeRow
-              key={c.id}
-              node={c}
-              depth={depth + 1}
-              active={active}
-              onActivate={onActivate}
-              onToggle={onToggle}
-            />
-          ))}
-        </ul>
-      )}
-    </li>
+      {open &&
+        node.children.map((c) => (
+          <NodeRow key={c.id} node={c} depth={depth + 1} active={active} onActivate={onActivate} onToggle={onToggle} />
+        ))}
+    </>
   );
 }
 
@@ -148,9 +144,9 @@ export function SceneGraphPanel() {
       </header>
       <div className="min-h-0 flex-1 overflow-auto py-1">
         {graph ? (
-          <ul role="tree" aria-label="Scene nodes">
+          <div role="tree" aria-label="Scene nodes">
             <NodeRow node={graph} depth={0} active={active} onActivate={setActive} onToggle={toggle} />
-          </ul>
+          </div>
         ) : (
           <p className="px-3 py-2 text-xs text-slate-500">Reading the scene…</p>
         )}

@@ -78,7 +78,8 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
     child = proc;
     proc.stdout!.on('data', (d) => (log += d));
     proc.stderr!.on('data', (d) => (log += d));
-    const deadline = Date.now() + 60_000;
+    // Generous: on a busy machine the first start compiles the server's TypeScript.
+    const deadline = Date.now() + 180_000;
     for (;;) {
       if (proc.exitCode !== null) throw new Error(`server exited early:\n${log}`);
       try {
@@ -87,7 +88,7 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
       } catch {
         /* not listening yet */
       }
-      if (Date.now() > deadline) throw new Error(`server did not start within 60 s:\n${log}`);
+      if (Date.now() > deadline) throw new Error(`server did not start within 180 s:\n${log}`);
       await new Promise((r) => setTimeout(r, 250));
     }
   };

@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { expect } from 'vitest';
 import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
 import { samplesDir, type RunningServer } from './keelsonServer';
+import { waitForSettledView } from './viewerState';
 
 /** An administrator to register. */
 export interface AdminUser {
@@ -96,11 +97,14 @@ export async function newLoggedInPage(
   return page;
 }
 
-/** Opens the viewer on `model` and waits until it is ready, then `settleMs` for the initial orbit and fit. */
-export async function openViewer(page: Page, baseUrl: string, model: string, settleMs = 0): Promise<void> {
+/**
+ * Opens the viewer on `model` and waits until it is ready; with `settle`, also until the initial orbit and
+ * fit of viewer.md §4 are set and drawn (the picture stands still).
+ */
+export async function openViewer(page: Page, baseUrl: string, model: string, settle = false): Promise<void> {
   await page.goto(`${baseUrl}/${model}`);
   await page.locator('[data-viewer-phase="ready"]').waitFor({ timeout: 120_000 });
-  if (settleMs > 0) await page.waitForTimeout(settleMs);
+  if (settle) await waitForSettledView(page);
 }
 
 /** afterAll clean-up: prints the server log when KEELSON_TEST_LOG is set, closes Chromium, stops the server. */
