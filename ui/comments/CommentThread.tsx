@@ -36,7 +36,6 @@ export function CommentThread({ thread }: { thread: Comment }) {
       ) : (
         // A click anywhere on the card toggles it for the mouse; the chevron button does it for the keyboard
         // (the card holds buttons, so it cannot itself be one).
-        // biome-ignore lint/a11y/noNoninteractiveElementInteractions: the chevron button is the keyboard path
         // biome-ignore lint/a11y/noStaticElementInteractions: the chevron button is the keyboard path
         // biome-ignore lint/a11y/useKeyWithClickEvents: the chevron button is the keyboard path
         <div

@@ -36,6 +36,7 @@ export function ProjectCard({
   const percent = conversion ? Math.floor(conversion.percent) : 0;
 
   return (
+    // biome-ignore lint/a11y/useSemanticElements: the card holds its own buttons (Cancel, Remove), which an <a> may not contain; Enter and Space open it as a link would.
     <div
       data-testid={`project-card-${name}`}
       className={`panel flex w-[26rem] gap-3 p-3 transition-shadow ${openable ? 'cursor-pointer hover:shadow-lg hover:ring-2 hover:ring-brand-100' : ''}`}

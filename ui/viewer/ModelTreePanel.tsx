@@ -313,7 +313,6 @@ export function ModelTreePanel({ modelName }: { modelName: string }) {
   const [query, setQuery] = useState('');
   const deferred = useDeferredValue(query);
   const t = viewerStore.tree; // the real (ref'd) instance, not the snapshot
-  // biome-ignore lint/correctness/useExhaustiveDependencies: a new tree instance (new model or sections) must search again
   const results = useMemo(() => (t && deferred.trim() ? t.search(deferred) : null), [t, deferred]);
 
   return (

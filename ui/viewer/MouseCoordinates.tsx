@@ -52,7 +52,6 @@ export function FrameScale({ walkMode }: { walkMode: boolean }) {
     ro.observe(el);
     return () => ro.disconnect();
   }, []);
-  // biome-ignore lint/correctness/useExhaustiveDependencies: new frame tables (a new model) give new ticks
   const ticks = useMemo(
     () => (frames && bounds ? frameScaleTicks(frameAxis(frames, 'x'), bounds as never) : []),
     [frames, bounds],
