@@ -267,6 +267,32 @@ function rayHit(g: Sampled, p: ArrayLike<number>, axis: ArrayLike<number>, uv: F
   return false;
 }
 
+/** Points per loop the edges of a loop are subdivided to (at least; long edges get more). */
+const EDGE_SAMPLES = 256;
+
+/** A closed loop (xyz) with points inserted so that no edge is longer than its perimeter / n. */
+function densify3(l: number[], n: number): number[] {
+  const m = l.length / 3;
+  let per = 0;
+  for (let i = 0; i < m; i++) {
+    const j = (i + 1) % m;
+    per += hypot3(l[3 * j] - l[3 * i], l[3 * j + 1] - l[3 * i + 1], l[3 * j + 2] - l[3 * i + 2]);
+  }
+  const max = per / n;
+  if (!(max > 0)) return l;
+  const out: number[] = [];
+  for (let i = 0; i < m; i++) {
+    const j = (i + 1) % m;
+    const dx = l[3 * j] - l[3 * i],
+      dy = l[3 * j + 1] - l[3 * i + 1],
+      dz = l[3 * j + 2] - l[3 * i + 2];
+    const k = Math.max(1, Math.ceil(hypot3(dx, dy, dz) / max));
+    for (let t = 0; t < k; t++)
+      out.push(l[3 * i] + (dx * t) / k, l[3 * i + 1] + (dy * t) / k, l[3 * i + 2] + (dz * t) / k);
+  }
+  return out;
+}
+
 function wrap(x: number, a: number, b: number): number {
   const p = b - a;
   return x - Math.floor((x - a) / p) * p;
@@ -281,7 +307,10 @@ interface PlaneLoop {
   maxDistance: number;
 }
 
-function toPlane(g: Sampled, loop: number[], tolMm: number, axis?: ArrayLike<number>): PlaneLoop {
+function toPlane(g: Sampled, loop3: number[], tolMm: number, axis?: ArrayLike<number>): PlaneLoop {
+  // straight edges of the loop are straight in space, not in (u, v): sampled densely enough that the
+  // chords in the parameter plane follow them
+  const loop = densify3(loop3, EDGE_SAMPLES);
   const uv = new Float64Array(2);
   const xy: number[] = [];
   let maxDistance = 0,
