@@ -168,7 +168,7 @@ function invert(g: Sampled, p: ArrayLike<number>, uv: Float64Array, guess: boole
   const clampU = (x: number) => (g.periodicU ? wrap(x, s.u0, s.u1) : Math.min(s.u1, Math.max(s.u0, x)));
   const clampV = (x: number) => (g.periodicV ? wrap(x, s.v0, s.v1) : Math.min(s.v1, Math.max(s.v0, x)));
   let d = dist(u, v);
-  for (let it = 0; it < 20 && d > 1e-6; it++) {
+  for (let it = 0; it < 20 && d > 1e-3; it++) {
     s.eval(u, v, q);
     const fx = q[0] - p[0],
       fy = q[1] - p[1],
