@@ -139,15 +139,27 @@ function sample(s: ParamSurface, tolMm: number): Sampled {
  * Closest point of the surface to p by Gauss–Newton from (u, v) (clamped to the domain, wrapped in a
  * closed direction); writes the parameters into uv and returns the distance (mm).
  */
+/** Scratch points of invert and rayHit (no allocation per call). */
+const Q = new Float64Array(3),
+  QU = new Float64Array(3),
+  QV = new Float64Array(3);
+
+/** Distance (mm) of S(u, v) from p. */
+function distAt(s: ParamSurface, u: number, v: number, p: ArrayLike<number>): number {
+  s.eval(u, v, Q);
+  return hypot3(Q[0] - p[0], Q[1] - p[1], Q[2] - p[2]);
+}
+
+/** A parameter kept in [a, b]: wrapped for a closed direction, clamped otherwise. */
+function keepIn(x: number, a: number, b: number, closed: boolean): number {
+  return closed ? wrap(x, a, b) : Math.min(b, Math.max(a, x));
+}
+
 function invert(g: Sampled, p: ArrayLike<number>, uv: Float64Array, guess: boolean): number {
   const { s } = g;
-  const q = new Float64Array(3),
-    qu = new Float64Array(3),
-    qv = new Float64Array(3);
-  const dist = (u: number, v: number) => {
-    s.eval(u, v, q);
-    return hypot3(q[0] - p[0], q[1] - p[1], q[2] - p[2]);
-  };
+  const q = Q,
+    qu = QU,
+    qv = QV;
   let u = uv[0],
     v = uv[1];
   if (!guess) {
@@ -165,9 +177,7 @@ function invert(g: Sampled, p: ArrayLike<number>, uv: Float64Array, guess: boole
   }
   const hu = 1e-6 * (s.u1 - s.u0),
     hv = 1e-6 * (s.v1 - s.v0);
-  const clampU = (x: number) => (g.periodicU ? wrap(x, s.u0, s.u1) : Math.min(s.u1, Math.max(s.u0, x)));
-  const clampV = (x: number) => (g.periodicV ? wrap(x, s.v0, s.v1) : Math.min(s.v1, Math.max(s.v0, x)));
-  let d = dist(u, v);
+  let d = distAt(s, u, v, p);
   for (let it = 0; it < 20 && d > 1e-3; it++) {
     s.eval(u, v, q);
     const fx = q[0] - p[0],
@@ -195,9 +205,9 @@ function invert(g: Sampled, p: ArrayLike<number>, uv: Float64Array, guess: boole
     // damped step: accept only an improvement
     let accepted = false;
     for (let k = 0; k < 6 && !accepted; k++) {
-      const nu = clampU(u + du),
-        nv = clampV(v + dv);
-      const nd = dist(nu, nv);
+      const nu = keepIn(u + du, s.u0, s.u1, g.periodicU),
+        nv = keepIn(v + dv, s.v0, s.v1, g.periodicV);
+      const nd = distAt(s, nu, nv, p);
       if (nd < d) {
         u = nu;
         v = nv;
