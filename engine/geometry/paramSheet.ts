@@ -46,9 +46,21 @@ interface Sampled {
   periodicV: boolean;
   /** Largest curvature seen between samples (1/mm), for the cell size. */
   kappa: number;
+  /** Box of the samples [min xyz, max xyz] grown by the chord of a sample cell (mm). */
+  box: number[];
 }
 
-const N_SAMPLES = 48;
+/** True when point p lies outside the sampled surface's box grown by tolMm. */
+function outsideBox(g: Sampled, x: number, y: number, z: number, tolMm: number): boolean {
+  const b = g.box;
+  return (
+    x < b[0] - tolMm || y < b[1] - tolMm || z < b[2] - tolMm || x > b[3] + tolMm || y > b[4] + tolMm || z > b[5] + tolMm
+  );
+}
+
+const N_SAMPLES = 24;
+/** Most grid cells of one sheet (the chordal cell size grows beyond it: area stays within 0.1 %). */
+const MAX_CELLS = 2500;
 /** Gap (mm) up to which a surface's opposite edges count as joined (a closed surface). */
 const CLOSED_MM = 1;
 const SAMPLED = new WeakMap<ParamSurface, Sampled>();
@@ -108,22 +120,46 @@ function sample(s: ParamSurface, tolMm: number): Sampled {
     periodicV = true;
   for (let j = 0; j <= nv && periodicU; j++) periodicU = d(at(0, j), at(nu, j)) <= tolMm;
   for (let i = 0; i <= nu && periodicV; i++) periodicV = d(at(i, 0), at(i, nv)) <= tolMm;
-  return { s, nu, nv, xyz, su, sv, periodicU, periodicV, kappa };
+  const box = [Infinity, Infinity, Infinity, -Infinity, -Infinity, -Infinity];
+  for (let i = 0; i < xyz.length; i += 3)
+    for (let k = 0; k < 3; k++) {
+      box[k] = Math.min(box[k], xyz[i + k]);
+      box[3 + k] = Math.max(box[3 + k], xyz[i + k]);
+    }
+  // the surface bulges between samples by at most about a sample chord
+  const grow = Math.max(med(lu), med(lv));
+  for (let k = 0; k < 3; k++) {
+    box[k] -= grow;
+    box[3 + k] += grow;
+  }
+  return { s, nu, nv, xyz, su, sv, periodicU, periodicV, kappa, box };
 }
 
 /**
  * Closest point of the surface to p by Gauss–Newton from (u, v) (clamped to the domain, wrapped in a
  * closed direction); writes the parameters into uv and returns the distance (mm).
  */
+/** Scratch points of invert and rayHit (no allocation per call). */
+const Q = new Float64Array(3),
+  QU = new Float64Array(3),
+  QV = new Float64Array(3);
+
+/** Distance (mm) of S(u, v) from p. */
+function distAt(s: ParamSurface, u: number, v: number, p: ArrayLike<number>): number {
+  s.eval(u, v, Q);
+  return hypot3(Q[0] - p[0], Q[1] - p[1], Q[2] - p[2]);
+}
+
+/** A parameter kept in [a, b]: wrapped for a closed direction, clamped otherwise. */
+function keepIn(x: number, a: number, b: number, closed: boolean): number {
+  return closed ? wrap(x, a, b) : Math.min(b, Math.max(a, x));
+}
+
 function invert(g: Sampled, p: ArrayLike<number>, uv: Float64Array, guess: boolean): number {
   const { s } = g;
-  const q = new Float64Array(3),
-    qu = new Float64Array(3),
-    qv = new Float64Array(3);
-  const dist = (u: number, v: number) => {
-    s.eval(u, v, q);
-    return hypot3(q[0] - p[0], q[1] - p[1], q[2] - p[2]);
-  };
+  const q = Q,
+    qu = QU,
+    qv = QV;
   let u = uv[0],
     v = uv[1];
   if (!guess) {
@@ -141,10 +177,8 @@ function invert(g: Sampled, p: ArrayLike<number>, uv: Float64Array, guess: boole
   }
   const hu = 1e-6 * (s.u1 - s.u0),
     hv = 1e-6 * (s.v1 - s.v0);
-  const clampU = (x: number) => (g.periodicU ? wrap(x, s.u0, s.u1) : Math.min(s.u1, Math.max(s.u0, x)));
-  const clampV = (x: number) => (g.periodicV ? wrap(x, s.v0, s.v1) : Math.min(s.v1, Math.max(s.v0, x)));
-  let d = dist(u, v);
-  for (let it = 0; it < 20 && d > 1e-6; it++) {
+  let d = distAt(s, u, v, p);
+  for (let it = 0; it < 20 && d > 1e-3; it++) {
     s.eval(u, v, q);
     const fx = q[0] - p[0],
       fy = q[1] - p[1],
@@ -171,9 +205,9 @@ function invert(g: Sampled, p: ArrayLike<number>, uv: Float64Array, guess: boole
     // damped step: accept only an improvement
     let accepted = false;
     for (let k = 0; k < 6 && !accepted; k++) {
-      const nu = clampU(u + du),
-        nv = clampV(v + dv);
-      const nd = dist(nu, nv);
+      const nu = keepIn(u + du, s.u0, s.u1, g.periodicU),
+        nv = keepIn(v + dv, s.v0, s.v1, g.periodicV);
+      const nd = distAt(s, nu, nv, p);
       if (nd < d) {
         u = nu;
         v = nv;
@@ -243,6 +277,32 @@ function rayHit(g: Sampled, p: ArrayLike<number>, axis: ArrayLike<number>, uv: F
   return false;
 }
 
+/** Points per loop the edges of a loop are subdivided to (at least; long edges get more). */
+const EDGE_SAMPLES = 256;
+
+/** A closed loop (xyz) with points inserted so that no edge is longer than its perimeter / n. */
+function densify3(l: number[], n: number): number[] {
+  const m = l.length / 3;
+  let per = 0;
+  for (let i = 0; i < m; i++) {
+    const j = (i + 1) % m;
+    per += hypot3(l[3 * j] - l[3 * i], l[3 * j + 1] - l[3 * i + 1], l[3 * j + 2] - l[3 * i + 2]);
+  }
+  const max = per / n;
+  if (!(max > 0)) return l;
+  const out: number[] = [];
+  for (let i = 0; i < m; i++) {
+    const j = (i + 1) % m;
+    const dx = l[3 * j] - l[3 * i],
+      dy = l[3 * j + 1] - l[3 * i + 1],
+      dz = l[3 * j + 2] - l[3 * i + 2];
+    const k = Math.max(1, Math.ceil(hypot3(dx, dy, dz) / max));
+    for (let t = 0; t < k; t++)
+      out.push(l[3 * i] + (dx * t) / k, l[3 * i + 1] + (dy * t) / k, l[3 * i + 2] + (dz * t) / k);
+  }
+  return out;
+}
+
 function wrap(x: number, a: number, b: number): number {
   const p = b - a;
   return x - Math.floor((x - a) / p) * p;
@@ -257,7 +317,10 @@ interface PlaneLoop {
   maxDistance: number;
 }
 
-function toPlane(g: Sampled, loop: number[], tolMm: number, axis?: ArrayLike<number>): PlaneLoop {
+function toPlane(g: Sampled, loop3: number[], tolMm: number, axis?: ArrayLike<number>): PlaneLoop {
+  // straight edges of the loop are straight in space, not in (u, v): sampled densely enough that the
+  // chords in the parameter plane follow them
+  const loop = densify3(loop3, EDGE_SAMPLES);
   const uv = new Float64Array(2);
   const xy: number[] = [];
   let maxDistance = 0,
@@ -338,6 +401,28 @@ export function surfaceHolds(s: ParamSurface, loops: number[][], tolMm: number):
 }
 
 /**
+ * True when a stretch of the loops (at least 3 of every `step`-th points) lies within tolMm of surface
+ * s: the surface is one of the faces a plate runs over.
+ */
+export function surfaceTouches(s: ParamSurface, loops: number[][], tolMm: number): boolean {
+  const g = sampled(s);
+  const uv = new Float64Array(2);
+  let hits = 0;
+  for (const l of loops) {
+    const n = l.length / 3,
+      step = Math.max(1, Math.floor(n / 64));
+    for (let i = 0; i < n; i += step)
+      if (
+        !outsideBox(g, l[3 * i], l[3 * i + 1], l[3 * i + 2], tolMm) &&
+        invert(g, [l[3 * i], l[3 * i + 1], l[3 * i + 2]], uv, false) <= tolMm &&
+        ++hits >= 3
+      )
+        return true;
+  }
+  return false;
+}
+
+/**
  * Meshes the sheet bounded by `loops` (the plate's contour loops and its hole loops, xyz mm, in any
  * order and direction) on surface `s` in its parameter space.
  * @param holes candidate hole loops: only those lying on the surface (within tolMm) are cut; one the
@@ -357,11 +442,12 @@ export function paramSheet(
   tolMm: number,
   netAreaMm2?: number,
   axisOf?: (hole: number[]) => ArrayLike<number> | undefined,
+  partial = false,
 ): ParamSheet | null {
   const g = sampled(s);
   const contour = loops.map((l) => toPlane(g, l, tolMm));
   const maxDistance = Math.max(...contour.map((c) => c.maxDistance));
-  if (!(maxDistance <= tolMm)) return null;
+  if (!partial && !(maxDistance <= tolMm)) return null;
   const cut: PlaneLoop[] = [],
     cutFrom: number[][] = [];
   for (const h of holes) {
@@ -373,6 +459,7 @@ export function paramSheet(
   }
   const all = contour;
   if (all.some((c) => c.windV !== 0)) return null; // around the second closed direction: not handled
+  if (partial && all.some((c) => c.windU !== 0)) return null; // a band across faces: not handled
   const P = (s.u1 - s.u0) * g.su,
     x0 = s.u0 * g.su;
   let yLow = Infinity,
@@ -438,7 +525,7 @@ export function paramSheet(
   let cell = g.kappa > 0 ? Math.sqrt((8 * chordMm) / g.kappa) : Infinity;
   const areaTotal = region.reduce((a, p) => a + polyArea(p), 0);
   cell = Math.min(cell, Math.sqrt(areaTotal / 64) || cell, extent || cell);
-  cell = Math.max(cell, Math.sqrt(areaTotal / 40000));
+  cell = Math.max(cell, Math.sqrt(areaTotal / MAX_CELLS));
   if (!Number.isFinite(cell) || cell <= 0) return null;
   const pos: number[] = [],
     idx: number[] = [];
@@ -461,17 +548,19 @@ export function paramSheet(
     for (const i of r.indices) idx.push(base + i);
   }
   // one vertex where the grid meets itself across the seam of a closed surface
-  let big = 0;
-  for (const v of pos) big = Math.max(big, Math.abs(v));
-  const w = weld({ positions: pos, indices: idx }, 1e-4 + 1e-9 * big);
-  pos.length = 0;
-  pos.push(...w.positions);
-  idx.length = 0;
-  for (let t = 0; t < w.indices.length; t += 3) {
-    const a = w.indices[t],
-      b = w.indices[t + 1],
-      c = w.indices[t + 2];
-    if (a !== b && b !== c && a !== c) idx.push(a, b, c);
+  if (g.periodicU) {
+    let big = 0;
+    for (const v of pos) big = Math.max(big, Math.abs(v));
+    const w = weld({ positions: pos, indices: idx }, 1e-4 + 1e-9 * big);
+    pos.length = 0;
+    pos.push(...w.positions);
+    idx.length = 0;
+    for (let t = 0; t < w.indices.length; t += 3) {
+      const a = w.indices[t],
+        b = w.indices[t + 1],
+        c = w.indices[t + 2];
+      if (a !== b && b !== c && a !== c) idx.push(a, b, c);
+    }
   }
   // per-vertex normals from the triangles (orientation of the parameter plane: Su × Sv)
   const P3 = Float64Array.from(pos);

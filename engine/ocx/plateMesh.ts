@@ -20,7 +20,7 @@ import { meshArea } from '../geometry/meshMeasure';
 import { pointKey, triangulateGrid, triangulateRegion } from '../geometry/region2d';
 import { boundaryRings, splitTJunctions, SurfaceLifter, weld } from '../geometry/surfaceMesh';
 import { thickenSheet, type Sheet } from '../geometry/thicken';
-import { paramSheet, type ParamSurface, surfaceHolds } from '../geometry/paramSheet';
+import { paramSheet, type ParamSheet, type ParamSurface, surfaceHolds, surfaceTouches } from '../geometry/paramSheet';
 import { holeAxis } from './holes';
 import type { PlateSurface } from './surfaces';
 
@@ -290,7 +290,10 @@ function parametricSheet(
 ): PlateSheet | undefined {
   const tol = onSurfaceTolerance(loops[0]);
   const s = params.length === 1 ? params[0] : params.find((p) => surfaceHolds(p, loops, tol));
-  if (!s) return undefined;
+  // a plate over many faces (a hull patchwork) is left to the projection and lift, which handles it
+  // at a fraction of the cost
+  const faces = s ? [s] : params.length <= MAX_FACES ? params.filter((p) => surfaceTouches(p, loops, tol)) : [];
+  if (!faces.length) return undefined;
   // holes whose box keeps clear of the contour's (across their projection direction) cannot touch the plate
   const box = [Infinity, Infinity, Infinity, -Infinity, -Infinity, -Infinity];
   for (const l of loops)
@@ -313,14 +316,88 @@ function parametricSheet(
     }
     return true;
   });
-  const r = paramSheet(s, loops, near, chordMm, tol, netAreaMm2, holeAxis);
-  if (!r) return undefined;
+  if (s) {
+    const r = paramSheet(s, loops, near, chordMm, tol, netAreaMm2, holeAxis);
+    if (!r) return undefined;
+    return { sheet: r.sheet, measured: meshArea(r.sheet.positions, r.sheet.indices), notes: [], uncut: r.uncut };
+  }
+  // several faces of a collection: each bounded by its own part of the contour and its edges
+  const pieces: ParamSheet[] = [];
+  for (const f of faces) {
+    const r = paramSheet(f, loops, near, chordMm, tol, undefined, holeAxis, true);
+    if (r) pieces.push(r); // none: the contour only touches that face's edge
+  }
+  if (!pieces.length) return undefined;
+  const sheet = joinSheets(pieces.map((p) => p.sheet));
   return {
-    sheet: r.sheet,
-    measured: meshArea(r.sheet.positions, r.sheet.indices),
+    sheet,
+    measured: meshArea(sheet.positions, sheet.indices),
     notes: [],
-    uncut: r.uncut,
+    uncut: pieces.flatMap((p) => p.uncut),
   };
+}
+
+/** Most faces of a surface collection a plate is meshed over face by face. */
+const MAX_FACES = 4;
+
+/** Sheets joined into one, vertices on the faces' common edges welded (0.01 mm). */
+function joinSheets(sheets: Sheet[]): Sheet {
+  const positions: number[] = [],
+    normals: number[] = [],
+    indices: number[] = [];
+  for (const sh of sheets) {
+    const base = positions.length / 3;
+    for (const v of sh.positions) positions.push(v);
+    for (const v of sh.normals) normals.push(v);
+    for (const i of sh.indices) indices.push(base + i);
+  }
+  const w = weld({ positions, indices }, 0.01);
+  // a welded vertex takes the normal of the first vertex merged into it
+  const N = new Float64Array(w.positions.length);
+  const seen = new Uint8Array(w.positions.length / 3);
+  const remap = weldMap(positions, w.positions, 0.01);
+  for (let i = 0; i < remap.length; i++) {
+    const k = remap[i];
+    if (seen[k]) continue;
+    seen[k] = 1;
+    N.set(normals.slice(3 * i, 3 * i + 3), 3 * k);
+  }
+  const I = Uint32Array.from(w.indices);
+  return { positions: Float64Array.from(w.positions), normals: N, indices: I, rings: boundaryRings(I) };
+}
+
+/** For each point of `from`, the index of the point of `to` within tol (the weld's mapping). */
+function weldMap(from: number[], to: number[], tol: number): Uint32Array {
+  const cells = new Map<string, number[]>();
+  for (let k = 0; k < to.length / 3; k++) {
+    const key = `${Math.floor(to[3 * k] / tol)},${Math.floor(to[3 * k + 1] / tol)},${Math.floor(to[3 * k + 2] / tol)}`;
+    const l = cells.get(key);
+    if (l) l.push(k);
+    else cells.set(key, [k]);
+  }
+  const out = new Uint32Array(from.length / 3);
+  for (let i = 0; i < out.length; i++) {
+    const x = from[3 * i],
+      y = from[3 * i + 1],
+      z = from[3 * i + 2];
+    let best = 0,
+      bd = Infinity;
+    const cx = Math.floor(x / tol),
+      cy = Math.floor(y / tol),
+      cz = Math.floor(z / tol);
+    for (let dx = -1; dx <= 1; dx++)
+      for (let dy = -1; dy <= 1; dy++)
+        for (let dz = -1; dz <= 1; dz++)
+          for (const k of cells.get(`${cx + dx},${cy + dy},${cz + dz}`) ?? []) {
+            const d = hypot3(to[3 * k] - x, to[3 * k + 1] - y, to[3 * k + 2] - z);
+            if (d < bd) {
+              bd = d;
+              best = k;
+            }
+          }
+    out[i] = best;
+  }
+  return out;
 }
 
 const LOOP_BOXES = new WeakMap<number[], Float64Array>();
