@@ -20,12 +20,10 @@ export interface ImporterGap {
   capability: string;
 }
 
-const GLOBAL_HOLES =
-  'holes written in global 3D coordinates (3DEXPERIENCE) are not cut from the plate: the hole is not subtracted';
 const CURVED_BAND =
-  'curved plate bounded by bands on a cylinder or quarter sphere: meshed from the 3D contour, not in the surface’s parameter space';
-const CORNER_HOLE =
-  'a hole straddling the seam corner is not cut from the plate robustly (the mesh reaches beyond the contour)';
+  'curved plate on a band of a cylinder or sphere, meshed in the surface’s parameter space, still off: cause not yet analysed (the plate may reach beyond its trimmed NURBS surface)';
+const KNOT_REPAIR =
+  'NURBS surface whose knot vector has one knot too many: the repair drops the wrong end, so one span of the cylinder is missing';
 
 const gap = (file: string, part: string, quantity: DeviationQuantity, capability: string): ImporterGap => ({
   file,
@@ -36,17 +34,11 @@ const gap = (file: string, part: string, quantity: DeviationQuantity, capability
 
 /** The table. */
 export const OPEN_IMPORTER_GAPS: readonly ImporterGap[] = [
-  ...['nplcid67', 'nplcid128', 'nplcid147', 'nplcid162', 'nplcid177', 'nplcid192', 'nplcid403'].flatMap((p) => [
-    gap('3DEXPERIENCE-TR03_TC10.3docx', p, 'W', GLOBAL_HOLES),
-    gap('3DEXPERIENCE-TR03_TC10.3docx', p, 'AREA', GLOBAL_HOLES),
-  ]),
-  ...(['W', 'AREA', 'COG'] as const).map((q) => gap('3DEXPERIENCE-TR03_TC10.3docx', 'nplcid316', q, CURVED_BAND)),
-  gap('AVEVA-TR03_TC12.3docx', 'ID61', 'COG', CORNER_HOLE),
   ...(['W', 'AREA'] as const).flatMap((q) => [
     gap('CADMATIC-TR03_TC10.3docx', '_10shellplate4', q, CURVED_BAND),
     gap('CADMATIC-TR03_TC10.3docx', '_10shellplate5', q, CURVED_BAND),
   ]),
-  ...(['W', 'AREA', 'COG'] as const).map((q) => gap('CADMATIC-TR03_TC10.3docx', '_10shellplate10', q, CURVED_BAND)),
+  ...(['W', 'AREA', 'COG'] as const).map((q) => gap('CADMATIC-TR03_TC10.3docx', '_10shellplate10', q, KNOT_REPAIR)),
   gap('CADMATIC-TR03_TC10.3docx', '_10shellplate7', 'COG', CURVED_BAND),
   gap(
     'CADMATIC-TR03_TC10.3docx',
@@ -59,20 +51,6 @@ export const OPEN_IMPORTER_GAPS: readonly ImporterGap[] = [
     'nplcid19',
     'COG',
     'twisted L-bar (web turning 35° along a straight 10 m trace through three inclinations): NAPA’s twist rule is not reproduced (41 mm)',
-  ),
-  ...(['W', 'AREA', 'COG'] as const).map((q) =>
-    gap(
-      'NAPA-TR03_TC12.3docx',
-      'nplcid41',
-      q,
-      'insert plate nested inside plate P2’s contour: P2 does not lose the insert’s area (0.26 m²)',
-    ),
-  ),
-  gap(
-    'NAPA-TR03_TC13.3docx',
-    'nplcid38',
-    'COG',
-    'holes projected on the curved (extruded NURBS) shell along each hole’s own frame normal, and the NURBS meshed to a chord tolerance (11 mm on a 9 × 18 m plate)',
   ),
   ...['plate_25379', 'plate_25399', 'plate_25425'].map((p) => gap('PROSTEP-TR03_TC10.3docx', p, 'COG', CURVED_BAND)),
 ];

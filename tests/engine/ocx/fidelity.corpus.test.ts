@@ -91,11 +91,15 @@ describe('vendor agreement (ocx:check)', () => {
     expect(aveva.lines).toContain(
       'AVEVA-TR03_TC11.3docx: conventions of writer AVEVA E3D: plate cog moulded (from data), profile cog solid (from data), profile weight centroid-path (from writer)',
     );
+    const cadmatic = await checkFile(path.join(DIR, 'CADMATIC-TR03_TC10.3docx'), false);
+    const open = cadmatic.lines.filter((l) => / open importer gap _10shellplate10 /.test(l));
+    expect(open.map((l) => l.split(' ')[5])).toEqual(['W', 'AREA', 'COG']);
+    expect(meetsTargets(cadmatic.summary)).toBe(false); // a gap is not counted as within the target
+    // the insert plate nested in P2 is cut out of it: NAPA's figures hold, nothing to explain
     const tc12 = await checkFile(path.join(DIR, 'NAPA-TR03_TC12.3docx'), false);
     expect(tc12.summary.explained).toBe(0);
-    const open = tc12.lines.filter((l) => / open importer gap nplcid41 /.test(l));
-    expect(open.map((l) => l.split(' ')[5])).toEqual(['W', 'AREA', 'COG']);
-    expect(meetsTargets(tc12.summary)).toBe(false); // a gap is not counted as within the target
+    expect(tc12.lines.filter((l) => / open importer gap /.test(l))).toEqual([]);
+    expect(meetsTargets(tc12.summary)).toBe(true);
   });
 
   it('every structural part with PhysicalProperties is compared', () => {
