@@ -44,6 +44,20 @@ export interface SectionRange {
   blockCount: number;
 }
 
+/**
+ * Most geometry (positions + indices, bytes) an index copies into the installed WebAssembly kernel by default.
+ * Measured (bench/README.md "WebAssembly kernel"): the kernel's allocator makes copying batches into linear
+ * memory cost ~10 ms per batch once the memory passes ~100 MB, so at 100k parts (92 MB) the index build took
+ * 5.8 s with the kernel against 2.4 s without, while a cut through the index saves only 1–16 ms; at 30k parts
+ * (37 MB) both builds take 0.75 s. Larger models use the TypeScript kernel until the allocator is replaced.
+ */
+export const KERNEL_INDEX_MAX_BYTES = 48 * 1024 * 1024;
+
+/** The installed kernel for an index of `bytes` of geometry, or null above KERNEL_INDEX_MAX_BYTES. */
+function defaultKernelFor(bytes: number): GeometryKernel | null {
+  return bytes <= KERNEL_INDEX_MAX_BYTES ? geometryKernel() : null;
+}
+
 /** Triangles per block of the second index level (object ranges are split into blocks with their own extent). */
 export const BLOCK_TRIANGLES = 32;
 
@@ -71,9 +85,13 @@ export class SectionIndex {
     this.store = kernel ? kernel.createStore() : null;
   }
 
-  /** Index of importer meshes (one batch per mesh; a mesh's `object` is its object index). */
-  static fromMeshes(meshes: readonly PartMesh[], kernel: GeometryKernel | null = geometryKernel()): SectionIndex {
-    const idx = new SectionIndex(kernel);
+  /**
+   * Index of importer meshes (one batch per mesh; a mesh's `object` is its object index). The default kernel
+   * is used only up to KERNEL_INDEX_MAX_BYTES of geometry (see there).
+   */
+  static fromMeshes(meshes: readonly PartMesh[], kernel?: GeometryKernel | null): SectionIndex {
+    const bytes = meshes.reduce((n, m) => n + m.positions.byteLength + m.indices.byteLength, 0);
+    const idx = new SectionIndex(kernel === undefined ? defaultKernelFor(bytes) : kernel);
     for (const m of meshes) {
       const b = idx.addBatch({ positions: m.positions, indices: m.indices, edges: m.edges });
       idx.addRange(b, m.object, 0, m.positions.length / 3, 0, m.indices.length, 0, m.edges ? m.edges.length / 6 : 0);
@@ -82,9 +100,14 @@ export class SectionIndex {
     return idx;
   }
 
-  /** Index of decoded `.sc` chunks (positions dequantised to world mm once here). */
-  static fromChunks(chunks: readonly SceneChunk[], kernel: GeometryKernel | null = geometryKernel()): SectionIndex {
-    const idx = new SectionIndex(kernel);
+  /**
+   * Index of decoded `.sc` chunks (positions dequantised to world mm once here). The default kernel is used
+   * only up to KERNEL_INDEX_MAX_BYTES of geometry (see there).
+   */
+  static fromChunks(chunks: readonly SceneChunk[], kernel?: GeometryKernel | null): SectionIndex {
+    // Dequantised positions are Float32 (twice the Uint16 bytes).
+    const bytes = chunks.reduce((n, c) => n + 2 * c.positions.byteLength + c.indices.byteLength, 0);
+    const idx = new SectionIndex(kernel === undefined ? defaultKernelFor(bytes) : kernel);
     for (const c of chunks) {
       const b = idx.addBatch({
         positions: decodeChunkPositions(c),

@@ -11,7 +11,7 @@ import { importOcxFile } from '../../../engine/node/ocx/importFile';
 import { KERNEL_WASM_PATH, loadKernelSync } from '../../../engine/node/wasm/loadKernel';
 import type { ImportResult } from '../../../engine/model/types';
 import { computeSection } from '../../../engine/section/section';
-import { SectionIndex } from '../../../engine/section/SectionIndex';
+import { KERNEL_INDEX_MAX_BYTES, SectionIndex } from '../../../engine/section/SectionIndex';
 import { geometryKernel, installGeometryKernel, loadGeometryKernel } from '../../../engine/wasm/install';
 import { builtKernel } from './kernelFixture';
 
@@ -39,6 +39,20 @@ describe('loading the kernel', () => {
     expect(lines).toEqual([]);
     expect(geometryKernel()).toBe(k);
     expect(SectionIndex.fromMeshes(model.meshes).store?.kernel).toBe(k);
+  });
+
+  it('keeps an index above KERNEL_INDEX_MAX_BYTES on the TypeScript kernel unless the kernel is passed', () => {
+    const k = loadKernelSync();
+    expect(k).not.toBeNull();
+    // one flat plate strip of just over the limit: positions + indices
+    const vertices = Math.ceil(KERNEL_INDEX_MAX_BYTES / 12 / 2) + 3;
+    const positions = new Float32Array(vertices * 3);
+    for (let v = 0; v < vertices; v++) positions.set([v >> 1, (v & 1) * 100, 0], v * 3);
+    const indices = new Uint32Array((vertices - 2) * 3).map((_, i) => Math.floor(i / 3) + (i % 3));
+    const big = [{ object: 0, positions, indices, edges: null }] as unknown as typeof model.meshes;
+    expect(positions.byteLength + indices.byteLength).toBeGreaterThan(KERNEL_INDEX_MAX_BYTES);
+    expect(SectionIndex.fromMeshes(big).store).toBeNull();
+    expect(SectionIndex.fromMeshes(big, k).store?.kernel).toBe(k);
   });
 
   it('installs a compiled module synchronously from the file (Node host)', () => {
