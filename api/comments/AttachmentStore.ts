@@ -13,6 +13,7 @@ import { pipeline } from 'node:stream/promises';
 import type { Kysely, Selectable } from 'kysely';
 import {
   ATTACHMENT_TOO_LARGE_MESSAGE,
+  EMPTY_ATTACHMENT_VIEW,
   type Attachment,
   type AttachmentView,
   MAX_ATTACHMENT_BYTES,
@@ -28,15 +29,7 @@ export const attachmentTooLarge = () =>
   new ApiError('PayloadTooLarge', 413, ATTACHMENT_TOO_LARGE_MESSAGE, 'validation');
 
 /** The view fields of an attachment with nothing set. */
-export const EMPTY_VIEW: AttachmentView = {
-  visibleObjects: [],
-  referredObjects: [],
-  isClippingEnabled: false,
-  isWorkplaneEnabled: false,
-  savedView: null,
-  workplane: null,
-  clippingBox: null,
-};
+export const EMPTY_VIEW: AttachmentView = EMPTY_ATTACHMENT_VIEW;
 
 /** A row as the API answers it (the view fields spread, no data). */
 export function attachmentToApi(r: AttachmentRow): Attachment {

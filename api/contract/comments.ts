@@ -185,6 +185,30 @@ export const AttachmentSchema = v.object({
 });
 export type Attachment = v.InferOutput<typeof AttachmentSchema>;
 
+/** The view fields of an attachment with nothing set (a FILE attachment, or a VIEW before capture). */
+export const EMPTY_ATTACHMENT_VIEW: AttachmentView = {
+  visibleObjects: [],
+  referredObjects: [],
+  isClippingEnabled: false,
+  isWorkplaneEnabled: false,
+  savedView: null,
+  workplane: null,
+  clippingBox: null,
+};
+
+/** The view fields of an attachment (viewer.md §3 Attachment), without its file fields. */
+export function attachmentViewOf(a: AttachmentView): AttachmentView {
+  return {
+    visibleObjects: a.visibleObjects,
+    referredObjects: a.referredObjects,
+    isClippingEnabled: a.isClippingEnabled,
+    isWorkplaneEnabled: a.isWorkplaneEnabled,
+    savedView: a.savedView,
+    workplane: a.workplane,
+    clippingBox: a.clippingBox,
+  };
+}
+
 /**
  * An attachment in a comment sent to the server: either `fileId` of an upload-attachment result (or of an
  * attachment the comment already has), or `fileName` + base64 `data` (a snapshot PNG; at most

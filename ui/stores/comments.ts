@@ -7,6 +7,8 @@
  */
 import { proxy, subscribe } from 'valtio';
 import {
+  attachmentViewOf,
+  EMPTY_ATTACHMENT_VIEW,
   AttachmentType,
   DEFAULT_VERSION_NAME,
   MAX_ATTACHMENT_BYTES,
@@ -316,19 +318,7 @@ function attachmentToDraft(a: Attachment): DraftAttachment {
     fileName: a.fileName,
     fileSize: a.fileSize,
     type: a.type,
-    view: a.type === AttachmentType.View ? viewOf(a) : undefined,
-  };
-}
-
-function viewOf(a: Attachment): AttachmentView {
-  return {
-    visibleObjects: a.visibleObjects,
-    referredObjects: a.referredObjects,
-    isClippingEnabled: a.isClippingEnabled,
-    isWorkplaneEnabled: a.isWorkplaneEnabled,
-    savedView: a.savedView,
-    workplane: a.workplane,
-    clippingBox: a.clippingBox,
+    view: a.type === AttachmentType.View ? attachmentViewOf(a) : undefined,
   };
 }
 
@@ -408,15 +398,7 @@ export async function answerConfirm(yes: boolean): Promise<void> {
 }
 
 function attachmentInput(a: DraftAttachment): AttachmentInput {
-  const view = a.view ?? {
-    visibleObjects: [],
-    referredObjects: [],
-    isClippingEnabled: false,
-    isWorkplaneEnabled: false,
-    savedView: null,
-    workplane: null,
-    clippingBox: null,
-  };
+  const view = a.view ?? EMPTY_ATTACHMENT_VIEW;
   return a.fileId
     ? { fileId: a.fileId, type: a.type, ...view }
     : { fileName: a.fileName, data: a.data, type: a.type, ...view };
