@@ -136,11 +136,15 @@ export function attachRealtime(app: FastifyInstance): Server {
   return io;
 }
 
+/** How long a member's checked access to a project is trusted before the next event checks it again, ms. */
+export const ROOM_ACCESS_RECHECK_MS = 1000;
+
 /**
- * Emits `event` to the sockets in `room` whose user may still see `project` at this moment: access that
- * expires ('valid until' passed) or is taken away after a join ends delivery at once, and such a socket is
- * removed from the room (it may join again when access returns). A socket whose token no longer holds is
- * disconnected.
+ * Emits `event` to the sockets in `room` whose user may still see `project`: access that expires ('valid
+ * until' passed) or is taken away after a join ends delivery within ROOM_ACCESS_RECHECK_MS (a member's
+ * positive check is trusted that long, so a busy room costs one check per member and second, not per event),
+ * and such a socket is removed from the room (it may join again when access returns). A socket whose token no
+ * longer holds is disconnected.
  */
 export async function emitToProjectRoom(
   io: Server,
@@ -151,8 +155,14 @@ export async function emitToProjectRoom(
   payload: unknown,
 ): Promise<void> {
   const sockets = await io.in(room).fetchSockets();
+  const now = Date.now();
   await Promise.all(
     sockets.map(async (socket) => {
+      const trusted: Record<string, number> = socket.data.accessUntil ?? {};
+      if ((trusted[project] ?? 0) > now) {
+        socket.emit(event, payload);
+        return;
+      }
       let allowed = false;
       try {
         allowed = await maySee(ctx, await userOfToken(ctx, String(socket.data.token)), project);
@@ -160,8 +170,10 @@ export async function emitToProjectRoom(
         socket.disconnect(true);
         return;
       }
-      if (allowed) socket.emit(event, payload);
-      else socket.leave(room);
+      if (allowed) {
+        socket.data.accessUntil = { ...trusted, [project]: now + ROOM_ACCESS_RECHECK_MS };
+        socket.emit(event, payload);
+      } else socket.leave(room);
     }),
   );
 }
