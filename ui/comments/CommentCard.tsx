@@ -14,6 +14,7 @@ import { askDelete, commentsStore, startEdit } from '../stores/comments';
 import { AttachmentList } from './Attachments';
 import { StateMenu } from './StateMenu';
 import { Timestamp } from './Timestamp';
+import { StrokeIcon } from '../components/StrokeIcon';
 
 /** The signed-in user for the rules (e-mail and 'admin:view'). */
 export function useRuleUser() {
@@ -68,16 +69,9 @@ export function CommentCard({ c, expanded }: { c: Comment; expanded: boolean }) 
         </span>
         {c.attachments.length > 0 && (
           <span className={ICON} title="Attachments" data-testid="attachment-count">
-            <svg
-              viewBox="0 0 20 20"
-              className="h-3.5 w-3.5"
-              fill="none"
-              stroke="currentColor"
-              strokeWidth="1.8"
-              aria-hidden="true"
-            >
+            <StrokeIcon className="h-3.5 w-3.5">
               <path d="M14 7l-6 6a2 2 0 01-3-3l7-7a3.5 3.5 0 015 5l-7 7" />
-            </svg>
+            </StrokeIcon>
             {c.attachments.length}
           </span>
         )}
@@ -110,16 +104,9 @@ export function CommentCard({ c, expanded }: { c: Comment; expanded: boolean }) 
                 startEdit(c);
               }}
             >
-              <svg
-                viewBox="0 0 20 20"
-                className="h-3.5 w-3.5"
-                fill="none"
-                stroke="currentColor"
-                strokeWidth="1.8"
-                aria-hidden="true"
-              >
+              <StrokeIcon className="h-3.5 w-3.5">
                 <path d="M13 3l4 4-9 9H4v-4l9-9z" />
-              </svg>
+              </StrokeIcon>
             </button>
             <button
               type="button"
@@ -131,16 +118,9 @@ export function CommentCard({ c, expanded }: { c: Comment; expanded: boolean }) 
                 askDelete(c);
               }}
             >
-              <svg
-                viewBox="0 0 20 20"
-                className="h-3.5 w-3.5"
-                fill="none"
-                stroke="currentColor"
-                strokeWidth="1.8"
-                aria-hidden="true"
-              >
+              <StrokeIcon className="h-3.5 w-3.5">
                 <path d="M4 6h12M8 6V4h4v2M6 6l1 11h6l1-11" />
-              </svg>
+              </StrokeIcon>
             </button>
           </>
         )}

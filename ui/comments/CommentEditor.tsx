@@ -27,6 +27,7 @@ import {
 } from '../stores/comments';
 import { AssigneesPicker } from './AssigneesPicker';
 import { LabelsCombobox } from './LabelsCombobox';
+import { StrokeIcon } from '../components/StrokeIcon';
 
 const TOOL = 'rounded p-1.5 text-slate-600 hover:bg-slate-100 hover:text-ink disabled:opacity-40';
 
@@ -115,17 +116,10 @@ export function CommentEditor() {
           aria-label="Attach snapshot"
           onClick={() => void attachSnapshot()}
         >
-          <svg
-            viewBox="0 0 20 20"
-            className="h-4 w-4"
-            fill="none"
-            stroke="currentColor"
-            strokeWidth="1.8"
-            aria-hidden="true"
-          >
+          <StrokeIcon>
             <path d="M3 6h3l1.5-2h5L14 6h3v10H3z" />
             <circle cx="10" cy="11" r="3" />
-          </svg>
+          </StrokeIcon>
         </button>
         <button
           type="button"
@@ -134,16 +128,9 @@ export function CommentEditor() {
           aria-label="Upload file"
           onClick={() => fileRef.current?.click()}
         >
-          <svg
-            viewBox="0 0 20 20"
-            className="h-4 w-4"
-            fill="none"
-            stroke="currentColor"
-            strokeWidth="1.8"
-            aria-hidden="true"
-          >
+          <StrokeIcon>
             <path d="M10 13V3M6 7l4-4 4 4M4 13v4h12v-4" />
-          </svg>
+          </StrokeIcon>
         </button>
         <input
           ref={fileRef}
@@ -164,16 +151,9 @@ export function CommentEditor() {
             aria-label="Remove 3D marker"
             onClick={removeDraftMarker}
           >
-            <svg
-              viewBox="0 0 20 20"
-              className="h-4 w-4"
-              fill="none"
-              stroke="currentColor"
-              strokeWidth="1.8"
-              aria-hidden="true"
-            >
+            <StrokeIcon>
               <path d="M10 18s5-5 5-9a5 5 0 00-10 0c0 4 5 9 5 9zM3 3l14 14" />
-            </svg>
+            </StrokeIcon>
           </button>
         ) : (
           <button
@@ -184,17 +164,10 @@ export function CommentEditor() {
             disabled={placingMarker}
             onClick={startMarkerPlacement}
           >
-            <svg
-              viewBox="0 0 20 20"
-              className="h-4 w-4"
-              fill="none"
-              stroke="currentColor"
-              strokeWidth="1.8"
-              aria-hidden="true"
-            >
+            <StrokeIcon>
               <path d="M10 18s5-5 5-9a5 5 0 00-10 0c0 4 5 9 5 9z" />
               <circle cx="10" cy="9" r="2" />
-            </svg>
+            </StrokeIcon>
           </button>
         )}
         {edited && (
@@ -205,16 +178,9 @@ export function CommentEditor() {
             aria-label="Delete"
             onClick={() => askDelete(edited as Comment)}
           >
-            <svg
-              viewBox="0 0 20 20"
-              className="h-4 w-4"
-              fill="none"
-              stroke="currentColor"
-              strokeWidth="1.8"
-              aria-hidden="true"
-            >
+            <StrokeIcon>
               <path d="M4 6h12M8 6V4h4v2M6 6l1 11h6l1-11" />
-            </svg>
+            </StrokeIcon>
           </button>
         )}
         {editor.uploading > 0 && <span className="ml-1 text-[11px] text-slate-500">Attaching…</span>}

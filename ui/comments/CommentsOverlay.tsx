@@ -10,6 +10,7 @@ import { useSnapshot } from 'valtio';
 import { answerConfirm, closeComments, commentsStore, openComments, toggleCommentsPanel } from '../stores/comments';
 import { currentProjectStore } from '../stores/currentProject';
 import { viewerStore } from '../stores/viewer';
+import { StrokeIcon } from '../components/StrokeIcon';
 
 /** The overlay text while placing a marker (viewer.md §2). */
 export const PLACE_MARKER_TEXT = 'Place marker on geometry or right-click to cancel.';
@@ -75,16 +76,9 @@ export function CommentsToggle() {
       onClick={toggleCommentsPanel}
       title="Comments"
     >
-      <svg
-        viewBox="0 0 20 20"
-        className="h-4 w-4"
-        fill="none"
-        stroke="currentColor"
-        strokeWidth="1.8"
-        aria-hidden="true"
-      >
+      <StrokeIcon>
         <path d="M3 4h14v9H8l-4 3v-3H3z" />
-      </svg>
+      </StrokeIcon>
       Comments
     </button>
   );

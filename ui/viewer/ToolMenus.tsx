@@ -10,23 +10,17 @@ import { useEffect, useId, useState } from 'react';
 import { useSnapshot } from 'valtio';
 import { ANNOTATION_KINDS, SNAP_OPTIONS, textHeightError } from '../logic/persisted';
 import { setAnnotationSettings, setSnapOption, toolsStore } from '../stores/tools';
+import { StrokeIcon } from '../components/StrokeIcon';
 
 export function SnapSettingsMenu() {
   const { snapSettings } = useSnapshot(toolsStore);
   return (
     <Popover className="relative">
       <PopoverButton className="btn-ghost" title="Snap settings">
-        <svg
-          viewBox="0 0 20 20"
-          className="h-4 w-4"
-          fill="none"
-          stroke="currentColor"
-          strokeWidth="1.8"
-          aria-hidden="true"
-        >
+        <StrokeIcon>
           <circle cx="10" cy="10" r="3" />
           <path d="M10 2v4M10 14v4M2 10h4M14 10h4" />
-        </svg>
+        </StrokeIcon>
         Snap
       </PopoverButton>
       <PopoverPanel
@@ -72,16 +66,9 @@ export function AnnotationSettingsMenu() {
   return (
     <Popover className="relative">
       <PopoverButton className="btn-ghost" title="Annotation settings">
-        <svg
-          viewBox="0 0 20 20"
-          className="h-4 w-4"
-          fill="none"
-          stroke="currentColor"
-          strokeWidth="1.8"
-          aria-hidden="true"
-        >
+        <StrokeIcon>
           <path d="M4 15V5h12v7H9l-5 3Z" />
-        </svg>
+        </StrokeIcon>
         Annotations
       </PopoverButton>
       <PopoverPanel

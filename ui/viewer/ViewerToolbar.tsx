@@ -15,6 +15,7 @@ import { featuresStore } from '../stores/viewerFeatures';
 import { AnnotationSettingsMenu, SnapSettingsMenu } from './ToolMenus';
 import { getCommand, type CommandState } from './commands';
 import { runCommand, snapshotCommandState } from './runCommand';
+import { StrokeIcon } from '../components/StrokeIcon';
 
 const MODES: SelectionMode[] = ['structural-details', 'main-objects'];
 
@@ -71,16 +72,9 @@ export function ViewerToolbar() {
           onClick={() => void runCommand(section.id)}
           title={section.name}
         >
-          <svg
-            viewBox="0 0 20 20"
-            className="h-4 w-4"
-            fill="none"
-            stroke="currentColor"
-            strokeWidth="1.8"
-            aria-hidden="true"
-          >
+          <StrokeIcon>
             <path d="M3 6l7-3 7 3-7 3-7-3ZM3 6v8l7 3 7-3V6M10 9v8" />
-          </svg>
+          </StrokeIcon>
           {section.name}
         </button>
         <button
@@ -91,16 +85,9 @@ export function ViewerToolbar() {
           onClick={() => void runCommand(measure.id)}
           title={measure.label(state)}
         >
-          <svg
-            viewBox="0 0 20 20"
-            className="h-4 w-4"
-            fill="none"
-            stroke="currentColor"
-            strokeWidth="1.8"
-            aria-hidden="true"
-          >
+          <StrokeIcon>
             <path d="M2 13l11-11 5 5L7 18l-5-5ZM5 10l2 2M8 7l2 2M11 4l2 2" />
-          </svg>
+          </StrokeIcon>
           {measure.name}
         </button>
       </div>
@@ -112,16 +99,9 @@ export function ViewerToolbar() {
           onClick={() => void runCommand(fit.id)}
           title={title(fit.id)}
         >
-          <svg
-            viewBox="0 0 20 20"
-            className="h-4 w-4"
-            fill="none"
-            stroke="currentColor"
-            strokeWidth="1.8"
-            aria-hidden="true"
-          >
+          <StrokeIcon>
             <path d="M3 7V3h4M17 7V3h-4M3 13v4h4M17 13v4h-4" />
-          </svg>
+          </StrokeIcon>
           {fit.name}
         </button>
         <button
@@ -131,16 +111,9 @@ export function ViewerToolbar() {
           onClick={toggleTree}
           title="Model tree"
         >
-          <svg
-            viewBox="0 0 20 20"
-            className="h-4 w-4"
-            fill="none"
-            stroke="currentColor"
-            strokeWidth="1.8"
-            aria-hidden="true"
-          >
+          <StrokeIcon>
             <path d="M4 4h5M7 4v12M7 10h6M7 16h6" />
-          </svg>
+          </StrokeIcon>
           Model tree
         </button>
         <CommentsToggle />
@@ -156,17 +129,10 @@ export function ViewerToolbar() {
           onClick={() => void runCommand(walk.id)}
           title={walkMode ? 'Walk mode: w/s/a/d with the left button, x/c/q/e with the right button' : title(walk.id)}
         >
-          <svg
-            viewBox="0 0 20 20"
-            className="h-4 w-4"
-            fill="none"
-            stroke="currentColor"
-            strokeWidth="1.8"
-            aria-hidden="true"
-          >
+          <StrokeIcon>
             <circle cx="11" cy="3.5" r="1.5" />
             <path d="M10 7l-3 3 2 2M10 7l2 4 3 1M9 12l-2 5M12 11l1 6" />
-          </svg>
+          </StrokeIcon>
           {walk.name}
         </button>
         <button
@@ -177,17 +143,10 @@ export function ViewerToolbar() {
           onClick={() => void runCommand(clipping.id)}
           title={clipping.name}
         >
-          <svg
-            viewBox="0 0 20 20"
-            className="h-4 w-4"
-            fill="none"
-            stroke="currentColor"
-            strokeWidth="1.8"
-            aria-hidden="true"
-          >
+          <StrokeIcon>
             <path d="M4 7l6-4 6 4v6l-6 4-6-4V7Z" strokeDasharray="2 2" />
             <path d="M2 11h16" />
-          </svg>
+          </StrokeIcon>
           {clipping.name}
         </button>
       </div>
