@@ -487,8 +487,8 @@ export function paramSheet(
     region = polygonClipping.xor(rings[0], ...rings.slice(1));
     if (winding % 2 === 1) {
       // one edge around the surface: the zone on one side of it, the side whose area is nearer the file's
-      const window: Polygon = [ring([x0, yLow, x0 + P, yLow, x0 + P, yHigh, x0, yHigh])];
-      const other = polygonClipping.difference(window, ...region);
+      const periodBox: Polygon = [ring([x0, yLow, x0 + P, yLow, x0 + P, yHigh, x0, yHigh])];
+      const other = polygonClipping.difference(periodBox, ...region);
       // (areas in the metric parameter plane: close enough to the surface's to tell the two apart)
       const cap = (ps: Polygon[]) => ps.reduce((a, p) => a + polyArea(p), 0);
       const target = netAreaMm2 ?? Math.min(cap(region), cap(other));
