@@ -44,6 +44,7 @@ import { isBoxValid, type Box3Tuple } from './model/types';
 import { createStateUniforms, type ObjectStateUniforms } from './scene/chunkMaterial';
 import { FrameLoop } from './scene/FrameLoop';
 import { LOD_BUILD_MS_PER_FRAME, ModelScene } from './scene/ModelScene';
+import type { PaintGroup, PaintStyle } from './scene/objectPaint';
 import { describeSceneGraph, findSceneNode } from './scene/sceneGraph';
 import { ModelLoader } from './scene/ModelLoader';
 import { renderStats } from './scene/renderStats';
@@ -366,6 +367,12 @@ export class Engine implements EngineApi {
     this.alive();
     if (!(opacity >= 0 && opacity <= 1)) throw new Error(`setObjectOpacity: opacity ${opacity} is not between 0 and 1`);
     this.model?.setOpacity(nodeIds, opacity);
+    this.invalidate();
+  }
+
+  paintObjects(groups: PaintGroup[], rest: PaintStyle | null): void {
+    this.alive();
+    this.model?.paint(groups, rest);
     this.invalidate();
   }
 
