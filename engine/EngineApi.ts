@@ -296,6 +296,15 @@ export interface EngineApi {
    * @throws Error when a colour is not three bytes 0..255 or an opacity is outside 0..1.
    */
   paintObjects(groups: PaintGroup[], rest: PaintStyle | null): void;
+  /**
+   * Draws removed parts as ghosts (engine/tools/ComparisonGhosts.ts): streams the earlier revision's `.sc`
+   * from `url` (with `headers`) and draws the objects `objectIndices` (that revision's object-table indices)
+   * translucent red, not pickable; replaces ghosts shown before. Resolves with how many had geometry.
+   * @throws Error 'Loading model failed: ...' when the package cannot be read.
+   */
+  showComparisonGhosts(url: string, headers: Record<string, string>, objectIndices: Uint32Array): Promise<number>;
+  /** Removes the ghosts (no-op without). */
+  clearComparisonGhosts(): void;
   /** Projection submenu: animated orbit (700 ms) to the axis' longitude/latitude (viewer.md §9). */
   viewAlong(axis: ProjectionAxis): void;
   /**

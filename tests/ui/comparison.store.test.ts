@@ -82,13 +82,19 @@ beforeEach(() => {
       calls.push('paint');
       paints.push({ groups, rest });
     },
+    showComparisonGhosts: async (url: string, _headers: unknown, ids: Uint32Array) => {
+      calls.push(`ghosts ${url} ${Array.from(ids).join(',')}`);
+      return ids.length;
+    },
+    clearComparisonGhosts: async () => void calls.push('clear ghosts'),
   };
   setEngine({ api } as unknown as EngineClient);
-  comparisonCalls.getComparison = async (project, from, to) => {
+  comparisonCalls.getComparison = async (_project, from, to) => {
     fetched.push(`${from}-${to}`);
     if (failFetch) throw new Error('Could not fetch comparison data');
     return response(from, to, [from + 5], [to + 5]);
   };
+  comparisonCalls.sceneUrl = (project, revision) => `/${project}/${revision}.sc`;
   comparisonCalls.checkComparisonData = async (body) => ({
     format: COMPARE_FORMAT,
     cached: true,
@@ -178,6 +184,28 @@ describe('comparison store (application.md §4 "Revision comparison")', () => {
     await startComparison();
     expect(comparisonStore.status).toBe('off');
     expect(appearanceStore.owner).toBe('colouring');
+  });
+
+  it('draws the removed parts as ghosts from the earlier revision and clears them on stop', async () => {
+    comparisonCalls.getComparison = async (_project, from, to) => ({
+      ...response(from, to, [], []),
+      steelObjectsRemoved: [4, 9].map((fromIndex) => ({
+        stId: `r${fromIndex}`,
+        guid: null,
+        name: `R${fromIndex}`,
+        type: 'STIFFENER' as const,
+        fromIndex,
+      })),
+    });
+    initComparisonRevision();
+    await startComparison();
+    await Promise.resolve();
+    expect(calls).toContain('ghosts /SHIP/2.sc 4,9');
+    await new Promise((r) => setTimeout(r, 0));
+    expect(comparisonStore.ghosts).toBe(2);
+    stopComparison();
+    expect(calls.at(-1)).toBe('clear ghosts');
+    expect(comparisonStore.ghosts).toBeNull();
   });
 
   it("answers 'Scene model not found' without an engine", async () => {

@@ -4,13 +4,15 @@
  * revision pair, and the engine painting (added parts light blue, changed green, all others at opacity
  * 0.3). Starting clears the selection; stopping restores the model's own appearance; changing the earlier
  * revision while comparing recomputes. Comparison and colouring exclude each other through the appearance
- * store (claimAppearance('comparison', ...)). The removed parts' ghosts are drawn from the earlier revision
- * (ui/stores/comparisonGhosts.ts is told through `onComparisonShown`).
+ * store (claimAppearance('comparison', ...)). Removed parts are drawn as ghosts from the earlier
+ * revision's scene package (engine/tools/ComparisonGhosts.ts).
  */
 import { proxy, ref } from 'valtio';
 import type { CompareResponse } from '../../api/contract';
 import { COMPARE_FORMAT } from '../../api/contract';
 import { checkComparisonData, getComparison } from '../api/compare';
+import { sceneUrl } from '../api/calls';
+import { authHeaders } from '../api/client';
 import {
   MODEL_DATA_NOT_FOUND_TEXT,
   NOT_AVAILABLE_TEXT,
@@ -43,12 +45,14 @@ export const comparisonStore = proxy({
   fromRevision: null as number | null,
   /** What is shown while 'on' (kept out of valtio's tracking: large). */
   shown: null as ShownComparison | null,
+  /** Removed parts drawn as ghosts (null until drawn). */
+  ghosts: null as number | null,
   /** The change summary panel is open. */
   showSummary: true,
 });
 
 /** The server calls (a seam for the store tests). */
-export const comparisonCalls = { getComparison, checkComparisonData };
+export const comparisonCalls = { getComparison, checkComparisonData, sceneUrl };
 
 /** Comparison data per project and revision pair (the session's cache; checkData tells when it is stale). */
 const cache = new Map<string, CompareResponse>();
@@ -129,7 +133,28 @@ export async function startComparison(): Promise<void> {
   if (mine !== run) return;
   comparisonStore.shown = ref({ data, byIndex: changesByIndex(data) });
   comparisonStore.status = 'on';
-  for (const l of listeners) l(data);
+  if (data.steelObjectsRemoved.length) void drawGhosts(engine, open.projectName, data, mine);
+}
+
+/** Draws the removed parts from the earlier revision; a failure leaves the colours and says so. */
+async function drawGhosts(
+  engine: NonNullable<ReturnType<typeof getEngine>>,
+  projectName: string,
+  data: CompareResponse,
+  mine: number,
+): Promise<void> {
+  const ids = Uint32Array.from(data.steelObjectsRemoved, (p) => p.fromIndex);
+  try {
+    const n = await engine.api.showComparisonGhosts(
+      comparisonCalls.sceneUrl(projectName, data.fromRevision),
+      authHeaders(),
+      ids,
+    );
+    if (mine === run) comparisonStore.ghosts = n;
+    else void engine.api.clearComparisonGhosts();
+  } catch (e) {
+    if (mine === run && (e as Error).name !== 'AbortError') showToast('error', SCENE_MODEL_NOT_FOUND_TEXT);
+  }
 }
 
 /** Stops the comparison (§4 "Stopping restores the original appearance"). */
@@ -169,32 +194,21 @@ export function resetComparison(): void {
   run++;
   comparisonStore.status = 'off';
   comparisonStore.shown = null;
+  comparisonStore.ghosts = null;
   comparisonStore.fromRevision = null;
   releaseAppearance('comparison');
 }
 
-/** Called whenever a comparison is shown (the ghosts of removed parts follow it); returns an unsubscribe. */
-export function onComparisonShown(listener: (data: CompareResponse) => void): () => void {
-  listeners.add(listener);
-  return () => listeners.delete(listener);
-}
-const listeners = new Set<(data: CompareResponse) => void>();
-/** Called whenever the comparison stops. */
-export function onComparisonStopped(listener: () => void): () => void {
-  stopListeners.add(listener);
-  return () => stopListeners.delete(listener);
-}
-const stopListeners = new Set<() => void>();
-
 /** The release given to the appearance store: repaints the model's own colours and resets the state. */
 function restoreAppearance(): void {
   run++;
-  const wasShown = comparisonStore.status !== 'off' || comparisonStore.shown !== null;
   comparisonStore.status = 'off';
   comparisonStore.shown = null;
+  comparisonStore.ghosts = null;
   const engine = getEngine();
-  if (engine) void engine.api.paintObjects(RESTORE_PAINT.groups, RESTORE_PAINT.rest).catch(() => {});
-  if (wasShown) for (const l of stopListeners) l();
+  if (!engine) return;
+  void engine.api.paintObjects(RESTORE_PAINT.groups, RESTORE_PAINT.rest).catch(() => {});
+  void engine.api.clearComparisonGhosts().catch(() => {});
 }
 
 /** Cached data when the server says it is still usable, else a fresh fetch (cached for the pair). */
