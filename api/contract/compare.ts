@@ -102,6 +102,8 @@ export const SteelComparisonRecordSchema = v.object({
   to: v.number(),
   index: v.number(),
   fromIndex: v.number(),
+  /** How the two were paired: by GUID, or by name and type (no GUID, or a GUID found in one revision only). */
+  matchedBy: v.picklist(['guid', 'name']),
   changedProperties: v.array(ChangedPropertySchema),
   geometryChanged: v.boolean(),
 });
@@ -174,13 +176,15 @@ export const CompareSummarySchema = v.object({
 });
 export type CompareSummary = v.InferOutput<typeof CompareSummarySchema>;
 
-/** Tolerances the comparison used (numbers relative or absolute as named). */
+/** Tolerances the comparison used (absolute in m, or relative as named). */
 export const CompareTolerancesSchema = v.object({
-  /** Lengths, thickness, coordinates: absolute, m. */
+  /** Thickness: absolute, m. */
+  thicknessM: v.number(),
+  /** Length, centre of gravity, bounding box: absolute, m. */
   lengthM: v.number(),
   /** Weight, area: relative (0.001 = 0.1 %). */
   relative: v.number(),
-  /** Geometry: largest vertex / bound distance, m. */
+  /** Geometry: largest move of a bound or of the surface centroid, m (surface area: `relative`). */
   geometryM: v.number(),
 });
 
