@@ -37,7 +37,7 @@ function response(from: number, to: number, added: number[], changed: number[]):
     fromRevision: from,
     toRevision: to,
     computedAt: `${from}-${to}`,
-    tolerances: { lengthM: 0.0005, relative: 0.001, geometryM: 0.0005 },
+    tolerances: { thicknessM: 0.00005, lengthM: 0.0005, relative: 0.001, geometryM: 0.0005 },
     steelObjectsAdded: added.map((index) => ({
       stId: `a${index}`,
       guid: null,
@@ -55,6 +55,7 @@ function response(from: number, to: number, added: number[], changed: number[]):
       to,
       index,
       fromIndex: index,
+      matchedBy: 'guid' as const,
       changedProperties: [{ name: 'thickness', code: 'PLTH', from: 0.012, to: 0.014, unit: 'm' }],
       geometryChanged: false,
     })),
