@@ -15,6 +15,7 @@ import type { ServerConfig } from './config';
 import { type AppContext, UserNotices } from './context';
 import { ConversionManager } from './conversion/ConversionManager';
 import { inProcessRunner, workerRunner, type ConversionRunner } from './conversion/runners';
+import { CompareService, inProcessCompareRunner, workerCompareRunner } from './compare/CompareService';
 import { openDatabase } from './db/database';
 import { ApiError, Errors } from './errors';
 import { ProjectStore } from './projects/ProjectStore';
@@ -34,6 +35,7 @@ import { ProjectAccess } from './access/ProjectAccess';
 import { CommentStore, STALE_UPLOAD_MS } from './comments/CommentStore';
 import { CommentEvents } from './comments/events';
 import commentRoutes from './routes/comments';
+import compareRoutes from './routes/compare';
 import { Access, type AccessRule, authenticate } from './access/rules';
 
 /** A registered route and its access rule (the authorization matrix test reads these). */
@@ -110,6 +112,10 @@ export async function buildApp(
     notices: new UserNotices(),
     comments: new CommentStore(db, config.dataDir),
     commentEvents: new CommentEvents(),
+    compare: new CompareService(
+      projects,
+      config.useWorkerThreads ? workerCompareRunner(1, config.convertWorkerMemoryMb) : inProcessCompareRunner(),
+    ),
   };
 
   // Uploads that never became part of a comment are dropped a day later (checked at start).
@@ -189,9 +195,11 @@ export async function buildApp(
   await app.register(geometryRoutes);
   await app.register(adminRoutes);
   await app.register(commentRoutes);
+  await app.register(compareRoutes);
 
   app.addHook('onClose', async () => {
     await ctx.conversions.close();
+    await ctx.compare.close();
     await db.destroy();
   });
   return app;

@@ -11,6 +11,7 @@ import type { User, UserStore } from './auth/UserStore';
 import type { TokenService } from './auth/tokens';
 import type { CommentStore } from './comments/CommentStore';
 import type { CommentEvents } from './comments/events';
+import type { CompareService } from './compare/CompareService';
 import type { ServerConfig } from './config';
 import type { ConversionManager } from './conversion/ConversionManager';
 import type { DB } from './db/database';
@@ -34,6 +35,8 @@ export interface AppContext {
   comments: CommentStore;
   /** Comment changes to the projects' realtime rooms (api/realtime.ts subscribes). */
   commentEvents: CommentEvents;
+  /** Revision comparisons, computed in a worker and cached per pair. */
+  compare: CompareService;
 }
 
 /** Fan-out of user notifications (application.md §4 "Realtime user notification") to subscribers. */

@@ -193,6 +193,28 @@ const SAMPLES_BY_ROUTE: Record<string, Sample> = {
     project: SHIP,
     req: () => ({ url: `/api/viewer/project/highest-revision?${q({ projectName: SHIP })}` }),
   },
+  // SHIP may hold one revision only (uploads by the matrix itself add more): 404 names the revision then.
+  'GET /api/viewer/compare': {
+    who: 'read',
+    project: SHIP,
+    req: () => ({ url: `/api/viewer/compare?${q({ projectName: SHIP, fromRevision: '1', toRevision: '2' })}` }),
+    ok: [200, 404],
+  },
+  'POST /api/viewer/compare/checkData': {
+    who: 'read',
+    project: SHIP,
+    req: () => ({
+      method: 'POST',
+      url: '/api/viewer/compare/checkData',
+      payload: { projectName: SHIP, fromRevision: 1, toRevision: 2 },
+    }),
+    ok: [200, 404],
+  },
+  'GET /api/viewer/compare/comment-changes': {
+    who: 'read',
+    project: SHIP,
+    req: () => ({ url: `/api/viewer/compare/comment-changes?${q({ projectName: SHIP, revision: '1' })}` }),
+  },
   'GET /api/keelson-static/models/:modelName/:revision/:file': {
     who: 'read',
     project: SHIP,
