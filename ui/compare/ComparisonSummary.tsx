@@ -12,8 +12,15 @@ const TYPE_LABELS: Record<string, string> = { PLATE: 'Plates', STIFFENER: 'Stiff
 
 /** Weight in tonnes with 1 decimal. */
 export const weightText = (m: ShipMass) => `${m.weight.toFixed(1)} t`;
-/** Centre of gravity in metres with 3 decimals, '—' without weight. */
-export const cgText = (m: ShipMass) => (m.cg ? `(${m.cg.map((x) => x.toFixed(3)).join(', ')}) m` : '—');
+/** One coordinate of the centre of gravity in metres with 3 decimals, '—' without weight. */
+export const cgText = (m: ShipMass, axis: 0 | 1 | 2) => (m.cg ? `${m.cg[axis].toFixed(3)} m` : '—');
+
+/** The centre of gravity as the ship's LCG, TCG and VCG (x, y, z). */
+const CG_ROWS = [
+  { axis: 0, label: 'LCG (x)' },
+  { axis: 1, label: 'TCG (y)' },
+  { axis: 2, label: 'VCG (z)' },
+] as const;
 
 export function ComparisonSummary() {
   const { status, shown, showSummary } = useSnapshot(comparisonStore);
@@ -81,13 +88,15 @@ export function ComparisonSummary() {
             <td className="text-right">{weightText(summary.before)}</td>
             <td className="text-right">{weightText(summary.after)}</td>
           </tr>
-          <tr data-testid="summary-cg">
-            <th scope="row" className="text-left font-sans font-normal">
-              Centre of gravity
-            </th>
-            <td className="text-right">{cgText(summary.before)}</td>
-            <td className="text-right">{cgText(summary.after)}</td>
-          </tr>
+          {CG_ROWS.map(({ axis, label }) => (
+            <tr key={axis} data-testid={`summary-cg-${axis}`}>
+              <th scope="row" className="text-left font-sans font-normal">
+                {label}
+              </th>
+              <td className="text-right">{cgText(summary.before, axis)}</td>
+              <td className="text-right">{cgText(summary.after, axis)}</td>
+            </tr>
+          ))}
         </tbody>
       </table>
     </section>
