@@ -44,11 +44,13 @@ import { isBoxValid, type Box3Tuple } from './model/types';
 import { createStateUniforms, type ObjectStateUniforms } from './scene/chunkMaterial';
 import { FrameLoop } from './scene/FrameLoop';
 import { LOD_BUILD_MS_PER_FRAME, ModelScene } from './scene/ModelScene';
+import type { PaintGroup, PaintStyle } from './scene/objectPaint';
 import { describeSceneGraph, findSceneNode } from './scene/sceneGraph';
 import { ModelLoader } from './scene/ModelLoader';
 import { renderStats } from './scene/renderStats';
 import { AnnotationManager } from './tools/AnnotationManager';
 import { CommentMarkers } from './tools/CommentMarkers';
+import { ComparisonGhosts } from './tools/ComparisonGhosts';
 import { ClippingManager } from './tools/ClippingManager';
 import type { CanvasFactory } from './tools/LabelLayer';
 import { MeasureManager } from './tools/MeasureManager';
@@ -116,6 +118,7 @@ export class Engine implements EngineApi {
   private readonly sections: SectionManager;
   private readonly annotations: AnnotationManager;
   private readonly markers: CommentMarkers;
+  private readonly ghosts: ComparisonGhosts;
   private canvas: OffscreenCanvas | null = null;
   private readonly loader: ModelLoader;
   private readonly views: ViewActions;
@@ -184,6 +187,7 @@ export class Engine implements EngineApi {
       (x, y) => this.snapper.snap(x, y),
       () => this.snapper.hideMarker(),
     );
+    this.ghosts = new ComparisonGhosts(host, deps.fetchFn);
     this.clip.onChange = () => this.visibilityChanged();
     this.input = new InputRouter({
       cams: this.cams,
@@ -367,6 +371,22 @@ export class Engine implements EngineApi {
     if (!(opacity >= 0 && opacity <= 1)) throw new Error(`setObjectOpacity: opacity ${opacity} is not between 0 and 1`);
     this.model?.setOpacity(nodeIds, opacity);
     this.invalidate();
+  }
+
+  paintObjects(groups: PaintGroup[], rest: PaintStyle | null): void {
+    this.alive();
+    this.model?.paint(groups, rest);
+    this.invalidate();
+  }
+
+  showComparisonGhosts(url: string, headers: Record<string, string>, objectIndices: Uint32Array): Promise<number> {
+    this.alive();
+    return this.ghosts.show(url, headers, objectIndices);
+  }
+
+  clearComparisonGhosts(): void {
+    this.alive();
+    this.ghosts.clear();
   }
 
   hideSelected(): void {
@@ -557,7 +577,15 @@ export class Engine implements EngineApi {
     this.input.dispose();
     this.sel.dispose();
     this.clearModel();
-    for (const tool of [this.clip, this.snapper, this.measure, this.sections, this.annotations, this.markers])
+    for (const tool of [
+      this.clip,
+      this.snapper,
+      this.measure,
+      this.sections,
+      this.annotations,
+      this.markers,
+      this.ghosts,
+    ])
       tool.dispose();
     this.renderer?.dispose();
     this.renderer = null;
@@ -578,6 +606,7 @@ export class Engine implements EngineApi {
     this.sections.reset();
     this.annotations.reset();
     this.measure.cancel();
+    this.ghosts.clear();
     this.firstFrameSent = false;
     this.invalidate();
   }

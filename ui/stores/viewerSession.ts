@@ -25,6 +25,7 @@ import { authStore } from './auth';
 import { setCurrentProject } from './currentProject';
 import { storeError } from './errors';
 import { handleCommentsEngineEvent } from './comments';
+import { resetComparison } from './comparison';
 import { connectSections, handleSectionsEvent, loadSavedSections, resetSections } from './sections';
 import { connectSurfaceObjects } from './surfaceObjects';
 import { closeToast, showToast } from './toasts';
@@ -143,6 +144,7 @@ export function closeViewerSession(): void {
   resetViewer();
   resetTools();
   resetSections();
+  resetComparison();
 }
 
 /** Opens the model again after an inactivity timeout ('Reconnect'). No-op while the viewer is open. */
@@ -186,6 +188,7 @@ function shutDown(session: Session, reason: 'inactivity' | 'connection-lost', te
   resetViewer();
   resetTools();
   resetSections(session.target.modelName);
+  resetComparison();
   markViewerClosed(reason);
   if (session.toast !== null) closeToast(session.toast);
   session.toast = showToast('info', text, -1);
@@ -210,6 +213,7 @@ function startRun(target: ViewerSessionTarget): Run {
   resetViewer();
   resetTools();
   resetSections(target.modelName);
+  resetComparison();
   const run: Run = { cancelled: false, client: null, canvas: newCanvas(target.host), disconnect: [] };
   const fail = (message: string, redirect: boolean) => {
     if (run.cancelled) return;

@@ -9,6 +9,7 @@ import { useSnapshot } from 'valtio';
 import { getProperties } from '../api/calls';
 import { mergeProperties, toPropertyRows, type PropertyRow } from '../logic/propertyRows';
 import { viewerStore } from '../stores/viewer';
+import { PropertiesComparison } from '../compare/PropertiesComparison';
 
 /** At most this many objects are fetched for a merged multi-selection. */
 export const MAX_MERGED_OBJECTS = 50;
@@ -101,6 +102,7 @@ export function PropertiesPanel({ modelName }: { modelName: string }) {
         ) : (
           loading && <p className="px-4 py-3 text-sm text-slate-500">Loading properties…</p>
         )}
+        <PropertiesComparison nodes={nodes} />
       </div>
     </section>
   );

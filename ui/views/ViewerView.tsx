@@ -19,6 +19,7 @@ import { ContextMenu } from '../viewer/ContextMenu';
 import { DeleteSectionDialog } from '../viewer/DeleteSectionDialog';
 import { EngineStateMarker } from '../viewer/EngineStateMarker';
 import { MeasurePanel } from '../viewer/MeasurePanel';
+import { ComparisonSummary } from '../compare/ComparisonSummary';
 import { FrameScale, MouseCoordinates } from '../viewer/MouseCoordinates';
 import { SectionDialog } from '../viewer/SectionDialog';
 import { ModelTreePanel } from '../viewer/ModelTreePanel';
@@ -157,6 +158,7 @@ export function ViewerView({ modelName }: { modelName: string }) {
             <MouseCoordinates />
             <ClippingControls />
             <MeasurePanel />
+            <ComparisonSummary />
           </>
         )}
         <SectionDialog />
