@@ -32,6 +32,8 @@ import type {
   SnapResult,
   SnapSettings,
   SurfaceObjectInput,
+  ThicknessViewInput,
+  ThicknessViewResult,
   WheelInput,
 } from './EngineApi';
 import { CameraRig } from './interaction/CameraRig';
@@ -54,6 +56,7 @@ import type { CanvasFactory } from './tools/LabelLayer';
 import { MeasureManager } from './tools/MeasureManager';
 import { SectionManager } from './tools/SectionManager';
 import { SnapManager } from './tools/SnapManager';
+import { ThicknessView } from './tools/ThicknessView';
 import type { ToolHost } from './tools/ToolHost';
 
 /** What the engine needs of a renderer (THREE.WebGLRenderer; tests in Node pass a stand-in). */
@@ -116,6 +119,7 @@ export class Engine implements EngineApi {
   private readonly sections: SectionManager;
   private readonly annotations: AnnotationManager;
   private readonly markers: CommentMarkers;
+  private readonly thickness: ThicknessView;
   private canvas: OffscreenCanvas | null = null;
   private readonly loader: ModelLoader;
   private readonly views: ViewActions;
@@ -184,6 +188,7 @@ export class Engine implements EngineApi {
       (x, y) => this.snapper.snap(x, y),
       () => this.snapper.hideMarker(),
     );
+    this.thickness = new ThicknessView(host);
     this.clip.onChange = () => this.visibilityChanged();
     this.input = new InputRouter({
       cams: this.cams,
@@ -360,6 +365,21 @@ export class Engine implements EngineApi {
     }
     this.model?.setColor(nodeIds, rgb);
     this.invalidate();
+  }
+
+  setObjectColorArray(nodeIds: Uint32Array, rgb: Uint8Array | null): void {
+    this.alive();
+    if (rgb && rgb.length !== nodeIds.length * 3)
+      throw new Error(
+        `setObjectColorArray: ${rgb.length} colour bytes for ${nodeIds.length} nodes (3 per node expected)`,
+      );
+    this.model?.setColorArray(nodeIds, rgb);
+    this.invalidate();
+  }
+
+  setThicknessView(input: ThicknessViewInput | null): ThicknessViewResult {
+    this.alive();
+    return this.thickness.show(input);
   }
 
   setObjectOpacity(nodeIds: number[], opacity: number): void {
@@ -557,7 +577,15 @@ export class Engine implements EngineApi {
     this.input.dispose();
     this.sel.dispose();
     this.clearModel();
-    for (const tool of [this.clip, this.snapper, this.measure, this.sections, this.annotations, this.markers])
+    for (const tool of [
+      this.clip,
+      this.snapper,
+      this.measure,
+      this.sections,
+      this.annotations,
+      this.markers,
+      this.thickness,
+    ])
       tool.dispose();
     this.renderer?.dispose();
     this.renderer = null;
@@ -577,6 +605,7 @@ export class Engine implements EngineApi {
     this.clip.modelLoaded(null);
     this.sections.reset();
     this.annotations.reset();
+    this.thickness.clear();
     this.measure.cancel();
     this.firstFrameSent = false;
     this.invalidate();
