@@ -26,3 +26,40 @@ export const PurposeColorsResponseSchema = v.object({
   purposes: v.array(PurposeColorSchema),
 });
 export type PurposeColorsResponse = v.InferOutput<typeof PurposeColorsResponseSchema>;
+
+/** Most quantities one object type can be coloured by in a saved view. */
+export const MAX_COLOURING_QUANTITIES = 16;
+
+const quantityCodes = () =>
+  v.optional(
+    v.pipe(
+      v.array(v.pipe(v.string(), v.maxLength(32), v.regex(/^[A-Za-z0-9_]+$/, 'Must be a property code'))),
+      v.maxLength(MAX_COLOURING_QUANTITIES, `At most ${MAX_COLOURING_QUANTITIES} quantities`),
+    ),
+    [],
+  );
+
+/** Material sides the thickness view can be drawn for (viewer.md §3), plus 'ALL'. */
+export const THICKNESS_VIEW_SIDES = ['ALL', 'IN', 'OUT', 'MID', 'AFT', 'FORE', 'SB', 'PS', 'BOT', 'TOP'] as const;
+
+/**
+ * The colouring part of a saved view (a comment snapshot restores it; application.md §4 "Coloring"):
+ * the quantity codes per object type and the material side of the thickness view (null: not drawn).
+ */
+export const ColouringViewSchema = v.object({
+  compartments: quantityCodes(),
+  plates: quantityCodes(),
+  stiffeners: quantityCodes(),
+  brackets: quantityCodes(),
+  thicknessSide: v.optional(v.nullable(v.picklist(THICKNESS_VIEW_SIDES)), null),
+});
+export type ColouringView = v.InferOutput<typeof ColouringViewSchema>;
+
+/** The colouring of a saved view as the server answers it (every field present). */
+export const ColouringViewOutputSchema = v.object({
+  compartments: v.array(v.string()),
+  plates: v.array(v.string()),
+  stiffeners: v.array(v.string()),
+  brackets: v.array(v.string()),
+  thicknessSide: v.nullable(v.picklist(THICKNESS_VIEW_SIDES)),
+});

@@ -25,6 +25,7 @@ import { authStore } from './auth';
 import { setCurrentProject } from './currentProject';
 import { storeError } from './errors';
 import { handleCommentsEngineEvent } from './comments';
+import { resetColouring } from './colouring';
 import { connectSections, handleSectionsEvent, loadSavedSections, resetSections } from './sections';
 import { connectSurfaceObjects } from './surfaceObjects';
 import { closeToast, showToast } from './toasts';
@@ -142,6 +143,7 @@ export function closeViewerSession(): void {
   if (session.toast !== null) closeToast(session.toast);
   resetViewer();
   resetTools();
+  resetColouring();
   resetSections();
 }
 
@@ -185,6 +187,7 @@ function shutDown(session: Session, reason: 'inactivity' | 'connection-lost', te
   session.idle = null;
   resetViewer();
   resetTools();
+  resetColouring();
   resetSections(session.target.modelName);
   markViewerClosed(reason);
   if (session.toast !== null) closeToast(session.toast);
@@ -209,6 +212,7 @@ function stopRun(run: Run): void {
 function startRun(target: ViewerSessionTarget): Run {
   resetViewer();
   resetTools();
+  resetColouring();
   resetSections(target.modelName);
   const run: Run = { cancelled: false, client: null, canvas: newCanvas(target.host), disconnect: [] };
   const fail = (message: string, redirect: boolean) => {
