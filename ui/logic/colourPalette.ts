@@ -34,7 +34,7 @@ export const COLOUR_PALETTE: readonly Rgb[] = [
   [128, 128, 0],
   [255, 190, 120],
   [0, 0, 128],
-  [90, 90, 90],
+  [100, 65, 190],
 ];
 
 /** FNV-1a 32-bit hash of a string (UTF-16 code units), as an unsigned integer. */
