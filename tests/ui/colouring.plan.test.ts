@@ -11,6 +11,7 @@ import type { ImportResult } from '../../engine/model/types';
 import { binQuantity, MAX_DISTINCT_VALUES, niceStep } from '../../ui/logic/colourBins';
 import { COLOUR_PALETTE, hashKey, stableColours } from '../../ui/logic/colourPalette';
 import { NO_COLOURING, planColouring, sortLegend, type LegendEntry } from '../../ui/logic/colouringPlan';
+import { planRestore, snapshotView } from '../../ui/logic/commentsSnapshot';
 
 const all = (n: number) => Array.from({ length: n }, (_, i) => i);
 
@@ -158,5 +159,32 @@ describe('on a real model (NAPA-OCX_M8)', () => {
     });
     expect(new Map(plan.legend.map((e) => [e.label, e.count]))).toEqual(combos);
     expect(plan.legend[0].quantities).toBe('Material · Material side');
+  });
+});
+
+describe('saved view', () => {
+  it('a snapshot carries the colouring and its restore plan gives it back; none when nothing is coloured', () => {
+    const coloring = {
+      compartments: ['PURP'],
+      plates: ['PLTH'],
+      stiffeners: [],
+      brackets: [],
+      thicknessSide: 'ALL' as const,
+    };
+    const base = {
+      view: { longitude: 0, latitude: 0, distance: 1000, target: { x: 0, y: 0, z: 0 }, width: 1000, height: 800 },
+      walking: false,
+      ids: ['a', 'b'],
+      isHidden: () => false,
+      hiddenCount: 0,
+      selectedNodes: [],
+      clip: null,
+    };
+    const view = snapshotView({ ...base, coloring });
+    expect(view.coloring).toEqual(coloring);
+    expect(planRestore(view, ['a', 'b']).coloring).toEqual(coloring);
+    const plain = snapshotView(base);
+    expect(plain.coloring).toBeUndefined();
+    expect(planRestore(plain, ['a', 'b']).coloring).toBeNull();
   });
 });
