@@ -170,6 +170,24 @@ describe('colouring by quantities', () => {
     (globalThis as { colouredPoint?: [number, number] }).colouredPoint = [x, y];
   });
 
+  it('the thickness view is drawn once a material side is chosen and removed with Off', async () => {
+    const before = await waitForStillCanvas(page);
+    await openMenu();
+    await panel().getByLabel('Thickness view: material side').selectOption('ALL');
+    const count = page.getByTestId('thickness-view-count');
+    await count.waitFor();
+    const [drawn] = ((await count.textContent()) ?? '').match(/\d+/) ?? ['0'];
+    // every plate with a thickness has a material side the overlay can use in this model
+    const plates = [...expected.values()].reduce((a, b) => a + b, 0);
+    expect(Number(drawn)).toBeGreaterThanOrEqual(plates);
+    await closeMenu();
+    await waitForCanvasChange(page, before);
+    await openMenu();
+    await panel().getByLabel('Thickness view: material side').selectOption('');
+    await count.waitFor({ state: 'detached' });
+    await closeMenu();
+  });
+
   it('Clear gives every part its own colour back and removes the legend', async () => {
     const [x, y] = (globalThis as { colouredPoint?: [number, number] }).colouredPoint!;
     await openMenu();

@@ -188,3 +188,22 @@ describe('saved view', () => {
     expect(planRestore(plain, ['a', 'b']).coloring).toBeNull();
   });
 });
+
+describe('at 100k parts', () => {
+  it('plates by weight and stiffeners by profile: ranges and values cover every part once', () => {
+    const n = 100_000;
+    const types = all(n).map((i) => (i % 3 === 0 ? 'STIFFENER' : 'PLATE'));
+    const W = all(n).map((i) => (i % 3 === 0 ? null : ((i * 7919) % 5000) / 1000 + 0.01));
+    const PROFILE = all(n).map((i) => (i % 3 === 0 ? `HP ${160 + (Math.floor(i / 3) % 9) * 20}x10` : null));
+    const plan = planColouring({ ...NO_COLOURING, plates: ['W'], stiffeners: ['PROFILE'] }, types, { W, PROFILE });
+    expect(plan.nodeIds.length).toBe(n);
+    expect(plan.withoutValue).toBe(0);
+    expect(plan.legend.reduce((a, e) => a + e.count, 0)).toBe(n);
+    const profiles = plan.legend.filter((e) => e.key.startsWith('PROFILE='));
+    expect(profiles).toHaveLength(9);
+    const weights = plan.legend.filter((e) => e.key.startsWith('W='));
+    expect(weights.length).toBeGreaterThan(3);
+    expect(weights.length).toBeLessThanOrEqual(9);
+    expect(weights.every((e) => / t$/.test(e.label) && e.label.includes('–'))).toBe(true);
+  });
+});
