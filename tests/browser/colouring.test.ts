@@ -13,7 +13,13 @@ import { PNG } from 'pngjs';
 import { launchChromium } from './support/chromium';
 import { startServer, type RunningServer } from './support/keelsonServer';
 import { apiRequest, newLoggedInPage, openViewer, seedSample, shutDown } from './support/seed';
-import { clickAndWaitForSelection, modelPixels, waitForEngineState, waitForStillCanvas } from './support/viewerState';
+import {
+  clickAndWaitForSelection,
+  modelPixels,
+  waitForCanvasChange,
+  waitForEngineState,
+  waitForStillCanvas,
+} from './support/viewerState';
 
 const MODEL = 'NAPA-TR03_TC12';
 const ADMIN = { email: 'colour-admin@yard.example', fullName: 'Cora Colour', password: 'colour-password-1' };
