@@ -26,7 +26,7 @@ import {
   type LegendEntry,
 } from '../logic/colouringPlan';
 import { loadColouringQuantities, type ColouringQuantity } from '../logic/colouringQuantities';
-import { claimAppearance, releaseAppearance } from './appearance';
+import { appearanceStore, claimAppearance, releaseAppearance } from './appearance';
 import { currentProjectStore } from './currentProject';
 import { showToast } from './toasts';
 import { getEngine, viewerStore } from './viewer';
@@ -196,8 +196,21 @@ async function purposesFor(modelName: string, revision: number) {
   return cache.purposes;
 }
 
-async function apply(): Promise<void> {
+/** Colourings run one after the other: each restores exactly what the one before it painted. */
+let queue: Promise<void> = Promise.resolve();
+
+function apply(): Promise<void> {
   const run = ++applying;
+  queue = queue.then(
+    () => applyNow(run),
+    () => applyNow(run),
+  );
+  return queue;
+}
+
+async function applyNow(run: number): Promise<void> {
+  // A newer change is queued behind this one: it paints the latest choice.
+  if (run !== applying) return;
   const engine = getEngine();
   const objects = viewerStore.objects;
   const modelName = currentProjectStore.modelName;
@@ -243,6 +256,13 @@ async function apply(): Promise<void> {
     const thickness = side
       ? await engine.api.setThicknessView(thicknessInput(side, types, columns, plan))
       : (await engine.api.setThicknessView(null), null);
+    if (appearanceStore.owner !== 'colouring') {
+      // Released (e.g. the comparison started) while painting: take back what this run painted.
+      cache.painted = new Uint32Array(0);
+      await engine.api.setObjectColorArray(plan.nodeIds, null);
+      await engine.api.setThicknessView(null);
+      return;
+    }
     if (run !== applying) return;
     colouringStore.legend = plan.legend;
     colouringStore.withoutValue = plan.withoutValue;
