@@ -5,12 +5,12 @@
  * plate or bracket the real thickness (PLTH, m × 1000 = mm) extruded from the moulded surface to the
  * material side (MSIDE, viewer.md §3 "Material side directions").
  *
- * The scene holds each plate as the solid the importer built (engine/ocx/plateMesh.ts). Its two faces are
- * found from the triangle normals against the plate's normal n (area-weighted, sign-aligned); the
- * material side code gives a world direction d (FORE +x, AFT −x, PS +y, SB −y, TOP +z, BOT −z; IN toward
- * the centre plane for a transverse normal, upward for a vertical one; OUT the opposite), and the
- * extrusion goes along ±n, the sign of d·n. The moulded surface is the face whose outward normal points
- * away from the material (for MID the mid layer, extruded t/2 to each side). Where the drawn steel and
+ * The scene holds each plate as the solid the importer built (engine/ocx/plateMesh.ts). The material side
+ * code gives a world direction d (FORE +x, AFT −x, PS +y, SB −y, TOP +z, BOT −z; IN toward the centre
+ * plane for a transverse normal, upward for a vertical one; OUT the opposite). The moulded surface is
+ * the face whose outward normal points away from the steel (against d), judged triangle by triangle so
+ * curved shell plates come out right, and it is extruded by t into the steel along its own normal (for
+ * MID the mid layer, extruded t/2 to each side). Where the drawn steel and
  * the data agree the overlay covers the solid exactly; where they disagree (another thickness, the
  * steel on the other side) the overlay shows it. Parts whose side is UNDEFINED, or whose d is nearly in
  * the plate's plane, are skipped and counted. Profiles (stiffeners) are given with side '' and overlaid
@@ -113,7 +113,7 @@ export class ThicknessView {
       const ok =
         tris.length > 0 &&
         (input.sides[k] === ''
-          ? (pos.push(...tris), true)
+          ? appendAll(pos, tris)
           : slab(tris, input.thickness[k] * THICKNESS_SCALE, input.sides[k], pos));
       if (!ok) {
         skipped++;
@@ -168,14 +168,19 @@ export class ThicknessView {
 
 /**
  * Appends the slab of one sheet part to `out` (triangles, 9 values each): the moulded face and the same
- * face moved by `tMm` to the material side. @returns false when the part has no usable side or faces.
+ * face moved by `tMm` into the steel. Each face triangle is judged on its own (curved shell plates turn
+ * through large angles): with its outward normal ν (the solid's signed volume tells outward from inward
+ * winding) and the side's direction d there, it is on the moulded surface when ν·d < −0.3 (the steel lies
+ * behind it toward d), and it is moved along −ν. MID is centred on the mid layer (midSlab).
+ * @returns false when the part has no usable side or faces (nothing appended).
  */
 function slab(tris: number[], tMm: number, side: string, out: number[]): boolean {
   if (!(tMm > 0)) return false;
   const m = tris.length / 9;
   const normals = new Float64Array(m * 3);
   const areas = new Float64Array(m);
-  let big = -1;
+  let volume = 0,
+    total = 0;
   for (let i = 0; i < m; i++) {
     const o = i * 9;
     const ux = tris[o + 3] - tris[o],
@@ -189,66 +194,95 @@ function slab(tris: number[], tMm: number, side: string, out: number[]): boolean
       nz = ux * vy - uy * vx;
     const a = Math.hypot(nx, ny, nz);
     areas[i] = a;
+    total += a;
     if (a > 0) normals.set([nx / a, ny / a, nz / a], i * 3);
-    if (big < 0 || a > areas[big]) big = i;
+    volume += tris[o] * nx + tris[o + 1] * ny + tris[o + 2] * nz;
   }
-  if (big < 0 || !(areas[big] > 0)) return false;
-  // The plate normal: area-weighted face normals turned to agree with the largest triangle.
+  if (!(total > 0)) return false;
+  // Outward winding gives a positive volume; a part wound inside out has its normals turned.
+  const w = volume < 0 ? -1 : 1;
+  // Slivers far below the mean triangle are left out: the package's quantisation may have turned them over.
+  const minArea = (0.01 * total) / m;
+  if (side === 'MID') return midSlab(tris, normals, areas, w, minArea, tMm, out);
+  const start = out.length;
+  let drawnArea = 0;
+  for (let i = 0; i < m; i++) {
+    if (areas[i] < minArea) continue;
+    const nu: V3 = [w * normals[i * 3], w * normals[i * 3 + 1], w * normals[i * 3 + 2]];
+    const o = i * 9;
+    const c: V3 = [0, 1, 2].map((k) => (tris[o + k] + tris[o + 3 + k] + tris[o + 6 + k]) / 3) as V3;
+    const d = sideDirection(side, nu, c);
+    if (!d || nu[0] * d[0] + nu[1] * d[1] + nu[2] * d[2] > -0.3) continue;
+    for (let k = 0; k < 9; k++) out.push(tris[o + k]);
+    for (let k = 0; k < 9; k++) out.push(tris[o + k] - tMm * nu[k % 3]);
+    drawnArea += areas[i];
+  }
+  // The moulded face is about half the solid's surface; a side across the plate (FORE on a deck) finds
+  // only edge walls: no usable side.
+  if (drawnArea < 0.2 * total) {
+    out.length = start;
+    return false;
+  }
+  return true;
+}
+
+/**
+ * MID: the steel is centred on the moulded surface, the mid layer of the drawn solid. The part's normal n
+ * (area-weighted, sign-aligned to its largest triangle) splits the faces; the solid's own thickness g
+ * between them places the mid layer, and the slab spans ±t/2 about it, drawn from the face facing −n.
+ */
+function midSlab(
+  tris: number[],
+  normals: Float64Array,
+  areas: Float64Array,
+  w: number,
+  minArea: number,
+  tMm: number,
+  out: number[],
+): boolean {
+  const m = areas.length;
+  let big = 0;
+  for (let i = 1; i < m; i++) if (areas[i] > areas[big]) big = i;
   const ref: V3 = [normals[big * 3], normals[big * 3 + 1], normals[big * 3 + 2]];
   const nSum: V3 = [0, 0, 0];
-  const c: V3 = [0, 0, 0];
-  let aSum = 0;
   for (let i = 0; i < m; i++) {
     const d = normals[i * 3] * ref[0] + normals[i * 3 + 1] * ref[1] + normals[i * 3 + 2] * ref[2];
     if (Math.abs(d) < 0.5) continue;
-    const s = Math.sign(d) * areas[i];
-    for (let k = 0; k < 3; k++) {
-      nSum[k] += s * normals[i * 3 + k];
-      c[k] += (areas[i] * (tris[i * 9 + k] + tris[i * 9 + 3 + k] + tris[i * 9 + 6 + k])) / 3;
-    }
-    aSum += areas[i];
+    for (let k = 0; k < 3; k++) nSum[k] += Math.sign(d) * areas[i] * normals[i * 3 + k];
   }
   const L = Math.hypot(...nSum);
-  if (!(L > 0) || !(aSum > 0)) return false;
+  if (!(L > 0)) return false;
   const n: V3 = [nSum[0] / L, nSum[1] / L, nSum[2] / L];
-  const centroid: V3 = [c[0] / aSum, c[1] / aSum, c[2] / aSum];
-  // The two faces (wound outward along +n and along −n) and the steel's own thickness g between them.
-  const dotN = (i: number, v: number) =>
-    tris[i * 9 + v * 3] * n[0] + tris[i * 9 + v * 3 + 1] * n[1] + tris[i * 9 + v * 3 + 2] * n[2];
+  const along = (i: number) => {
+    let s = 0;
+    for (let v = 0; v < 3; v++) for (let k = 0; k < 3; k++) s += tris[i * 9 + v * 3 + k] * n[k];
+    return s / 3;
+  };
+  // Faces by outward normal: along +n (upper) and along −n (lower).
   let hi = 0,
-    hiN = 0,
+    hiA = 0,
     lo = 0,
-    loN = 0;
+    loA = 0;
   for (let i = 0; i < m; i++) {
-    const d = normals[i * 3] * n[0] + normals[i * 3 + 1] * n[1] + normals[i * 3 + 2] * n[2];
-    if (d > 0.5) for (let v = 0; v < 3; v++) (hi += dotN(i, v)), hiN++;
-    else if (d < -0.5) for (let v = 0; v < 3; v++) (lo += dotN(i, v)), loN++;
+    const d = w * (normals[i * 3] * n[0] + normals[i * 3 + 1] * n[1] + normals[i * 3 + 2] * n[2]);
+    if (d > 0.5) (hi += along(i) * areas[i]), (hiA += areas[i]);
+    else if (d < -0.5) (lo += along(i) * areas[i]), (loA += areas[i]);
   }
-  if (hiN === 0 || loN === 0) return false;
-  // Outward faces give g > 0; a part wound inside out gives g < 0 and its faces swap roles.
-  const raw = hi / hiN - lo / loN;
-  const inverted = raw < 0;
-  const g = Math.abs(raw);
-  let base: 1 | -1; // outward normal of the moulded face, as a multiple of n
-  let from: number, to: number; // offsets along n of the slab, from the moulded face
-  if (side === 'MID') {
-    base = -1;
-    from = g / 2 - tMm / 2;
-    to = g / 2 + tMm / 2;
-  } else {
-    const d = sideDirection(side, n, centroid);
-    if (!d) return false;
-    const dn = d[0] * n[0] + d[1] * n[1] + d[2] * n[2];
-    if (Math.abs(dn) < 0.2) return false;
-    // Material along +n: the moulded face is the one facing −n, and the slab grows toward +n.
-    base = dn > 0 ? -1 : 1;
-    from = 0;
-    to = dn > 0 ? tMm : -tMm;
-  }
+  if (!(hiA > 0 && loA > 0)) return false;
+  const g = Math.max(0, hi / hiA - lo / loA);
+  let drawn = 0;
   for (let i = 0; i < m; i++) {
-    const d = normals[i * 3] * n[0] + normals[i * 3 + 1] * n[1] + normals[i * 3 + 2] * n[2];
-    if (!(base > 0 !== inverted ? d > 0.5 : d < -0.5)) continue;
-    for (const off of [from, to]) for (let k = 0; k < 9; k++) out.push(tris[i * 9 + k] + off * n[k % 3]);
+    const d = w * (normals[i * 3] * n[0] + normals[i * 3 + 1] * n[1] + normals[i * 3 + 2] * n[2]);
+    if (areas[i] < minArea || d > -0.5) continue;
+    for (const off of [g / 2 - tMm / 2, g / 2 + tMm / 2])
+      for (let k = 0; k < 9; k++) out.push(tris[i * 9 + k] + off * n[k % 3]);
+    drawn++;
   }
+  return drawn > 0;
+}
+
+/** Appends `from` to `to` (a loop: a spread of a long profile's triangles would overflow the call stack). */
+function appendAll(to: number[], from: number[]): true {
+  for (let i = 0; i < from.length; i++) to.push(from[i]);
   return true;
 }

@@ -3,10 +3,12 @@
  * | opacity 0.5, scale 1000"): colours for many parts in one typed-array call and back to the type
  * colours, and the thickness view's slab: the moulded face extruded by PLTH × 1000 mm to the material side.
  */
+import path from 'node:path';
 import type { BufferGeometry, Material, Mesh } from 'three';
 import { describe, expect, it } from 'vitest';
 import { Engine, type EngineRenderer } from '../../../engine/Engine';
 import type { EngineObjectTable } from '../../../engine/EngineApi';
+import { importOcxFile } from '../../../engine/node/ocx/importFile';
 import { OBJECT_TYPE_COLORS } from '../../../engine/scene/typeColors';
 import { sideDirection, THICKNESS_OVERLAY_OPACITY } from '../../../engine/tools/ThicknessView';
 import { boxMesh, fakeFetch, packageBytes } from '../scene/sceneFixtures';
@@ -122,4 +124,59 @@ describe('thickness view', () => {
     });
     e.dispose();
   });
+});
+
+describe('thickness view on real models', () => {
+  // The importer builds each plate between its moulded surface and the material side (TOP, BOT, PS, SB,
+  // FORE, AFT on TC12 and M8's plates and brackets, OUT and IN on the curved shell plates of M4, M7, TC13): the overlay drawn
+  // from PLTH and MSIDE alone must cover the same steel (within the package's quantisation).
+  for (const name of ['NAPA-TR03_TC12', 'NAPA-OCX_M8', 'NAPA-OCX_M4', 'NAPA-OCX_M7', 'NAPA-TR03_TC13']) {
+    it(`${name}: every plate's and bracket's slab lies on the steel the importer drew`, async () => {
+      const model = await importOcxFile(path.resolve(__dirname, `../../../../shared/models/ocx/${name}.3docx`));
+      const r: EngineRenderer = { setPixelRatio() {}, setSize() {}, render() {}, dispose() {} };
+      const e = new Engine({
+        createRenderer: () => r,
+        fetchFn: fakeFetch(packageBytes(model.meshes, model.objects.length)),
+      });
+      await e.init({ canvas: {} as OffscreenCanvas, width: 400, height: 300, pixelRatio: 1 });
+      e.setObjectTable({
+        ids: model.objects.map((o) => o.id),
+        types: model.objects.map((o) => o.type),
+        parents: Int32Array.from(model.objects, (o) => o.parent),
+      });
+      await e.loadModel('/m.sc', {});
+      const bounds = e.inspect().model!.objectBounds;
+      let checked = 0;
+      const off: string[] = [];
+      model.objects.forEach((o, i) => {
+        const { PLTH, MSIDE } = model.properties[i];
+        if ((o.type !== 'PLATE' && o.type !== 'BRACKET') || typeof PLTH !== 'number' || typeof MSIDE !== 'string')
+          return;
+        if (MSIDE === 'UNDEFINED') return;
+        const res = e.setThicknessView({
+          nodeIds: Uint32Array.of(i),
+          thickness: Float32Array.of(PLTH),
+          sides: [MSIDE],
+          rgb: new Uint8Array(3),
+        });
+        if (res.drawn === 0) return;
+        checked++;
+        const p = (overlay(e)!.geometry as BufferGeometry).getAttribute('position');
+        const min = [Infinity, Infinity, Infinity],
+          max = [-Infinity, -Infinity, -Infinity];
+        for (let k = 0; k < p.count; k++)
+          [p.getX(k), p.getY(k), p.getZ(k)].forEach((v, a) => {
+            min[a] = Math.min(min[a], v);
+            max[a] = Math.max(max[a], v);
+          });
+        const b = bounds.subarray(i * 6, i * 6 + 6);
+        const tol = 2 + PLTH * 100; // quantisation, and 10 % of the thickness
+        const dev = Math.max(...[0, 1, 2].flatMap((a) => [Math.abs(min[a] - b[a]), Math.abs(max[a] - b[a + 3])]));
+        if (dev > tol) off.push(`${o.id} ${MSIDE} ${(PLTH * 1000).toFixed(1)} mm: ${dev.toFixed(1)} mm`);
+      });
+      expect(checked).toBeGreaterThan(0);
+      expect(off).toEqual([]);
+      e.dispose();
+    });
+  }
 });
