@@ -9,3 +9,4 @@ export * from './geometry';
 export * from './admin';
 export * from './comments';
 export * from './compare';
+export * from './colouring';

@@ -3,10 +3,12 @@
  * revision's objects.json / properties.json through the RevisionCache. Lengths leave in metres
  * (engine millimetres ÷ 1000):
  * GET /api/keelson-instance/model/objects, GET .../model/properties, POST .../steel/quantities,
- * GET .../maintenance/status.
+ * GET .../maintenance/status, GET .../ship-model/purpose-colors.
  */
 import type { FastifyInstance } from 'fastify';
 import { PROPERTY_CATALOGUE } from '../../engine/model/properties';
+import { purposeColor } from '../../engine/section/purposeColors';
+import { PurposeColorsQuerySchema, type PurposeColorsResponse } from '../contract/colouring';
 import {
   MaintenanceQuerySchema,
   ModelQuerySchema,
@@ -137,6 +139,30 @@ export default async function instanceRoutes(app: FastifyInstance): Promise<void
         for (const c of codes) quantities[c] = rec?.[c.split('/')[0].toUpperCase()] ?? null;
         return { id, quantities };
       });
+    },
+  });
+
+  // Compartment purposes and their colours for colouring compartments by purpose (application.md §4).
+  defineRoute(app, {
+    method: 'GET',
+    url: `${base}/ship-model/purpose-colors`,
+    access: Access.byModel,
+    query: PurposeColorsQuerySchema,
+    handler: async ({ query: q }): Promise<PurposeColorsResponse> => {
+      const { data } = await load(q.modelName, q.revision);
+      const counts = new Map<string, number>();
+      let compartments = 0;
+      data.objects.forEach((o, i) => {
+        if (o.type !== 'COMPARTMENT') return;
+        compartments++;
+        const p = data.properties[i]?.PURP;
+        const purpose = typeof p === 'string' ? p.trim() : '';
+        if (purpose) counts.set(purpose, (counts.get(purpose) ?? 0) + 1);
+      });
+      const purposes = [...counts.entries()]
+        .sort(([a], [b]) => a.localeCompare(b, 'en'))
+        .map(([purpose, count]) => ({ purpose, color: purposeColor(purpose), count }));
+      return { hasArrangement: compartments > 0, purposes };
     },
   });
 

@@ -235,6 +235,11 @@ const SAMPLES_BY_ROUTE: Record<string, Sample> = {
     project: SHIP,
     req: () => ({ url: `/api/keelson-instance/model/property-columns?${model({ codes: 'NAME' })}` }),
   },
+  'GET /api/keelson-instance/ship-model/purpose-colors': {
+    who: 'read',
+    project: SHIP,
+    req: () => ({ url: `/api/keelson-instance/ship-model/purpose-colors?${model()}` }),
+  },
   'POST /api/keelson-instance/steel/quantities': {
     who: 'read',
     project: SHIP,

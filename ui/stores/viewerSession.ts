@@ -26,6 +26,7 @@ import { setCurrentProject } from './currentProject';
 import { storeError } from './errors';
 import { handleCommentsEngineEvent } from './comments';
 import { resetComparison } from './comparison';
+import { resetColouring } from './colouring';
 import { connectSections, handleSectionsEvent, loadSavedSections, resetSections } from './sections';
 import { connectSurfaceObjects } from './surfaceObjects';
 import { closeToast, showToast } from './toasts';
@@ -143,6 +144,7 @@ export function closeViewerSession(): void {
   if (session.toast !== null) closeToast(session.toast);
   resetViewer();
   resetTools();
+  resetColouring();
   resetSections();
   resetComparison();
 }
@@ -187,6 +189,7 @@ function shutDown(session: Session, reason: 'inactivity' | 'connection-lost', te
   session.idle = null;
   resetViewer();
   resetTools();
+  resetColouring();
   resetSections(session.target.modelName);
   resetComparison();
   markViewerClosed(reason);
@@ -212,6 +215,7 @@ function stopRun(run: Run): void {
 function startRun(target: ViewerSessionTarget): Run {
   resetViewer();
   resetTools();
+  resetColouring();
   resetSections(target.modelName);
   resetComparison();
   const run: Run = { cancelled: false, client: null, canvas: newCanvas(target.host), disconnect: [] };

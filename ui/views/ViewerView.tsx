@@ -14,6 +14,7 @@ import { RightPanels } from '../comments/RightPanels';
 import { parseRevisionParam } from '../logic/format';
 import { loadPercent, viewerStore, type ViewerClosedReason } from '../stores/viewer';
 import { closeViewerSession, openViewerSession, reconnectViewerSession } from '../stores/viewerSession';
+import { ColouringLegend } from '../colouring/ColouringLegend';
 import { ClippingControls } from '../viewer/ClippingControls';
 import { ContextMenu } from '../viewer/ContextMenu';
 import { DeleteSectionDialog } from '../viewer/DeleteSectionDialog';
@@ -159,6 +160,7 @@ export function ViewerView({ modelName }: { modelName: string }) {
             <ClippingControls />
             <MeasurePanel />
             <ComparisonSummary />
+            <ColouringLegend />
           </>
         )}
         <SectionDialog />
