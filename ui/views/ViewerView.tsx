@@ -9,6 +9,7 @@
 import { useEffect, useRef } from 'react';
 import { useSearch } from 'wouter';
 import { useSnapshot } from 'valtio';
+import { StatusColouringPanel } from '../approval/StatusColouringPanel';
 import { CommentsOverlay } from '../comments/CommentsOverlay';
 import { RightPanels } from '../comments/RightPanels';
 import { parseRevisionParam } from '../logic/format';
@@ -157,6 +158,7 @@ export function ViewerView({ modelName }: { modelName: string }) {
             <MouseCoordinates />
             <ClippingControls />
             <MeasurePanel />
+            <StatusColouringPanel projectName={modelName} />
           </>
         )}
         <SectionDialog />
