@@ -136,8 +136,26 @@ async function usage(id: number): Promise<number> {
   }
 }
 
+/** Options with a commit under way (Enter and the blur that follows must not send twice). */
+const committing = new Set<string>();
+
+/** Runs `fn` unless a commit of `key` is under way or waits for confirmation. */
+async function once(key: string, fn: () => Promise<void>): Promise<void> {
+  if (committing.has(key) || statusOptionsStore.confirm?.key === key) return;
+  committing.add(key);
+  try {
+    await fn();
+  } finally {
+    committing.delete(key);
+  }
+}
+
 /** Sends a changed name (a new option is created); asks first when objects use the option. */
-export async function commitName(key: string): Promise<void> {
+export function commitName(key: string): Promise<void> {
+  return once(key, () => commitNameNow(key));
+}
+
+async function commitNameNow(key: string): Promise<void> {
   const o = find(key);
   if (!o || nameError(key) !== null) return;
   if (o.id === null) return createIfValid(key);
@@ -152,7 +170,11 @@ export async function commitName(key: string): Promise<void> {
 }
 
 /** Sends a changed colour; asks first when objects use the option. */
-export async function commitColor(key: string): Promise<void> {
+export function commitColor(key: string): Promise<void> {
+  return once(key, () => commitColorNow(key));
+}
+
+async function commitColorNow(key: string): Promise<void> {
   const o = find(key);
   if (!o || o.color === o.savedColor) return;
   if (o.id === null) {
@@ -184,9 +206,9 @@ export async function confirmPending(): Promise<void> {
   const c = statusOptionsStore.confirm;
   statusOptionsStore.confirm = null;
   if (!c) return;
-  if (c.kind === 'rename') await sendName(c.key);
-  else if (c.kind === 'color') await sendColor(c.key);
-  else await sendDelete(c.key);
+  await once(c.key, () =>
+    c.kind === 'rename' ? sendName(c.key) : c.kind === 'color' ? sendColor(c.key) : sendDelete(c.key),
+  );
 }
 
 /** The confirm dialog's Cancel: the edit is undone. */
