@@ -129,6 +129,26 @@ export class ObjectStatuses {
     }
   }
 
+  /**
+   * Forgets the statuses and history of `project` set in revisions after `latest` (every revision when
+   * `latest` is 0): after a project or its latest revision is deleted, a new revision that gets the same
+   * number must not inherit them. Statuses set in a deleted earlier revision still carry into later ones.
+   */
+  async forgetAfter(project: string, latest: number): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      await trx
+        .deleteFrom('object_statuses')
+        .where('project_name', '=', project)
+        .where('revision', '>', latest)
+        .execute();
+      await trx
+        .deleteFrom('object_status_history')
+        .where('project_name', '=', project)
+        .where('revision', '>', latest)
+        .execute();
+    });
+  }
+
   /** The recorded changes of one part up to `revision`, oldest first. */
   async history(project: string, key: string, revision: number): Promise<ApprovalHistoryEntry[]> {
     const rows = await this.db

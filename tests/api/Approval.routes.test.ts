@@ -33,6 +33,8 @@ let uploader: string;
 let project: string;
 let rev1: ApiModelObject[];
 let rev2: ApiModelObject[];
+/** Parts whose status was set in revision 1 (a, b) and changed in revision 2 (a). */
+let followed: { a: ApiModelObject; b: ApiModelObject };
 
 const BASE = '/api/viewer/approval-status';
 const GEO = '/api/viewer/geometry/approval-status';
@@ -226,6 +228,7 @@ describe('object statuses', () => {
     expect(rev2.some((o) => rev1.some((p) => p.id === o.id))).toBe(false);
     const { byName } = await options();
     const [a, b] = [shared[3], shared[4]];
+    followed = { a, b };
     const set = (rev: number, status: string, ids: string[]) =>
       call(
         uploader,
@@ -283,6 +286,29 @@ describe('object statuses', () => {
       [part],
     );
     expect(refused.statusCode).toBe(400);
+  });
+
+  it('a revision that replaces a deleted latest one inherits only what earlier revisions set', async () => {
+    const del = await call(
+      admin,
+      'DELETE',
+      `/api/viewer/project/delete-revision?${q({ projectName: project, revisionNumber: 2 })}`,
+    );
+    expect(del.statusCode, del.body).toBe(200);
+    const { payload, headers } = multipartFile('NAPA-OCX_M8_renamed.ocx', M8_RENAMED);
+    const up = await t.app.inject({
+      method: 'POST',
+      url: `/api/viewer/project/add/project-uploaded?${q({ projectName: project })}`,
+      payload,
+      headers: { ...headers, ...bearer(admin) },
+    });
+    expect(up.statusCode, up.body).toBe(200);
+    await t.app.ctx.conversions.wait(up.json().conversionId);
+    const again = await objects(2);
+    const byGuid = new Map(again.map((o) => [o.guid, o.id]));
+    const ids = [byGuid.get(followed.a.guid)!, byGuid.get(followed.b.guid)!, again.filter((o) => o.bounds)[7].id];
+    // a was Approved in the deleted revision 2: back to Rejected from revision 1; the removed one is Not set.
+    expect([...(await statusesOf(reader, 2, ids)).values()]).toEqual(['Rejected', 'Rejected', 'Not set']);
   });
 
   it('bounds the lists it accepts and hides projects the user may not see', async () => {
