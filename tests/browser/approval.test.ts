@@ -186,6 +186,25 @@ describe('status options in the admin settings', () => {
     await option('Accepted').waitFor({ state: 'detached' });
   }, 120_000);
 
+  it('restores the old name when the server refuses a rename, with the message of application.md §8', async () => {
+    // Another administrator takes the name first: the editor's own check cannot know it, the server refuses.
+    const taken = await apiRequest(server.url, token, 'POST', '/api/viewer/approval-status', { name: 'Checked' });
+    expect(taken.status).toBe(200);
+    const name = option('Rejected').getByLabel('Status name');
+    await name.fill('Checked');
+    await name.press('Tab');
+    await page
+      .getByTestId('toast-error')
+      .getByText('Unable to rename status option. Try again later or contact your organization administrator.')
+      .waitFor();
+    await page.waitForFunction(
+      () =>
+        document.querySelector<HTMLInputElement>('[data-status-option="Rejected"] input[aria-label="Status name"]')
+          ?.value === 'Rejected',
+    );
+    expect((await options()).filter((o) => o.name === 'Rejected').length).toBe(1);
+  }, 60_000);
+
   it('shows the part of the deleted option as ** REMOVED **', async () => {
     await openAndSelect(`${server.url}/${MODEL}?revision=2`);
     await statusIs('** REMOVED **');
