@@ -30,31 +30,31 @@ export class ObjectStatuses {
    * @param keys part keys (objectKey); 'all' reads every part of the project
    */
   async read(project: string, revision: number, keys: readonly string[] | 'all'): Promise<Map<string, number>> {
-    const out = new Map<string, { rev: number; status: number }>();
-    const take = (rows: { object_key: string; revision: number; status_id: number }[]) => {
-      for (const r of rows) {
-        const prev = out.get(r.object_key);
-        if (!prev || prev.rev < r.revision) out.set(r.object_key, { rev: r.revision, status: r.status_id });
-      }
+    const out = new Map<string, number>();
+    // Rows come in primary-key order (key, then revision), so the last row of a key is its status.
+    const take = (rows: { object_key: string; status_id: number }[], wanted: Set<string> | null) => {
+      for (const r of rows) if (!wanted || wanted.has(r.object_key)) out.set(r.object_key, r.status_id);
     };
     const base = () =>
       this.db
         .selectFrom('object_statuses')
-        .select(['object_key', 'revision', 'status_id'])
+        .select(['object_key', 'status_id'])
         .where('project_name', '=', project)
-        .where('revision', '<=', revision);
+        .where('revision', '<=', revision)
+        .orderBy('object_key')
+        .orderBy('revision');
     if (keys === 'all' || keys.length > BY_KEY_LIMIT) {
-      const wanted = keys === 'all' ? null : new Set(keys);
-      take((await base().execute()).filter((r) => !wanted || wanted.has(r.object_key)));
+      take(await base().execute(), keys === 'all' ? null : new Set(keys));
     } else {
       for (let i = 0; i < keys.length; i += CHUNK)
         take(
           await base()
             .where('object_key', 'in', keys.slice(i, i + CHUNK))
             .execute(),
+          null,
         );
     }
-    return new Map([...out].map(([k, v]) => [k, v.status]));
+    return out;
   }
 
   /** True while a change of `key` in `project` is being written. */
