@@ -6,7 +6,8 @@
  * the options in the admin settings, where renaming and deleting the used option ask for confirmation and
  * an unused one changes colour without asking; the part's status then shows '** REMOVED **'.
  */
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { PNG } from 'pngjs';
@@ -26,6 +27,8 @@ let token: string;
 /** Where the chosen part is drawn (page px) and its name. */
 let point: [number, number];
 let partName = '';
+/** Screenshots of the panels for a look by eye (not compared). */
+const shots = mkdtempSync(path.join(tmpdir(), 'keelson-approval-'));
 
 const statusSelect = () => page.getByRole('combobox', { name: 'Object status' });
 const selectedStatus = () => statusSelect().evaluate((s: HTMLSelectElement) => s.selectedOptions[0]?.textContent ?? '');
@@ -85,6 +88,7 @@ describe('object status in the viewer', () => {
     const history = page.getByTestId('object-status-history');
     await history.getByText('Not set → Approved').waitFor();
     expect(await history.textContent()).toContain(ADMIN.email);
+    await page.getByTestId('properties-panel').screenshot({ path: path.join(shots, 'properties.png') });
   }, 180_000);
 
   it('colours the part with its status colour and counts the revision per status', async () => {
@@ -104,6 +108,7 @@ describe('object status in the viewer', () => {
     // Approved is #4caf50: green dominates however the part is lit.
     expect(g, `rgb ${r},${g},${b}`).toBeGreaterThan(r + 20);
     expect(g, `rgb ${r},${g},${b}`).toBeGreaterThan(b + 20);
+    await page.screenshot({ path: path.join(shots, 'colouring.png') });
     await counts.getByLabel('Colour by status').uncheck();
   }, 120_000);
 
@@ -155,6 +160,7 @@ describe('status options in the admin settings', () => {
     await name.fill('Accepted');
     await name.press('Tab');
     await dialog().getByText('Change status name').waitFor();
+    await page.screenshot({ path: path.join(shots, 'rename-dialog.png') });
     await dialog().getByRole('button', { name: 'Change name' }).click();
     await expect.poll(async () => (await options()).map((o) => o.name)).toContain('Accepted');
 
@@ -184,6 +190,7 @@ describe('status options in the admin settings', () => {
     await dialog().getByRole('button', { name: 'Delete option' }).click();
     await expect.poll(async () => (await options()).map((o) => o.name)).not.toContain('Accepted');
     await option('Accepted').waitFor({ state: 'detached' });
+    await editor.screenshot({ path: path.join(shots, 'editor.png') });
   }, 120_000);
 
   it('restores the old name when the server refuses a rename, with the message of application.md §8', async () => {
@@ -208,5 +215,6 @@ describe('status options in the admin settings', () => {
   it('shows the part of the deleted option as ** REMOVED **', async () => {
     await openAndSelect(`${server.url}/${MODEL}?revision=2`);
     await statusIs('** REMOVED **');
+    console.log(`approval screenshots: ${shots}`);
   }, 180_000);
 });

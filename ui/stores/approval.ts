@@ -98,7 +98,8 @@ export async function watchObjectStatus(target: StatusTarget | null): Promise<vo
   }
   if (!target || target.ids.length === 0) return;
   try {
-    await loadStatusOptions();
+    // A new selection reads the options again: an administrator may have changed them meanwhile.
+    if (approvalStore.statuses === null) await loadStatusOptions(true);
     const items = await readObjectStatuses(target.projectName, target.revision, target.ids);
     if (seq !== readSeq) return;
     approvalStore.statuses = items;
