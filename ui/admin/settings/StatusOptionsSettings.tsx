@@ -143,8 +143,8 @@ export function StatusOptionsSettings() {
                   {CONFIRM[s.confirm.kind].title}
                 </DialogTitle>
                 <p className="mb-4 text-sm text-slate-700">
-                  {s.confirm.count} object status{s.confirm.count === 1 ? '' : 'es'} use "{pending?.savedName}".{' '}
-                  {CONFIRM[s.confirm.kind].text}
+                  {s.confirm.count} {s.confirm.count === 1 ? 'object has' : 'objects have'} the status "
+                  {pending?.savedName}". {CONFIRM[s.confirm.kind].text}
                 </p>
                 <div className="flex justify-end gap-2">
                   <button type="button" className="btn-secondary" onClick={cancelPending}>
