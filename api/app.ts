@@ -30,6 +30,7 @@ import referenceSystemRoutes from './routes/referenceSystem';
 import sectionRoutes from './routes/sections';
 import geometryRoutes from './routes/geometry';
 import adminRoutes from './routes/admin';
+import approvalRoutes from './routes/approval';
 import { defineRoute } from './routes/define';
 import { ProjectAccess } from './access/ProjectAccess';
 import { CommentStore, STALE_UPLOAD_MS } from './comments/CommentStore';
@@ -196,6 +197,7 @@ export async function buildApp(
   await app.register(adminRoutes);
   await app.register(commentRoutes);
   await app.register(compareRoutes);
+  await app.register(approvalRoutes);
 
   app.addHook('onClose', async () => {
     await ctx.conversions.close();

@@ -10,3 +10,4 @@ export * from './admin';
 export * from './comments';
 export * from './compare';
 export * from './colouring';
+export * from './approval';

@@ -146,8 +146,59 @@ export interface CommentAttachmentsTable {
   position: number;
 }
 
+/**
+ * Object status options (application.md §3 "Approval status", §4 "Status options editing"): one row each;
+ * the default status (objects never given one) and the removed status (objects whose option was deleted)
+ * are fixed rows that are not editable.
+ */
+export interface ApprovalStatusesTable {
+  id: Generated<number>;
+  /** Unique, case-insensitively. */
+  name: string;
+  /** '#rrggbb'. */
+  color: string;
+  is_editable: number;
+  is_default: number;
+  is_removed: number;
+  /** Position in the option list. */
+  position: number;
+}
+
+/**
+ * The status of an object in a project from a revision on (viewer.md §3 "Approval status"): keyed by the
+ * part's GUID ('id:' + OCX id when it has none), so it follows the part into later revisions; the status of
+ * revision R is the row of the highest revision ≤ R.
+ */
+export interface ObjectStatusesTable {
+  /** Upper-case project name. */
+  project_name: string;
+  object_key: string;
+  revision: number;
+  status_id: number;
+}
+
+/** Every object status change (who, when, from, to), newest last per object. */
+export interface ObjectStatusHistoryTable {
+  id: Generated<number>;
+  project_name: string;
+  object_key: string;
+  revision: number;
+  /** Status before (null = default) and after, with their names at the time of the change. */
+  from_status_id: number | null;
+  from_name: string;
+  to_status_id: number;
+  to_name: string;
+  /** E-mail (lower case) and full name of the user who changed it. */
+  changed_by: string;
+  changed_by_name: string;
+  changed_at: string;
+}
+
 /** The database schema. */
 export interface DB {
+  approval_statuses: ApprovalStatusesTable;
+  object_statuses: ObjectStatusesTable;
+  object_status_history: ObjectStatusHistoryTable;
   users: UsersTable;
   projects: ProjectsTable;
   revisions: RevisionsTable;
@@ -325,6 +376,64 @@ const migrations: Record<string, Migration> = {
     async down(db: Kysely<any>) {
       await db.schema.dropTable('comment_attachments').execute();
       await db.schema.dropTable('comments').execute();
+    },
+  },
+  '006_approval': {
+    async up(db: Kysely<any>) {
+      await db.schema
+        .createTable('approval_statuses')
+        .addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
+        .addColumn('name', 'text', (c) => c.notNull().unique().modifyEnd(sql`COLLATE NOCASE`))
+        .addColumn('color', 'text', (c) => c.notNull())
+        .addColumn('is_editable', 'integer', (c) => c.notNull().defaultTo(1))
+        .addColumn('is_default', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('is_removed', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('position', 'integer', (c) => c.notNull().defaultTo(0))
+        .execute();
+      // The two fixed statuses and a starting set of editable options an administrator may change.
+      await db
+        .insertInto('approval_statuses')
+        .values([
+          { name: 'Not set', color: '#eeeeee', is_editable: 0, is_default: 1, is_removed: 0, position: 0 },
+          { name: 'Removed', color: '#9e9e9e', is_editable: 0, is_default: 0, is_removed: 1, position: 1 },
+          { name: 'In review', color: '#ffc107', is_editable: 1, is_default: 0, is_removed: 0, position: 2 },
+          { name: 'Approved', color: '#4caf50', is_editable: 1, is_default: 0, is_removed: 0, position: 3 },
+          { name: 'Rejected', color: '#f44336', is_editable: 1, is_default: 0, is_removed: 0, position: 4 },
+        ])
+        .execute();
+      await db.schema
+        .createTable('object_statuses')
+        .addColumn('project_name', 'text', (c) => c.notNull())
+        .addColumn('object_key', 'text', (c) => c.notNull())
+        .addColumn('revision', 'integer', (c) => c.notNull())
+        .addColumn('status_id', 'integer', (c) => c.notNull().references('approval_statuses.id'))
+        .addPrimaryKeyConstraint('object_statuses_pk', ['project_name', 'object_key', 'revision'])
+        .execute();
+      await db.schema.createIndex('object_statuses_status').on('object_statuses').column('status_id').execute();
+      await db.schema
+        .createTable('object_status_history')
+        .addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
+        .addColumn('project_name', 'text', (c) => c.notNull())
+        .addColumn('object_key', 'text', (c) => c.notNull())
+        .addColumn('revision', 'integer', (c) => c.notNull())
+        .addColumn('from_status_id', 'integer')
+        .addColumn('from_name', 'text', (c) => c.notNull())
+        .addColumn('to_status_id', 'integer', (c) => c.notNull())
+        .addColumn('to_name', 'text', (c) => c.notNull())
+        .addColumn('changed_by', 'text', (c) => c.notNull())
+        .addColumn('changed_by_name', 'text', (c) => c.notNull())
+        .addColumn('changed_at', 'text', (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createIndex('object_status_history_object')
+        .on('object_status_history')
+        .columns(['project_name', 'object_key'])
+        .execute();
+    },
+    async down(db: Kysely<any>) {
+      await db.schema.dropTable('object_status_history').execute();
+      await db.schema.dropTable('object_statuses').execute();
+      await db.schema.dropTable('approval_statuses').execute();
     },
   },
 };

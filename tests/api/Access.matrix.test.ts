@@ -426,6 +426,69 @@ const SAMPLES_BY_ROUTE: Record<string, Sample> = {
     project: SHIP,
     req: () => ({ url: `/api/keelson-instance/users/all?${model()}` }),
   },
+  // Object status options: read by every signed-in user, changed with admin:view. The administrator's POST
+  // makes the option its DELETE removes.
+  'GET /api/viewer/approval-status/all': {
+    who: 'signedIn',
+    req: () => ({ url: '/api/viewer/approval-status/all' }),
+  },
+  'GET /api/viewer/approval-status/options': {
+    who: 'signedIn',
+    req: () => ({ url: '/api/viewer/approval-status/options' }),
+  },
+  'GET /api/viewer/approval-status': {
+    who: 'signedIn',
+    req: () => ({ url: '/api/viewer/approval-status?id=1' }),
+  },
+  'GET /api/viewer/approval-status/usage': {
+    who: 'admin',
+    req: () => ({ url: '/api/viewer/approval-status/usage?id=1' }),
+  },
+  'POST /api/viewer/approval-status': {
+    who: 'admin',
+    req: () => ({ method: 'POST', url: '/api/viewer/approval-status', payload: { name: 'Matrix status' } }),
+    after: async (_role, res) => {
+      if (res.statusCode === 200) matrixStatusId = res.json().id;
+    },
+  },
+  'PUT /api/viewer/approval-status': {
+    who: 'admin',
+    req: () => ({ method: 'PUT', url: '/api/viewer/approval-status?id=3', payload: { name: 'In review' } }),
+  },
+  'DELETE /api/viewer/approval-status': {
+    who: 'admin',
+    req: () => ({ method: 'DELETE', url: `/api/viewer/approval-status?id=${matrixStatusId}` }),
+  },
+  // Object statuses: read with access to the project (the change, the same path with approvalStatusId, also
+  // needs upload:model: tests/api/Approval.routes.test.ts).
+  'GET /api/viewer/geometry/approval-status/all': {
+    who: 'read',
+    project: SHIP,
+    req: () => ({ url: `/api/viewer/geometry/approval-status/all?${q({ projectName: SHIP })}` }),
+  },
+  'POST /api/viewer/geometry/approval-status': {
+    who: 'read',
+    project: SHIP,
+    req: () => ({
+      method: 'POST',
+      url: `/api/viewer/geometry/approval-status?${q({ projectName: SHIP, revision: '1' })}`,
+      payload: ['x'],
+    }),
+  },
+  'GET /api/viewer/geometry/approval-status/revision-geometry-approval-status-count': {
+    who: 'read',
+    project: SHIP,
+    req: () => ({
+      url: `/api/viewer/geometry/approval-status/revision-geometry-approval-status-count?${q({ projectName: SHIP })}`,
+    }),
+  },
+  // An id M1 does not hold answers 400 naming it once access was granted.
+  'GET /api/viewer/geometry/approval-status/history': {
+    who: 'read',
+    project: SHIP,
+    req: () => ({ url: `/api/viewer/geometry/approval-status/history?${q({ projectName: SHIP, geometry: 'x' })}` }),
+    ok: [400],
+  },
   'GET /api/default/viewer/permissions/all': {
     who: 'admin',
     req: () => ({ url: '/api/default/viewer/permissions/all' }),
@@ -455,6 +518,7 @@ const SAMPLES_BY_ROUTE: Record<string, Sample> = {
 /** Threads made in beforeAll: one per role that may write (the others use the administrator's). */
 const thread: Partial<Record<Role, string>> = {};
 let snapshotId = '';
+let matrixStatusId = 0;
 const threadOf = (role: Role): string => thread[role] ?? thread.admin ?? '';
 const commentPlace = (extra: Record<string, string> = {}, revision = '1') =>
   q({ projectName: SHIP, projectVersionName: 'MAIN', projectRevisionNumber: revision, ...extra });

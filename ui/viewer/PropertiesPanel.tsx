@@ -6,6 +6,7 @@
  */
 import { useEffect, useState } from 'react';
 import { useSnapshot } from 'valtio';
+import { ObjectStatusRow } from '../approval/ObjectStatusRow';
 import { getProperties } from '../api/calls';
 import { mergeProperties, toPropertyRows, type PropertyRow } from '../logic/propertyRows';
 import { viewerStore } from '../stores/viewer';
@@ -103,6 +104,13 @@ export function PropertiesPanel({ modelName }: { modelName: string }) {
           loading && <p className="px-4 py-3 text-sm text-slate-500">Loading properties…</p>
         )}
         <PropertiesComparison nodes={nodes} />
+        {revision !== null && table && (
+          <ObjectStatusRow
+            projectName={modelName}
+            revision={revision}
+            ids={nodes.flatMap((n) => (table[n] ? [table[n].id] : []))}
+          />
+        )}
       </div>
     </section>
   );

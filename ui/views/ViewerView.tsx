@@ -9,6 +9,7 @@
 import { useEffect, useRef } from 'react';
 import { useSearch } from 'wouter';
 import { useSnapshot } from 'valtio';
+import { StatusColouringPanel } from '../approval/StatusColouringPanel';
 import { CommentsOverlay } from '../comments/CommentsOverlay';
 import { RightPanels } from '../comments/RightPanels';
 import { parseRevisionParam } from '../logic/format';
@@ -161,6 +162,7 @@ export function ViewerView({ modelName }: { modelName: string }) {
             <MeasurePanel />
             <ComparisonSummary />
             <ColouringLegend />
+            <StatusColouringPanel projectName={modelName} />
           </>
         )}
         <SectionDialog />
