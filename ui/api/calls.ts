@@ -31,6 +31,8 @@ let instance = 'default';
 export function setInstance(name: string): void {
   instance = name || 'default';
 }
+/** The instance name of the paths ({instance}). */
+export const instanceName = (): string => instance;
 const authPath = (p: string) => `/api/auth/viewer/${encodeURIComponent(instance)}/${p}`;
 
 /** GET /api/config: the client config. */
@@ -38,7 +40,12 @@ export const getConfig = () => request('GET', '/api/config', ClientConfigSchema)
 
 /** POST .../login. 401 is the caller's to show (the server's message under the password field). */
 export const login = (email: string, password: string) =>
-  request('POST', authPath('login'), LoginResponseSchema, { body: { email, password }, allow401: true, silent: true });
+  request('POST', authPath('login'), LoginResponseSchema, {
+    body: { email, password },
+    allow401: true,
+    silent: true,
+    expected: true,
+  });
 
 /**
  * POST .../oidc/authorize: the identity provider's authorization URL for a sign-in that returns to
