@@ -7,7 +7,7 @@ import path from 'node:path';
 import { unzipSync, strFromU8 } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { licenseState } from '../../api/routes/license';
-import { bearer, makeApp, signUp, type TestApp } from './helpers';
+import { bearer, makeApp, signUp, type TestApp, uploadSample } from './helpers';
 
 const DAY = 86_400_000;
 let t: TestApp;
@@ -109,5 +109,23 @@ describe('user guide', () => {
     expect(arch.statusCode).toBe(200);
     expect((await t.app.inject({ url: '/docs/..%2Fpackage.json' })).statusCode).toBe(404);
     expect((await t.app.inject({ url: '/docs/missing.md' })).statusCode).toBe(404);
+  });
+});
+
+describe('opening a model that does not exist', () => {
+  it('answers 404 naming the model or the revision, not an unavailable service', async () => {
+    const name = await uploadSample(t, admin, 'NAPA-OCX_M1');
+    const status = (modelName: string, modelRevision: string) =>
+      t.app.inject({
+        url: `/api/keelson-instance/maintenance/status?modelName=${modelName}&modelRevision=${modelRevision}`,
+        headers: bearer(admin),
+      });
+    expect((await status(name, '1')).json()).toEqual({ status: 'Ok' });
+    const rev = await status(name, '9');
+    expect(rev.statusCode).toBe(404);
+    expect(rev.json().message).toBe(`Revision 9 of project ${name} not found`);
+    const model = await status('NO-SUCH-SHIP', 'latest');
+    expect(model.statusCode).toBe(404);
+    expect(model.json().message).toBe('Project NO-SUCH-SHIP not found');
   });
 });

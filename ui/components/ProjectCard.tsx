@@ -1,7 +1,10 @@
 /**
  * A project card of the start view (application.md §2): 160×120 thumbnail from the newest revision's
  * base64 png, project name, revision information newest first; a converting project shows its progress
- * percentage and message with Cancel (for the user who started it) or, after failure or cancellation, Remove.
+ * percentage and message with Cancel (for the user who started it, also while the file is still uploading)
+ * or, after failure or cancellation, Remove (for its starter and administrators: others may not remove it).
+ * With admin:view (`canDelete`) each revision of a project with more than one offers a delete icon, and
+ * the project a delete action (application.md §2 "Start view"; the caller asks for confirmation).
  */
 import { ConversionStatus, type Model } from '../../api/contract';
 import { formatDate, sortRevisionsNewestFirst, thumbnailSrc } from '../logic/format';
@@ -15,6 +18,10 @@ export interface ProjectCardProps {
   onOpen: (name: string) => void;
   onCancel: (name: string) => void;
   onRemove: (name: string) => void;
+  /** admin:view: revisions (when more than one) and the project can be deleted. */
+  canDelete?: boolean;
+  onDeleteRevision?: (name: string, revision: number) => void;
+  onDeleteProject?: (name: string) => void;
 }
 
 export function ProjectCard({
@@ -25,6 +32,9 @@ export function ProjectCard({
   onOpen,
   onCancel,
   onRemove,
+  canDelete = false,
+  onDeleteRevision,
+  onDeleteProject,
 }: ProjectCardProps) {
   const revisions = model ? sortRevisionsNewestFirst(model.revisions) : [];
   const src = thumbnailSrc(revisions[0]?.image);
@@ -33,6 +43,9 @@ export function ProjectCard({
     conversion && (conversion.status === ConversionStatus.Error || conversion.status === ConversionStatus.Canceled);
   const running = conversion && !failed;
   const mine = conversion?.startedBy ? conversion.startedBy.toLowerCase() === currentUserEmail.toLowerCase() : true;
+  // The server lets the starter and admin:view remove a failed card; nobody else is offered Remove.
+  const mayRemove = mine || canDelete;
+  const revisionsDeletable = canDelete && revisions.length > 1 && !running;
   const percent = conversion ? Math.floor(conversion.percent) : 0;
 
   return (
@@ -66,15 +79,41 @@ export function ProjectCard({
         )}
       </div>
       <div className="flex min-w-0 flex-1 flex-col">
-        <h3 className="truncate text-sm font-semibold text-ink" title={name}>
-          {name}
-        </h3>
+        <div className="flex items-start gap-2">
+          <h3 className="min-w-0 flex-1 truncate text-sm font-semibold text-ink" title={name}>
+            {name}
+          </h3>
+          {canDelete && openable && !running && onDeleteProject && (
+            <button
+              type="button"
+              data-no-open
+              aria-label={`Delete project ${name}`}
+              title="Delete project"
+              className="rounded px-1 text-xs text-slate-400 hover:bg-rose-50 hover:text-rose-700"
+              onClick={() => onDeleteProject(name)}
+            >
+              Delete
+            </button>
+          )}
+        </div>
         {revisions.length > 0 && (
           <ul className="mt-1 max-h-24 space-y-1 overflow-auto text-xs text-slate-500">
             {revisions.map((r) => (
               <li key={r.revisionInfo.revisionNumber} title={r.revisionInfo.description}>
                 <span className="font-medium text-slate-700">Rev. {r.revisionInfo.revisionNumber}</span>{' '}
                 <span className="whitespace-nowrap">{formatDate(r.revisionInfo.lastUpdatedDate)}</span>
+                {revisionsDeletable && onDeleteRevision && (
+                  <button
+                    type="button"
+                    data-no-open
+                    aria-label={`Delete revision ${r.revisionInfo.revisionNumber}`}
+                    title="Delete revision"
+                    className="ml-1 rounded px-1 text-slate-400 hover:bg-rose-50 hover:text-rose-700"
+                    onClick={() => onDeleteRevision(name, r.revisionInfo.revisionNumber)}
+                  >
+                    ×
+                  </button>
+                )}
                 {r.revisionInfo.description && (
                   <div className="truncate text-slate-400">{r.revisionInfo.description}</div>
                 )}
@@ -109,18 +148,17 @@ export function ProjectCard({
               <p className="mt-1 line-clamp-2 text-xs text-slate-500">{conversion.message}</p>
             )}
             <div className="mt-2 flex justify-end">
-              {failed ? (
-                <button type="button" className="btn-secondary px-2 py-0.5 text-xs" onClick={() => onRemove(name)}>
-                  Remove
-                </button>
-              ) : (
-                mine &&
-                conversion.conversionId && (
-                  <button type="button" className="btn-secondary px-2 py-0.5 text-xs" onClick={() => onCancel(name)}>
-                    Cancel
-                  </button>
-                )
-              )}
+              {failed
+                ? mayRemove && (
+                    <button type="button" className="btn-secondary px-2 py-0.5 text-xs" onClick={() => onRemove(name)}>
+                      Remove
+                    </button>
+                  )
+                : mine && (
+                    <button type="button" className="btn-secondary px-2 py-0.5 text-xs" onClick={() => onCancel(name)}>
+                      Cancel
+                    </button>
+                  )}
             </div>
           </div>
         )}
