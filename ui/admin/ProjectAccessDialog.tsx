@@ -9,7 +9,8 @@ import dayjs from 'dayjs';
 import { useEffect, useMemo, useState } from 'react';
 import { useSnapshot } from 'valtio';
 import type { AdminUser } from '../../api/contract';
-import { adminStore, projectIdentifier, saveProjectAccess, validUntilOf } from '../stores/admin';
+import { projectIdentifier, validUntilOf } from '../logic/userAccess';
+import { adminStore, saveProjectAccess } from '../stores/admin';
 
 export interface ProjectAccessDialogProps {
   project: string | null;

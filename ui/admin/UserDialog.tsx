@@ -12,15 +12,8 @@ import { type AdminUser, UserEditFormSchema, UserFormSchema } from '../../api/co
 import { ConfirmDialog } from '../components/ConfirmDialog';
 import { FormField } from '../components/FormField';
 import { validateForm } from '../logic/validation';
-import {
-  USER_SAVE_FAILED,
-  addUser,
-  adminStore,
-  defaultPermissionsFor,
-  projectIdentifier,
-  saveUser,
-  validUntilOf,
-} from '../stores/admin';
+import { defaultPermissionsFor, projectIdentifier, validUntilOf } from '../logic/userAccess';
+import { USER_SAVE_FAILED, addUser, adminStore, saveUser } from '../stores/admin';
 import { authStore } from '../stores/auth';
 import { showToast } from '../stores/toasts';
 

@@ -9,7 +9,8 @@ import { useSnapshot } from 'valtio';
 import { type AdminUser, PROJECT_PERMISSION_PREFIX } from '../../api/contract';
 import { ConfirmDialog } from '../components/ConfirmDialog';
 import { formatValidUntil } from '../logic/format';
-import { adminStore, deleteUser, projectCount } from '../stores/admin';
+import { projectCount } from '../logic/userAccess';
+import { adminStore, deleteUser } from '../stores/admin';
 import { authStore, localAccounts } from '../stores/auth';
 import { UserDialog } from './UserDialog';
 

@@ -7,7 +7,6 @@
  */
 import { proxy } from 'valtio';
 import type { AdminUser, Permission, PermissionWithUsers } from '../../api/contract';
-import { PROJECT_PERMISSION_PREFIX } from '../../api/contract';
 import {
   deleteUserCall,
   getAdminUsers,
@@ -17,6 +16,7 @@ import {
   patchUser,
   registerUserCall,
 } from '../api/admin';
+import { projectIdentifier, validUntilOf } from '../logic/userAccess';
 import { loadModels } from './projects';
 import { showToast } from './toasts';
 
@@ -61,33 +61,6 @@ export async function reloadAdminData(): Promise<void> {
 /** Opening the panel: fetches the admin data unless already fetched, and the available projects. */
 export async function openAdminPanel(): Promise<void> {
   await Promise.all([adminStore.loaded ? Promise.resolve() : reloadAdminData(), loadModels()]);
-}
-
-/** The project permission identifier of a project name. */
-export const projectIdentifier = (project: string) => `${PROJECT_PERMISSION_PREFIX}${project}`;
-
-/** Number of projects a user has access to (application.md §2 "Access to projects (count)"). */
-export function projectCount(user: AdminUser): number {
-  return user.permissions.filter((p) => p.startsWith(PROJECT_PERMISSION_PREFIX)).length;
-}
-
-/** The valid-until of each project permission the user holds (null = permanent). */
-export function validUntilOf(user: AdminUser): Record<string, string | null> {
-  const out: Record<string, string | null> = {};
-  for (const d of user.permissionData)
-    if (d.identifier.startsWith(PROJECT_PERMISSION_PREFIX) && user.permissions.includes(d.identifier))
-      out[d.identifier] = d.validUntil;
-  return out;
-}
-
-/**
- * The permissions a new user starts with (application.md §5): an e-mail of the organisation domain gets
- * every project and upload:model; any other e-mail none.
- */
-export function defaultPermissionsFor(email: string, organizationDomain: string, projects: string[]): string[] {
-  const domain = organizationDomain.trim().toLowerCase().replace(/^@/, '');
-  if (!domain || !email.trim().toLowerCase().endsWith(`@${domain}`)) return [];
-  return ['upload:model', ...projects.map(projectIdentifier)];
 }
 
 /** What the user form saves. `validUntil` maps project permissions to their end (absent = permanent). */

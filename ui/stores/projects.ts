@@ -14,6 +14,7 @@ import {
   conversionPercent,
   uploadPercent,
   type ConversionState,
+  warningText,
 } from '../logic/progress';
 import { removeRecent } from '../logic/recent';
 import { authStore } from './auth';
@@ -92,16 +93,6 @@ function handleProgress(e: ProgressEvent): void {
       if (e.message || e.subMessages.length) showToast('warning', warningText(e), 5000);
       break;
   }
-}
-
-/** Most warnings a toast lists; more are summed up in one line. */
-export const WARNING_TOAST_LINES = 5;
-
-/** A warning toast's text: the summary, then the warnings one per line (at most WARNING_TOAST_LINES). */
-export function warningText(e: Pick<ProgressEvent, 'message' | 'subMessages'>): string {
-  const lines = e.subMessages.slice(0, WARNING_TOAST_LINES);
-  const more = e.subMessages.length - lines.length;
-  return [e.message, ...lines, ...(more > 0 ? [`… and ${more} more`] : [])].filter(Boolean).join('\n');
 }
 
 /**
