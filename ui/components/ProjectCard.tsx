@@ -59,9 +59,10 @@ export function ProjectCard({
         openable && e.target === e.currentTarget && (e.key === 'Enter' || e.key === ' ') && onOpen(name)
       }
       tabIndex={openable ? 0 : -1}
-      role="link"
-      aria-disabled={!openable}
-      aria-label={openable ? `Open ${name}` : name}
+      // A card that cannot open yet is no link: a disabled one would disable its Cancel / Remove for assistive
+      // technology too (aria-disabled applies to the descendants).
+      role={openable ? 'link' : undefined}
+      aria-label={openable ? `Open ${name}` : undefined}
     >
       <div className="flex h-[120px] w-[160px] shrink-0 items-center justify-center overflow-hidden rounded bg-slate-100">
         {src ? (

@@ -136,6 +136,11 @@ export async function loadModels(): Promise<void> {
         if (c.status !== ConversionStatus.InProgress || c.conversionId) delete projectsStore.conversions[m.name];
       }
     }
+    // A conversion that ended and left nothing in the list (an upload withdrawn by the server) has no card.
+    const listed = new Set(models.map((m) => m.name));
+    for (const [name, c] of Object.entries(projectsStore.conversions))
+      if (!listed.has(name) && c.conversionId && c.status !== ConversionStatus.InProgress)
+        delete projectsStore.conversions[name];
     projectsStore.loaded = true;
   } catch {
     /* shown by the central handler */
