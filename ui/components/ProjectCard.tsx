@@ -6,6 +6,7 @@
  * With admin:view (`canDelete`) each revision of a project with more than one offers a delete icon, and
  * the project a delete action (application.md §2 "Start view"; the caller asks for confirmation).
  */
+import type { HTMLAttributes } from 'react';
 import { ConversionStatus, type Model } from '../../api/contract';
 import { formatDate, sortRevisionsNewestFirst, thumbnailSrc } from '../logic/format';
 import type { ConversionState } from '../logic/progress';
@@ -48,21 +49,24 @@ export function ProjectCard({
   const revisionsDeletable = canDelete && revisions.length > 1 && !running;
   const percent = conversion ? Math.floor(conversion.percent) : 0;
 
+  // An openable card acts as a link (Enter and Space open it; the card holds its own buttons, which an <a>
+  // may not contain). One that cannot open yet is a plain box, not a disabled link: aria-disabled would
+  // disable its Cancel and Remove for assistive technology too (it applies to the descendants).
+  const linkProps: HTMLAttributes<HTMLDivElement> = openable
+    ? {
+        role: 'link',
+        tabIndex: 0,
+        'aria-label': `Open ${name}`,
+        // The conversion progress (with its own buttons) does not open the project.
+        onClick: (e) => !(e.target as HTMLElement).closest('[data-no-open]') && onOpen(name),
+        onKeyDown: (e) => e.target === e.currentTarget && (e.key === 'Enter' || e.key === ' ') && onOpen(name),
+      }
+    : {};
   return (
-    // biome-ignore lint/a11y/useSemanticElements: the card holds its own buttons (Cancel, Remove), which an <a> may not contain; Enter and Space open it as a link would.
     <div
       data-testid={`project-card-${name}`}
       className={`panel flex w-[26rem] gap-3 p-3 transition-shadow ${openable ? 'cursor-pointer hover:shadow-lg hover:ring-2 hover:ring-brand-100' : ''}`}
-      // The conversion progress (with its own buttons) does not open the project.
-      onClick={(e) => openable && !(e.target as HTMLElement).closest('[data-no-open]') && onOpen(name)}
-      onKeyDown={(e) =>
-        openable && e.target === e.currentTarget && (e.key === 'Enter' || e.key === ' ') && onOpen(name)
-      }
-      tabIndex={openable ? 0 : -1}
-      // A card that cannot open yet is no link: a disabled one would disable its Cancel / Remove for assistive
-      // technology too (aria-disabled applies to the descendants).
-      role={openable ? 'link' : undefined}
-      aria-label={openable ? `Open ${name}` : undefined}
+      {...linkProps}
     >
       <div className="flex h-[120px] w-[160px] shrink-0 items-center justify-center overflow-hidden rounded bg-slate-100">
         {src ? (
