@@ -38,6 +38,11 @@ import { CommentEvents } from './comments/events';
 import commentRoutes from './routes/comments';
 import compareRoutes from './routes/compare';
 import { Access, type AccessRule, authenticate } from './access/rules';
+import { registerDocs } from './docs';
+import { serverLoggerOptions } from './logging';
+import licenseRoutes, { licenseGuard } from './routes/license';
+import logRoutes from './routes/logs';
+import whatsNewRoutes from './routes/whatsNew';
 
 /** A registered route and its access rule (the authorization matrix test reads these). */
 export interface RouteEntry {
@@ -122,7 +127,12 @@ export async function buildApp(
   // Uploads that never became part of a comment are dropped a day later (checked at start).
   await ctx.comments.removeStaleUploads(STALE_UPLOAD_MS);
 
-  const app = Fastify({ logger: options.logger ?? false, bodyLimit: 10 * 1024 * 1024, trustProxy: config.trustProxy });
+  // With a logger, lines also go to the rotating files the 'Server logs' download zips (api/logging.ts).
+  const app = Fastify({
+    logger: options.logger ? serverLoggerOptions(config) : false,
+    bodyLimit: 10 * 1024 * 1024,
+    trustProxy: config.trustProxy,
+  });
   const routes: RouteEntry[] = [];
   app.decorate('ctx', ctx);
   app.decorate('routeTable', routes);
@@ -179,6 +189,8 @@ export async function buildApp(
     const rule = request.routeOptions.config?.access;
     if (rule) await authenticate(ctx, request, rule);
   });
+  // A lapsed licence refuses opening and adding models (after the access check: anonymous callers get 401).
+  app.addHook('onRequest', licenseGuard(config));
 
   defineRoute(app, {
     method: 'GET',
@@ -198,6 +210,10 @@ export async function buildApp(
   await app.register(commentRoutes);
   await app.register(compareRoutes);
   await app.register(approvalRoutes);
+  await app.register(licenseRoutes);
+  await app.register(whatsNewRoutes);
+  await app.register(logRoutes);
+  await registerDocs(app);
 
   app.addHook('onClose', async () => {
     await ctx.conversions.close();

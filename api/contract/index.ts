@@ -11,3 +11,4 @@ export * from './comments';
 export * from './compare';
 export * from './colouring';
 export * from './approval';
+export * from './shell';

@@ -153,7 +153,7 @@ export class ConversionManager {
   /**
    * Withdraws a reservation whose upload was refused or broke off (bad archive, too large, client gone):
    * the conversion row is deleted, so the model list and other projects stay exactly as they were.
-   * Waiters get a Canceled event. No-op for an unknown or finished conversion.
+   * Waiters and progress listeners get a Canceled event. No-op for an unknown or finished conversion.
    */
   async release(conversionId: string): Promise<void> {
     const a = this.byId(conversionId);
@@ -164,6 +164,8 @@ export class ConversionManager {
     await this.db.deleteFrom('conversions').where('id', '=', a.id).execute();
     a.status = ConversionStatus.Canceled;
     a.message = 'Upload refused';
+    // Clients that saw the reservation (the start pages following it) learn that it is gone.
+    this.emit(this.event(a));
     a.resolve(this.event(a));
   }
 

@@ -513,6 +513,18 @@ const SAMPLES_BY_ROUTE: Record<string, Sample> = {
     who: 'admin',
     req: () => ({ method: 'DELETE', url: '/api/default/viewer/users?email=victim%40other.org' }),
   },
+  'GET /api/keelson-static/license/expirationTime': {
+    who: 'signedIn',
+    req: () => ({ url: '/api/keelson-static/license/expirationTime' }),
+  },
+  'GET /api/keelson-static/whats-new': {
+    who: 'anyone',
+    req: () => ({ url: '/api/keelson-static/whats-new' }),
+  },
+  'GET /api/default/viewer/logs': {
+    who: 'admin',
+    req: () => ({ url: '/api/default/viewer/logs' }),
+  },
 };
 
 /** Threads made in beforeAll: one per role that may write (the others use the administrator's). */
