@@ -29,6 +29,8 @@ import referenceSystemRoutes from './routes/referenceSystem';
 import sectionRoutes from './routes/sections';
 import geometryRoutes from './routes/geometry';
 import adminRoutes from './routes/admin';
+import settingsRoutes from './routes/settings';
+import { AdminSettings } from './settings/AdminSettings';
 import { defineRoute } from './routes/define';
 import { ProjectAccess } from './access/ProjectAccess';
 import { CommentStore, STALE_UPLOAD_MS } from './comments/CommentStore';
@@ -93,6 +95,7 @@ export async function buildApp(
     .where('status', '=', 1)
     .execute();
   await projects.removeLeftovers(stale.map((r) => r.id));
+  const settings = new AdminSettings(db);
   const ctx: AppContext = {
     config,
     db,
@@ -104,12 +107,14 @@ export async function buildApp(
       projects,
       options.runner ??
         (config.useWorkerThreads ? workerRunner(undefined, config.convertWorkerMemoryMb) : inProcessRunner()),
+      () => settings.conversion(),
     ),
     revisionCache: new RevisionCache(4),
     access: new ProjectAccess(db),
     notices: new UserNotices(),
     comments: new CommentStore(db, config.dataDir),
     commentEvents: new CommentEvents(),
+    settings,
   };
 
   // Uploads that never became part of a comment are dropped a day later (checked at start).
@@ -188,6 +193,7 @@ export async function buildApp(
   await app.register(sectionRoutes);
   await app.register(geometryRoutes);
   await app.register(adminRoutes);
+  await app.register(settingsRoutes);
   await app.register(commentRoutes);
 
   app.addHook('onClose', async () => {

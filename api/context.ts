@@ -17,6 +17,7 @@ import type { DB } from './db/database';
 import { Errors } from './errors';
 import type { ProjectStore } from './projects/ProjectStore';
 import type { RevisionCache } from './projects/RevisionCache';
+import type { AdminSettings } from './settings/AdminSettings';
 
 /** Everything a route needs. */
 export interface AppContext {
@@ -34,6 +35,8 @@ export interface AppContext {
   comments: CommentStore;
   /** Comment changes to the projects' realtime rooms (api/realtime.ts subscribes). */
   commentEvents: CommentEvents;
+  /** The admin settings: conversion config and object-properties config. */
+  settings: AdminSettings;
 }
 
 /** Fan-out of user notifications (application.md §4 "Realtime user notification") to subscribers. */
