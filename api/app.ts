@@ -31,6 +31,8 @@ import sectionRoutes from './routes/sections';
 import geometryRoutes from './routes/geometry';
 import adminRoutes from './routes/admin';
 import approvalRoutes from './routes/approval';
+import settingsRoutes from './routes/settings';
+import { AdminSettings } from './settings/AdminSettings';
 import { defineRoute } from './routes/define';
 import { ProjectAccess } from './access/ProjectAccess';
 import { CommentStore, STALE_UPLOAD_MS } from './comments/CommentStore';
@@ -101,6 +103,7 @@ export async function buildApp(
     .where('status', '=', 1)
     .execute();
   await projects.removeLeftovers(stale.map((r) => r.id));
+  const settings = new AdminSettings(db);
   const ctx: AppContext = {
     config,
     db,
@@ -112,6 +115,7 @@ export async function buildApp(
       projects,
       options.runner ??
         (config.useWorkerThreads ? workerRunner(undefined, config.convertWorkerMemoryMb) : inProcessRunner()),
+      () => settings.conversion(),
     ),
     revisionCache: new RevisionCache(4),
     access: new ProjectAccess(db),
@@ -122,6 +126,7 @@ export async function buildApp(
       projects,
       config.useWorkerThreads ? workerCompareRunner(1, config.convertWorkerMemoryMb) : inProcessCompareRunner(),
     ),
+    settings,
   };
 
   // Uploads that never became part of a comment are dropped a day later (checked at start).
@@ -207,6 +212,7 @@ export async function buildApp(
   await app.register(sectionRoutes);
   await app.register(geometryRoutes);
   await app.register(adminRoutes);
+  await app.register(settingsRoutes);
   await app.register(commentRoutes);
   await app.register(compareRoutes);
   await app.register(approvalRoutes);

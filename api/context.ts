@@ -18,6 +18,7 @@ import type { DB } from './db/database';
 import { Errors } from './errors';
 import type { ProjectStore } from './projects/ProjectStore';
 import type { RevisionCache } from './projects/RevisionCache';
+import type { AdminSettings } from './settings/AdminSettings';
 
 /** Everything a route needs. */
 export interface AppContext {
@@ -37,6 +38,8 @@ export interface AppContext {
   commentEvents: CommentEvents;
   /** Revision comparisons, computed in a worker and cached per pair. */
   compare: CompareService;
+  /** The admin settings: conversion config and object-properties config. */
+  settings: AdminSettings;
 }
 
 /** Fan-out of user notifications (application.md §4 "Realtime user notification") to subscribers. */

@@ -12,3 +12,4 @@ export * from './compare';
 export * from './colouring';
 export * from './approval';
 export * from './shell';
+export * from './settings';

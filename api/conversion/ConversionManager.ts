@@ -12,6 +12,7 @@ import { ConversionStatus, type ConversionStatusValue, type ProgressEvent } from
 import type { ConversionsTable, DB } from '../db/database';
 import { Errors } from '../errors';
 import type { ProjectStore } from '../projects/ProjectStore';
+import type { ConversionConfig } from '../contract/settings';
 import type { ConvertOutput } from './convertFile';
 import type { ConversionRunner } from './runners';
 
@@ -80,6 +81,8 @@ export class ConversionManager {
     private readonly db: Kysely<DB>,
     private readonly projects: RevisionWriter,
     private readonly runner: ConversionRunner,
+    /** The conversion options in force when a conversion starts (the admin's Settings); absent = defaults. */
+    private readonly conversionConfig?: () => Promise<ConversionConfig>,
   ) {}
 
   /** Subscribes to every progress event (socket.io fan-out, CLI progress bar); returns the unsubscribe. */
@@ -336,10 +339,11 @@ export class ConversionManager {
     try {
       tmpDir = await this.projects.createTempDir(a.projectName, a.id);
       this.report(a, 0, 'Converting the model');
+      const options = await this.conversionConfig?.();
       let output: ConvertOutput;
       try {
         output = await this.runner.run(
-          { input: input.input, outDir: tmpDir, modelName: a.projectName },
+          { input: input.input, outDir: tmpDir, modelName: a.projectName, ...(options ? { options } : {}) },
           (f, m) => this.report(a, f, m),
           a.abort.signal,
         );

@@ -51,7 +51,7 @@ export interface RevisionsTable {
   dir: string;
   /** Base64 PNG 160×120, '' when none. */
   thumbnail: string;
-  /** JSON: { modelName, scFile, bytes, triangles, objectCount, schemaVersion, originatingSystem }. */
+  /** JSON: { modelName, scFile, bytes, triangles, objectCount, schemaVersion, originatingSystem, conversionOptions }. */
   info: string;
   warnings: number;
   /** The conversion that made the revision (its uploads/{id}-* original goes with it); null before 004. */
@@ -194,6 +194,19 @@ export interface ObjectStatusHistoryTable {
   changed_at: string;
 }
 
+/**
+ * Admin settings (application.md §4 "Other admin state"), one JSON document per key: 'conversion'
+ * (ConversionConfig) and 'object-properties' (ObjectPropertiesConfig). A missing key means the defaults.
+ */
+export interface AdminSettingsTable {
+  key: string;
+  /** JSON of the setting. */
+  value: string;
+  updated_at: string;
+  /** E-mail of the administrator who saved it last. */
+  updated_by: string;
+}
+
 /** The database schema. */
 export interface DB {
   approval_statuses: ApprovalStatusesTable;
@@ -207,6 +220,7 @@ export interface DB {
   project_access: ProjectAccessTable;
   comments: CommentsTable;
   comment_attachments: CommentAttachmentsTable;
+  admin_settings: AdminSettingsTable;
 }
 
 const migrations: Record<string, Migration> = {
@@ -434,6 +448,20 @@ const migrations: Record<string, Migration> = {
       await db.schema.dropTable('object_status_history').execute();
       await db.schema.dropTable('object_statuses').execute();
       await db.schema.dropTable('approval_statuses').execute();
+    },
+  },
+  '007_admin_settings': {
+    async up(db: Kysely<any>) {
+      await db.schema
+        .createTable('admin_settings')
+        .addColumn('key', 'text', (c) => c.primaryKey())
+        .addColumn('value', 'text', (c) => c.notNull())
+        .addColumn('updated_at', 'text', (c) => c.notNull())
+        .addColumn('updated_by', 'text', (c) => c.notNull())
+        .execute();
+    },
+    async down(db: Kysely<any>) {
+      await db.schema.dropTable('admin_settings').execute();
     },
   },
 };

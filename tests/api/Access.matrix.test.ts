@@ -10,7 +10,7 @@ import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { PNG } from 'pngjs';
 import * as v from 'valibot';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { UploadResponseSchema } from '../../api/contract';
+import { OBJECT_PROPERTY_SETS, UploadResponseSchema } from '../../api/contract';
 import { bearer, grantProjects, login, makeApp, multipartFile, SAMPLES, signUp, type TestApp } from './helpers';
 
 type Role = 'anonymous' | 'outsider' | 'reader' | 'uploader' | 'admin';
@@ -524,6 +524,26 @@ const SAMPLES_BY_ROUTE: Record<string, Sample> = {
   'GET /api/default/viewer/logs': {
     who: 'admin',
     req: () => ({ url: '/api/default/viewer/logs' }),
+  },
+  'GET /api/default/viewer/config/conversion': {
+    who: 'admin',
+    req: () => ({ url: '/api/default/viewer/config/conversion' }),
+  },
+  'PATCH /api/default/viewer/config/conversion': {
+    who: 'admin',
+    req: () => ({ method: 'PATCH', url: '/api/default/viewer/config/conversion', payload: { screenshot: true } }),
+  },
+  'GET /api/viewer/settings/object-properties': {
+    who: 'signedIn',
+    req: () => ({ url: '/api/viewer/settings/object-properties' }),
+  },
+  'POST /api/viewer/settings/object-properties': {
+    who: 'admin',
+    req: () => ({
+      method: 'POST',
+      url: '/api/viewer/settings/object-properties',
+      payload: Object.fromEntries(OBJECT_PROPERTY_SETS.map((set) => [set, [{ name: 'NAME', description: 'Name' }]])),
+    }),
   },
 };
 
