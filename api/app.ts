@@ -35,6 +35,11 @@ import { CommentStore, STALE_UPLOAD_MS } from './comments/CommentStore';
 import { CommentEvents } from './comments/events';
 import commentRoutes from './routes/comments';
 import { Access, type AccessRule, authenticate } from './access/rules';
+import { ProjectLocations } from './locations/ProjectLocations';
+import { importFromLocation } from './locations/importSource';
+import locationRoutes from './routes/locations';
+import schedulingRoutes from './routes/scheduling';
+import { ProjectUpdateScheduler, type SchedulerClock } from './scheduling/ProjectUpdateScheduler';
 
 /** A registered route and its access rule (the authorization matrix test reads these). */
 export interface RouteEntry {
@@ -75,6 +80,8 @@ export async function buildApp(
     runner?: ConversionRunner;
     /** Serve the built UI from config.uiDir with the history-mode fallback (server.ts). */
     serveUi?: boolean;
+    /** The scheduler's clock (tests move time instead of waiting). */
+    schedulerClock?: SchedulerClock;
   } = {},
 ): Promise<FastifyInstance> {
   const db = await openDatabase(config.dataDir);
@@ -110,7 +117,19 @@ export async function buildApp(
     notices: new UserNotices(),
     comments: new CommentStore(db, config.dataDir),
     commentEvents: new CommentEvents(),
+    locations: new ProjectLocations(config.projectLocations),
+    // Runs each source as the job's user through the same import as the add-project routes.
+    scheduler: new ProjectUpdateScheduler(
+      db,
+      async (email, source, replace) => {
+        const user = await ctx.users.find(email);
+        if (!user) throw Errors.userUnknown(email);
+        return importFromLocation(ctx, user, { source, description: 'Scheduled project update', replace });
+      },
+      { clock: options.schedulerClock, timezone: config.scheduleTimezone, log: (m) => schedulerLog(m) },
+    ),
   };
+  let schedulerLog: (message: string) => void = () => {};
 
   // Uploads that never became part of a comment are dropped a day later (checked at start).
   await ctx.comments.removeStaleUploads(STALE_UPLOAD_MS);
@@ -118,6 +137,7 @@ export async function buildApp(
   const app = Fastify({ logger: options.logger ?? false, bodyLimit: 10 * 1024 * 1024, trustProxy: config.trustProxy });
   const routes: RouteEntry[] = [];
   app.decorate('ctx', ctx);
+  schedulerLog = (m) => app.log.warn(m);
   app.decorate('routeTable', routes);
   app.decorateRequest('user', null);
   // Every /api route declares who may call it (api/routes/define.ts); one without a rule stops the start.
@@ -189,8 +209,13 @@ export async function buildApp(
   await app.register(geometryRoutes);
   await app.register(adminRoutes);
   await app.register(commentRoutes);
+  await app.register(locationRoutes);
+  await app.register(schedulingRoutes);
+  // Jobs saved before a restart run again at their times.
+  await ctx.scheduler.arm();
 
   app.addHook('onClose', async () => {
+    ctx.scheduler.stop();
     await ctx.conversions.close();
     await db.destroy();
   });

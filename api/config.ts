@@ -5,6 +5,12 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import {
+  loadProjectLocations,
+  loadTrustedServers,
+  type ProjectLocationConfig,
+  type TrustedServer,
+} from './locations/locationsConfig';
 
 /** Resolved server settings. Paths are absolute. */
 export interface ServerConfig {
@@ -43,6 +49,12 @@ export interface ServerConfig {
   authProvider: 'local' | 'oidc';
   /** OpenID Connect settings; used when authProvider is 'oidc'. */
   oidc: OidcConfig;
+  /** Project locations: server directories and other Keelson servers (PROJECT_LOCATIONS[_FILE]). */
+  projectLocations: ProjectLocationConfig[];
+  /** Other Keelson servers that may pull projects for their users (TRUSTED_SERVERS). */
+  trustedServers: TrustedServer[];
+  /** Time zone of scheduled project updates (IANA name; SCHEDULE_TIMEZONE, default the server's). */
+  scheduleTimezone: string;
 }
 
 /** The OpenID Connect provider Keelson signs users in with (authorization code + PKCE). */
@@ -135,6 +147,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       adminEmail: (env.OIDC_ADMIN_EMAIL ?? '').trim().toLowerCase(),
       timeoutMs: int(env.OIDC_TIMEOUT_MS, 10_000, 'OIDC_TIMEOUT_MS'),
     },
+    projectLocations: loadProjectLocations(env, env.INSTANCE || 'default'),
+    trustedServers: loadTrustedServers(env),
+    scheduleTimezone: env.SCHEDULE_TIMEZONE || Intl.DateTimeFormat().resolvedOptions().timeZone,
     ...overrides,
   };
   if (cfg.authProvider === 'oidc' && (!cfg.oidc.issuer || !cfg.oidc.clientId))

@@ -15,8 +15,10 @@ import type { ServerConfig } from './config';
 import type { ConversionManager } from './conversion/ConversionManager';
 import type { DB } from './db/database';
 import { Errors } from './errors';
+import type { ProjectLocations } from './locations/ProjectLocations';
 import type { ProjectStore } from './projects/ProjectStore';
 import type { RevisionCache } from './projects/RevisionCache';
+import type { ProjectUpdateScheduler } from './scheduling/ProjectUpdateScheduler';
 
 /** Everything a route needs. */
 export interface AppContext {
@@ -34,6 +36,10 @@ export interface AppContext {
   comments: CommentStore;
   /** Comment changes to the projects' realtime rooms (api/realtime.ts subscribes). */
   commentEvents: CommentEvents;
+  /** The configured project locations (directories, other Keelson servers). */
+  locations: ProjectLocations;
+  /** Scheduled project updates (admin Scheduling tab). */
+  scheduler: ProjectUpdateScheduler;
 }
 
 /** Fan-out of user notifications (application.md §4 "Realtime user notification") to subscribers. */

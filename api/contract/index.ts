@@ -8,3 +8,5 @@ export * from './sections';
 export * from './geometry';
 export * from './admin';
 export * from './comments';
+export * from './locations';
+export * from './scheduling';

@@ -193,6 +193,32 @@ const SAMPLES_BY_ROUTE: Record<string, Sample> = {
     project: SHIP,
     req: () => ({ url: `/api/viewer/project/highest-revision?${q({ projectName: SHIP })}` }),
   },
+  // No location is configured here: a caller who may add projects hears that the path is outside them.
+  'GET /api/viewer/project/project-locations': {
+    who: 'upload',
+    req: () => ({ url: '/api/viewer/project/project-locations' }),
+  },
+  'POST /api/viewer/project/add/project-from-directory': {
+    who: 'upload',
+    req: () => ({
+      method: 'POST',
+      url: `/api/viewer/project/add/project-from-directory?${q({ projectPath: '/etc/passwd', projectName: SHIP })}`,
+    }),
+    ok: [400],
+  },
+  'POST /api/viewer/project/add/project-from-server': {
+    who: 'upload',
+    req: () => ({
+      method: 'POST',
+      url: `/api/viewer/project/add/project-from-server?${q({ masterServerUri: 'http://127.0.0.1:9', projectName: SHIP })}`,
+    }),
+    ok: [400],
+  },
+  'GET /api/viewer/project/project-file': {
+    who: 'read',
+    project: SHIP,
+    req: () => ({ url: `/api/viewer/project/project-file?${q({ projectName: SHIP })}` }),
+  },
   'GET /api/keelson-static/models/:modelName/:revision/:file': {
     who: 'read',
     project: SHIP,
@@ -422,6 +448,14 @@ const SAMPLES_BY_ROUTE: Record<string, Sample> = {
   'DELETE /api/default/viewer/users': {
     who: 'admin',
     req: () => ({ method: 'DELETE', url: '/api/default/viewer/users?email=victim%40other.org' }),
+  },
+  'GET /api/default/scheduling/project-update-schedule': {
+    who: 'admin',
+    req: () => ({ url: '/api/default/scheduling/project-update-schedule' }),
+  },
+  'POST /api/default/scheduling/project-update-schedule': {
+    who: 'admin',
+    req: () => ({ method: 'POST', url: '/api/default/scheduling/project-update-schedule', payload: [] }),
   },
 };
 
