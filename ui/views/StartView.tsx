@@ -8,13 +8,14 @@ import { useEffect, useMemo, useState } from 'react';
 import { useLocation } from 'wouter';
 import { useSnapshot } from 'valtio';
 import type { Model } from '../../api/contract';
-import { AddProjectDialog, type AddProjectRequest } from '../components/AddProjectDialog';
+import { type AddLocationRequest, AddProjectDialog, type AddProjectRequest } from '../components/AddProjectDialog';
 import { ProjectCard } from '../components/ProjectCard';
 import { addRecent, readRecent } from '../logic/recent';
 import { authStore, hasPermission } from '../stores/auth';
 import { resetCurrentProject } from '../stores/currentProject';
 import {
   addProject,
+  addProjectFromLocation,
   cancelConversion,
   hasActiveConversions,
   loadModels,
@@ -87,6 +88,13 @@ export function StartView() {
     });
   }
 
+  function submitLocation(r: AddLocationRequest) {
+    setTab(1);
+    addProjectFromLocation(r.source, r).catch(() => {
+      /* addProjectFromLocation has shown the error */
+    });
+  }
+
   const tabCls =
     'w-full rounded-md px-3 py-2 text-left text-sm font-medium text-slate-600 outline-none data-hover:bg-slate-200/60 data-selected:bg-white data-selected:text-brand-700 data-selected:shadow-sm';
   return (
@@ -118,7 +126,12 @@ export function StartView() {
           </TabPanel>
         </TabPanels>
       </TabGroup>
-      <AddProjectDialog open={dialogOpen} onClose={() => setDialogOpen(false)} onSubmit={submit} />
+      <AddProjectDialog
+        open={dialogOpen}
+        onClose={() => setDialogOpen(false)}
+        onSubmit={submit}
+        onSubmitLocation={submitLocation}
+      />
     </div>
   );
 }
