@@ -50,7 +50,7 @@ export class ProjectLocations {
         if (loc.type === 'directory') {
           const budget = { left: MAX_NODES };
           const root = await realpath(loc.path).catch(() => null);
-          const projects = root ? await this.scan(root, root, 0, budget) : [];
+          const projects = root ? await this.scan(root, loc.path, root, 0, budget) : [];
           return { location: loc.path, locationType: 'Directory', projects };
         }
         try {
@@ -70,22 +70,33 @@ export class ProjectLocations {
     );
   }
 
-  private async scan(root: string, dir: string, depth: number, budget: { left: number }): Promise<LocationNode[]> {
+  /**
+   * Project files below `dir` (a path as configured, shown to users) whose real path is `real`; entries whose
+   * real path leaves `root` (links leading out) are left out.
+   */
+  private async scan(
+    root: string,
+    dir: string,
+    real: string,
+    depth: number,
+    budget: { left: number },
+  ): Promise<LocationNode[]> {
     if (depth > MAX_DEPTH) return [];
-    const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
+    const entries = await readdir(real, { withFileTypes: true }).catch(() => []);
     entries.sort((a, b) => a.name.localeCompare(b.name));
     const out: LocationNode[] = [];
     for (const e of entries) {
       if (budget.left <= 0) break;
       if (e.name.startsWith('.')) continue;
       const full = path.join(dir, e.name);
-      // A symbolic link counts only when what it points at stays inside the location.
-      const real = e.isSymbolicLink() ? await realpath(full).catch(() => null) : full;
-      if (!real || !inside(root, real)) continue;
-      const st = await stat(real).catch(() => null);
+      const target = e.isSymbolicLink()
+        ? await realpath(path.join(real, e.name)).catch(() => null)
+        : path.join(real, e.name);
+      if (!target || !inside(root, target)) continue;
+      const st = await stat(target).catch(() => null);
       if (!st) continue;
       if (st.isDirectory()) {
-        const children = await this.scan(root, full, depth + 1, budget);
+        const children = await this.scan(root, full, target, depth + 1, budget);
         if (children.length > 0) {
           budget.left--;
           out.push({ id: full, name: e.name, filePath: full, children });

@@ -13,6 +13,7 @@ import {
   type AvailableProjectLocation,
   FromDirectoryQuerySchema,
   FromServerQuerySchema,
+  isServerSource,
   SERVER_SOURCE_SEPARATOR,
 } from '../contract/locations';
 import { ProjectNameQuerySchema, type UploadResponse } from '../contract/projects';
@@ -45,13 +46,16 @@ export default async function locationRoutes(app: FastifyInstance): Promise<void
     url: `${base}/add/project-from-directory`,
     access: adders,
     query: FromDirectoryQuerySchema,
-    handler: async ({ query: q, user }): Promise<UploadResponse> =>
-      importFromLocation(app.ctx, user, {
+    handler: async ({ query: q, user }): Promise<UploadResponse> => {
+      // A server path only: another server's project comes through add/project-from-server.
+      if (isServerSource(q.projectPath)) throw Errors.pathOutsideLocations();
+      return importFromLocation(app.ctx, user, {
         source: q.projectPath,
         projectName: q.projectName,
         description: q.description ?? '',
         replace: replaceLatest(q),
-      }),
+      });
+    },
   });
 
   defineRoute(app, {

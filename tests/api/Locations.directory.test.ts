@@ -46,11 +46,14 @@ beforeAll(async () => {
   writeFileSync(path.join(outside, 'secret.ocx'), '<ocx/>');
   symlinkSync(path.join(outside, 'secret.ocx'), path.join(linked, 'escape.ocx'));
   symlinkSync(outside, path.join(linked, 'escape-dir'));
+  // A location configured through a link: its files keep the configured path.
+  symlinkSync(SAMPLES, path.join(outside, 'samples-link'));
   t = await makeApp({
     organizationDomain: 'yard.com',
     projectLocations: [
       { type: 'directory', path: SAMPLES, name: 'ocx' },
       { type: 'directory', path: linked, name: 'linked' },
+      { type: 'directory', path: path.join(outside, 'samples-link'), name: 'via link' },
     ],
   });
   admin = await signUp(t.app, 'admin@yard.com', { admin: true });
@@ -73,7 +76,12 @@ describe('project locations', () => {
     expect(locs.map((l) => [l.location, l.locationType])).toEqual([
       [SAMPLES, 'Directory'],
       [linked, 'Directory'],
+      [path.join(outside, 'samples-link'), 'Directory'],
     ]);
+    const viaLink = locs[2].projects.find((p) => p.name === 'NAPA-OCX_M1.3docx')?.filePath ?? '';
+    expect(viaLink).toBe(path.join(outside, 'samples-link', 'NAPA-OCX_M1.3docx'));
+    expect(await t.app.ctx.locations.resolveFile(viaLink)).toBe(M1);
+    expect(() => t.app.ctx.locations.checkSource(viaLink)).not.toThrow();
     const names = locs[0].projects.map((p) => p.name);
     expect(names).toContain('NAPA-OCX_M1.3docx');
     expect(names).not.toContain('OCX_Schema_3.0.0.xsd');
@@ -90,6 +98,7 @@ describe('project locations', () => {
       path.join(linked, 'escape-dir', 'secret.ocx'),
       path.join(outside, 'secret.ocx'),
       path.join(SAMPLES, 'OCX_Schema_3.0.0.xsd'),
+      'http://127.0.0.1:9->SHIP',
     ];
     for (const projectPath of cases) {
       const r = await fromDirectory(admin, { projectPath, projectName: 'ESCAPE' });
