@@ -50,6 +50,10 @@ function JobCard({
           onChange={(sources) => onChange({ ...job, sources })}
           emptyText={locations && locations.length > 0 ? NO_PROJECTS_TEXT : NO_LOCATIONS_TEXT}
         />
+        {/* Also those the tree cannot show now (a file gone, a server not answering). */}
+        {job.sources.length > 0 && (
+          <p className="break-all text-xs text-slate-500">Selected: {job.sources.join(', ')}</p>
+        )}
       </div>
       <TimePicker times={job.timesOfDay} onChange={(timesOfDay) => onChange({ ...job, timesOfDay })} />
       <label className="flex items-center gap-2 text-sm text-slate-700">
