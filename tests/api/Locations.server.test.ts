@@ -80,6 +80,29 @@ describe('projects from another Keelson server', () => {
     expect(m1?.revisions.map((x) => x.revisionInfo.description)).toEqual(['from yard B']);
   }, 60_000);
 
+  it("a scheduled job pulls the other server's project as its user", async () => {
+    const results = await a.app.ctx.scheduler.run({
+      id: 1,
+      sources: [`${bUrl}->NAPA-OCX_M1`, `${bUrl}->NAPA-OCX_M3`],
+      timesOfDay: ['06:00'],
+      keelsonId: ALICE,
+      overwriteIfExists: false,
+    });
+    expect(results[1]).toEqual({
+      source: `${bUrl}->NAPA-OCX_M3`,
+      error: `The Keelson server ${bUrl} answered: Project NAPA-OCX_M3 not found`,
+    });
+    const started = results[0] as { started: { conversionId: string } };
+    expect((await a.app.ctx.conversions.wait(started.started.conversionId)).status).toBe(2);
+    const models = v.parse(
+      ModelListSchema,
+      (await a.app.inject({ url: '/api/viewer/project/models', headers: bearer(aliceOnA) })).json(),
+    );
+    expect(models.find((m) => m.name === 'NAPA-OCX_M1')?.revisions.map((x) => x.revisionInfo.revisionNumber)).toEqual([
+      2, 1,
+    ]);
+  }, 60_000);
+
   it("refuses what the user may not see there, other users' names and unknown servers", async () => {
     const hidden = await pull(aliceOnA, { masterServerUri: bUrl, projectName: 'NAPA-OCX_M3' });
     expect([hidden.statusCode, hidden.json().message]).toEqual([
