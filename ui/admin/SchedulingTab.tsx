@@ -5,14 +5,13 @@
  * if exists' and a remove button; 'Add job' and 'Save changes' (enabled only with unsaved changes). The
  * server runs each job at its times (README "Scheduling").
  */
-import { useEffect, useState } from 'react';
+import { useEffect } from 'react';
 import { useSnapshot } from 'valtio';
 import type { AvailableProjectLocation, ProjectUpdateJob } from '../../api/contract';
-import { getProjectLocations, getSchedule, saveSchedule } from '../api/locations';
 import { LocationTree } from '../components/LocationTree';
-import { newJobId, scheduleChanged } from '../logic/schedule';
+import { scheduleChanged } from '../logic/schedule';
 import { authStore } from '../stores/auth';
-import { showToast } from '../stores/toasts';
+import { addJob, loadScheduling, removeJob, saveJobs, schedulingStore, updateJob } from '../stores/scheduling';
 import { TimePicker } from './scheduling/TimePicker';
 
 /** Picker text when no location is configured (application.md §2). */
@@ -29,7 +28,7 @@ function JobCard({
 }: {
   job: ProjectUpdateJob;
   locations: readonly AvailableProjectLocation[] | null;
-  onChange: (j: ProjectUpdateJob) => void;
+  onChange: (patch: Partial<Omit<ProjectUpdateJob, 'id'>>) => void;
   onRemove: () => void;
 }) {
   const title = `Project update job ${job.id}`;
@@ -47,7 +46,7 @@ function JobCard({
           locations={locations}
           multiple
           selected={job.sources}
-          onChange={(sources) => onChange({ ...job, sources })}
+          onChange={(sources) => onChange({ sources })}
           emptyText={locations && locations.length > 0 ? NO_PROJECTS_TEXT : NO_LOCATIONS_TEXT}
         />
         {/* Also those the tree cannot show now (a file gone, a server not answering). */}
@@ -55,12 +54,12 @@ function JobCard({
           <p className="break-all text-xs text-slate-500">Selected: {job.sources.join(', ')}</p>
         )}
       </div>
-      <TimePicker times={job.timesOfDay} onChange={(timesOfDay) => onChange({ ...job, timesOfDay })} />
+      <TimePicker times={job.timesOfDay} onChange={(timesOfDay) => onChange({ timesOfDay })} />
       <label className="flex items-center gap-2 text-sm text-slate-700">
         <input
           type="checkbox"
           checked={job.overwriteIfExists}
-          onChange={(e) => onChange({ ...job, overwriteIfExists: e.target.checked })}
+          onChange={(e) => onChange({ overwriteIfExists: e.target.checked })}
         />
         Overwrite latest revision if exists
       </label>
@@ -70,47 +69,16 @@ function JobCard({
 
 export function SchedulingTab() {
   const { config, user } = useSnapshot(authStore);
+  const snap = useSnapshot(schedulingStore);
   const instance = config?.instance ?? 'default';
-  const [saved, setSaved] = useState<ProjectUpdateJob[] | null>(null);
-  const [jobs, setJobs] = useState<ProjectUpdateJob[]>([]);
-  const [locations, setLocations] = useState<AvailableProjectLocation[] | null>(null);
-  const [saving, setSaving] = useState(false);
 
   useEffect(() => {
-    let live = true;
-    getSchedule(instance).then(
-      (list) => {
-        if (!live) return;
-        setSaved(list);
-        setJobs(list);
-      },
-      () => {},
-    );
-    getProjectLocations().then(
-      (l) => live && setLocations(l),
-      () => live && setLocations([]),
-    );
-    return () => {
-      live = false;
-    };
+    void loadScheduling(instance);
   }, [instance]);
 
-  if (!saved) return <p className="text-sm text-slate-500">Loading…</p>;
-  const changed = scheduleChanged(saved, jobs);
-
-  async function save() {
-    setSaving(true);
-    try {
-      const list = await saveSchedule(instance, jobs);
-      setSaved(list);
-      setJobs(list);
-      showToast('success', 'Project update schedule saved');
-    } catch {
-      /* shown by the central handler */
-    } finally {
-      setSaving(false);
-    }
-  }
+  if (!snap.saved) return <p className="text-sm text-slate-500">Loading…</p>;
+  const jobs = snap.jobs as ProjectUpdateJob[];
+  const changed = scheduleChanged(snap.saved as ProjectUpdateJob[], jobs);
 
   return (
     <div className="space-y-4">
@@ -121,32 +89,22 @@ export function SchedulingTab() {
           <JobCard
             key={job.id}
             job={job}
-            locations={locations}
-            onChange={(j) => setJobs(jobs.map((x, k) => (k === i ? j : x)))}
-            onRemove={() => setJobs(jobs.filter((_, k) => k !== i))}
+            locations={snap.locations as AvailableProjectLocation[] | null}
+            onChange={(patch) => updateJob(i, patch)}
+            onRemove={() => removeJob(i)}
           />
         ))
       )}
       <div className="flex gap-2">
-        <button
-          type="button"
-          className="btn-secondary"
-          onClick={() =>
-            setJobs([
-              ...jobs,
-              {
-                id: newJobId(jobs),
-                sources: [],
-                timesOfDay: [],
-                keelsonId: user?.email ?? '',
-                overwriteIfExists: false,
-              },
-            ])
-          }
-        >
+        <button type="button" className="btn-secondary" onClick={() => addJob(user?.email ?? '')}>
           Add job
         </button>
-        <button type="button" className="btn-primary" disabled={!changed || saving} onClick={() => void save()}>
+        <button
+          type="button"
+          className="btn-primary"
+          disabled={!changed || snap.saving}
+          onClick={() => void saveJobs(instance)}
+        >
           Save changes
         </button>
       </div>
