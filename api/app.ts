@@ -45,6 +45,11 @@ import { serverLoggerOptions } from './logging';
 import licenseRoutes, { licenseGuard } from './routes/license';
 import logRoutes from './routes/logs';
 import whatsNewRoutes from './routes/whatsNew';
+import { ProjectLocations } from './locations/ProjectLocations';
+import { importFromLocation } from './locations/importSource';
+import locationRoutes from './routes/locations';
+import schedulingRoutes from './routes/scheduling';
+import { ProjectUpdateScheduler, type SchedulerClock } from './scheduling/ProjectUpdateScheduler';
 
 /** A registered route and its access rule (the authorization matrix test reads these). */
 export interface RouteEntry {
@@ -85,6 +90,8 @@ export async function buildApp(
     runner?: ConversionRunner;
     /** Serve the built UI from config.uiDir with the history-mode fallback (server.ts). */
     serveUi?: boolean;
+    /** The scheduler's clock (tests move time instead of waiting). */
+    schedulerClock?: SchedulerClock;
   } = {},
 ): Promise<FastifyInstance> {
   const db = await openDatabase(config.dataDir);
@@ -127,7 +134,19 @@ export async function buildApp(
       config.useWorkerThreads ? workerCompareRunner(1, config.convertWorkerMemoryMb) : inProcessCompareRunner(),
     ),
     settings,
+    locations: new ProjectLocations(config.projectLocations),
+    // Runs each source as the job's user through the same import as the add-project routes.
+    scheduler: new ProjectUpdateScheduler(
+      db,
+      async (email, source, replace) => {
+        const user = await ctx.users.find(email);
+        if (!user) throw Errors.userUnknown(email);
+        return importFromLocation(ctx, user, { source, description: 'Scheduled project update', replace });
+      },
+      { clock: options.schedulerClock, timezone: config.scheduleTimezone, log: (m) => schedulerLog(m) },
+    ),
   };
+  let schedulerLog: (message: string) => void = () => {};
 
   // Uploads that never became part of a comment are dropped a day later (checked at start).
   await ctx.comments.removeStaleUploads(STALE_UPLOAD_MS);
@@ -140,6 +159,7 @@ export async function buildApp(
   });
   const routes: RouteEntry[] = [];
   app.decorate('ctx', ctx);
+  schedulerLog = (m) => app.log.warn(m);
   app.decorate('routeTable', routes);
   app.decorateRequest('user', null);
   // Every /api route declares who may call it (api/routes/define.ts); one without a rule stops the start.
@@ -220,8 +240,13 @@ export async function buildApp(
   await app.register(whatsNewRoutes);
   await app.register(logRoutes);
   await registerDocs(app);
+  await app.register(locationRoutes);
+  await app.register(schedulingRoutes);
+  // Jobs saved before a restart run again at their times.
+  await ctx.scheduler.arm();
 
   app.addHook('onClose', async () => {
+    ctx.scheduler.stop();
     await ctx.conversions.close();
     await ctx.compare.close();
     await db.destroy();

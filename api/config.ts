@@ -5,6 +5,12 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import {
+  loadProjectLocations,
+  loadTrustedServers,
+  type ProjectLocationConfig,
+  type TrustedServer,
+} from './locations/locationsConfig';
 
 /** Resolved server settings. Paths are absolute. */
 export interface ServerConfig {
@@ -50,6 +56,12 @@ export interface ServerConfig {
   licenseExpires: string | null;
   /** Directory of the rotating server log files (DATA_DIR/logs; api/logging.ts). */
   logDir: string;
+  /** Project locations: server directories and other Keelson servers (PROJECT_LOCATIONS[_FILE]). */
+  projectLocations: ProjectLocationConfig[];
+  /** Other Keelson servers that may pull projects for their users (TRUSTED_SERVERS). */
+  trustedServers: TrustedServer[];
+  /** Time zone of scheduled project updates (IANA name; SCHEDULE_TIMEZONE, default the server's). */
+  scheduleTimezone: string;
 }
 
 /** The OpenID Connect provider Keelson signs users in with (authorization code + PKCE). */
@@ -153,6 +165,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     },
     licenseExpires: licenseExpiry(env.LICENSE_EXPIRES),
     logDir: path.join(dataDir, 'logs'),
+    projectLocations: loadProjectLocations(env, env.INSTANCE || 'default'),
+    trustedServers: loadTrustedServers(env),
+    scheduleTimezone: env.SCHEDULE_TIMEZONE || Intl.DateTimeFormat().resolvedOptions().timeZone,
     ...overrides,
   };
   if (cfg.authProvider === 'oidc' && (!cfg.oidc.issuer || !cfg.oidc.clientId))

@@ -16,9 +16,11 @@ import type { ServerConfig } from './config';
 import type { ConversionManager } from './conversion/ConversionManager';
 import type { DB } from './db/database';
 import { Errors } from './errors';
+import type { ProjectLocations } from './locations/ProjectLocations';
 import type { ProjectStore } from './projects/ProjectStore';
 import type { RevisionCache } from './projects/RevisionCache';
 import type { AdminSettings } from './settings/AdminSettings';
+import type { ProjectUpdateScheduler } from './scheduling/ProjectUpdateScheduler';
 
 /** Everything a route needs. */
 export interface AppContext {
@@ -40,6 +42,10 @@ export interface AppContext {
   compare: CompareService;
   /** The admin settings: conversion config and object-properties config. */
   settings: AdminSettings;
+  /** The configured project locations (directories, other Keelson servers). */
+  locations: ProjectLocations;
+  /** Scheduled project updates (admin Scheduling tab). */
+  scheduler: ProjectUpdateScheduler;
 }
 
 /** Fan-out of user notifications (application.md §4 "Realtime user notification") to subscribers. */

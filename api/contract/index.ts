@@ -13,3 +13,5 @@ export * from './colouring';
 export * from './approval';
 export * from './shell';
 export * from './settings';
+export * from './locations';
+export * from './scheduling';

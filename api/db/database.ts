@@ -207,6 +207,23 @@ export interface AdminSettingsTable {
   updated_by: string;
 }
 
+/**
+ * Scheduled project update jobs (application.md §3 "Project update job"), saved as a whole list:
+ * `position` keeps the list's order; lists are JSON text.
+ */
+export interface ProjectUpdateJobsTable {
+  position: number;
+  /** The job's sequence number shown as 'Project update job {id}'. */
+  id: number;
+  /** JSON string[]: server paths of directory locations or 'url->project'. */
+  sources: string;
+  /** JSON string[] of HH:MM. */
+  times_of_day: string;
+  /** E-mail of the user the job runs as. */
+  keelson_id: string;
+  overwrite_if_exists: number;
+}
+
 /** The database schema. */
 export interface DB {
   approval_statuses: ApprovalStatusesTable;
@@ -221,6 +238,7 @@ export interface DB {
   comments: CommentsTable;
   comment_attachments: CommentAttachmentsTable;
   admin_settings: AdminSettingsTable;
+  project_update_jobs: ProjectUpdateJobsTable;
 }
 
 const migrations: Record<string, Migration> = {
@@ -464,6 +482,22 @@ const migrations: Record<string, Migration> = {
       await db.schema.dropTable('admin_settings').execute();
     },
   },
+  '008_schedules': {
+    async up(db: Kysely<any>) {
+      await db.schema
+        .createTable('project_update_jobs')
+        .addColumn('position', 'integer', (c) => c.primaryKey())
+        .addColumn('id', 'integer', (c) => c.notNull().unique())
+        .addColumn('sources', 'text', (c) => c.notNull().defaultTo('[]'))
+        .addColumn('times_of_day', 'text', (c) => c.notNull().defaultTo('[]'))
+        .addColumn('keelson_id', 'text', (c) => c.notNull())
+        .addColumn('overwrite_if_exists', 'integer', (c) => c.notNull().defaultTo(0))
+        .execute();
+    },
+    async down(db: Kysely<any>) {
+      await db.schema.dropTable('project_update_jobs').execute();
+    },
+  },
 };
 
 /**
@@ -482,7 +516,12 @@ export async function openDatabase(dataDir: string): Promise<Kysely<DB>> {
   sqlite.pragma('busy_timeout = 5000');
   for (const f of [file, `${file}-wal`, `${file}-shm`]) if (existsSync(f)) chmodSync(f, 0o600);
   const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: sqlite }) });
-  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
+  // Unordered: migrations written in parallel (006, 007, 008) may reach a database in any order.
+  const migrator = new Migrator({
+    db,
+    provider: { getMigrations: async () => migrations },
+    allowUnorderedMigrations: true,
+  });
   const { error, results } = await migrator.migrateToLatest();
   if (error) {
     const failed = results?.find((r) => r.status === 'Error')?.migrationName ?? 'unknown';

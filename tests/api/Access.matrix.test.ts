@@ -215,6 +215,32 @@ const SAMPLES_BY_ROUTE: Record<string, Sample> = {
     project: SHIP,
     req: () => ({ url: `/api/viewer/compare/comment-changes?${q({ projectName: SHIP, revision: '1' })}` }),
   },
+  // No location is configured here: a caller who may add projects hears that the path is outside them.
+  'GET /api/viewer/project/project-locations': {
+    who: 'upload',
+    req: () => ({ url: '/api/viewer/project/project-locations' }),
+  },
+  'POST /api/viewer/project/add/project-from-directory': {
+    who: 'upload',
+    req: () => ({
+      method: 'POST',
+      url: `/api/viewer/project/add/project-from-directory?${q({ projectPath: '/etc/passwd', projectName: SHIP })}`,
+    }),
+    ok: [400],
+  },
+  'POST /api/viewer/project/add/project-from-server': {
+    who: 'upload',
+    req: () => ({
+      method: 'POST',
+      url: `/api/viewer/project/add/project-from-server?${q({ masterServerUri: 'http://127.0.0.1:9', projectName: SHIP })}`,
+    }),
+    ok: [400],
+  },
+  'GET /api/viewer/project/project-file': {
+    who: 'read',
+    project: SHIP,
+    req: () => ({ url: `/api/viewer/project/project-file?${q({ projectName: SHIP })}` }),
+  },
   'GET /api/keelson-static/models/:modelName/:revision/:file': {
     who: 'read',
     project: SHIP,
@@ -544,6 +570,14 @@ const SAMPLES_BY_ROUTE: Record<string, Sample> = {
       url: '/api/viewer/settings/object-properties',
       payload: Object.fromEntries(OBJECT_PROPERTY_SETS.map((set) => [set, [{ name: 'NAME', description: 'Name' }]])),
     }),
+  },
+  'GET /api/default/scheduling/project-update-schedule': {
+    who: 'admin',
+    req: () => ({ url: '/api/default/scheduling/project-update-schedule' }),
+  },
+  'POST /api/default/scheduling/project-update-schedule': {
+    who: 'admin',
+    req: () => ({ method: 'POST', url: '/api/default/scheduling/project-update-schedule', payload: [] }),
   },
 };
 

@@ -7,6 +7,8 @@ import { proxy } from 'valtio';
 import { ConversionStatus, type Model, type ProgressEvent } from '../../api/contract';
 import { deleteRevisionCall, deleteRevisionComments } from '../api/admin';
 import { cancelProject, deleteModel, getModels, uploadProject } from '../api/calls';
+import { ApiError } from '../api/client';
+import { addProjectFromDirectory, addProjectFromServer } from '../api/locations';
 import { joinConversion, leaveConversion, onProgress } from '../api/realtime';
 import {
   advanceProgress,
@@ -207,6 +209,37 @@ export async function addProject(p: {
     throw e;
   } finally {
     if (uploads.get(name) === abort) uploads.delete(name);
+  }
+}
+
+/** A project in a configured location: a file in a server directory, or another Keelson server's project. */
+export type LocationSource = { kind: 'directory'; path: string } | { kind: 'server'; url: string; project: string };
+
+/**
+ * Adds a project from a project location and follows its conversion like an upload's (application.md §4;
+ * the server reads the file itself, so progress starts at the conversion's 20 %). A 409 shows 'Adding the
+ * project {name} is already in progress' and observes that conversion; other failures show the server's
+ * message. @throws ApiError after showing it.
+ */
+export async function addProjectFromLocation(
+  source: LocationSource,
+  p: { projectName: string; description: string; overwriteIfExists: boolean },
+): Promise<void> {
+  const name = normalizeProjectName(p.projectName);
+  const email = authStore.user?.email ?? '';
+  const params = { ...p, projectName: name };
+  try {
+    const res =
+      source.kind === 'directory'
+        ? await addProjectFromDirectory(source.path, params)
+        : await addProjectFromServer(source.url, email, params);
+    track(res.projectName, res.conversionId, { percent: 20, message: 'Converting', startedBy: email });
+  } catch (e) {
+    if (e instanceof ApiError && e.status === 409)
+      showToast('error', `Adding the project ${name} is already in progress`);
+    else if (e instanceof ApiError && e.status !== 401) showToast('error', e.message);
+    void loadModels();
+    throw e;
   }
 }
 

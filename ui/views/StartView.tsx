@@ -11,8 +11,8 @@ import { useLocation } from 'wouter';
 import { useSnapshot } from 'valtio';
 import type { Model } from '../../api/contract';
 import { onProjectsChanged } from '../api/realtime';
-import { AddProjectDialog, type AddProjectRequest } from '../components/AddProjectDialog';
 import { ConfirmDialog } from '../components/ConfirmDialog';
+import { type AddLocationRequest, AddProjectDialog, type AddProjectRequest } from '../components/AddProjectDialog';
 import { ProjectCard } from '../components/ProjectCard';
 import { WhatsNew } from '../components/WhatsNew';
 import { addRecent, readRecent } from '../logic/recent';
@@ -21,6 +21,7 @@ import { resetCurrentProject } from '../stores/currentProject';
 import { checkLicense } from '../stores/license';
 import {
   addProject,
+  addProjectFromLocation,
   cancelConversion,
   deleteProject,
   deleteRevision,
@@ -130,6 +131,13 @@ export function StartView() {
     });
   }
 
+  function submitLocation(r: AddLocationRequest) {
+    setTab(1);
+    addProjectFromLocation(r.source, r).catch(() => {
+      /* addProjectFromLocation has shown the error */
+    });
+  }
+
   const tabCls =
     'w-full rounded-md px-3 py-2 text-left text-sm font-medium text-slate-600 outline-none data-hover:bg-slate-200/60 data-selected:bg-white data-selected:text-brand-700 data-selected:shadow-sm';
   return (
@@ -162,7 +170,6 @@ export function StartView() {
         </TabPanels>
         <WhatsNew />
       </TabGroup>
-      <AddProjectDialog open={dialogOpen} onClose={() => setDialogOpen(false)} onSubmit={submit} />
       <ConfirmDialog
         open={deleting !== null}
         title={deleting?.revision == null ? 'Delete project' : 'Delete revision'}
@@ -183,6 +190,12 @@ export function StartView() {
           </label>
         )}
       </ConfirmDialog>
+      <AddProjectDialog
+        open={dialogOpen}
+        onClose={() => setDialogOpen(false)}
+        onSubmit={submit}
+        onSubmitLocation={submitLocation}
+      />
     </div>
   );
 }
