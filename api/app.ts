@@ -33,6 +33,9 @@ import { defineRoute } from './routes/define';
 import { ProjectAccess } from './access/ProjectAccess';
 import { CommentStore, STALE_UPLOAD_MS } from './comments/CommentStore';
 import { CommentEvents } from './comments/events';
+import { TagEvents } from './tags/events';
+import { TagStore } from './tags/TagStore';
+import tagRoutes from './routes/tags';
 import commentRoutes from './routes/comments';
 import { Access, type AccessRule, authenticate } from './access/rules';
 
@@ -110,6 +113,8 @@ export async function buildApp(
     notices: new UserNotices(),
     comments: new CommentStore(db, config.dataDir),
     commentEvents: new CommentEvents(),
+    tags: new TagStore(db),
+    tagEvents: new TagEvents(),
   };
 
   // Uploads that never became part of a comment are dropped a day later (checked at start).
@@ -189,6 +194,7 @@ export async function buildApp(
   await app.register(geometryRoutes);
   await app.register(adminRoutes);
   await app.register(commentRoutes);
+  await app.register(tagRoutes);
 
   app.addHook('onClose', async () => {
     await ctx.conversions.close();

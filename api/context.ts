@@ -17,6 +17,8 @@ import type { DB } from './db/database';
 import { Errors } from './errors';
 import type { ProjectStore } from './projects/ProjectStore';
 import type { RevisionCache } from './projects/RevisionCache';
+import type { TagEvents } from './tags/events';
+import type { TagStore } from './tags/TagStore';
 
 /** Everything a route needs. */
 export interface AppContext {
@@ -34,6 +36,10 @@ export interface AppContext {
   comments: CommentStore;
   /** Comment changes to the projects' realtime rooms (api/realtime.ts subscribes). */
   commentEvents: CommentEvents;
+  /** Custom model tree tags and tagging of the projects. */
+  tags: TagStore;
+  /** Tag changes to the projects' realtime rooms (api/realtime.ts subscribes). */
+  tagEvents: TagEvents;
 }
 
 /** Fan-out of user notifications (application.md §4 "Realtime user notification") to subscribers. */

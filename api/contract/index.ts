@@ -8,3 +8,4 @@ export * from './sections';
 export * from './geometry';
 export * from './admin';
 export * from './comments';
+export * from './tags';
