@@ -25,6 +25,7 @@ import { authStore } from './auth';
 import { setCurrentProject } from './currentProject';
 import { storeError } from './errors';
 import { handleCommentsEngineEvent } from './comments';
+import { openCustomTrees } from './customTrees';
 import { connectSections, handleSectionsEvent, loadSavedSections, resetSections } from './sections';
 import { connectSurfaceObjects } from './surfaceObjects';
 import { closeToast, showToast } from './toasts';
@@ -268,6 +269,7 @@ async function load(
   const table = await getModelObjects(modelName, info.revision);
   if (run.cancelled) return;
   setObjects(modelName, table.objects);
+  run.disconnect.push(openCustomTrees(modelName));
   const frames = setFramesFromApi(table.frames);
   setBoundsFromApi(table.info.bounds);
   resetSections(modelName, info.revision);
