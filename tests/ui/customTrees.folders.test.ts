@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import type { GeometryTags, Tag } from '../../api/contract';
 import { customTreeTexts, newFolderName, tagFolders } from '../../ui/logic/customTrees';
 import { CUSTOM_TREE_FOLDER, ModelTree, type TreeObject } from '../../ui/logic/ModelTree';
+import { TreeRows } from '../../ui/logic/TreeRows';
 
 const objects: (TreeObject & { guid: string | null })[] = [
   { index: 0, id: 'P1', guid: 'G-P1', name: 'Deck 1', type: 'MAIN OBJECT', parent: -1, block: null },
@@ -68,6 +69,19 @@ describe('ModelTree with custom trees', () => {
     expect(tree.checkState(custom)).toBe('off');
     tree.setHidden([0, 1, 2, 3], false);
     expect([tree.checkState(deck), tree.checkState(stiffeners), tree.checkState(custom)]).toEqual(['on', 'on', 'on']);
+  });
+
+  it('keeps the open folders when the tree is rebuilt with changed custom trees', () => {
+    const rows = new TreeRows(tree);
+    rows.expand(custom);
+    rows.expand(deck);
+    const folders = tagFolders(root, tagged.slice(0, 2), objects);
+    const rebuilt = new ModelTree('SHIP', objects, { customTrees: folders });
+    const keys = new Set(rows.expandedFolderKeys());
+    expect([...keys]).toEqual(['/Structures (SHIP)', '/Custom-model-tree', '/Custom-model-tree/Deck plates']);
+    const again = new TreeRows(rebuilt, TreeRows.foldersWithKeys(rebuilt, keys));
+    const visible = Array.from({ length: again.length }, (_, i) => rebuilt.label(again.nodeAt(i)));
+    expect(visible.slice(-5)).toEqual(['Custom-model-tree', 'Deck plates', 'Aft', 'Deck 1', 'Stiffeners']);
   });
 
   it('has no custom folder without custom trees', () => {

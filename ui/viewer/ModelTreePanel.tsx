@@ -224,7 +224,15 @@ function useSelectedSet(): ReadonlySet<number> {
 function TreeList({ tree }: { tree: ModelTree }) {
   useSnapshot(viewerStore).hiddenVersion; // check states change with visibility
   const selected = useSelectedSet();
-  const rows = useMemo(() => new TreeRows(tree), [tree]);
+  // A rebuilt tree (sections or custom trees changed) keeps the folders that were open.
+  const lastRows = useRef<TreeRows | null>(null);
+  const rows = useMemo(() => {
+    const last = lastRows.current;
+    return last
+      ? new TreeRows(tree, TreeRows.foldersWithKeys(tree, new Set(last.expandedFolderKeys())))
+      : new TreeRows(tree);
+  }, [tree]);
+  lastRows.current = rows;
   const [, rerender] = useReducer((n: number) => n + 1, 0);
   const scrollRef = useRef<HTMLDivElement>(null);
   const virtualizer = useVirtualizer({
@@ -307,6 +315,7 @@ function TreeList({ tree }: { tree: ModelTree }) {
               data-saved={sec ? sec.saved : undefined}
               data-drawn={sec ? sec.drawn : undefined}
               data-tag={tagId ?? undefined}
+              data-in-tag={inFolder ?? undefined}
               className={`absolute left-0 flex w-full items-center gap-1.5 pr-2 text-sm ${isSel ? 'bg-brand-100 text-brand-700' : 'hover:bg-slate-100'}`}
               style={{
                 top: 0,
