@@ -59,6 +59,9 @@ const toast = (p: Page, text: string) => p.getByTestId('toast-info').filter({ ha
 
 /** Opens 'Custom-model-tree' once it is there (a new session shows only the first folder open). */
 async function openCustomTrees(p: Page): Promise<void> {
+  // The tree is virtualised: fold the structures so the last top-level folders have rows.
+  const structures = tree(p).getByRole('button', { name: /^Collapse Structures / });
+  if (await structures.count()) await structures.click();
   const root = tree(p).getByRole('treeitem').filter({ hasText: 'Custom-model-tree' });
   await root.waitFor();
   if ((await root.getAttribute('aria-expanded')) === 'false')
@@ -96,10 +99,11 @@ describe('custom model trees', () => {
     const summary = await ann.getByTestId('search-summary').textContent();
     const n = Number(/Search result: (\d+) object\(s\)/.exec(summary ?? '')?.[1]);
     expect(n).toBeGreaterThanOrEqual(2);
-    plates = await ann.getByRole('listbox', { name: 'Search results' }).getByRole('option').allTextContents();
-    await ann.getByRole('checkbox', { name: 'Select all' }).check();
+    // The box shows the engine's selection once it comes back, so click and wait for that.
+    await ann.getByRole('checkbox', { name: 'Select all' }).click();
     await waitForEngineState(ann, 'selection-count', String(n));
     await ann.getByRole('searchbox').fill('');
+    await openCustomTrees(ann);
     await folderRow(ann, FOLDER)
       .getByRole('button', { name: `Add selection to ${FOLDER}` })
       .click();

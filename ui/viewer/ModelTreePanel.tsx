@@ -221,18 +221,21 @@ function useSelectedSet(): ReadonlySet<number> {
   return useMemo(() => new Set(selection.map((s) => s.nodeId)), [selection]);
 }
 
+/** The rows of the last tree shown (module state: the tree list unmounts while search results show). */
+let lastRows: TreeRows | null = null;
+
 function TreeList({ tree }: { tree: ModelTree }) {
   useSnapshot(viewerStore).hiddenVersion; // check states change with visibility
   const selected = useSelectedSet();
-  // A rebuilt tree (sections or custom trees changed) keeps the folders that were open.
-  const lastRows = useRef<TreeRows | null>(null);
+  // The open folders survive a search (the list remounts) and a rebuilt tree (sections or custom trees changed).
   const rows = useMemo(() => {
-    const last = lastRows.current;
+    const last = lastRows;
+    if (last?.tree === tree) return last;
     return last
       ? new TreeRows(tree, TreeRows.foldersWithKeys(tree, new Set(last.expandedFolderKeys())))
       : new TreeRows(tree);
   }, [tree]);
-  lastRows.current = rows;
+  lastRows = rows;
   const [, rerender] = useReducer((n: number) => n + 1, 0);
   const scrollRef = useRef<HTMLDivElement>(null);
   const virtualizer = useVirtualizer({
