@@ -59,7 +59,9 @@ const toast = (p: Page, text: string) => p.getByTestId('toast-info').filter({ ha
 
 /** Opens 'Custom-model-tree' once it is there (a new session shows only the first folder open). */
 async function openCustomTrees(p: Page): Promise<void> {
-  // The tree is virtualised: fold the structures so the last top-level folders have rows.
+  // The tree is virtualised: fold the structures so the last top-level folders have rows (after a search
+  // the tree list comes back first).
+  await tree(p).getByRole('treeitem').first().waitFor();
   const structures = tree(p).getByRole('button', { name: /^Collapse Structures / });
   if (await structures.count()) await structures.click();
   const root = tree(p).getByRole('treeitem').filter({ hasText: 'Custom-model-tree' });

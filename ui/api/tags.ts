@@ -20,9 +20,12 @@ const TAGGING = '/api/viewer/tagging';
 export const getRootTag = (projectName: string, rootName: string) =>
   request('GET', `${TAGS}/root`, TagSchema, { query: { projectName, rootName }, silent: true });
 
-/** POST: a new tag under `parent` (null for a ContextRoot). */
-export const createTag = (projectName: string, tag: { name: string; type: TagType; parent: number | null }) =>
-  request('POST', TAGS, TagSchema, { query: { projectName }, body: tag });
+/** POST: a new tag under `parent` (null for a ContextRoot); `silent` when the caller handles a refusal. */
+export const createTag = (
+  projectName: string,
+  tag: { name: string; type: TagType; parent: number | null },
+  silent = false,
+) => request('POST', TAGS, TagSchema, { query: { projectName }, body: tag, silent });
 
 /** PATCH: renames a tag; the tag after the change. */
 export const renameTag = (projectName: string, tagId: number, newName: string) =>

@@ -151,7 +151,7 @@ async function ensureRoot(): Promise<Tag> {
   const known = customTreesStore.root ?? (await getRootTag(project, CUSTOM_TREE_ROOT).catch(() => null));
   if (known) return known;
   // Another user may create it at the same moment (409): read theirs.
-  return createTag(project, { name: CUSTOM_TREE_ROOT, type: 'ContextRoot', parent: null }).catch(() =>
+  return createTag(project, { name: CUSTOM_TREE_ROOT, type: 'ContextRoot', parent: null }, true).catch(() =>
     getRootTag(project, CUSTOM_TREE_ROOT),
   );
 }
