@@ -4,7 +4,8 @@
  * no compartments) is uploaded through the API. Plates are coloured by thickness; the legend's values
  * and counts are checked against the revision's data read through the API, its order by count, a part's
  * pixel colour against its legend colour (the part named by the properties panel), the selection is
- * cleared by the change, 'Clear' gives the model its colours back, and compartments in a
+ * cleared by the change, a comment snapshot keeps the colouring and restores it, the thickness view is
+ * drawn for a chosen material side, 'Clear' gives the model its colours back, and compartments in a
  * model without them give the spec's info toast.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -174,6 +175,42 @@ describe('colouring by quantities', () => {
     expect(fromHex(nearest.h)).toEqual(colour);
     // keep the point for the clear test
     (globalThis as { colouredPoint?: [number, number] }).colouredPoint = [x, y];
+  });
+
+  it('a comment snapshot keeps the colouring and clicking it brings the colouring back', async () => {
+    const legendOf = () =>
+      legend()
+        .getByTestId('legend-column')
+        .evaluateAll((els) => els.map((e) => `${e.getAttribute('data-key')} ${e.getAttribute('data-count')}`));
+    const coloured = await legendOf();
+    await page.getByRole('button', { name: 'Comments', exact: true }).click();
+    const comments = page.getByTestId('comments-panel');
+    await comments.getByRole('button', { name: 'Add Comment' }).click();
+    const editor = page.getByTestId('comment-editor');
+    await editor.getByLabel('Message').fill('Plates by thickness');
+    await editor.getByRole('button', { name: 'Attach snapshot' }).click();
+    await editor
+      .getByRole('list', { name: 'Draft attachments' })
+      .getByText(/^snapshot-.*\.png$/)
+      .waitFor();
+    await editor.getByRole('button', { name: 'Submit' }).click();
+    await page.getByText('Comment was posted', { exact: true }).waitFor();
+    // colouring off, then the snapshot restores it
+    await openMenu();
+    await panel().getByRole('button', { name: 'Clear' }).click();
+    await legend().waitFor({ state: 'detached' });
+    await closeMenu();
+    // the new thread may be open already; its chevron says which
+    const expand = comments.getByRole('button', { name: 'Expand thread' }).first();
+    if (await expand.count()) await expand.click();
+    await comments.getByTestId('snapshot-attachment').first().click();
+    await legend().waitFor();
+    await expect.poll(legendOf).toEqual(coloured);
+    await openMenu();
+    expect(await page.getByTestId('colouring-plates-summary').textContent()).toBe('Thickness');
+    await closeMenu();
+    await page.getByRole('button', { name: 'Comments', exact: true }).click();
+    await comments.waitFor({ state: 'detached' });
   });
 
   it('the thickness view is drawn once a material side is chosen and removed with Off', async () => {
