@@ -46,11 +46,13 @@ import { isBoxValid, type Box3Tuple } from './model/types';
 import { createStateUniforms, type ObjectStateUniforms } from './scene/chunkMaterial';
 import { FrameLoop } from './scene/FrameLoop';
 import { LOD_BUILD_MS_PER_FRAME, ModelScene } from './scene/ModelScene';
+import type { PaintGroup, PaintStyle } from './scene/objectPaint';
 import { describeSceneGraph, findSceneNode } from './scene/sceneGraph';
 import { ModelLoader } from './scene/ModelLoader';
 import { renderStats } from './scene/renderStats';
 import { AnnotationManager } from './tools/AnnotationManager';
 import { CommentMarkers } from './tools/CommentMarkers';
+import { ComparisonGhosts } from './tools/ComparisonGhosts';
 import { ClippingManager } from './tools/ClippingManager';
 import type { CanvasFactory } from './tools/LabelLayer';
 import { MeasureManager } from './tools/MeasureManager';
@@ -119,6 +121,7 @@ export class Engine implements EngineApi {
   private readonly sections: SectionManager;
   private readonly annotations: AnnotationManager;
   private readonly markers: CommentMarkers;
+  private readonly ghosts: ComparisonGhosts;
   private readonly thickness: ThicknessView;
   private canvas: OffscreenCanvas | null = null;
   private readonly loader: ModelLoader;
@@ -188,6 +191,7 @@ export class Engine implements EngineApi {
       (x, y) => this.snapper.snap(x, y),
       () => this.snapper.hideMarker(),
     );
+    this.ghosts = new ComparisonGhosts(host, deps.fetchFn);
     this.thickness = new ThicknessView(host);
     this.clip.onChange = () => this.visibilityChanged();
     this.input = new InputRouter({
@@ -389,6 +393,22 @@ export class Engine implements EngineApi {
     this.invalidate();
   }
 
+  paintObjects(groups: PaintGroup[], rest: PaintStyle | null): void {
+    this.alive();
+    this.model?.paint(groups, rest);
+    this.invalidate();
+  }
+
+  showComparisonGhosts(url: string, headers: Record<string, string>, objectIndices: Uint32Array): Promise<number> {
+    this.alive();
+    return this.ghosts.show(url, headers, objectIndices);
+  }
+
+  clearComparisonGhosts(): void {
+    this.alive();
+    this.ghosts.clear();
+  }
+
   hideSelected(): void {
     this.alive();
     this.sel.hideSelected();
@@ -584,6 +604,7 @@ export class Engine implements EngineApi {
       this.sections,
       this.annotations,
       this.markers,
+      this.ghosts,
       this.thickness,
     ])
       tool.dispose();
@@ -607,6 +628,7 @@ export class Engine implements EngineApi {
     this.annotations.reset();
     this.thickness.clear();
     this.measure.cancel();
+    this.ghosts.clear();
     this.firstFrameSent = false;
     this.invalidate();
   }

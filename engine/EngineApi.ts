@@ -10,6 +10,7 @@ import type { SectionAxis, SectionResult } from './section/types';
 import type { SurfaceObject } from './annotate/surfaceObject';
 import type { Measurement } from './snap/measure';
 import type { SnapResult, SnapSettings } from './snap/snap';
+import type { PaintGroup, PaintStyle } from './scene/objectPaint';
 import type { ThicknessViewInput, ThicknessViewResult } from './tools/ThicknessView';
 
 export type {
@@ -18,6 +19,8 @@ export type {
   Measurement,
   SnapResult,
   SnapSettings,
+  PaintGroup,
+  PaintStyle,
   ThicknessViewInput,
   ThicknessViewResult,
 };
@@ -310,6 +313,23 @@ export interface EngineApi {
   setThicknessView(input: ThicknessViewInput | null): ThicknessViewResult;
   /** Sets the opacity (0..1) of nodes and their descendants (1 = opaque). */
   setObjectOpacity(nodeIds: number[], opacity: number): void;
+  /**
+   * Paints many objects in one call (comparison, colouring; engine/scene/objectPaint.ts): each group's
+   * style on exactly its node ids (typed arrays: transfer them), then `rest` on every other node when not
+   * null. A null colour is the type colour, a null opacity the default (compartments see-through), so
+   * `paintObjects([], { rgb: null, opacity: null })` restores the model's own appearance.
+   * @throws Error when a colour is not three bytes 0..255 or an opacity is outside 0..1.
+   */
+  paintObjects(groups: PaintGroup[], rest: PaintStyle | null): void;
+  /**
+   * Draws removed parts as ghosts (engine/tools/ComparisonGhosts.ts): streams the earlier revision's `.sc`
+   * from `url` (with `headers`) and draws the objects `objectIndices` (that revision's object-table indices)
+   * translucent red, not pickable; replaces ghosts shown before. Resolves with how many had geometry.
+   * @throws Error 'Loading model failed: ...' when the package cannot be read.
+   */
+  showComparisonGhosts(url: string, headers: Record<string, string>, objectIndices: Uint32Array): Promise<number>;
+  /** Removes the ghosts (no-op without). */
+  clearComparisonGhosts(): void;
   /** Projection submenu: animated orbit (700 ms) to the axis' longitude/latitude (viewer.md §9). */
   viewAlong(axis: ProjectionAxis): void;
   /**

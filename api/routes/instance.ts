@@ -176,7 +176,10 @@ export default async function instanceRoutes(app: FastifyInstance): Promise<void
       const revs = await projects.revisions(name);
       const ready = q.modelRevision === 'latest' ? revs.length > 0 : revs.some((r) => r.number === q.modelRevision);
       if (ready) return { status: 'Ok' };
-      return { status: conversions.running(name) ? 'Preparing' : 'Unavailable' };
+      if (conversions.running(name)) return { status: 'Preparing' };
+      // Nothing to prepare: the model or the revision does not exist (not a service failure).
+      if (revs.length === 0) throw Errors.projectNotFound(name);
+      throw Errors.revisionNotFound(name, q.modelRevision);
     },
   });
 }

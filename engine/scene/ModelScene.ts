@@ -15,6 +15,7 @@ import { ChunkBatch, LOD_BASE_MM, quantStep, type ChunkHit } from './ChunkBatch'
 import { DEFAULT_OBJECT_COLOR, OBJECT_FLAGS, ObjectStateTable } from './ObjectStateTable';
 import type { ObjectStateUniforms } from './chunkMaterial';
 import { colorForType } from './typeColors';
+import { paintStateTable, type PaintGroup, type PaintStyle } from './objectPaint';
 
 /** Default opacity of compartments (spaces, not steel): translucent, drawn after the steel. */
 export const COMPARTMENT_OPACITY = 0.25;
@@ -329,6 +330,16 @@ export class ModelScene {
   /** Sets the opacity (0..1) of nodes and descendants; turns the translucent pass on or off as needed. */
   setOpacity(nodeIds: Iterable<number>, opacity: number): void {
     this.state.setOpacity(this.subtree(nodeIds), opacity);
+    this.updateTranslucentPass();
+  }
+
+  /**
+   * Paints many objects in one call (./objectPaint.ts): each group's style on its nodes (exactly those,
+   * no descendants), `rest` on all other nodes when given; null colour / opacity restore the type colour
+   * and the default opacity. @throws Error for an invalid style (nothing is written).
+   */
+  paint(groups: readonly PaintGroup[], rest: PaintStyle | null): void {
+    paintStateTable(this.state, this.table?.types ?? null, groups, rest, COMPARTMENT_OPACITY);
     this.updateTranslucentPass();
   }
 

@@ -13,6 +13,7 @@ import { toolsStore } from '../stores/tools';
 import { toggleTree, viewerStore } from '../stores/viewer';
 import { featuresStore } from '../stores/viewerFeatures';
 import { AnnotationSettingsMenu, SnapSettingsMenu } from './ToolMenus';
+import { ComparisonMenu } from '../compare/ComparisonMenu';
 import { ColouringMenu } from '../colouring/ColouringMenu';
 import { getCommand, type CommandState } from './commands';
 import { runCommand, snapshotCommandState } from './runCommand';
@@ -123,6 +124,7 @@ export function ViewerToolbar() {
         <AnnotationSettingsMenu />
         <ColouringMenu />
         <SnapSettingsMenu />
+        <ComparisonMenu />
         <button
           type="button"
           className={`btn-ghost ${walkMode ? 'bg-brand-50 text-brand-700' : ''}`}
