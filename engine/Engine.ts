@@ -371,16 +371,6 @@ export class Engine implements EngineApi {
     this.invalidate();
   }
 
-  setObjectColorArray(nodeIds: Uint32Array, rgb: Uint8Array | null): void {
-    this.alive();
-    if (rgb && rgb.length !== nodeIds.length * 3)
-      throw new Error(
-        `setObjectColorArray: ${rgb.length} colour bytes for ${nodeIds.length} nodes (3 per node expected)`,
-      );
-    this.model?.setColorArray(nodeIds, rgb);
-    this.invalidate();
-  }
-
   setThicknessView(input: ThicknessViewInput | null): ThicknessViewResult {
     this.alive();
     return this.thickness.show(input);

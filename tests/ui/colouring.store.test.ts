@@ -31,12 +31,15 @@ let colours: Map<number, string>;
 const engine = {
   api: {
     setSelection: async (ids: number[]) => void calls.push(`select ${ids.join(',')}`),
-    setObjectColorArray: async (ids: Uint32Array, rgb: Uint8Array | null) => {
-      calls.push(`colour ${[...ids].join(',')}${rgb ? '' : ' back'}`);
-      ids.forEach((n, k) => {
-        if (rgb) colours.set(n, [...rgb.subarray(k * 3, k * 3 + 3)].join(','));
-        else colours.delete(n);
-      });
+    paintObjects: async (groups: { nodeIds: Uint32Array; rgb: [number, number, number] | null }[], rest: unknown) => {
+      if (rest !== null) throw new Error('colouring paints only its own parts');
+      for (const g of groups) {
+        if (g.nodeIds.length) calls.push(`colour ${[...g.nodeIds].join(',')}${g.rgb ? '' : ' back'}`);
+        for (const n of g.nodeIds) {
+          if (g.rgb) colours.set(n, g.rgb.join(','));
+          else colours.delete(n);
+        }
+      }
     },
     setThicknessView: async (input: { nodeIds: Uint32Array } | null) => {
       calls.push(input ? `thickness ${[...input.nodeIds].join(',')}` : 'thickness off');
@@ -85,7 +88,7 @@ afterEach(() => {
 describe('colouring store', () => {
   it('clears the selection, reads the column once, paints and lists the legend', async () => {
     await setColouringQuantities('plates', ['PLTH']);
-    expect(calls).toEqual(['select ', 'fetch PLTH', 'colour 1,2,3', 'thickness off']);
+    expect(calls).toEqual(['select ', 'fetch PLTH', 'colour 1,2', 'colour 3', 'thickness off']);
     expect(colouringStore.legend.map((e) => [e.label, e.count])).toEqual([
       ['12.0 mm', 2],
       ['10.0 mm', 1],
@@ -96,7 +99,7 @@ describe('colouring store', () => {
     calls = [];
     // brackets by thickness too: PLTH is not read again; the plates painted before are given back first
     await setColouringQuantities('brackets', ['PLTH']);
-    expect(calls).toEqual(['select ', 'colour 1,2,3 back', 'colour 1,2,3,5', 'thickness off']);
+    expect(calls).toEqual(['select ', 'colour 1,2,3 back', 'colour 1,2,5', 'colour 3', 'thickness off']);
     expect(colouringStore.legend[0]).toMatchObject({ label: '12.0 mm', count: 3 });
   });
 

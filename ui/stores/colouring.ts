@@ -2,7 +2,8 @@
  * Colouring by quantities in the viewer (application.md §4 "Coloring", §8, §9): the chosen quantities per
  * object type, the legend, and the thickness view's material side. Every change clears the selection,
  * reads the property columns it needs once per revision (GET .../model/property-columns, cached), plans
- * the colours (ui/logic/colouringPlan.ts) and paints them through the engine in one typed-array call.
+ * the colours (ui/logic/colouringPlan.ts) and paints them through the engine in one call (paintObjects,
+ * typed arrays of node ids per colour).
  * The model's colours are claimed from the appearance store (ui/stores/appearance.ts): starting the
  * revision comparison releases the colouring (its colours go back and nothing stays chosen), and
  * colouring releases the comparison. Compartments by purpose take their colours from GET
@@ -12,7 +13,7 @@
  */
 import { proxy, ref } from 'valtio';
 import type { ColouringView } from '../../api/contract';
-import type { ThicknessViewResult } from '../../engine/EngineApi';
+import type { PaintGroup, ThicknessViewResult } from '../../engine/EngineApi';
 import { getPropertyColumns } from '../api/calls';
 import { getPurposeColors } from '../api/colouring';
 import { stableColours, type Rgb } from '../logic/colourPalette';
@@ -25,7 +26,6 @@ import {
   type ColouringSettings,
   type LegendEntry,
 } from '../logic/colouringPlan';
-import { loadColouringQuantities, type ColouringQuantity } from '../logic/colouringQuantities';
 import { appearanceStore, claimAppearance, releaseAppearance } from './appearance';
 import { currentProjectStore } from './currentProject';
 import { showToast } from './toasts';
@@ -51,8 +51,6 @@ export const colouringStore = proxy({
   busy: false,
   /** Counts finished colourings (tests wait on it). */
   appliedSeq: 0,
-  /** Quantities offered per type (loaded when the menu opens). */
-  quantities: null as Record<ColourTarget, ColouringQuantity[]> | null,
 });
 
 /** What this viewer session has read and painted (not reactive: large). */
@@ -63,12 +61,6 @@ const cache = ref({
   painted: new Uint32Array(0) as Uint32Array<ArrayBufferLike>,
 });
 let applying = 0;
-
-/** Loads the quantities the menu offers (once). */
-export async function loadQuantities(): Promise<void> {
-  if (colouringStore.quantities) return;
-  colouringStore.quantities = await loadColouringQuantities();
-}
 
 /**
  * Sets the quantities of one object type (in the order given; empty: '-- No colors --'), clears the
@@ -159,7 +151,7 @@ function release(): void {
   cache.painted = new Uint32Array(0);
   const engine = getEngine();
   if (engine) {
-    if (painted.length) void engine.api.setObjectColorArray(painted, null);
+    if (painted.length) void engine.api.paintObjects([typeColours(painted)], null);
     void engine.api.setThicknessView(null);
   }
   colouringStore.settings = { ...NO_COLOURING };
@@ -250,8 +242,8 @@ async function applyNow(run: number): Promise<void> {
     if (run !== applying) return;
     const plan = planColouring(settings, types, Object.fromEntries(columns), fixed);
     claimAppearance('colouring', release);
-    if (cache.painted.length) await engine.api.setObjectColorArray(cache.painted, null);
-    await engine.api.setObjectColorArray(plan.nodeIds, plan.rgb);
+    // One call: what the previous colouring painted goes back to its type colour, then the new colours.
+    await engine.api.paintObjects([typeColours(cache.painted), ...paintGroups(plan)], null);
     cache.painted = plan.nodeIds;
     const thickness = side
       ? await engine.api.setThicknessView(thicknessInput(side, types, columns, plan))
@@ -259,7 +251,7 @@ async function applyNow(run: number): Promise<void> {
     if (appearanceStore.owner !== 'colouring') {
       // Released (e.g. the comparison started) while painting: take back what this run painted.
       cache.painted = new Uint32Array(0);
-      await engine.api.setObjectColorArray(plan.nodeIds, null);
+      await engine.api.paintObjects([typeColours(plan.nodeIds)], null);
       await engine.api.setThicknessView(null);
       return;
     }
@@ -273,6 +265,25 @@ async function applyNow(run: number): Promise<void> {
       colouringStore.appliedSeq++;
     }
   }
+}
+
+/** The paint that gives `nodeIds` their type colour and default opacity back. */
+const typeColours = (nodeIds: Uint32Array): PaintGroup => ({ nodeIds, rgb: null, opacity: null });
+
+/** The plan as one paint group per colour (opacity left at the default). */
+function paintGroups(plan: { nodeIds: Uint32Array; rgb: Uint8Array }): PaintGroup[] {
+  const byColour = new Map<number, number[]>();
+  plan.nodeIds.forEach((n, k) => {
+    const key = (plan.rgb[k * 3] << 16) | (plan.rgb[k * 3 + 1] << 8) | plan.rgb[k * 3 + 2];
+    let list = byColour.get(key);
+    if (!list) byColour.set(key, (list = []));
+    list.push(n);
+  });
+  return [...byColour].map(([c, nodes]) => ({
+    nodeIds: Uint32Array.from(nodes),
+    rgb: [(c >> 16) & 255, (c >> 8) & 255, c & 255],
+    opacity: null,
+  }));
 }
 
 /**
