@@ -6,8 +6,12 @@
  * pixel colour against its legend colour (the part named by the properties panel), the selection is
  * cleared by the change, a comment snapshot keeps the colouring and restores it, the thickness view is
  * drawn for a chosen material side, 'Clear' gives the model its colours back, and compartments in a
- * model without them give the spec's info toast.
+ * model without them give the spec's info toast. A screenshot of the window with the legend is written
+ * to the test's temp directory.
  */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { PNG } from 'pngjs';
@@ -24,6 +28,9 @@ import {
 
 const MODEL = 'NAPA-TR03_TC12';
 const ADMIN = { email: 'colour-admin@yard.example', fullName: 'Cora Colour', password: 'colour-password-1' };
+
+/** Screenshots for a person to look at (the window with the legend). */
+const shots = mkdtempSync(path.join(tmpdir(), 'keelson-colouring-'));
 
 let server: RunningServer;
 let browser: Browser;
@@ -153,6 +160,8 @@ describe('colouring by quantities', () => {
       .first()
       .evaluate((e) => Number.parseFloat(getComputedStyle(e).fontSize));
     expect(size).toBeGreaterThanOrEqual(12);
+    // for a person to look at: the whole window with the legend
+    await page.screenshot({ path: path.join(shots, 'legend-1366x768.png') });
   });
 
   it("a coloured plate's pixels have its thickness' legend colour", async () => {
