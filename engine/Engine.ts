@@ -193,7 +193,10 @@ export class Engine implements EngineApi {
     );
     this.ghosts = new ComparisonGhosts(host, deps.fetchFn);
     this.thickness = new ThicknessView(host);
-    this.clip.onChange = () => this.visibilityChanged();
+    this.clip.onChange = () => {
+      this.visibilityChanged();
+      this.thickness.clippingChanged();
+    };
     this.input = new InputRouter({
       cams: this.cams,
       sel: this.sel,

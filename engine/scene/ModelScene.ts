@@ -349,6 +349,11 @@ export class ModelScene {
   }
 
   /** Clips every chunk (present and future) by `planes` (three.js local clipping), or stops with null. */
+  /** The planes the model is clipped by (shared, kept up to date by the clipping tool), or null. */
+  get clippingPlanes(): Plane[] | null {
+    return this.clipPlanes;
+  }
+
   setClippingPlanes(planes: Plane[] | null): void {
     this.clipPlanes = planes;
     for (const c of this.chunks) c.setClippingPlanes(planes);

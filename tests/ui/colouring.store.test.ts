@@ -3,6 +3,7 @@
  * "Revision comparison": "Toggling object colouring and comparison colouring is mutually exclusive"):
  * a change clears the selection and paints the planned colours; the next change first gives back what
  * the previous one painted; quick successive changes end with exactly the last choice painted; the
+ * thickness view follows the chosen side and the hidden parts; the
  * comparison claiming the model's colours releases the colouring.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -15,7 +16,7 @@ import {
   setThicknessSide,
 } from '../../ui/stores/colouring';
 import { setCurrentProject } from '../../ui/stores/currentProject';
-import { setEngine, setObjects, setViewerRevision } from '../../ui/stores/viewer';
+import { markHidden, setEngine, setObjects, setViewerRevision } from '../../ui/stores/viewer';
 
 const TYPES = ['MAIN OBJECT', 'PLATE', 'PLATE', 'PLATE', 'STIFFENER', 'BRACKET'];
 const COLUMNS: Record<string, (number | string | null)[]> = {
@@ -118,6 +119,11 @@ describe('colouring store', () => {
     await setThicknessSide('ALL');
     expect(calls.at(-1)).toBe('thickness 1,2,3,4,5');
     expect(colouringStore.thickness).toEqual({ drawn: 5, skipped: 0 });
+    // hiding a part draws the view again without it
+    markHidden([2], true);
+    await vi.waitFor(() => expect(calls.at(-1)).toBe('thickness 1,3,4,5'));
+    markHidden([2], false);
+    await vi.waitFor(() => expect(calls.at(-1)).toBe('thickness 1,2,3,4,5'));
     await clearColouring();
     expect(calls.at(-1)).toBe('thickness off');
     expect(appearanceStore.owner).toBeNull();

@@ -12,6 +12,7 @@
  * the colouring (colouringView / restoreColouring).
  */
 import { proxy, ref } from 'valtio';
+import { subscribeKey } from 'valtio/utils';
 import type { ColouringView } from '../../api/contract';
 import type { PaintGroup, ThicknessViewResult } from '../../engine/EngineApi';
 import { getPropertyColumns } from '../api/calls';
@@ -188,6 +189,11 @@ async function purposesFor(modelName: string, revision: number) {
   return cache.purposes;
 }
 
+// The thickness view leaves hidden parts out: it is drawn again when parts are hidden or shown.
+subscribeKey(viewerStore, 'hiddenVersion', () => {
+  if (colouringStore.thicknessSide && getEngine()) void apply();
+});
+
 /** Colourings run one after the other: each restores exactly what the one before it painted. */
 let queue: Promise<void> = Promise.resolve();
 
@@ -288,8 +294,8 @@ function paintGroups(plan: { nodeIds: Uint32Array; rgb: Uint8Array }): PaintGrou
 
 /**
  * The parts of the thickness view: plates and brackets with a thickness whose material side is `side`
- * (any side for 'ALL'), and for 'ALL' the stiffeners too; each in its colouring colour, else in the
- * stable colour of its material side.
+ * (any side for 'ALL'), and for 'ALL' the stiffeners too, leaving out hidden parts; each in its colouring
+ * colour, else in the stable colour of its material side.
  */
 function thicknessInput(
   side: ThicknessSide,
@@ -304,8 +310,10 @@ function thicknessInput(
   const nodes: number[] = [],
     thickness: number[] = [],
     sides: string[] = [];
+  const tree = viewerStore.tree;
   for (let i = 0; i < types.length; i++) {
     const t = types[i];
+    if (tree?.isHidden(i)) continue;
     if (t === 'PLATE' || t === 'BRACKET') {
       const th = plth[i],
         s = mside[i];

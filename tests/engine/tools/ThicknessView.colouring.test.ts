@@ -74,6 +74,11 @@ describe('thickness view', () => {
     let blue = 0;
     for (let i = 0; i < p.count; i++) if (c.getZ(i) === 1) blue++;
     expect(blue).toBe(36);
+    // clipped with the model
+    e.setClipping(true);
+    expect((mesh.material as Material).clippingPlanes).toHaveLength(6);
+    e.setClipping(false);
+    expect((mesh.material as Material).clippingPlanes).toBeNull();
     e.setThicknessView(null);
     expect(overlay(e)).toBeNull();
     e.dispose();
