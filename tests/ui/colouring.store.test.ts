@@ -16,14 +16,22 @@ import {
   setThicknessSide,
 } from '../../ui/stores/colouring';
 import { setCurrentProject } from '../../ui/stores/currentProject';
+import { toastStore } from '../../ui/stores/toasts';
 import { markHidden, setEngine, setObjects, setViewerRevision } from '../../ui/stores/viewer';
 
-const TYPES = ['MAIN OBJECT', 'PLATE', 'PLATE', 'PLATE', 'STIFFENER', 'BRACKET'];
+const TYPES = ['MAIN OBJECT', 'PLATE', 'PLATE', 'PLATE', 'STIFFENER', 'BRACKET', 'COMPARTMENT', 'COMPARTMENT'];
 const COLUMNS: Record<string, (number | string | null)[]> = {
   PLTH: [null, 0.012, 0.012, 0.01, null, 0.012],
   MAT: [null, 'AH36', 'DH36', 'AH36', 'AH36', null],
   MSIDE: [null, 'TOP', 'TOP', 'UNDEFINED', null, 'PS'],
   PROFILE: [null, null, null, null, 'HP 200x10', null],
+  PURP: [null, null, null, null, null, null, 'WATER BALLAST', 'VOID'],
+};
+
+/** The purpose-colors answer. */
+let purposes: {
+  hasArrangement: boolean;
+  purposes: { purpose: string; color: { r: number; g: number; b: number }; count: number }[];
 };
 
 /** What the engine was told, in order, with the colour state it leaves. */
@@ -51,6 +59,13 @@ const engine = {
 
 beforeEach(() => {
   calls = [];
+  purposes = {
+    hasArrangement: true,
+    purposes: [
+      { purpose: 'VOID', color: { r: 189, g: 189, b: 189 }, count: 1 },
+      { purpose: 'WATER BALLAST', color: { r: 76, g: 175, b: 80 }, count: 1 },
+    ],
+  };
   colours = new Map();
   vi.stubGlobal('fetch', async (url: string) => {
     const u = new URL(url, 'http://x');
@@ -58,6 +73,10 @@ beforeEach(() => {
       const codes = u.searchParams.get('codes')!.split(',');
       calls.push(`fetch ${codes.join(',')}`);
       return Response.json({ codes, columns: Object.fromEntries(codes.map((c) => [c, COLUMNS[c] ?? []])) });
+    }
+    if (u.pathname.endsWith('/ship-model/purpose-colors')) {
+      calls.push('fetch purposes');
+      return Response.json(purposes);
     }
     return Response.json({ message: 'not found' }, { status: 404 });
   });
@@ -127,6 +146,22 @@ describe('colouring store', () => {
     await clearColouring();
     expect(calls.at(-1)).toBe('thickness off');
     expect(appearanceStore.owner).toBeNull();
+  });
+
+  it("compartments by purpose take the purposes' own colours; without an arrangement the spec's toast", async () => {
+    await setColouringQuantities('compartments', ['PURP']);
+    expect(colours.get(6)).toBe('76,175,80');
+    expect(colours.get(7)).toBe('189,189,189');
+    expect(colouringStore.legend.map((e) => e.label).sort()).toEqual(['VOID', 'WATER BALLAST']);
+    resetColouring();
+    purposes = { hasArrangement: false, purposes: [] };
+    await setColouringQuantities('compartments', ['PURP']);
+    expect(toastStore.toasts.map((t) => `${t.kind}: ${t.text}`)).toContain(
+      "info: The project doesn't have a compartment arrangement defined",
+    );
+    expect(colouringStore.settings.compartments).toEqual([]);
+    expect(colouringStore.legend).toEqual([]);
+    toastStore.toasts.splice(0);
   });
 
   it('the comparison claiming the colours releases the colouring', async () => {
