@@ -40,6 +40,7 @@ export type ThicknessSide = NonNullable<ColouringView['thicknessSide']>;
 
 type Column = (number | string | null)[];
 
+/** The colouring shown: what is chosen (settings, thicknessSide), the legend and the legend's visibility. */
 export const colouringStore = proxy({
   settings: { ...NO_COLOURING } as ColouringSettings,
   thicknessSide: null as ThicknessSide | null,
@@ -49,9 +50,8 @@ export const colouringStore = proxy({
   withoutValue: 0,
   /** What the thickness view drew, or null when it is off. */
   thickness: null as ThicknessViewResult | null,
+  /** True while a change is being read and painted. */
   busy: false,
-  /** Counts finished colourings (tests wait on it). */
-  appliedSeq: 0,
 });
 
 /** What this viewer session has read and painted (not reactive: large). */
@@ -223,7 +223,6 @@ async function applyNow(run: number): Promise<void> {
   const side = colouringStore.thicknessSide;
   if (isNoColouring(settings) && !side) {
     releaseAppearance('colouring');
-    colouringStore.appliedSeq++;
     return;
   }
   colouringStore.busy = true;
@@ -266,10 +265,7 @@ async function applyNow(run: number): Promise<void> {
     colouringStore.withoutValue = plan.withoutValue;
     colouringStore.thickness = thickness;
   } finally {
-    if (run === applying) {
-      colouringStore.busy = false;
-      colouringStore.appliedSeq++;
-    }
+    if (run === applying) colouringStore.busy = false;
   }
 }
 
