@@ -7,6 +7,7 @@
 import { NO_COLOURING, planColouring, type ColouringSettings } from '../../ui/logic/colouringPlan';
 import type { BenchRow } from '../run';
 
+/** Plans three colourings of BENCH_PARTS (default 100k) synthetic parts; one row of time and one of columns each. */
 export async function colouringSuite(): Promise<BenchRow[]> {
   const n = Number(process.env.BENCH_PARTS ?? 100_000);
   const types = Array.from({ length: n }, (_, i) => (i % 3 === 0 ? 'STIFFENER' : i % 17 === 0 ? 'BRACKET' : 'PLATE'));

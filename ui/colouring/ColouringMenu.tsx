@@ -26,6 +26,7 @@ import { loadObjectProperties, objectPropertiesStore } from '../stores/objectPro
 /** The text of a type with nothing chosen (application.md §8 "Empty and loading texts"). */
 export const NO_COLORS = '-- No colors --';
 
+/** The 'Coloring' button and its settings panel (bottom-left toolbar). */
 export function ColouringMenu() {
   const { settings, thicknessSide, legendVisible, busy, thickness } = useSnapshot(colouringStore);
   const { config } = useSnapshot(objectPropertiesStore);
