@@ -193,7 +193,10 @@ export class Engine implements EngineApi {
     );
     this.ghosts = new ComparisonGhosts(host, deps.fetchFn);
     this.thickness = new ThicknessView(host);
-    this.clip.onChange = () => this.visibilityChanged();
+    this.clip.onChange = () => {
+      this.visibilityChanged();
+      this.thickness.clippingChanged();
+    };
     this.input = new InputRouter({
       cams: this.cams,
       sel: this.sel,
@@ -368,16 +371,6 @@ export class Engine implements EngineApi {
       throw new Error(`setObjectColor: colour ${JSON.stringify(rgb)} is not three bytes 0..255`);
     }
     this.model?.setColor(nodeIds, rgb);
-    this.invalidate();
-  }
-
-  setObjectColorArray(nodeIds: Uint32Array, rgb: Uint8Array | null): void {
-    this.alive();
-    if (rgb && rgb.length !== nodeIds.length * 3)
-      throw new Error(
-        `setObjectColorArray: ${rgb.length} colour bytes for ${nodeIds.length} nodes (3 per node expected)`,
-      );
-    this.model?.setColorArray(nodeIds, rgb);
     this.invalidate();
   }
 
