@@ -23,8 +23,9 @@ export function StatusColouringPanel({ projectName }: { projectName: string }) {
   useEffect(() => stopStatusColouring, []);
 
   return (
-    <div className="absolute right-3 bottom-10 z-10 flex flex-col items-end gap-1">
-      {open && (
+    <div className="absolute right-3 bottom-9 z-10 flex flex-col items-end gap-1">
+      {/* The comparison summary takes this corner while comparison is on. */}
+      {open && owner !== 'comparison' && (
         <section aria-label="Approval status" data-testid="status-counts" className="panel w-60 p-3 text-sm">
           <label className="mb-2 flex items-center gap-2">
             <input
