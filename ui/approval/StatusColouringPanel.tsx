@@ -1,6 +1,6 @@
 /**
- * Approval status overview of the open revision (issue "Seeing change and state" §3: colouring by approval
- * status with the options' colours and a count per status for the revision). A small panel at the bottom
+ * Approval status overview of the open revision (viewer.md §3 "Approval status"): colouring by approval
+ * status with the options' colours and a count per status for the revision. A small panel at the bottom
  * right: 'Approval status' opens it; 'Colour by status' paints every part with its status's colour (and
  * gives the colours back when turned off or when comparison or quantity colouring takes over).
  */
