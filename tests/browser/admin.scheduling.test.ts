@@ -105,10 +105,27 @@ describe('admin scheduling', () => {
     await page.getByText('Rev. 2').first().waitFor();
     expect(await page.getByText('Scheduled project update').count()).toBeGreaterThan(0);
 
-    // The saved job is there after a reload of the tab.
+    // The saved job is there after a reload of the tab, unchanged until the user changes it.
     await page.goto(`${server.url}/admin`);
     await page.getByRole('tab', { name: 'Scheduling' }).click();
-    await page.getByRole('region', { name: 'Project update job 1' }).waitFor();
+    const again = page.getByRole('region', { name: 'Project update job 1' });
+    const file = again.getByRole('checkbox', { name: `${MODEL}.3docx` });
+    await file.waitFor();
+    expect(await file.isChecked()).toBe(true);
+    expect(await again.getByRole('button', { name: `Remove time ${hh}:${mm}` }).count()).toBe(1);
+    expect(await save.isDisabled()).toBe(true);
+    await again.getByRole('checkbox', { name: 'Overwrite latest revision if exists' }).check();
+    expect(await save.isEnabled()).toBe(true);
+    await again.getByRole('button', { name: 'Remove Project update job 1' }).click();
+    await page.getByText('No scheduled project update jobs').waitFor();
+    await save.click();
+    await page.waitForFunction(
+      () =>
+        ([...document.querySelectorAll('button')].find((b) => b.textContent === 'Save changes') as HTMLButtonElement)
+          ?.disabled === true,
+    );
+    const emptied = await apiRequest(server.url, token, 'GET', '/api/default/scheduling/project-update-schedule');
+    expect(await emptied.json()).toEqual([]);
   }, 300_000);
 
   it('adds a project from the server location in the Add project dialog', async () => {
