@@ -10,6 +10,7 @@ import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { FastifyInstance } from 'fastify';
 import { Access, enforceProject, maySee } from '../access/rules';
+import { ObjectStatuses } from '../approval/ObjectStatuses';
 import { ConversionStatus } from '../contract/common';
 import {
   DeleteRevisionQuerySchema,
@@ -198,6 +199,7 @@ export default async function projectRoutes(app: FastifyInstance): Promise<void>
       }
       await projects.deleteProject(name);
       await app.ctx.comments.deleteProject(name);
+      await new ObjectStatuses(app.ctx.db).forgetAfter(name, 0);
       await access.removeProject(name);
       await conversions.forget(name);
       revisionCache.clear();
@@ -211,7 +213,9 @@ export default async function projectRoutes(app: FastifyInstance): Promise<void>
     access: Access.write((i: { query: { projectName: string } }) => i.query.projectName, 'admin:view'),
     query: DeleteRevisionQuerySchema,
     handler: async ({ query }) => {
-      await projects.deleteRevision(normaliseProjectName(query.projectName), query.revisionNumber);
+      const name = normaliseProjectName(query.projectName);
+      await projects.deleteRevision(name, query.revisionNumber);
+      await new ObjectStatuses(app.ctx.db).forgetAfter(name, (await projects.revision(name, 'latest')).number);
       revisionCache.clear();
       return { success: true };
     },

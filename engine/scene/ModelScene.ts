@@ -15,6 +15,7 @@ import { ChunkBatch, LOD_BASE_MM, quantStep, type ChunkHit } from './ChunkBatch'
 import { DEFAULT_OBJECT_COLOR, OBJECT_FLAGS, ObjectStateTable } from './ObjectStateTable';
 import type { ObjectStateUniforms } from './chunkMaterial';
 import { colorForType } from './typeColors';
+import { paintStateTable, type PaintGroup, type PaintStyle } from './objectPaint';
 
 /** Default opacity of compartments (spaces, not steel): translucent, drawn after the steel. */
 export const COMPARTMENT_OPACITY = 0.25;
@@ -306,9 +307,39 @@ export class ModelScene {
       );
   }
 
+  /**
+   * Sets the colours of the given nodes only (no descendants): three sRGB bytes per node in `rgb`, or
+   * null to give each node its type colour back. @throws Error when `rgb` is not three bytes per node.
+   */
+  setColorArray(nodeIds: ArrayLike<number>, rgb: ArrayLike<number> | null): void {
+    if (rgb) {
+      this.state.setColorArray(nodeIds, rgb);
+      return;
+    }
+    const back = new Uint8Array(nodeIds.length * 3);
+    for (let k = 0; k < nodeIds.length; k++) {
+      const n = nodeIds[k];
+      back.set(
+        this.table && n < this.table.types.length ? colorForType(this.table.types[n]) : DEFAULT_OBJECT_COLOR,
+        k * 3,
+      );
+    }
+    this.state.setColorArray(nodeIds, back);
+  }
+
   /** Sets the opacity (0..1) of nodes and descendants; turns the translucent pass on or off as needed. */
   setOpacity(nodeIds: Iterable<number>, opacity: number): void {
     this.state.setOpacity(this.subtree(nodeIds), opacity);
+    this.updateTranslucentPass();
+  }
+
+  /**
+   * Paints many objects in one call (./objectPaint.ts): each group's style on its nodes (exactly those,
+   * no descendants), `rest` on all other nodes when given; null colour / opacity restore the type colour
+   * and the default opacity. @throws Error for an invalid style (nothing is written).
+   */
+  paint(groups: readonly PaintGroup[], rest: PaintStyle | null): void {
+    paintStateTable(this.state, this.table?.types ?? null, groups, rest, COMPARTMENT_OPACITY);
     this.updateTranslucentPass();
   }
 
