@@ -3,7 +3,8 @@
  * is the shared sample directory (application.md §2 "Scheduling tab", "Dialogs of the start page"): an
  * administrator adds a job, picks a project file in the location tree, adds a time a minute or two ahead
  * (the same time cannot be added twice), saves; the server runs the job at that time and the start page
- * shows the new revision. The Add project dialog adds a project from the server location.
+ * shows the new revision. The Add project dialog adds a project from the server location and from a
+ * directory on the user's computer.
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -137,5 +138,18 @@ describe('admin scheduling', () => {
     await page.getByRole('tab', { name: 'Browse' }).click();
     await page.getByText('Project NAPA-OCX_M3 is added').waitFor({ timeout: 120_000 });
     expect(await revisionCount('NAPA-OCX_M3')).toBe(1);
+  }, 180_000);
+
+  it('adds a project from a directory on the user computer in the Add project dialog', async () => {
+    await page.goto(server.url);
+    await page.getByRole('button', { name: 'Add project' }).click();
+    await page.getByRole('radio', { name: 'Local directory' }).check();
+    await page.getByLabel('Directory', { exact: true }).setInputFiles(samplesDir);
+    // Only project files are offered (the schema files of the directory are not).
+    await page.getByRole('radio', { name: /NAPA-OCX_M6\.3docx$/ }).check();
+    expect(await page.getByRole('radio', { name: /\.xsd$/ }).count()).toBe(0);
+    await page.getByRole('button', { name: 'Add', exact: true }).click();
+    await page.getByText('Project NAPA-OCX_M6 is added').waitFor({ timeout: 120_000 });
+    expect(await revisionCount('NAPA-OCX_M6')).toBe(1);
   }, 180_000);
 });
