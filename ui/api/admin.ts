@@ -54,19 +54,6 @@ export const registerUserCall = (body: {
     silent: true,
   });
 
-/**
- * GET /api/viewer/approval-status/all (application.md §2 "Admin panel": the approval statuses). The call
- * comes with the approval feature; until the server has it (404) the panel goes without: null.
- */
-export async function getApprovalStatuses(): Promise<unknown[] | null> {
-  try {
-    const r = await request('GET', '/api/viewer/approval-status/all', null, { expected: true });
-    return Array.isArray(r) ? r : null;
-  } catch {
-    return null;
-  }
-}
-
 /** DELETE /api/viewer/project/delete-revision?projectName&revisionNumber. */
 export const deleteRevisionCall = (projectName: string, revisionNumber: number) =>
   request('DELETE', '/api/viewer/project/delete-revision', null, { query: { projectName, revisionNumber } });
