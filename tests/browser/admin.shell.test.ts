@@ -108,7 +108,7 @@ describe('start page', () => {
     await confirm.getByRole('button', { name: 'Delete' }).click();
     await page.getByText('Revision 1 is deleted').waitFor();
     // One revision left: no revision can be deleted any more.
-    await card.getByRole('button', { name: /^Delete revision/ }).waitFor({ state: 'detached' });
+    await card.getByRole('button', { name: 'Delete revision 2' }).waitFor({ state: 'detached' });
     expect((await models()).find((m) => m.name === KEEP)?.revisions.length).toBe(1);
     expect(await threads(1)).toBe(0);
   });
