@@ -1,7 +1,7 @@
 /**
- * The admin calls of application.md §7 "Admin (/api/{instance}/viewer)" and the start page's deletions
- * (§7 Projects: delete-model, delete-revision; comments delete-revision-comments), typed by the contract
- * (api/contract/admin.ts, projects.ts, comments.ts, shell.ts).
+ * The admin calls of application.md §7 "Admin (/api/{instance}/viewer)", the start page's deletions (§7
+ * Projects: delete-revision; comments delete-revision-comments) and the shell's calls (licence, 'What's
+ * new', the Server logs zip), typed by the contract (api/contract/admin.ts, projects.ts, comments.ts, shell.ts).
  */
 import * as v from 'valibot';
 import {
