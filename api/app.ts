@@ -37,6 +37,9 @@ import { defineRoute } from './routes/define';
 import { ProjectAccess } from './access/ProjectAccess';
 import { CommentStore, STALE_UPLOAD_MS } from './comments/CommentStore';
 import { CommentEvents } from './comments/events';
+import { TagEvents } from './tags/events';
+import { TagStore } from './tags/TagStore';
+import tagRoutes from './routes/tags';
 import commentRoutes from './routes/comments';
 import compareRoutes from './routes/compare';
 import { Access, type AccessRule, authenticate } from './access/rules';
@@ -145,6 +148,8 @@ export async function buildApp(
       },
       { clock: options.schedulerClock, timezone: config.scheduleTimezone, log: (m) => schedulerLog(m) },
     ),
+    tags: new TagStore(db),
+    tagEvents: new TagEvents(),
   };
   let schedulerLog: (message: string) => void = () => {};
 
@@ -244,6 +249,7 @@ export async function buildApp(
   await app.register(schedulingRoutes);
   // Jobs saved before a restart run again at their times.
   await ctx.scheduler.arm();
+  await app.register(tagRoutes);
 
   app.addHook('onClose', async () => {
     ctx.scheduler.stop();

@@ -21,6 +21,8 @@ import type { ProjectStore } from './projects/ProjectStore';
 import type { RevisionCache } from './projects/RevisionCache';
 import type { AdminSettings } from './settings/AdminSettings';
 import type { ProjectUpdateScheduler } from './scheduling/ProjectUpdateScheduler';
+import type { TagEvents } from './tags/events';
+import type { TagStore } from './tags/TagStore';
 
 /** Everything a route needs. */
 export interface AppContext {
@@ -46,6 +48,10 @@ export interface AppContext {
   locations: ProjectLocations;
   /** Scheduled project updates (admin Scheduling tab). */
   scheduler: ProjectUpdateScheduler;
+  /** Custom model tree tags and tagging of the projects. */
+  tags: TagStore;
+  /** Tag changes to the projects' realtime rooms (api/realtime.ts subscribes). */
+  tagEvents: TagEvents;
 }
 
 /** Fan-out of user notifications (application.md §4 "Realtime user notification") to subscribers. */

@@ -9,15 +9,17 @@
  * invisible project get the same refusal. The server sends 'progress' (ProgressEvent of
  * api/contract/common.ts) to the room of the conversion, and 'userNotification' (`{ kind, email }`) to
  * the e-mail room when an administrator changes or deletes the user; a deleted user's sockets are then
- * disconnected. Comment changes go to `project:{NAME}` as 'comment' (CommentEvent of api/contract/comments.ts).
- * Every socket is also in SIGNED_IN_ROOM, where 'projectsChanged' tells those who may see a project that a
- * conversion of it started or ended (start pages then show other users' conversions live).
+ * disconnected. Comment changes go to `project:{NAME}` as 'comment' (CommentEvent of api/contract/comments.ts),
+ * tag changes as 'tags' (TagsEvent of api/contract/tags.ts). Every socket is also in SIGNED_IN_ROOM, where
+ * 'projectsChanged' tells those who may see a project that a conversion of it started or ended (start pages
+ * then show other users' conversions live).
  */
 import type { FastifyInstance } from 'fastify';
 import { Server } from 'socket.io';
 import { maySee, userOfToken } from './access/rules';
 import { ConversionStatus, PROJECTS_CHANGED_EVENT, type ProgressEvent, type UserNotification } from './contract/common';
 import { COMMENT_EVENT } from './contract/comments';
+import { TAGS_EVENT } from './contract/tags';
 import { ApiError, Errors } from './errors';
 
 /** Conversion ids are UUIDs (ConversionManager.reserve). */
@@ -134,6 +136,7 @@ export function attachRealtime(app: FastifyInstance): Server {
     }
   });
   const offComments = ctx.commentEvents.on((e) => send(projectRoom(e.projectName), e.projectName, COMMENT_EVENT, e));
+  const offTags = ctx.tagEvents.on((e) => send(projectRoom(e.projectName), e.projectName, TAGS_EVENT, e));
   const offNotices = ctx.notices.on((n) => {
     notifyUser(io, n);
     if (n.kind === 'user-deleted') io.in(n.email.toLowerCase()).disconnectSockets(true);
@@ -147,6 +150,7 @@ export function attachRealtime(app: FastifyInstance): Server {
     off();
     offNotices();
     offComments();
+    offTags();
     await new Promise<void>((resolve) => io.close(() => resolve()));
   });
   return io;

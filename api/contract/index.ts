@@ -15,3 +15,4 @@ export * from './shell';
 export * from './settings';
 export * from './locations';
 export * from './scheduling';
+export * from './tags';

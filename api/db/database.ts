@@ -224,6 +224,34 @@ export interface ProjectUpdateJobsTable {
   overwrite_if_exists: number;
 }
 
+/**
+ * Custom model tree tags of a project (viewer.md §3 "Tag"): a tree per ContextRoot; names are unique
+ * among the children of one parent (roots: per project). Deleting a tag deletes its subtree.
+ */
+export interface TagsTable {
+  id: Generated<number>;
+  /** Upper-case project name. */
+  project_name: string;
+  name: string;
+  type: 'ContextRoot' | 'UnrestrictedTree' | 'ExclusiveTree' | 'Flat';
+  parent_id: number | null;
+  /** E-mail of the creator (lower case). */
+  created_by: string;
+  created_at: string;
+}
+
+/**
+ * Which geometries carry a tag, keyed by the part's GUID, or 'id:' + its OCX id when the file gives
+ * none, so that tagging follows a part into later revisions.
+ */
+export interface TagGeometriesTable {
+  tag_id: number;
+  geometry_key: string;
+  /** The name when tagged (kept for parts missing from the latest revision). */
+  geometry_name: string;
+  created_at: string;
+}
+
 /** The database schema. */
 export interface DB {
   approval_statuses: ApprovalStatusesTable;
@@ -239,6 +267,8 @@ export interface DB {
   comment_attachments: CommentAttachmentsTable;
   admin_settings: AdminSettingsTable;
   project_update_jobs: ProjectUpdateJobsTable;
+  tags: TagsTable;
+  tag_geometries: TagGeometriesTable;
 }
 
 const migrations: Record<string, Migration> = {
@@ -496,6 +526,36 @@ const migrations: Record<string, Migration> = {
     },
     async down(db: Kysely<any>) {
       await db.schema.dropTable('project_update_jobs').execute();
+    },
+  },
+  '009_tags': {
+    async up(db: Kysely<any>) {
+      await db.schema
+        .createTable('tags')
+        .addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
+        .addColumn('project_name', 'text', (c) => c.notNull())
+        .addColumn('name', 'text', (c) => c.notNull())
+        .addColumn('type', 'text', (c) => c.notNull())
+        .addColumn('parent_id', 'integer', (c) => c.references('tags.id').onDelete('cascade'))
+        .addColumn('created_by', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .execute();
+      // Roots have no parent; IFNULL makes their names unique per project too (NULLs never collide).
+      await sql`CREATE UNIQUE INDEX tags_sibling_name ON tags (project_name, IFNULL(parent_id, 0), name)`.execute(db);
+      await db.schema.createIndex('tags_parent').on('tags').column('parent_id').execute();
+      await db.schema
+        .createTable('tag_geometries')
+        .addColumn('tag_id', 'integer', (c) => c.notNull().references('tags.id').onDelete('cascade'))
+        .addColumn('geometry_key', 'text', (c) => c.notNull())
+        .addColumn('geometry_name', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .addPrimaryKeyConstraint('tag_geometries_pk', ['tag_id', 'geometry_key'])
+        .execute();
+      await db.schema.createIndex('tag_geometries_key').on('tag_geometries').column('geometry_key').execute();
+    },
+    async down(db: Kysely<any>) {
+      await db.schema.dropTable('tag_geometries').execute();
+      await db.schema.dropTable('tags').execute();
     },
   },
 };

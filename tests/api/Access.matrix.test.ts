@@ -352,6 +352,102 @@ const SAMPLES_BY_ROUTE: Record<string, Sample> = {
       payload: { projectName: SHIP, axis: 'X', location: String(ROLES.indexOf(role)) },
     }),
   },
+  // Custom model trees: every call needs access to the project (tags are shared by its users).
+  'GET /api/viewer/tags/all': {
+    who: 'read',
+    project: SHIP,
+    req: () => ({ url: `/api/viewer/tags/all?${q({ projectName: SHIP })}` }),
+  },
+  'GET /api/viewer/tags/root': {
+    who: 'read',
+    project: SHIP,
+    req: () => ({ url: `/api/viewer/tags/root?${q({ projectName: SHIP, rootName: 'Custom-model-tree' })}` }),
+  },
+  'GET /api/viewer/tags': {
+    who: 'read',
+    project: SHIP,
+    req: () => ({
+      url: `/api/viewer/tags?${q({ projectName: SHIP, tagName: 'Matrix', parentId: String(tagFixture.root) })}`,
+    }),
+  },
+  // Each role makes its own folder, which the DELETE row removes again.
+  'POST /api/viewer/tags': {
+    who: 'read',
+    project: SHIP,
+    req: (role) => ({
+      method: 'POST',
+      url: `/api/viewer/tags?${q({ projectName: SHIP })}`,
+      payload: { name: `Folder of ${role}`, type: 'UnrestrictedTree', parent: tagFixture.root },
+    }),
+    after: async (role, res) => {
+      if (res.statusCode === 200) tagFixture.own[role] = res.json().id;
+    },
+  },
+  'PATCH /api/viewer/tags': {
+    who: 'read',
+    project: SHIP,
+    req: () => ({
+      method: 'PATCH',
+      url: `/api/viewer/tags?${q({ projectName: SHIP, tagId: String(tagFixture.folder), newName: 'Matrix' })}`,
+    }),
+  },
+  'DELETE /api/viewer/tags': {
+    who: 'read',
+    project: SHIP,
+    req: (role) => ({
+      method: 'DELETE',
+      url: `/api/viewer/tags?${q({ projectName: SHIP, tagId: String(tagFixture.own[role] ?? 0) })}`,
+    }),
+  },
+  'POST /api/viewer/tagging/tags-by-geometries': {
+    who: 'read',
+    project: SHIP,
+    req: () => ({
+      method: 'POST',
+      url: `/api/viewer/tagging/tags-by-geometries?${q({ projectName: SHIP, tagTreeRootName: 'Custom-model-tree' })}`,
+      payload: [],
+    }),
+  },
+  'GET /api/viewer/tagging/tags-by-geometry': {
+    who: 'read',
+    project: SHIP,
+    req: () => ({
+      url: `/api/viewer/tagging/tags-by-geometry?${q({ projectName: SHIP, geometryName: 'x', tagTreeRootName: 'Custom-model-tree' })}`,
+    }),
+  },
+  'GET /api/viewer/tagging/geometries-by-tag': {
+    who: 'read',
+    project: SHIP,
+    req: () => ({
+      url: `/api/viewer/tagging/geometries-by-tag?${q({ projectName: SHIP, tagId: String(tagFixture.folder) })}`,
+    }),
+  },
+  'POST /api/viewer/tagging/add-tag-to-geometries': {
+    who: 'read',
+    project: SHIP,
+    req: () => ({
+      method: 'POST',
+      url: `/api/viewer/tagging/add-tag-to-geometries?${q({ projectName: SHIP, tagId: String(tagFixture.folder) })}`,
+      payload: ['x'],
+    }),
+  },
+  'POST /api/viewer/tagging/remove-tag-from-geometries': {
+    who: 'read',
+    project: SHIP,
+    req: () => ({
+      method: 'POST',
+      url: `/api/viewer/tagging/remove-tag-from-geometries?${q({ projectName: SHIP, tagId: String(tagFixture.folder) })}`,
+      payload: ['x'],
+    }),
+  },
+  'DELETE /api/viewer/tagging/delete-tag': {
+    who: 'read',
+    project: SHIP,
+    req: () => ({
+      method: 'DELETE',
+      url: `/api/viewer/tagging/delete-tag?${q({ projectName: SHIP, tagId: String(tagFixture.folder) })}`,
+    }),
+  },
   'POST /api/keelson-instance/geometry/surface-objects': {
     who: 'read',
     project: SHIP,
@@ -581,6 +677,24 @@ const SAMPLES_BY_ROUTE: Record<string, Sample> = {
   },
 };
 
+/** Tags made in beforeAll: the custom tree root and its folder 'Matrix'; each role's own folder. */
+const tagFixture = { root: 0, folder: 0, own: {} as Partial<Record<Role, number>> };
+
+async function makeTags(): Promise<void> {
+  const post = async (payload: object): Promise<number> => {
+    const r = await t.app.inject({
+      method: 'POST',
+      url: `/api/viewer/tags?${q({ projectName: SHIP })}`,
+      headers: bearer(token.admin),
+      payload,
+    });
+    expect(r.statusCode, r.body).toBe(200);
+    return r.json().id;
+  };
+  tagFixture.root = await post({ name: 'Custom-model-tree', type: 'ContextRoot', parent: null });
+  tagFixture.folder = await post({ name: 'Matrix', type: 'UnrestrictedTree', parent: tagFixture.root });
+}
+
 /** Threads made in beforeAll: one per role that may write (the others use the administrator's). */
 const thread: Partial<Record<Role, string>> = {};
 let snapshotId = '';
@@ -639,6 +753,7 @@ beforeAll(async () => {
     await grantProjects(t.app, token.admin, EMAIL[role], [SHIP, 'DOOMED', 'GONE'], { fixed: FIXED[role] });
   for (const role of ['outsider', 'reader', 'uploader'] as const) await relogin(role);
   await makeThreads();
+  await makeTags();
 }, 120_000);
 afterAll(async () => {
   await t?.close();

@@ -27,6 +27,7 @@ import { storeError } from './errors';
 import { handleCommentsEngineEvent } from './comments';
 import { resetComparison } from './comparison';
 import { resetColouring } from './colouring';
+import { openCustomTrees } from './customTrees';
 import { connectSections, handleSectionsEvent, loadSavedSections, resetSections } from './sections';
 import { connectSurfaceObjects } from './surfaceObjects';
 import { closeToast, showToast } from './toasts';
@@ -280,6 +281,7 @@ async function load(
   const table = await getModelObjects(modelName, info.revision);
   if (run.cancelled) return;
   setObjects(modelName, table.objects);
+  run.disconnect.push(openCustomTrees(modelName));
   const frames = setFramesFromApi(table.frames);
   setBoundsFromApi(table.info.bounds);
   resetSections(modelName, info.revision);
