@@ -163,8 +163,8 @@ export const ROOM_ACCESS_RECHECK_MS = 1000;
  * Emits `event` to the sockets in `room` whose user may still see `project`: access that expires ('valid
  * until' passed) or is taken away after a join ends delivery within ROOM_ACCESS_RECHECK_MS (a member's
  * positive check is trusted that long, so a busy room costs one check per member and second, not per event),
- * and such a socket is removed from the room (it may join again when access returns). A socket whose token no
- * longer holds is disconnected.
+ * and such a socket is removed from the room (it may join again when access returns; SIGNED_IN_ROOM, which
+ * carries every project's news, is kept). A socket whose token no longer holds is disconnected.
  */
 export async function emitToProjectRoom(
   io: Server,
@@ -193,7 +193,7 @@ export async function emitToProjectRoom(
       if (allowed) {
         socket.data.accessUntil = { ...trusted, [project]: now + ROOM_ACCESS_RECHECK_MS };
         socket.emit(event, payload);
-      } else socket.leave(room);
+      } else if (room !== SIGNED_IN_ROOM) socket.leave(room);
     }),
   );
 }

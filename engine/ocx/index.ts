@@ -121,7 +121,8 @@ export async function importOcx(
       const offload = options.offload?.(shared, plain, builder) ?? null;
       try {
         const onBytes = total
-          ? (n: number) => progress(0.1 + 0.9 * Math.min(1, n / total), `Importing parts (${builder.count} so far)`)
+          ? (n: number) =>
+              progress(0.1 + 0.9 * Math.min(1, n / total), `Importing parts (${builder.count} objects so far)`)
           : undefined;
         if (offload?.addText) {
           const split = offload as GroupOffload & Required<Pick<GroupOffload, 'addText' | 'textUnsupported'>>;

@@ -129,6 +129,23 @@ describe('Projects tab', () => {
     await d.waitFor({ state: 'detached' });
     await page.getByTestId(`project-row-${MODEL.toUpperCase()}`).getByTestId('user-count').getByText('2').waitFor();
   });
+  it("limits the access with the date picker: the row shows the day instead of 'Permanent'", async () => {
+    await page.getByRole('button', { name: 'Edit user access' }).click();
+    const d = page.getByTestId('project-access-dialog');
+    await d.getByLabel('Valid until').fill('2030-12-31');
+    await d.getByRole('button', { name: 'Save' }).click();
+    await d.waitFor({ state: 'detached' });
+    const users = page.getByTestId(`project-users-${MODEL.toUpperCase()}`);
+    await users
+      .getByRole('row', { name: new RegExp(NEW.email) })
+      .getByText('31.12.2030')
+      .waitFor();
+    const added = (await adminUsers()).find((u) => u.email === NEW.email) as unknown as {
+      permissionData: Array<{ identifier: string; validUntil: string | null }>;
+    };
+    const entry = added.permissionData.find((p) => p.identifier === `project:${MODEL.toUpperCase()}`);
+    expect(entry?.validUntil?.startsWith('2030-12-31') || entry?.validUntil?.startsWith('2031-01-01')).toBe(true);
+  });
 });
 
 describe('the new user', () => {

@@ -1,7 +1,7 @@
 /**
- * The admin calls of application.md §7 "Admin (/api/{instance}/viewer)" and the start page's deletions
- * (§7 Projects: delete-model, delete-revision; comments delete-revision-comments), typed by the contract
- * (api/contract/admin.ts, projects.ts, comments.ts, shell.ts).
+ * The admin calls of application.md §7 "Admin (/api/{instance}/viewer)", the start page's deletions (§7
+ * Projects: delete-revision; comments delete-revision-comments) and the shell's calls (licence, 'What's
+ * new', the Server logs zip), typed by the contract (api/contract/admin.ts, projects.ts, comments.ts, shell.ts).
  */
 import * as v from 'valibot';
 import {
@@ -53,19 +53,6 @@ export const registerUserCall = (body: {
     body: { ...body, adminEmail: '' },
     silent: true,
   });
-
-/**
- * GET /api/viewer/approval-status/all (application.md §2 "Admin panel": the approval statuses). The call
- * comes with the approval feature; until the server has it (404) the panel goes without: null.
- */
-export async function getApprovalStatuses(): Promise<unknown[] | null> {
-  try {
-    const r = await request('GET', '/api/viewer/approval-status/all', null, { expected: true });
-    return Array.isArray(r) ? r : null;
-  } catch {
-    return null;
-  }
-}
 
 /** DELETE /api/viewer/project/delete-revision?projectName&revisionNumber. */
 export const deleteRevisionCall = (projectName: string, revisionNumber: number) =>

@@ -2,20 +2,21 @@
  * The admin panel's data (application.md §2 "Admin panel": "On opening, the panel fetches the admin data if
  * not yet fetched, the available projects and the approval statuses"; §4 "Other admin state"; §5 "User
  * form (admin)"; §8 toasts). Users with their permissions and project access, the permissions, the
- * projects with their users, and the approval statuses (null until the server offers them). Actions save
+ * projects with their users, and the approval statuses (ui/api/approval.ts; null when they cannot be read —
+ * the panel works without them and the central handler says why). Actions save
  * through the admin API and reload what they changed.
  */
 import { proxy } from 'valtio';
-import type { AdminUser, Permission, PermissionWithUsers } from '../../api/contract';
+import type { AdminUser, ApprovalStatus, Permission, PermissionWithUsers } from '../../api/contract';
 import {
   deleteUserCall,
   getAdminUsers,
   getAllPermissions,
-  getApprovalStatuses,
   getProjectPermissions,
   patchUser,
   registerUserCall,
 } from '../api/admin';
+import { getStatusOptions } from '../api/approval';
 import { projectIdentifier, validUntilOf } from '../logic/userAccess';
 import { loadModels } from './projects';
 import { showToast } from './toasts';
@@ -32,8 +33,8 @@ export const adminStore = proxy({
   permissions: [] as Permission[],
   /** Projects (project permissions) with their users and the newest revision's date. */
   projects: [] as PermissionWithUsers[],
-  /** The approval statuses; null while the server does not offer them. */
-  approvalStatuses: null as unknown[] | null,
+  /** The approval statuses (object status options); null when they could not be read. */
+  approvalStatuses: null as ApprovalStatus[] | null,
 });
 
 /** Loads users, permissions and projects (and the approval statuses); a failure is shown centrally. */
@@ -44,7 +45,7 @@ export async function reloadAdminData(): Promise<void> {
       getAdminUsers(),
       getAllPermissions(),
       getProjectPermissions(),
-      getApprovalStatuses(),
+      getStatusOptions().catch(() => null),
     ]);
     adminStore.users = users;
     adminStore.permissions = permissions;
