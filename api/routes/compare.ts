@@ -93,19 +93,24 @@ export default async function compareRoutes(app: FastifyInstance): Promise<void>
       const threads = (await comments.threads(name, PROJECT_VERSION)).filter(
         (t) => t.state !== 'Deleted' && t.projectRevisionNumber < upTo,
       );
+      // Threads of one revision share the comparisons (each read from the cache once per request).
+      const pairs = new Map<string, Promise<CompareResponse>>();
+      const pairOf = (from: number, to: number) => {
+        const key = `${from}-${to}`;
+        let p = pairs.get(key);
+        if (!p) {
+          p = comparison(name, byNumber.get(from)!, byNumber.get(to)!);
+          pairs.set(key, p);
+        }
+        return p;
+      };
       const out: CommentChange[] = [];
       for (const t of threads) {
-        const change = await threadChange(
-          t,
-          upTo,
-          numbers,
-          (from, to) => comparison(name, byNumber.get(from)!, byNumber.get(to)!),
-          async (revision, index) => {
-            const row = byNumber.get(revision)!;
-            const data = await revisionCache.get(projects.revisionDir(row), row.last_updated);
-            return data.objects[index]?.id;
-          },
-        );
+        const change = await threadChange(t, upTo, numbers, pairOf, async (revision, index) => {
+          const row = byNumber.get(revision)!;
+          const data = await revisionCache.get(projects.revisionDir(row), row.last_updated);
+          return data.objects[index]?.id;
+        });
         if (change) out.push(change);
       }
       return { threads: out };

@@ -3,8 +3,9 @@
  * comparison record"): a ship and the same ship with known edits (tools/generator/shipEdits.ts) — a plate's
  * thickness, a plate's material, a stiffener moved by 50 mm, a stiffener moved by 0.1 mm (below the 0.5 mm
  * tolerance), a removed and an added plate — through the real pipeline (generate → import → revision files →
- * computeComparison). Every expected change is found and nothing else; a re-export in another writer's
- * dialect (namespace, braced GUIDs, CRLF, vendor extensions) finds nothing.
+ * computeComparison). Every expected change is found and nothing else (besides what the converted model
+ * really changes with it: stiffeners standing on a thickened plate move with its face); a re-export in another
+ * writer's dialect (namespace, braced GUIDs, CRLF, vendor extensions) finds nothing.
  */
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
@@ -125,6 +126,35 @@ describe('comparison of generated revisions', () => {
     const expected =
       c.summary.before.weight - w(gone) + w(copied) + ((tp.weight.to as number) - (tp.weight.from as number));
     expect(c.summary.after.weight).toBeCloseTo(expected, 4);
+  }, 120_000);
+
+  it('finds the stiffeners a thicker plate re-seats (profiles stand on the material side), moved by the thickness difference, and nothing else', async () => {
+    // A panel of one plate carrying stiffeners: thickening the plate moves the stiffeners' steel with its face.
+    const panels = new Map<number, { plates: ModelObject[]; stiffeners: ModelObject[] }>();
+    for (const o of base.objects) {
+      if (o.parent < 0) continue;
+      const p = panels.get(o.parent) ?? { plates: [], stiffeners: [] };
+      if (o.type === 'PLATE') p.plates.push(o);
+      if (o.type === 'STIFFENER') p.stiffeners.push(o);
+      panels.set(o.parent, p);
+    }
+    const panel = [...panels.values()].find(
+      (p) =>
+        p.plates.length === 1 &&
+        p.stiffeners.length >= 2 &&
+        typeof base.properties[p.plates[0].index].PLTH === 'number',
+    )!;
+    const plate = panel.plates[0];
+    const thickness = base.properties[plate.index].PLTH as number;
+    const c = await compare({ edits: [{ kind: 'thickness', part: plate.name, thicknessMm: thickness * 1000 + 3 }] });
+    expect(c.steelObjectsChanged.map((r) => r.name).sort()).toEqual(
+      [plate.name, ...panel.stiffeners.map((s) => s.name)].sort(),
+    );
+    for (const s of c.steelObjectsChanged.filter((r) => r.type === 'STIFFENER')) {
+      expect(s.changedProperties.map((p) => p.name)).toEqual(['cg', 'boundingBox']);
+      const [from, to] = [s.changedProperties[0].from as number[], s.changedProperties[0].to as number[]];
+      expect(Math.hypot(to[0] - from[0], to[1] - from[1], to[2] - from[2])).toBeCloseTo(0.003, 6);
+    }
   }, 120_000);
 
   it('finds nothing in a re-export in another writer’s dialect (CADMATIC: namespace, braced GUIDs, CRLF, extensions)', async () => {

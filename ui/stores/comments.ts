@@ -30,6 +30,7 @@ import {
   addThread,
   changeCommentState,
   getAllComments,
+  getCommentChanges,
   getAssigneeCandidates,
   exportBcfFile,
   getAttachmentBlob,
@@ -117,6 +118,8 @@ export const commentsStore = proxy({
   assigneeCandidates: [] as AssigneeCandidate[],
   /** Object URLs of loaded attachment thumbnails by fileId ('' = none). */
   thumbnails: {} as Record<string, string>,
+  /** Per thread id, the later revision in which one of its referred objects changed or vanished. */
+  changedIn: {} as Record<string, number>,
 });
 
 const disconnect: Array<() => void> = [];
@@ -182,6 +185,7 @@ export function closeComments(): void {
   s.placingMarker = false;
   s.assigneeCandidates = [];
   s.thumbnails = {};
+  s.changedIn = {};
 }
 
 /** Toolbar toggle of the panel. */
@@ -203,6 +207,25 @@ export async function refreshComments(): Promise<void> {
     console.error('Failed to load comment threads', e);
   } finally {
     if (s.projectName === name) s.loading = false;
+  }
+  void refreshCommentChanges();
+}
+
+/**
+ * Loads which threads' referred objects changed since their revision ("changed in rev. N" on the cards).
+ * Only threads of earlier revisions can have such changes; a failure is logged only.
+ */
+async function refreshCommentChanges(): Promise<void> {
+  const s = commentsStore;
+  const name = s.projectName,
+    revision = s.revision;
+  if (!name || revision === null || !s.threads.some((t) => t.projectRevisionNumber < revision)) return;
+  try {
+    const r = await getCommentChanges(name, revision);
+    if (s.projectName !== name || s.revision !== revision) return;
+    s.changedIn = Object.fromEntries(r.threads.map((t) => [t.threadId, t.changedInRevision]));
+  } catch (e) {
+    console.error('Failed to load comment changes', e);
   }
 }
 
