@@ -188,7 +188,10 @@ export class Engine implements EngineApi {
       () => this.snapper.hideMarker(),
     );
     this.ghosts = new ComparisonGhosts(host, deps.fetchFn);
-    this.clip.onChange = () => this.visibilityChanged();
+    this.clip.onChange = () => {
+      this.visibilityChanged();
+      this.ghosts.setClipping(this.clip.state().active ? this.clip.planes : null);
+    };
     this.input = new InputRouter({
       cams: this.cams,
       sel: this.sel,
