@@ -32,6 +32,8 @@ import type {
   SnapResult,
   SnapSettings,
   SurfaceObjectInput,
+  ThicknessViewInput,
+  ThicknessViewResult,
   WheelInput,
 } from './EngineApi';
 import { CameraRig } from './interaction/CameraRig';
@@ -56,6 +58,7 @@ import type { CanvasFactory } from './tools/LabelLayer';
 import { MeasureManager } from './tools/MeasureManager';
 import { SectionManager } from './tools/SectionManager';
 import { SnapManager } from './tools/SnapManager';
+import { ThicknessView } from './tools/ThicknessView';
 import type { ToolHost } from './tools/ToolHost';
 
 /** What the engine needs of a renderer (THREE.WebGLRenderer; tests in Node pass a stand-in). */
@@ -119,6 +122,7 @@ export class Engine implements EngineApi {
   private readonly annotations: AnnotationManager;
   private readonly markers: CommentMarkers;
   private readonly ghosts: ComparisonGhosts;
+  private readonly thickness: ThicknessView;
   private canvas: OffscreenCanvas | null = null;
   private readonly loader: ModelLoader;
   private readonly views: ViewActions;
@@ -188,6 +192,7 @@ export class Engine implements EngineApi {
       () => this.snapper.hideMarker(),
     );
     this.ghosts = new ComparisonGhosts(host, deps.fetchFn);
+    this.thickness = new ThicknessView(host);
     this.clip.onChange = () => {
       this.visibilityChanged();
       this.ghosts.setClipping(this.clip.state().active ? this.clip.planes : null);
@@ -367,6 +372,21 @@ export class Engine implements EngineApi {
     }
     this.model?.setColor(nodeIds, rgb);
     this.invalidate();
+  }
+
+  setObjectColorArray(nodeIds: Uint32Array, rgb: Uint8Array | null): void {
+    this.alive();
+    if (rgb && rgb.length !== nodeIds.length * 3)
+      throw new Error(
+        `setObjectColorArray: ${rgb.length} colour bytes for ${nodeIds.length} nodes (3 per node expected)`,
+      );
+    this.model?.setColorArray(nodeIds, rgb);
+    this.invalidate();
+  }
+
+  setThicknessView(input: ThicknessViewInput | null): ThicknessViewResult {
+    this.alive();
+    return this.thickness.show(input);
   }
 
   setObjectOpacity(nodeIds: number[], opacity: number): void {
@@ -588,6 +608,7 @@ export class Engine implements EngineApi {
       this.annotations,
       this.markers,
       this.ghosts,
+      this.thickness,
     ])
       tool.dispose();
     this.renderer?.dispose();
@@ -608,6 +629,7 @@ export class Engine implements EngineApi {
     this.clip.modelLoaded(null);
     this.sections.reset();
     this.annotations.reset();
+    this.thickness.clear();
     this.measure.cancel();
     this.ghosts.clear();
     this.firstFrameSent = false;

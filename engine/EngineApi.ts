@@ -11,8 +11,19 @@ import type { SurfaceObject } from './annotate/surfaceObject';
 import type { Measurement } from './snap/measure';
 import type { SnapResult, SnapSettings } from './snap/snap';
 import type { PaintGroup, PaintStyle } from './scene/objectPaint';
+import type { ThicknessViewInput, ThicknessViewResult } from './tools/ThicknessView';
 
-export type { SectionAxis, SectionResult, Measurement, SnapResult, SnapSettings, PaintGroup, PaintStyle };
+export type {
+  SectionAxis,
+  SectionResult,
+  Measurement,
+  SnapResult,
+  SnapSettings,
+  PaintGroup,
+  PaintStyle,
+  ThicknessViewInput,
+  ThicknessViewResult,
+};
 
 /** A selection item, ARCHITECTURE.md "Names": the model object's id, the engine's node id, its type. */
 export interface SelectionItem {
@@ -286,6 +297,20 @@ export interface EngineApi {
   pick(x: number, y: number): { type: 'hit'; nodeId: number; point: [number, number, number] } | { type: 'miss' };
   /** Sets the colour (sRGB bytes 0..255) of nodes and their descendants; null restores the type colour. */
   setObjectColor(nodeIds: number[], rgb: [number, number, number] | null): void;
+  /**
+   * Colouring by quantities in one call for any number of parts: `rgb` holds three sRGB bytes per node of
+   * `nodeIds` (only those nodes, not their descendants); null gives the nodes their type colour back.
+   * Typed arrays cross the worker boundary without copying element by element.
+   * @throws Error when `rgb` is not three bytes per node.
+   */
+  setObjectColorArray(nodeIds: Uint32Array, rgb: Uint8Array | null): void;
+  /**
+   * Thickness view (application.md §4 "Coloring", §9 "Plate overlay"): draws, over the model at opacity
+   * 0.5, each given plate's or bracket's real thickness extruded from its moulded surface to its material
+   * side, and each profile's own solid, in the given colours (engine/tools/ThicknessView.ts); null removes
+   * it. @returns parts drawn and skipped. @throws Error when the arrays are not parallel.
+   */
+  setThicknessView(input: ThicknessViewInput | null): ThicknessViewResult;
   /** Sets the opacity (0..1) of nodes and their descendants (1 = opaque). */
   setObjectOpacity(nodeIds: number[], opacity: number): void;
   /**

@@ -10,7 +10,7 @@ import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { PNG } from 'pngjs';
 import * as v from 'valibot';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { UploadResponseSchema } from '../../api/contract';
+import { OBJECT_PROPERTY_SETS, UploadResponseSchema } from '../../api/contract';
 import { bearer, grantProjects, login, makeApp, multipartFile, SAMPLES, signUp, type TestApp } from './helpers';
 
 type Role = 'anonymous' | 'outsider' | 'reader' | 'uploader' | 'admin';
@@ -215,6 +215,32 @@ const SAMPLES_BY_ROUTE: Record<string, Sample> = {
     project: SHIP,
     req: () => ({ url: `/api/viewer/compare/comment-changes?${q({ projectName: SHIP, revision: '1' })}` }),
   },
+  // No location is configured here: a caller who may add projects hears that the path is outside them.
+  'GET /api/viewer/project/project-locations': {
+    who: 'upload',
+    req: () => ({ url: '/api/viewer/project/project-locations' }),
+  },
+  'POST /api/viewer/project/add/project-from-directory': {
+    who: 'upload',
+    req: () => ({
+      method: 'POST',
+      url: `/api/viewer/project/add/project-from-directory?${q({ projectPath: '/etc/passwd', projectName: SHIP })}`,
+    }),
+    ok: [400],
+  },
+  'POST /api/viewer/project/add/project-from-server': {
+    who: 'upload',
+    req: () => ({
+      method: 'POST',
+      url: `/api/viewer/project/add/project-from-server?${q({ masterServerUri: 'http://127.0.0.1:9', projectName: SHIP })}`,
+    }),
+    ok: [400],
+  },
+  'GET /api/viewer/project/project-file': {
+    who: 'read',
+    project: SHIP,
+    req: () => ({ url: `/api/viewer/project/project-file?${q({ projectName: SHIP })}` }),
+  },
   'GET /api/keelson-static/models/:modelName/:revision/:file': {
     who: 'read',
     project: SHIP,
@@ -234,6 +260,11 @@ const SAMPLES_BY_ROUTE: Record<string, Sample> = {
     who: 'read',
     project: SHIP,
     req: () => ({ url: `/api/keelson-instance/model/property-columns?${model({ codes: 'NAME' })}` }),
+  },
+  'GET /api/keelson-instance/ship-model/purpose-colors': {
+    who: 'read',
+    project: SHIP,
+    req: () => ({ url: `/api/keelson-instance/ship-model/purpose-colors?${model()}` }),
   },
   'POST /api/keelson-instance/steel/quantities': {
     who: 'read',
@@ -319,6 +350,102 @@ const SAMPLES_BY_ROUTE: Record<string, Sample> = {
       method: 'DELETE',
       url: '/api/viewer/ship-sections',
       payload: { projectName: SHIP, axis: 'X', location: String(ROLES.indexOf(role)) },
+    }),
+  },
+  // Custom model trees: every call needs access to the project (tags are shared by its users).
+  'GET /api/viewer/tags/all': {
+    who: 'read',
+    project: SHIP,
+    req: () => ({ url: `/api/viewer/tags/all?${q({ projectName: SHIP })}` }),
+  },
+  'GET /api/viewer/tags/root': {
+    who: 'read',
+    project: SHIP,
+    req: () => ({ url: `/api/viewer/tags/root?${q({ projectName: SHIP, rootName: 'Custom-model-tree' })}` }),
+  },
+  'GET /api/viewer/tags': {
+    who: 'read',
+    project: SHIP,
+    req: () => ({
+      url: `/api/viewer/tags?${q({ projectName: SHIP, tagName: 'Matrix', parentId: String(tagFixture.root) })}`,
+    }),
+  },
+  // Each role makes its own folder, which the DELETE row removes again.
+  'POST /api/viewer/tags': {
+    who: 'read',
+    project: SHIP,
+    req: (role) => ({
+      method: 'POST',
+      url: `/api/viewer/tags?${q({ projectName: SHIP })}`,
+      payload: { name: `Folder of ${role}`, type: 'UnrestrictedTree', parent: tagFixture.root },
+    }),
+    after: async (role, res) => {
+      if (res.statusCode === 200) tagFixture.own[role] = res.json().id;
+    },
+  },
+  'PATCH /api/viewer/tags': {
+    who: 'read',
+    project: SHIP,
+    req: () => ({
+      method: 'PATCH',
+      url: `/api/viewer/tags?${q({ projectName: SHIP, tagId: String(tagFixture.folder), newName: 'Matrix' })}`,
+    }),
+  },
+  'DELETE /api/viewer/tags': {
+    who: 'read',
+    project: SHIP,
+    req: (role) => ({
+      method: 'DELETE',
+      url: `/api/viewer/tags?${q({ projectName: SHIP, tagId: String(tagFixture.own[role] ?? 0) })}`,
+    }),
+  },
+  'POST /api/viewer/tagging/tags-by-geometries': {
+    who: 'read',
+    project: SHIP,
+    req: () => ({
+      method: 'POST',
+      url: `/api/viewer/tagging/tags-by-geometries?${q({ projectName: SHIP, tagTreeRootName: 'Custom-model-tree' })}`,
+      payload: [],
+    }),
+  },
+  'GET /api/viewer/tagging/tags-by-geometry': {
+    who: 'read',
+    project: SHIP,
+    req: () => ({
+      url: `/api/viewer/tagging/tags-by-geometry?${q({ projectName: SHIP, geometryName: 'x', tagTreeRootName: 'Custom-model-tree' })}`,
+    }),
+  },
+  'GET /api/viewer/tagging/geometries-by-tag': {
+    who: 'read',
+    project: SHIP,
+    req: () => ({
+      url: `/api/viewer/tagging/geometries-by-tag?${q({ projectName: SHIP, tagId: String(tagFixture.folder) })}`,
+    }),
+  },
+  'POST /api/viewer/tagging/add-tag-to-geometries': {
+    who: 'read',
+    project: SHIP,
+    req: () => ({
+      method: 'POST',
+      url: `/api/viewer/tagging/add-tag-to-geometries?${q({ projectName: SHIP, tagId: String(tagFixture.folder) })}`,
+      payload: ['x'],
+    }),
+  },
+  'POST /api/viewer/tagging/remove-tag-from-geometries': {
+    who: 'read',
+    project: SHIP,
+    req: () => ({
+      method: 'POST',
+      url: `/api/viewer/tagging/remove-tag-from-geometries?${q({ projectName: SHIP, tagId: String(tagFixture.folder) })}`,
+      payload: ['x'],
+    }),
+  },
+  'DELETE /api/viewer/tagging/delete-tag': {
+    who: 'read',
+    project: SHIP,
+    req: () => ({
+      method: 'DELETE',
+      url: `/api/viewer/tagging/delete-tag?${q({ projectName: SHIP, tagId: String(tagFixture.folder) })}`,
     }),
   },
   'POST /api/keelson-instance/geometry/surface-objects': {
@@ -421,6 +548,69 @@ const SAMPLES_BY_ROUTE: Record<string, Sample> = {
     project: SHIP,
     req: () => ({ url: `/api/keelson-instance/users/all?${model()}` }),
   },
+  // Object status options: read by every signed-in user, changed with admin:view. The administrator's POST
+  // makes the option its DELETE removes.
+  'GET /api/viewer/approval-status/all': {
+    who: 'signedIn',
+    req: () => ({ url: '/api/viewer/approval-status/all' }),
+  },
+  'GET /api/viewer/approval-status/options': {
+    who: 'signedIn',
+    req: () => ({ url: '/api/viewer/approval-status/options' }),
+  },
+  'GET /api/viewer/approval-status': {
+    who: 'signedIn',
+    req: () => ({ url: '/api/viewer/approval-status?id=1' }),
+  },
+  'GET /api/viewer/approval-status/usage': {
+    who: 'admin',
+    req: () => ({ url: '/api/viewer/approval-status/usage?id=1' }),
+  },
+  'POST /api/viewer/approval-status': {
+    who: 'admin',
+    req: () => ({ method: 'POST', url: '/api/viewer/approval-status', payload: { name: 'Matrix status' } }),
+    after: async (_role, res) => {
+      if (res.statusCode === 200) matrixStatusId = res.json().id;
+    },
+  },
+  'PUT /api/viewer/approval-status': {
+    who: 'admin',
+    req: () => ({ method: 'PUT', url: '/api/viewer/approval-status?id=3', payload: { name: 'In review' } }),
+  },
+  'DELETE /api/viewer/approval-status': {
+    who: 'admin',
+    req: () => ({ method: 'DELETE', url: `/api/viewer/approval-status?id=${matrixStatusId}` }),
+  },
+  // Object statuses: read with access to the project (the change, the same path with approvalStatusId, also
+  // needs upload:model: tests/api/Approval.routes.test.ts).
+  'GET /api/viewer/geometry/approval-status/all': {
+    who: 'read',
+    project: SHIP,
+    req: () => ({ url: `/api/viewer/geometry/approval-status/all?${q({ projectName: SHIP })}` }),
+  },
+  'POST /api/viewer/geometry/approval-status': {
+    who: 'read',
+    project: SHIP,
+    req: () => ({
+      method: 'POST',
+      url: `/api/viewer/geometry/approval-status?${q({ projectName: SHIP, revision: '1' })}`,
+      payload: ['x'],
+    }),
+  },
+  'GET /api/viewer/geometry/approval-status/revision-geometry-approval-status-count': {
+    who: 'read',
+    project: SHIP,
+    req: () => ({
+      url: `/api/viewer/geometry/approval-status/revision-geometry-approval-status-count?${q({ projectName: SHIP })}`,
+    }),
+  },
+  // An id M1 does not hold answers 400 naming it once access was granted.
+  'GET /api/viewer/geometry/approval-status/history': {
+    who: 'read',
+    project: SHIP,
+    req: () => ({ url: `/api/viewer/geometry/approval-status/history?${q({ projectName: SHIP, geometry: 'x' })}` }),
+    ok: [400],
+  },
   'GET /api/default/viewer/permissions/all': {
     who: 'admin',
     req: () => ({ url: '/api/default/viewer/permissions/all' }),
@@ -445,11 +635,70 @@ const SAMPLES_BY_ROUTE: Record<string, Sample> = {
     who: 'admin',
     req: () => ({ method: 'DELETE', url: '/api/default/viewer/users?email=victim%40other.org' }),
   },
+  'GET /api/keelson-static/license/expirationTime': {
+    who: 'signedIn',
+    req: () => ({ url: '/api/keelson-static/license/expirationTime' }),
+  },
+  'GET /api/keelson-static/whats-new': {
+    who: 'anyone',
+    req: () => ({ url: '/api/keelson-static/whats-new' }),
+  },
+  'GET /api/default/viewer/logs': {
+    who: 'admin',
+    req: () => ({ url: '/api/default/viewer/logs' }),
+  },
+  'GET /api/default/viewer/config/conversion': {
+    who: 'admin',
+    req: () => ({ url: '/api/default/viewer/config/conversion' }),
+  },
+  'PATCH /api/default/viewer/config/conversion': {
+    who: 'admin',
+    req: () => ({ method: 'PATCH', url: '/api/default/viewer/config/conversion', payload: { screenshot: true } }),
+  },
+  'GET /api/viewer/settings/object-properties': {
+    who: 'signedIn',
+    req: () => ({ url: '/api/viewer/settings/object-properties' }),
+  },
+  'POST /api/viewer/settings/object-properties': {
+    who: 'admin',
+    req: () => ({
+      method: 'POST',
+      url: '/api/viewer/settings/object-properties',
+      payload: Object.fromEntries(OBJECT_PROPERTY_SETS.map((set) => [set, [{ name: 'NAME', description: 'Name' }]])),
+    }),
+  },
+  'GET /api/default/scheduling/project-update-schedule': {
+    who: 'admin',
+    req: () => ({ url: '/api/default/scheduling/project-update-schedule' }),
+  },
+  'POST /api/default/scheduling/project-update-schedule': {
+    who: 'admin',
+    req: () => ({ method: 'POST', url: '/api/default/scheduling/project-update-schedule', payload: [] }),
+  },
 };
+
+/** Tags made in beforeAll: the custom tree root and its folder 'Matrix'; each role's own folder. */
+const tagFixture = { root: 0, folder: 0, own: {} as Partial<Record<Role, number>> };
+
+async function makeTags(): Promise<void> {
+  const post = async (payload: object): Promise<number> => {
+    const r = await t.app.inject({
+      method: 'POST',
+      url: `/api/viewer/tags?${q({ projectName: SHIP })}`,
+      headers: bearer(token.admin),
+      payload,
+    });
+    expect(r.statusCode, r.body).toBe(200);
+    return r.json().id;
+  };
+  tagFixture.root = await post({ name: 'Custom-model-tree', type: 'ContextRoot', parent: null });
+  tagFixture.folder = await post({ name: 'Matrix', type: 'UnrestrictedTree', parent: tagFixture.root });
+}
 
 /** Threads made in beforeAll: one per role that may write (the others use the administrator's). */
 const thread: Partial<Record<Role, string>> = {};
 let snapshotId = '';
+let matrixStatusId = 0;
 const threadOf = (role: Role): string => thread[role] ?? thread.admin ?? '';
 const commentPlace = (extra: Record<string, string> = {}, revision = '1') =>
   q({ projectName: SHIP, projectVersionName: 'MAIN', projectRevisionNumber: revision, ...extra });
@@ -504,6 +753,7 @@ beforeAll(async () => {
     await grantProjects(t.app, token.admin, EMAIL[role], [SHIP, 'DOOMED', 'GONE'], { fixed: FIXED[role] });
   for (const role of ['outsider', 'reader', 'uploader'] as const) await relogin(role);
   await makeThreads();
+  await makeTags();
 }, 120_000);
 afterAll(async () => {
   await t?.close();

@@ -115,6 +115,15 @@ describe('tree rebuild with sections', () => {
     expect(tree.roots.map((t) => tree.label(t))).toEqual(['Structures (M)', 'Y-sections']);
     expect(tree.isHidden(1)).toBe(true);
     expect(tree.isHidden(0)).toBe(false);
+    // Custom trees change on their own: the sections stay, and the hidden plate is hidden in its folder too.
+    setTreeOptions({ customTrees: [{ id: 7, name: 'Mine', folders: [], objects: [1] }] });
+    const withCustom = viewerStore.tree!;
+    expect(withCustom.roots.map((t) => withCustom.label(t))).toEqual([
+      'Structures (M)',
+      'Custom-model-tree',
+      'Y-sections',
+    ]);
+    expect(withCustom.checkState(withCustom.nodeOfTag(7))).toBe('off');
     resetViewer();
   });
 });

@@ -9,7 +9,13 @@ import * as v from 'valibot';
 import {
   COMMENT_EVENT,
   CommentEventSchema,
+  PROJECTS_CHANGED_EVENT,
   ProgressEventSchema,
+  ProjectsChangedEventSchema,
+  type ProjectsChangedEvent,
+  TAGS_EVENT,
+  TagsEventSchema,
+  type TagsEvent,
   type CommentEvent,
   type ProgressEvent,
   UserNotificationSchema,
@@ -22,6 +28,8 @@ const joined = new Set<string>();
 const listeners = new Set<(e: ProgressEvent) => void>();
 const commentListeners = new Set<(e: CommentEvent) => void>();
 const noticeListeners = new Set<(n: UserNotification) => void>();
+const projectListeners = new Set<(e: ProjectsChangedEvent) => void>();
+const tagsListeners = new Set<(e: TagsEvent) => void>();
 
 function connect(token: string): Socket {
   if (socket && socketToken === token) return socket;
@@ -44,6 +52,14 @@ function connect(token: string): Socket {
     const r = v.safeParse(CommentEventSchema, raw);
     if (r.success) commentListeners.forEach((l) => l(r.output));
   });
+  socket.on(PROJECTS_CHANGED_EVENT, (raw: unknown) => {
+    const r = v.safeParse(ProjectsChangedEventSchema, raw);
+    if (r.success) projectListeners.forEach((l) => l(r.output));
+  });
+  socket.on(TAGS_EVENT, (raw: unknown) => {
+    const r = v.safeParse(TagsEventSchema, raw);
+    if (r.success) tagsListeners.forEach((l) => l(r.output));
+  });
   socket.on('userNotification', (raw: unknown) => {
     const r = v.safeParse(UserNotificationSchema, raw);
     if (!r.success) return;
@@ -60,20 +76,41 @@ export function joinConversion(token: string, conversionId: string): void {
   if (s.connected) s.emit('join', conversionId);
 }
 
-/** Joins a project's room `project:{NAME}` (comment changes, viewer.md §2 "Comments panel"); idempotent. */
+/** Holders of each project room: the comments panel and the custom trees each hold one. */
+const projectHolds = new Map<string, number>();
+
+/**
+ * Joins a project's room `project:{NAME}` (comment and custom tree changes, viewer.md §2); each join is
+ * matched by one leaveProject, and the room is left when the last holder leaves.
+ */
 export function joinProject(token: string, projectName: string): void {
-  joinConversion(token, `project:${projectName.toUpperCase()}`);
+  const room = `project:${projectName.toUpperCase()}`;
+  projectHolds.set(room, (projectHolds.get(room) ?? 0) + 1);
+  joinConversion(token, room);
 }
 
-/** Leaves a project's room. */
+/** Gives up one hold of a project's room; leaves it when nobody holds it any more. */
 export function leaveProject(projectName: string): void {
-  leaveConversion(`project:${projectName.toUpperCase()}`);
+  const room = `project:${projectName.toUpperCase()}`;
+  const left = (projectHolds.get(room) ?? 1) - 1;
+  if (left > 0) {
+    projectHolds.set(room, left);
+    return;
+  }
+  projectHolds.delete(room);
+  leaveConversion(room);
 }
 
 /** Subscribes to comment changes of the joined projects; returns the unsubscribe function. */
 export function onCommentEvent(listener: (e: CommentEvent) => void): () => void {
   commentListeners.add(listener);
   return () => commentListeners.delete(listener);
+}
+
+/** Subscribes to custom tree changes of the joined projects; returns the unsubscribe function. */
+export function onTagsEvent(listener: (e: TagsEvent) => void): () => void {
+  tagsListeners.add(listener);
+  return () => tagsListeners.delete(listener);
 }
 
 /** Leaves the room of a finished conversion. */
@@ -106,6 +143,16 @@ export function onUserNotification(listener: (n: UserNotification) => void): () 
   return () => noticeListeners.delete(listener);
 }
 
+/**
+ * Subscribes to 'projectsChanged' (a conversion of a visible project started or ended, by anyone); connects
+ * with `token` (every socket receives it, no room to join). Returns the unsubscribe function.
+ */
+export function onProjectsChanged(token: string, listener: (e: ProjectsChangedEvent) => void): () => void {
+  connect(token);
+  projectListeners.add(listener);
+  return () => projectListeners.delete(listener);
+}
+
 /** Leaves the user's room and closes the connection (logout, application.md §4). */
 export function disconnectRealtime(email: string | null): void {
   if (!socket) return;
@@ -114,4 +161,5 @@ export function disconnectRealtime(email: string | null): void {
   socket = null;
   socketToken = null;
   joined.clear();
+  projectHolds.clear();
 }

@@ -8,6 +8,8 @@
  * - 'Compartments ({model name})': COMPARTMENT / COMPARTMENT ARRANGEMENT roots and their children;
  * - 'CAD components': CAD COMPONENT roots;
  * - 'Blocks ({system})': one folder per block name (objects grouped by their `block`), sorted by name;
+ * - 'Custom-model-tree': the project's custom trees (tag folders, viewer.md §2, §3 "Tag") with the objects
+ *   that carry each tag (and their parts), when any custom tree exists;
  * - '{axis}-sections': one folder per axis with the sections of that axis, sorted by name.
  * An object can appear twice (under its structure and under its block); visibility is per object, so
  * both occurrences show the same check state.
@@ -29,14 +31,27 @@ export interface TreeSection {
   axis: 'X' | 'Y' | 'Z';
 }
 
-/** Options of the tree: the block system name for 'Blocks ({system})' and the sections. */
+/** A custom tree folder (a tag): its sub-folders and the objects (indices) carrying it, in display order. */
+export interface TreeTagFolder {
+  id: number;
+  name: string;
+  folders: readonly TreeTagFolder[];
+  objects: readonly number[];
+}
+
+/** Options of the tree: the block system name for 'Blocks ({system})', the sections and the custom trees. */
 export interface ModelTreeOptions {
   blockSystem?: string;
   sections?: readonly TreeSection[];
+  /** The custom trees under 'Custom-model-tree' (the root tag's children); none: no such folder. */
+  customTrees?: readonly TreeTagFolder[];
 }
 
-/** Kind of a tree node. */
-export type TreeNodeKind = 'folder' | 'object' | 'section';
+/** Name of the custom trees' top-level folder (viewer.md §2: the custom tree root tag). */
+export const CUSTOM_TREE_FOLDER = 'Custom-model-tree';
+
+/** Kind of a tree node: 'tag' is a custom tree folder. */
+export type TreeNodeKind = 'folder' | 'object' | 'section' | 'tag';
 
 /** Check state of a tree node: all its objects shown, all hidden, or some of each. */
 export type CheckState = 'on' | 'off' | 'mixed';
@@ -64,6 +79,9 @@ export class ModelTree {
   private readonly hiddenCount: Int32Array;
   private readonly labels = new Map<number, string>();
   private readonly sectionOf = new Map<number, TreeSection>();
+  private readonly tagOf = new Map<number, number>();
+  /** Object → its occurrences inside custom trees (an object may sit in several folders). */
+  private readonly customNodes = new Map<number, number[]>();
   /** Object → its tree nodes (primary occurrence, and the one under Blocks or -1). */
   private readonly primaryNode: Int32Array;
   private readonly blockNode: Int32Array;
@@ -113,9 +131,25 @@ export class ModelTree {
       list.push(i);
     }
     const sections = [...(options.sections ?? [])];
+    const custom = options.customTrees ?? [];
+    // Nodes of the custom trees: each folder, and each tagged object with its parts.
+    let customNodes = custom.length ? 1 : 0;
+    const countFolder = (f: TreeTagFolder) => {
+      customNodes++;
+      for (const sub of f.folders) countFolder(sub);
+      for (const o of f.objects) {
+        if (!(o >= 0 && o < n)) continue;
+        const todo = [o];
+        while (todo.length) {
+          customNodes++;
+          for (const c of childrenOf(todo.pop()!)) todo.push(c);
+        }
+      }
+    };
+    for (const f of custom) countFolder(f);
 
-    // Upper bound of nodes: each object at most twice, plus folders and sections.
-    const cap = 2 * n + 6 + blocks.size + sections.length;
+    // Upper bound of nodes: each object at most twice, plus folders, sections and the custom trees.
+    const cap = 2 * n + 6 + blocks.size + sections.length + customNodes;
     const objOf = new Int32Array(cap).fill(-1);
     const parentOf = new Int32Array(cap).fill(-1);
     const depthOf = new Int32Array(cap);
@@ -133,7 +167,12 @@ export class ModelTree {
     };
     // Iterative pre-order walk of an object subtree; `keep` filters children (block membership).
     const stack: Array<[number, number]> = [];
-    const addObjects = (tops: readonly number[], parent: number, occ: Int32Array, keep: (child: number) => boolean) => {
+    const addObjects = (
+      tops: readonly number[],
+      parent: number,
+      occ: Int32Array | null,
+      keep: (child: number) => boolean,
+    ) => {
       for (let i = tops.length - 1; i >= 0; i--) stack.push([tops[i], parent]);
       while (stack.length) {
         const [o, p] = stack.pop()!;
@@ -141,7 +180,11 @@ export class ModelTree {
         objOf[t] = o;
         parentOf[t] = p;
         depthOf[t] = depthOf[p] + 1;
-        if (occ[o] < 0) occ[o] = t;
+        if (!occ) {
+          const l = this.customNodes.get(o);
+          if (l) l.push(t);
+          else this.customNodes.set(o, [t]);
+        } else if (occ[o] < 0) occ[o] = t;
         const ch = childrenOf(o);
         for (let i = ch.length - 1; i >= 0; i--) if (keep(ch[i])) stack.push([ch[i], t]);
       }
@@ -160,6 +203,21 @@ export class ModelTree {
           (c) => !objects[c].block || objects[c].block === name,
         );
       }
+    }
+    if (custom.length) {
+      const addFolder = (f: TreeTagFolder, parent: number) => {
+        const t = folder(f.name, parent);
+        this.tagOf.set(t, f.id);
+        for (const sub of f.folders) addFolder(sub, t);
+        addObjects(
+          f.objects.filter((o) => o >= 0 && o < n),
+          t,
+          null,
+          all,
+        );
+      };
+      const root = folder(CUSTOM_TREE_FOLDER, -1);
+      for (const f of custom) addFolder(f, root);
     }
     for (const axis of ['X', 'Y', 'Z'] as const) {
       const list = sections.filter((s) => s.axis === axis).sort((a, b) => byName.compare(a.name, b.name));
@@ -193,7 +251,18 @@ export class ModelTree {
 
   /** Kind of tree node `t`. */
   kind(t: number): TreeNodeKind {
-    return this.objOf[t] >= 0 ? 'object' : this.sectionOf.has(t) ? 'section' : 'folder';
+    return this.objOf[t] >= 0 ? 'object' : this.sectionOf.has(t) ? 'section' : this.tagOf.has(t) ? 'tag' : 'folder';
+  }
+
+  /** The tag id of a custom tree folder node, or null. */
+  tagId(t: number): number | null {
+    return this.tagOf.get(t) ?? null;
+  }
+
+  /** The tree node of the custom tree folder of tag `id`, or -1. */
+  nodeOfTag(id: number): number {
+    for (const [t, tag] of this.tagOf) if (tag === id) return t;
+    return -1;
   }
 
   /** Object index of tree node `t`, or -1 for folders and sections. */
@@ -255,7 +324,8 @@ export class ModelTree {
     const out: number[] = [];
     const end = t + this.subtreeSize[t];
     for (let c = t; c < end; c++) if (this.objOf[c] >= 0) out.push(this.objOf[c]);
-    return out;
+    // Custom folders may hold an object twice (tagged itself and as a part of a tagged panel).
+    return this.customNodes.size > 0 ? [...new Set(out)] : out;
   }
 
   /** Ancestors of tree node `t` from its top-level folder down (excluding `t`). */
@@ -305,12 +375,19 @@ export class ModelTree {
       if (!(o >= 0 && o < this.hiddenObj.length) || (this.hiddenObj[o] === 1) === hidden) continue;
       this.hiddenObj[o] = hidden ? 1 : 0;
       this.hiddenTotal += d;
-      for (const start of [this.primaryNode[o], this.blockNode[o]]) {
-        for (let t = start; t >= 0; t = this.parentOf[t]) {
-          this.hiddenCount[t] += d;
-          touched++;
-        }
-      }
+      touched += this.countUp(this.primaryNode[o], d) + this.countUp(this.blockNode[o], d);
+      const extra = this.customNodes.get(o);
+      if (extra) for (const start of extra) touched += this.countUp(start, d);
+    }
+    return touched;
+  }
+
+  /** Adds `d` to the hidden count of `start` and its ancestors; @returns the nodes touched. */
+  private countUp(start: number, d: number): number {
+    let touched = 0;
+    for (let t = start; t >= 0; t = this.parentOf[t]) {
+      this.hiddenCount[t] += d;
+      touched++;
     }
     return touched;
   }

@@ -125,6 +125,35 @@ export class TreeRows {
     return i;
   }
 
+  /**
+   * Keys ('/label/label...') of the expanded folder nodes (not objects), to carry the open folders over to a
+   * rebuilt tree (sections or custom trees changed). Visits the folders only.
+   */
+  expandedFolderKeys(): string[] {
+    const out: string[] = [];
+    const walk = (t: number, path: string) => {
+      if (!this.expanded[t]) return;
+      const key = `${path}/${this.tree.label(t)}`;
+      out.push(key);
+      for (const c of this.tree.children(t)) if (this.tree.kind(c) !== 'object') walk(c, key);
+    };
+    for (const r of this.tree.roots) walk(r, '');
+    return out;
+  }
+
+  /** The folder nodes of `tree` whose keys (see expandedFolderKeys) are in `keys`. */
+  static foldersWithKeys(tree: ModelTree, keys: ReadonlySet<string>): number[] {
+    const out: number[] = [];
+    const walk = (t: number, path: string) => {
+      const key = `${path}/${tree.label(t)}`;
+      if (!keys.has(key)) return;
+      out.push(t);
+      for (const c of tree.children(t)) if (tree.kind(c) !== 'object') walk(c, key);
+    };
+    for (const r of tree.roots) walk(r, '');
+    return out;
+  }
+
   // Array.prototype.splice with a spread argument overflows the stack for 100k+ items; copy instead.
   private splice(at: number, remove: number, insert: number[]): void {
     if (insert.length < 10_000 && remove < 10_000) {

@@ -51,6 +51,7 @@ import {
 import { planRestore, pointToMetres, pointToMm, snapshotView } from '../logic/commentsSnapshot';
 import { NO_FILTERS, SortOrder, isFilterActive, visibleThreads, type CommentFilters } from '../logic/commentsView';
 import { authStore } from './auth';
+import { colouringView, restoreColouring } from './colouring';
 import { showToast } from './toasts';
 import { getEngine, markHidden, viewerStore } from './viewer';
 
@@ -526,6 +527,7 @@ export async function attachSnapshot(): Promise<void> {
       hiddenCount: tree?.hiddenObjects ?? 0,
       selectedNodes: viewerStore.selection.map((i) => i.nodeId),
       clip: clip.active ? { box: clip.box, active: true } : null,
+      coloring: colouringView(),
     });
     const blob = new Blob([image.bytes as BlobPart], { type: image.type });
     const ext = image.type === 'image/jpeg' ? 'jpg' : 'png';
@@ -570,7 +572,7 @@ export async function attachFile(file: File): Promise<void> {
 }
 
 /**
- * Clicking a snapshot: restores its camera, visible and selected objects and clipping box in the viewer.
+ * Clicking a snapshot: restores its camera, visible and selected objects, clipping box and colouring in the viewer.
  * Objects the model does not have are reported in an info toast.
  */
 export async function restoreSnapshot(view: AttachmentView): Promise<void> {
@@ -591,6 +593,8 @@ export async function restoreSnapshot(view: AttachmentView): Promise<void> {
     await engine.api.setVisibility(plan.hidden, false);
     markHidden(plan.hidden, true);
   }
+  // Colouring first: a change of colouring clears the selection (application.md §4).
+  await restoreColouring(plan.coloring);
   await engine.api.setSelection(plan.selected);
   if (plan.clip) {
     await engine.api.setClipBox(plan.clip.box);

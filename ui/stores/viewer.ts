@@ -151,19 +151,23 @@ export function setObjects(
   viewerStore.objects = ref(objects);
   viewerStore.tree = ref(new ModelTree(modelName, objects, options));
   treeModelName = modelName;
+  treeOptions = options;
 }
 
 let treeModelName = '';
+let treeOptions: ModelTreeOptions = {};
 
 /**
- * Rebuilds the tree with new options (e.g. when sections appear: '{axis}-sections', viewer.md §2), keeping
- * the hidden objects. O(n) once per change, never per render.
+ * Rebuilds the tree with changed options (e.g. when sections appear: '{axis}-sections', or the custom
+ * trees change, viewer.md §2), keeping the other options and the hidden objects. O(n) once per change,
+ * never per render.
  */
 export function setTreeOptions(options: ModelTreeOptions): void {
   const old = viewerStore.tree;
   const objects = viewerStore.objects;
   if (!old || !objects) return;
-  const tree = new ModelTree(treeModelName, objects, options);
+  treeOptions = { ...treeOptions, ...options };
+  const tree = new ModelTree(treeModelName, objects, treeOptions);
   if (old.hiddenObjects > 0) {
     const hidden: number[] = [];
     for (let o = 0; o < objects.length; o++) if (old.isHidden(o)) hidden.push(o);

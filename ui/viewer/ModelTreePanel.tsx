@@ -8,10 +8,14 @@
  * (ui/logic/TreeRows.ts), so 500k objects stay responsive: a render costs only the rows on screen.
  * Section nodes (viewer.md §4 "Section drawing") draw on demand when selected, show/hide by their checkbox,
  * and carry 'Save section' (unsaved), 'Delete section' (saved; confirmation), 'Export SVG' and 'Export DXF'.
+ * Custom trees ('Custom-model-tree', ui/stores/customTrees.ts): 'Add new tree' and Edit / Stop editing in
+ * the header; a folder selects its objects ('Select'), and in edit mode takes the selection ('Add
+ * selection'), gets sub-folders, is renamed (inline, Enter / Escape) or deleted; its objects can be removed.
  */
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useDeferredValue, useEffect, useId, useMemo, useReducer, useRef, useState } from 'react';
 import { useSnapshot } from 'valtio';
+import { TAG_NAME_MAX_LENGTH } from '../../api/contract';
 import { searchSummary, type CheckState, type ModelTree } from '../logic/ModelTree';
 import { TreeRows } from '../logic/TreeRows';
 import type { SectionEntry } from '../logic/sections';
@@ -25,6 +29,17 @@ import {
   sectionsStore,
   setSectionVisible,
 } from '../stores/sections';
+import {
+  addFolder,
+  addSelectionToFolder,
+  clearTreeReveal,
+  customTreesStore,
+  deleteFolder,
+  removeFromFolder,
+  renameFolder,
+  setRenaming,
+  toggleTreeEditing,
+} from '../stores/customTrees';
 import { getEngine, setNodesVisible, viewerStore } from '../stores/viewer';
 
 /** Row height of the tree and the search list, px (viewer.md §9 "search list item height 30"). */
@@ -107,6 +122,86 @@ function SectionActions({ s }: { s: SectionEntry }) {
   );
 }
 
+/** The actions of a custom tree folder: Select always; in edit mode add selection, sub-folder, rename, delete. */
+function FolderActions({ tagId, label, objects }: { tagId: number; label: string; objects: () => number[] }) {
+  const { editing } = useSnapshot(customTreesStore);
+  const hasSelection = useSnapshot(viewerStore).selection.length > 0;
+  return (
+    <span className="flex shrink-0 items-center">
+      <button
+        type="button"
+        className={ACTION}
+        title="Select the folder's objects"
+        aria-label={`Select ${label}`}
+        onClick={() => selectObjects(objects())}
+      >
+        Select
+      </button>
+      {editing && (
+        <>
+          <button
+            type="button"
+            className={`${ACTION} disabled:opacity-40`}
+            title="Add the selection to this folder"
+            aria-label={`Add selection to ${label}`}
+            disabled={!hasSelection}
+            onClick={() => void addSelectionToFolder(tagId)}
+          >
+            +Sel
+          </button>
+          <button
+            type="button"
+            className={ACTION}
+            title="New folder"
+            aria-label={`New folder in ${label}`}
+            onClick={() => void addFolder(tagId)}
+          >
+            +Folder
+          </button>
+          <button
+            type="button"
+            className={ACTION}
+            title="Rename"
+            aria-label={`Rename ${label}`}
+            onClick={() => setRenaming(tagId)}
+          >
+            Rename
+          </button>
+          <button
+            type="button"
+            className={ACTION}
+            title="Delete folder"
+            aria-label={`Delete folder ${label}`}
+            onClick={() => void deleteFolder(tagId)}
+          >
+            ✕
+          </button>
+        </>
+      )}
+    </span>
+  );
+}
+
+/** Inline name editor of a folder: Enter renames (stays open when the server refuses), Escape cancels. */
+function FolderNameInput({ tagId, name }: { tagId: number; name: string }) {
+  const [value, setValue] = useState(name);
+  return (
+    <input
+      // biome-ignore lint/a11y/noAutofocus: the field opens on the user's own Rename or 'Add new tree'
+      autoFocus
+      aria-label="Folder name"
+      className="field-input min-w-0 flex-1 py-0.5 text-sm"
+      maxLength={TAG_NAME_MAX_LENGTH}
+      value={value}
+      onChange={(e) => setValue(e.target.value)}
+      onKeyDown={(e) => {
+        if (e.key === 'Enter') void renameFolder(tagId, value);
+        if (e.key === 'Escape') setRenaming(null);
+      }}
+    />
+  );
+}
+
 /** The tree node of the section named `name` (sections are the last folders: search from the end). */
 function sectionNode(tree: ModelTree, name: string): number {
   for (let t = tree.size - 1; t >= 0; t--) {
@@ -126,10 +221,21 @@ function useSelectedSet(): ReadonlySet<number> {
   return useMemo(() => new Set(selection.map((s) => s.nodeId)), [selection]);
 }
 
+/** The rows of the last tree shown (module state: the tree list unmounts while search results show). */
+let lastRows: TreeRows | null = null;
+
 function TreeList({ tree }: { tree: ModelTree }) {
   useSnapshot(viewerStore).hiddenVersion; // check states change with visibility
   const selected = useSelectedSet();
-  const rows = useMemo(() => new TreeRows(tree), [tree]);
+  // The open folders survive a search (the list remounts) and a rebuilt tree (sections or custom trees changed).
+  const rows = useMemo(() => {
+    const last = lastRows;
+    if (last?.tree === tree) return last;
+    return last
+      ? new TreeRows(tree, TreeRows.foldersWithKeys(tree, new Set(last.expandedFolderKeys())))
+      : new TreeRows(tree);
+  }, [tree]);
+  lastRows = rows;
   const [, rerender] = useReducer((n: number) => n + 1, 0);
   const scrollRef = useRef<HTMLDivElement>(null);
   const virtualizer = useVirtualizer({
@@ -164,6 +270,19 @@ function TreeList({ tree }: { tree: ModelTree }) {
     if (i >= 0) requestAnimationFrame(() => virtualizer.scrollToIndex(i, { align: 'auto' }));
   }, [reveal, tree, rows, virtualizer]);
 
+  const { editing, renaming, reveal: revealTag } = useSnapshot(customTreesStore);
+  useEffect(() => {
+    if (revealTag === null) return;
+    const t = tree.nodeOfTag(revealTag);
+    if (t < 0) return;
+    clearTreeReveal();
+    const before = rows.version;
+    rows.expand(t);
+    const i = rows.reveal(t);
+    if (rows.version !== before) rerender();
+    if (i >= 0) requestAnimationFrame(() => virtualizer.scrollToIndex(i, { align: 'auto' }));
+  }, [revealTag, tree, rows, virtualizer]);
+
   const toggleExpand = (t: number) => {
     rows.toggle(t);
     rerender();
@@ -183,6 +302,9 @@ function TreeList({ tree }: { tree: ModelTree }) {
           const hasChildren = tree.hasChildren(t);
           const depth = tree.depth(t);
           const sec = tree.kind(t) === 'section' ? (sectionByName.get(label) ?? null) : null;
+          const tagId = tree.tagId(t);
+          // An object directly in a custom folder can be removed from it.
+          const inFolder = o >= 0 ? tree.tagId(tree.parent(t)) : null;
           return (
             <div
               key={t}
@@ -195,6 +317,8 @@ function TreeList({ tree }: { tree: ModelTree }) {
               data-section={sec ? sec.name : undefined}
               data-saved={sec ? sec.saved : undefined}
               data-drawn={sec ? sec.drawn : undefined}
+              data-tag={tagId ?? undefined}
+              data-in-tag={inFolder ?? undefined}
               className={`absolute left-0 flex w-full items-center gap-1.5 pr-2 text-sm ${isSel ? 'bg-brand-100 text-brand-700' : 'hover:bg-slate-100'}`}
               style={{
                 top: 0,
@@ -233,18 +357,34 @@ function TreeList({ tree }: { tree: ModelTree }) {
               ) : (
                 <span className="w-3.5 shrink-0" />
               )}
-              <button
-                type="button"
-                className={`min-w-0 flex-1 truncate text-left ${depth === 0 ? 'font-semibold text-ink' : ''}`}
-                title={obj ? `${obj.name} (${obj.type})` : label}
-                onClick={() =>
-                  o >= 0 ? selectObjects([o]) : sec ? void drawSection(sec.name) : hasChildren && toggleExpand(t)
-                }
-              >
-                {label}
-              </button>
+              {tagId !== null && renaming === tagId ? (
+                <FolderNameInput tagId={tagId} name={label} />
+              ) : (
+                <button
+                  type="button"
+                  className={`min-w-0 flex-1 truncate text-left ${depth === 0 ? 'font-semibold text-ink' : ''}`}
+                  title={obj ? `${obj.name} (${obj.type})` : label}
+                  onClick={() =>
+                    o >= 0 ? selectObjects([o]) : sec ? void drawSection(sec.name) : hasChildren && toggleExpand(t)
+                  }
+                >
+                  {label}
+                </button>
+              )}
               {obj && <span className="shrink-0 text-[10px] tracking-wide text-slate-400 uppercase">{obj.type}</span>}
               {sec && <SectionActions s={sec} />}
+              {tagId !== null && <FolderActions tagId={tagId} label={label} objects={() => tree.objectsIn(t)} />}
+              {editing && inFolder !== null && (
+                <button
+                  type="button"
+                  className={ACTION}
+                  title="Remove from folder"
+                  aria-label={`Remove ${label} from folder`}
+                  onClick={() => void removeFromFolder(inFolder, o)}
+                >
+                  ✕
+                </button>
+              )}
             </div>
           );
         })}
@@ -309,6 +449,7 @@ function SearchList({ tree, results }: { tree: ModelTree; results: number[] }) {
 
 export function ModelTreePanel({ modelName }: { modelName: string }) {
   const { tree } = useSnapshot(viewerStore);
+  const { editing } = useSnapshot(customTreesStore);
   const searchId = useId();
   const [query, setQuery] = useState('');
   const deferred = useDeferredValue(query);
@@ -322,7 +463,15 @@ export function ModelTreePanel({ modelName }: { modelName: string }) {
       className="flex w-80 shrink-0 flex-col border-l border-slate-200 bg-white"
     >
       <div className="border-b border-slate-200 px-3 py-2">
-        <h2 className="mb-2 text-xs font-semibold tracking-wide text-slate-500 uppercase">Model tree</h2>
+        <div className="mb-2 flex items-center gap-1">
+          <h2 className="flex-1 text-xs font-semibold tracking-wide text-slate-500 uppercase">Model tree</h2>
+          <button type="button" className={ACTION} disabled={!tree} onClick={() => void addFolder(null)}>
+            Add new tree
+          </button>
+          <button type="button" className={ACTION} aria-pressed={editing} onClick={toggleTreeEditing}>
+            {editing ? 'Stop editing' : 'Edit'}
+          </button>
+        </div>
         <label htmlFor={searchId} className="sr-only">
           Search
         </label>

@@ -14,6 +14,7 @@ import { toggleTree, viewerStore } from '../stores/viewer';
 import { featuresStore } from '../stores/viewerFeatures';
 import { AnnotationSettingsMenu, SnapSettingsMenu } from './ToolMenus';
 import { ComparisonMenu } from '../compare/ComparisonMenu';
+import { ColouringMenu } from '../colouring/ColouringMenu';
 import { getCommand, type CommandState } from './commands';
 import { runCommand, snapshotCommandState } from './runCommand';
 import { StrokeIcon } from '../components/StrokeIcon';
@@ -121,6 +122,7 @@ export function ViewerToolbar() {
       </div>
       <div className="panel absolute bottom-3 left-3 z-10 flex items-center gap-1 p-1">
         <AnnotationSettingsMenu />
+        <ColouringMenu />
         <SnapSettingsMenu />
         <ComparisonMenu />
         <button

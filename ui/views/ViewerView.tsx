@@ -9,11 +9,13 @@
 import { useEffect, useRef } from 'react';
 import { useSearch } from 'wouter';
 import { useSnapshot } from 'valtio';
+import { StatusColouringPanel } from '../approval/StatusColouringPanel';
 import { CommentsOverlay } from '../comments/CommentsOverlay';
 import { RightPanels } from '../comments/RightPanels';
 import { parseRevisionParam } from '../logic/format';
 import { loadPercent, viewerStore, type ViewerClosedReason } from '../stores/viewer';
 import { closeViewerSession, openViewerSession, reconnectViewerSession } from '../stores/viewerSession';
+import { ColouringLegend } from '../colouring/ColouringLegend';
 import { ClippingControls } from '../viewer/ClippingControls';
 import { ContextMenu } from '../viewer/ContextMenu';
 import { DeleteSectionDialog } from '../viewer/DeleteSectionDialog';
@@ -159,6 +161,8 @@ export function ViewerView({ modelName }: { modelName: string }) {
             <ClippingControls />
             <MeasurePanel />
             <ComparisonSummary />
+            <ColouringLegend />
+            <StatusColouringPanel projectName={modelName} />
           </>
         )}
         <SectionDialog />
