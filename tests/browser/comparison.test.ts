@@ -230,11 +230,10 @@ describe('revision comparison (application.md §4)', () => {
       'Changed',
       'Rev. 2 (current)',
       'Rev. 1',
-      'Change',
     ]);
     const mm = changed.thicknessM * 1000;
     expect(
-      await comparison.locator('tr[data-compare-property="thickness"] [data-testid="compare-change"]').textContent(),
+      await comparison.locator('[data-compare-property="thickness"] [data-testid="compare-change"]').textContent(),
     ).toBe(`${mm.toFixed(1)} → ${(Math.round(mm) + 4).toFixed(1)} mm`);
   });
 
