@@ -196,6 +196,7 @@ export class Engine implements EngineApi {
     this.clip.onChange = () => {
       this.visibilityChanged();
       this.ghosts.setClipping(this.clip.state().active ? this.clip.planes : null);
+      this.thickness.clippingChanged();
     };
     this.input = new InputRouter({
       cams: this.cams,
@@ -371,16 +372,6 @@ export class Engine implements EngineApi {
       throw new Error(`setObjectColor: colour ${JSON.stringify(rgb)} is not three bytes 0..255`);
     }
     this.model?.setColor(nodeIds, rgb);
-    this.invalidate();
-  }
-
-  setObjectColorArray(nodeIds: Uint32Array, rgb: Uint8Array | null): void {
-    this.alive();
-    if (rgb && rgb.length !== nodeIds.length * 3)
-      throw new Error(
-        `setObjectColorArray: ${rgb.length} colour bytes for ${nodeIds.length} nodes (3 per node expected)`,
-      );
-    this.model?.setColorArray(nodeIds, rgb);
     this.invalidate();
   }
 

@@ -298,13 +298,6 @@ export interface EngineApi {
   /** Sets the colour (sRGB bytes 0..255) of nodes and their descendants; null restores the type colour. */
   setObjectColor(nodeIds: number[], rgb: [number, number, number] | null): void;
   /**
-   * Colouring by quantities in one call for any number of parts: `rgb` holds three sRGB bytes per node of
-   * `nodeIds` (only those nodes, not their descendants); null gives the nodes their type colour back.
-   * Typed arrays cross the worker boundary without copying element by element.
-   * @throws Error when `rgb` is not three bytes per node.
-   */
-  setObjectColorArray(nodeIds: Uint32Array, rgb: Uint8Array | null): void;
-  /**
    * Thickness view (application.md §4 "Coloring", §9 "Plate overlay"): draws, over the model at opacity
    * 0.5, each given plate's or bracket's real thickness extruded from its moulded surface to its material
    * side, and each profile's own solid, in the given colours (engine/tools/ThicknessView.ts); null removes

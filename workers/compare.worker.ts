@@ -5,6 +5,7 @@
 import type { CompareResponse } from '../api/contract/compare';
 import { type CompareTask, computeComparison } from '../api/compare/computeComparison';
 
+/** One comparison task (plain data) → the GET /api/viewer/compare answer. @throws like computeComparison. */
 export default function compare(task: CompareTask): Promise<CompareResponse> {
   return computeComparison(task);
 }

@@ -26,6 +26,7 @@ import { normaliseProjectName, type RevisionRow } from '../projects/ProjectStore
 import { PROJECT_VERSION } from './projects';
 import { defineRoute } from './define';
 
+/** Registers the comparison routes (see the module comment). */
 export default async function compareRoutes(app: FastifyInstance): Promise<void> {
   const { projects, compare, comments, revisionCache } = app.ctx;
 

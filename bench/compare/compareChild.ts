@@ -3,7 +3,7 @@
  * TASK_JSON ANSWER_FILE`), so its peak memory is the comparison's and not the import's that made the revisions:
  * reads both revision directories (objects.json, properties.json, .sc → shape figures) and diffs them, sampling
  * the live heap after each step, writes the diff to ANSWER_FILE (as the cache would) and prints one JSON line:
- * { loadMs, diffMs, totalMs, heapPeakMb, maxRssMb, answerBytes }.
+ * { loadMs, diffMs, totalMs, cpuMs, heapPeakMb, maxRssMb, answerBytes }.
  */
 import { writeFileSync } from 'node:fs';
 import { type CompareTask, loadSnapshot } from '../../api/compare/computeComparison';
@@ -17,6 +17,7 @@ async function main(task: CompareTask, answerFile: string) {
   const sample = () => {
     peak = Math.max(peak, process.memoryUsage().heapUsed - base);
   };
+  const cpu0 = process.cpuUsage();
   const t0 = performance.now();
   const a = await loadSnapshot(task.from);
   sample();
@@ -26,6 +27,7 @@ async function main(task: CompareTask, answerFile: string) {
   const d = diffRevisions(a, b);
   sample();
   const t2 = performance.now();
+  const cpu = process.cpuUsage(cpu0);
   const answer = JSON.stringify(d);
   writeFileSync(answerFile, answer);
   const answerBytes = Buffer.byteLength(answer);
@@ -33,6 +35,7 @@ async function main(task: CompareTask, answerFile: string) {
     loadMs: t1 - t0,
     diffMs: t2 - t1,
     totalMs: t2 - t0,
+    cpuMs: (cpu.user + cpu.system) / 1000,
     heapPeakMb: peak / 2 ** 20,
     maxRssMb: process.resourceUsage().maxRSS / 1024,
     answerBytes,

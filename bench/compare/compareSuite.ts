@@ -118,6 +118,7 @@ export async function compareSuite(): Promise<BenchRow[]> {
       row('read both revisions (objects, properties, .sc shapes)', r.loadMs, 'ms'),
       row('diff (pairing, properties, geometry)', r.diffMs, 'ms'),
       row('comparison total', r.totalMs, 'ms'),
+      row('comparison CPU time (user + system; the figure a busy machine does not inflate)', r.cpuMs, 'ms'),
       row('live heap after the comparison (both revisions held)', r.heapPeakMb, 'MB'),
       row('peak RSS of the comparison process', r.maxRssMb, 'MB'),
       row('edits (thickness, material, moved stiffener, removed, added plate)', edits.length, 'parts'),

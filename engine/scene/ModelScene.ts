@@ -307,26 +307,6 @@ export class ModelScene {
       );
   }
 
-  /**
-   * Sets the colours of the given nodes only (no descendants): three sRGB bytes per node in `rgb`, or
-   * null to give each node its type colour back. @throws Error when `rgb` is not three bytes per node.
-   */
-  setColorArray(nodeIds: ArrayLike<number>, rgb: ArrayLike<number> | null): void {
-    if (rgb) {
-      this.state.setColorArray(nodeIds, rgb);
-      return;
-    }
-    const back = new Uint8Array(nodeIds.length * 3);
-    for (let k = 0; k < nodeIds.length; k++) {
-      const n = nodeIds[k];
-      back.set(
-        this.table && n < this.table.types.length ? colorForType(this.table.types[n]) : DEFAULT_OBJECT_COLOR,
-        k * 3,
-      );
-    }
-    this.state.setColorArray(nodeIds, back);
-  }
-
   /** Sets the opacity (0..1) of nodes and descendants; turns the translucent pass on or off as needed. */
   setOpacity(nodeIds: Iterable<number>, opacity: number): void {
     this.state.setOpacity(this.subtree(nodeIds), opacity);
@@ -369,6 +349,11 @@ export class ModelScene {
   }
 
   /** Clips every chunk (present and future) by `planes` (three.js local clipping), or stops with null. */
+  /** The planes the model is clipped by (shared, kept up to date by the clipping tool), or null. */
+  get clippingPlanes(): Plane[] | null {
+    return this.clipPlanes;
+  }
+
   setClippingPlanes(planes: Plane[] | null): void {
     this.clipPlanes = planes;
     for (const c of this.chunks) c.setClippingPlanes(planes);

@@ -133,26 +133,6 @@ export class ObjectStateTable {
   }
 
   /**
-   * Sets one colour per object from parallel arrays: `rgb` holds three sRGB bytes per id of `ids`; ids
-   * outside the table are skipped. One texture upload for the whole batch.
-   * @throws Error when `rgb` is not three bytes per id.
-   */
-  setColorArray(ids: ArrayLike<number>, rgb: ArrayLike<number>): void {
-    if (rgb.length !== ids.length * 3)
-      throw new Error(`Object colours: ${rgb.length} bytes for ${ids.length} objects (3 per object expected)`);
-    const c = this.colors;
-    for (let k = 0; k < ids.length; k++) {
-      const i = ids[k];
-      if (!(Number.isInteger(i) && i >= 0 && i < this.count)) continue;
-      c[i * 4] = rgb[k * 3];
-      c[i * 4 + 1] = rgb[k * 3 + 1];
-      c[i * 4 + 2] = rgb[k * 3 + 2];
-    }
-    this.colorTexture.needsUpdate = true;
-    this.version++;
-  }
-
-  /**
    * Sets object opacity (0..1, stored as a byte in the colour texture's alpha); ids outside the table are
    * ignored. @throws Error when opacity is not a number in 0..1.
    */

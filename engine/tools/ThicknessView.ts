@@ -146,9 +146,19 @@ export class ThicknessView {
       mesh.renderOrder = 5;
       this.mesh = mesh;
       this.host.scene.add(mesh);
+      this.clippingChanged();
     }
     this.host.invalidate();
     return { drawn, skipped };
+  }
+
+  /** Clips the overlay as the model is clipped (the engine calls this when the clipping box changes). */
+  clippingChanged(): void {
+    if (!this.mesh) return;
+    const material = this.mesh.material as Material;
+    material.clippingPlanes = this.host.model()?.clippingPlanes ?? null;
+    material.needsUpdate = true;
+    this.host.invalidate();
   }
 
   /** Removes the overlay. */

@@ -2,8 +2,9 @@
  * The Scheduling tab and projects from locations in Chromium against a real server whose project location
  * is the shared sample directory (application.md §2 "Scheduling tab", "Dialogs of the start page"): an
  * administrator adds a job, picks a project file in the location tree, adds a time a minute or two ahead
- * (the same time cannot be added twice), saves; the server runs the job at that time and the start page
- * shows the new revision. The Add project dialog adds a project from the server location.
+ * (the same time cannot be added twice), saves; the server runs the job at that time and the open start
+ * page shows the new revision live. The Add project dialog adds a project from the server location and from a
+ * directory on the user's computer.
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -21,15 +22,6 @@ async function revisionCount(name: string): Promise<number> {
   const r = await apiRequest(server.url, token, 'GET', '/api/viewer/project/models');
   const models = (await r.json()) as Array<{ name: string; revisions: unknown[] }>;
   return models.find((m) => m.name === name)?.revisions.length ?? 0;
-}
-
-/** Polls the model list until `name` has `count` revisions (the scheduled job ran and its conversion ended). */
-async function waitForRevisions(name: string, count: number, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while ((await revisionCount(name)) < count) {
-    if (Date.now() > deadline) throw new Error(`no revision ${count} of ${name}:\n${server.output()}`);
-    await new Promise((r) => setTimeout(r, 1000));
-  }
 }
 
 beforeAll(async () => {
@@ -68,7 +60,7 @@ describe('admin scheduling', () => {
 
     // A minute ahead in the schedule's time zone (UTC), two when the next minute is too close.
     const now = new Date();
-    const at = new Date(now.getTime() + (now.getUTCSeconds() > 40 ? 120_000 : 60_000));
+    const at = new Date(now.getTime() + (now.getUTCSeconds() > 30 ? 120_000 : 60_000));
     const hh = String(at.getUTCHours()).padStart(2, '0');
     const mm = String(at.getUTCMinutes()).padStart(2, '0');
     await job.getByRole('button', { name: 'Add time(s)' }).click();
@@ -99,16 +91,35 @@ describe('admin scheduling', () => {
       },
     ]);
 
-    await waitForRevisions(MODEL, 2, 200_000);
+    // The start page is opened well before the job's time: the revision appears there live, with no reload.
     await page.goto(server.url);
     await page.getByRole('tab', { name: 'Browse' }).click();
-    await page.getByText('Rev. 2').first().waitFor();
+    await page.getByText('Rev. 1').first().waitFor();
+    await page.getByText('Rev. 2').first().waitFor({ timeout: 200_000 });
     expect(await page.getByText('Scheduled project update').count()).toBeGreaterThan(0);
+    expect(await revisionCount(MODEL)).toBe(2);
 
-    // The saved job is there after a reload of the tab.
+    // The saved job is there after a reload of the tab, unchanged until the user changes it.
     await page.goto(`${server.url}/admin`);
     await page.getByRole('tab', { name: 'Scheduling' }).click();
-    await page.getByRole('region', { name: 'Project update job 1' }).waitFor();
+    const again = page.getByRole('region', { name: 'Project update job 1' });
+    const file = again.getByRole('checkbox', { name: `${MODEL}.3docx` });
+    await file.waitFor();
+    expect(await file.isChecked()).toBe(true);
+    expect(await again.getByRole('button', { name: `Remove time ${hh}:${mm}` }).count()).toBe(1);
+    expect(await save.isDisabled()).toBe(true);
+    await again.getByRole('checkbox', { name: 'Overwrite latest revision if exists' }).check();
+    expect(await save.isEnabled()).toBe(true);
+    await again.getByRole('button', { name: 'Remove Project update job 1' }).click();
+    await page.getByText('No scheduled project update jobs').waitFor();
+    await save.click();
+    await page.waitForFunction(
+      () =>
+        ([...document.querySelectorAll('button')].find((b) => b.textContent === 'Save changes') as HTMLButtonElement)
+          ?.disabled === true,
+    );
+    const emptied = await apiRequest(server.url, token, 'GET', '/api/default/scheduling/project-update-schedule');
+    expect(await emptied.json()).toEqual([]);
   }, 300_000);
 
   it('adds a project from the server location in the Add project dialog', async () => {
@@ -120,5 +131,18 @@ describe('admin scheduling', () => {
     await page.getByRole('tab', { name: 'Browse' }).click();
     await page.getByText('Project NAPA-OCX_M3 is added').waitFor({ timeout: 120_000 });
     expect(await revisionCount('NAPA-OCX_M3')).toBe(1);
+  }, 180_000);
+
+  it('adds a project from a directory on the user computer in the Add project dialog', async () => {
+    await page.goto(server.url);
+    await page.getByRole('button', { name: 'Add project' }).click();
+    await page.getByRole('radio', { name: 'Local directory' }).check();
+    await page.getByLabel('Directory', { exact: true }).setInputFiles(samplesDir);
+    // Only project files are offered (the schema files of the directory are not).
+    await page.getByRole('radio', { name: /NAPA-OCX_M6\.3docx$/ }).check();
+    expect(await page.getByRole('radio', { name: /\.xsd$/ }).count()).toBe(0);
+    await page.getByRole('button', { name: 'Add', exact: true }).click();
+    await page.getByText('Project NAPA-OCX_M6 is added').waitFor({ timeout: 120_000 });
+    expect(await revisionCount('NAPA-OCX_M6')).toBe(1);
   }, 180_000);
 });

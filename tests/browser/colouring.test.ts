@@ -4,9 +4,14 @@
  * no compartments) is uploaded through the API. Plates are coloured by thickness; the legend's values
  * and counts are checked against the revision's data read through the API, its order by count, a part's
  * pixel colour against its legend colour (the part named by the properties panel), the selection is
- * cleared by the change, 'Clear' gives the model its colours back, and compartments in a
- * model without them give the spec's info toast.
+ * cleared by the change, a comment snapshot keeps the colouring and restores it, the thickness view is
+ * drawn for a chosen material side, 'Clear' gives the model its colours back, and compartments in a
+ * model without them give the spec's info toast. A screenshot of the window with the legend is written
+ * to the test's temp directory.
  */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { PNG } from 'pngjs';
@@ -23,6 +28,9 @@ import {
 
 const MODEL = 'NAPA-TR03_TC12';
 const ADMIN = { email: 'colour-admin@yard.example', fullName: 'Cora Colour', password: 'colour-password-1' };
+
+/** Screenshots for a person to look at (the window with the legend). */
+const shots = mkdtempSync(path.join(tmpdir(), 'keelson-colouring-'));
 
 let server: RunningServer;
 let browser: Browser;
@@ -152,6 +160,8 @@ describe('colouring by quantities', () => {
       .first()
       .evaluate((e) => Number.parseFloat(getComputedStyle(e).fontSize));
     expect(size).toBeGreaterThanOrEqual(12);
+    // for a person to look at: the whole window with the legend
+    await page.screenshot({ path: path.join(shots, 'legend-1366x768.png') });
   });
 
   it("a coloured plate's pixels have its thickness' legend colour", async () => {
@@ -174,6 +184,42 @@ describe('colouring by quantities', () => {
     expect(fromHex(nearest.h)).toEqual(colour);
     // keep the point for the clear test
     (globalThis as { colouredPoint?: [number, number] }).colouredPoint = [x, y];
+  });
+
+  it('a comment snapshot keeps the colouring and clicking it brings the colouring back', async () => {
+    const legendOf = () =>
+      legend()
+        .getByTestId('legend-column')
+        .evaluateAll((els) => els.map((e) => `${e.getAttribute('data-key')} ${e.getAttribute('data-count')}`));
+    const coloured = await legendOf();
+    await page.getByRole('button', { name: 'Comments', exact: true }).click();
+    const comments = page.getByTestId('comments-panel');
+    await comments.getByRole('button', { name: 'Add Comment' }).click();
+    const editor = page.getByTestId('comment-editor');
+    await editor.getByLabel('Message').fill('Plates by thickness');
+    await editor.getByRole('button', { name: 'Attach snapshot' }).click();
+    await editor
+      .getByRole('list', { name: 'Draft attachments' })
+      .getByText(/^snapshot-.*\.png$/)
+      .waitFor();
+    await editor.getByRole('button', { name: 'Submit' }).click();
+    await page.getByText('Comment was posted', { exact: true }).waitFor();
+    // colouring off, then the snapshot restores it
+    await openMenu();
+    await panel().getByRole('button', { name: 'Clear' }).click();
+    await legend().waitFor({ state: 'detached' });
+    await closeMenu();
+    // the new thread may be open already; its chevron says which
+    const expand = comments.getByRole('button', { name: 'Expand thread' }).first();
+    if (await expand.count()) await expand.click();
+    await comments.getByTestId('snapshot-attachment').first().click();
+    await legend().waitFor();
+    await expect.poll(legendOf).toEqual(coloured);
+    await openMenu();
+    expect(await page.getByTestId('colouring-plates-summary').textContent()).toBe('Thickness');
+    await closeMenu();
+    await page.getByRole('button', { name: 'Comments', exact: true }).click();
+    await comments.waitFor({ state: 'detached' });
   });
 
   it('the thickness view is drawn once a material side is chosen and removed with Off', async () => {

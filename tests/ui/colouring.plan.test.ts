@@ -6,11 +6,13 @@
  */
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { defaultObjectProperties } from '../../api/settings/objectPropertyDefaults';
 import { importOcxFile } from '../../engine/node/ocx/importFile';
 import type { ImportResult } from '../../engine/model/types';
 import { binQuantity, MAX_DISTINCT_VALUES, niceStep } from '../../ui/logic/colourBins';
 import { COLOUR_PALETTE, hashKey, stableColours } from '../../ui/logic/colourPalette';
 import { NO_COLOURING, planColouring, sortLegend, type LegendEntry } from '../../ui/logic/colouringPlan';
+import { colouringQuantities } from '../../ui/logic/colouringQuantities';
 import { planRestore, snapshotView } from '../../ui/logic/commentsSnapshot';
 
 const all = (n: number) => Array.from({ length: n }, (_, i) => i);
@@ -205,5 +207,23 @@ describe('at 100k parts', () => {
     expect(weights.length).toBeGreaterThan(3);
     expect(weights.length).toBeLessThanOrEqual(9);
     expect(weights.every((e) => / t$/.test(e.label) && e.label.includes('–'))).toBe(true);
+  });
+});
+
+describe('offered quantities', () => {
+  it("follow the object-properties configuration's lists, without identity codes; the catalogue's before it is read", () => {
+    const config = defaultObjectProperties();
+    config.plateQuantities.push({ name: 'PLTH', description: 'Again' }, { name: '', description: 'empty row' });
+    config.bracketQuantities[2] = { name: 'PLTH', description: 'Plate thickness' };
+    const q = colouringQuantities(config);
+    expect(q.plates.map((x) => x.code)).toEqual(
+      config.plateQuantities.map((x) => x.name).filter((c, i, a) => c && c !== 'NAME' && a.indexOf(c) === i),
+    );
+    expect(q.plates.some((x) => x.code === 'NAME')).toBe(false);
+    expect(q.brackets.find((x) => x.code === 'PLTH')?.description).toBe('Plate thickness');
+    expect(q.compartments.map((x) => x.code)).toContain('PURP');
+    const fallback = colouringQuantities(null);
+    expect(fallback.plates[0]).toEqual({ code: 'PLTH', description: 'Thickness' });
+    expect(fallback.stiffeners.map((x) => x.code)).toContain('PROFILE');
   });
 });

@@ -3,6 +3,7 @@
  * "Revision comparison": "Toggling object colouring and comparison colouring is mutually exclusive"):
  * a change clears the selection and paints the planned colours; the next change first gives back what
  * the previous one painted; quick successive changes end with exactly the last choice painted; the
+ * thickness view follows the chosen side and the hidden parts; the
  * comparison claiming the model's colours releases the colouring.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -15,14 +16,22 @@ import {
   setThicknessSide,
 } from '../../ui/stores/colouring';
 import { setCurrentProject } from '../../ui/stores/currentProject';
-import { setEngine, setObjects, setViewerRevision } from '../../ui/stores/viewer';
+import { toastStore } from '../../ui/stores/toasts';
+import { markHidden, setEngine, setObjects, setViewerRevision } from '../../ui/stores/viewer';
 
-const TYPES = ['MAIN OBJECT', 'PLATE', 'PLATE', 'PLATE', 'STIFFENER', 'BRACKET'];
+const TYPES = ['MAIN OBJECT', 'PLATE', 'PLATE', 'PLATE', 'STIFFENER', 'BRACKET', 'COMPARTMENT', 'COMPARTMENT'];
 const COLUMNS: Record<string, (number | string | null)[]> = {
   PLTH: [null, 0.012, 0.012, 0.01, null, 0.012],
   MAT: [null, 'AH36', 'DH36', 'AH36', 'AH36', null],
   MSIDE: [null, 'TOP', 'TOP', 'UNDEFINED', null, 'PS'],
   PROFILE: [null, null, null, null, 'HP 200x10', null],
+  PURP: [null, null, null, null, null, null, 'WATER BALLAST', 'VOID'],
+};
+
+/** The purpose-colors answer. */
+let purposes: {
+  hasArrangement: boolean;
+  purposes: { purpose: string; color: { r: number; g: number; b: number }; count: number }[];
 };
 
 /** What the engine was told, in order, with the colour state it leaves. */
@@ -31,12 +40,15 @@ let colours: Map<number, string>;
 const engine = {
   api: {
     setSelection: async (ids: number[]) => void calls.push(`select ${ids.join(',')}`),
-    setObjectColorArray: async (ids: Uint32Array, rgb: Uint8Array | null) => {
-      calls.push(`colour ${[...ids].join(',')}${rgb ? '' : ' back'}`);
-      ids.forEach((n, k) => {
-        if (rgb) colours.set(n, [...rgb.subarray(k * 3, k * 3 + 3)].join(','));
-        else colours.delete(n);
-      });
+    paintObjects: async (groups: { nodeIds: Uint32Array; rgb: [number, number, number] | null }[], rest: unknown) => {
+      if (rest !== null) throw new Error('colouring paints only its own parts');
+      for (const g of groups) {
+        if (g.nodeIds.length) calls.push(`colour ${[...g.nodeIds].join(',')}${g.rgb ? '' : ' back'}`);
+        for (const n of g.nodeIds) {
+          if (g.rgb) colours.set(n, g.rgb.join(','));
+          else colours.delete(n);
+        }
+      }
     },
     setThicknessView: async (input: { nodeIds: Uint32Array } | null) => {
       calls.push(input ? `thickness ${[...input.nodeIds].join(',')}` : 'thickness off');
@@ -47,6 +59,13 @@ const engine = {
 
 beforeEach(() => {
   calls = [];
+  purposes = {
+    hasArrangement: true,
+    purposes: [
+      { purpose: 'VOID', color: { r: 189, g: 189, b: 189 }, count: 1 },
+      { purpose: 'WATER BALLAST', color: { r: 76, g: 175, b: 80 }, count: 1 },
+    ],
+  };
   colours = new Map();
   vi.stubGlobal('fetch', async (url: string) => {
     const u = new URL(url, 'http://x');
@@ -54,6 +73,10 @@ beforeEach(() => {
       const codes = u.searchParams.get('codes')!.split(',');
       calls.push(`fetch ${codes.join(',')}`);
       return Response.json({ codes, columns: Object.fromEntries(codes.map((c) => [c, COLUMNS[c] ?? []])) });
+    }
+    if (u.pathname.endsWith('/ship-model/purpose-colors')) {
+      calls.push('fetch purposes');
+      return Response.json(purposes);
     }
     return Response.json({ message: 'not found' }, { status: 404 });
   });
@@ -85,7 +108,7 @@ afterEach(() => {
 describe('colouring store', () => {
   it('clears the selection, reads the column once, paints and lists the legend', async () => {
     await setColouringQuantities('plates', ['PLTH']);
-    expect(calls).toEqual(['select ', 'fetch PLTH', 'colour 1,2,3', 'thickness off']);
+    expect(calls).toEqual(['select ', 'fetch PLTH', 'colour 1,2', 'colour 3', 'thickness off']);
     expect(colouringStore.legend.map((e) => [e.label, e.count])).toEqual([
       ['12.0 mm', 2],
       ['10.0 mm', 1],
@@ -96,7 +119,7 @@ describe('colouring store', () => {
     calls = [];
     // brackets by thickness too: PLTH is not read again; the plates painted before are given back first
     await setColouringQuantities('brackets', ['PLTH']);
-    expect(calls).toEqual(['select ', 'colour 1,2,3 back', 'colour 1,2,3,5', 'thickness off']);
+    expect(calls).toEqual(['select ', 'colour 1,2,3 back', 'colour 1,2,5', 'colour 3', 'thickness off']);
     expect(colouringStore.legend[0]).toMatchObject({ label: '12.0 mm', count: 3 });
   });
 
@@ -115,9 +138,30 @@ describe('colouring store', () => {
     await setThicknessSide('ALL');
     expect(calls.at(-1)).toBe('thickness 1,2,3,4,5');
     expect(colouringStore.thickness).toEqual({ drawn: 5, skipped: 0 });
+    // hiding a part draws the view again without it
+    markHidden([2], true);
+    await vi.waitFor(() => expect(calls.at(-1)).toBe('thickness 1,3,4,5'));
+    markHidden([2], false);
+    await vi.waitFor(() => expect(calls.at(-1)).toBe('thickness 1,2,3,4,5'));
     await clearColouring();
     expect(calls.at(-1)).toBe('thickness off');
     expect(appearanceStore.owner).toBeNull();
+  });
+
+  it("compartments by purpose take the purposes' own colours; without an arrangement the spec's toast", async () => {
+    await setColouringQuantities('compartments', ['PURP']);
+    expect(colours.get(6)).toBe('76,175,80');
+    expect(colours.get(7)).toBe('189,189,189');
+    expect(colouringStore.legend.map((e) => e.label).sort()).toEqual(['VOID', 'WATER BALLAST']);
+    resetColouring();
+    purposes = { hasArrangement: false, purposes: [] };
+    await setColouringQuantities('compartments', ['PURP']);
+    expect(toastStore.toasts.map((t) => `${t.kind}: ${t.text}`)).toContain(
+      "info: The project doesn't have a compartment arrangement defined",
+    );
+    expect(colouringStore.settings.compartments).toEqual([]);
+    expect(colouringStore.legend).toEqual([]);
+    toastStore.toasts.splice(0);
   });
 
   it('the comparison claiming the colours releases the colouring', async () => {

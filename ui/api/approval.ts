@@ -12,6 +12,7 @@ import {
   ApprovalStatusSchema,
   ApprovalStatusUsageSchema,
   GeometryApprovalStatusListSchema,
+  MAX_APPROVAL_GEOMETRIES,
   type ApprovalStatusBody,
 } from '../../api/contract';
 import { request } from './client';
@@ -59,22 +60,37 @@ export const updateStatusOption = (id: number, body: ApprovalStatusBody, message
 export const deleteStatusOption = (id: number) =>
   request('DELETE', BASE, null, { query: { id }, message: APPROVAL_MESSAGES.deleteOption });
 
-/** POST ?projectName,revision: the statuses of `ids`. */
-export const readObjectStatuses = (projectName: string, revision: number, ids: string[], signal?: AbortSignal) =>
-  request('POST', GEO, GeometryApprovalStatusListSchema, {
-    query: { projectName, revision },
-    body: ids,
-    message: APPROVAL_MESSAGES.readObject,
-    signal,
-  });
+/**
+ * Runs `call` on `ids` in slices of MAX_APPROVAL_GEOMETRIES (the server's bound per call) one after the
+ * other and joins the answers in order, so a selection of any size is read and changed whole.
+ */
+async function inSlices<T>(ids: string[], call: (slice: string[]) => Promise<T[]>): Promise<T[]> {
+  const out: T[] = [];
+  for (let i = 0; i < ids.length || i === 0; i += MAX_APPROVAL_GEOMETRIES)
+    out.push(...(await call(ids.slice(i, i + MAX_APPROVAL_GEOMETRIES))));
+  return out;
+}
 
-/** POST ?projectName,revision,approvalStatusId: gives `ids` the status; their statuses after. */
+/** POST ?projectName,revision: the statuses of `ids` (any number; sliced per call). */
+export const readObjectStatuses = (projectName: string, revision: number, ids: string[], signal?: AbortSignal) =>
+  inSlices(ids, (body) =>
+    request('POST', GEO, GeometryApprovalStatusListSchema, {
+      query: { projectName, revision },
+      body,
+      message: APPROVAL_MESSAGES.readObject,
+      signal,
+    }),
+  );
+
+/** POST ?projectName,revision,approvalStatusId: gives `ids` (any number; sliced per call) the status; their statuses after. */
 export const changeObjectStatuses = (projectName: string, revision: number, approvalStatusId: number, ids: string[]) =>
-  request('POST', GEO, GeometryApprovalStatusListSchema, {
-    query: { projectName, revision, approvalStatusId },
-    body: ids,
-    message: APPROVAL_MESSAGES.changeObject,
-  });
+  inSlices(ids, (body) =>
+    request('POST', GEO, GeometryApprovalStatusListSchema, {
+      query: { projectName, revision, approvalStatusId },
+      body,
+      message: APPROVAL_MESSAGES.changeObject,
+    }),
+  );
 
 /** GET /all?projectName,revision: every part whose status is not the default. */
 export const getAllObjectStatuses = (projectName: string, revision: number) =>

@@ -7,7 +7,6 @@
  */
 import { type ReactNode, useEffect } from 'react';
 import { useSnapshot } from 'valtio';
-import { MAX_APPROVAL_GEOMETRIES } from '../../api/contract';
 import { formatDate } from '../logic/format';
 import {
   approvalStore,
@@ -33,8 +32,7 @@ export function ObjectStatusRow({
   ids: string[];
 }) {
   const s = useSnapshot(approvalStore);
-  // One call names at most MAX_APPROVAL_GEOMETRIES objects: a larger selection shows and changes the first ones.
-  const key = ids.slice(0, MAX_APPROVAL_GEOMETRIES).join(',');
+  const key = ids.join(',');
 
   useEffect(() => {
     void watchObjectStatus({ projectName, revision, ids: key ? key.split(',') : [] });

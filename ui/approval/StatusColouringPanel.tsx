@@ -1,6 +1,6 @@
 /**
- * Approval status overview of the open revision (issue "Seeing change and state" §3: colouring by approval
- * status with the options' colours and a count per status for the revision). A small panel at the bottom
+ * Approval status overview of the open revision (viewer.md §3 "Approval status"): colouring by approval
+ * status with the options' colours and a count per status for the revision. A small panel at the bottom
  * right: 'Approval status' opens it; 'Colour by status' paints every part with its status's colour (and
  * gives the colours back when turned off or when comparison or quantity colouring takes over).
  */
@@ -23,8 +23,9 @@ export function StatusColouringPanel({ projectName }: { projectName: string }) {
   useEffect(() => stopStatusColouring, []);
 
   return (
-    <div className="absolute right-3 bottom-10 z-10 flex flex-col items-end gap-1">
-      {open && (
+    <div className="absolute right-3 bottom-9 z-10 flex flex-col items-end gap-1">
+      {/* The comparison summary takes this corner while comparison is on. */}
+      {open && owner !== 'comparison' && (
         <section aria-label="Approval status" data-testid="status-counts" className="panel w-60 p-3 text-sm">
           <label className="mb-2 flex items-center gap-2">
             <input

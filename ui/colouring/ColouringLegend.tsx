@@ -9,6 +9,7 @@ import { useSnapshot } from 'valtio';
 import { rgbHex } from '../logic/colourPalette';
 import { colouringStore, setLegendVisible } from '../stores/colouring';
 
+/** The legend panel; renders nothing while hidden or while nothing is coloured. */
 export function ColouringLegend() {
   const { legend, legendVisible, withoutValue } = useSnapshot(colouringStore);
   if (!legendVisible || legend.length === 0) return null;

@@ -1,34 +1,39 @@
 /**
  * Colouring settings, a bottom-left tool (viewer.md §2 "Bottom left: annotation, coloring, snap, ...";
  * application.md §4 "Coloring"): per object type (Compartments, Plates, Stiffeners, Brackets) the
- * quantities to colour by, one or more, each type showing '-- No colors --' while none is chosen; the
+ * quantities to colour by (the object-properties configuration's lists, ui/logic/colouringQuantities.ts),
+ * one or more, each type showing '-- No colors --' while none is chosen; the
  * thickness view's material side; whether the legend is shown; and 'Clear'. Changes go to
  * ui/stores/colouring.ts, which clears the selection and recolours.
  */
 import { Popover, PopoverButton, PopoverPanel } from '@headlessui/react';
-import { useEffect, useId } from 'react';
+import { useEffect, useId, useMemo } from 'react';
 import { useSnapshot } from 'valtio';
-import { THICKNESS_VIEW_SIDES } from '../../api/contract';
+import { THICKNESS_VIEW_SIDES, type ObjectPropertiesConfig } from '../../api/contract';
 import { StrokeIcon } from '../components/StrokeIcon';
 import { COLOUR_TARGETS, isNoColouring, quantityName } from '../logic/colouringPlan';
+import { colouringQuantities } from '../logic/colouringQuantities';
 import {
   clearColouring,
   colouringStore,
-  loadQuantities,
   setLegendVisible,
   setThicknessSide,
   toggleColouringQuantity,
   type ThicknessSide,
 } from '../stores/colouring';
+import { loadObjectProperties, objectPropertiesStore } from '../stores/objectProperties';
 
 /** The text of a type with nothing chosen (application.md §8 "Empty and loading texts"). */
 export const NO_COLORS = '-- No colors --';
 
+/** The 'Coloring' button and its settings panel (bottom-left toolbar). */
 export function ColouringMenu() {
-  const { settings, thicknessSide, legendVisible, quantities, busy, thickness } = useSnapshot(colouringStore);
+  const { settings, thicknessSide, legendVisible, busy, thickness } = useSnapshot(colouringStore);
+  const { config } = useSnapshot(objectPropertiesStore);
+  const quantities = useMemo(() => colouringQuantities(config as ObjectPropertiesConfig | null), [config]);
   const sideId = useId();
   useEffect(() => {
-    void loadQuantities();
+    void loadObjectProperties();
   }, []);
   const active = !isNoColouring(settings as never) || thicknessSide !== null;
   return (
@@ -60,7 +65,7 @@ export function ColouringMenu() {
                 {chosen.length ? chosen.map(quantityName).join(' · ') : NO_COLORS}
               </p>
               <div className="flex flex-wrap gap-x-3 gap-y-1">
-                {(quantities?.[t.key] ?? []).map((q) => (
+                {quantities[t.key].map((q) => (
                   <label key={q.code} className="flex items-center gap-1.5 text-sm text-slate-700">
                     <input
                       type="checkbox"

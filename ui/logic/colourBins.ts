@@ -74,9 +74,11 @@ export function binQuantity(code: string, values: ArrayLike<Value>, members: Arr
   const unit = unitOf(code);
   // Distinct values as shown.
   const shown = new Map<string, number>();
+  const seen = new Set<number>();
   for (const v of nums) {
-    const d = v * unit.factor;
-    const text = d.toFixed(unit.decimals);
+    if (seen.has(v)) continue;
+    seen.add(v);
+    const text = (v * unit.factor).toFixed(unit.decimals);
     if (!shown.has(text)) shown.set(text, Number(text));
     if (shown.size > MAX_DISTINCT_VALUES) break;
   }
@@ -84,9 +86,14 @@ export function binQuantity(code: string, values: ArrayLike<Value>, members: Arr
     const texts = [...shown.entries()].sort((a, b) => a[1] - b[1]).map(([t]) => t);
     const index = new Map(texts.map((t, i) => [t, i]));
     const bins = texts.map((t) => ({ key: `${code}=${withUnit(t, unit.label)}`, label: withUnit(t, unit.label) }));
+    // Parts repeat a few raw values: each is written out once.
+    const byRaw = new Map<number, number>();
     for (let k = 0; k < members.length; k++) {
       const v = values[members[k]];
-      if (typeof v === 'number' && Number.isFinite(v)) binOf[k] = index.get((v * unit.factor).toFixed(unit.decimals))!;
+      if (typeof v !== 'number' || !Number.isFinite(v)) continue;
+      let b = byRaw.get(v);
+      if (b === undefined) byRaw.set(v, (b = index.get((v * unit.factor).toFixed(unit.decimals))!));
+      binOf[k] = b;
     }
     return { code, bins, binOf };
   }

@@ -106,32 +106,40 @@ export function planColouring(
   const entries = new Map<string, LegendEntry>();
   const keyOfNode: (LegendEntry | undefined)[] = new Array(n);
   let withoutValue = 0;
+  // A part's combination as a number (its bins in mixed radix), so the key text is built once per
+  // combination, not once per part.
+  const combos = COLOUR_TARGETS.map(() => new Map<number, LegendEntry>());
+  const chosenBins = COLOUR_TARGETS.map((t) => settings[t.key].map((c) => binsByCode.get(c)!));
   for (let i = 0; i < n; i++) {
     const ti = targetOf[i];
     if (ti < 0) continue;
-    const chosen = settings[COLOUR_TARGETS[ti].key];
-    let key = '',
-      label = '',
+    const bins = chosenBins[ti];
+    let combo = 0,
       missing = false;
-    for (let c = 0; c < chosen.length; c++) {
-      const b = binsByCode.get(chosen[c])!;
-      const bin = b.binOfNode[i];
+    for (let c = 0; c < bins.length; c++) {
+      const bin = bins[c].binOfNode[i];
       if (bin < 0) {
         missing = true;
         break;
       }
-      const { key: k, label: l } = b.bins[bin];
-      key = c === 0 ? k : `${key} · ${k}`;
-      label = c === 0 ? l : `${label} · ${l}`;
+      combo = combo * bins[c].bins.length + bin;
     }
     if (missing) {
       withoutValue++;
       continue;
     }
-    let e = entries.get(key);
+    let e = combos[ti].get(combo);
     if (!e) {
-      e = { key, label, quantities: chosen.map(quantityName).join(' · '), color: [0, 0, 0], count: 0 };
-      entries.set(key, e);
+      const chosen = settings[COLOUR_TARGETS[ti].key];
+      const parts = bins.map((b) => b.bins[b.binOfNode[i]]);
+      const key = parts.map((p) => p.key).join(' · ');
+      e = entries.get(key);
+      if (!e) {
+        const label = parts.map((p) => p.label).join(' · ');
+        e = { key, label, quantities: chosen.map(quantityName).join(' · '), color: [0, 0, 0], count: 0 };
+        entries.set(key, e);
+      }
+      combos[ti].set(combo, e);
     }
     e.count++;
     keyOfNode[i] = e;

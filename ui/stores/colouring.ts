@@ -2,7 +2,8 @@
  * Colouring by quantities in the viewer (application.md §4 "Coloring", §8, §9): the chosen quantities per
  * object type, the legend, and the thickness view's material side. Every change clears the selection,
  * reads the property columns it needs once per revision (GET .../model/property-columns, cached), plans
- * the colours (ui/logic/colouringPlan.ts) and paints them through the engine in one typed-array call.
+ * the colours (ui/logic/colouringPlan.ts) and paints them through the engine in one call (paintObjects,
+ * typed arrays of node ids per colour).
  * The model's colours are claimed from the appearance store (ui/stores/appearance.ts): starting the
  * revision comparison releases the colouring (its colours go back and nothing stays chosen), and
  * colouring releases the comparison. Compartments by purpose take their colours from GET
@@ -11,8 +12,9 @@
  * the colouring (colouringView / restoreColouring).
  */
 import { proxy, ref } from 'valtio';
+import { subscribeKey } from 'valtio/utils';
 import type { ColouringView } from '../../api/contract';
-import type { ThicknessViewResult } from '../../engine/EngineApi';
+import type { PaintGroup, ThicknessViewResult } from '../../engine/EngineApi';
 import { getPropertyColumns } from '../api/calls';
 import { getPurposeColors } from '../api/colouring';
 import { stableColours, type Rgb } from '../logic/colourPalette';
@@ -25,7 +27,6 @@ import {
   type ColouringSettings,
   type LegendEntry,
 } from '../logic/colouringPlan';
-import { loadColouringQuantities, type ColouringQuantity } from '../logic/colouringQuantities';
 import { appearanceStore, claimAppearance, releaseAppearance } from './appearance';
 import { currentProjectStore } from './currentProject';
 import { showToast } from './toasts';
@@ -39,6 +40,7 @@ export type ThicknessSide = NonNullable<ColouringView['thicknessSide']>;
 
 type Column = (number | string | null)[];
 
+/** The colouring shown: what is chosen (settings, thicknessSide), the legend and the legend's visibility. */
 export const colouringStore = proxy({
   settings: { ...NO_COLOURING } as ColouringSettings,
   thicknessSide: null as ThicknessSide | null,
@@ -48,11 +50,8 @@ export const colouringStore = proxy({
   withoutValue: 0,
   /** What the thickness view drew, or null when it is off. */
   thickness: null as ThicknessViewResult | null,
+  /** True while a change is being read and painted. */
   busy: false,
-  /** Counts finished colourings (tests wait on it). */
-  appliedSeq: 0,
-  /** Quantities offered per type (loaded when the menu opens). */
-  quantities: null as Record<ColourTarget, ColouringQuantity[]> | null,
 });
 
 /** What this viewer session has read and painted (not reactive: large). */
@@ -63,12 +62,6 @@ const cache = ref({
   painted: new Uint32Array(0) as Uint32Array<ArrayBufferLike>,
 });
 let applying = 0;
-
-/** Loads the quantities the menu offers (once). */
-export async function loadQuantities(): Promise<void> {
-  if (colouringStore.quantities) return;
-  colouringStore.quantities = await loadColouringQuantities();
-}
 
 /**
  * Sets the quantities of one object type (in the order given; empty: '-- No colors --'), clears the
@@ -159,7 +152,7 @@ function release(): void {
   cache.painted = new Uint32Array(0);
   const engine = getEngine();
   if (engine) {
-    if (painted.length) void engine.api.setObjectColorArray(painted, null);
+    if (painted.length) void engine.api.paintObjects([typeColours(painted)], null);
     void engine.api.setThicknessView(null);
   }
   colouringStore.settings = { ...NO_COLOURING };
@@ -196,6 +189,11 @@ async function purposesFor(modelName: string, revision: number) {
   return cache.purposes;
 }
 
+// The thickness view leaves hidden parts out: it is drawn again when parts are hidden or shown.
+subscribeKey(viewerStore, 'hiddenVersion', () => {
+  if (colouringStore.thicknessSide && getEngine()) void apply();
+});
+
 /** Colourings run one after the other: each restores exactly what the one before it painted. */
 let queue: Promise<void> = Promise.resolve();
 
@@ -225,7 +223,6 @@ async function applyNow(run: number): Promise<void> {
   const side = colouringStore.thicknessSide;
   if (isNoColouring(settings) && !side) {
     releaseAppearance('colouring');
-    colouringStore.appliedSeq++;
     return;
   }
   colouringStore.busy = true;
@@ -250,8 +247,8 @@ async function applyNow(run: number): Promise<void> {
     if (run !== applying) return;
     const plan = planColouring(settings, types, Object.fromEntries(columns), fixed);
     claimAppearance('colouring', release);
-    if (cache.painted.length) await engine.api.setObjectColorArray(cache.painted, null);
-    await engine.api.setObjectColorArray(plan.nodeIds, plan.rgb);
+    // One call: what the previous colouring painted goes back to its type colour, then the new colours.
+    await engine.api.paintObjects([typeColours(cache.painted), ...paintGroups(plan)], null);
     cache.painted = plan.nodeIds;
     const thickness = side
       ? await engine.api.setThicknessView(thicknessInput(side, types, columns, plan))
@@ -259,7 +256,7 @@ async function applyNow(run: number): Promise<void> {
     if (appearanceStore.owner !== 'colouring') {
       // Released (e.g. the comparison started) while painting: take back what this run painted.
       cache.painted = new Uint32Array(0);
-      await engine.api.setObjectColorArray(plan.nodeIds, null);
+      await engine.api.paintObjects([typeColours(plan.nodeIds)], null);
       await engine.api.setThicknessView(null);
       return;
     }
@@ -268,17 +265,33 @@ async function applyNow(run: number): Promise<void> {
     colouringStore.withoutValue = plan.withoutValue;
     colouringStore.thickness = thickness;
   } finally {
-    if (run === applying) {
-      colouringStore.busy = false;
-      colouringStore.appliedSeq++;
-    }
+    if (run === applying) colouringStore.busy = false;
   }
+}
+
+/** The paint that gives `nodeIds` their type colour and default opacity back. */
+const typeColours = (nodeIds: Uint32Array): PaintGroup => ({ nodeIds, rgb: null, opacity: null });
+
+/** The plan as one paint group per colour (opacity left at the default). */
+function paintGroups(plan: { nodeIds: Uint32Array; rgb: Uint8Array }): PaintGroup[] {
+  const byColour = new Map<number, number[]>();
+  plan.nodeIds.forEach((n, k) => {
+    const key = (plan.rgb[k * 3] << 16) | (plan.rgb[k * 3 + 1] << 8) | plan.rgb[k * 3 + 2];
+    let list = byColour.get(key);
+    if (!list) byColour.set(key, (list = []));
+    list.push(n);
+  });
+  return [...byColour].map(([c, nodes]) => ({
+    nodeIds: Uint32Array.from(nodes),
+    rgb: [(c >> 16) & 255, (c >> 8) & 255, c & 255],
+    opacity: null,
+  }));
 }
 
 /**
  * The parts of the thickness view: plates and brackets with a thickness whose material side is `side`
- * (any side for 'ALL'), and for 'ALL' the stiffeners too; each in its colouring colour, else in the
- * stable colour of its material side.
+ * (any side for 'ALL'), and for 'ALL' the stiffeners too, leaving out hidden parts; each in its colouring
+ * colour, else in the stable colour of its material side.
  */
 function thicknessInput(
   side: ThicknessSide,
@@ -293,8 +306,10 @@ function thicknessInput(
   const nodes: number[] = [],
     thickness: number[] = [],
     sides: string[] = [];
+  const tree = viewerStore.tree;
   for (let i = 0; i < types.length; i++) {
     const t = types[i];
+    if (tree?.isHidden(i)) continue;
     if (t === 'PLATE' || t === 'BRACKET') {
       const th = plth[i],
         s = mside[i];

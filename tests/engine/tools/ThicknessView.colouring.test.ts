@@ -1,7 +1,7 @@
 /**
- * Colouring through the engine facade (application.md §4 "Coloring", §9 "Plate overlay (thickness view)
- * | opacity 0.5, scale 1000"): colours for many parts in one typed-array call and back to the type
- * colours, and the thickness view's slab: the moulded face extruded by PLTH × 1000 mm to the material side.
+ * The thickness view through the engine facade (application.md §4 "Coloring", §9 "Plate overlay
+ * (thickness view) | opacity 0.5, scale 1000"): the slab of the moulded face extruded by PLTH × 1000 mm
+ * to the material side, on hand-made parts and on real models.
  */
 import path from 'node:path';
 import type { BufferGeometry, Material, Mesh } from 'three';
@@ -9,7 +9,6 @@ import { describe, expect, it } from 'vitest';
 import { Engine, type EngineRenderer } from '../../../engine/Engine';
 import type { EngineObjectTable } from '../../../engine/EngineApi';
 import { importOcxFile } from '../../../engine/node/ocx/importFile';
-import { OBJECT_TYPE_COLORS } from '../../../engine/scene/typeColors';
 import { sideDirection, THICKNESS_OVERLAY_OPACITY } from '../../../engine/tools/ThicknessView';
 import { boxMesh, fakeFetch, packageBytes } from '../scene/sceneFixtures';
 
@@ -34,26 +33,8 @@ async function engine() {
   return e;
 }
 
-const colourOf = (e: Engine, node: number) => [...e.inspect().model!.state.colors.subarray(node * 4, node * 4 + 3)];
 const overlay = (e: Engine) =>
   (e.inspect().model!.root.parent!.children.find((c) => c.name === 'Thickness view') as Mesh | undefined) ?? null;
-
-describe('colours in one call', () => {
-  it('sets three bytes per node and gives the type colour back with null', async () => {
-    const e = await engine();
-    e.setObjectColorArray(Uint32Array.of(1, 3), Uint8Array.of(230, 25, 75, 0, 110, 200));
-    expect(colourOf(e, 1)).toEqual([230, 25, 75]);
-    expect(colourOf(e, 3)).toEqual([0, 110, 200]);
-    expect(colourOf(e, 2)).toEqual([...OBJECT_TYPE_COLORS.PLATE]);
-    e.setObjectColorArray(Uint32Array.of(1, 3), null);
-    expect(colourOf(e, 1)).toEqual([...OBJECT_TYPE_COLORS.PLATE]);
-    expect(colourOf(e, 3)).toEqual([...OBJECT_TYPE_COLORS.STIFFENER]);
-    expect(() => e.setObjectColorArray(Uint32Array.of(1), Uint8Array.of(1, 2))).toThrow(
-      'setObjectColorArray: 2 colour bytes for 1 nodes (3 per node expected)',
-    );
-    e.dispose();
-  });
-});
 
 describe('thickness view', () => {
   it('material side directions of viewer.md §3', () => {
@@ -93,6 +74,11 @@ describe('thickness view', () => {
     let blue = 0;
     for (let i = 0; i < p.count; i++) if (c.getZ(i) === 1) blue++;
     expect(blue).toBe(36);
+    // clipped with the model
+    e.setClipping(true);
+    expect((mesh.material as Material).clippingPlanes).toHaveLength(6);
+    e.setClipping(false);
+    expect((mesh.material as Material).clippingPlanes).toBeNull();
     e.setThicknessView(null);
     expect(overlay(e)).toBeNull();
     e.dispose();
