@@ -195,6 +195,7 @@ export class Engine implements EngineApi {
     this.thickness = new ThicknessView(host);
     this.clip.onChange = () => {
       this.visibilityChanged();
+      this.ghosts.setClipping(this.clip.state().active ? this.clip.planes : null);
       this.thickness.clippingChanged();
     };
     this.input = new InputRouter({

@@ -2,9 +2,12 @@
  * Ghosts of removed parts while comparing revisions (beyond application.md §4 "Revision comparison": the
  * anchors only colour what is in the later revision). The earlier revision's `.sc` package is streamed and
  * only the listed objects' triangles and edges are kept, in world millimetres, drawn translucent red over
- * the model. Ghosts are not part of the model: they are not picked, hidden, clipped or painted with it.
+ * the model. Ghosts are not part of the model: they are not picked, hidden or painted with it; the clipping
+ * box cuts them as it cuts the model.
  */
 import {
+  type Material,
+  type Plane,
   BufferAttribute,
   BufferGeometry,
   DoubleSide,
@@ -62,6 +65,7 @@ export class GhostBuffers {
 export class ComparisonGhosts {
   private group: Group | null = null;
   private abort: AbortController | null = null;
+  private clipPlanes: Plane[] | null = null;
 
   constructor(
     private readonly host: ToolHost,
@@ -93,10 +97,27 @@ export class ComparisonGhosts {
     if (abort.signal.aborted) throw new DOMException('Ghosts replaced', 'AbortError');
     this.abort = null;
     this.group = buildGhosts(buffers);
+    this.setClipping(this.clipPlanes);
     this.host.scene.add(this.group);
     this.count = buffers.found.size;
     this.host.invalidate();
     return this.count;
+  }
+
+  /**
+   * Cuts the ghosts by the clipping box's planes (the same array the model's chunks use, so moving a plane
+   * moves the cut), or stops cutting with null.
+   */
+  setClipping(planes: Plane[] | null): void {
+    this.clipPlanes = planes;
+    this.group?.traverse((o) => {
+      if (o instanceof Mesh || o instanceof LineSegments) {
+        const m = o.material as Material;
+        m.clippingPlanes = planes;
+        m.needsUpdate = true;
+      }
+    });
+    this.host.invalidate();
   }
 
   /** Removes the ghosts (and stops a stream still running). */

@@ -120,6 +120,8 @@ async function openSettings(): Promise<void> {
   await page.getByTestId('comparison-toggle').waitFor();
 }
 
+/** Where the changed plate was clicked (page CSS px). */
+let changedAt: [number, number];
 /** Pixels of the comparison hues before comparing. */
 let baseline: { added: number; changed: number };
 /** The changed plate: its name and thickness (m) in revision 1. */
@@ -219,8 +221,8 @@ describe('revision comparison (application.md §4)', () => {
       'Removed (ghosts)1',
     ]);
     await closeSettings();
-    const [x, y] = await changedPixel();
-    await clickAndWaitForSelection(page, x, y);
+    changedAt = await changedPixel();
+    await clickAndWaitForSelection(page, ...changedAt);
     expect(await page.getByTestId('properties-title').textContent()).toBe(changed.name);
     const comparison = page.getByTestId('properties-comparison');
     await comparison.waitFor();
@@ -228,20 +230,18 @@ describe('revision comparison (application.md §4)', () => {
       'Changed',
       'Rev. 2 (current)',
       'Rev. 1',
-      'Change',
     ]);
     const mm = changed.thicknessM * 1000;
     expect(
-      await comparison.locator('tr[data-compare-property="thickness"] [data-testid="compare-change"]').textContent(),
+      await comparison.locator('[data-compare-property="thickness"] [data-testid="compare-change"]').textContent(),
     ).toBe(`${mm.toFixed(1)} → ${(Math.round(mm) + 4).toFixed(1)} mm`);
   });
 
   it('stopping restores the model’s own colours', async () => {
     // Ctrl+click toggles the changed plate out of the selection (its tint is close to the added colour).
     expect(await engineState(page, 'selection-count')).toBe('1');
-    const [x, y] = await changedPixel();
     await page.keyboard.down('Control');
-    await clickAndWaitForSelection(page, x, y);
+    await clickAndWaitForSelection(page, ...changedAt);
     await page.keyboard.up('Control');
     expect(await engineState(page, 'selection-count')).toBe('0');
     const on = await stillWithoutHover();

@@ -124,6 +124,8 @@ describe('comparison store (application.md §4 "Revision comparison")', () => {
     expect(comparisonStore.fromRevision).toBe(2);
     const started = startComparison();
     expect(comparisonStore.status).toBe('busy');
+    await toggleComparison(); // busy: not available
+    expect(toasts()).toEqual(['info: Model comparison not available']);
     await started;
     expect(comparisonStore.status).toBe('on');
     expect(calls).toEqual(['select ', 'paint']);

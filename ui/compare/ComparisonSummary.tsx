@@ -31,7 +31,7 @@ export function ComparisonSummary() {
     <section
       data-testid="comparison-summary"
       aria-label="Change summary"
-      className="panel absolute right-3 bottom-16 z-10 w-96 p-3 text-sm"
+      className="panel absolute top-16 right-3 z-10 w-96 p-3 text-sm"
     >
       <header className="mb-2 flex items-center justify-between">
         <h2 className="text-sm font-semibold text-ink">

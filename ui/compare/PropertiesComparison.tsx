@@ -29,35 +29,48 @@ export function PropertiesComparison({ nodes }: { nodes: readonly number[] }) {
           <thead className="bg-slate-50 text-xs text-slate-500">
             <tr>
               <th className="px-4 py-1 text-left font-normal">Changed</th>
-              <th className="px-2 py-1 text-right font-normal">{current}</th>
-              <th className="px-2 py-1 text-right font-normal">{from}</th>
-              <th className="px-4 py-1 text-right font-normal">Change</th>
+              <th className="px-2 py-1 text-right font-normal whitespace-nowrap">{current}</th>
+              <th className="px-4 py-1 text-right font-normal whitespace-nowrap">{from}</th>
             </tr>
           </thead>
-          <tbody className="font-mono text-[13px]">
-            {change.record.changedProperties.map((p) => (
-              <tr key={p.name} data-compare-property={p.name} className="border-b border-slate-100 last:border-0">
-                <th scope="row" className="px-4 py-1 text-left font-sans font-normal text-slate-500">
+          {change.record.changedProperties.map((p) => (
+            <tbody
+              key={p.name}
+              data-compare-property={p.name}
+              className="border-b border-slate-100 font-mono text-[13px] last:border-0"
+            >
+              <tr>
+                <th scope="row" className="px-4 pt-1 text-left align-top font-sans font-normal text-slate-500">
                   {COMPARED_PROPERTY_LABELS[p.name]}
                 </th>
-                <td className="px-2 py-1 text-right">{formatCompareValue(p, p.to)}</td>
-                <td className="px-2 py-1 text-right text-slate-500">{formatCompareValue(p, p.from)}</td>
-                <td data-testid="compare-change" className="px-4 py-1 text-right whitespace-nowrap text-green-700">
+                <td className={`px-2 pt-1 text-right align-top ${Array.isArray(p.to) ? 'text-[11px]' : ''}`}>
+                  {formatCompareValue(p, p.to)}
+                </td>
+                <td
+                  className={`px-4 pt-1 text-right align-top text-slate-500 ${Array.isArray(p.from) ? 'text-[11px]' : ''}`}
+                >
+                  {formatCompareValue(p, p.from)}
+                </td>
+              </tr>
+              <tr>
+                <td colSpan={3} data-testid="compare-change" className="px-4 pb-1 text-right text-xs text-green-700">
                   {changeText(p)}
                 </td>
               </tr>
-            ))}
-            {change.record.geometryChanged && (
-              <tr data-compare-property="geometry">
+            </tbody>
+          ))}
+          {change.record.geometryChanged && (
+            <tbody data-compare-property="geometry">
+              <tr>
                 <th scope="row" className="px-4 py-1 text-left font-sans font-normal text-slate-500">
                   Geometry
                 </th>
-                <td colSpan={3} className="px-4 py-1 text-right text-green-700">
+                <td colSpan={2} className="px-4 py-1 text-right text-green-700">
                   moved or reshaped
                 </td>
               </tr>
-            )}
-          </tbody>
+            </tbody>
+          )}
         </table>
       )}
     </div>

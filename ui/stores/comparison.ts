@@ -164,9 +164,9 @@ export function stopComparison(): void {
   else restoreAppearance();
 }
 
-/** The button: off → start, on / busy → stop. */
+/** The button: on → stop; off → start; busy → the info toast (§4: not available while busy). */
 export function toggleComparison(): Promise<void> {
-  if (comparisonStore.status === 'off') return startComparison();
+  if (comparisonStore.status !== 'on') return startComparison();
   stopComparison();
   return Promise.resolve();
 }

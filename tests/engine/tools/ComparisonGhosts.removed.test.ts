@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type Mesh, Scene } from 'three';
+import { type Material, type Mesh, Plane, Scene, Vector3 } from 'three';
 import { ComparisonGhosts, GhostBuffers } from '../../../engine/tools/ComparisonGhosts';
 import { ScenePackageReader } from '../../../engine/package/reader';
 import type { SceneChunk } from '../../../engine/package/types';
@@ -47,6 +47,20 @@ describe('ghosts of removed parts (comparison, earlier revision)', () => {
     ghosts.clear();
     expect(scene.getObjectByName('comparison ghosts')).toBeUndefined();
     expect(ghosts.count).toBe(0);
+  });
+
+  it('follows the clipping box: its planes cut the ghosts, also those drawn later', async () => {
+    const scene = new Scene();
+    const ghosts = new ComparisonGhosts(host(scene), fakeFetch(twoPanelBytes));
+    const planes = [new Plane(new Vector3(1, 0, 0), -2500)];
+    ghosts.setClipping(planes);
+    await ghosts.show('/old.sc', {}, Uint32Array.of(2, 4));
+    const materials = () =>
+      scene.getObjectByName('comparison ghosts')!.children.map((o) => (o as Mesh).material as Material);
+    expect(materials().length).toBe(2);
+    for (const m of materials()) expect(m.clippingPlanes).toBe(planes);
+    ghosts.setClipping(null);
+    for (const m of materials()) expect(m.clippingPlanes).toBeNull();
   });
 
   it('is not picked: a hidden part with a ghost over it is a miss', async () => {
