@@ -16,9 +16,9 @@ import { canvasShot, waitForCanvasChange, waitForEngineState, waitForStillCanvas
 const MODEL = 'NAPA-OCX_M8';
 const ANN = { email: 'ann.admin@yard.example', fullName: 'Ann Admin', password: 'ann-password-1' };
 const BOB = { email: 'bob.reviewer@yard.example', fullName: 'Bob Reviewer', password: 'bob-password-1' };
-const FOLDER = 'Web plates';
-/** Search text that finds the web plates P:P1/WEBB_1 and P:P1/WEBB_2 of the sample. */
-const QUERY = 'P:P1/WEBB_';
+const FOLDER = 'Deck plates';
+/** Search text that finds the deck plate of the sample (seen from above in the initial view). */
+const QUERY = 'P:P1/DECK';
 
 let server: RunningServer;
 let browser: Browser;
@@ -100,7 +100,7 @@ describe('custom model trees', () => {
     await ann.getByRole('searchbox').fill(QUERY);
     const summary = await ann.getByTestId('search-summary').textContent();
     const n = Number(/Search result: (\d+) object\(s\)/.exec(summary ?? '')?.[1]);
-    expect(n).toBeGreaterThanOrEqual(2);
+    expect(n).toBeGreaterThanOrEqual(1);
     // The box shows the engine's selection once it comes back, so click and wait for that.
     await ann.getByRole('checkbox', { name: 'Select all' }).click();
     await waitForEngineState(ann, 'selection-count', String(n));

@@ -239,8 +239,9 @@ export async function addSelectionToFolder(id: number): Promise<void> {
     // The client showed the server's message; show what did get added.
   }
   if (failed > 0) showToast('info', customTreeTexts.notAdded(failed, place.tag.name));
-  customTreesStore.reveal = id;
   await reloadCustomTrees();
+  // After the reload, so that the folder opens on its new contents.
+  customTreesStore.reveal = id;
 }
 
 /** Removes object `o` (object-table index) from folder `id`, with the §8 toast of the outcome. */
