@@ -362,6 +362,7 @@ function TreeList({ tree }: { tree: ModelTree }) {
               ) : (
                 <button
                   type="button"
+                  data-label
                   className={`min-w-0 flex-1 truncate text-left ${depth === 0 ? 'font-semibold text-ink' : ''}`}
                   title={obj ? `${obj.name} (${obj.type})` : label}
                   onClick={() =>
