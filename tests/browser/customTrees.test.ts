@@ -134,6 +134,8 @@ describe('custom model trees', () => {
   });
 
   it('hides the plates by the folder checkbox (the picture changes) and shows them again', async () => {
+    // Selecting revealed the first plate under its structure: fold that again.
+    await openCustomTrees(ann);
     const before = await waitForStillCanvas(ann);
     const show = folderRow(ann, FOLDER).getByRole('checkbox', { name: `Show ${FOLDER}` });
     expect(await show.isChecked()).toBe(true);
@@ -150,6 +152,7 @@ describe('custom model trees', () => {
   it('removes a plate and deletes the folder with the §8 toasts', async () => {
     if ((await ann.getByRole('button', { name: 'Stop editing' }).count()) === 0)
       await ann.getByRole('button', { name: 'Edit', exact: true }).click();
+    await openCustomTrees(ann);
     if ((await folderRow(ann, FOLDER).getAttribute('aria-expanded')) === 'false')
       await folderRow(ann, FOLDER)
         .getByRole('button', { name: `Expand ${FOLDER}` })
@@ -159,6 +162,7 @@ describe('custom model trees', () => {
     await plate.getByRole('button', { name: `Remove ${name} from folder` }).click();
     await toast(ann, `Geometry "${name}" was removed from "${FOLDER}"`).waitFor();
     await selectByFolder(ann, FOLDER, n - 1);
+    await openCustomTrees(ann);
     await folderRow(ann, FOLDER)
       .getByRole('button', { name: `Delete folder ${FOLDER}` })
       .click();

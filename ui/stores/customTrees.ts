@@ -211,6 +211,7 @@ export async function deleteFolder(id: number): Promise<void> {
     showToast('info', customTreeTexts.unableToDelete);
     return;
   }
+  await reloadCustomTrees();
   const isTreeRoot = place.parent.id === customTreesStore.root?.id;
   showToast(
     'info',
@@ -218,7 +219,6 @@ export async function deleteFolder(id: number): Promise<void> {
       ? customTreeTexts.rootFolderRemoved(place.tag.name)
       : customTreeTexts.folderRemoved(place.tag.name, place.parent.name),
   );
-  await reloadCustomTrees();
 }
 
 /**
@@ -251,7 +251,7 @@ export async function removeFromFolder(id: number, o: number): Promise<void> {
   if (!place || !obj) return;
   const r = await removeTagFromGeometries(customTreesStore.projectName, id, [obj.id]).catch(() => null);
   if (r?.geometryNamesSucceeded.length) {
-    showToast('info', customTreeTexts.geometryRemoved(obj.name, place.tag.name));
     await reloadCustomTrees();
+    showToast('info', customTreeTexts.geometryRemoved(obj.name, place.tag.name));
   } else showToast('info', customTreeTexts.geometryNotRemoved(obj.name, place.tag.name));
 }
