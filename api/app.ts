@@ -15,6 +15,7 @@ import type { ServerConfig } from './config';
 import { type AppContext, UserNotices } from './context';
 import { ConversionManager } from './conversion/ConversionManager';
 import { inProcessRunner, workerRunner, type ConversionRunner } from './conversion/runners';
+import { CompareService, inProcessCompareRunner, workerCompareRunner } from './compare/CompareService';
 import { openDatabase } from './db/database';
 import { ApiError, Errors } from './errors';
 import { ProjectStore } from './projects/ProjectStore';
@@ -29,6 +30,9 @@ import referenceSystemRoutes from './routes/referenceSystem';
 import sectionRoutes from './routes/sections';
 import geometryRoutes from './routes/geometry';
 import adminRoutes from './routes/admin';
+import approvalRoutes from './routes/approval';
+import settingsRoutes from './routes/settings';
+import { AdminSettings } from './settings/AdminSettings';
 import { defineRoute } from './routes/define';
 import { ProjectAccess } from './access/ProjectAccess';
 import { CommentStore, STALE_UPLOAD_MS } from './comments/CommentStore';
@@ -37,7 +41,18 @@ import { TagEvents } from './tags/events';
 import { TagStore } from './tags/TagStore';
 import tagRoutes from './routes/tags';
 import commentRoutes from './routes/comments';
+import compareRoutes from './routes/compare';
 import { Access, type AccessRule, authenticate } from './access/rules';
+import { registerDocs } from './docs';
+import { serverLoggerOptions } from './logging';
+import licenseRoutes, { licenseGuard } from './routes/license';
+import logRoutes from './routes/logs';
+import whatsNewRoutes from './routes/whatsNew';
+import { ProjectLocations } from './locations/ProjectLocations';
+import { importFromLocation } from './locations/importSource';
+import locationRoutes from './routes/locations';
+import schedulingRoutes from './routes/scheduling';
+import { ProjectUpdateScheduler, type SchedulerClock } from './scheduling/ProjectUpdateScheduler';
 
 /** A registered route and its access rule (the authorization matrix test reads these). */
 export interface RouteEntry {
@@ -78,6 +93,8 @@ export async function buildApp(
     runner?: ConversionRunner;
     /** Serve the built UI from config.uiDir with the history-mode fallback (server.ts). */
     serveUi?: boolean;
+    /** The scheduler's clock (tests move time instead of waiting). */
+    schedulerClock?: SchedulerClock;
   } = {},
 ): Promise<FastifyInstance> {
   const db = await openDatabase(config.dataDir);
@@ -96,6 +113,7 @@ export async function buildApp(
     .where('status', '=', 1)
     .execute();
   await projects.removeLeftovers(stale.map((r) => r.id));
+  const settings = new AdminSettings(db);
   const ctx: AppContext = {
     config,
     db,
@@ -107,22 +125,46 @@ export async function buildApp(
       projects,
       options.runner ??
         (config.useWorkerThreads ? workerRunner(undefined, config.convertWorkerMemoryMb) : inProcessRunner()),
+      () => settings.conversion(),
     ),
     revisionCache: new RevisionCache(4),
     access: new ProjectAccess(db),
     notices: new UserNotices(),
     comments: new CommentStore(db, config.dataDir),
     commentEvents: new CommentEvents(),
+    compare: new CompareService(
+      projects,
+      config.useWorkerThreads ? workerCompareRunner(1, config.convertWorkerMemoryMb) : inProcessCompareRunner(),
+    ),
+    settings,
+    locations: new ProjectLocations(config.projectLocations),
+    // Runs each source as the job's user through the same import as the add-project routes.
+    scheduler: new ProjectUpdateScheduler(
+      db,
+      async (email, source, replace) => {
+        const user = await ctx.users.find(email);
+        if (!user) throw Errors.userUnknown(email);
+        return importFromLocation(ctx, user, { source, description: 'Scheduled project update', replace });
+      },
+      { clock: options.schedulerClock, timezone: config.scheduleTimezone, log: (m) => schedulerLog(m) },
+    ),
     tags: new TagStore(db),
     tagEvents: new TagEvents(),
   };
+  let schedulerLog: (message: string) => void = () => {};
 
   // Uploads that never became part of a comment are dropped a day later (checked at start).
   await ctx.comments.removeStaleUploads(STALE_UPLOAD_MS);
 
-  const app = Fastify({ logger: options.logger ?? false, bodyLimit: 10 * 1024 * 1024, trustProxy: config.trustProxy });
+  // With a logger, lines also go to the rotating files the 'Server logs' download zips (api/logging.ts).
+  const app = Fastify({
+    logger: options.logger ? serverLoggerOptions(config) : false,
+    bodyLimit: 10 * 1024 * 1024,
+    trustProxy: config.trustProxy,
+  });
   const routes: RouteEntry[] = [];
   app.decorate('ctx', ctx);
+  schedulerLog = (m) => app.log.warn(m);
   app.decorate('routeTable', routes);
   app.decorateRequest('user', null);
   // Every /api route declares who may call it (api/routes/define.ts); one without a rule stops the start.
@@ -177,6 +219,8 @@ export async function buildApp(
     const rule = request.routeOptions.config?.access;
     if (rule) await authenticate(ctx, request, rule);
   });
+  // A lapsed licence refuses opening and adding models (after the access check: anonymous callers get 401).
+  app.addHook('onRequest', licenseGuard(config));
 
   defineRoute(app, {
     method: 'GET',
@@ -193,11 +237,24 @@ export async function buildApp(
   await app.register(sectionRoutes);
   await app.register(geometryRoutes);
   await app.register(adminRoutes);
+  await app.register(settingsRoutes);
   await app.register(commentRoutes);
+  await app.register(compareRoutes);
+  await app.register(approvalRoutes);
+  await app.register(licenseRoutes);
+  await app.register(whatsNewRoutes);
+  await app.register(logRoutes);
+  await registerDocs(app);
+  await app.register(locationRoutes);
+  await app.register(schedulingRoutes);
+  // Jobs saved before a restart run again at their times.
+  await ctx.scheduler.arm();
   await app.register(tagRoutes);
 
   app.addHook('onClose', async () => {
+    ctx.scheduler.stop();
     await ctx.conversions.close();
+    await ctx.compare.close();
     await db.destroy();
   });
   return app;

@@ -5,6 +5,12 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import {
+  loadProjectLocations,
+  loadTrustedServers,
+  type ProjectLocationConfig,
+  type TrustedServer,
+} from './locations/locationsConfig';
 
 /** Resolved server settings. Paths are absolute. */
 export interface ServerConfig {
@@ -43,6 +49,19 @@ export interface ServerConfig {
   authProvider: 'local' | 'oidc';
   /** OpenID Connect settings; used when authProvider is 'oidc'. */
   oidc: OidcConfig;
+  /**
+   * When the licence ends (LICENSE_EXPIRES, an ISO 8601 date or time; a bare date ends at 23:59:59.999 UTC
+   * of that day); null: no expiry. Past it, model calls answer LicenseError (api/routes/license.ts).
+   */
+  licenseExpires: string | null;
+  /** Directory of the rotating server log files (DATA_DIR/logs; api/logging.ts). */
+  logDir: string;
+  /** Project locations: server directories and other Keelson servers (PROJECT_LOCATIONS[_FILE]). */
+  projectLocations: ProjectLocationConfig[];
+  /** Other Keelson servers that may pull projects for their users (TRUSTED_SERVERS). */
+  trustedServers: TrustedServer[];
+  /** Time zone of scheduled project updates (IANA name; SCHEDULE_TIMEZONE, default the server's). */
+  scheduleTimezone: string;
 }
 
 /** The OpenID Connect provider Keelson signs users in with (authorization code + PKCE). */
@@ -66,6 +85,15 @@ function provider(value: string | undefined): 'local' | 'oidc' {
   if (value === undefined || value === '' || value === 'local') return 'local';
   if (value === 'oidc') return 'oidc';
   throw new Error(`Environment variable AUTH_PROVIDER="${value}" is not 'local' or 'oidc'`);
+}
+
+/** LICENSE_EXPIRES as an ISO time, or null when unset. */
+function licenseExpiry(value: string | undefined): string | null {
+  if (value === undefined || value.trim() === '') return null;
+  const v = value.trim();
+  const t = Date.parse(/^\d{4}-\d{2}-\d{2}$/.test(v) ? `${v}T23:59:59.999Z` : v);
+  if (Number.isNaN(t)) throw new Error(`Environment variable LICENSE_EXPIRES="${value}" is not an ISO 8601 date`);
+  return new Date(t).toISOString();
 }
 
 function bool(value: string | undefined, fallback: boolean, name: string): boolean {
@@ -135,6 +163,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       adminEmail: (env.OIDC_ADMIN_EMAIL ?? '').trim().toLowerCase(),
       timeoutMs: int(env.OIDC_TIMEOUT_MS, 10_000, 'OIDC_TIMEOUT_MS'),
     },
+    licenseExpires: licenseExpiry(env.LICENSE_EXPIRES),
+    logDir: path.join(dataDir, 'logs'),
+    projectLocations: loadProjectLocations(env, env.INSTANCE || 'default'),
+    trustedServers: loadTrustedServers(env),
+    scheduleTimezone: env.SCHEDULE_TIMEZONE || Intl.DateTimeFormat().resolvedOptions().timeZone,
     ...overrides,
   };
   if (cfg.authProvider === 'oidc' && (!cfg.oidc.issuer || !cfg.oidc.clientId))

@@ -11,12 +11,16 @@ import type { User, UserStore } from './auth/UserStore';
 import type { TokenService } from './auth/tokens';
 import type { CommentStore } from './comments/CommentStore';
 import type { CommentEvents } from './comments/events';
+import type { CompareService } from './compare/CompareService';
 import type { ServerConfig } from './config';
 import type { ConversionManager } from './conversion/ConversionManager';
 import type { DB } from './db/database';
 import { Errors } from './errors';
+import type { ProjectLocations } from './locations/ProjectLocations';
 import type { ProjectStore } from './projects/ProjectStore';
 import type { RevisionCache } from './projects/RevisionCache';
+import type { AdminSettings } from './settings/AdminSettings';
+import type { ProjectUpdateScheduler } from './scheduling/ProjectUpdateScheduler';
 import type { TagEvents } from './tags/events';
 import type { TagStore } from './tags/TagStore';
 
@@ -36,6 +40,14 @@ export interface AppContext {
   comments: CommentStore;
   /** Comment changes to the projects' realtime rooms (api/realtime.ts subscribes). */
   commentEvents: CommentEvents;
+  /** Revision comparisons, computed in a worker and cached per pair. */
+  compare: CompareService;
+  /** The admin settings: conversion config and object-properties config. */
+  settings: AdminSettings;
+  /** The configured project locations (directories, other Keelson servers). */
+  locations: ProjectLocations;
+  /** Scheduled project updates (admin Scheduling tab). */
+  scheduler: ProjectUpdateScheduler;
   /** Custom model tree tags and tagging of the projects. */
   tags: TagStore;
   /** Tag changes to the projects' realtime rooms (api/realtime.ts subscribes). */

@@ -89,6 +89,19 @@ export const Errors = {
     new ApiError('TooManyRequests', 429, `Too many ${what} attempts. Try again in ${after}.`, 'rateLimit'),
   uploadTooLarge: (mb: number) =>
     new ApiError('PayloadTooLarge', 413, `The file is larger than ${mb} MB`, 'validation'),
+  // Project locations (api/locations): paths are checked against the configured directories.
+  pathOutsideLocations: () =>
+    new ApiError('BadRequest', 400, 'The path is not inside a configured project location', 'validation'),
+  projectFileNotFound: (file: string) =>
+    new ApiError('NotFound', 404, `Project file ${file} not found in the project locations`, 'notFound'),
+  unknownServerLocation: (url: string) =>
+    new ApiError('BadRequest', 400, `${url} is not a configured project location`, 'validation'),
+  remoteServer: (url: string, detail: string) =>
+    new ApiError('BadGateway', 502, `The Keelson server ${url} answered: ${detail}`, 'error'),
+  originalNotKept: (name: string) =>
+    new ApiError('NotFound', 404, `The original file of project ${name} is not kept on this server`, 'notFound'),
+  peerTokenReadOnly: () =>
+    new ApiError('Forbidden', 403, 'A token of another Keelson server may only read', 'permission'),
   internal: (message = 'An error occurred, please try again. If the problem persists, contact administrator.') =>
     new ApiError('InternalServerError', 500, message, 'error'),
 } as const;

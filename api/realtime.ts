@@ -10,12 +10,14 @@
  * api/contract/common.ts) to the room of the conversion, and 'userNotification' (`{ kind, email }`) to
  * the e-mail room when an administrator changes or deletes the user; a deleted user's sockets are then
  * disconnected. Comment changes go to `project:{NAME}` as 'comment' (CommentEvent of api/contract/comments.ts),
- * tag changes as 'tags' (TagsEvent of api/contract/tags.ts).
+ * tag changes as 'tags' (TagsEvent of api/contract/tags.ts). Every socket is also in SIGNED_IN_ROOM, where
+ * 'projectsChanged' tells those who may see a project that a conversion of it started or ended (start pages
+ * then show other users' conversions live).
  */
 import type { FastifyInstance } from 'fastify';
 import { Server } from 'socket.io';
 import { maySee, userOfToken } from './access/rules';
-import type { ProgressEvent, UserNotification } from './contract/common';
+import { ConversionStatus, PROJECTS_CHANGED_EVENT, type ProgressEvent, type UserNotification } from './contract/common';
 import { COMMENT_EVENT } from './contract/comments';
 import { TAGS_EVENT } from './contract/tags';
 import { ApiError, Errors } from './errors';
@@ -28,6 +30,9 @@ export const PROJECT_ROOM_PREFIX = 'project:';
 
 /** The realtime room of a project (writes to the project are pushed there). */
 export const projectRoom = (name: string): string => `${PROJECT_ROOM_PREFIX}${name}`;
+
+/** The room every connected socket is in (events filtered per user by emitToProjectRoom). */
+export const SIGNED_IN_ROOM = 'keelson:signed-in';
 
 /** Acknowledgement of a 'join' (when the client passes a callback). */
 export type JoinReply = { ok: true; room: string } | { ok: false; error: string; message: string; type: string };
@@ -58,6 +63,7 @@ export function attachRealtime(app: FastifyInstance): Server {
   });
 
   io.on('connection', (socket) => {
+    void socket.join(SIGNED_IN_ROOM);
     socket.on('join', (room: unknown, ack?: unknown) => {
       const reply = typeof ack === 'function' ? (ack as (r: JoinReply) => void) : () => {};
       void checkRoom(room, String(socket.data.token)).then(
@@ -118,7 +124,17 @@ export function attachRealtime(app: FastifyInstance): Server {
   const send = (room: string, project: string, event: string, payload: unknown) => {
     queue = queue.then(() => emitToProjectRoom(io, ctx, room, project, event, payload)).catch(() => {});
   };
-  const off = conversions.onProgress((e: ProgressEvent) => send(e.conversionId, e.projectName, 'progress', e));
+  // Conversions announced to SIGNED_IN_ROOM: once when they start, once when they end.
+  const announced = new Set<string>();
+  const off = conversions.onProgress((e: ProgressEvent) => {
+    send(e.conversionId, e.projectName, 'progress', e);
+    const ended = e.status !== ConversionStatus.InProgress && e.status !== ConversionStatus.Warning;
+    if (ended || !announced.has(e.conversionId)) {
+      if (ended) announced.delete(e.conversionId);
+      else announced.add(e.conversionId);
+      send(SIGNED_IN_ROOM, e.projectName, PROJECTS_CHANGED_EVENT, { projectName: e.projectName });
+    }
+  });
   const offComments = ctx.commentEvents.on((e) => send(projectRoom(e.projectName), e.projectName, COMMENT_EVENT, e));
   const offTags = ctx.tagEvents.on((e) => send(projectRoom(e.projectName), e.projectName, TAGS_EVENT, e));
   const offNotices = ctx.notices.on((n) => {

@@ -13,6 +13,9 @@
  *             (bench/viewer/pickSuite.ts; BENCH_SIZES, default 100000,500000).
  *   review  — 50 reviewers posting and reading comments on one project for a minute over HTTP and
  *             socket.io (bench/comments/reviewSuite.ts; REVIEWERS, BENCH_SECONDS).
+ *   compare — revision comparison of two generated 100k-part ships with known edits: time and peak memory
+ *             (bench/compare/compareSuite.ts; BENCH_PARTS).
+ *   colouring — colours and legend of a 100k-part ship by quantities (bench/viewer/colouringSuite.ts; BENCH_PARTS).
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
@@ -89,6 +92,8 @@ export const SUITES: Record<string, Suite> = {
   tools: async () => (await import('./tools/toolsSuite')).toolsSuite(),
   pick: async () => (await import('./viewer/pickSuite')).pickSuite(),
   review: async () => (await import('./comments/reviewSuite')).reviewSuite(),
+  compare: async () => (await import('./compare/compareSuite')).compareSuite(),
+  colouring: async () => (await import('./viewer/colouringSuite')).colouringSuite(),
 };
 /** Suites run when none is named (viewer takes minutes: name it). */
 const DEFAULT_SUITES = ['package', 'ocx'];

@@ -32,6 +32,8 @@ import type {
   SnapResult,
   SnapSettings,
   SurfaceObjectInput,
+  ThicknessViewInput,
+  ThicknessViewResult,
   WheelInput,
 } from './EngineApi';
 import { CameraRig } from './interaction/CameraRig';
@@ -44,16 +46,19 @@ import { isBoxValid, type Box3Tuple } from './model/types';
 import { createStateUniforms, type ObjectStateUniforms } from './scene/chunkMaterial';
 import { FrameLoop } from './scene/FrameLoop';
 import { LOD_BUILD_MS_PER_FRAME, ModelScene } from './scene/ModelScene';
+import type { PaintGroup, PaintStyle } from './scene/objectPaint';
 import { describeSceneGraph, findSceneNode } from './scene/sceneGraph';
 import { ModelLoader } from './scene/ModelLoader';
 import { renderStats } from './scene/renderStats';
 import { AnnotationManager } from './tools/AnnotationManager';
 import { CommentMarkers } from './tools/CommentMarkers';
+import { ComparisonGhosts } from './tools/ComparisonGhosts';
 import { ClippingManager } from './tools/ClippingManager';
 import type { CanvasFactory } from './tools/LabelLayer';
 import { MeasureManager } from './tools/MeasureManager';
 import { SectionManager } from './tools/SectionManager';
 import { SnapManager } from './tools/SnapManager';
+import { ThicknessView } from './tools/ThicknessView';
 import type { ToolHost } from './tools/ToolHost';
 
 /** What the engine needs of a renderer (THREE.WebGLRenderer; tests in Node pass a stand-in). */
@@ -116,6 +121,8 @@ export class Engine implements EngineApi {
   private readonly sections: SectionManager;
   private readonly annotations: AnnotationManager;
   private readonly markers: CommentMarkers;
+  private readonly ghosts: ComparisonGhosts;
+  private readonly thickness: ThicknessView;
   private canvas: OffscreenCanvas | null = null;
   private readonly loader: ModelLoader;
   private readonly views: ViewActions;
@@ -184,7 +191,12 @@ export class Engine implements EngineApi {
       (x, y) => this.snapper.snap(x, y),
       () => this.snapper.hideMarker(),
     );
-    this.clip.onChange = () => this.visibilityChanged();
+    this.ghosts = new ComparisonGhosts(host, deps.fetchFn);
+    this.thickness = new ThicknessView(host);
+    this.clip.onChange = () => {
+      this.visibilityChanged();
+      this.thickness.clippingChanged();
+    };
     this.input = new InputRouter({
       cams: this.cams,
       sel: this.sel,
@@ -362,11 +374,32 @@ export class Engine implements EngineApi {
     this.invalidate();
   }
 
+  setThicknessView(input: ThicknessViewInput | null): ThicknessViewResult {
+    this.alive();
+    return this.thickness.show(input);
+  }
+
   setObjectOpacity(nodeIds: number[], opacity: number): void {
     this.alive();
     if (!(opacity >= 0 && opacity <= 1)) throw new Error(`setObjectOpacity: opacity ${opacity} is not between 0 and 1`);
     this.model?.setOpacity(nodeIds, opacity);
     this.invalidate();
+  }
+
+  paintObjects(groups: PaintGroup[], rest: PaintStyle | null): void {
+    this.alive();
+    this.model?.paint(groups, rest);
+    this.invalidate();
+  }
+
+  showComparisonGhosts(url: string, headers: Record<string, string>, objectIndices: Uint32Array): Promise<number> {
+    this.alive();
+    return this.ghosts.show(url, headers, objectIndices);
+  }
+
+  clearComparisonGhosts(): void {
+    this.alive();
+    this.ghosts.clear();
   }
 
   hideSelected(): void {
@@ -557,7 +590,16 @@ export class Engine implements EngineApi {
     this.input.dispose();
     this.sel.dispose();
     this.clearModel();
-    for (const tool of [this.clip, this.snapper, this.measure, this.sections, this.annotations, this.markers])
+    for (const tool of [
+      this.clip,
+      this.snapper,
+      this.measure,
+      this.sections,
+      this.annotations,
+      this.markers,
+      this.ghosts,
+      this.thickness,
+    ])
       tool.dispose();
     this.renderer?.dispose();
     this.renderer = null;
@@ -577,7 +619,9 @@ export class Engine implements EngineApi {
     this.clip.modelLoaded(null);
     this.sections.reset();
     this.annotations.reset();
+    this.thickness.clear();
     this.measure.cancel();
+    this.ghosts.clear();
     this.firstFrameSent = false;
     this.invalidate();
   }

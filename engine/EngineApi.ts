@@ -10,8 +10,20 @@ import type { SectionAxis, SectionResult } from './section/types';
 import type { SurfaceObject } from './annotate/surfaceObject';
 import type { Measurement } from './snap/measure';
 import type { SnapResult, SnapSettings } from './snap/snap';
+import type { PaintGroup, PaintStyle } from './scene/objectPaint';
+import type { ThicknessViewInput, ThicknessViewResult } from './tools/ThicknessView';
 
-export type { SectionAxis, SectionResult, Measurement, SnapResult, SnapSettings };
+export type {
+  SectionAxis,
+  SectionResult,
+  Measurement,
+  SnapResult,
+  SnapSettings,
+  PaintGroup,
+  PaintStyle,
+  ThicknessViewInput,
+  ThicknessViewResult,
+};
 
 /** A selection item, ARCHITECTURE.md "Names": the model object's id, the engine's node id, its type. */
 export interface SelectionItem {
@@ -285,8 +297,32 @@ export interface EngineApi {
   pick(x: number, y: number): { type: 'hit'; nodeId: number; point: [number, number, number] } | { type: 'miss' };
   /** Sets the colour (sRGB bytes 0..255) of nodes and their descendants; null restores the type colour. */
   setObjectColor(nodeIds: number[], rgb: [number, number, number] | null): void;
+  /**
+   * Thickness view (application.md §4 "Coloring", §9 "Plate overlay"): draws, over the model at opacity
+   * 0.5, each given plate's or bracket's real thickness extruded from its moulded surface to its material
+   * side, and each profile's own solid, in the given colours (engine/tools/ThicknessView.ts); null removes
+   * it. @returns parts drawn and skipped. @throws Error when the arrays are not parallel.
+   */
+  setThicknessView(input: ThicknessViewInput | null): ThicknessViewResult;
   /** Sets the opacity (0..1) of nodes and their descendants (1 = opaque). */
   setObjectOpacity(nodeIds: number[], opacity: number): void;
+  /**
+   * Paints many objects in one call (comparison, colouring; engine/scene/objectPaint.ts): each group's
+   * style on exactly its node ids (typed arrays: transfer them), then `rest` on every other node when not
+   * null. A null colour is the type colour, a null opacity the default (compartments see-through), so
+   * `paintObjects([], { rgb: null, opacity: null })` restores the model's own appearance.
+   * @throws Error when a colour is not three bytes 0..255 or an opacity is outside 0..1.
+   */
+  paintObjects(groups: PaintGroup[], rest: PaintStyle | null): void;
+  /**
+   * Draws removed parts as ghosts (engine/tools/ComparisonGhosts.ts): streams the earlier revision's `.sc`
+   * from `url` (with `headers`) and draws the objects `objectIndices` (that revision's object-table indices)
+   * translucent red, not pickable; replaces ghosts shown before. Resolves with how many had geometry.
+   * @throws Error 'Loading model failed: ...' when the package cannot be read.
+   */
+  showComparisonGhosts(url: string, headers: Record<string, string>, objectIndices: Uint32Array): Promise<number>;
+  /** Removes the ghosts (no-op without). */
+  clearComparisonGhosts(): void;
   /** Projection submenu: animated orbit (700 ms) to the axis' longitude/latitude (viewer.md §9). */
   viewAlong(axis: ProjectionAxis): void;
   /**

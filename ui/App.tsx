@@ -23,11 +23,15 @@ function Splash() {
   return <div className="flex flex-1 items-center justify-center text-sm text-slate-500">Loading…</div>;
 }
 
-/** Routes that require login: not signed in → /login. */
-function RequireAuth({ children }: { children: ReactNode }) {
+/**
+ * Routes that require login: not signed in → /login. A user who must change the password (set by an
+ * administrator, application.md §4) is sent to /changePassword from every other route.
+ */
+function RequireAuth({ children, passwordChange = false }: { children: ReactNode; passwordChange?: boolean }) {
   const { ready, user } = useSnapshot(authStore);
   if (!ready) return <Splash />;
   if (!user) return <Redirect to="/login" replace />;
+  if (user.requirePasswordReset && !passwordChange) return <Redirect to="/changePassword" replace />;
   return <>{children}</>;
 }
 
@@ -77,7 +81,7 @@ export function App() {
             <ErrorView />
           </Route>
           <Route path="/changePassword">
-            <RequireAuth>
+            <RequireAuth passwordChange>
               <ChangePasswordView />
             </RequireAuth>
           </Route>

@@ -15,6 +15,7 @@ import type { FixedPermission } from '../contract/auth';
 import type { User } from '../auth/UserStore';
 import { Errors } from '../errors';
 import { normaliseProjectName } from '../projects/ProjectStore';
+import { isPeerToken, verifyPeerToken } from '../locations/peerTokens';
 
 /**
  * Who may call a route.
@@ -76,6 +77,12 @@ export function hasPermission(user: User, permission: FixedPermission): boolean 
  */
 export async function userOfToken(ctx: AppContext, token: string | undefined): Promise<User> {
   if (!token) throw Errors.authRequired();
+  // Another Keelson server acting for its user of the same e-mail (README "Project locations").
+  if (isPeerToken(token)) {
+    const peerUser = await ctx.users.find(await verifyPeerToken(ctx.config.trustedServers, token));
+    if (!peerUser) throw Errors.userNotFound();
+    return peerUser;
+  }
   const { email, version } = await ctx.tokens.verifyClaims(token);
   const user = await ctx.users.find(email);
   if (!user) throw Errors.userNotFound();
@@ -99,7 +106,9 @@ export async function authenticate(ctx: AppContext, request: FastifyRequest, rul
     request.user = await userOfToken(ctx, bearerToken(request)).catch(() => null);
     return;
   }
-  const user = await userOfToken(ctx, bearerToken(request));
+  const token = bearerToken(request);
+  const user = await userOfToken(ctx, token);
+  if (request.method !== 'GET' && isPeerToken(token)) throw Errors.peerTokenReadOnly();
   // A password set by an administrator must be changed before anything else (application.md §4).
   if (user.requirePasswordReset && !(rule.kind === 'signedIn' && rule.duringPasswordReset))
     throw Errors.passwordChangeRequired();

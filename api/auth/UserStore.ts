@@ -6,7 +6,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import { ALL_PERMISSIONS, type AuthorizedUser, type UserType } from '../contract/auth';
+import { ALL_PERMISSIONS, type AuthorizedUser, isOrganizationEmail, type UserType } from '../contract/auth';
 import type { DB, UsersTable } from '../db/database';
 import { Errors } from '../errors';
 import { hashPassword, verifyPassword } from './tokens';
@@ -114,9 +114,7 @@ export class UserStore {
 
   /** True when `email` ends with the organisation domain (every e-mail when no domain is configured). */
   isInternal(email: string): boolean {
-    const d = this.organizationDomain.trim().toLowerCase().replace(/^@/, '');
-    const e = email.trim().toLowerCase();
-    return d === '' || e.endsWith(`@${d}`) || e.endsWith(`.${d}`);
+    return isOrganizationEmail(email, this.organizationDomain);
   }
 
   /**

@@ -12,6 +12,7 @@ import { ConversionManager } from '../conversion/ConversionManager';
 import { inProcessRunner } from '../conversion/runners';
 import { openDatabase } from '../db/database';
 import { ProjectStore, normaliseProjectName, projectNameFromFile } from '../projects/ProjectStore';
+import { AdminSettings } from '../settings/AdminSettings';
 import { PROJECT_FILE_EXTENSIONS } from '../routes/projects';
 import { ConversionStatus } from '../contract/common';
 
@@ -74,7 +75,9 @@ async function main(): Promise<number> {
   }
   const db = await openDatabase(config.dataDir);
   const projects = new ProjectStore(db, config.dataDir);
-  const conversions = new ConversionManager(db, projects, inProcessRunner());
+  // the administrator's conversion options hold for the CLI too (README "Conversion options")
+  const settings = new AdminSettings(db);
+  const conversions = new ConversionManager(db, projects, inProcessRunner(), () => settings.conversion());
   const tty = process.stderr.isTTY;
   let lastLine = '';
   conversions.onProgress((e) => {

@@ -44,6 +44,7 @@ export function attachmentToApi(r: AttachmentRow): Attachment {
     isPersisted: r.comment_id !== null,
     hasThumbnail: r.has_thumbnail === 1,
     ...view,
+    coloring: view.coloring ?? null,
   };
 }
 

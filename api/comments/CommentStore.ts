@@ -250,6 +250,8 @@ export class CommentStore {
         savedView: a.savedView,
         workplane: a.workplane,
         clippingBox: a.clippingBox,
+        // Only when set: the views stored before colouring existed stay byte-identical (not "modified").
+        ...(a.coloring ? { coloring: a.coloring } : {}),
       };
       const changed = !mine || row.view !== JSON.stringify(view) || row.type !== a.type || row.position !== position;
       await trx

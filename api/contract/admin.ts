@@ -130,3 +130,32 @@ export const UserUpdateBodySchema = v.object({
   adminEmail: v.optional(v.pipe(v.string(), v.maxLength(EMAIL_MAX_LENGTH))),
 });
 export type UserUpdateBody = v.InferOutput<typeof UserUpdateBodySchema>;
+
+const formName = () =>
+  v.pipe(
+    v.string('Name is required'),
+    v.trim(),
+    v.nonEmpty('Name is required'),
+    v.maxLength(NAME_MAX_LENGTH, `At most ${NAME_MAX_LENGTH} characters`),
+  );
+const formPassword = () =>
+  v.pipe(
+    v.string('Password is required'),
+    v.nonEmpty('Password is required'),
+    v.minLength(PASSWORD_MIN_LENGTH, 'Password needs to be at least 8 characters long'),
+    v.maxLength(PASSWORD_MAX_LENGTH, `At most ${PASSWORD_MAX_LENGTH} characters`),
+  );
+
+/**
+ * The admin user form of a new user or of a password reset (application.md §5 "User form (admin)",
+ * messages verbatim): name, e-mail and password required; the e-mail valid; the password at least 8
+ * characters. The admin area validates with it before registering or saving.
+ */
+export const UserFormSchema = v.object({
+  fullName: formName(),
+  email: UserEmailQuerySchema.entries.email,
+  password: formPassword(),
+});
+
+/** The admin user form of an existing user without a password reset: the name only (the e-mail is fixed). */
+export const UserEditFormSchema = v.object({ fullName: formName() });

@@ -152,6 +152,17 @@ export const ALL_PERMISSIONS = [
 ] as const;
 export type FixedPermission = (typeof ALL_PERMISSIONS)[number];
 
+/**
+ * The organisation-domain rule (application.md §5 "User form (admin)"): true when `email` belongs to the
+ * organisation `domain` (the domain or a subdomain of it; a leading '@' is ignored). An empty domain counts
+ * every e-mail as the organisation's. The server creates users by it; the admin form pre-selects by it.
+ */
+export function isOrganizationEmail(email: string, domain: string): boolean {
+  const d = domain.trim().toLowerCase().replace(/^@/, '');
+  const e = email.trim().toLowerCase();
+  return d === '' || e.endsWith(`@${d}`) || e.endsWith(`.${d}`);
+}
+
 /** Prefix of a project permission's identifier: `project:` + the upper-case project name. */
 export const PROJECT_PERMISSION_PREFIX = 'project:';
 

@@ -33,6 +33,7 @@
  */
 import * as v from 'valibot';
 import { PROJECT_NAME_MAX_LENGTH, STRING_MAX_LENGTH, boundedString, intParam, requiredString } from './common';
+import { ColouringViewOutputSchema, ColouringViewSchema } from './colouring';
 import { OBJECT_ID_MAX_LENGTH } from './models';
 
 /** Largest attachment, bytes (viewer.md §5, §9: 250 MB). */
@@ -158,6 +159,8 @@ export const AttachmentViewSchema = v.object({
   savedView: v.optional(v.nullable(SavedViewSchema), null),
   workplane: v.optional(v.nullable(WorkplaneSchema), null),
   clippingBox: v.optional(v.nullable(ClippingBoxSchema), null),
+  /** Keelson addition: the colouring by quantities shown (null: the model's own colours). */
+  coloring: v.optional(v.nullable(ColouringViewSchema)),
 });
 export type AttachmentView = v.InferOutput<typeof AttachmentViewSchema>;
 
@@ -182,6 +185,7 @@ export const AttachmentSchema = v.object({
   savedView: v.nullable(SavedViewSchema),
   workplane: v.nullable(WorkplaneSchema),
   clippingBox: v.nullable(ClippingBoxSchema),
+  coloring: v.nullable(ColouringViewOutputSchema),
 });
 export type Attachment = v.InferOutput<typeof AttachmentSchema>;
 
@@ -194,6 +198,7 @@ export const EMPTY_ATTACHMENT_VIEW: AttachmentView = {
   savedView: null,
   workplane: null,
   clippingBox: null,
+  coloring: null,
 };
 
 /** The view fields of an attachment (viewer.md §3 Attachment), without its file fields. */
@@ -206,6 +211,7 @@ export function attachmentViewOf(a: AttachmentView): AttachmentView {
     savedView: a.savedView,
     workplane: a.workplane,
     clippingBox: a.clippingBox,
+    coloring: a.coloring ?? null,
   };
 }
 

@@ -43,6 +43,15 @@ export const ProgressEventSchema = v.object({
 });
 export type ProgressEvent = v.InferOutput<typeof ProgressEventSchema>;
 
+/**
+ * socket.io 'projectsChanged' event: a conversion of project `projectName` started or ended (any user's),
+ * sent to every signed-in socket whose user may see the project, so that start pages refresh their list
+ * and follow the conversion live (application.md issue "Other users' conversions appear live").
+ */
+export const PROJECTS_CHANGED_EVENT = 'projectsChanged';
+export const ProjectsChangedEventSchema = v.object({ projectName: v.string() });
+export type ProjectsChangedEvent = v.InferOutput<typeof ProjectsChangedEventSchema>;
+
 /** socket.io 'userNotification' event (application.md §4 "Authentication and session"). */
 export const UserNotificationSchema = v.object({
   kind: v.picklist(['user-updated', 'user-deleted']),

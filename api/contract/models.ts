@@ -156,6 +156,6 @@ export const MaintenanceQuerySchema = v.object({
   keelsonUser: v.optional(boundedString(254)),
   viewerId: viewerIdParam(),
 });
-/** 'Ok' = ready; 'Preparing' = converting, no revision yet; 'Unavailable' = no such model. */
+/** 'Ok' = ready; 'Preparing' = converting, no revision yet; 'Unavailable' = the service cannot serve it (a model or revision that does not exist answers 404 instead). */
 export const MaintenanceStatusSchema = v.object({ status: v.picklist(['Ok', 'Preparing', 'Unavailable']) });
 export type MaintenanceStatus = v.InferOutput<typeof MaintenanceStatusSchema>;

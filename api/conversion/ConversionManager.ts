@@ -12,6 +12,7 @@ import { ConversionStatus, type ConversionStatusValue, type ProgressEvent } from
 import type { ConversionsTable, DB } from '../db/database';
 import { Errors } from '../errors';
 import type { ProjectStore } from '../projects/ProjectStore';
+import type { ConversionConfig } from '../contract/settings';
 import type { ConvertOutput } from './convertFile';
 import type { ConversionRunner } from './runners';
 
@@ -80,6 +81,8 @@ export class ConversionManager {
     private readonly db: Kysely<DB>,
     private readonly projects: RevisionWriter,
     private readonly runner: ConversionRunner,
+    /** The conversion options in force when a conversion starts (the admin's Settings); absent = defaults. */
+    private readonly conversionConfig?: () => Promise<ConversionConfig>,
   ) {}
 
   /** Subscribes to every progress event (socket.io fan-out, CLI progress bar); returns the unsubscribe. */
@@ -153,7 +156,7 @@ export class ConversionManager {
   /**
    * Withdraws a reservation whose upload was refused or broke off (bad archive, too large, client gone):
    * the conversion row is deleted, so the model list and other projects stay exactly as they were.
-   * Waiters get a Canceled event. No-op for an unknown or finished conversion.
+   * Waiters and progress listeners get a Canceled event. No-op for an unknown or finished conversion.
    */
   async release(conversionId: string): Promise<void> {
     const a = this.byId(conversionId);
@@ -164,6 +167,8 @@ export class ConversionManager {
     await this.db.deleteFrom('conversions').where('id', '=', a.id).execute();
     a.status = ConversionStatus.Canceled;
     a.message = 'Upload refused';
+    // Clients that saw the reservation (the start pages following it) learn that it is gone.
+    this.emit(this.event(a));
     a.resolve(this.event(a));
   }
 
@@ -334,10 +339,11 @@ export class ConversionManager {
     try {
       tmpDir = await this.projects.createTempDir(a.projectName, a.id);
       this.report(a, 0, 'Converting the model');
+      const options = await this.conversionConfig?.();
       let output: ConvertOutput;
       try {
         output = await this.runner.run(
-          { input: input.input, outDir: tmpDir, modelName: a.projectName },
+          { input: input.input, outDir: tmpDir, modelName: a.projectName, ...(options ? { options } : {}) },
           (f, m) => this.report(a, f, m),
           a.abort.signal,
         );

@@ -8,6 +8,8 @@ import path from 'node:path';
 import type { ImportWarning } from '../../engine/model/types';
 import { importOcxFile } from '../../engine/node/ocx/importFile';
 import { writeRevisionFiles } from '../../engine/node/package/writeRevision';
+import type { ConversionConfig } from '../contract/settings';
+import { applyConversionOptions, conversionConfigOf, importOptionsOf } from './conversionOptions';
 import { extractSingleOcxFromZip, isZipFile } from './unzip';
 
 /** Input of a conversion. */
@@ -18,6 +20,8 @@ export interface ConvertTask {
   outDir: string;
   /** Model name: the project name, used for the `.sc` file name. */
   modelName: string;
+  /** The admin's conversion options (application.md §2 "Settings tab" (1)); absent = the defaults. */
+  options?: ConversionConfig;
 }
 
 /** What a finished conversion wrote (plain data: crosses the worker boundary). */
@@ -33,6 +37,8 @@ export interface ConvertOutput {
   thumbnail: string;
   schemaVersion: string;
   originatingSystem: string;
+  /** The conversion options the revision was made with (recorded with it). */
+  options?: ConversionConfig;
 }
 
 /** Progress in [0, 1] with a message. */
@@ -62,13 +68,18 @@ export async function convertFile(
   }
   try {
     onProgress(0, 'Reading the OCX file');
-    const result = await importOcxFile(input, {
+    const options = conversionConfigOf(task.options);
+    const imported = await importOcxFile(input, {
       onProgress: (f: number, m: string) => onProgress(Math.min(1, Math.max(0, f)) * IMPORT_SHARE, m),
       signal,
+      ...importOptionsOf(options),
     });
     signal?.throwIfAborted();
+    const result = applyConversionOptions(imported, options);
     onProgress(IMPORT_SHARE, 'Writing the model package');
-    const written = await writeRevisionFiles(result, task.outDir, task.modelName);
+    const written = await writeRevisionFiles(result, task.outDir, task.modelName, undefined, {
+      thumbnail: options.screenshot,
+    });
     let thumbnail = '';
     try {
       thumbnail = (await readFile(path.join(task.outDir, 'thumbnail.png'))).toString('base64');
@@ -86,6 +97,7 @@ export async function convertFile(
       thumbnail,
       schemaVersion: result.info.schemaVersion,
       originatingSystem: result.info.originatingSystem,
+      options,
     };
   } finally {
     if (extracted) await rm(path.dirname(extracted), { recursive: true, force: true });

@@ -51,7 +51,7 @@ export interface RevisionsTable {
   dir: string;
   /** Base64 PNG 160×120, '' when none. */
   thumbnail: string;
-  /** JSON: { modelName, scFile, bytes, triangles, objectCount, schemaVersion, originatingSystem }. */
+  /** JSON: { modelName, scFile, bytes, triangles, objectCount, schemaVersion, originatingSystem, conversionOptions }. */
   info: string;
   warnings: number;
   /** The conversion that made the revision (its uploads/{id}-* original goes with it); null before 004. */
@@ -147,6 +147,84 @@ export interface CommentAttachmentsTable {
 }
 
 /**
+ * Object status options (application.md §3 "Approval status", §4 "Status options editing"): one row each;
+ * the default status (objects never given one) and the removed status (objects whose option was deleted)
+ * are fixed rows that are not editable.
+ */
+export interface ApprovalStatusesTable {
+  id: Generated<number>;
+  /** Unique, case-insensitively. */
+  name: string;
+  /** '#rrggbb'. */
+  color: string;
+  is_editable: number;
+  is_default: number;
+  is_removed: number;
+  /** Position in the option list. */
+  position: number;
+}
+
+/**
+ * The status of an object in a project from a revision on (viewer.md §3 "Approval status"): keyed by the
+ * part's GUID ('id:' + OCX id when it has none), so it follows the part into later revisions; the status of
+ * revision R is the row of the highest revision ≤ R.
+ */
+export interface ObjectStatusesTable {
+  /** Upper-case project name. */
+  project_name: string;
+  object_key: string;
+  revision: number;
+  status_id: number;
+}
+
+/** Every object status change (who, when, from, to), newest last per object. */
+export interface ObjectStatusHistoryTable {
+  id: Generated<number>;
+  project_name: string;
+  object_key: string;
+  revision: number;
+  /** Status before (null = default) and after, with their names at the time of the change. */
+  from_status_id: number | null;
+  from_name: string;
+  to_status_id: number;
+  to_name: string;
+  /** E-mail (lower case) and full name of the user who changed it. */
+  changed_by: string;
+  changed_by_name: string;
+  changed_at: string;
+}
+
+/**
+ * Admin settings (application.md §4 "Other admin state"), one JSON document per key: 'conversion'
+ * (ConversionConfig) and 'object-properties' (ObjectPropertiesConfig). A missing key means the defaults.
+ */
+export interface AdminSettingsTable {
+  key: string;
+  /** JSON of the setting. */
+  value: string;
+  updated_at: string;
+  /** E-mail of the administrator who saved it last. */
+  updated_by: string;
+}
+
+/**
+ * Scheduled project update jobs (application.md §3 "Project update job"), saved as a whole list:
+ * `position` keeps the list's order; lists are JSON text.
+ */
+export interface ProjectUpdateJobsTable {
+  position: number;
+  /** The job's sequence number shown as 'Project update job {id}'. */
+  id: number;
+  /** JSON string[]: server paths of directory locations or 'url->project'. */
+  sources: string;
+  /** JSON string[] of HH:MM. */
+  times_of_day: string;
+  /** E-mail of the user the job runs as. */
+  keelson_id: string;
+  overwrite_if_exists: number;
+}
+
+/**
  * Custom model tree tags of a project (viewer.md §3 "Tag"): a tree per ContextRoot; names are unique
  * among the children of one parent (roots: per project). Deleting a tag deletes its subtree.
  */
@@ -176,6 +254,9 @@ export interface TagGeometriesTable {
 
 /** The database schema. */
 export interface DB {
+  approval_statuses: ApprovalStatusesTable;
+  object_statuses: ObjectStatusesTable;
+  object_status_history: ObjectStatusHistoryTable;
   users: UsersTable;
   projects: ProjectsTable;
   revisions: RevisionsTable;
@@ -184,6 +265,8 @@ export interface DB {
   project_access: ProjectAccessTable;
   comments: CommentsTable;
   comment_attachments: CommentAttachmentsTable;
+  admin_settings: AdminSettingsTable;
+  project_update_jobs: ProjectUpdateJobsTable;
   tags: TagsTable;
   tag_geometries: TagGeometriesTable;
 }
@@ -357,6 +440,94 @@ const migrations: Record<string, Migration> = {
       await db.schema.dropTable('comments').execute();
     },
   },
+  '006_approval': {
+    async up(db: Kysely<any>) {
+      await db.schema
+        .createTable('approval_statuses')
+        .addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
+        .addColumn('name', 'text', (c) => c.notNull().unique().modifyEnd(sql`COLLATE NOCASE`))
+        .addColumn('color', 'text', (c) => c.notNull())
+        .addColumn('is_editable', 'integer', (c) => c.notNull().defaultTo(1))
+        .addColumn('is_default', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('is_removed', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('position', 'integer', (c) => c.notNull().defaultTo(0))
+        .execute();
+      // The two fixed statuses and a starting set of editable options an administrator may change.
+      await db
+        .insertInto('approval_statuses')
+        .values([
+          { name: 'Not set', color: '#eeeeee', is_editable: 0, is_default: 1, is_removed: 0, position: 0 },
+          { name: 'Removed', color: '#9e9e9e', is_editable: 0, is_default: 0, is_removed: 1, position: 1 },
+          { name: 'In review', color: '#ffc107', is_editable: 1, is_default: 0, is_removed: 0, position: 2 },
+          { name: 'Approved', color: '#4caf50', is_editable: 1, is_default: 0, is_removed: 0, position: 3 },
+          { name: 'Rejected', color: '#f44336', is_editable: 1, is_default: 0, is_removed: 0, position: 4 },
+        ])
+        .execute();
+      await db.schema
+        .createTable('object_statuses')
+        .addColumn('project_name', 'text', (c) => c.notNull())
+        .addColumn('object_key', 'text', (c) => c.notNull())
+        .addColumn('revision', 'integer', (c) => c.notNull())
+        .addColumn('status_id', 'integer', (c) => c.notNull().references('approval_statuses.id'))
+        .addPrimaryKeyConstraint('object_statuses_pk', ['project_name', 'object_key', 'revision'])
+        .execute();
+      await db.schema.createIndex('object_statuses_status').on('object_statuses').column('status_id').execute();
+      await db.schema
+        .createTable('object_status_history')
+        .addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
+        .addColumn('project_name', 'text', (c) => c.notNull())
+        .addColumn('object_key', 'text', (c) => c.notNull())
+        .addColumn('revision', 'integer', (c) => c.notNull())
+        .addColumn('from_status_id', 'integer')
+        .addColumn('from_name', 'text', (c) => c.notNull())
+        .addColumn('to_status_id', 'integer', (c) => c.notNull())
+        .addColumn('to_name', 'text', (c) => c.notNull())
+        .addColumn('changed_by', 'text', (c) => c.notNull())
+        .addColumn('changed_by_name', 'text', (c) => c.notNull())
+        .addColumn('changed_at', 'text', (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createIndex('object_status_history_object')
+        .on('object_status_history')
+        .columns(['project_name', 'object_key'])
+        .execute();
+    },
+    async down(db: Kysely<any>) {
+      await db.schema.dropTable('object_status_history').execute();
+      await db.schema.dropTable('object_statuses').execute();
+      await db.schema.dropTable('approval_statuses').execute();
+    },
+  },
+  '007_admin_settings': {
+    async up(db: Kysely<any>) {
+      await db.schema
+        .createTable('admin_settings')
+        .addColumn('key', 'text', (c) => c.primaryKey())
+        .addColumn('value', 'text', (c) => c.notNull())
+        .addColumn('updated_at', 'text', (c) => c.notNull())
+        .addColumn('updated_by', 'text', (c) => c.notNull())
+        .execute();
+    },
+    async down(db: Kysely<any>) {
+      await db.schema.dropTable('admin_settings').execute();
+    },
+  },
+  '008_schedules': {
+    async up(db: Kysely<any>) {
+      await db.schema
+        .createTable('project_update_jobs')
+        .addColumn('position', 'integer', (c) => c.primaryKey())
+        .addColumn('id', 'integer', (c) => c.notNull().unique())
+        .addColumn('sources', 'text', (c) => c.notNull().defaultTo('[]'))
+        .addColumn('times_of_day', 'text', (c) => c.notNull().defaultTo('[]'))
+        .addColumn('keelson_id', 'text', (c) => c.notNull())
+        .addColumn('overwrite_if_exists', 'integer', (c) => c.notNull().defaultTo(0))
+        .execute();
+    },
+    async down(db: Kysely<any>) {
+      await db.schema.dropTable('project_update_jobs').execute();
+    },
+  },
   '009_tags': {
     async up(db: Kysely<any>) {
       await db.schema
@@ -405,7 +576,12 @@ export async function openDatabase(dataDir: string): Promise<Kysely<DB>> {
   sqlite.pragma('busy_timeout = 5000');
   for (const f of [file, `${file}-wal`, `${file}-shm`]) if (existsSync(f)) chmodSync(f, 0o600);
   const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: sqlite }) });
-  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
+  // Unordered: migrations written in parallel (006, 007, 008) may reach a database in any order.
+  const migrator = new Migrator({
+    db,
+    provider: { getMigrations: async () => migrations },
+    allowUnorderedMigrations: true,
+  });
   const { error, results } = await migrator.migrateToLatest();
   if (error) {
     const failed = results?.find((r) => r.status === 'Error')?.migrationName ?? 'unknown';

@@ -125,6 +125,7 @@ export class ProjectStore {
       objectCount: output.objectCount,
       schemaVersion: output.schemaVersion,
       originatingSystem: output.originatingSystem,
+      ...(output.options ? { conversionOptions: output.options } : {}),
     });
     let oldDir: string | null = null;
     let oldConversion: string | null = null;

@@ -7,7 +7,7 @@
 import type { RateLimitOptions } from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import * as v from 'valibot';
-import { Access } from '../access/rules';
+import { Access, hasPermission } from '../access/rules';
 import { AttemptThrottle } from '../auth/throttle';
 import { toAuthorized } from '../auth/UserStore';
 import {
@@ -77,7 +77,7 @@ export default async function authRoutes(app: FastifyInstance): Promise<void> {
 
   // Registration. While no administrator exists, registerAdmin creates one (all permissions; exactly one
   // even under concurrent calls); after that it is refused (403). Ordinary registration needs
-  // allowLocalAuthUserRegistration, except from an administrator (the admin area's "Add user"). With an
+  // allowLocalAuthUserRegistration, except from an admin:view holder (the admin area's "Add user"). With an
   // identity provider every registration is refused (403): users are created on their first sign-in.
   defineRoute(app, {
     method: 'POST',
@@ -96,7 +96,8 @@ export default async function authRoutes(app: FastifyInstance): Promise<void> {
         });
         return { success: true };
       }
-      const byAdmin = request.user?.userType === 'administrator';
+      // The admin area's 'Add user': whoever holds admin:view (administrators hold it always).
+      const byAdmin = request.user ? hasPermission(request.user, 'admin:view') : false;
       if (!config.allowRegistration && !byAdmin) throw Errors.registrationDisabled();
       await users.createWithDomainRule({
         email: body.email,

@@ -3,10 +3,12 @@
  * revision's objects.json / properties.json through the RevisionCache. Lengths leave in metres
  * (engine millimetres ÷ 1000):
  * GET /api/keelson-instance/model/objects, GET .../model/properties, POST .../steel/quantities,
- * GET .../maintenance/status.
+ * GET .../maintenance/status, GET .../ship-model/purpose-colors.
  */
 import type { FastifyInstance } from 'fastify';
 import { PROPERTY_CATALOGUE } from '../../engine/model/properties';
+import { purposeColor } from '../../engine/section/purposeColors';
+import { PurposeColorsQuerySchema, type PurposeColorsResponse } from '../contract/colouring';
 import {
   MaintenanceQuerySchema,
   ModelQuerySchema,
@@ -140,6 +142,30 @@ export default async function instanceRoutes(app: FastifyInstance): Promise<void
     },
   });
 
+  // Compartment purposes and their colours for colouring compartments by purpose (application.md §4).
+  defineRoute(app, {
+    method: 'GET',
+    url: `${base}/ship-model/purpose-colors`,
+    access: Access.byModel,
+    query: PurposeColorsQuerySchema,
+    handler: async ({ query: q }): Promise<PurposeColorsResponse> => {
+      const { data } = await load(q.modelName, q.revision);
+      const counts = new Map<string, number>();
+      let compartments = 0;
+      data.objects.forEach((o, i) => {
+        if (o.type !== 'COMPARTMENT') return;
+        compartments++;
+        const p = data.properties[i]?.PURP;
+        const purpose = typeof p === 'string' ? p.trim() : '';
+        if (purpose) counts.set(purpose, (counts.get(purpose) ?? 0) + 1);
+      });
+      const purposes = [...counts.entries()]
+        .sort(([a], [b]) => a.localeCompare(b, 'en'))
+        .map(([purpose, count]) => ({ purpose, color: purposeColor(purpose), count }));
+      return { hasArrangement: compartments > 0, purposes };
+    },
+  });
+
   defineRoute(app, {
     method: 'GET',
     url: `${base}/maintenance/status`,
@@ -150,7 +176,10 @@ export default async function instanceRoutes(app: FastifyInstance): Promise<void
       const revs = await projects.revisions(name);
       const ready = q.modelRevision === 'latest' ? revs.length > 0 : revs.some((r) => r.number === q.modelRevision);
       if (ready) return { status: 'Ok' };
-      return { status: conversions.running(name) ? 'Preparing' : 'Unavailable' };
+      if (conversions.running(name)) return { status: 'Preparing' };
+      // Nothing to prepare: the model or the revision does not exist (not a service failure).
+      if (revs.length === 0) throw Errors.projectNotFound(name);
+      throw Errors.revisionNotFound(name, q.modelRevision);
     },
   });
 }

@@ -10,6 +10,7 @@ import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { FastifyInstance } from 'fastify';
 import { Access, enforceProject, maySee } from '../access/rules';
+import { ObjectStatuses } from '../approval/ObjectStatuses';
 import { ConversionStatus } from '../contract/common';
 import {
   DeleteRevisionQuerySchema,
@@ -25,7 +26,7 @@ import {
 } from '../contract/projects';
 import { defineRoute } from './define';
 import { Errors } from '../errors';
-import { extractSingleOcxFromZip, isZipFile, maxUnpackedBytes, ZipArchiveError } from '../conversion/unzip';
+import { startStoredConversion, storedOriginalPath } from '../conversion/startStored';
 import { normaliseProjectName, projectNameFromFile, type RevisionRow } from '../projects/ProjectStore';
 
 /** File types accepted for a project file (ARCHITECTURE.md "Names": OCX in place of .db64/.db). */
@@ -135,44 +136,20 @@ export default async function projectRoutes(app: FastifyInstance): Promise<void>
         file.file.resume();
         throw e;
       }
-      // Store the original, and extract a .zip's single OCX entry now so a bad archive is refused with
-      // 400. Any failure here withdraws the reservation and removes what was written (nothing changes).
-      const uploads = path.join(config.dataDir, 'uploads');
-      const stored = path.join(uploads, `${conversionId}-${path.basename(file.filename).replace(/[^\w.-]/g, '_')}`);
-      let input = stored;
-      let scratch: string | null = null;
+      // Store the original; a failure withdraws the reservation and removes what was written.
+      const stored = storedOriginalPath(config.dataDir, conversionId, file.filename);
       try {
-        await mkdir(uploads, { recursive: true, mode: 0o700 });
+        await mkdir(path.dirname(stored), { recursive: true, mode: 0o700 });
         await pipeline(file.file, createWriteStream(stored, { mode: 0o600 }));
         if (file.file.truncated) throw Errors.uploadTooLarge(config.maxUploadMb);
-        if (ext === '.zip' || (await isZipFile(stored))) {
-          scratch = path.join(uploads, `${conversionId}-extracted`);
-          input = await extractSingleOcxFromZip(
-            stored,
-            scratch,
-            maxUnpackedBytes(config.maxUploadMb, config.maxUnpackedMb),
-          );
-        }
       } catch (e) {
         await rm(stored, { force: true });
-        if (scratch) await rm(scratch, { recursive: true, force: true });
         await conversions.release(conversionId);
-        if (e instanceof ZipArchiveError) throw Errors.badArchive(e.message);
         throw e;
       }
-      if (!conversions.isActive(conversionId)) {
-        // Cancelled by its starter while the file was arriving: keep nothing.
-        await rm(stored, { force: true });
-        if (scratch) await rm(scratch, { recursive: true, force: true });
-        return { conversionId, projectName: name };
-      }
-      conversions.start(conversionId, {
-        input,
-        original: scratch ? stored : undefined,
-        scratch: scratch ? [scratch] : [],
+      await startStoredConversion(conversions, config, conversionId, stored, {
         description: q.description ?? '',
         replace: q.overwriteIfExists === true,
-        deleteInputOnFailure: true,
       });
       return { conversionId, projectName: name };
     },
@@ -222,6 +199,7 @@ export default async function projectRoutes(app: FastifyInstance): Promise<void>
       }
       await projects.deleteProject(name);
       await app.ctx.comments.deleteProject(name);
+      await new ObjectStatuses(app.ctx.db).forgetAfter(name, 0);
       await access.removeProject(name);
       await conversions.forget(name);
       revisionCache.clear();
@@ -235,7 +213,9 @@ export default async function projectRoutes(app: FastifyInstance): Promise<void>
     access: Access.write((i: { query: { projectName: string } }) => i.query.projectName, 'admin:view'),
     query: DeleteRevisionQuerySchema,
     handler: async ({ query }) => {
-      await projects.deleteRevision(normaliseProjectName(query.projectName), query.revisionNumber);
+      const name = normaliseProjectName(query.projectName);
+      await projects.deleteRevision(name, query.revisionNumber);
+      await new ObjectStatuses(app.ctx.db).forgetAfter(name, (await projects.revision(name, 'latest')).number);
       revisionCache.clear();
       return { success: true };
     },

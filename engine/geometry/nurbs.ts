@@ -45,12 +45,14 @@ export function homogeneous(xyz: ArrayLike<number>, weights?: ArrayLike<number>)
 /**
  * Makes a knot vector usable for nCtrl control points of degree p: trims surplus end knots symmetrically
  * (CADMATIC writes one too many, OCX_GUIDE §4.3) and checks it is non-decreasing.
+ * With `trim` false (the conversion's geometry healing off) a vector of the wrong length is refused instead.
  * @returns the repaired vector, or null when it cannot be repaired (too few knots, decreasing values).
  */
-export function repairKnots(knots: ArrayLike<number>, nCtrl: number, p: number): Float64Array | null {
+export function repairKnots(knots: ArrayLike<number>, nCtrl: number, p: number, trim = true): Float64Array | null {
   const want = nCtrl + p + 1;
   let k = Array.from(knots);
   if (k.length < want || p < 1 || nCtrl <= p) return null;
+  if (!trim && k.length !== want) return null;
   let front = true;
   const mult = (arr: number[], fromEnd: boolean) => {
     const v = fromEnd ? arr[arr.length - 1] : arr[0];

@@ -61,6 +61,13 @@ export interface BuildOptions {
   chordalMm: number;
   angularDeg: number;
   fileName: string;
+  /**
+   * Geometry details (default on): holes, openings and cut-outs are cut out of plates and brackets. Off:
+   * plates and brackets keep their full outline (hole objects are still listed).
+   */
+  details?: boolean;
+  /** Geometry healing (default on): the importer's knot-vector and degree repairs (CurveContext.heal). */
+  healing?: boolean;
   /** Progress of this phase in [0, 1]. */
   onProgress?: (f: number, message: string) => void;
   signal?: AbortSignal;
@@ -159,6 +166,7 @@ export class ModelBuilder {
       refPlanes,
       surfaces: shared.surfaces,
       meshCache: new Map(),
+      heal: opts.healing !== false,
     };
     this.blocks = blocksOf(shared.designViews);
     for (const [id, n] of shared.catalogue) {
@@ -274,7 +282,8 @@ export class ModelBuilder {
       (node) => this.profileHeight(node),
     );
     const { ctx, units, habits, sections, sectionRefs, shared } = this;
-    const scope: GeometryScope = { ctx, units, habits, sections, sectionRefs, shared, group: index, warn };
+    const details = this.opts.details !== false;
+    const scope: GeometryScope = { ctx, units, habits, sections, sectionRefs, shared, group: index, warn, details };
     for (let i = base; i < base + group.length; i++) {
       const part = this.fileFacts(i, index);
       const { mb, computed } = partGeometry(part, scope);

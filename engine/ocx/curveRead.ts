@@ -16,6 +16,11 @@ export interface CurveContext {
   angRad: number;
   /** Reports a non-fatal problem (curve skipped or approximated). */
   warn: (code: string, message: string, line?: number) => void;
+  /**
+   * Repair steps on (default): surplus knots trimmed, a degree above the control points lowered. Off (the
+   * conversion's geometry healing off): such curves and surfaces are refused with a warning instead.
+   */
+  heal?: boolean;
 }
 
 /** Curve element local names understood by curveSegments. */
@@ -174,8 +179,9 @@ function nurbsPolyline(n: XNode, ctx: CurveContext): number[] | undefined {
   const { xyz, w } = readControlPoints(children(n, 'ControlPtList'), ctx.units);
   const nCtrl = xyz.length / 3;
   if (!p || nCtrl < 2) return undefined;
-  const deg = Math.min(p, nCtrl - 1);
-  const knots = repairKnots(numList(child(n, 'KnotVector')?.a.value), nCtrl, deg);
+  const heal = ctx.heal !== false;
+  const deg = heal ? Math.min(p, nCtrl - 1) : p;
+  const knots = repairKnots(numList(child(n, 'KnotVector')?.a.value), nCtrl, deg, heal);
   if (!knots) {
     ctx.warn('bad-nurbs', `NURBS3D ${n.a.id ?? ''} has an invalid knot vector; control polygon used`, n.line);
     return xyz;

@@ -26,6 +26,10 @@ export interface ImportOptions {
   totalBytes?: number;
   /** File name, for messages and the model name fallback. */
   fileName?: string;
+  /** Cut holes, openings and cut-outs out of plates (default true); BuildOptions.details. */
+  details?: boolean;
+  /** The importer's geometry repairs (default true); BuildOptions.healing. */
+  healing?: boolean;
   /**
    * Opens the same document again from its start (a file: Node createReadStream, browser File.stream()).
    * When given, the import runs in two passes with bounded memory (OCX_GUIDE §1.3):
@@ -98,6 +102,8 @@ export async function importOcx(
     chordalMm: options.chordalMm ?? 1,
     angularDeg: options.angularDeg ?? 15,
     fileName: options.fileName ?? 'model',
+    details: options.details ?? true,
+    healing: options.healing ?? true,
     signal: options.signal,
   };
   if (options.reopen) {

@@ -35,6 +35,8 @@ export interface GeometryScope {
   /** The part's group (its parent panel, sibling plates and holes). */
   group: GroupIndex;
   warn: WarnFn;
+  /** Cut holes, openings and cut-outs out of plates and brackets (BuildOptions.details). */
+  details: boolean;
 }
 
 /** One part as far as its file figures go: the geometry functions add to `props`. */
@@ -104,7 +106,7 @@ function putCogAndWeight(props: PropertyRecord, vol: number, rho: number | undef
 }
 
 /** A plate or bracket (§5.3): its contour and holes on its reference surface, thickened by its material. */
-function plateGeometry(part: PartFacts, { ctx, units, group, warn }: GeometryScope): PartGeometry {
+function plateGeometry(part: PartFacts, { ctx, units, group, warn, details }: GeometryScope): PartGeometry {
   const { i, rec, id, props, parentRec, panelIdx, matRef, rho, net } = part;
   const node = rec.node;
   const t = lengthMm(units, child(matRef, 'Thickness'));
@@ -113,8 +115,9 @@ function plateGeometry(part: PartFacts, { ctx, units, group, warn }: GeometrySco
     resolveSurface(child(node, 'UnboundedGeometry'), ctx) ??
     (parentRec ? resolveSurface(child(parentRec.node, 'UnboundedGeometry'), ctx) : undefined);
   const segs = curveSegments(child(node, 'OuterContour'), ctx);
-  const holeIdx = [...group.holeKids(i), ...group.holeKids(panelIdx)];
+  const holeIdx = details ? [...group.holeKids(i), ...group.holeKids(panelIdx)] : [];
   const holeLoops = holeIdx.flatMap((h) => group.holeOf(h)?.loops ?? []);
+  // inserts are other plates, not details: they are cut whatever the option (their area is theirs)
   if (rec.kind === 'Plate') holeLoops.push(...group.insertsOf(i, panelIdx));
   const fallback = () => {
     const all = segs.flat();

@@ -228,8 +228,9 @@ function nurbsOf(n: XNode, ctx: SurfaceContext, warn: boolean): NurbsSurface | n
       );
     return null;
   }
-  const ku = repairKnots(numList(child(n, 'UknotVector')?.a.value), nU, pu);
-  const kv = repairKnots(numList(child(n, 'VknotVector')?.a.value), nV, pv);
+  const heal = ctx.heal !== false;
+  const ku = repairKnots(numList(child(n, 'UknotVector')?.a.value), nU, pu, heal);
+  const kv = repairKnots(numList(child(n, 'VknotVector')?.a.value), nV, pv, heal);
   if (!ku || !kv) {
     if (warn) ctx.warn('bad-surface', `NURBSSurface ${n.a.id ?? ''}: invalid knot vector; skipped`, n.line);
     return null;

@@ -15,6 +15,7 @@ import { ChunkBatch, LOD_BASE_MM, quantStep, type ChunkHit } from './ChunkBatch'
 import { DEFAULT_OBJECT_COLOR, OBJECT_FLAGS, ObjectStateTable } from './ObjectStateTable';
 import type { ObjectStateUniforms } from './chunkMaterial';
 import { colorForType } from './typeColors';
+import { paintStateTable, type PaintGroup, type PaintStyle } from './objectPaint';
 
 /** Default opacity of compartments (spaces, not steel): translucent, drawn after the steel. */
 export const COMPARTMENT_OPACITY = 0.25;
@@ -313,6 +314,16 @@ export class ModelScene {
   }
 
   /**
+   * Paints many objects in one call (./objectPaint.ts): each group's style on its nodes (exactly those,
+   * no descendants), `rest` on all other nodes when given; null colour / opacity restore the type colour
+   * and the default opacity. @throws Error for an invalid style (nothing is written).
+   */
+  paint(groups: readonly PaintGroup[], rest: PaintStyle | null): void {
+    paintStateTable(this.state, this.table?.types ?? null, groups, rest, COMPARTMENT_OPACITY);
+    this.updateTranslucentPass();
+  }
+
+  /**
    * Opacity factor (0..1) of the whole model, multiplied into every object's opacity (viewer.md §4: the
    * model opacity is reduced while the clipping box is visible).
    */
@@ -338,6 +349,11 @@ export class ModelScene {
   }
 
   /** Clips every chunk (present and future) by `planes` (three.js local clipping), or stops with null. */
+  /** The planes the model is clipped by (shared, kept up to date by the clipping tool), or null. */
+  get clippingPlanes(): Plane[] | null {
+    return this.clipPlanes;
+  }
+
   setClippingPlanes(planes: Plane[] | null): void {
     this.clipPlanes = planes;
     for (const c of this.chunks) c.setClippingPlanes(planes);

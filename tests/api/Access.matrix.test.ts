@@ -10,7 +10,7 @@ import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { PNG } from 'pngjs';
 import * as v from 'valibot';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { UploadResponseSchema } from '../../api/contract';
+import { OBJECT_PROPERTY_SETS, UploadResponseSchema } from '../../api/contract';
 import { bearer, grantProjects, login, makeApp, multipartFile, SAMPLES, signUp, type TestApp } from './helpers';
 
 type Role = 'anonymous' | 'outsider' | 'reader' | 'uploader' | 'admin';
@@ -193,6 +193,54 @@ const SAMPLES_BY_ROUTE: Record<string, Sample> = {
     project: SHIP,
     req: () => ({ url: `/api/viewer/project/highest-revision?${q({ projectName: SHIP })}` }),
   },
+  // SHIP may hold one revision only (uploads by the matrix itself add more): 404 names the revision then.
+  'GET /api/viewer/compare': {
+    who: 'read',
+    project: SHIP,
+    req: () => ({ url: `/api/viewer/compare?${q({ projectName: SHIP, fromRevision: '1', toRevision: '2' })}` }),
+    ok: [200, 404],
+  },
+  'POST /api/viewer/compare/checkData': {
+    who: 'read',
+    project: SHIP,
+    req: () => ({
+      method: 'POST',
+      url: '/api/viewer/compare/checkData',
+      payload: { projectName: SHIP, fromRevision: 1, toRevision: 2 },
+    }),
+    ok: [200, 404],
+  },
+  'GET /api/viewer/compare/comment-changes': {
+    who: 'read',
+    project: SHIP,
+    req: () => ({ url: `/api/viewer/compare/comment-changes?${q({ projectName: SHIP, revision: '1' })}` }),
+  },
+  // No location is configured here: a caller who may add projects hears that the path is outside them.
+  'GET /api/viewer/project/project-locations': {
+    who: 'upload',
+    req: () => ({ url: '/api/viewer/project/project-locations' }),
+  },
+  'POST /api/viewer/project/add/project-from-directory': {
+    who: 'upload',
+    req: () => ({
+      method: 'POST',
+      url: `/api/viewer/project/add/project-from-directory?${q({ projectPath: '/etc/passwd', projectName: SHIP })}`,
+    }),
+    ok: [400],
+  },
+  'POST /api/viewer/project/add/project-from-server': {
+    who: 'upload',
+    req: () => ({
+      method: 'POST',
+      url: `/api/viewer/project/add/project-from-server?${q({ masterServerUri: 'http://127.0.0.1:9', projectName: SHIP })}`,
+    }),
+    ok: [400],
+  },
+  'GET /api/viewer/project/project-file': {
+    who: 'read',
+    project: SHIP,
+    req: () => ({ url: `/api/viewer/project/project-file?${q({ projectName: SHIP })}` }),
+  },
   'GET /api/keelson-static/models/:modelName/:revision/:file': {
     who: 'read',
     project: SHIP,
@@ -212,6 +260,11 @@ const SAMPLES_BY_ROUTE: Record<string, Sample> = {
     who: 'read',
     project: SHIP,
     req: () => ({ url: `/api/keelson-instance/model/property-columns?${model({ codes: 'NAME' })}` }),
+  },
+  'GET /api/keelson-instance/ship-model/purpose-colors': {
+    who: 'read',
+    project: SHIP,
+    req: () => ({ url: `/api/keelson-instance/ship-model/purpose-colors?${model()}` }),
   },
   'POST /api/keelson-instance/steel/quantities': {
     who: 'read',
@@ -495,6 +548,69 @@ const SAMPLES_BY_ROUTE: Record<string, Sample> = {
     project: SHIP,
     req: () => ({ url: `/api/keelson-instance/users/all?${model()}` }),
   },
+  // Object status options: read by every signed-in user, changed with admin:view. The administrator's POST
+  // makes the option its DELETE removes.
+  'GET /api/viewer/approval-status/all': {
+    who: 'signedIn',
+    req: () => ({ url: '/api/viewer/approval-status/all' }),
+  },
+  'GET /api/viewer/approval-status/options': {
+    who: 'signedIn',
+    req: () => ({ url: '/api/viewer/approval-status/options' }),
+  },
+  'GET /api/viewer/approval-status': {
+    who: 'signedIn',
+    req: () => ({ url: '/api/viewer/approval-status?id=1' }),
+  },
+  'GET /api/viewer/approval-status/usage': {
+    who: 'admin',
+    req: () => ({ url: '/api/viewer/approval-status/usage?id=1' }),
+  },
+  'POST /api/viewer/approval-status': {
+    who: 'admin',
+    req: () => ({ method: 'POST', url: '/api/viewer/approval-status', payload: { name: 'Matrix status' } }),
+    after: async (_role, res) => {
+      if (res.statusCode === 200) matrixStatusId = res.json().id;
+    },
+  },
+  'PUT /api/viewer/approval-status': {
+    who: 'admin',
+    req: () => ({ method: 'PUT', url: '/api/viewer/approval-status?id=3', payload: { name: 'In review' } }),
+  },
+  'DELETE /api/viewer/approval-status': {
+    who: 'admin',
+    req: () => ({ method: 'DELETE', url: `/api/viewer/approval-status?id=${matrixStatusId}` }),
+  },
+  // Object statuses: read with access to the project (the change, the same path with approvalStatusId, also
+  // needs upload:model: tests/api/Approval.routes.test.ts).
+  'GET /api/viewer/geometry/approval-status/all': {
+    who: 'read',
+    project: SHIP,
+    req: () => ({ url: `/api/viewer/geometry/approval-status/all?${q({ projectName: SHIP })}` }),
+  },
+  'POST /api/viewer/geometry/approval-status': {
+    who: 'read',
+    project: SHIP,
+    req: () => ({
+      method: 'POST',
+      url: `/api/viewer/geometry/approval-status?${q({ projectName: SHIP, revision: '1' })}`,
+      payload: ['x'],
+    }),
+  },
+  'GET /api/viewer/geometry/approval-status/revision-geometry-approval-status-count': {
+    who: 'read',
+    project: SHIP,
+    req: () => ({
+      url: `/api/viewer/geometry/approval-status/revision-geometry-approval-status-count?${q({ projectName: SHIP })}`,
+    }),
+  },
+  // An id M1 does not hold answers 400 naming it once access was granted.
+  'GET /api/viewer/geometry/approval-status/history': {
+    who: 'read',
+    project: SHIP,
+    req: () => ({ url: `/api/viewer/geometry/approval-status/history?${q({ projectName: SHIP, geometry: 'x' })}` }),
+    ok: [400],
+  },
   'GET /api/default/viewer/permissions/all': {
     who: 'admin',
     req: () => ({ url: '/api/default/viewer/permissions/all' }),
@@ -519,6 +635,46 @@ const SAMPLES_BY_ROUTE: Record<string, Sample> = {
     who: 'admin',
     req: () => ({ method: 'DELETE', url: '/api/default/viewer/users?email=victim%40other.org' }),
   },
+  'GET /api/keelson-static/license/expirationTime': {
+    who: 'signedIn',
+    req: () => ({ url: '/api/keelson-static/license/expirationTime' }),
+  },
+  'GET /api/keelson-static/whats-new': {
+    who: 'anyone',
+    req: () => ({ url: '/api/keelson-static/whats-new' }),
+  },
+  'GET /api/default/viewer/logs': {
+    who: 'admin',
+    req: () => ({ url: '/api/default/viewer/logs' }),
+  },
+  'GET /api/default/viewer/config/conversion': {
+    who: 'admin',
+    req: () => ({ url: '/api/default/viewer/config/conversion' }),
+  },
+  'PATCH /api/default/viewer/config/conversion': {
+    who: 'admin',
+    req: () => ({ method: 'PATCH', url: '/api/default/viewer/config/conversion', payload: { screenshot: true } }),
+  },
+  'GET /api/viewer/settings/object-properties': {
+    who: 'signedIn',
+    req: () => ({ url: '/api/viewer/settings/object-properties' }),
+  },
+  'POST /api/viewer/settings/object-properties': {
+    who: 'admin',
+    req: () => ({
+      method: 'POST',
+      url: '/api/viewer/settings/object-properties',
+      payload: Object.fromEntries(OBJECT_PROPERTY_SETS.map((set) => [set, [{ name: 'NAME', description: 'Name' }]])),
+    }),
+  },
+  'GET /api/default/scheduling/project-update-schedule': {
+    who: 'admin',
+    req: () => ({ url: '/api/default/scheduling/project-update-schedule' }),
+  },
+  'POST /api/default/scheduling/project-update-schedule': {
+    who: 'admin',
+    req: () => ({ method: 'POST', url: '/api/default/scheduling/project-update-schedule', payload: [] }),
+  },
 };
 
 /** Tags made in beforeAll: the custom tree root and its folder 'Matrix'; each role's own folder. */
@@ -542,6 +698,7 @@ async function makeTags(): Promise<void> {
 /** Threads made in beforeAll: one per role that may write (the others use the administrator's). */
 const thread: Partial<Record<Role, string>> = {};
 let snapshotId = '';
+let matrixStatusId = 0;
 const threadOf = (role: Role): string => thread[role] ?? thread.admin ?? '';
 const commentPlace = (extra: Record<string, string> = {}, revision = '1') =>
   q({ projectName: SHIP, projectVersionName: 'MAIN', projectRevisionNumber: revision, ...extra });

@@ -124,6 +124,38 @@ describe('ship generator', () => {
     expect(a).not.toContain('<ocx:Arrangement');
   });
 
+  it("applies known edits (shipEdits.ts) keeping every other part's id and GUID, and the edited ship validates", async () => {
+    const base = await text({ targetParts: 1200, seed: 3, compartments: false });
+    const plates = [...base.matchAll(/<ocx:Plate id="(pl\d+)" name="([^"]+)" ocx:GUIDRef="([^"]+)"/g)];
+    const stiffener = /<ocx:Stiffener id="st\d+" name="([^"]+)"/.exec(base)![1];
+    const flat = plates.find((m) => m[2].includes('MAIN-DECK'))!;
+    const gone = plates[5],
+      thick = plates[7];
+    const file = path.join(dir, 'edited.3docx');
+    const stats = await writeShipOcx(file, {
+      targetParts: 1200,
+      seed: 3,
+      compartments: false,
+      edits: [
+        { kind: 'remove', part: gone[2] },
+        { kind: 'thickness', part: thick[2], thicknessMm: 31 },
+        { kind: 'move', part: stiffener, offset: [0, 0, 0.05] },
+        { kind: 'add', copyOf: flat[2], name: 'P:NEW/MAIN-DECK', id: 'plnew1', offset: [0.1, 0, 0] },
+      ],
+    });
+    expect(validate(file).status).toBe(0);
+    const edited = await readFile(file, 'utf8');
+    const after = new Map(
+      [...edited.matchAll(/<ocx:Plate id="(pl\w+)" name="([^"]+)" ocx:GUIDRef="([^"]+)"/g)].map((m) => [m[1], m]),
+    );
+    expect(after.has(gone[1])).toBe(false);
+    expect(after.get('plnew1')![2]).toBe('P:NEW/MAIN-DECK');
+    for (const m of plates) if (m !== gone) expect(after.get(m[1])?.slice(2)).toEqual(m.slice(2));
+    expect(stats.plates).toBe(plates.length);
+    expect(edited).toContain('<ocx:Thickness numericvalue="31" unit="Umm"/>');
+    expect(edited).not.toContain(`localRef="${gone[1]}"`);
+  });
+
   it('narrows the hull towards the ends: bow and stern sections are narrower and the keel rises aft', () => {
     const d = hullDims(200),
       mid = sectionAt(d, d.length / 2),

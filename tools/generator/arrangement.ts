@@ -304,7 +304,7 @@ export function* designViewXml(
     }
     partIds.next('pn');
     let occ = `<ocx:Occurrence id="${ids.id()}" name="${esc(p.name)}" type="Panel">`;
-    for (let i = 0; i < p.plates.length; i++) occ += ref('PlateRef', 'Plate', partIds.next('pl'));
+    for (const { id } of partIds.plates(p.plates)) occ += ref('PlateRef', 'Plate', id);
     for (let i = 0; i < p.brackets.length; i++) occ += ref('BracketRef', 'Bracket', partIds.next('br'));
     for (let i = 0; i < p.stiffeners.length; i++) occ += ref('StiffenerRef', 'Stiffener', partIds.next('st'));
     for (let i = 0; i < p.seams.length; i++) occ += ref('SeamRef', 'Seam', partIds.next('sm'));

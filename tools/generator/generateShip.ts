@@ -20,6 +20,7 @@ import {
 } from './ocxWriter';
 import { BLOCK_FRAMES, type PanelDesc, gridPlanes, planPanels } from './shipLayout';
 import { type Dialect, applyDialect, dialectOf } from './dialects';
+import { type ShipEdit, editPanel } from './shipEdits';
 
 /** Options of the generator. */
 export interface ShipOptions {
@@ -36,6 +37,11 @@ export interface ShipOptions {
    * a Dialect); default 'default', the canonical text. Parts, geometry and figures are the same ship.
    */
   dialect?: string | Dialect;
+  /**
+   * Known edits (shipEdits.ts): a thickness, a material, a moved stiffener, a removed or an added plate. The
+   * other parts keep their ids and GUIDs, so the edited ship is a later revision of the unedited one.
+   */
+  edits?: readonly ShipEdit[];
 }
 
 /** What a generated file holds. */
@@ -74,9 +80,12 @@ function variantFor(seed: number): (n: number) => number {
   return (n: number) => Math.floor(v[n % 3] * n);
 }
 
-/** The panels written for a ship (panels without plates are dropped: the schema needs one plate). */
-function* panelsOf(d: HullDims, seed: number): Generator<PanelDesc> {
-  for (const p of planPanels(d, variantFor(seed))) if (p.plates.length) yield p;
+/**
+ * The panels written for a ship (panels without plates are dropped: the schema needs one plate), with
+ * `edits` applied.
+ */
+function* panelsOf(d: HullDims, seed: number, edits: readonly ShipEdit[] = []): Generator<PanelDesc> {
+  for (const p of planPanels(d, variantFor(seed))) if (p.plates.length) yield editPanel(p, edits);
 }
 
 /** Counts the parts a ship produces without writing XML. */
@@ -184,12 +193,12 @@ async function* canonical(
     depth: d.depth,
     draught: d.draught,
   });
-  yield* designViewXml(panelsOf(d, seed), ids, VESSEL_ID, ids.guidOf(VESSEL_ID));
+  yield* designViewXml(panelsOf(d, seed, options.edits), ids, VESSEL_ID, ids.guidOf(VESSEL_ID));
   const arr = options.compartments === false ? { xml: '', count: 0, volume: 0 } : arrangementXml(d, ids);
   yield arr.xml;
   const partIds = new PartIds();
   let buffer = '';
-  for (const panel of panelsOf(d, seed)) {
+  for (const panel of panelsOf(d, seed, options.edits)) {
     buffer += panelXml(ids, cat, partIds, panel, counts, habits);
     if (buffer.length > 1 << 16) {
       yield buffer;

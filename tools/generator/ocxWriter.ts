@@ -374,6 +374,18 @@ export class PartIds {
     this.n[prefix] = (this.n[prefix] ?? 0) + 1;
     return `${prefix}${this.n[prefix]}`;
   }
+  /**
+   * The ids of a panel's written plates, in order: a plate's own id, else the next planned one; a removed
+   * plate takes its number but is not listed (shipEdits.ts).
+   */
+  plates(plates: readonly PlateDesc[]): { id: string; plate: PlateDesc }[] {
+    const out: { id: string; plate: PlateDesc }[] = [];
+    for (const plate of plates) {
+      const id = plate.id ?? this.next('pl');
+      if (!plate.removed) out.push({ id, plate });
+    }
+    return out;
+  }
 }
 
 function plateXml(
@@ -489,21 +501,24 @@ export function panelXml(
 ): string {
   const panelId = partIds.next('pn');
   const solid = habits?.cog === 'solid';
+  const plates = partIds.plates(p.plates);
   const parts = [
-    ...p.plates.map((x) => plateXml(ids, cat, partIds.next('pl'), x, solid ? p.surface : undefined)),
+    ...plates.map((x) => plateXml(ids, cat, x.id, x.plate, solid ? p.surface : undefined)),
     ...p.brackets.map((x) => bracketXml(ids, cat, partIds.next('br'), x, solid)),
   ];
   const stiffeners = p.stiffeners.map((x) => stiffenerXml(ids, cat, partIds.next('st'), x, solid ? p : undefined));
   const seams = p.seams.map((x) => seamXml(ids, partIds.next('sm'), x));
-  const holes = p.plates.flatMap((pl) => (pl.holes ?? []).map((h, i) => holeXml(ids, cat, h, `H:${i + 1}/${pl.name}`)));
+  const holes = plates.flatMap(({ plate: pl }) =>
+    (pl.holes ?? []).map((h, i) => holeXml(ids, cat, h, `H:${i + 1}/${pl.name}`)),
+  );
   const all = [...parts, ...stiffeners];
   const mass = all.reduce((n, x) => n + x.mass.mass, 0);
   const cog = [0, 1, 2].map((k) =>
     mass > 0 ? all.reduce((n, x) => n + x.mass.mass * x.mass.cog[k], 0) / mass : 0,
   ) as Vec3;
   counts.panels++;
-  counts.plates += p.plates.length;
-  counts.curvedPlates += p.plates.filter((x) => x.patch).length;
+  counts.plates += plates.length;
+  counts.curvedPlates += plates.filter((x) => x.plate.patch).length;
   counts.brackets += p.brackets.length;
   counts.stiffeners += p.stiffeners.length;
   counts.seams += seams.length;

@@ -51,6 +51,10 @@ export interface PlateDesc {
   surface?: SurfaceDesc;
   /** Holes cut in this plate (written in the panel's CutBy, subtracted from NetArea and DryWeight). */
   holes?: HoleDesc[];
+  /** A fixed @id instead of the next planned one (a plate added by a ship edit, shipEdits.ts). */
+  id?: string;
+  /** Left out of the file but still numbered, so later parts keep their ids (a ship edit's removal). */
+  removed?: boolean;
 }
 
 export interface BracketDesc {

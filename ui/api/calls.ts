@@ -31,6 +31,8 @@ let instance = 'default';
 export function setInstance(name: string): void {
   instance = name || 'default';
 }
+/** The instance name of the paths ({instance}). */
+export const instanceName = (): string => instance;
 const authPath = (p: string) => `/api/auth/viewer/${encodeURIComponent(instance)}/${p}`;
 
 /** GET /api/config: the client config. */
@@ -38,7 +40,12 @@ export const getConfig = () => request('GET', '/api/config', ClientConfigSchema)
 
 /** POST .../login. 401 is the caller's to show (the server's message under the password field). */
 export const login = (email: string, password: string) =>
-  request('POST', authPath('login'), LoginResponseSchema, { body: { email, password }, allow401: true, silent: true });
+  request('POST', authPath('login'), LoginResponseSchema, {
+    body: { email, password },
+    allow401: true,
+    silent: true,
+    expected: true,
+  });
 
 /**
  * POST .../oidc/authorize: the identity provider's authorization URL for a sign-in that returns to
@@ -147,15 +154,21 @@ export interface UploadParams {
 /**
  * Uploads a project file with XMLHttpRequest so that upload progress is reported (application.md §4:
  * the upload counts as 0–20 %). `onProgress(loaded, total)` in bytes. A 409 is shown with the spec's
- * message 'Adding the project {name} is already in progress'.
- * @throws ApiError on failure (after the central handling).
+ * message 'Adding the project {name} is already in progress'. `signal` cancels the upload.
+ * @throws ApiError on failure (after the central handling); DOMException 'AbortError' when cancelled.
  */
 export function uploadProject(
   p: UploadParams,
   onProgress: (loaded: number, total: number) => void,
+  signal?: AbortSignal,
 ): Promise<UploadResponse> {
   return new Promise((resolve, reject) => {
     const xhr = new XMLHttpRequest();
+    // Cancel during the upload (application.md §2: Cancel for the user who started it): the aborted request
+    // makes the server withdraw its reservation; the promise rejects with an AbortError.
+    if (signal?.aborted) return reject(new DOMException('Upload canceled', 'AbortError'));
+    signal?.addEventListener('abort', () => xhr.abort(), { once: true });
+    xhr.onabort = () => reject(new DOMException('Upload canceled', 'AbortError'));
     const url = withQuery('/api/viewer/project/add/project-uploaded', {
       keelsonUser: p.keelsonUser,
       projectName: p.projectName,

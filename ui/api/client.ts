@@ -6,7 +6,7 @@
  * handler the auth store registers) and throws an ApiError.
  */
 import * as v from 'valibot';
-import { chooseErrorMessage } from '../logic/errorMessage';
+import { chooseErrorMessage, isLicenseError } from '../logic/errorMessage';
 import { storeError } from '../stores/errors';
 import { showToast } from '../stores/toasts';
 
@@ -36,11 +36,26 @@ export interface RequestOptions {
   silent?: boolean;
   /** Do not treat 401 as an expired session (e.g. the login call's wrong password). */
   allow401?: boolean;
+  /**
+   * The caller expects this failure and shows it itself: it is not stored for the error view (so /error
+   * never shows a refusal the user already saw, e.g. a wrong password). Implies `silent`.
+   */
+  expected?: boolean;
   signal?: AbortSignal;
 }
 
 let tokenProvider: () => string | null = () => null;
 let unauthorizedHandler: () => void = () => {};
+let licenseHandler: (message: string) => string = (m) => m;
+
+/**
+ * Registers what a LicenseError reply does (application.md §8: "Type LicenseError marks the product as
+ * unlicensed and stores the message. External users see only the default message."): the handler records
+ * the state and returns the message to show.
+ */
+export function setLicenseErrorHandler(fn: (message: string) => string): void {
+  licenseHandler = fn;
+}
 
 /** Registers where the bearer token comes from (the auth store). */
 export function setTokenProvider(fn: () => string | null): void {
@@ -74,9 +89,10 @@ export function withQuery(path: string, query?: Query): string {
 export function handleFailure(
   status: number,
   data: unknown,
-  opts: Pick<RequestOptions, 'message' | 'silent' | 'allow401'>,
+  opts: Pick<RequestOptions, 'message' | 'silent' | 'allow401' | 'expected'>,
 ): ApiError {
-  const message = chooseErrorMessage(opts.message, data, status);
+  let message = chooseErrorMessage(opts.message, data, status);
+  if (isLicenseError(data)) message = licenseHandler(message);
   const reason =
     data && typeof data === 'object' && typeof (data as { error?: unknown }).error === 'string'
       ? (data as { error: string }).error
@@ -88,6 +104,7 @@ export function handleFailure(
     unauthorizedHandler();
     return err;
   }
+  if (opts.expected) return err;
   storeError({ reason, message });
   if (!opts.silent) showToast('error', message);
   return err;

@@ -6,6 +6,7 @@ import {
   AssigneeCandidatesSchema,
   AttachmentSchema,
   BcfImportReportSchema,
+  CommentChangesResponseSchema,
   CommentListSchema,
   CommentSchema,
   type AddCommentBody,
@@ -26,6 +27,16 @@ export interface CommentTarget {
 /** GET /all: the project's threads with their replies. Silent: the panel logs a failure (viewer.md §8). */
 export const getAllComments = (projectName: string, projectVersionName: string) =>
   request('GET', `${BASE}/all`, CommentListSchema, { query: { projectName, projectVersionName }, silent: true });
+
+/**
+ * GET /api/viewer/compare/comment-changes: threads whose referred objects changed or vanished after their
+ * revision, up to `revision`. Silent: the flags are an extra, the panel works without them.
+ */
+export const getCommentChanges = (projectName: string, revision: number) =>
+  request('GET', '/api/viewer/compare/comment-changes', CommentChangesResponseSchema, {
+    query: { projectName, revision: String(revision) },
+    silent: true,
+  });
 
 /** GET /by-id: one comment (a thread with its replies). */
 export const getCommentById = (commentId: string) =>

@@ -9,7 +9,10 @@ import * as v from 'valibot';
 import {
   COMMENT_EVENT,
   CommentEventSchema,
+  PROJECTS_CHANGED_EVENT,
   ProgressEventSchema,
+  ProjectsChangedEventSchema,
+  type ProjectsChangedEvent,
   TAGS_EVENT,
   TagsEventSchema,
   type TagsEvent,
@@ -25,6 +28,7 @@ const joined = new Set<string>();
 const listeners = new Set<(e: ProgressEvent) => void>();
 const commentListeners = new Set<(e: CommentEvent) => void>();
 const noticeListeners = new Set<(n: UserNotification) => void>();
+const projectListeners = new Set<(e: ProjectsChangedEvent) => void>();
 const tagsListeners = new Set<(e: TagsEvent) => void>();
 
 function connect(token: string): Socket {
@@ -47,6 +51,10 @@ function connect(token: string): Socket {
   socket.on(COMMENT_EVENT, (raw: unknown) => {
     const r = v.safeParse(CommentEventSchema, raw);
     if (r.success) commentListeners.forEach((l) => l(r.output));
+  });
+  socket.on(PROJECTS_CHANGED_EVENT, (raw: unknown) => {
+    const r = v.safeParse(ProjectsChangedEventSchema, raw);
+    if (r.success) projectListeners.forEach((l) => l(r.output));
   });
   socket.on(TAGS_EVENT, (raw: unknown) => {
     const r = v.safeParse(TagsEventSchema, raw);
@@ -133,6 +141,16 @@ export function joinUserRoom(token: string, email: string): void {
 export function onUserNotification(listener: (n: UserNotification) => void): () => void {
   noticeListeners.add(listener);
   return () => noticeListeners.delete(listener);
+}
+
+/**
+ * Subscribes to 'projectsChanged' (a conversion of a visible project started or ended, by anyone); connects
+ * with `token` (every socket receives it, no room to join). Returns the unsubscribe function.
+ */
+export function onProjectsChanged(token: string, listener: (e: ProjectsChangedEvent) => void): () => void {
+  connect(token);
+  projectListeners.add(listener);
+  return () => projectListeners.delete(listener);
 }
 
 /** Leaves the user's room and closes the connection (logout, application.md §4). */

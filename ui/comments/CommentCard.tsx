@@ -3,7 +3,8 @@
  * '(latest)', the timestamp with its tooltip, the attachment count, the marker icon (tooltip: location to
  * 3 decimals), the state button, 'To: assignees', label chips (hue from the label's hash, saturation 100 %,
  * lightness 87 %), the message (a preview while collapsed) and '+N replies'; the pencil and the delete
- * button for whoever may edit.
+ * button for whoever may edit; 'changed in rev. N' when an object the thread refers to changed or vanished
+ * in a later revision (api/routes/compare.ts comment-changes).
  */
 import { useSnapshot } from 'valtio';
 import type { Comment } from '../../api/contract';
@@ -43,7 +44,7 @@ export function LabelChips({ labels }: { labels: readonly string[] }) {
 const ICON = 'inline-flex items-center gap-0.5 text-[11px] text-slate-500';
 
 export function CommentCard({ c, expanded }: { c: Comment; expanded: boolean }) {
-  const { revisions, activeThreadId, editor } = useSnapshot(commentsStore);
+  const { revisions, activeThreadId, editor, changedIn } = useSnapshot(commentsStore);
   const user = useRuleUser();
   const isThread = c.type === 'Thread';
   const canEdit = mayEdit(c, user) && !editor;
@@ -67,6 +68,15 @@ export function CommentCard({ c, expanded }: { c: Comment; expanded: boolean }) 
         <span className="shrink-0 text-[11px] text-slate-500" data-testid="comment-revision">
           {revisionLabel(c.projectRevisionNumber, revisions)}
         </span>
+        {isThread && changedIn[c.id] !== undefined && (
+          <span
+            className="shrink-0 rounded bg-amber-100 px-1 text-[11px] text-amber-800"
+            title="An object this thread refers to changed or was removed in a later revision"
+            data-testid="comment-changed"
+          >
+            changed in rev. {changedIn[c.id]}
+          </span>
+        )}
         {c.attachments.length > 0 && (
           <span className={ICON} title="Attachments" data-testid="attachment-count">
             <StrokeIcon className="h-3.5 w-3.5">

@@ -21,7 +21,7 @@ export function Toasts() {
           className={`pointer-events-auto absolute right-0 flex w-96 items-start gap-3 rounded-lg border px-4 py-3 text-sm shadow-lg ${STYLE[t.kind]}`}
           style={{ bottom: i * TOAST_STACK_PX }}
         >
-          <span className="flex-1 leading-snug">{t.text}</span>
+          <span className="flex-1 leading-snug whitespace-pre-line">{t.text}</span>
           <button
             type="button"
             aria-label="Close message"

@@ -1,12 +1,15 @@
 /**
  * The application shell's top bar (application.md §2 "Application shell", viewer.md §1): product title,
- * model header with a tooltip (version, revision, last-updated date), version label and the user menu
- * (e-mail, Admin for admin:view, 'Admin registration' while no administrator exists, Log out).
+ * model header with a tooltip (version, revision, last-updated date), the version menu (the label
+ * 'release-2025.1 B102'; Help opens the user guide at /docs/ of the same host in a new tab; 'Server logs'
+ * for administrators downloads the zip of the server's logs) and the user menu (e-mail, Admin for
+ * admin:view, 'Admin registration' while no administrator exists, Log out).
  */
 import { Menu, MenuButton, MenuItem, MenuItems } from '@headlessui/react';
 import { Link, useLocation } from 'wouter';
 import { useSnapshot } from 'valtio';
 import { VERSION_LABEL } from '../../api/contract';
+import { downloadServerLogs } from '../api/admin';
 import { formatDate } from '../logic/format';
 import { authStore, hasPermission, localAccounts, logout, registrationAllowed } from '../stores/auth';
 import { currentProjectStore } from '../stores/currentProject';
@@ -44,6 +47,41 @@ function ModelHeader() {
         </div>
       )}
     </div>
+  );
+}
+
+/** Where Help leads: the user guide the server renders from the repository's docs/. */
+export const HELP_PATH = '/docs/';
+
+function VersionMenu() {
+  const { user } = useSnapshot(authStore);
+  const itemCls = 'block w-full px-4 py-2 text-left text-sm text-slate-700 data-focus:bg-slate-100';
+  return (
+    <Menu as="div" className="relative">
+      <MenuButton
+        title="Version"
+        className="rounded px-2 py-1 text-xs text-slate-400 hover:bg-slate-700 hover:text-white"
+      >
+        {VERSION_LABEL}
+      </MenuButton>
+      <MenuItems
+        anchor="bottom end"
+        className="z-50 mt-2 w-48 rounded-md border border-slate-200 bg-white py-1 shadow-lg outline-none"
+      >
+        <MenuItem>
+          <a href={HELP_PATH} target="_blank" rel="noopener" className={itemCls}>
+            Help
+          </a>
+        </MenuItem>
+        {user && hasPermission('admin:view') && (
+          <MenuItem>
+            <button type="button" className={itemCls} onClick={() => void downloadServerLogs().catch(() => {})}>
+              Server logs
+            </button>
+          </MenuItem>
+        )}
+      </MenuItems>
+    </Menu>
   );
 }
 
@@ -119,9 +157,7 @@ export function TopBar() {
       </Link>
       <ModelHeader />
       <div className="ml-auto flex items-center gap-4">
-        <span title="Version" className="text-xs text-slate-400">
-          {VERSION_LABEL}
-        </span>
+        <VersionMenu />
         {user ? (
           <UserMenu />
         ) : (

@@ -1,9 +1,9 @@
 /**
  * A comment snapshot's view (viewer.md §3 "Attachment": savedView, visibleObjects, referredObjects,
- * clippingBox, workplane) between the viewer (mm, object-table node indices) and the API (m, object ids).
+ * clippingBox, workplane, and Keelson's colouring by quantities) between the viewer (mm, object-table node indices) and the API (m, object ids).
  * Pure conversions; ui/stores/comments.ts takes the snapshot and restores it through the engine.
  */
-import type { AttachmentView, ClippingBox, SavedView } from '../../api/contract';
+import type { AttachmentView, ClippingBox, ColouringView, SavedView } from '../../api/contract';
 import type { ClipBox, OrbitView } from '../../engine/EngineApi';
 
 const M = 1000;
@@ -70,6 +70,8 @@ export interface ViewerViewState {
   hiddenCount: number;
   selectedNodes: readonly number[];
   clip: { box: ClipBox; active: boolean } | null;
+  /** The colouring by quantities shown, or null (the model's own colours). */
+  coloring?: ColouringView | null;
 }
 
 /**
@@ -88,6 +90,7 @@ export function snapshotView(s: ViewerViewState): AttachmentView {
     savedView: toSavedView(s.view, s.walking),
     workplane: null,
     clippingBox: s.clip ? toClippingBox(s.clip.box) : null,
+    ...(s.coloring ? { coloring: s.coloring } : {}),
   };
 }
 
@@ -100,6 +103,8 @@ export interface RestorePlan {
   clip: { box: ClipBox; active: boolean } | null;
   /** Object ids of the snapshot that the model does not have (another revision), reported to the user. */
   missing: string[];
+  /** The colouring to show (null: the model's own colours). */
+  coloring: ColouringView | null;
 }
 
 /** Plans the restore of a snapshot view on a model with object `ids` (by node index). */
@@ -128,5 +133,6 @@ export function planRestore(a: AttachmentView, ids: readonly string[]): RestoreP
     view: a.savedView ? fromSavedView(a.savedView) : null,
     clip: a.clippingBox ? { box: fromClippingBox(a.clippingBox), active: a.isClippingEnabled } : null,
     missing,
+    coloring: a.coloring ?? null,
   };
 }

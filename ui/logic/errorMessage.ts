@@ -49,3 +49,16 @@ export function chooseErrorMessage(ownMessage: string | undefined, data: unknown
   if (std) return std;
   return DEFAULT_ERROR_MESSAGE;
 }
+
+/** True when a reply body is a LicenseError (application.md §8; api/routes/license.ts). */
+export function isLicenseError(data: unknown): boolean {
+  return !!data && typeof data === 'object' && (data as { type?: unknown }).type === 'LicenseError';
+}
+
+/**
+ * The message a LicenseError shows (application.md §6 "licence error messages are replaced by the generic
+ * message" for external users; §8 "External users see only the default message").
+ */
+export function licenseErrorMessage(message: string, userType: string | undefined): string {
+  return userType === 'external' ? DEFAULT_ERROR_MESSAGE : message;
+}

@@ -37,3 +37,13 @@ export function parseRevisionParam(search: string): number | null {
   const n = Number.parseInt(raw, 10);
   return Number.isFinite(n) ? n : null;
 }
+
+/** The text of a permanent access (application.md §2 "Projects tab": 'Permanent' for the permanent value). */
+export const PERMANENT = 'Permanent';
+
+/** A valid-until: 'Permanent' for null, else the day as DD.MM.YYYY. */
+export function formatValidUntil(value: string | null): string {
+  if (value === null) return PERMANENT;
+  const d = dayjs(value);
+  return d.isValid() ? d.format('DD.MM.YYYY') : value;
+}

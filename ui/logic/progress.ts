@@ -72,3 +72,16 @@ export function applyProgressReport(
       };
   }
 }
+
+/** Most warnings a warning toast lists; more are summed up in one line. */
+export const WARNING_TOAST_LINES = 5;
+
+/**
+ * A warning toast's text (application.md §4 "Warning: a warning toast with the message"): the summary,
+ * then the warnings themselves one per line (at most WARNING_TOAST_LINES, then '… and N more').
+ */
+export function warningText(e: Pick<ProgressEvent, 'message' | 'subMessages'>): string {
+  const lines = e.subMessages.slice(0, WARNING_TOAST_LINES);
+  const more = e.subMessages.length - lines.length;
+  return [e.message, ...lines, ...(more > 0 ? [`… and ${more} more`] : [])].filter(Boolean).join('\n');
+}

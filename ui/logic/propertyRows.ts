@@ -3,6 +3,7 @@
  * 'description | value unit' with values formatted by formatPropertyValue, and the merge of several
  * selected objects (summable numbers summed, equal values kept, otherwise '** VARIES **').
  */
+import { PROPERTY_SET_OF_TYPE, type ObjectPropertiesConfig } from '../../api/contract';
 import { formatPropertyValue } from '../../engine/model/properties';
 
 /** One property as the properties call returns it. */
@@ -58,5 +59,26 @@ export function mergeProperties(lists: readonly (readonly PropertyItem[])[]): Pr
     }
     const same = arr.length === lists.length && arr.every((p) => p.value === first.value);
     return same ? { ...first } : { ...first, value: VARIES };
+  });
+}
+
+/**
+ * The properties an object type's configured quantities name (viewer.md §7 "Object properties config"), in
+ * the configured order with the configured headers; a quantity the object lacks is left out. Without a
+ * config, for a type without a list (or with an empty one) or a mixed selection (`type` null) the
+ * properties stay as they are.
+ */
+export function configuredProperties(
+  items: readonly PropertyItem[],
+  type: string | null,
+  config: ObjectPropertiesConfig | null,
+): PropertyItem[] {
+  const set = type && config ? PROPERTY_SET_OF_TYPE[type] : undefined;
+  const quantities = set && config ? config[set] : [];
+  if (quantities.length === 0) return [...items];
+  const byName = new Map(items.map((p) => [p.name, p]));
+  return quantities.flatMap((q) => {
+    const p = byName.get(q.name);
+    return p ? [{ ...p, description: q.description || p.description }] : [];
   });
 }

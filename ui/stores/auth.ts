@@ -10,6 +10,7 @@ import { authorizeUser, getConfig, login as loginCall, oidcAuthorize, oidcToken,
 import { withAuthWait } from '../logic/authWait';
 import { msUntilExpiry } from '../logic/token';
 import { disconnectRealtime } from '../api/realtime';
+import { clearError } from './errors';
 
 /** Local storage key of the token. */
 export const TOKEN_KEY = 'keelson.token';
@@ -71,6 +72,8 @@ async function adoptToken(token: string): Promise<AuthorizedUser> {
   try {
     const user = await authorizeUser();
     authStore.user = user;
+    // A new session starts without the previous one's error (the error view must not show it again).
+    clearError();
     localStorage.setItem(TOKEN_KEY, token);
     armExpiry(token);
     return user;

@@ -30,6 +30,7 @@ import {
   addThread,
   changeCommentState,
   getAllComments,
+  getCommentChanges,
   getAssigneeCandidates,
   exportBcfFile,
   getAttachmentBlob,
@@ -50,6 +51,7 @@ import {
 import { planRestore, pointToMetres, pointToMm, snapshotView } from '../logic/commentsSnapshot';
 import { NO_FILTERS, SortOrder, isFilterActive, visibleThreads, type CommentFilters } from '../logic/commentsView';
 import { authStore } from './auth';
+import { colouringView, restoreColouring } from './colouring';
 import { showToast } from './toasts';
 import { getEngine, markHidden, viewerStore } from './viewer';
 
@@ -117,6 +119,8 @@ export const commentsStore = proxy({
   assigneeCandidates: [] as AssigneeCandidate[],
   /** Object URLs of loaded attachment thumbnails by fileId ('' = none). */
   thumbnails: {} as Record<string, string>,
+  /** Per thread id, the later revision in which one of its referred objects changed or vanished. */
+  changedIn: {} as Record<string, number>,
 });
 
 const disconnect: Array<() => void> = [];
@@ -182,6 +186,7 @@ export function closeComments(): void {
   s.placingMarker = false;
   s.assigneeCandidates = [];
   s.thumbnails = {};
+  s.changedIn = {};
 }
 
 /** Toolbar toggle of the panel. */
@@ -203,6 +208,25 @@ export async function refreshComments(): Promise<void> {
     console.error('Failed to load comment threads', e);
   } finally {
     if (s.projectName === name) s.loading = false;
+  }
+  void refreshCommentChanges();
+}
+
+/**
+ * Loads which threads' referred objects changed since their revision ("changed in rev. N" on the cards).
+ * Only threads of earlier revisions can have such changes; a failure is logged only.
+ */
+async function refreshCommentChanges(): Promise<void> {
+  const s = commentsStore;
+  const name = s.projectName,
+    revision = s.revision;
+  if (!name || revision === null || !s.threads.some((t) => t.projectRevisionNumber < revision)) return;
+  try {
+    const r = await getCommentChanges(name, revision);
+    if (s.projectName !== name || s.revision !== revision) return;
+    s.changedIn = Object.fromEntries(r.threads.map((t) => [t.threadId, t.changedInRevision]));
+  } catch (e) {
+    console.error('Failed to load comment changes', e);
   }
 }
 
@@ -503,6 +527,7 @@ export async function attachSnapshot(): Promise<void> {
       hiddenCount: tree?.hiddenObjects ?? 0,
       selectedNodes: viewerStore.selection.map((i) => i.nodeId),
       clip: clip.active ? { box: clip.box, active: true } : null,
+      coloring: colouringView(),
     });
     const blob = new Blob([image.bytes as BlobPart], { type: image.type });
     const ext = image.type === 'image/jpeg' ? 'jpg' : 'png';
@@ -547,7 +572,7 @@ export async function attachFile(file: File): Promise<void> {
 }
 
 /**
- * Clicking a snapshot: restores its camera, visible and selected objects and clipping box in the viewer.
+ * Clicking a snapshot: restores its camera, visible and selected objects, clipping box and colouring in the viewer.
  * Objects the model does not have are reported in an info toast.
  */
 export async function restoreSnapshot(view: AttachmentView): Promise<void> {
@@ -568,6 +593,8 @@ export async function restoreSnapshot(view: AttachmentView): Promise<void> {
     await engine.api.setVisibility(plan.hidden, false);
     markHidden(plan.hidden, true);
   }
+  // Colouring first: a change of colouring clears the selection (application.md §4).
+  await restoreColouring(plan.coloring);
   await engine.api.setSelection(plan.selected);
   if (plan.clip) {
     await engine.api.setClipBox(plan.clip.box);

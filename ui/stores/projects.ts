@@ -5,7 +5,10 @@
  */
 import { proxy } from 'valtio';
 import { ConversionStatus, type Model, type ProgressEvent } from '../../api/contract';
+import { deleteRevisionCall, deleteRevisionComments } from '../api/admin';
 import { cancelProject, deleteModel, getModels, uploadProject } from '../api/calls';
+import { ApiError } from '../api/client';
+import { addProjectFromDirectory, addProjectFromServer } from '../api/locations';
 import { joinConversion, leaveConversion, onProgress } from '../api/realtime';
 import {
   advanceProgress,
@@ -13,6 +16,7 @@ import {
   conversionPercent,
   uploadPercent,
   type ConversionState,
+  warningText,
 } from '../logic/progress';
 import { removeRecent } from '../logic/recent';
 import { authStore } from './auth';
@@ -33,6 +37,9 @@ export const normalizeProjectName = (name: string) => name.trim().toUpperCase();
 export function projectNameFromFile(fileName: string): string {
   return normalizeProjectName(fileName.replace(/\.[^.]*$/, ''));
 }
+
+/** Uploads in flight by project name: Cancel during the upload aborts them. */
+const uploads = new Map<string, AbortController>();
 
 let subscribed = false;
 function ensureSubscribed(): void {
@@ -84,7 +91,8 @@ function handleProgress(e: ProgressEvent): void {
       void loadModels();
       break;
     case ConversionStatus.Warning:
-      if (e.message) showToast('warning', e.message, 5000);
+      // The warnings themselves are the toast's content, under the summary (application.md §4 "Warning").
+      if (e.message || e.subMessages.length) showToast('warning', warningText(e), 5000);
       break;
   }
 }
@@ -130,6 +138,11 @@ export async function loadModels(): Promise<void> {
         if (c.status !== ConversionStatus.InProgress || c.conversionId) delete projectsStore.conversions[m.name];
       }
     }
+    // A conversion that ended and left nothing in the list (an upload withdrawn by the server) has no card.
+    const listed = new Set(models.map((m) => m.name));
+    for (const [name, c] of Object.entries(projectsStore.conversions))
+      if (!listed.has(name) && c.conversionId && c.status !== ConversionStatus.InProgress)
+        delete projectsStore.conversions[name];
     projectsStore.loaded = true;
   } catch {
     /* shown by the central handler */
@@ -171,16 +184,60 @@ export async function addProject(p: {
     status: ConversionStatus.InProgress,
     startedBy: email,
   };
+  const abort = new AbortController();
+  uploads.set(name, abort);
   try {
-    const res = await uploadProject({ ...p, projectName: name, keelsonUser: email }, (loaded, total) => {
-      const c = projectsStore.conversions[name];
-      if (c) c.percent = advanceProgress(c.percent, uploadPercent(loaded, total));
-    });
+    const res = await uploadProject(
+      { ...p, projectName: name, keelsonUser: email },
+      (loaded, total) => {
+        const c = projectsStore.conversions[name];
+        if (c) c.percent = advanceProgress(c.percent, uploadPercent(loaded, total));
+      },
+      abort.signal,
+    );
     track(res.projectName, res.conversionId, { percent: 20, message: 'Converting', startedBy: email });
     if (res.projectName !== name) delete projectsStore.conversions[name];
   } catch (e) {
     delete projectsStore.conversions[name];
+    if ((e as Error).name === 'AbortError') {
+      showToast('info', `Canceled adding project ${name}`, 5000);
+      void loadModels();
+      return;
+    }
     // 409: the project is already being added; the list carries its conversion to observe.
+    void loadModels();
+    throw e;
+  } finally {
+    if (uploads.get(name) === abort) uploads.delete(name);
+  }
+}
+
+/** A project in a configured location: a file in a server directory, or another Keelson server's project. */
+export type LocationSource = { kind: 'directory'; path: string } | { kind: 'server'; url: string; project: string };
+
+/**
+ * Adds a project from a project location and follows its conversion like an upload's (application.md §4;
+ * the server reads the file itself, so progress starts at the conversion's 20 %). A 409 shows 'Adding the
+ * project {name} is already in progress' and observes that conversion; other failures show the server's
+ * message. @throws ApiError after showing it.
+ */
+export async function addProjectFromLocation(
+  source: LocationSource,
+  p: { projectName: string; description: string; overwriteIfExists: boolean },
+): Promise<void> {
+  const name = normalizeProjectName(p.projectName);
+  const email = authStore.user?.email ?? '';
+  const params = { ...p, projectName: name };
+  try {
+    const res =
+      source.kind === 'directory'
+        ? await addProjectFromDirectory(source.path, params)
+        : await addProjectFromServer(source.url, email, params);
+    track(res.projectName, res.conversionId, { percent: 20, message: 'Converting', startedBy: email });
+  } catch (e) {
+    if (e instanceof ApiError && e.status === 409)
+      showToast('error', `Adding the project ${name} is already in progress`);
+    else if (e instanceof ApiError && e.status !== 401) showToast('error', e.message);
     void loadModels();
     throw e;
   }
@@ -188,6 +245,11 @@ export async function addProject(p: {
 
 /** Cancels a conversion started by this user (application.md §4). */
 export async function cancelConversion(name: string): Promise<void> {
+  const upload = uploads.get(name);
+  if (upload && !projectsStore.conversions[name]?.conversionId) {
+    upload.abort();
+    return;
+  }
   await cancelProject(name);
 }
 
@@ -208,5 +270,28 @@ export async function removeFailedProject(name: string): Promise<void> {
   }
   delete projectsStore.conversions[name];
   projectsStore.models = projectsStore.models.filter((m) => m.name !== name || m.revisions.length > 0);
+  await loadModels();
+}
+
+/**
+ * Deletes a project with all its revisions and comments (admin:view; application.md §2 "Start view", §8):
+ * toast 'Project {name} is deleted'; the recent entry goes too.
+ */
+export async function deleteProject(name: string): Promise<void> {
+  await deleteModel(name);
+  removeRecent(localStorage, name);
+  showToast('success', `Project ${name} is deleted`);
+  await loadModels();
+}
+
+/**
+ * Deletes one revision of a project with more than one (admin:view), and its comments when `withComments`
+ * (POST .../delete-revision-comments first, so nothing is left pointing at a missing revision): toast
+ * 'Revision {n} is deleted'.
+ */
+export async function deleteRevision(name: string, revision: number, withComments: boolean): Promise<void> {
+  if (withComments) await deleteRevisionComments(name, revision);
+  await deleteRevisionCall(name, revision);
+  showToast('success', `Revision ${revision} is deleted`);
   await loadModels();
 }

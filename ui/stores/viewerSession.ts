@@ -16,7 +16,7 @@
 import { subscribeKey } from 'valtio/utils';
 import { navigate } from 'wouter/use-browser-location';
 import { openViewerConnection, type ViewerConnection } from '../api/viewerConnection';
-import { authHeaders } from '../api/client';
+import { ApiError, authHeaders } from '../api/client';
 import { getMaintenanceStatus, getModelObjects, getProjectInfo, getPropertyColumns, sceneUrl } from '../api/calls';
 import { EngineClient } from '../engine/EngineClient';
 import { idleTimeoutMs, startIdleTimer, type IdleTimer } from '../logic/idleTimer';
@@ -25,6 +25,8 @@ import { authStore } from './auth';
 import { setCurrentProject } from './currentProject';
 import { storeError } from './errors';
 import { handleCommentsEngineEvent } from './comments';
+import { resetComparison } from './comparison';
+import { resetColouring } from './colouring';
 import { openCustomTrees } from './customTrees';
 import { connectSections, handleSectionsEvent, loadSavedSections, resetSections } from './sections';
 import { connectSurfaceObjects } from './surfaceObjects';
@@ -106,13 +108,14 @@ function newCanvas(host: HTMLElement): HTMLCanvasElement {
 }
 
 /**
- * Opens `target` in the viewer (closing any open session first). Errors do not escape: a failing status
- * check goes to the error view ('Keelson calculation service unavailable'), a failing load shows an error
- * toast and the overlay 'The model could not be opened'.
+ * Opens `target` in the viewer (closing any open session first). Errors do not escape: a model or revision
+ * that does not exist (404) shows 'Project X not found' / 'Revision N of project X not found' in a toast
+ * and the overlay and does not enter 'Recent'; any other failing status check goes to the error view
+ * ('Keelson calculation service unavailable'); a failing load shows an error toast and the overlay 'The
+ * model could not be opened'. The model enters 'Recent' once its revision info has been read.
  */
 export function openViewerSession(target: ViewerSessionTarget): void {
   closeViewerSession();
-  addRecent(localStorage, target.modelName);
   setCurrentProject(target.modelName, null);
   const session: Session = { target, run: null, connection: null, idle: null, toast: null, stop: [] };
   current = session;
@@ -143,7 +146,9 @@ export function closeViewerSession(): void {
   if (session.toast !== null) closeToast(session.toast);
   resetViewer();
   resetTools();
+  resetColouring();
   resetSections();
+  resetComparison();
 }
 
 /** Opens the model again after an inactivity timeout ('Reconnect'). No-op while the viewer is open. */
@@ -186,7 +191,9 @@ function shutDown(session: Session, reason: 'inactivity' | 'connection-lost', te
   session.idle = null;
   resetViewer();
   resetTools();
+  resetColouring();
   resetSections(session.target.modelName);
+  resetComparison();
   markViewerClosed(reason);
   if (session.toast !== null) closeToast(session.toast);
   session.toast = showToast('info', text, -1);
@@ -210,7 +217,9 @@ function stopRun(run: Run): void {
 function startRun(target: ViewerSessionTarget): Run {
   resetViewer();
   resetTools();
+  resetColouring();
   resetSections(target.modelName);
+  resetComparison();
   const run: Run = { cancelled: false, client: null, canvas: newCanvas(target.host), disconnect: [] };
   const fail = (message: string, redirect: boolean) => {
     if (run.cancelled) return;
@@ -241,7 +250,9 @@ async function waitForInstance(
     try {
       status = (await getMaintenanceStatus(target.modelName, target.revision, user)).status;
     } catch (e) {
-      fail((e as Error).message, true);
+      const notFound = e instanceof ApiError && e.status === 404;
+      if (notFound && !run.cancelled) showToast('error', e.message);
+      fail((e as Error).message, !notFound);
       return false;
     }
     if (run.cancelled) return false;
@@ -265,6 +276,7 @@ async function load(
   const info = await getProjectInfo(modelName, target.revision);
   if (run.cancelled) return;
   setCurrentProject(modelName, info);
+  addRecent(localStorage, modelName);
   setViewerRevision(info.revision);
   const table = await getModelObjects(modelName, info.revision);
   if (run.cancelled) return;

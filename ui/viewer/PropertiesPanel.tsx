@@ -6,9 +6,12 @@
  */
 import { useEffect, useState } from 'react';
 import { useSnapshot } from 'valtio';
+import { ObjectStatusRow } from '../approval/ObjectStatusRow';
 import { getProperties } from '../api/calls';
-import { mergeProperties, toPropertyRows, type PropertyRow } from '../logic/propertyRows';
+import { configuredProperties, mergeProperties, toPropertyRows, type PropertyItem } from '../logic/propertyRows';
+import { loadObjectProperties, objectPropertiesStore } from '../stores/objectProperties';
 import { viewerStore } from '../stores/viewer';
+import { PropertiesComparison } from '../compare/PropertiesComparison';
 
 /** At most this many objects are fetched for a merged multi-selection. */
 export const MAX_MERGED_OBJECTS = 50;
@@ -16,14 +19,19 @@ const LOADING_DELAY_MS = 300;
 
 export function PropertiesPanel({ modelName }: { modelName: string }) {
   const { selection, revision, objects } = useSnapshot(viewerStore);
-  const [rows, setRows] = useState<PropertyRow[] | null>(null);
+  const [items, setItems] = useState<PropertyItem[] | null>(null);
+  useSnapshot(objectPropertiesStore); // re-render when the config arrives or is saved
   const [loading, setLoading] = useState(false);
   const [failed, setFailed] = useState<string | null>(null);
   const nodes = selection.map((s) => s.nodeId);
   const key = nodes.slice(0, MAX_MERGED_OBJECTS).join(',');
 
   useEffect(() => {
-    setRows(null);
+    void loadObjectProperties();
+  }, []);
+
+  useEffect(() => {
+    setItems(null);
     setFailed(null);
     if (!key || revision === null) return;
     const ctl = new AbortController();
@@ -31,7 +39,7 @@ export function PropertiesPanel({ modelName }: { modelName: string }) {
     const ids = key.split(',').map(Number);
     Promise.all(ids.map((i) => getProperties(modelName, revision, i, ctl.signal)))
       .then((res) => {
-        if (!ctl.signal.aborted) setRows(toPropertyRows(mergeProperties(res.map((r) => r.properties))));
+        if (!ctl.signal.aborted) setItems(mergeProperties(res.map((r) => r.properties)));
       })
       .catch((e: Error) => {
         if (!ctl.signal.aborted && e.name !== 'AbortError') setFailed(e.message);
@@ -54,6 +62,10 @@ export function PropertiesPanel({ modelName }: { modelName: string }) {
   const parent = nodes.every((n) => parentOf(n) === parentOf(nodes[0])) ? parentOf(nodes[0]) : -1;
   const parentName = parent >= 0 && table ? table[parent]?.name : null;
   void objects;
+  // the configured quantities of the selection's object type (all selected objects of one type)
+  const type = table?.[nodes[0]]?.type ?? null;
+  const oneType = type && nodes.every((n) => table?.[n]?.type === type) ? type : null;
+  const rows = items && toPropertyRows(configuredProperties(items, oneType, objectPropertiesStore.config));
 
   return (
     <section
@@ -100,6 +112,14 @@ export function PropertiesPanel({ modelName }: { modelName: string }) {
           )
         ) : (
           loading && <p className="px-4 py-3 text-sm text-slate-500">Loading properties…</p>
+        )}
+        <PropertiesComparison nodes={nodes} />
+        {revision !== null && table && (
+          <ObjectStatusRow
+            projectName={modelName}
+            revision={revision}
+            ids={nodes.flatMap((n) => (table[n] ? [table[n].id] : []))}
+          />
         )}
       </div>
     </section>

@@ -13,6 +13,8 @@ import { toolsStore } from '../stores/tools';
 import { toggleTree, viewerStore } from '../stores/viewer';
 import { featuresStore } from '../stores/viewerFeatures';
 import { AnnotationSettingsMenu, SnapSettingsMenu } from './ToolMenus';
+import { ComparisonMenu } from '../compare/ComparisonMenu';
+import { ColouringMenu } from '../colouring/ColouringMenu';
 import { getCommand, type CommandState } from './commands';
 import { runCommand, snapshotCommandState } from './runCommand';
 import { StrokeIcon } from '../components/StrokeIcon';
@@ -120,7 +122,9 @@ export function ViewerToolbar() {
       </div>
       <div className="panel absolute bottom-3 left-3 z-10 flex items-center gap-1 p-1">
         <AnnotationSettingsMenu />
+        <ColouringMenu />
         <SnapSettingsMenu />
+        <ComparisonMenu />
         <button
           type="button"
           className={`btn-ghost ${walkMode ? 'bg-brand-50 text-brand-700' : ''}`}

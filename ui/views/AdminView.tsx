@@ -4,12 +4,14 @@
  * Each tab is its own component under ui/admin/.
  */
 import { Tab, TabGroup, TabList, TabPanel, TabPanels } from '@headlessui/react';
+import { useEffect } from 'react';
 import { Link } from 'wouter';
 import { useSnapshot } from 'valtio';
 import { ProjectsTab } from '../admin/ProjectsTab';
 import { SchedulingTab } from '../admin/SchedulingTab';
 import { SettingsTab } from '../admin/SettingsTab';
 import { UsersTab } from '../admin/UsersTab';
+import { openAdminPanel } from '../stores/admin';
 import { authStore, hasPermission } from '../stores/auth';
 
 const TABS = [
@@ -21,8 +23,11 @@ const TABS = [
 
 export function AdminView() {
   const { user } = useSnapshot(authStore);
+  const isAdmin = !!user && hasPermission('admin:view');
+  useEffect(() => {
+    if (isAdmin) void openAdminPanel();
+  }, [isAdmin]);
   if (!user) return null;
-  const isAdmin = hasPermission('admin:view');
   return (
     <div className="flex-1 overflow-auto px-8 py-8">
       <div className="mx-auto max-w-6xl space-y-6">

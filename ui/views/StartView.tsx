@@ -1,21 +1,30 @@
 /**
  * Start view (application.md §2 "Start view"): vertical tabs Recent and Browse with project cards, the
- * 'Add project' button for upload:model, converting cards that survive a reload. On entry the current
- * model data is reset.
+ * 'Add project' button for upload:model, converting cards that survive a reload and other users'
+ * conversions as they start ('projectsChanged'), deleting revisions and projects for admin:view (with
+ * confirmation), the 'What's new' list with the licence banner and the once-a-day licence notice. On entry
+ * the current model data is reset.
  */
 import { Tab, TabGroup, TabList, TabPanel, TabPanels } from '@headlessui/react';
 import { useEffect, useMemo, useState } from 'react';
 import { useLocation } from 'wouter';
 import { useSnapshot } from 'valtio';
 import type { Model } from '../../api/contract';
-import { AddProjectDialog, type AddProjectRequest } from '../components/AddProjectDialog';
+import { onProjectsChanged } from '../api/realtime';
+import { ConfirmDialog } from '../components/ConfirmDialog';
+import { type AddLocationRequest, AddProjectDialog, type AddProjectRequest } from '../components/AddProjectDialog';
 import { ProjectCard } from '../components/ProjectCard';
+import { WhatsNew } from '../components/WhatsNew';
 import { addRecent, readRecent } from '../logic/recent';
 import { authStore, hasPermission } from '../stores/auth';
 import { resetCurrentProject } from '../stores/currentProject';
+import { checkLicense } from '../stores/license';
 import {
   addProject,
+  addProjectFromLocation,
   cancelConversion,
+  deleteProject,
+  deleteRevision,
   hasActiveConversions,
   loadModels,
   projectsStore,
@@ -25,7 +34,20 @@ import {
 /** Model list refresh while a conversion runs (a safety net next to the socket events), ms. */
 const CONVERSION_POLL_MS = 4000;
 
-function Cards({ names, models, empty }: { names: string[]; models: ReadonlyMap<string, Model>; empty: string }) {
+/** What a delete icon asks to confirm: a project, or one revision of it. */
+type DeleteRequest = { project: string; revision: number | null };
+
+function Cards({
+  names,
+  models,
+  empty,
+  onDelete,
+}: {
+  names: string[];
+  models: ReadonlyMap<string, Model>;
+  empty: string;
+  onDelete: (r: DeleteRequest) => void;
+}) {
   const snap = useSnapshot(projectsStore);
   const { user } = useSnapshot(authStore);
   const [, navigate] = useLocation();
@@ -46,6 +68,9 @@ function Cards({ names, models, empty }: { names: string[]; models: ReadonlyMap<
           }}
           onCancel={(n) => void cancelConversion(n).catch(() => {})}
           onRemove={(n) => void removeFailedProject(n)}
+          canDelete={hasPermission('admin:view')}
+          onDeleteProject={(project) => onDelete({ project, revision: null })}
+          onDeleteRevision={(project, revision) => onDelete({ project, revision })}
         />
       ))}
     </div>
@@ -54,19 +79,38 @@ function Cards({ names, models, empty }: { names: string[]; models: ReadonlyMap<
 
 export function StartView() {
   const snap = useSnapshot(projectsStore);
-  useSnapshot(authStore);
   const [dialogOpen, setDialogOpen] = useState(false);
   /** 0 = Recent, 1 = Browse; an upload switches to Browse, where its converting card appears. */
   const [tab, setTab] = useState(0);
   const [recent, setRecent] = useState<string[]>(() => readRecent(localStorage));
+  const [deleting, setDeleting] = useState<DeleteRequest | null>(null);
+  const [withComments, setWithComments] = useState(true);
+  // user is read so the view follows permission changes (hasPermission reads the store itself).
+  const { token, user: _user } = useSnapshot(authStore);
 
   useEffect(() => {
     resetCurrentProject();
     void loadModels();
+    void checkLicense();
     setRecent(readRecent(localStorage));
     const t = setInterval(() => hasActiveConversions() && void loadModels(), CONVERSION_POLL_MS);
     return () => clearInterval(t);
   }, []);
+
+  // Other users' conversions: the list (and with it the converting card and its room) follows at once.
+  useEffect(() => (token ? onProjectsChanged(token, () => void loadModels()) : undefined), [token]);
+
+  function confirmDelete() {
+    const d = deleting;
+    setDeleting(null);
+    if (!d) return;
+    const done = d.revision === null ? deleteProject(d.project) : deleteRevision(d.project, d.revision, withComments);
+    done
+      .then(() => setRecent(readRecent(localStorage)))
+      .catch(() => {
+        /* the central handler has shown the error */
+      });
+  }
 
   const models = useMemo(() => new Map(snap.models.map((m) => [m.name, m as Model])), [snap.models]);
   // Browse: every listed model plus uploads the list does not show yet.
@@ -84,6 +128,13 @@ export function StartView() {
     setTab(1);
     addProject(r).catch(() => {
       /* the central handler has shown the error */
+    });
+  }
+
+  function submitLocation(r: AddLocationRequest) {
+    setTab(1);
+    addProjectFromLocation(r.source, r).catch(() => {
+      /* addProjectFromLocation has shown the error */
     });
   }
 
@@ -111,14 +162,40 @@ export function StartView() {
         </TabList>
         <TabPanels className="min-w-0 flex-1">
           <TabPanel>
-            <Cards names={recentNames} models={models} empty="No recent models" />
+            <Cards names={recentNames} models={models} empty="No recent models" onDelete={setDeleting} />
           </TabPanel>
           <TabPanel>
-            <Cards names={browse} models={models} empty="No models to display" />
+            <Cards names={browse} models={models} empty="No models to display" onDelete={setDeleting} />
           </TabPanel>
         </TabPanels>
+        <WhatsNew />
       </TabGroup>
-      <AddProjectDialog open={dialogOpen} onClose={() => setDialogOpen(false)} onSubmit={submit} />
+      <ConfirmDialog
+        open={deleting !== null}
+        title={deleting?.revision == null ? 'Delete project' : 'Delete revision'}
+        text={
+          deleting?.revision == null
+            ? `Delete the project ${deleting?.project ?? ''} with all its revisions and comments? This cannot be undone.`
+            : `Delete revision ${deleting.revision} of the project ${deleting.project}? This cannot be undone.`
+        }
+        confirmLabel="Delete"
+        danger
+        onCancel={() => setDeleting(null)}
+        onConfirm={confirmDelete}
+      >
+        {deleting?.revision != null && (
+          <label className="flex items-center gap-2 text-sm text-slate-700">
+            <input type="checkbox" checked={withComments} onChange={(e) => setWithComments(e.target.checked)} />
+            Also delete the comments of this revision
+          </label>
+        )}
+      </ConfirmDialog>
+      <AddProjectDialog
+        open={dialogOpen}
+        onClose={() => setDialogOpen(false)}
+        onSubmit={submit}
+        onSubmitLocation={submitLocation}
+      />
     </div>
   );
 }

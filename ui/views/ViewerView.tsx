@@ -9,16 +9,19 @@
 import { useEffect, useRef } from 'react';
 import { useSearch } from 'wouter';
 import { useSnapshot } from 'valtio';
+import { StatusColouringPanel } from '../approval/StatusColouringPanel';
 import { CommentsOverlay } from '../comments/CommentsOverlay';
 import { RightPanels } from '../comments/RightPanels';
 import { parseRevisionParam } from '../logic/format';
 import { loadPercent, viewerStore, type ViewerClosedReason } from '../stores/viewer';
 import { closeViewerSession, openViewerSession, reconnectViewerSession } from '../stores/viewerSession';
+import { ColouringLegend } from '../colouring/ColouringLegend';
 import { ClippingControls } from '../viewer/ClippingControls';
 import { ContextMenu } from '../viewer/ContextMenu';
 import { DeleteSectionDialog } from '../viewer/DeleteSectionDialog';
 import { EngineStateMarker } from '../viewer/EngineStateMarker';
 import { MeasurePanel } from '../viewer/MeasurePanel';
+import { ComparisonSummary } from '../compare/ComparisonSummary';
 import { FrameScale, MouseCoordinates } from '../viewer/MouseCoordinates';
 import { SectionDialog } from '../viewer/SectionDialog';
 import { ModelTreePanel } from '../viewer/ModelTreePanel';
@@ -157,6 +160,9 @@ export function ViewerView({ modelName }: { modelName: string }) {
             <MouseCoordinates />
             <ClippingControls />
             <MeasurePanel />
+            <ComparisonSummary />
+            <ColouringLegend />
+            <StatusColouringPanel projectName={modelName} />
           </>
         )}
         <SectionDialog />

@@ -272,6 +272,7 @@ export function visInfoToView(doc: XmlNode, index: ObjectIndex): ReadView {
       referredObjects,
       isClippingEnabled: clippingBox !== null,
       isWorkplaneEnabled: false,
+      coloring: null,
       savedView,
       workplane: null,
       clippingBox,

@@ -47,7 +47,8 @@ export interface RevisionWriteResult {
 }
 
 /**
- * Writes `{modelName}.sc`, objects.json, properties.json and thumbnail.png into `dir` (must exist).
+ * Writes `{modelName}.sc`, objects.json, properties.json and thumbnail.png into `dir` (must exist);
+ * `files.thumbnail` false leaves the thumbnail out (the conversion's Screenshot option off).
  * @throws Error when modelName is empty or contains a path separator or '..', when properties is not
  *   parallel to objects, or when the package writer refuses a mesh; file system errors pass through.
  */
@@ -56,6 +57,7 @@ export async function writeRevisionFiles(
   dir: string,
   modelName: string,
   options?: ScenePackageOptions,
+  files: { thumbnail?: boolean } = {},
 ): Promise<RevisionWriteResult> {
   if (!modelName || /[\\/\0]/.test(modelName) || modelName.includes('..'))
     throw new Error(`Invalid model name for a revision file: "${modelName}"`);
@@ -79,7 +81,8 @@ export async function writeRevisionFiles(
   };
   await writeFile(path.join(dir, REVISION_FILES.objects), JSON.stringify(objectsFile));
   await writeFile(path.join(dir, REVISION_FILES.properties), JSON.stringify(result.properties));
-  await writeFile(path.join(dir, REVISION_FILES.thumbnail), thumbnailPng(result.meshes, result.info.bounds));
+  if (files.thumbnail !== false)
+    await writeFile(path.join(dir, REVISION_FILES.thumbnail), thumbnailPng(result.meshes, result.info.bounds));
   return { scFile, bytes, triangles };
 }
 

@@ -1,0 +1,62 @@
+/**
+ * Hands a stored original to its reserved conversion, the same for every source of a project (upload,
+ * server directory, other Keelson server, scheduled update; application.md §4 "Model conversion"): a .zip
+ * has its single OCX entry extracted first, so a bad archive is refused with 400; any failure withdraws
+ * the reservation and removes what was written.
+ */
+import { rm } from 'node:fs/promises';
+import path from 'node:path';
+import type { ServerConfig } from '../config';
+import { Errors } from '../errors';
+import type { ConversionManager } from './ConversionManager';
+import { extractSingleOcxFromZip, isZipFile, maxUnpackedBytes, ZipArchiveError } from './unzip';
+
+/** DATA_DIR/uploads/{conversionId}-{file name with unsafe characters replaced}: where originals are kept. */
+export function storedOriginalPath(dataDir: string, conversionId: string, fileName: string): string {
+  return path.join(dataDir, 'uploads', `${conversionId}-${path.basename(fileName).replace(/[^\w.-]/g, '_')}`);
+}
+
+/**
+ * Starts the conversion `conversionId` of the original at `stored` (kept as the revision's original).
+ * A conversion cancelled meanwhile keeps nothing.
+ * @throws ApiError 400 for a bad archive (the reservation is released and the files removed).
+ */
+export async function startStoredConversion(
+  conversions: ConversionManager,
+  config: Pick<ServerConfig, 'dataDir' | 'maxUploadMb' | 'maxUnpackedMb'>,
+  conversionId: string,
+  stored: string,
+  opts: { description: string; replace: boolean },
+): Promise<void> {
+  let input = stored;
+  let scratch: string | null = null;
+  try {
+    if (path.extname(stored).toLowerCase() === '.zip' || (await isZipFile(stored))) {
+      scratch = path.join(config.dataDir, 'uploads', `${conversionId}-extracted`);
+      input = await extractSingleOcxFromZip(
+        stored,
+        scratch,
+        maxUnpackedBytes(config.maxUploadMb, config.maxUnpackedMb),
+      );
+    }
+  } catch (e) {
+    await rm(stored, { force: true });
+    if (scratch) await rm(scratch, { recursive: true, force: true });
+    await conversions.release(conversionId);
+    if (e instanceof ZipArchiveError) throw Errors.badArchive(e.message);
+    throw e;
+  }
+  if (!conversions.isActive(conversionId)) {
+    await rm(stored, { force: true });
+    if (scratch) await rm(scratch, { recursive: true, force: true });
+    return;
+  }
+  conversions.start(conversionId, {
+    input,
+    original: scratch ? stored : undefined,
+    scratch: scratch ? [scratch] : [],
+    description: opts.description,
+    replace: opts.replace,
+    deleteInputOnFailure: true,
+  });
+}

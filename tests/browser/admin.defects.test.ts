@@ -1,0 +1,184 @@
+/**
+ * Defects found when Keelson was tried as a new user would, each reproduced in Chromium against a real
+ * server (issue "The admin area and the rest of the application shell" §4):
+ * D1 the error view kept a wrong password's refusal; D2 an unknown model or revision said 'calculation
+ * service unavailable' and entered Recent; D3 Remove was offered on someone else's failed conversion;
+ * D4 a forced password change was not enforced by the route guard; D5 no Cancel while the file uploads.
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium } from './support/chromium';
+import { samplesDir, startServer, type RunningServer } from './support/keelsonServer';
+import { apiRequest, newLoggedInPage, seedSample, shutDown } from './support/seed';
+
+const MODEL = 'NAPA-OCX_M1';
+const READER = { email: 'reader@other.org', fullName: 'Rita Reader', password: 'reader-password' };
+
+let server: RunningServer;
+let browser: Browser;
+let admin: string;
+
+async function loginToken(email: string, password: string): Promise<string> {
+  const r = await apiRequest(server.url, undefined, 'POST', '/api/auth/viewer/default/login', { email, password });
+  const text = await r.text();
+  expect(r.status, text).toBe(200);
+  return (JSON.parse(text) as { token: string }).token;
+}
+
+/** Records in the page whether a button named `name` ever appeared inside the card of `project`. */
+async function watchForButton(page: Page, project: string, name: string): Promise<void> {
+  await page.evaluate(
+    ([p, n]) => {
+      const w = window as unknown as { sawButton: boolean };
+      w.sawButton = false;
+      const check = () => {
+        const card = document.querySelector(`[data-testid="project-card-${p}"]`);
+        if (card && [...card.querySelectorAll('button')].some((b) => b.textContent?.trim() === n)) w.sawButton = true;
+      };
+      new MutationObserver(check).observe(document.body, { subtree: true, childList: true, characterData: true });
+    },
+    [project, name] as const,
+  );
+}
+const sawButton = (page: Page) => page.evaluate(() => (window as unknown as { sawButton: boolean }).sawButton);
+
+beforeAll(async () => {
+  server = await startServer();
+  admin = await seedSample(server, { email: 'admin@yard.com', fullName: 'Ada Admin', password: 'admin-pw-12' }, MODEL);
+  const reg = await apiRequest(server.url, undefined, 'POST', '/api/auth/viewer/default/register', READER);
+  expect(reg.status).toBe(200);
+  const grant = await apiRequest(
+    server.url,
+    admin,
+    'PATCH',
+    `/api/default/viewer/users?email=${encodeURIComponent(READER.email)}`,
+    { permissions: [`project:${MODEL}`] },
+  );
+  expect(grant.status, await grant.text()).toBe(200);
+  browser = await launchChromium();
+});
+
+afterAll(async () => {
+  await shutDown(server, browser);
+});
+
+describe('D1: the error view after a wrong password', () => {
+  it('does not keep showing the refusal', async () => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await page.goto(`${server.url}/login`);
+    await page.getByLabel('E-mail').fill(READER.email);
+    await page.getByLabel('Password', { exact: true }).fill('wrong-password');
+    await page.getByRole('button', { name: 'Login' }).click();
+    await page.getByText('Invalid e-mail or password').waitFor();
+    // Nothing is stored for the error view: it sends the visitor on (to / and then to /login).
+    await page.goto(`${server.url}/error`);
+    await page.waitForURL(`${server.url}/login`);
+    expect(await page.evaluate(() => sessionStorage.getItem('keelson.error'))).toBeNull();
+    await context.close();
+  });
+});
+
+describe('D2: an unknown model or revision', () => {
+  it('says the model or revision was not found and does not enter Recent', async () => {
+    const page = await newLoggedInPage(browser, await loginToken(READER.email, READER.password));
+    await page.goto(`${server.url}/NO-SUCH-SHIP`);
+    await page.getByTestId('toast-error').getByText('Project NO-SUCH-SHIP not found').waitFor();
+    expect(new URL(page.url()).pathname).toBe('/NO-SUCH-SHIP');
+    expect(await page.getByText(/calculation service unavailable/).count()).toBe(0);
+    await page.goto(`${server.url}/${MODEL}?revision=9`);
+    await page.getByTestId('toast-error').getByText(`Revision 9 of project ${MODEL} not found`).waitFor();
+    const recent = await page.evaluate(() => localStorage.getItem('Recent'));
+    expect(JSON.parse(recent ?? '[]')).toEqual([]);
+    await page.context().close();
+  });
+});
+
+describe("D3: someone else's failed conversion", () => {
+  it('offers Remove to its starter only', async () => {
+    const reader = await newLoggedInPage(browser, await loginToken(READER.email, READER.password));
+    const starter = await newLoggedInPage(browser, admin);
+    for (const p of [reader, starter]) {
+      await p.goto(`${server.url}/`);
+      await p.getByRole('tab', { name: 'Browse' }).click();
+      await p.getByTestId(`project-card-${MODEL}`).waitFor();
+      await watchForButton(p, MODEL, 'Remove');
+    }
+    // A new revision that fails late: the model file cut short (the reading takes a while before it fails).
+    const whole = readFileSync(path.join(samplesDir, 'NAPA-OCX_M8.3docx'));
+    const form = new FormData();
+    form.append('file', new Blob([whole.subarray(0, Math.floor(whole.length * 0.9))]), 'broken.3docx');
+    const up = await apiRequest(
+      server.url,
+      admin,
+      'POST',
+      `/api/viewer/project/add/project-uploaded?projectName=${MODEL}`,
+      form,
+    );
+    expect(up.status, await up.text()).toBe(200);
+    // Both pages followed the conversion live to its failure.
+    for (const p of [reader, starter])
+      await p.getByTestId('toast-error').getByText(`Failed to add project ${MODEL}`).waitFor({ timeout: 120_000 });
+    expect(await sawButton(starter)).toBe(true);
+    expect(await sawButton(reader)).toBe(false);
+    await reader.context().close();
+    await starter.context().close();
+  });
+});
+
+describe('D4: a forced password change', () => {
+  it('is enforced by the route guard on every route', async () => {
+    const user = { email: 'forced@other.org', fullName: 'Fred Forced', password: 'set-by-admin' };
+    const reg = await apiRequest(server.url, admin, 'POST', '/api/auth/viewer/default/register', {
+      ...user,
+      requirePasswordReset: true,
+    });
+    expect(reg.status).toBe(200);
+    const page = await newLoggedInPage(browser, await loginToken(user.email, user.password));
+    for (const route of ['/', '/admin', `/${MODEL}`]) {
+      await page.goto(`${server.url}${route}`);
+      await page.waitForURL(`${server.url}/changePassword`);
+    }
+    await page.getByText('Your password must be changed before you continue.').waitFor();
+    await page.context().close();
+  });
+});
+
+describe('D5: Cancel while the file uploads', () => {
+  it('aborts the upload and removes the card', async () => {
+    const page = await newLoggedInPage(browser, admin);
+    await page.goto(`${server.url}/`);
+    // A slow line, so that the upload phase lasts.
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send('Network.enable');
+    await cdp.send('Network.emulateNetworkConditions', {
+      offline: false,
+      latency: 0,
+      downloadThroughput: -1,
+      uploadThroughput: 32 * 1024,
+    });
+    await page.getByRole('button', { name: 'Add project' }).click();
+    await page.locator('input[type="file"]').setInputFiles(path.join(samplesDir, 'NAPA-OCX_M8.3docx'));
+    await page.getByLabel('Project name').fill('SLOW');
+    await page.getByRole('button', { name: 'Add', exact: true }).click();
+    const progress = page.getByTestId('progress-SLOW');
+    await progress.getByText('Uploading').waitFor();
+    await progress.getByRole('button', { name: 'Cancel' }).click();
+    await page.getByText('Canceled adding project SLOW').waitFor();
+    await page.getByTestId('project-card-SLOW').waitFor({ state: 'detached' });
+    await cdp.send('Network.emulateNetworkConditions', {
+      offline: false,
+      latency: 0,
+      downloadThroughput: -1,
+      uploadThroughput: -1,
+    });
+    // The server kept nothing of it: no project, no running conversion of that name.
+    const models = (await (await apiRequest(server.url, admin, 'GET', '/api/viewer/project/models')).json()) as Array<{
+      name: string;
+    }>;
+    expect(models.some((m) => m.name === 'SLOW')).toBe(false);
+    await page.context().close();
+  });
+});
