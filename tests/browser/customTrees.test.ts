@@ -6,6 +6,9 @@
  * hiding by the folder's checkbox removes the plates from the picture and selecting by folder selects them;
  * removing a plate and deleting the folder give the §8 toasts.
  */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from './support/chromium';
@@ -24,6 +27,7 @@ let server: RunningServer;
 let browser: Browser;
 let ann: Page;
 let bob: Page;
+const shots = mkdtempSync(path.join(tmpdir(), 'keelson-custom-trees-'));
 
 beforeAll(async () => {
   server = await startServer();
@@ -116,6 +120,8 @@ describe('custom model trees', () => {
       .getByRole('button', { name: `Add selection to ${FOLDER}` })
       .click();
     await toast(ann, `${n} geometries were not added to "${FOLDER}" because they already exist in the tree.`).waitFor();
+    // A picture of the panel with the open folder, for a person to look at.
+    await ann.getByTestId('model-tree').screenshot({ path: path.join(shots, 'custom-tree-panel.png') });
     // Bob's folder holds the same plates: selecting by it selects n objects.
     await expect
       .poll(() =>
