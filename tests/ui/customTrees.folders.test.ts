@@ -25,15 +25,16 @@ const tag = (id: number, name: string, parent: number | null, children: Tag[] = 
 });
 const root = tag(1, 'Custom-model-tree', null, [tag(2, 'Deck plates', 1, [tag(4, 'Aft', 2)]), tag(3, 'Stiffeners', 1)]);
 const tagged: GeometryTags[] = [
+  // Server order (by key); folders list their objects by name.
+  { geometryName: 'Stiffener', id: 'ST1', guid: 'G-ST1', tagIds: [3, 2] },
   // GUID wins over the id: the part was renamed and got a new OCX id in the newer revision.
   { geometryName: 'Deck 1', id: 'OLD-ID', guid: 'G-P1', tagIds: [2] },
   { geometryName: 'Plate B', id: 'PL2', guid: null, tagIds: [4] },
-  { geometryName: 'Stiffener', id: 'ST1', guid: 'G-ST1', tagIds: [3, 2] },
   { geometryName: 'Gone', id: 'X', guid: 'G-X', tagIds: [3] },
 ];
 
 describe('tagFolders', () => {
-  it('nests the root tag children as folders with the objects matched by GUID, else by OCX id', () => {
+  it('nests the root tag children as folders with the objects matched by GUID, else by OCX id, by name', () => {
     expect(tagFolders(root, tagged, objects)).toEqual([
       { id: 2, name: 'Deck plates', folders: [{ id: 4, name: 'Aft', folders: [], objects: [2] }], objects: [0, 3] },
       { id: 3, name: 'Stiffeners', folders: [], objects: [3] },
@@ -75,7 +76,7 @@ describe('ModelTree with custom trees', () => {
     const rows = new TreeRows(tree);
     rows.expand(custom);
     rows.expand(deck);
-    const folders = tagFolders(root, tagged.slice(0, 2), objects);
+    const folders = tagFolders(root, tagged.slice(1, 3), objects);
     const rebuilt = new ModelTree('SHIP', objects, { customTrees: folders });
     const keys = new Set(rows.expandedFolderKeys());
     expect([...keys]).toEqual(['/Structures (SHIP)', '/Custom-model-tree', '/Custom-model-tree/Deck plates']);

@@ -6,16 +6,19 @@
 import type { GeometryTags, Tag } from '../../api/contract';
 import type { TreeTagFolder } from './ModelTree';
 
-/** The part of an object row that identifies it across revisions. */
+/** The part of an object row that identifies it across revisions, and its name (folder order). */
 export interface TaggableObject {
   id: string;
   guid: string | null;
+  name: string;
 }
+
+const byName = new Intl.Collator(undefined, { numeric: true, sensitivity: 'base' });
 
 /**
  * The folders of the root tag's subtree, each with the indices of the objects carrying it. Geometries are
  * matched to the open revision's objects by GUID, else by OCX id (tags follow parts across revisions);
- * unmatched ones are left out. Folders are sorted by name as the server returns them.
+ * unmatched ones are left out. Folders come sorted by name from the server; objects are sorted by name.
  */
 export function tagFolders(
   root: Tag,
@@ -38,6 +41,7 @@ export function tagFolders(
       else objectsOf.set(tagId, [o]);
     }
   }
+  for (const list of objectsOf.values()) list.sort((a, b) => byName.compare(objects[a].name, objects[b].name));
   const build = (t: Tag): TreeTagFolder => ({
     id: t.id,
     name: t.name,

@@ -211,6 +211,7 @@ export async function deleteFolder(id: number): Promise<void> {
     showToast('info', customTreeTexts.unableToDelete);
     return;
   }
+  await reloadCustomTrees();
   const isTreeRoot = place.parent.id === customTreesStore.root?.id;
   showToast(
     'info',
@@ -218,7 +219,6 @@ export async function deleteFolder(id: number): Promise<void> {
       ? customTreeTexts.rootFolderRemoved(place.tag.name)
       : customTreeTexts.folderRemoved(place.tag.name, place.parent.name),
   );
-  await reloadCustomTrees();
 }
 
 /**
@@ -239,8 +239,9 @@ export async function addSelectionToFolder(id: number): Promise<void> {
     // The client showed the server's message; show what did get added.
   }
   if (failed > 0) showToast('info', customTreeTexts.notAdded(failed, place.tag.name));
-  customTreesStore.reveal = id;
   await reloadCustomTrees();
+  // After the reload, so that the folder opens on its new contents.
+  customTreesStore.reveal = id;
 }
 
 /** Removes object `o` (object-table index) from folder `id`, with the §8 toast of the outcome. */
@@ -250,7 +251,7 @@ export async function removeFromFolder(id: number, o: number): Promise<void> {
   if (!place || !obj) return;
   const r = await removeTagFromGeometries(customTreesStore.projectName, id, [obj.id]).catch(() => null);
   if (r?.geometryNamesSucceeded.length) {
-    showToast('info', customTreeTexts.geometryRemoved(obj.name, place.tag.name));
     await reloadCustomTrees();
+    showToast('info', customTreeTexts.geometryRemoved(obj.name, place.tag.name));
   } else showToast('info', customTreeTexts.geometryNotRemoved(obj.name, place.tag.name));
 }

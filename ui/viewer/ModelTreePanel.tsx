@@ -15,7 +15,7 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useDeferredValue, useEffect, useId, useMemo, useReducer, useRef, useState } from 'react';
 import { useSnapshot } from 'valtio';
-import { TAG_NAME_MAX_LENGTH } from '../../api/contract';
+import { TAG_NAME_MAX_LENGTH, TreeItemType } from '../../api/contract';
 import { searchSummary, type CheckState, type ModelTree } from '../logic/ModelTree';
 import { TreeRows } from '../logic/TreeRows';
 import type { SectionEntry } from '../logic/sections';
@@ -212,7 +212,15 @@ function sectionNode(tree: ModelTree, name: string): number {
   return -1;
 }
 
+/**
+ * The first selected object the tree last revealed, or that the panel itself selected: the tree scrolls
+ * to a selection made elsewhere (the canvas) once, not again when it is rebuilt, and not away from the row
+ * or folder the user just clicked.
+ */
+let revealedFirst: number | undefined;
+
 function selectObjects(objects: number[]): void {
+  revealedFirst = objects[0];
   void getEngine()?.api.setSelection(objects);
 }
 
@@ -248,7 +256,8 @@ function TreeList({ tree }: { tree: ModelTree }) {
   // Reveal the first selected object (e.g. picked in the canvas): expand its ancestors and scroll to it.
   const first = viewerStore.selection[0]?.nodeId;
   useEffect(() => {
-    if (first === undefined) return;
+    if (first === undefined || first === revealedFirst) return;
+    revealedFirst = first;
     const t = tree.nodeOfObject(first);
     if (t < 0) return;
     const before = rows.version;
@@ -319,6 +328,7 @@ function TreeList({ tree }: { tree: ModelTree }) {
               data-drawn={sec ? sec.drawn : undefined}
               data-tag={tagId ?? undefined}
               data-in-tag={inFolder ?? undefined}
+              data-item-type={tagId !== null ? TreeItemType.Folder : inFolder !== null ? TreeItemType.Leaf : undefined}
               className={`absolute left-0 flex w-full items-center gap-1.5 pr-2 text-sm ${isSel ? 'bg-brand-100 text-brand-700' : 'hover:bg-slate-100'}`}
               style={{
                 top: 0,
@@ -362,6 +372,7 @@ function TreeList({ tree }: { tree: ModelTree }) {
               ) : (
                 <button
                   type="button"
+                  data-label
                   className={`min-w-0 flex-1 truncate text-left ${depth === 0 ? 'font-semibold text-ink' : ''}`}
                   title={obj ? `${obj.name} (${obj.type})` : label}
                   onClick={() =>
