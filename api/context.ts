@@ -12,6 +12,7 @@ import type { TokenService } from './auth/tokens';
 import type { CommentStore } from './comments/CommentStore';
 import type { CommentEvents } from './comments/events';
 import type { CompareService } from './compare/CompareService';
+import { Fanout } from './events';
 import type { ServerConfig } from './config';
 import type { ConversionManager } from './conversion/ConversionManager';
 import type { DB } from './db/database';
@@ -55,26 +56,7 @@ export interface AppContext {
 }
 
 /** Fan-out of user notifications (application.md §4 "Realtime user notification") to subscribers. */
-export class UserNotices {
-  private readonly listeners = new Set<(n: UserNotification) => void>();
-
-  /** Subscribes; returns the unsubscribe. */
-  on(fn: (n: UserNotification) => void): () => void {
-    this.listeners.add(fn);
-    return () => this.listeners.delete(fn);
-  }
-
-  /** Sends a notice to every subscriber; a failing subscriber does not stop the others. */
-  send(n: UserNotification): void {
-    for (const fn of this.listeners) {
-      try {
-        fn(n);
-      } catch {
-        // Notices are best effort: the change they report is already stored.
-      }
-    }
-  }
-}
+export class UserNotices extends Fanout<UserNotification> {}
 
 declare module 'fastify' {
   interface FastifyInstance {

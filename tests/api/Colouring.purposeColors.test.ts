@@ -9,10 +9,10 @@ import os from 'node:os';
 import path from 'node:path';
 import * as v from 'valibot';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PurposeColorsResponseSchema, UploadResponseSchema } from '../../api/contract';
+import { PurposeColorsResponseSchema } from '../../api/contract';
 import { purposeColor } from '../../engine/section/purposeColors';
 import { writeShipOcx } from '../../tools/generator';
-import { bearer, makeApp, multipartFile, signUp, type TestApp, uploadSample } from './helpers';
+import { bearer, makeApp, signUp, type TestApp, uploadFile, uploadSample } from './helpers';
 
 let t: TestApp;
 let token: string;
@@ -26,15 +26,7 @@ beforeAll(async () => {
   const file = path.join(dir, 'ARR.3docx');
   await writeShipOcx(file, { targetParts: 1000, compartments: true });
   shipText = readFileSync(file, 'utf8');
-  const { payload, headers } = multipartFile('ARR.3docx', shipText);
-  const r = await t.app.inject({
-    method: 'POST',
-    url: '/api/viewer/project/add/project-uploaded',
-    payload,
-    headers: { ...headers, ...bearer(token) },
-  });
-  expect(r.statusCode, r.body).toBe(200);
-  await t.app.ctx.conversions.wait(v.parse(UploadResponseSchema, r.json()).conversionId);
+  await uploadFile(t, token, 'ARR.3docx', shipText);
   await uploadSample(t, token, 'NAPA-OCX_M1');
 });
 

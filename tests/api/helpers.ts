@@ -121,7 +121,17 @@ export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 
 /** Uploads the sample `<model>.3docx` from SAMPLES as `token`, waits for its conversion; returns the project name. */
 export async function uploadSample(t: TestApp, token: string, model: string): Promise<string> {
-  const { payload, headers } = multipartFile(`${model}.3docx`, readFileSync(path.join(SAMPLES, `${model}.3docx`)));
+  return uploadFile(t, token, `${model}.3docx`, readFileSync(path.join(SAMPLES, `${model}.3docx`)));
+}
+
+/** Uploads `content` as the project file `fileName` as `token`, waits for its conversion; returns the project name. */
+export async function uploadFile(
+  t: TestApp,
+  token: string,
+  fileName: string,
+  content: string | Buffer,
+): Promise<string> {
+  const { payload, headers } = multipartFile(fileName, content);
   const r = await t.app.inject({
     method: 'POST',
     url: '/api/viewer/project/add/project-uploaded',

@@ -15,7 +15,7 @@ import {
   WhatsNewSchema,
   type UserUpdateBody,
 } from '../../api/contract';
-import { authHeaders, handleFailure, request } from './client';
+import { fetchOk, request } from './client';
 import { instanceName } from './calls';
 
 const adminPath = (p: string) => `/api/${encodeURIComponent(instanceName())}/viewer/${p}`;
@@ -81,22 +81,7 @@ export const getWhatsNew = () =>
  * (the bearer header rules out a plain link). @throws ApiError after the central handling.
  */
 export async function downloadServerLogs(): Promise<void> {
-  let res: Response;
-  try {
-    res = await fetch(adminPath('logs'), { headers: authHeaders() });
-  } catch {
-    throw handleFailure(0, null, {});
-  }
-  if (!res.ok) {
-    const text = await res.text();
-    let data: unknown = text;
-    try {
-      data = JSON.parse(text);
-    } catch {
-      /* not JSON */
-    }
-    throw handleFailure(res.status, data, {});
-  }
+  const res = await fetchOk(adminPath('logs'), false);
   const name = /filename="([^"]+)"/.exec(res.headers.get('Content-Disposition') ?? '')?.[1] ?? 'keelson-logs.zip';
   const url = URL.createObjectURL(await res.blob());
   const a = document.createElement('a');

@@ -121,6 +121,30 @@ async function readBody(res: Response): Promise<unknown> {
 }
 
 /**
+ * GETs `path` with the bearer token and answers the Response when it is ok (for bodies that are not JSON:
+ * blobs, zips). @throws ApiError after the central handling (toast unless `silent`).
+ */
+export async function fetchOk(path: string, silent: boolean): Promise<Response> {
+  let res: Response;
+  try {
+    res = await fetch(path, { headers: authHeaders() });
+  } catch {
+    throw handleFailure(0, null, { silent });
+  }
+  if (!res.ok) {
+    const text = await res.text();
+    let data: unknown = text;
+    try {
+      data = JSON.parse(text);
+    } catch {
+      /* a plain-text error */
+    }
+    throw handleFailure(res.status, data, { silent });
+  }
+  return res;
+}
+
+/**
  * Performs one call and parses the response with `schema` (null: the body is returned unchecked).
  * @throws ApiError on a network failure, a non-2xx status or a response that does not match the schema.
  */

@@ -13,7 +13,7 @@ import {
   type CommentState,
   type UpdateCommentBody,
 } from '../../api/contract';
-import { authHeaders, handleFailure, request, withQuery } from './client';
+import { fetchOk, request, withQuery } from './client';
 
 const BASE = '/api/keelson-static/comments';
 
@@ -96,23 +96,7 @@ export async function getAttachmentBlob(attachmentId: string, thumbnail: boolean
 
 /** GETs `path` with the bearer token as a Blob; failures through the central handling. */
 async function fetchBlob(path: string, silent: boolean): Promise<Blob> {
-  let res: Response;
-  try {
-    res = await fetch(path, { headers: authHeaders() });
-  } catch {
-    throw handleFailure(0, null, { silent });
-  }
-  if (!res.ok) {
-    const text = await res.text();
-    let data: unknown = text;
-    try {
-      data = JSON.parse(text);
-    } catch {
-      /* a plain-text error */
-    }
-    throw handleFailure(res.status, data, { silent });
-  }
-  return res.blob();
+  return (await fetchOk(path, silent)).blob();
 }
 
 /** GET /api/keelson-instance/users/all: assignee candidates. Silent (viewer.md §8: a failure is silent). */

@@ -123,15 +123,20 @@ export function restoreColouring(view: ColouringView | null): Promise<void> {
   return changed();
 }
 
-/** Forgets everything of the closed viewer session (the engine is gone: nothing to restore there). */
-export function resetColouring(): void {
-  applying++;
+/** Empties the choice, the legend and the thickness view state (not the engine). */
+function clearChoice(): void {
   colouringStore.settings = { ...NO_COLOURING };
   colouringStore.thicknessSide = null;
   colouringStore.legend = [];
   colouringStore.withoutValue = 0;
   colouringStore.thickness = null;
   colouringStore.busy = false;
+}
+
+/** Forgets everything of the closed viewer session (the engine is gone: nothing to restore there). */
+export function resetColouring(): void {
+  applying++;
+  clearChoice();
   cache.key = '';
   cache.columns = new Map();
   cache.purposes = null;
@@ -155,12 +160,7 @@ function release(): void {
     if (painted.length) void engine.api.paintObjects([typeColours(painted)], null);
     void engine.api.setThicknessView(null);
   }
-  colouringStore.settings = { ...NO_COLOURING };
-  colouringStore.thicknessSide = null;
-  colouringStore.legend = [];
-  colouringStore.withoutValue = 0;
-  colouringStore.thickness = null;
-  colouringStore.busy = false;
+  clearChoice();
 }
 
 async function columnsFor(modelName: string, revision: number, codes: string[]): Promise<Map<string, Column>> {
