@@ -122,3 +122,26 @@ export type ProjectRevisionInfo = v.InferOutput<typeof ProjectRevisionInfoSchema
 /** GET .../highest-revision response. */
 export const HighestRevisionSchema = v.object({ projectName: v.string(), highestRevision: v.number() });
 export type HighestRevision = v.InferOutput<typeof HighestRevisionSchema>;
+
+/**
+ * GET .../cad-files-available response (application.md §7; issue "CAD components" §1): the CAD files the
+ * project's latest revision needs (recorded by a conversion with the "CAD components" option on; none
+ * otherwise), each with whether it is on the server and the objects that refer to it.
+ */
+export const CadFilesAvailableSchema = v.object({
+  projectName: v.string(),
+  revision: v.number(),
+  files: v.array(
+    v.object({
+      /** The file name the model names (externalRef). */
+      fileName: v.string(),
+      /** geometryFormat ('.stp', '.igs', '.jt'), '' when absent. */
+      format: v.string(),
+      /** True when the file is in the project's CAD directory on the server. */
+      exists: v.boolean(),
+      /** The objects (Equipment, Plate ...) whose ExternalGeometryRef names the file. */
+      objects: v.array(v.object({ type: v.string(), id: v.string(), name: v.string() })),
+    }),
+  ),
+});
+export type CadFilesAvailable = v.InferOutput<typeof CadFilesAvailableSchema>;

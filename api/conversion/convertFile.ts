@@ -1,7 +1,8 @@
 /**
  * One conversion, the same code for the server's worker threads, the in-process runner and the CLI
  * (ARCHITECTURE.md "Data flow of the main job" step 2): OCX file → revision directory with
- * `{modelName}.sc`, objects.json, properties.json and thumbnail.png. Node-only.
+ * `{modelName}.sc`, objects.json, properties.json and thumbnail.png, and with the "CAD components" option
+ * cad-files.json (the CAD files the model names: api/conversion/cadFiles.ts). Node-only.
  */
 import { mkdir, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
@@ -9,6 +10,7 @@ import type { ImportWarning } from '../../engine/model/types';
 import { importOcxFile } from '../../engine/node/ocx/importFile';
 import { writeRevisionFiles } from '../../engine/node/package/writeRevision';
 import type { ConversionConfig } from '../contract/settings';
+import { recordCadFiles } from './cadFiles';
 import { applyConversionOptions, conversionConfigOf, importOptionsOf } from './conversionOptions';
 import { extractSingleOcxFromZip, isZipFile } from './unzip';
 
@@ -39,6 +41,8 @@ export interface ConvertOutput {
   originatingSystem: string;
   /** The conversion options the revision was made with (recorded with it). */
   options?: ConversionConfig;
+  /** Distinct CAD file names recorded in cad-files.json (0 with the "CAD components" option off). */
+  cadFiles?: number;
 }
 
 /** Progress in [0, 1] with a message. */
@@ -69,6 +73,7 @@ export async function convertFile(
   try {
     onProgress(0, 'Reading the OCX file');
     const options = conversionConfigOf(task.options);
+    let cadFiles = 0;
     const imported = await importOcxFile(input, {
       onProgress: (f: number, m: string) => onProgress(Math.min(1, Math.max(0, f)) * IMPORT_SHARE, m),
       signal,
@@ -80,6 +85,10 @@ export async function convertFile(
     const written = await writeRevisionFiles(result, task.outDir, task.modelName, undefined, {
       thumbnail: options.screenshot,
     });
+    if (options.cadComponents) {
+      onProgress(IMPORT_SHARE, 'Listing the CAD files the model needs');
+      cadFiles = (await recordCadFiles(input, task.outDir, signal)).files.length;
+    }
     let thumbnail = '';
     try {
       thumbnail = (await readFile(path.join(task.outDir, 'thumbnail.png'))).toString('base64');
@@ -98,6 +107,7 @@ export async function convertFile(
       schemaVersion: result.info.schemaVersion,
       originatingSystem: result.info.originatingSystem,
       options,
+      cadFiles,
     };
   } finally {
     if (extracted) await rm(path.dirname(extracted), { recursive: true, force: true });

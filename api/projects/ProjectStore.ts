@@ -58,6 +58,11 @@ export class ProjectStore {
     return path.join(this.dataDir, 'projects', name);
   }
 
+  /** DATA_DIR/projects/{NAME}/cad: the project's CAD component files (issue "CAD components" §1), by file name. */
+  cadDir(name: string): string {
+    return path.join(this.projectDir(name), 'cad');
+  }
+
   /** Absolute directory of a revision row. */
   revisionDir(row: RevisionRow): string {
     return path.join(this.dataDir, row.dir);

@@ -2,10 +2,11 @@
  * Projects (application.md §2 "Start view", §3 "Model / project", "Current project
  * revision", §4 "Model conversion", §7 "Projects"). All under /api/viewer/project:
  * GET /models, POST /add/project-uploaded, GET /model-conversion, DELETE /add/cancel-project,
- * DELETE /delete-model, DELETE /delete-revision, GET /project-info, GET /highest-revision.
+ * DELETE /delete-model, DELETE /delete-revision, GET /project-info, GET /highest-revision,
+ * GET /cad-files-available.
  */
 import { createWriteStream } from 'node:fs';
-import { mkdir, rm } from 'node:fs/promises';
+import { mkdir, readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { FastifyInstance } from 'fastify';
@@ -17,6 +18,7 @@ import {
   ProjectInfoQuerySchema,
   ProjectNameQuerySchema,
   UploadQuerySchema,
+  type CadFilesAvailable,
   type HighestRevision,
   type Model,
   type ModelConversion,
@@ -26,6 +28,7 @@ import {
 } from '../contract/projects';
 import { defineRoute } from './define';
 import { Errors } from '../errors';
+import { readCadFiles } from '../conversion/cadFiles';
 import { startStoredConversion, storedOriginalPath } from '../conversion/startStored';
 import { normaliseProjectName, projectNameFromFile, type RevisionRow } from '../projects/ProjectStore';
 
@@ -249,6 +252,26 @@ export default async function projectRoutes(app: FastifyInstance): Promise<void>
       const name = normaliseProjectName(query.projectName);
       const row = await projects.revision(name, 'latest');
       return { projectName: name, highestRevision: row.number };
+    },
+  });
+
+  // The CAD files the latest revision needs and which of them are in DATA_DIR/projects/{NAME}/cad/.
+  defineRoute(app, {
+    method: 'GET',
+    url: `${base}/cad-files-available`,
+    access: Access.byProject,
+    query: ProjectNameQuerySchema,
+    handler: async ({ query }): Promise<CadFilesAvailable> => {
+      const name = normaliseProjectName(query.projectName);
+      const row = await projects.revision(name, 'latest');
+      const { files } = await readCadFiles(projects.revisionDir(row));
+      const entries = await readdir(projects.cadDir(name), { withFileTypes: true }).catch(() => []);
+      const present = new Set(entries.filter((e) => e.isFile()).map((e) => e.name));
+      return {
+        projectName: name,
+        revision: row.number,
+        files: files.map((f) => ({ ...f, exists: present.has(f.fileName) })),
+      };
     },
   });
 }

@@ -193,6 +193,11 @@ const SAMPLES_BY_ROUTE: Record<string, Sample> = {
     project: SHIP,
     req: () => ({ url: `/api/viewer/project/highest-revision?${q({ projectName: SHIP })}` }),
   },
+  'GET /api/viewer/project/cad-files-available': {
+    who: 'read',
+    project: SHIP,
+    req: () => ({ url: `/api/viewer/project/cad-files-available?${q({ projectName: SHIP })}` }),
+  },
   // SHIP may hold one revision only (uploads by the matrix itself add more): 404 names the revision then.
   'GET /api/viewer/compare': {
     who: 'read',

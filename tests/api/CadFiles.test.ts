@@ -1,0 +1,125 @@
+/**
+ * The CAD files a model needs (issue "CAD components" §1): a conversion with the "CAD components" option on
+ * records the distinct file names and their objects in the revision's cad-files.json, with it off none;
+ * GET /api/viewer/project/cad-files-available answers them for the latest revision with `exists` once a file
+ * is in DATA_DIR/projects/{NAME}/cad/, and 404 for a user who may not see the project.
+ */
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import * as v from 'valibot';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CadFilesAvailableSchema, DEFAULT_CONVERSION_CONFIG } from '../../api/contract';
+import { CAD_FILES_FILE, readCadFiles } from '../../api/conversion/cadFiles';
+import { convertFile } from '../../api/conversion/convertFile';
+import { CAD_SHIP_FILES, writeCadShip } from './cadShip';
+import { bearer, grantProjects, signUp, makeApp, type TestApp, uploadFile } from './helpers';
+
+let dir = '';
+let ship = '';
+
+beforeAll(async () => {
+  dir = await mkdtemp(path.join(os.tmpdir(), 'keelson-cad-'));
+  ship = path.join(dir, 'CADSHIP.3docx');
+  await writeCadShip(ship);
+}, 120_000);
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('conversion with the CAD components option', () => {
+  const convert = (cadComponents: boolean) =>
+    convertFile({
+      input: ship,
+      outDir: path.join(dir, `out-${cadComponents}`),
+      modelName: 'CADSHIP',
+      options: { ...DEFAULT_CONVERSION_CONFIG, cadComponents, screenshot: false },
+    });
+
+  it('on: records each required file once with its objects', async () => {
+    const out = await convert(true);
+    expect(out.cadFiles).toBe(CAD_SHIP_FILES.length);
+    const rec = await readCadFiles(path.join(dir, 'out-true'));
+    expect(rec.dropped).toBe(0);
+    expect(rec.files.map((f) => f.fileName)).toEqual(CAD_SHIP_FILES);
+    expect(rec.files[0]).toEqual({
+      fileName: 'as1-oc-214.stp',
+      format: '.stp',
+      objects: [
+        { type: 'Equipment', id: 'eq-pump-1', name: 'Ballast pump 1' },
+        { type: 'Equipment', id: 'eq-pump-2', name: 'Ballast pump 2' },
+      ],
+    });
+  }, 120_000);
+
+  it('off: records none', async () => {
+    const out = await convert(false);
+    expect(out.cadFiles).toBe(0);
+    expect(existsSync(path.join(dir, 'out-false', CAD_FILES_FILE))).toBe(false);
+    expect(existsSync(path.join(dir, 'out-false', 'CADSHIP.sc'))).toBe(true);
+    expect((await readCadFiles(path.join(dir, 'out-false'))).files).toEqual([]);
+  }, 120_000);
+});
+
+describe('GET /api/viewer/project/cad-files-available', () => {
+  let t: TestApp;
+  let admin = '';
+  let outsider = '';
+  const URL = '/api/viewer/project/cad-files-available?projectName=CADSHIP';
+  const CONVERSION = '/api/default/viewer/config/conversion';
+
+  beforeAll(async () => {
+    t = await makeApp();
+    admin = await signUp(t.app, 'admin@yard.com', { admin: true });
+    outsider = await signUp(t.app, 'outsider@other.org');
+    await grantProjects(t.app, admin, 'outsider@other.org', []);
+  }, 60_000);
+  afterAll(async () => {
+    await t.close();
+  });
+
+  it('answers the required names and whether each is on the server; 404 for an outsider', async () => {
+    const patch = await t.app.inject({
+      method: 'PATCH',
+      url: CONVERSION,
+      headers: bearer(admin),
+      payload: { cadComponents: true },
+    });
+    expect(patch.statusCode, patch.body).toBe(200);
+    expect(await uploadFile(t, admin, 'CADSHIP.3docx', await readFile(ship))).toBe('CADSHIP');
+
+    const get = async (token: string) => t.app.inject({ url: URL, headers: bearer(token) });
+    let r = await get(admin);
+    expect(r.statusCode, r.body).toBe(200);
+    let body = v.parse(CadFilesAvailableSchema, r.json());
+    expect(body.projectName).toBe('CADSHIP');
+    expect(body.revision).toBe(1);
+    expect(body.files.map((f) => [f.fileName, f.exists])).toEqual(CAD_SHIP_FILES.map((f) => [f, false]));
+
+    const cadDir = t.app.ctx.projects.cadDir('CADSHIP');
+    await mkdir(cadDir, { recursive: true });
+    await writeFile(path.join(cadDir, 'cube-10mm.igs'), 'placeholder');
+    r = await get(admin);
+    body = v.parse(CadFilesAvailableSchema, r.json());
+    expect(body.files.map((f) => [f.fileName, f.exists])).toEqual(
+      CAD_SHIP_FILES.map((f) => [f, f === 'cube-10mm.igs']),
+    );
+    expect(body.files.find((f) => f.fileName === 'IfcOpenHouse_IFC4.ifc')?.objects).toEqual([
+      { type: 'Equipment', id: 'eq-house', name: 'Deck house' },
+    ]);
+
+    const denied = await get(outsider);
+    expect(denied.statusCode).toBe(404);
+    expect((await t.app.inject({ url: URL })).statusCode).toBe(401);
+  }, 180_000);
+
+  it('answers no files for a revision converted with the option off', async () => {
+    await t.app.inject({ method: 'PATCH', url: CONVERSION, headers: bearer(admin), payload: { cadComponents: false } });
+    await uploadFile(t, admin, 'CADSHIP.3docx', await readFile(ship));
+    const r = await t.app.inject({ url: URL, headers: bearer(admin) });
+    const body = v.parse(CadFilesAvailableSchema, r.json());
+    expect(body.revision).toBe(2);
+    expect(body.files).toEqual([]);
+  }, 180_000);
+});
