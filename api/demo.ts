@@ -36,7 +36,8 @@ export async function startDemoShipImport(
     const file = path.join(uploads, 'demo-ship.3docx');
     log('Generating the demo ship');
     const { writeShipOcx } = await import('../tools/generator/index');
-    await writeShipOcx(file, { targetParts: 2000, name: 'DEMO SHIP' });
+    // with equipment naming the shared CAD samples, so the demo exercises CAD components (README)
+    await writeShipOcx(file, { targetParts: 2000, name: 'DEMO SHIP', equipment: true });
     ctx.conversions.start(id, { input: file, description: 'Demo ship', replace: false });
     void ctx.conversions.wait(id).then(async (e) => {
       if (e.status === ConversionStatus.Ready) await writeFile(marker, new Date().toISOString());

@@ -25,14 +25,24 @@ export const PART_ELEMENTS = new Set([
 /** Cut-out element local names that become HOLE records inside CutBy / PlateCutBy. */
 export const HOLE_ELEMENTS = new Set(['Hole2DContour', 'InnerContour', 'SlotContour']);
 const HOLE_CONTAINERS = new Set(['CutBy', 'PlateCutBy']);
-/** Subtrees of a part that carry no geometry the importer uses (topology and metadata). */
-const SKIPPED = new Set(['LimitedBy', 'ConnectionConfiguration', 'Penetration', 'ContourBounds', 'BracketParameters']);
+/**
+ * Subtrees that carry no geometry the importer uses: a part's topology and metadata, and the document's
+ * Equipments (their CAD file references are read by the CAD components pass, engine/ocx/cadRefs.ts).
+ */
+const SKIPPED = new Set([
+  'LimitedBy',
+  'ConnectionConfiguration',
+  'Penetration',
+  'ContourBounds',
+  'BracketParameters',
+  'Equipments',
+]);
 /**
  * Children the importer understands, per context; other OCX elements there are counted by local name in
  * RawModel.unsupported and the import goes on.
  */
 const KNOWN_CHILDREN: Record<string, Set<string>> = {
-  ocxXML: new Set(['Header', 'Vessel', 'ClassCatalogue', 'UnitsML']),
+  ocxXML: new Set(['Header', 'Vessel', 'ClassCatalogue', 'UnitsML', 'Equipments']),
   Vessel: new Set([
     'DistanceTolerance',
     'AngleTolerance',

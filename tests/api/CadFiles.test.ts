@@ -2,7 +2,8 @@
  * The CAD files a model needs (issue "CAD components" §1): a conversion with the "CAD components" option on
  * records the distinct file names and their objects in the revision's cad-files.json, with it off none;
  * GET /api/viewer/project/cad-files-available answers them for the latest revision with `exists` once a file
- * is in DATA_DIR/projects/{NAME}/cad/, and 404 for a user who may not see the project.
+ * is in DATA_DIR/projects/{NAME}/cad/, and 404 for a user who may not see the project. The ship is the
+ * generator's with its equipment option (items naming the shared CAD samples).
  */
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
@@ -13,7 +14,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CadFilesAvailableSchema, DEFAULT_CONVERSION_CONFIG } from '../../api/contract';
 import { CAD_FILES_FILE, readCadFiles } from '../../api/conversion/cadFiles';
 import { convertFile } from '../../api/conversion/convertFile';
-import { CAD_SHIP_FILES, writeCadShip } from './cadShip';
+import { CAD_EQUIPMENT_FILES } from '../../tools/generator/equipment';
+import { writeShipOcx } from '../../tools/generator/index';
 import { bearer, grantProjects, signUp, makeApp, type TestApp, uploadFile } from './helpers';
 
 let dir = '';
@@ -22,7 +24,7 @@ let ship = '';
 beforeAll(async () => {
   dir = await mkdtemp(path.join(os.tmpdir(), 'keelson-cad-'));
   ship = path.join(dir, 'CADSHIP.3docx');
-  await writeCadShip(ship);
+  await writeShipOcx(ship, { targetParts: 100, seed: 3, name: 'CADSHIP', equipment: true });
 }, 120_000);
 afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
@@ -39,18 +41,21 @@ describe('conversion with the CAD components option', () => {
 
   it('on: records each required file once with its objects', async () => {
     const out = await convert(true);
-    expect(out.cadFiles).toBe(CAD_SHIP_FILES.length);
+    expect(out.cadFiles).toBe(CAD_EQUIPMENT_FILES.length);
+    expect(out.warningMessages.join('\n')).not.toMatch(/Equipment/);
     const rec = await readCadFiles(path.join(dir, 'out-true'));
     expect(rec.dropped).toBe(0);
-    expect(rec.files.map((f) => f.fileName)).toEqual(CAD_SHIP_FILES);
-    expect(rec.files[0]).toEqual({
-      fileName: 'as1-oc-214.stp',
-      format: '.stp',
-      objects: [
-        { type: 'Equipment', id: 'eq-pump-1', name: 'Ballast pump 1' },
-        { type: 'Equipment', id: 'eq-pump-2', name: 'Ballast pump 2' },
-      ],
-    });
+    expect(rec.files.map((f) => f.fileName)).toEqual(CAD_EQUIPMENT_FILES);
+    expect(rec.files[0].fileName).toBe('as1-oc-214.stp');
+    expect(rec.files[0].format).toBe('.stp');
+    expect(rec.files[0].objects.map((o) => [o.type, o.name])).toEqual([
+      ['Equipment', 'Ballast pump 1'],
+      ['Equipment', 'Ballast pump 2'],
+    ]);
+    // ids are the file's (distinct, non-empty)
+    const ids = rec.files.flatMap((f) => f.objects.map((o) => o.id));
+    expect(new Set(ids).size).toBe(4);
+    expect(ids.every((id) => id.length > 0)).toBe(true);
   }, 120_000);
 
   it('off: records none', async () => {
@@ -95,7 +100,7 @@ describe('GET /api/viewer/project/cad-files-available', () => {
     let body = v.parse(CadFilesAvailableSchema, r.json());
     expect(body.projectName).toBe('CADSHIP');
     expect(body.revision).toBe(1);
-    expect(body.files.map((f) => [f.fileName, f.exists])).toEqual(CAD_SHIP_FILES.map((f) => [f, false]));
+    expect(body.files.map((f) => [f.fileName, f.exists])).toEqual(CAD_EQUIPMENT_FILES.map((f) => [f, false]));
 
     const cadDir = t.app.ctx.projects.cadDir('CADSHIP');
     await mkdir(cadDir, { recursive: true });
@@ -103,10 +108,10 @@ describe('GET /api/viewer/project/cad-files-available', () => {
     r = await get(admin);
     body = v.parse(CadFilesAvailableSchema, r.json());
     expect(body.files.map((f) => [f.fileName, f.exists])).toEqual(
-      CAD_SHIP_FILES.map((f) => [f, f === 'cube-10mm.igs']),
+      CAD_EQUIPMENT_FILES.map((f) => [f, f === 'cube-10mm.igs']),
     );
-    expect(body.files.find((f) => f.fileName === 'IfcOpenHouse_IFC4.ifc')?.objects).toEqual([
-      { type: 'Equipment', id: 'eq-house', name: 'Deck house' },
+    expect(body.files.find((f) => f.fileName === 'IfcOpenHouse_IFC4.ifc')?.objects.map((o) => o.name)).toEqual([
+      'Deck house',
     ]);
 
     const denied = await get(outsider);

@@ -9,6 +9,7 @@ import { area2, clipBox, hullDims, sectionAt, sectionPolygon } from '../../tools
 import { patchAreaCentroid, shellPatch } from '../../tools/generator/nurbs';
 import { SECTIONS, plateMass, polygonAreaCentroid } from '../../tools/generator/ocxWriter';
 import { bulbFlatProperties } from '../../tools/generator/bulbFlat';
+import { CAD_EQUIPMENT } from '../../tools/generator/equipment';
 import { sectionPolygon as sectionPolygon_ } from '../../engine/geometry/barSections';
 import { xmllintValidate } from '../support/xmllint';
 
@@ -155,6 +156,20 @@ describe('ship generator', () => {
     expect(edited).toContain('<ocx:Thickness numericvalue="31" unit="Umm"/>');
     expect(edited).not.toContain(`localRef="${gone[1]}"`);
   });
+
+  it('writes Equipments naming the CAD samples with the equipment option, valid against the 3.1 schema, the rest unchanged', async () => {
+    const file = path.join(dir, 'equipment.3docx');
+    await writeShipOcx(file, { targetParts: 1000, seed: 5, compartments: false, equipment: true });
+    const out = validate(file);
+    expect(out.tail).toBe(`${file} validates`);
+    expect(out.status).toBe(0);
+    const xml = await readFile(file, 'utf8');
+    const refs = [...xml.matchAll(/<ocx:ExternalGeometryRef ocx:externalRef="([^"]+)"/g)].map((m) => m[1]);
+    expect(refs).toEqual(CAD_EQUIPMENT.map((e) => e.file));
+    expect(new Set(refs)).toEqual(new Set(['as1-oc-214.stp', 'cube-10mm.igs', 'IfcOpenHouse_IFC4.ifc']));
+    const plain = await text({ targetParts: 1000, seed: 5, compartments: false });
+    expect(xml.replace(/<ocx:Equipments [\s\S]*<\/ocx:Equipments>\n/, '')).toBe(plain);
+  }, 120_000);
 
   it('narrows the hull towards the ends: bow and stern sections are narrower and the keel rises aft', () => {
     const d = hullDims(200),

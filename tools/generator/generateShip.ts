@@ -7,6 +7,7 @@ import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';
 import { arrangementXml, designViewXml } from './arrangement';
 import { type HullDims, hullDims } from './hullForm';
+import { equipmentsXml } from './equipment';
 import { documentEnd } from './ocxCatalogue';
 import {
   IdSource,
@@ -42,6 +43,11 @@ export interface ShipOptions {
    * other parts keep their ids and GUIDs, so the edited ship is a later revision of the unedited one.
    */
   edits?: readonly ShipEdit[];
+  /**
+   * Write `Equipments` whose items name CAD files (ExternalGeometryRef to the shared samples,
+   * tools/generator/equipment.ts); default false.
+   */
+  equipment?: boolean;
 }
 
 /** What a generated file holds. */
@@ -206,7 +212,7 @@ async function* canonical(
     }
   }
   done(d, arr);
-  yield buffer + documentEnd(ids, cat);
+  yield buffer + documentEnd(ids, cat, options.equipment ? equipmentsXml : undefined);
 }
 
 /**

@@ -50,8 +50,11 @@ const DIMENSIONS = `<unitsml:DimensionSet>
 <unitsml:Dimension xml:id="D_None" dimensionless="true"/>
 </unitsml:DimensionSet>`;
 
-/** Closes the Vessel and writes ClassCatalogue and UnitsML, ending the document. */
-export function documentEnd(ids: IdSource, cat: CatalogueIds): string {
+/**
+ * Closes the Vessel and writes ClassCatalogue and UnitsML, then `after` (e.g. the Equipments element, made
+ * last so it takes no id from the catalogue), ending the document.
+ */
+export function documentEnd(ids: IdSource, cat: CatalogueIds, after?: (ids: IdSource) => string): string {
   const materials = (Object.keys(GRADES) as GradeName[])
     .map((g) => {
       const m = cat.material[g],
@@ -92,6 +95,6 @@ export function documentEnd(ids: IdSource, cat: CatalogueIds): string {
   return (
     `</ocx:Vessel>\n<ocx:ClassCatalogue id="${ids.id()}">\n<ocx:MaterialCatalogue id="${ids.id()}">\n${materials}</ocx:MaterialCatalogue>\n` +
     `<ocx:XSectionCatalogue id="${ids.id()}" name="Stiffener profiles">\n${sections}</ocx:XSectionCatalogue>\n<ocx:HoleShapeCatalogue id="${ids.id()}" name="Lightening holes">\n${holes}</ocx:HoleShapeCatalogue>\n</ocx:ClassCatalogue>\n` +
-    `<unitsml:UnitsML xmlns:unitsml="urn:oasis:names:tc:unitsml:schema:xsd:UnitsMLSchema_lite-0.9.18">\n<unitsml:UnitSet>\n${units}</unitsml:UnitSet>\n${DIMENSIONS}\n</unitsml:UnitsML>\n</ocx:ocxXML>\n`
+    `<unitsml:UnitsML xmlns:unitsml="urn:oasis:names:tc:unitsml:schema:xsd:UnitsMLSchema_lite-0.9.18">\n<unitsml:UnitSet>\n${units}</unitsml:UnitSet>\n${DIMENSIONS}\n</unitsml:UnitsML>\n${after?.(ids) ?? ''}</ocx:ocxXML>\n`
   );
 }

@@ -5,7 +5,19 @@
  */
 import { describe, expect, it } from 'vitest';
 import { collectCadRefs, isValidCadFileName, MAX_CAD_REFS, requiredCadFiles } from '../../../engine/ocx/cadRefs';
-import { equipmentsXml } from '../../api/cadShip';
+
+/** Hand-written Equipments: two pumps share one file. */
+const EQUIPMENT = [
+  ['eq-pump-1', 'Ballast pump 1', 'as1-oc-214.stp', '.stp'],
+  ['eq-pump-2', 'Ballast pump 2', 'as1-oc-214.stp', '.stp'],
+  ['eq-cube', 'Hatch cover', 'cube-10mm.igs', '.igs'],
+  ['eq-house', 'Deck house', 'IfcOpenHouse_IFC4.ifc', '.ifc'],
+];
+const equipmentsXml = () =>
+  `<ocx:Equipments id="equipments" name="Equipment" ocx:GUIDRef="e">\n${EQUIPMENT.map(
+    ([id, name, file, format], i) =>
+      `<ocx:Equipment id="${id}" name="${name}" ocx:GUIDRef="e${i}"><ocx:ExternalGeometryRef ocx:externalRef="${file}" ocx:geometryFormat="${format}"/></ocx:Equipment>`,
+  ).join('\n')}\n</ocx:Equipments>\n`;
 
 const NS = 'https://3docx.org/fileadmin//ocx_schema//V310//OCX_Schema.xsd';
 const doc = (vessel: string, equipments = '') =>
