@@ -366,7 +366,7 @@ const ring = (r: number[]): Ring => {
 /**
  * The area below a loop that winds once around the closed u direction, within one period
  * [x0, x0 + P] of the metric plane: the loop repeated over three periods, closed far below, cut to the
- * period's window. Exclusive-or of two such areas is the band between their loops.
+ * period's box. Exclusive-or of two such areas is the band between their loops.
  */
 function curtain(l: PlaneLoop, x0: number, P: number, yLow: number, yHigh: number): number[] {
   const n = l.xy.length / 2;
@@ -469,7 +469,7 @@ export function paramSheet(
       yLow = Math.min(yLow, c.xy[i]);
       yHigh = Math.max(yHigh, c.xy[i]);
     }
-  // the window: the whole domain in v (a zone's complement reaches to the domain's edge)
+  // the period box spans the whole domain in v (a zone's complement reaches to the domain's edge)
   yLow = Math.min(yLow, s.v0 * g.sv);
   yHigh = Math.max(yHigh, s.v1 * g.sv);
   const rings: Polygon[] = [];
