@@ -3,6 +3,7 @@
  * (issue "Revision comparison": geometry compared with a tolerance, not by bytes). Pure functions over
  * decoded scene chunks (engine/package/reader.ts); millimetres throughout.
  */
+import { meshAreaMoments } from '../../engine/geometry/meshMeasure';
 import { decodeChunkPositions } from '../../engine/package/reader';
 import type { SceneChunk } from '../../engine/package/types';
 
@@ -48,29 +49,7 @@ export function partShapes(chunks: Iterable<SceneChunk>, objectCount: number, ch
       // Indices are chunk-wide (the writer offsets them by the object's first vertex).
       const iStart = rows[r + 3];
       const iCount = rows[r + 4];
-      let area = 0,
-        mx = 0,
-        my = 0,
-        mz = 0;
-      for (let k = iStart; k + 2 < iStart + iCount; k += 3) {
-        const a = idx[k] * 3,
-          bb = idx[k + 1] * 3,
-          c = idx[k + 2] * 3;
-        const ux = p[bb] - p[a],
-          uy = p[bb + 1] - p[a + 1],
-          uz = p[bb + 2] - p[a + 2];
-        const wx = p[c] - p[a],
-          wy = p[c + 1] - p[a + 1],
-          wz = p[c + 2] - p[a + 2];
-        const nx = uy * wz - uz * wy,
-          ny = uz * wx - ux * wz,
-          nz = ux * wy - uy * wx;
-        const t = Math.sqrt(nx * nx + ny * ny + nz * nz) / 2;
-        area += t;
-        mx += (t * (p[a] + p[bb] + p[c])) / 3;
-        my += (t * (p[a + 1] + p[bb + 1] + p[c + 1])) / 3;
-        mz += (t * (p[a + 2] + p[bb + 2] + p[c + 2])) / 3;
-      }
+      const { area, mx, my, mz } = meshAreaMoments(p, idx, iStart, iStart + iCount);
       // An object split over chunks accumulates moments; the centroid is divided out at the end.
       s.area[obj] += area;
       s.cx[obj] += mx;

@@ -10,13 +10,29 @@ export interface AreaResult {
   centroid: [number, number, number];
 }
 
-/** Sum of triangle areas and their area-weighted centroid. Empty input gives area 0 and centroid NaN. */
-export function meshArea(positions: ArrayLike<number>, indices: ArrayLike<number>): AreaResult {
+/** Summed triangle area and its first moments (area × centroid per axis): sums that add over pieces of a part. */
+export interface AreaMoments {
+  area: number;
+  mx: number;
+  my: number;
+  mz: number;
+}
+
+/**
+ * Area and first moments of the triangles `indices[start, end)` (whole triangles; `positions` xyz per vertex).
+ * Parts split over several meshes add their moments and divide by the summed area once.
+ */
+export function meshAreaMoments(
+  positions: ArrayLike<number>,
+  indices: ArrayLike<number>,
+  start = 0,
+  end = indices.length,
+): AreaMoments {
   let A = 0,
-    cx = 0,
-    cy = 0,
-    cz = 0;
-  for (let t = 0; t + 2 < indices.length; t += 3) {
+    mx = 0,
+    my = 0,
+    mz = 0;
+  for (let t = start; t + 2 < end; t += 3) {
     const a = 3 * indices[t],
       b = 3 * indices[t + 1],
       c = 3 * indices[t + 2];
@@ -28,11 +44,17 @@ export function meshArea(positions: ArrayLike<number>, indices: ArrayLike<number
       vz = positions[c + 2] - positions[a + 2];
     const ar = 0.5 * hypot3(uy * vz - uz * vy, uz * vx - ux * vz, ux * vy - uy * vx);
     A += ar;
-    cx += (ar * (positions[a] + positions[b] + positions[c])) / 3;
-    cy += (ar * (positions[a + 1] + positions[b + 1] + positions[c + 1])) / 3;
-    cz += (ar * (positions[a + 2] + positions[b + 2] + positions[c + 2])) / 3;
+    mx += (ar * (positions[a] + positions[b] + positions[c])) / 3;
+    my += (ar * (positions[a + 1] + positions[b + 1] + positions[c + 1])) / 3;
+    mz += (ar * (positions[a + 2] + positions[b + 2] + positions[c + 2])) / 3;
   }
-  return { area: A, centroid: A > 0 ? [cx / A, cy / A, cz / A] : [NaN, NaN, NaN] };
+  return { area: A, mx, my, mz };
+}
+
+/** Sum of triangle areas and their area-weighted centroid. Empty input gives area 0 and centroid NaN. */
+export function meshArea(positions: ArrayLike<number>, indices: ArrayLike<number>): AreaResult {
+  const { area: A, mx, my, mz } = meshAreaMoments(positions, indices);
+  return { area: A, centroid: A > 0 ? [mx / A, my / A, mz / A] : [NaN, NaN, NaN] };
 }
 
 /** Volume and volume centroid of a closed mesh. */

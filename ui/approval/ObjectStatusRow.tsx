@@ -5,7 +5,7 @@
  * option and '** VARIES **' when the selected objects differ. For one object its recorded changes (who,
  * when, from, to) expand under the select.
  */
-import { type ReactNode, useEffect } from 'react';
+import { type ReactNode, useEffect, useMemo } from 'react';
 import { useSnapshot } from 'valtio';
 import { formatDate } from '../logic/format';
 import {
@@ -32,14 +32,16 @@ export function ObjectStatusRow({
   ids: string[];
 }) {
   const s = useSnapshot(approvalStore);
-  const key = ids.join(',');
+  // The selection's identity for the effect: ids joined by a character OCX ids cannot hold (XML forbids NUL).
+  const key = ids.join('\u0000');
+  // `key` stands for `ids` in the dependencies: the panel passes a new array on every render.
+  const target = useMemo(() => ({ projectName, revision, ids }), [projectName, revision, key]);
 
   useEffect(() => {
-    void watchObjectStatus({ projectName, revision, ids: key ? key.split(',') : [] });
-  }, [projectName, revision, key]);
+    void watchObjectStatus(target);
+  }, [target]);
   useEffect(() => stopWatchingObjectStatus, []);
 
-  const target = { projectName, revision, ids: key ? key.split(',') : [] };
   const shown = s.statuses ? statusDisplay(s.statuses, s.removedStatus) : null;
   const choices = (s.options ?? []).filter((o) => o.isEditable || o.id === s.defaultStatus);
   const busy = s.changing || s.othersChanging;
