@@ -70,6 +70,8 @@ describe('block systems in the model tree', () => {
     expect(labels(tree.children(tree.roots[1]))).toEqual(['B1']);
     expect(tree.objectsIn(tree.roots[2])).toEqual([1]);
     expect(tree.filter).toEqual({ system: 'Production blocks', block: 'B1' });
+    expect(tree.search('plate')).toEqual([1, 5]);
+    expect(new ModelTree('SHIP', objects, { blockSystems: systems }).search('plate')).toEqual([1, 2, 5]);
     // An unknown block shows an empty structure folder, nothing else.
     const none = new ModelTree('SHIP', objects, { blockSystems: systems, filter: { system: 'X', block: 'B1' } });
     expect(none.roots.map((t) => none.label(t))).toEqual(['Structures (SHIP)']);

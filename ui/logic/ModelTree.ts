@@ -372,14 +372,19 @@ export class ModelTree {
     return chain.reverse();
   }
 
-  /** Objects whose name or id contains `query` (trimmed, case-insensitive), by object index; [] for an empty query. */
+  /**
+   * Objects whose name or id contains `query` (trimmed, case-insensitive), by object index, only those in the
+   * tree when it is filtered to a block; [] for an empty query.
+   */
   search(query: string): number[] {
     const q = query.trim().toLowerCase();
     if (!q) return [];
     // Lower-cased once, on the first search, so later searches are one pass of `includes`.
     const text = (this.searchText ??= this.objects.map((o) => `${o.name}\u0000${o.id}`.toLowerCase()));
     const out: number[] = [];
-    for (let i = 0; i < text.length; i++) if (text[i].includes(q)) out.push(i);
+    // With a block filter only the objects in the tree are found.
+    const inTree = (i: number) => !this.filter || this.primaryNode[i] >= 0 || this.customNodes.has(i);
+    for (let i = 0; i < text.length; i++) if (text[i].includes(q) && inTree(i)) out.push(i);
     return out;
   }
 

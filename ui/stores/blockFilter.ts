@@ -1,0 +1,50 @@
+/**
+ * The model tree's block filter (viewer.md §2 "Model tree panel": filter menu 'No filter' or a block grouped
+ * by block system; 'Inside {block}'): choosing a block rebuilds the tree with only that block's objects
+ * (ui/logic/ModelTree.ts `filter`) and hides every other object in 3D through the engine's visibility call;
+ * 'No filter' shows again exactly the objects the filter hid (objects the user hid before stay hidden).
+ * The active filter is the tree's own (`viewerStore.tree.filter`), so a new model starts unfiltered.
+ */
+import { blockIndexOf } from '../../engine/model/blocks';
+import type { BlockFilter } from '../logic/ModelTree';
+import { getEngine, setTreeOptions, viewerStore } from './viewer';
+
+/** The objects the active filter hid, and the object table they index (a new model drops them). */
+let hidden: { objects: unknown; ids: number[] } | null = null;
+
+/** The active block filter of the open model, or null ('No filter'). */
+export function activeBlockFilter(): BlockFilter | null {
+  return viewerStore.tree?.filter ?? null;
+}
+
+/** Shows again what the active filter hid (only when it belongs to the open model). */
+function restore(): void {
+  if (hidden && hidden.objects === viewerStore.objects && hidden.ids.length)
+    void getEngine()?.api.setVisibility(hidden.ids, true);
+  hidden = null;
+}
+
+/**
+ * Shows only block `block` of block system `system`: in the tree and in 3D. Replaces an active filter.
+ * Unknown names filter to nothing (an empty tree) rather than fail: the menu offers only known blocks.
+ */
+export function applyBlockFilter(system: string, block: string): void {
+  const tree = viewerStore.tree;
+  if (!tree) return;
+  restore();
+  const k = tree.blockSystems.findIndex((s) => s.name === system);
+  const b = k >= 0 ? tree.blockSystems[k].blocks.findIndex((x) => x.name === block) : -1;
+  const membership = k >= 0 ? blockIndexOf(tree.objects, tree.blockSystems[k]) : null;
+  const ids: number[] = [];
+  for (let i = 0; i < tree.objects.length; i++)
+    if ((!membership || membership[i] !== b || b < 0) && !tree.isHidden(i)) ids.push(i);
+  hidden = { objects: viewerStore.objects, ids };
+  if (ids.length) void getEngine()?.api.setVisibility(ids, false);
+  setTreeOptions({ filter: { system, block } });
+}
+
+/** 'No filter': the whole tree again, and the objects the filter hid shown. */
+export function clearBlockFilter(): void {
+  restore();
+  setTreeOptions({ filter: null });
+}
