@@ -3,43 +3,51 @@
  * by block system; 'Inside {block}'): choosing a block rebuilds the tree with only that block's objects
  * (ui/logic/ModelTree.ts `filter`) and hides every other object in 3D through the engine's visibility call;
  * 'No filter' shows again exactly the objects the filter hid (objects the user hid before stay hidden).
+ * The tree's visibility mirror follows (the filter's hidden objects are not in the filtered tree anyway).
  * The active filter is the tree's own (`viewerStore.tree.filter`), so a new model starts unfiltered.
  */
-import { blockIndexOf } from '../../engine/model/blocks';
-import type { BlockFilter } from '../logic/ModelTree';
-import { getEngine, setTreeOptions, viewerStore } from './viewer';
+import { blockIndexOf, parentIndex } from '../../engine/model/blocks';
+import { getEngine, markHidden, setTreeOptions, viewerStore } from './viewer';
 
 /** The objects the active filter hid, and the object table they index (a new model drops them). */
 let hidden: { objects: unknown; ids: number[] } | null = null;
 
-/** The active block filter of the open model, or null ('No filter'). */
-export function activeBlockFilter(): BlockFilter | null {
-  return viewerStore.tree?.filter ?? null;
-}
-
 /** Shows again what the active filter hid (only when it belongs to the open model). */
 function restore(): void {
-  if (hidden && hidden.objects === viewerStore.objects && hidden.ids.length)
+  if (hidden && hidden.objects === viewerStore.objects && hidden.ids.length) {
+    // The mirror first, so a filter applied right after sees these objects as shown.
+    markHidden(hidden.ids, false);
     void getEngine()?.api.setVisibility(hidden.ids, true);
+  }
   hidden = null;
 }
 
 /**
  * Shows only block `block` of block system `system`: in the tree and in 3D. Replaces an active filter.
- * Unknown names filter to nothing (an empty tree) rather than fail: the menu offers only known blocks.
+ * The engine hides a node with its descendants, so the block's ancestors (its parts' panels, which carry
+ * no geometry of their own) stay shown and everything else the user had not hidden is hidden. Unknown
+ * names filter to nothing (an empty tree) rather than fail: the menu offers only known blocks.
  */
 export function applyBlockFilter(system: string, block: string): void {
   const tree = viewerStore.tree;
   if (!tree) return;
   restore();
+  const objects = tree.objects;
   const k = tree.blockSystems.findIndex((s) => s.name === system);
   const b = k >= 0 ? tree.blockSystems[k].blocks.findIndex((x) => x.name === block) : -1;
-  const membership = k >= 0 ? blockIndexOf(tree.objects, tree.blockSystems[k]) : null;
+  const keep = new Uint8Array(objects.length);
+  if (b >= 0) {
+    const membership = blockIndexOf(objects, tree.blockSystems[k]);
+    for (let i = 0; i < objects.length; i++)
+      if (membership[i] === b) for (let t = i; t >= 0 && !keep[t]; t = parentIndex(objects, t)) keep[t] = 1;
+  }
   const ids: number[] = [];
-  for (let i = 0; i < tree.objects.length; i++)
-    if ((!membership || membership[i] !== b || b < 0) && !tree.isHidden(i)) ids.push(i);
+  for (let i = 0; i < objects.length; i++) if (!keep[i] && !tree.isHidden(i)) ids.push(i);
   hidden = { objects: viewerStore.objects, ids };
-  if (ids.length) void getEngine()?.api.setVisibility(ids, false);
+  if (ids.length) {
+    markHidden(ids, true);
+    void getEngine()?.api.setVisibility(ids, false);
+  }
   setTreeOptions({ filter: { system, block } });
 }
 
