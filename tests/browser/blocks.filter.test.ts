@@ -159,6 +159,15 @@ describe('block filter', () => {
 
     // The tree: the structures hold only the block's objects and their panels; the search finds only them.
     expect(await topFolders()).toEqual([`Structures (${MODEL})`, `Blocks (${systemName})`]);
+    // The structures checkbox hides and shows the block's parts only (not their panels' other plates).
+    const check = tree().getByRole('checkbox', { name: `Show Structures (${MODEL})` });
+    let shot = await waitForStillCanvas(page);
+    await check.click();
+    shot = await waitForCanvasChange(page, shot);
+    expect(await selectAllTouched()).toBe(0);
+    await check.click();
+    await waitForCanvasChange(page, shot);
+    expect(await selectAllTouched()).toBe(expected);
     const blocksRoot = tree()
       .getByRole('treeitem')
       .filter({ hasText: `Blocks (${systemName})` });

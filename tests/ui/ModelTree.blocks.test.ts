@@ -66,7 +66,18 @@ describe('block systems in the model tree', () => {
       'Blocks (Production blocks)',
       'Blocks (By structure type)',
     ]);
-    expect(tree.objectsIn(tree.roots[0])).toEqual([0, 1, 4, 5]);
+    // The panels show for the structure, but the checkboxes act on the block's objects only (the engine
+    // would take a panel's other plates along).
+    expect(labels(tree.children(tree.roots[0]))).toEqual(['Deck', 'Bulkhead']);
+    expect(tree.objectsIn(tree.roots[0])).toEqual([1, 5]);
+    const deck = tree.nodeOfObject(0);
+    expect(tree.objectsIn(deck)).toEqual([1]);
+    tree.setHidden([1], true);
+    expect(tree.checkState(deck)).toBe('off');
+    expect(tree.checkState(tree.roots[0])).toBe('mixed');
+    tree.setHidden([0], true); // a panel hidden elsewhere does not count here
+    expect(tree.checkState(tree.roots[0])).toBe('mixed');
+    tree.setHidden([1], false);
     expect(labels(tree.children(tree.roots[1]))).toEqual(['B1']);
     expect(tree.objectsIn(tree.roots[2])).toEqual([1]);
     expect(tree.filter).toEqual({ system: 'Production blocks', block: 'B1' });

@@ -95,6 +95,12 @@ export class ModelTree {
   private readonly tagOf = new Map<number, number>();
   /** Object → its occurrences inside custom trees and the block systems after the first (several each). */
   private readonly customNodes = new Map<number, number[]>();
+  /**
+   * Under a block filter: 2 for the block's objects, 1 for their other ancestors (shown for the structure,
+   * but neither counted, nor hidden or shown through the tree: the engine would take their descendants
+   * outside the block along); null without a filter.
+   */
+  private readonly filterMark: Uint8Array | null;
   /** Block systems shown under 'Blocks ({system})', in order. */
   readonly blockSystems: readonly BlockSystem[];
   /** The block filter the tree was built with, or null. */
@@ -134,7 +140,7 @@ export class ModelTree {
     this.blockSystems = systems;
     this.filter = options.filter ?? null;
     const memberships = systems.map((s) => blockIndexOf(objects, s));
-    // The filter's objects and their ancestors (all objects without a filter).
+    // With a filter: 2 for the block's objects, 1 for their other ancestors, 0 for the rest.
     const shown = (() => {
       const f = this.filter;
       const k = f ? systems.findIndex((s) => s.name === f.system) : -1;
@@ -143,11 +149,14 @@ export class ModelTree {
       const mark = new Uint8Array(n);
       if (b < 0) return mark;
       const m = memberships[k];
+      for (let i = 0; i < n; i++) if (m[i] === b) mark[i] = 2;
       for (let i = 0; i < n; i++)
-        if (m[i] === b) for (let t = i; t >= 0 && !mark[t]; t = parentObj(objects[t])) mark[t] = 1;
+        if (mark[i] === 2)
+          for (let t = parentObj(objects[i]); t >= 0 && !mark[t]; t = parentObj(objects[t])) mark[t] = 1;
       return mark;
     })();
-    const visible = (o: number) => !shown || shown[o] === 1;
+    this.filterMark = shown;
+    const visible = (o: number) => !shown || shown[o] > 0;
 
     const groups = { structures: [] as number[], compartments: [] as number[], cad: [] as number[] };
     for (const r of childrenOf(-1)) if (visible(r)) groups[rootGroupOf(objects[r].type)].push(r);
@@ -277,7 +286,7 @@ export class ModelTree {
     this.hiddenObj = new Uint8Array(n);
     // Parents precede children in pre-order, so one backward pass accumulates the subtree sums.
     for (let t = next - 1; t >= 0; t--) {
-      if (this.objOf[t] >= 0) this.objectCount[t]++;
+      if (this.objOf[t] >= 0 && this.counts(this.objOf[t])) this.objectCount[t]++;
       const p = this.parentOf[t];
       if (p >= 0) {
         this.subtreeSize[p] += this.subtreeSize[t];
@@ -356,13 +365,21 @@ export class ModelTree {
     return this.primaryNode[o] ?? -1;
   }
 
-  /** Object indices in the subtree of `t`, pre-order (an object once per subtree). */
+  /**
+   * Object indices in the subtree of `t`, pre-order (an object once per subtree); under a block filter only
+   * the block's objects (not the ancestors shown for the structure).
+   */
   objectsIn(t: number): number[] {
     const out: number[] = [];
     const end = t + this.subtreeSize[t];
-    for (let c = t; c < end; c++) if (this.objOf[c] >= 0) out.push(this.objOf[c]);
+    for (let c = t; c < end; c++) if (this.objOf[c] >= 0 && this.counts(this.objOf[c])) out.push(this.objOf[c]);
     // Custom folders may hold an object twice (tagged itself and as a part of a tagged panel).
     return this.customNodes.size > 0 ? [...new Set(out)] : out;
+  }
+
+  /** False for the ancestors a block filter shows only for the structure (see filterMark). */
+  private counts(o: number): boolean {
+    return !this.filterMark || this.filterMark[o] === 2;
   }
 
   /** Ancestors of tree node `t` from its top-level folder down (excluding `t`). */
@@ -417,6 +434,7 @@ export class ModelTree {
       if (!(o >= 0 && o < this.hiddenObj.length) || (this.hiddenObj[o] === 1) === hidden) continue;
       this.hiddenObj[o] = hidden ? 1 : 0;
       this.hiddenTotal += d;
+      if (!this.counts(o)) continue;
       touched += this.countUp(this.primaryNode[o], d) + this.countUp(this.blockNode[o], d);
       const extra = this.customNodes.get(o);
       if (extra) for (const start of extra) touched += this.countUp(start, d);
