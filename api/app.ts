@@ -97,7 +97,7 @@ export async function buildApp(
     schedulerClock?: SchedulerClock;
   } = {},
 ): Promise<FastifyInstance> {
-  const db = await openDatabase(config.dataDir);
+  const db = await openDatabase(config.dataDir, config.database);
   const projects = new ProjectStore(db, config.dataDir);
   // Conversions left InProgress by a previous process cannot finish any more: mark them failed and
   // remove what they had half-written (temp revision directories, their uploads, extracted archives).
