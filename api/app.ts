@@ -17,6 +17,7 @@ import { ConversionManager } from './conversion/ConversionManager';
 import { inProcessRunner, workerRunner, type ConversionRunner } from './conversion/runners';
 import { CompareService, inProcessCompareRunner, workerCompareRunner } from './compare/CompareService';
 import { openDatabase } from './db/database';
+import { unstorableText } from './db/errors';
 import { ApiError, Errors } from './errors';
 import { ProjectStore } from './projects/ProjectStore';
 import { RevisionCache } from './projects/RevisionCache';
@@ -188,6 +189,8 @@ export async function buildApp(
       if (err.retryAfter !== undefined) reply.header('Retry-After', String(err.retryAfter));
       return reply.code(err.statusCode).send(err.toJSON());
     }
+    if (unstorableText(err))
+      return reply.code(400).send(Errors.badRequest('Text must not contain the NUL character').toJSON());
     const status = err.statusCode ?? 500;
     if (status >= 500) app.log.error(err);
     const code = (err as FastifyError).code;

@@ -14,3 +14,12 @@ export function uniqueViolation(e: unknown): string | null {
   if (pg.code === '23505') return `${pg.constraint ?? ''} ${pg.detail ?? ''}`.trim();
   return null;
 }
+
+/**
+ * Whether `e` is PostgreSQL refusing a text value it cannot store (the NUL character, code 22021/22P05),
+ * which SQLite stores: the request gets a 400 instead of a 500.
+ */
+export function unstorableText(e: unknown): boolean {
+  const code = (e as { code?: unknown } | null)?.code;
+  return code === '22021' || code === '22P05';
+}
