@@ -18,7 +18,8 @@ export async function main(argv = process.argv.slice(2)): Promise<number> {
     return 2;
   }
   try {
-    const config = loadConfig();
+    // No secret needed: without the override loadConfig would write DATA_DIR/jwt-secret into the empty target.
+    const config = loadConfig(process.env, { jwtSecret: 'not-used-by-backup' });
     if (command === 'backup') {
       const m = await backup(config, file);
       console.log(`Backed up the ${m.database} database and ${config.dataDir} into ${path.resolve(file)}`);

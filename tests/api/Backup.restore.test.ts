@@ -10,7 +10,9 @@ import path from 'node:path';
 import * as v from 'valibot';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../api/app';
+import { main } from '../../api/cli/backup';
 import { backup, restore } from '../../api/cli/backupArchive';
+import { openDatabase } from '../../api/db/database';
 import { loadConfig } from '../../api/config';
 import { AttachmentSchema, CommentSchema } from '../../api/contract';
 import { bearer, makeApp, multipartFile, signUp, type TestApp, uploadSample } from './helpers';
@@ -154,5 +156,30 @@ describe('backup and restore', () => {
     const config2 = loadConfig({}, { dataDir: empty, demoShip: false, useWorkerThreads: false, jwtSecret: 'x' });
     await expect(restore(config2, path.join(work, 'stray.txt'))).rejects.toThrow();
     await expect(backup(t.config, path.join(t.config.dataDir, 'inside.tar'))).rejects.toThrow(/outside the data/);
+  });
+
+  it('runs as `npm run backup -- FILE` / `npm run restore -- FILE` on the DATA_DIR of the environment', async () => {
+    const saved = process.env.DATA_DIR;
+    const archive = path.join(work, 'cli.tar');
+    const dataDir = path.join(work, 'cli-restored');
+    try {
+      expect(await main(['backup'])).toBe(2);
+      expect(await main(['copy', archive])).toBe(2);
+      process.env.DATA_DIR = t.config.dataDir;
+      expect(await main(['backup', archive])).toBe(0);
+      process.env.DATA_DIR = dataDir;
+      expect(await main(['restore', archive])).toBe(0);
+      expect(await main(['restore', archive])).toBe(1); // no longer empty
+    } finally {
+      if (saved === undefined) delete process.env.DATA_DIR;
+      else process.env.DATA_DIR = saved;
+    }
+    const db = await openDatabase(dataDir, loadConfig({}, { dataDir, jwtSecret: 'x' }).database);
+    try {
+      const names = (await db.selectFrom('projects').select('name').execute()).map((p) => p.name);
+      expect(names).toEqual([project]);
+    } finally {
+      await db.destroy();
+    }
   });
 });
