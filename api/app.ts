@@ -17,6 +17,7 @@ import { ConversionManager } from './conversion/ConversionManager';
 import { inProcessRunner, workerRunner, type ConversionRunner } from './conversion/runners';
 import { CompareService, inProcessCompareRunner, workerCompareRunner } from './compare/CompareService';
 import { openDatabase } from './db/database';
+import { unstorableText } from './db/errors';
 import { ApiError, Errors } from './errors';
 import { ProjectStore } from './projects/ProjectStore';
 import { RevisionCache } from './projects/RevisionCache';
@@ -97,7 +98,7 @@ export async function buildApp(
     schedulerClock?: SchedulerClock;
   } = {},
 ): Promise<FastifyInstance> {
-  const db = await openDatabase(config.dataDir);
+  const db = await openDatabase(config.dataDir, config.database);
   const projects = new ProjectStore(db, config.dataDir);
   // Conversions left InProgress by a previous process cannot finish any more: mark them failed and
   // remove what they had half-written (temp revision directories, their uploads, extracted archives).
@@ -188,6 +189,8 @@ export async function buildApp(
       if (err.retryAfter !== undefined) reply.header('Retry-After', String(err.retryAfter));
       return reply.code(err.statusCode).send(err.toJSON());
     }
+    if (unstorableText(err))
+      return reply.code(400).send(Errors.badRequest('Text must not contain the NUL character').toJSON());
     const status = err.statusCode ?? 500;
     if (status >= 500) app.log.error(err);
     const code = (err as FastifyError).code;
