@@ -21,6 +21,7 @@ import {
   SurfaceNormalsResponseSchema,
   WebFlangeDirectionsResponseSchema,
 } from '../../api/contract';
+import { purposeColor } from '../../engine/section/purposeColors';
 import { writeShipOcx } from '../../tools/generator';
 import { bearer, makeApp, SAMPLES, signUp, type TestApp, uploadFile, uploadSample } from './helpers';
 
@@ -47,7 +48,7 @@ afterAll(async () => {
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
-const post = (url: string, payload: unknown) => t.app.inject({ method: 'POST', url, payload, headers: bearer(token) });
+const post = (url: string, payload: object) => t.app.inject({ method: 'POST', url, payload, headers: bearer(token) });
 const quantities = async (query: string, names: string[], model = m8, call = 'steel') => {
   const r = await post(`/api/keelson-instance/${call}/quantities?modelName=${model}&viewerId=v1&${query}`, names);
   expect(r.statusCode, r.body).toBe(200);
@@ -190,6 +191,27 @@ describe('POST .../ship-model/quantities', () => {
     const bad = await post(`/api/keelson-instance/ship-model/quantities?modelName=ARRQ&qnts=VOLM/P`, [name]);
     expect(bad.statusCode).toBe(400);
   });
+
+  it('GET .../ship-model/section through a compartment: its name, purpose colour and curves on the plane, in metres', async () => {
+    const m = shipText.match(
+      /<ocx:Compartment id="[^"]+" name="([^"]+)"[^>]*ocx:compartmentPurpose="([^"]+)">.*?<ocx:CenterOfGravity coordinates="([^"]+)" unit="Um"\/>/,
+    );
+    const [, name, purpose, cog] = m!;
+    const x = dir3(cog)[0];
+    const r = await t.app.inject({
+      url: `/api/keelson-instance/ship-model/section?modelName=ARRQ&axis=X&coordinate=${x}&viewerId=v1`,
+      headers: bearer(token),
+    });
+    expect(r.statusCode, r.body).toBe(200);
+    const hit = (r.json() as { compartmentName: string; curves: { points: number[] }[]; purposeColor: unknown }[]).find(
+      (c) => c.compartmentName === name,
+    );
+    expect(hit).toBeDefined();
+    expect(hit!.purposeColor).toEqual(purposeColor(purpose));
+    const pts = hit!.curves.flatMap((c) => c.points);
+    expect(pts.length).toBeGreaterThan(8);
+    for (let i = 0; i < pts.length; i += 3) expect(pts[i]).toBeCloseTo(x, 3);
+  });
 });
 
 describe('POST .../steel/stiffener-web-flange-directions and .../bracket-material-directions', () => {
@@ -293,14 +315,15 @@ describe('POST .../maintenance/shutdown', () => {
   it("drops the revision's cached data; a later call loads it again", async () => {
     await quantities('qnts=W', ['nplcid16']);
     const url = `/api/keelson-instance/maintenance/shutdown?modelName=${m8}&viewerId=v1`;
-    const first = await post(url, undefined);
+    const shutdown = (u: string) => t.app.inject({ method: 'POST', url: u, headers: bearer(token) });
+    const first = await shutdown(url);
     expect(first.statusCode, first.body).toBe(200);
     expect(v.parse(ShutdownResponseSchema, first.json()).released).toBeGreaterThan(0);
-    const again = await post(url, undefined);
+    const again = await shutdown(url);
     expect(again.json()).toEqual({ released: 0 });
     const [row] = await quantities('qnts=W', ['nplcid16']);
     expect(row.quantities.W).toBeCloseTo(1.01736, 9);
-    const unknown = await post('/api/keelson-instance/maintenance/shutdown?modelName=NOPE', undefined);
+    const unknown = await shutdown('/api/keelson-instance/maintenance/shutdown?modelName=NOPE');
     expect(unknown.statusCode).toBe(404);
   });
 });
