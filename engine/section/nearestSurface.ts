@@ -93,17 +93,40 @@ function boxDistance2(p: readonly number[], b: ArrayLike<number>): number {
 
 /**
  * The nearest triangle of the index to `point` (mm), optionally among `objects` only; null when the index
- * has no triangles. Ranges are visited nearest box first and the search stops once a box lies farther than
- * the best triangle found.
+ * has no triangles. The search looks within a radius first (the index's slab query, then the box distance),
+ * growing it fourfold until a triangle within it is found — ranges outside a radius cannot hold a nearer one —
+ * and within it visits ranges nearest box first, stopping once a box lies farther than the best triangle.
  */
 export function nearestSurface(
   index: SectionIndex,
   point: readonly [number, number, number],
   objects?: ReadonlySet<number>,
 ): NearestSurface | null {
-  const order = index.ranges
-    .map((r, i) => ({ i, d: objects && !objects.has(r.object) ? Infinity : boxDistance2(point, r.bounds) }))
-    .filter((x) => x.d < Infinity && index.ranges[x.i].indexCount >= 3)
+  const b = index.bounds();
+  const reach = Math.sqrt(boxDistance2(point, b)) + Math.hypot(b[3] - b[0], b[4] - b[1], b[5] - b[2]);
+  for (let r = 1000; ; r *= 4) {
+    const all = r >= reach;
+    const found = nearestWithin(index, point, all ? Infinity : r, objects);
+    if (found && (all || found.distance <= r)) return found;
+    if (all) return null;
+  }
+}
+
+function nearestWithin(
+  index: SectionIndex,
+  point: readonly [number, number, number],
+  radius: number,
+  objects?: ReadonlySet<number>,
+): NearestSurface | null {
+  const candidates =
+    radius === Infinity ? index.ranges.map((_, i) => i) : index.rangesInSlab(0, point[0] - radius, point[0] + radius);
+  const r2 = radius * radius;
+  const order = candidates
+    .map((i) => {
+      const r = index.ranges[i];
+      return { i, d: objects && !objects.has(r.object) ? Infinity : boxDistance2(point, r.bounds) };
+    })
+    .filter((x) => x.d <= r2 && x.d < Infinity && index.ranges[x.i].indexCount >= 3)
     .sort((a, b) => a.d - b.d);
   let best = Infinity,
     bestObject = -1;
