@@ -12,8 +12,8 @@
  * - M, P, S, B, O, F: the value over the object and every object below it (its plates, stiffeners, ...)
  *   of the kinds named: M main objects, P plates and collar plates, S stiffeners and pillars, B brackets,
  *   O openings, holes, cut-outs and notches, F flanges only (edge reinforcements: face bars);
- * - T: total steel: every plate, stiffener, pillar and bracket of the object, with any kinds named (the
- *   object itself when it has none: a compartment, a part) — a main object's own figures, which the file
+ * - T: total: every plate, stiffener, pillar, bracket and compartment of the object, with any kinds named
+ *   (the object itself when it has none: a compartment, a part) — a main object's own figures, which the file
  *   may give as the sum of its parts, are not added to its parts', so nothing is counted twice;
  * - H: ignoring holes: AREA, VOLM and W of the plates and brackets counted include the holes cut from them
  *   (a hole's area × the plate's thickness × its density).
@@ -136,7 +136,10 @@ function counted(data: RevisionData, root: number, qualifiers: string, limits: L
   let set: number[];
   if (kinds.length || qualifiers.includes('T')) {
     const types = new Set((kinds.length ? kinds : ['P', 'S', 'B']).flatMap((l) => KIND_TYPES[l] ?? []));
-    if (qualifiers.includes('T')) for (const l of 'PSB') for (const t of KIND_TYPES[l]) types.add(t);
+    if (qualifiers.includes('T')) {
+      for (const l of 'PSB') for (const t of KIND_TYPES[l]) types.add(t);
+      types.add('COMPARTMENT'); // the compartments of an arrangement (ship model)
+    }
     set = subtree(data, root).filter((i) => {
       const o = data.objects[i];
       return types.has(o.type) || (kinds.includes('F') && o.element === 'EdgeReinforcement');
@@ -207,8 +210,9 @@ function merge(data: RevisionData, set: number[], code: string, gross: boolean):
     }
     if (w > 0) return m / w;
   }
-  if (/^[XYZ]MIN$/.test(code)) return Math.min(...values.map((x) => num(x.v) ?? Infinity));
-  if (/^[XYZ]MAX$/.test(code)) return Math.max(...values.map((x) => num(x.v) ?? -Infinity));
+  // a loop, not Math.min(...): an arrangement may hold more parts than a call may have arguments
+  if (/^[XYZ]MIN$/.test(code)) return values.reduce((m, x) => Math.min(m, num(x.v) ?? Infinity), Infinity);
+  if (/^[XYZ]MAX$/.test(code)) return values.reduce((m, x) => Math.max(m, num(x.v) ?? -Infinity), -Infinity);
   const first = values[0].v;
   return values.every((x) => x.v === first) ? (first as PropertyValue) : VARIES;
 }
