@@ -124,7 +124,7 @@ describe('POST .../steel/quantities', () => {
     expect(rows[1].quantities).toEqual({ thickness: null, material: null, materialSide: null, W: null });
   });
 
-  it('H adds back the area of the holes cut from a plate (its hole objects)', async () => {
+  it('H adds back the area of the holes cut from a plate (its hole objects); F counts face bars only', async () => {
     // IC:1/WEB is a web opening of panel WEB; the plates of that panel around it get its area back
     const objects = await t.app.inject({
       url: `/api/keelson-instance/model/objects?modelName=${m8}`,
@@ -140,6 +140,11 @@ describe('POST .../steel/quantities', () => {
     const [row] = await quantities('qnts=AREA/P,AREA/PH', [panel.name]);
     const gross = (row.quantities['AREA/PH'] as number) - (row.quantities['AREA/P'] as number);
     expect(gross).toBeCloseTo(holeArea, 6);
+    // F: the face bars (edge reinforcements) of the panel only, e.g. the one around that opening
+    const bars = partsOfPanel(panel.id).filter((p) => p.kind === 'EdgeReinforcement');
+    expect(bars.length).toBeGreaterThan(0);
+    const [f] = await quantities('qnts=W/F', [panel.name]);
+    expect(f.quantities['W/F']).toBeCloseTo(sumT(bars), 9);
   });
 
   it('400 for an unknown quantity, an unknown qualifier, too many quantities, or malformed limits', async () => {
