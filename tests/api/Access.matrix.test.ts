@@ -280,6 +280,38 @@ const SAMPLES_BY_ROUTE: Record<string, Sample> = {
       payload: ['x'],
     }),
   },
+  'POST /api/keelson-instance/ship-model/quantities': {
+    who: 'read',
+    project: SHIP,
+    req: () => ({
+      method: 'POST',
+      url: `/api/keelson-instance/ship-model/quantities?${model({ qnts: 'VOLM' })}`,
+      payload: ['x'],
+    }),
+  },
+  'POST /api/keelson-instance/steel/stiffener-web-flange-directions': {
+    who: 'read',
+    project: SHIP,
+    req: () => ({
+      method: 'POST',
+      url: `/api/keelson-instance/steel/stiffener-web-flange-directions?${model()}`,
+      payload: [{ id: 'x' }],
+    }),
+  },
+  'POST /api/keelson-instance/steel/bracket-material-directions': {
+    who: 'read',
+    project: SHIP,
+    req: () => ({
+      method: 'POST',
+      url: `/api/keelson-instance/steel/bracket-material-directions?${model()}`,
+      payload: ['x'],
+    }),
+  },
+  'POST /api/keelson-instance/maintenance/shutdown': {
+    who: 'read',
+    project: SHIP,
+    req: () => ({ method: 'POST', url: `/api/keelson-instance/maintenance/shutdown?${model()}` }),
+  },
   'GET /api/keelson-instance/maintenance/status': {
     who: 'read',
     project: SHIP,
@@ -457,6 +489,15 @@ const SAMPLES_BY_ROUTE: Record<string, Sample> = {
     who: 'read',
     project: SHIP,
     req: () => ({ method: 'POST', url: `/api/keelson-instance/geometry/surface-objects?${model()}`, payload: ['x'] }),
+  },
+  'POST /api/keelson-instance/geometry/surface-normals-at-points': {
+    who: 'read',
+    project: SHIP,
+    req: () => ({
+      method: 'POST',
+      url: `/api/keelson-instance/geometry/surface-normals-at-points?${model()}`,
+      payload: [{ x: 0, y: 0, z: 0 }],
+    }),
   },
   'GET /api/keelson-static/comments/all': {
     who: 'read',
