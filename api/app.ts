@@ -28,6 +28,7 @@ import projectRoutes from './routes/projects';
 import modelRoutes from './routes/models';
 import instanceRoutes from './routes/instance';
 import referenceSystemRoutes from './routes/referenceSystem';
+import blockRoutes from './routes/blocks';
 import sectionRoutes from './routes/sections';
 import geometryRoutes from './routes/geometry';
 import adminRoutes from './routes/admin';
@@ -237,6 +238,7 @@ export async function buildApp(
   await app.register(modelRoutes);
   await app.register(instanceRoutes);
   await app.register(referenceSystemRoutes);
+  await app.register(blockRoutes);
   await app.register(sectionRoutes);
   await app.register(geometryRoutes);
   await app.register(adminRoutes);

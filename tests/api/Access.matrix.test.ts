@@ -350,6 +350,28 @@ const SAMPLES_BY_ROUTE: Record<string, Sample> = {
     project: SHIP,
     req: () => ({ method: 'POST', url: `/api/keelson-instance/reference-system/frames?${model()}`, payload: {} }),
   },
+  'GET /api/keelson-instance/steel/block-system': {
+    who: 'read',
+    project: SHIP,
+    req: () => ({ url: `/api/keelson-instance/steel/block-system?${model()}` }),
+  },
+  // M1 has no blocks: the handler answers 404 naming the block; access was granted either way.
+  'POST /api/keelson-instance/steel/blocks': {
+    who: 'read',
+    project: SHIP,
+    req: () => ({ method: 'POST', url: `/api/keelson-instance/steel/blocks?${model()}`, payload: ['B1'] }),
+    ok: [404],
+  },
+  'GET /api/keelson-instance/steel/arrangement': {
+    who: 'read',
+    project: SHIP,
+    req: () => ({ url: `/api/keelson-instance/steel/arrangement?${model()}` }),
+  },
+  'GET /api/keelson-instance/ship-model/arrangement': {
+    who: 'read',
+    project: SHIP,
+    req: () => ({ url: `/api/keelson-instance/ship-model/arrangement?${model()}` }),
+  },
   'GET /api/keelson-instance/steel/section': {
     who: 'read',
     project: SHIP,
