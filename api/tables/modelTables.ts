@@ -23,6 +23,9 @@ export const WEIGHED_TYPES: ReadonlySet<ObjectType> = new Set([
 /** Label of a group whose parts have no value for the grouping property (no block, no material, ...). */
 export const NO_VALUE = '(none)';
 
+/** Natural order of group labels and profiles ('B2' before 'B10'); one collator, not one per comparison. */
+const natural = new Intl.Collator('en', { numeric: true }).compare;
+
 const col = (name: string, header: string, unit = ''): TableColumn => ({ name, header, unit });
 
 const num = (p: PropertyRecord | undefined, code: string): number | null => {
@@ -82,7 +85,7 @@ export function weightTable(
     g.mz += w * z;
   });
   const rows: TableRow[] = [...groups.entries()]
-    .sort(([a], [b]) => a.localeCompare(b, 'en', { numeric: true }))
+    .sort(([a], [b]) => natural(a, b))
     .map(([label, g]) => ({
       cells: {
         group: label,
@@ -164,7 +167,7 @@ export function stiffenerTable(data: RevisionData, name: string): Table {
     }),
   );
   const key = (r: TableRow) => String(r.cells.profile ?? NO_VALUE);
-  t.rows.sort((a, b) => key(a).localeCompare(key(b), 'en', { numeric: true }) || a.objects[0] - b.objects[0]);
+  t.rows.sort((a, b) => natural(key(a), key(b)) || a.objects[0] - b.objects[0]);
   return t;
 }
 
@@ -182,7 +185,7 @@ export function profileTable(data: RevisionData, name: string): Table {
     g.weight += num(p, 'W') ?? 0;
   });
   const rows = [...groups.entries()]
-    .sort(([a], [b]) => a.localeCompare(b, 'en', { numeric: true }))
+    .sort(([a], [b]) => natural(a, b))
     .map(([profile, g]) => ({
       cells: { profile, count: g.objects.length, length: g.length, weight: g.weight },
       objects: g.objects,

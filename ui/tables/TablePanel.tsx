@@ -194,6 +194,9 @@ export function TablePanel({ modelName }: { modelName: string }) {
             className="flex cursor-move items-center gap-2 border-b border-slate-200 px-2 py-1 select-none"
             onPointerDown={move}
           >
+            <span data-testid="table-move" aria-hidden="true" className="px-1 text-slate-400" title="Move">
+              ⠿
+            </span>
             <label htmlFor={typeId} className="text-xs font-medium text-slate-500">
               Type
             </label>
