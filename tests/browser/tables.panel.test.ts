@@ -57,11 +57,11 @@ const firstRow = () => panel().locator('tbody tr').first().locator('td').allText
 beforeAll(async () => {
   server = await startServer({ DEMO_SHIP: 'true' });
   token = await registerAdmin(server.url, ADMIN);
-  await waitForRevision(server, token, MODEL, 240_000);
+  await waitForRevision(server, token, MODEL, 480_000);
   browser = await launchChromium();
   page = await newLoggedInPage(browser, token, { acceptDownloads: true });
   await openViewer(page, server.url, MODEL, true);
-}, 300_000);
+}, 600_000);
 
 afterAll(async () => {
   await shutDown(server, browser);

@@ -1,7 +1,7 @@
 /**
  * The floating table panel's state (viewer.md §2 "Floating table panel", §7 "Tables"; application.md §2):
  * open or closed, the table types and names of the open revision, the table shown ('Loading table...' while
- * it loads), its sort order, the row last chosen, and the panel's place and size. Choosing a row selects its
+ * it loads), its sort order, and the panel's place and size. Choosing a row selects its
  * parts in 3D through the engine facade; the CSV export downloads what the panel shows.
  */
 import { proxy, ref } from 'valtio';
@@ -34,8 +34,6 @@ export const tablesStore = proxy({
   error: null as string | null,
   sortColumn: null as string | null,
   sortDirection: 'ascending' as SortDirection,
-  /** Index into table.rows of the row last chosen, or null. */
-  chosenRow: null as number | null,
   /** The place and size the user gave the panel (clamped to the viewer area when shown). */
   rect: defaultTableRect(),
 });
@@ -47,7 +45,6 @@ function showTable(table: Table | null): void {
   tablesStore.table = table ? ref(table) : null;
   tablesStore.sortColumn = null;
   tablesStore.sortDirection = 'ascending';
-  tablesStore.chosenRow = null;
   tablesStore.order = ref(table ? sortRows(table, null, 'ascending') : []);
 }
 
@@ -152,11 +149,10 @@ export function sortTableBy(column: string): void {
   tablesStore.order = ref(sortRows(t, column, direction));
 }
 
-/** Chooses row `index` (into table.rows) and selects its parts in 3D (viewer.md §4 selection). */
+/** Chooses row `index` (into table.rows): selects its parts in 3D (viewer.md §4 selection). */
 export function chooseTableRow(index: number): void {
   const row = tablesStore.table?.rows[index];
   if (!row) return;
-  tablesStore.chosenRow = index;
   void getEngine()?.api.setSelection([...row.objects]);
 }
 

@@ -62,7 +62,12 @@ function startDrag(e: ReactPointerEvent, apply: (dx: number, dy: number) => void
 }
 
 function TableGrid({ table, order }: { table: Table; order: readonly number[] }) {
-  const { sortColumn, sortDirection, chosenRow } = useSnapshot(tablesStore);
+  const { sortColumn, sortDirection } = useSnapshot(tablesStore);
+  const { selection } = useSnapshot(viewerStore);
+  // a row shows as selected while the 3D selection is exactly its parts (a click elsewhere clears it)
+  const selected = useMemo(() => new Set(selection.map((s) => s.nodeId)), [selection]);
+  const isSelected = (objects: readonly number[]) =>
+    objects.length > 0 && objects.length === selected.size && objects.every((o) => selected.has(o));
   const scrollRef = useRef<HTMLDivElement>(null);
   const virtualizer = useVirtualizer({
     count: order.length,
@@ -102,7 +107,7 @@ function TableGrid({ table, order }: { table: Table; order: readonly number[] })
           {virtualizer.getVirtualItems().map((vi) => {
             const index = order[vi.index];
             const row = table.rows[index];
-            const chosen = chosenRow === index;
+            const chosen = isSelected(row.objects);
             return (
               <tr
                 key={vi.key}
