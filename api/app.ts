@@ -44,6 +44,7 @@ import { TagStore } from './tags/TagStore';
 import tagRoutes from './routes/tags';
 import commentRoutes from './routes/comments';
 import compareRoutes from './routes/compare';
+import tableRoutes from './routes/tables';
 import { Access, type AccessRule, authenticate } from './access/rules';
 import { registerDocs } from './docs';
 import { serverLoggerOptions } from './logging';
@@ -245,6 +246,7 @@ export async function buildApp(
   await app.register(settingsRoutes);
   await app.register(commentRoutes);
   await app.register(compareRoutes);
+  await app.register(tableRoutes);
   await app.register(approvalRoutes);
   await app.register(licenseRoutes);
   await app.register(whatsNewRoutes);

@@ -17,3 +17,4 @@ export * from './locations';
 export * from './scheduling';
 export * from './tags';
 export * from './blocks';
+export * from './tables';

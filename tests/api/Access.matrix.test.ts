@@ -271,6 +271,21 @@ const SAMPLES_BY_ROUTE: Record<string, Sample> = {
     project: SHIP,
     req: () => ({ url: `/api/keelson-instance/ship-model/purpose-colors?${model()}` }),
   },
+  'GET /api/keelson-instance/table/types': {
+    who: 'read',
+    project: SHIP,
+    req: () => ({ url: `/api/keelson-instance/table/types?${model()}` }),
+  },
+  'GET /api/keelson-instance/table/names': {
+    who: 'read',
+    project: SHIP,
+    req: () => ({ url: `/api/keelson-instance/table/names?${model({ type: 'Weights' })}` }),
+  },
+  'GET /api/keelson-instance/table/read': {
+    who: 'read',
+    project: SHIP,
+    req: () => ({ url: `/api/keelson-instance/table/read?${model({ name: 'Plates' })}` }),
+  },
   'POST /api/keelson-instance/steel/quantities': {
     who: 'read',
     project: SHIP,
