@@ -16,6 +16,8 @@
  *   compare — revision comparison of two generated 100k-part ships with known edits: time and peak memory
  *             (bench/compare/compareSuite.ts; BENCH_PARTS).
  *   colouring — colours and legend of a 100k-part ship by quantities (bench/viewer/colouringSuite.ts; BENCH_PARTS).
+ *   properties — the properties panel's merge of every part of a generated 100k-part ship by index vs per-object
+ *             lists (bench/viewer/propertiesSuite.ts; BENCH_PARTS).
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
@@ -94,6 +96,7 @@ export const SUITES: Record<string, Suite> = {
   review: async () => (await import('./comments/reviewSuite')).reviewSuite(),
   compare: async () => (await import('./compare/compareSuite')).compareSuite(),
   colouring: async () => (await import('./viewer/colouringSuite')).colouringSuite(),
+  properties: async () => (await import('./viewer/propertiesSuite')).propertiesSuite(),
 };
 /** Suites run when none is named (viewer takes minutes: name it). */
 const DEFAULT_SUITES = ['package', 'ocx'];

@@ -71,18 +71,19 @@ export interface MergedProperty {
 /**
  * Merges the columns over the objects `indices` (object-table indices). Codes come in catalogue order,
  * codes outside the catalogue after them in the columns' order; a code no selected object has is left out.
- * O(codes × selected).
+ * `read` gives an object's value when it is not simply the column's (the earlier revision's). O(codes × selected).
  */
 export function mergeColumns(
   columns: ReadonlyMap<string, PropertyColumn>,
   indices: ArrayLike<number>,
-  read: (code: string, index: number, column: PropertyColumn) => PropertyValue | null = (_c, i, col) => col[i] ?? null,
+  read?: (code: string, index: number, column: PropertyColumn) => PropertyValue | null,
 ): MergedProperty[] {
   const out: MergedProperty[] = [];
   for (const code of orderedCodes(columns.keys())) {
     const column = columns.get(code)!;
     const m = new ValueMerge(summable(code));
-    for (let k = 0; k < indices.length; k++) m.add(read(code, indices[k], column));
+    if (read) for (let k = 0; k < indices.length; k++) m.add(read(code, indices[k], column));
+    else for (let k = 0; k < indices.length; k++) m.add(column[indices[k]] ?? null);
     const value = m.result(indices.length);
     if (value !== null) out.push({ code, value, count: m.count });
   }
