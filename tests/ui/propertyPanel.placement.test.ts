@@ -1,10 +1,11 @@
 /**
  * Where the movable properties panel goes (viewer.md §2 "Properties panel", "Clipping controls"): inside the
- * viewer area whatever it is dragged to, and never over the clipping controls — above them it ends at their
+ * viewer area and above the bottom toolbar whatever it is dragged to, and never over the clipping controls — above them it ends at their
  * top, and where that leaves too little room it moves to their right.
  */
 import { describe, expect, it } from 'vitest';
 import {
+  BOTTOM_TOOLBAR_HEIGHT,
   DEFAULT_PANEL_POSITION,
   PANEL_MARGIN,
   PANEL_MIN_HEIGHT,
@@ -20,10 +21,12 @@ const overlaps = (a: Rect, b: Rect) =>
   a.left < b.left + b.width && b.left < a.left + a.width && a.top < b.top + b.height && b.top < a.top + a.height;
 
 describe('placePanel', () => {
-  it('keeps the wanted place when it fits, growing down to the area bottom', () => {
+  const BOTTOM = AREA.height - BOTTOM_TOOLBAR_HEIGHT - PANEL_MARGIN;
+
+  it('keeps the wanted place when it fits, growing down to the bottom toolbar', () => {
     expect(placePanel(DEFAULT_PANEL_POSITION, W, AREA, null)).toEqual({
       ...DEFAULT_PANEL_POSITION,
-      maxHeight: AREA.height - PANEL_MARGIN - DEFAULT_PANEL_POSITION.top,
+      maxHeight: BOTTOM - DEFAULT_PANEL_POSITION.top,
     });
   });
 
@@ -34,7 +37,7 @@ describe('placePanel', () => {
     });
     const far = placePanel({ left: 5000, top: 5000 }, W, AREA, null);
     expect(far.left).toBe(AREA.width - W - PANEL_MARGIN);
-    expect(far.top).toBe(AREA.height - PANEL_MIN_HEIGHT - PANEL_MARGIN);
+    expect(far.top).toBe(BOTTOM - PANEL_MIN_HEIGHT);
     expect(far.maxHeight).toBe(PANEL_MIN_HEIGHT);
   });
 
@@ -53,6 +56,6 @@ describe('placePanel', () => {
 
   it('beside them it is left alone', () => {
     const p = placePanel({ left: 600, top: 300 }, W, AREA, CLIP);
-    expect(p).toEqual({ left: 600, top: 300, maxHeight: AREA.height - PANEL_MARGIN - 300 });
+    expect(p).toEqual({ left: 600, top: 300, maxHeight: BOTTOM - 300 });
   });
 });

@@ -25,13 +25,16 @@ export const DEFAULT_PANEL_POSITION = { left: 12, top: 64 };
 export const PANEL_MARGIN = 8;
 /** The panel is never squeezed below this height to fit above the clipping controls. */
 export const PANEL_MIN_HEIGHT = 120;
+/** The bottom strip kept free for the bottom-left toolbar and the mouse coordinates (bottom-16). */
+export const BOTTOM_TOOLBAR_HEIGHT = 64;
 
 const clamp = (v: number, lo: number, hi: number) => Math.max(lo, Math.min(v, Math.max(lo, hi)));
 
 /**
- * Places a panel of `width` px wanted at `want` inside `area` (width × height) so that it stays inside
- * and does not cover `avoid` (the clipping controls, or null when they are hidden): above them it may
- * grow only down to their top; when that leaves less than PANEL_MIN_HEIGHT it moves to their right.
+ * Places a panel of `width` px wanted at `want` inside `area` (width × height) so that it stays inside,
+ * above the bottom toolbar strip, and does not cover `avoid` (the clipping controls, or null when they are
+ * hidden): above them it may grow only down to their top; when that leaves less than PANEL_MIN_HEIGHT it
+ * moves to their right.
  */
 export function placePanel(
   want: { left: number; top: number },
@@ -41,8 +44,8 @@ export function placePanel(
 ): PanelPlacement {
   const m = PANEL_MARGIN;
   let left = clamp(want.left, m, area.width - width - m);
-  const top = clamp(want.top, m, area.height - PANEL_MIN_HEIGHT - m);
-  let bottom = area.height - m;
+  let bottom = area.height - BOTTOM_TOOLBAR_HEIGHT - m;
+  const top = clamp(want.top, m, bottom - PANEL_MIN_HEIGHT);
   if (avoid) {
     const overlapsX = left < avoid.left + avoid.width + m && left + width + m > avoid.left;
     const aboveBottom = top < avoid.top + avoid.height + m;

@@ -42,9 +42,15 @@ export function setPropertiesTypeFilter(selectionSeq: number, type: string | nul
   propertiesPanelStore.typeFilter = type === null ? null : { seq: selectionSeq, type };
 }
 
-/** The type the panel is filtered to for this selection, or null. */
-export function typeFilterFor(selectionSeq: number): string | null {
-  const f = propertiesPanelStore.typeFilter;
+/**
+ * The type the panel is filtered to for this selection, or null; `state` is the store or a snapshot of it
+ * (a component passes its snapshot so that a new filter re-renders it).
+ */
+export function typeFilterFor(
+  state: { typeFilter: { seq: number; type: string } | null },
+  selectionSeq: number,
+): string | null {
+  const f = state.typeFilter;
   return f && f.seq === selectionSeq ? f.type : null;
 }
 

@@ -84,7 +84,7 @@ export function PropertiesPanel({ modelName }: { modelName: string }) {
 
   const compared = status === 'on' && shown ? comparisonStore.shown!.data : null;
   const compareKey = compared ? `${compared.fromRevision}>${compared.toRevision}@${compared.computedAt}` : '';
-  const type = typeFilterFor(selectionSeq);
+  const type = typeFilterFor(panelState, selectionSeq);
   const count = selection.length;
   const key = `${modelName}|${revision}|${selectionSeq}|${count}|${type ?? ''}|${compareKey}`;
 
