@@ -18,6 +18,8 @@
  *   colouring — colours and legend of a 100k-part ship by quantities (bench/viewer/colouringSuite.ts; BENCH_PARTS).
  *   tables  — table reads (weights, part lists, compartments) of a 100k-part ship vs serialising its object table
  *             (bench/tables/tablesSuite.ts; BENCH_PARTS).
+ *   properties — the properties panel's merge of every part of a generated 100k-part ship by index vs per-object
+ *             lists (bench/viewer/propertiesSuite.ts; BENCH_PARTS).
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
@@ -97,6 +99,7 @@ export const SUITES: Record<string, Suite> = {
   compare: async () => (await import('./compare/compareSuite')).compareSuite(),
   colouring: async () => (await import('./viewer/colouringSuite')).colouringSuite(),
   tables: async () => (await import('./tables/tablesSuite')).tablesSuite(),
+  properties: async () => (await import('./viewer/propertiesSuite')).propertiesSuite(),
 };
 /** Suites run when none is named (viewer takes minutes: name it). */
 const DEFAULT_SUITES = ['package', 'ocx'];
