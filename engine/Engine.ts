@@ -37,6 +37,7 @@ import type {
   WheelInput,
 } from './EngineApi';
 import { CameraRig } from './interaction/CameraRig';
+import { epochNow } from './interaction/clock';
 import { InputRouter } from './interaction/InputRouter';
 import { NavigationQuality } from './interaction/NavigationQuality';
 import { SelectionController } from './interaction/SelectionController';
@@ -77,6 +78,7 @@ export interface EngineRenderer {
 export interface EngineDeps {
   createRenderer?: (options: EngineInitOptions) => EngineRenderer;
   fetchFn?: typeof fetch;
+  /** The engine's clock, ms; on the clock of PointerInput.time (default: epoch ms, interaction/clock.ts). */
   now?: () => number;
   /** Canvas for label textures (default: OffscreenCanvas when available). */
   canvas?: CanvasFactory;
@@ -139,7 +141,8 @@ export class Engine implements EngineApi {
   private readonly eyeOnBox = new Vector3();
 
   constructor(private readonly deps: EngineDeps = {}) {
-    this.now = deps.now ?? (() => (globalThis.performance ? globalThis.performance.now() : Date.now()));
+    // Input time stamps arrive on the same epoch clock (interaction/clock.ts), so holds and debounces compare.
+    this.now = deps.now ?? epochNow;
     this.scene.background = new Color(BACKGROUND);
     // Sky light from +Z (world up) tells decks from sides; head lights ride with the cameras (CameraRig).
     const sky = new HemisphereLight(0xffffff, 0x6f7782, 2.2);

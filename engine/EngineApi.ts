@@ -56,7 +56,10 @@ export interface PointerInput {
   metaKey: boolean;
   pointerId: number;
   pointerType: 'mouse' | 'pen' | 'touch';
-  /** performance.now() of the event, ms. */
+  /**
+   * Time of the event, epoch ms (performance.timeOrigin + event.timeStamp; engine/interaction/clock.ts): the
+   * engine's clock, whatever realm the event came from.
+   */
   time: number;
 }
 

@@ -186,6 +186,8 @@ export class SectionManager {
         labels.group.renderOrder = ORDER_BASE + Math.round(drawPriority('labels') * 100);
         group.add(labels.group);
       });
+      // A cut through nothing is a failure the user must hear of (viewer.md §8), not an empty drawing.
+      if (errors.length === 0) errors.push(...emptyCutErrors(result, model.objects));
       this.group.add(group);
       const drawn: DrawnSection = { name, result, ok: errors.length === 0, errors, group, labels };
       this.sections.set(name, drawn);
@@ -263,6 +265,27 @@ export class SectionManager {
     const p = this.details.properties;
     return p ? p.map((r) => r ?? {}) : undefined;
   }
+}
+
+/**
+ * The failed-step errors of a section that cut nothing: when no structure, compartment or CAD component
+ * crosses the plane, one error per kind of entity the model has ('structures' always), so the UI's toast
+ * reads 'Failed to create a section {sectionName} for structures, compartments'. Empty when something was
+ * cut (grid lines alone are no result: they exist wherever the plane is).
+ */
+export function emptyCutErrors(
+  result: SectionResult,
+  objects: readonly Pick<ModelObject, 'type'>[],
+): SectionStepError[] {
+  const steelCut = STEEL_CLASSES.some((c) => SECTION_RELATIONS.some((r) => result.steel[c][r].length > 0));
+  if (steelCut || result.compartments.length > 0 || result.cadComponents.length > 0) return [];
+  const where = `${result.axis}=${Math.round(result.coordinate)} mm`;
+  const errors: SectionStepError[] = [{ entity: 'structures', message: `No structure crosses ${where}` }];
+  if (objects.some((o) => o.type === 'COMPARTMENT'))
+    errors.push({ entity: 'compartments', message: `No compartment crosses ${where}` });
+  if (objects.some((o) => o.type === 'CAD COMPONENT'))
+    errors.push({ entity: 'cad components', message: `No CAD component crosses ${where}` });
+  return errors;
 }
 
 /** One LineSegments of polylines (closed ones get their closing segment), ordered by draw priority. */
