@@ -48,7 +48,7 @@ import { createStateUniforms, type ObjectStateUniforms } from './scene/chunkMate
 import { FrameLoop } from './scene/FrameLoop';
 import { LOD_BUILD_MS_PER_FRAME, ModelScene } from './scene/ModelScene';
 import type { PaintGroup, PaintStyle } from './scene/objectPaint';
-import { describeSceneGraph, findSceneNode } from './scene/sceneGraph';
+import { describeSceneTree, SCENE_NODE_IDS, sceneNodeObjects, sectionOfNodeId } from './scene/sceneGraph';
 import { ModelLoader } from './scene/ModelLoader';
 import { renderStats } from './scene/renderStats';
 import { AnnotationManager } from './tools/AnnotationManager';
@@ -132,6 +132,9 @@ export class Engine implements EngineApi {
   private readonly nav: NavigationQuality;
   private model: ModelScene | null = null;
   private table: EngineObjectTable | null = null;
+  /** Model name and object names of the details (the scene-graph panel's node names). */
+  private modelName = '';
+  private objectNames: readonly string[] | undefined;
   private listener: EngineListener | null = null;
   private disposed = false;
   private firstFrameSent = false;
@@ -434,14 +437,31 @@ export class Engine implements EngineApi {
 
   getSceneGraph(): SceneGraphNode {
     this.alive();
-    return describeSceneGraph(this.scene);
+    const m = this.model;
+    return describeSceneTree({
+      modelName: this.modelName,
+      table: m?.objectTable ?? this.table,
+      names: this.objectNames,
+      hidden: (i) => m?.state.isHidden(i) ?? false,
+      bounds: (i) => {
+        const b = m?.objectBounds.subarray(i * 6, i * 6 + 6);
+        return b && b[0] <= b[3] ? [...b] : null;
+      },
+      sections: this.sections.sceneParts(),
+    });
   }
 
   setSceneNodeVisible(id: number, visible: boolean): void {
     this.alive();
-    const node = findSceneNode(this.scene, id);
-    if (!node) throw new Error(`setSceneNodeVisible: no scene node with id ${id}`);
-    node.visible = visible;
+    const section = sectionOfNodeId(id);
+    if (section) this.sections.setSceneVisible(section.section, section.group, visible);
+    else if (id === SCENE_NODE_IDS.sections) this.sections.setAllVisible(visible);
+    else {
+      // Object and model nodes go through the objects' visibility, so the model tree follows.
+      const nodes = sceneNodeObjects(this.model?.objectTable ?? this.table, id);
+      if (id === SCENE_NODE_IDS.root) this.sections.setAllVisible(visible);
+      if (nodes.length) this.sel.setVisibility(nodes, visible);
+    }
     this.invalidate();
   }
 
@@ -453,6 +473,8 @@ export class Engine implements EngineApi {
   // ---- engineering tools (contracts in EngineApi) ----
   setModelDetails(details: EngineModelDetails): void {
     this.alive();
+    if (details.modelName !== undefined) this.modelName = details.modelName;
+    if (details.names) this.objectNames = details.names;
     this.sections.setDetails(details);
     this.annotations.setDetails(details);
     if (details.frames) this.snapper.frames = details.frames;

@@ -40,10 +40,10 @@ export const ANNOTATED_TYPES: Readonly<
 
 /**
  * On-screen box height of an annotation label, CSS px: the text height setting (mm) projected, but never
- * below a 13 px font (legible on a 1366×768 laptop however far the ship is zoomed out) nor above a 21 px
+ * below a 14.5 px font (legible on a 1366×768 laptop however far the ship is zoomed out) nor above a 21 px
  * one (a close view is not covered by text). Rasterised at 40 px, twice the largest, for pixel ratio 2.
  */
-export const ANNOTATION_LABEL_PX = { minPx: 20, maxPx: 32 } as const;
+export const ANNOTATION_LABEL_PX = { minPx: 22, maxPx: 32 } as const;
 
 /** Object labels at most (largest objects first), so a 500k-part ship stays drawable. */
 export const MAX_OBJECT_LABELS = 5000;
@@ -79,7 +79,13 @@ export class AnnotationManager {
     private readonly inside: (x: number, y: number, z: number) => boolean = () => true,
   ) {
     this.group.name = 'annotations';
-    this.labels = new LabelLayer('annotation-labels', { canvas, fontPx: 40, screenPx: ANNOTATION_LABEL_PX });
+    // On top: a label half hidden behind the plates in front of its object cannot be read.
+    this.labels = new LabelLayer('annotation-labels', {
+      canvas,
+      fontPx: 40,
+      onTop: true,
+      screenPx: ANNOTATION_LABEL_PX,
+    });
     this.dims = new LineSegments(new BufferGeometry(), new LineBasicMaterial({ color: '#364fc7' }));
     this.dims.name = 'dimension-lines';
     this.dims.frustumCulled = false;

@@ -286,6 +286,49 @@ describe('viewer defects', () => {
       .waitFor();
   });
 
+  it('the scene-graph panel names the spec nodes (Models, STR {model}, Structures, objects by id, Sections)', async () => {
+    await page.getByTestId('viewer-canvas').focus();
+    await page.keyboard.press('Control+Alt+KeyS');
+    const panel = page.getByTestId('scene-graph-panel');
+    const tree = panel.getByRole('tree');
+    await tree.waitFor();
+    // The section of the previous test is there too: Refresh reads the scene again.
+    await panel.getByRole('button', { name: 'Refresh' }).click();
+    const rows = () => tree.getByRole('treeitem').allTextContents();
+    const level = (n: number) => tree.locator(`[role="treeitem"][aria-level="${n}"]`);
+    await level(2).first().waitFor();
+    expect((await level(1).allTextContents()).map((t) => t.trim())).toEqual(['ModelsModels']);
+    const models = (await level(2).allTextContents()).map((t) => t.trim());
+    expect(models).toEqual([`STR ${MODEL}Structure model`, 'SectionsSections']);
+    await tree.getByRole('button', { name: 'Expand Structures', exact: true }).click();
+    const objects = await modelObjects();
+    const all = (await rows()).join('\n');
+    // No renderer internals: the batches, lights and helpers have no node.
+    expect(all).not.toMatch(/chunk-|Light|Camera|snap-marker|annotation-labels|clip-plane/);
+    // A top-level object's node: its id first, then its name and type; its properties name it.
+    const apiObjects = (await (
+      await apiRequest(server.url, token, 'GET', `/api/keelson-instance/model/objects?modelName=${MODEL}`)
+    ).json()) as { objects: Array<{ id: string; name: string; type: string; parent: number }> };
+    const top = apiObjects.objects.find((o) => o.parent < 0)!;
+    expect(objects.length).toBe(apiObjects.objects.length);
+    const topName = top.name && top.name !== top.id ? `${top.id} ${top.name}` : top.id;
+    const row = tree.getByRole('treeitem').filter({ hasText: topName }).first();
+    await row.getByRole('button', { name: topName, exact: true }).click();
+    const props = panel.getByTestId('scene-node-properties');
+    await props.getByText(top.type, { exact: true }).waitFor();
+    await props.getByText(top.id, { exact: true }).first().waitFor();
+    // Sections holds the section of the previous test.
+    await tree.getByRole('button', { name: 'Expand Sections', exact: true }).click();
+    await tree.getByRole('button', { name: 'X=999', exact: true }).waitFor();
+    // Hiding 'Structures' hides the model: the tree's root checkbox follows.
+    await tree.getByRole('checkbox', { name: /^Visible Structures/ }).uncheck();
+    const root = page.getByTestId('model-tree').getByRole('checkbox', { name: `Show Structures (${MODEL})` });
+    await expect.poll(() => root.isChecked()).toBe(false);
+    await tree.getByRole('checkbox', { name: /^Visible Structures/ }).check();
+    await page.keyboard.press('Control+Alt+KeyS');
+    await panel.waitFor({ state: 'detached' });
+  });
+
   it('a touch held 1 s opens the context menu while held', async () => {
     // Leave the viewer and come back inside the same page: the render worker (and its clock) starts now,
     // long after the page did, as when a user browses before opening a model.
