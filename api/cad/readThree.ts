@@ -1,0 +1,112 @@
+/**
+ * glTF/GLB and OBJ to a CadConversion with three.js's loaders, run in Node: one mesh per three.js mesh with
+ * its node's world transform applied, named by the node (or its nearest named parent), coloured by its
+ * material. glTF is metres, Y-up: the result is millimetres, Z-up (the ship's axes: x, -z, y). OBJ has no
+ * unit or axis convention: its numbers are taken as millimetres in the file's own axes. glTF images are not
+ * loaded (a component is drawn in its colours); meshopt compression is decoded, Draco is not.
+ */
+import { Matrix4, type Material, type Mesh, type Object3D, SRGBColorSpace, Color } from 'three';
+import { GLTFLoader, type GLTFParser } from 'three/examples/jsm/loaders/GLTFLoader.js';
+import { OBJLoader } from 'three/examples/jsm/loaders/OBJLoader.js';
+import { MeshoptDecoder } from 'meshoptimizer';
+import { finishConversion, meshFromGeometry } from './meshes';
+import { type CadConversion, CadConversionError, type CadFormat, type CadMesh } from './types';
+
+/** glTF Y-up metres to Z-up millimetres: (x, y, z) → 1000 × (x, -z, y). */
+const GLTF_TO_SHIP = new Matrix4().set(1, 0, 0, 0, 0, 0, -1, 0, 0, 1, 0, 0, 0, 0, 0, 1);
+
+/** The name of `o` or of its nearest named ancestor ('' when none has one). */
+function nodeName(o: Object3D | null): string {
+  for (let n = o; n; n = n.parent) if (n.name) return n.name;
+  return '';
+}
+
+/** The sRGB colour of a material, or null when it has none. */
+function materialColor(material: Material | Material[] | undefined): CadMesh['color'] {
+  const m = (Array.isArray(material) ? material[0] : material) as (Material & { color?: Color }) | undefined;
+  if (!m?.color) return null;
+  const c = m.color.getRGB(new Color(), SRGBColorSpace);
+  return [c.r, c.g, c.b];
+}
+
+/** The triangle meshes under `root`, transformed by `toShip` after their world matrices, scaled by `scale`. */
+function meshesOf(root: Object3D, toShip: Matrix4 | null, scale: number, colours: boolean): CadMesh[] {
+  root.updateMatrixWorld(true);
+  const out: CadMesh[] = [];
+  root.traverse((o) => {
+    const mesh = o as Mesh;
+    if (!mesh.isMesh || !mesh.geometry?.getAttribute('position')) return;
+    // Triangle meshes only: glTF's strip/fan modes arrive as ordinary meshes, lines and points are skipped.
+    const matrix = toShip ? toShip.clone().multiply(mesh.matrixWorld) : mesh.matrixWorld;
+    out.push(
+      meshFromGeometry(nodeName(mesh), mesh.geometry, matrix, scale, colours ? materialColor(mesh.material) : null),
+    );
+  });
+  return out;
+}
+
+/** Node has no ProgressEvent; three's FileLoader makes one while it reads a glTF's data URIs. */
+function shimProgressEvent(): void {
+  const g = globalThis as { ProgressEvent?: unknown };
+  if (g.ProgressEvent) return;
+  g.ProgressEvent = class ProgressEvent extends Event {
+    readonly lengthComputable: boolean;
+    readonly loaded: number;
+    readonly total: number;
+    constructor(type: string, init: { lengthComputable?: boolean; loaded?: number; total?: number } = {}) {
+      super(type);
+      this.lengthComputable = init.lengthComputable ?? false;
+      this.loaded = init.loaded ?? 0;
+      this.total = init.total ?? 0;
+    }
+  };
+}
+
+/** A GLTFLoader plugin that loads no images: Node has no image decoder and a component is drawn in colours. */
+function noTextures(parser: GLTFParser) {
+  const placeholder = { load: () => undefined, setCrossOrigin: () => placeholder, setRequestHeader: () => placeholder };
+  (parser as unknown as { textureLoader: unknown }).textureLoader = placeholder;
+  return { name: 'keelson_no_textures', loadTexture: () => Promise.resolve(null) };
+}
+
+/**
+ * Reads a glTF (.gltf, JSON with embedded data URIs) or GLB file's bytes.
+ * @throws CadConversionError when three's GLTFLoader cannot read it (not glTF 2.0, Draco compression,
+ *   buffers in other files).
+ */
+export async function readGltf(fileName: string, format: CadFormat, bytes: Uint8Array): Promise<CadConversion> {
+  shimProgressEvent();
+  const loader = new GLTFLoader().setMeshoptDecoder(MeshoptDecoder).register(noTextures as never);
+  const data =
+    format === '.gltf'
+      ? new TextDecoder().decode(bytes)
+      : (bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer);
+  let scene: Object3D;
+  try {
+    const gltf = await loader.parseAsync(data, '');
+    scene = gltf.scene ?? gltf.scenes[0];
+  } catch (e) {
+    throw new CadConversionError(fileName, `not a readable glTF file: ${e instanceof Error ? e.message : String(e)}`);
+  }
+  if (!scene) return finishConversion(fileName, format, [], ['the glTF file has no scene']);
+  const meshes = meshesOf(scene, GLTF_TO_SHIP, 1000, true);
+  return finishConversion(fileName, format, meshes, meshes.length ? [] : ['the glTF file holds no triangle meshes']);
+}
+
+/**
+ * Reads an OBJ file's bytes: one mesh per object/group, named by it; no colours (material libraries are
+ * other files).
+ * @throws CadConversionError when the text holds no vertices or faces.
+ */
+export function readObj(fileName: string, bytes: Uint8Array): CadConversion {
+  const text = new TextDecoder().decode(bytes);
+  if (!/^\s*v\s/m.test(text)) throw new CadConversionError(fileName, 'not an OBJ file: no vertices ("v" lines)');
+  let group: Object3D;
+  try {
+    group = new OBJLoader().parse(text);
+  } catch (e) {
+    throw new CadConversionError(fileName, `not a readable OBJ file: ${e instanceof Error ? e.message : String(e)}`);
+  }
+  const meshes = meshesOf(group, null, 1, false);
+  return finishConversion(fileName, '.obj', meshes, meshes.length ? [] : ['the OBJ file holds no faces']);
+}
