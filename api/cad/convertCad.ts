@@ -75,9 +75,20 @@ async function inOwnThread<T>(
   signal: AbortSignal,
 ): Promise<T> {
   while (ownThreads >= maxThreads) {
-    await new Promise<void>((resolve) => waiting.push(resolve));
     signal.throwIfAborted();
+    // Wait for a thread to end, or for the abort (time bound, cancel) while waiting.
+    await new Promise<void>((resolve) => {
+      const wake = () => {
+        signal.removeEventListener('abort', wake);
+        const i = waiting.indexOf(wake);
+        if (i >= 0) waiting.splice(i, 1);
+        resolve();
+      };
+      waiting.push(wake);
+      signal.addEventListener('abort', wake);
+    });
   }
+  signal.throwIfAborted();
   ownThreads++;
   const pool = newPool(worker, heapMb, 1);
   try {

@@ -2,13 +2,14 @@
  * glTF/GLB and OBJ to a CadConversion with three.js's loaders, run in Node: one mesh per three.js mesh with
  * its node's world transform applied, named by the node (or its nearest named parent), coloured by its
  * material. glTF is metres, Y-up: the result is millimetres, Z-up (the ship's axes: x, -z, y). OBJ has no
- * unit or axis convention: its numbers are taken as millimetres in the file's own axes. glTF images are not
- * loaded (a component is drawn in its colours); meshopt compression is decoded, Draco is not.
+ * unit or axis convention: its numbers are taken as millimetres in the file's own axes. glTF images are
+ * dropped before loading (api/cad/gltfStrip.ts); meshopt compression is decoded, Draco is not.
  */
 import { Matrix4, type Material, type Mesh, type Object3D, SRGBColorSpace, Color } from 'three';
-import { GLTFLoader, type GLTFParser } from 'three/examples/jsm/loaders/GLTFLoader.js';
+import { GLTFLoader } from 'three/examples/jsm/loaders/GLTFLoader.js';
 import { OBJLoader } from 'three/examples/jsm/loaders/OBJLoader.js';
 import { MeshoptDecoder } from 'meshoptimizer';
+import { preparedGltf } from './gltfStrip';
 import { finishConversion, meshFromGeometry } from './meshes';
 import { type CadConversion, CadConversionError, type CadFormat, type CadMesh } from './types';
 
@@ -62,25 +63,15 @@ function shimProgressEvent(): void {
   };
 }
 
-/** A GLTFLoader plugin that loads no images: Node has no image decoder and a component is drawn in colours. */
-function noTextures(parser: GLTFParser) {
-  const placeholder = { load: () => undefined, setCrossOrigin: () => placeholder, setRequestHeader: () => placeholder };
-  (parser as unknown as { textureLoader: unknown }).textureLoader = placeholder;
-  return { name: 'keelson_no_textures', loadTexture: () => Promise.resolve(null) };
-}
-
 /**
  * Reads a glTF (.gltf, JSON with embedded data URIs) or GLB file's bytes.
- * @throws CadConversionError when three's GLTFLoader cannot read it (not glTF 2.0, Draco compression,
- *   buffers in other files).
+ * @throws CadConversionError when three's GLTFLoader cannot read it (not glTF 2.0, Draco compression) or it
+ *   keeps its buffers in other files.
  */
 export async function readGltf(fileName: string, format: CadFormat, bytes: Uint8Array): Promise<CadConversion> {
   shimProgressEvent();
-  const loader = new GLTFLoader().setMeshoptDecoder(MeshoptDecoder).register(noTextures as never);
-  const data =
-    format === '.gltf'
-      ? new TextDecoder().decode(bytes)
-      : (bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer);
+  const loader = new GLTFLoader().setMeshoptDecoder(MeshoptDecoder);
+  const data = preparedGltf(fileName, bytes, format === '.glb');
   let scene: Object3D;
   try {
     const gltf = await loader.parseAsync(data, '');

@@ -288,6 +288,34 @@ describe('glTF, GLB and OBJ (three.js loaders)', () => {
     expect(c.meshes.map((m) => m.name).sort()).toEqual(['pump', 'valve']);
   });
 
+  it('drops images without fetching them, and refuses buffers held outside the file', async () => {
+    shimFileReader();
+    const { scene, triangles } = exportScene();
+    const json = (await new GLTFExporter().parseAsync(scene, { binary: false })) as {
+      images?: unknown[];
+      textures?: unknown[];
+      materials: { pbrMetallicRoughness?: Record<string, unknown> }[];
+      buffers: { uri: string }[];
+    };
+    // An image on a port nothing listens on: fetching it would fail the conversion.
+    json.images = [{ uri: 'http://127.0.0.1:9/texture.png' }];
+    json.textures = [{ source: 0 }];
+    json.materials[0].pbrMetallicRoughness = {
+      ...json.materials[0].pbrMetallicRoughness,
+      baseColorTexture: { index: 0 },
+    };
+    const textured = path.join(dir, 'textured.gltf');
+    await writeFile(textured, JSON.stringify(json));
+    expect((await convertCadFile(textured)).triangles).toBe(triangles);
+
+    json.buffers[0].uri = 'scene.bin';
+    const external = path.join(dir, 'external.gltf');
+    await writeFile(external, JSON.stringify(json));
+    await expect(convertCadFile(external)).rejects.toThrow(
+      "external.gltf: the glTF file refers to 'scene.bin' for its data: upload a .glb, or a .gltf with embedded (data URI) buffers",
+    );
+  });
+
   it('a .glb that is not glTF fails that file with a clear message', async () => {
     const file = path.join(dir, 'bad.glb');
     await writeFile(file, 'glTF but not really');
