@@ -5,16 +5,14 @@
  * unit or axis convention: its numbers are taken as millimetres in the file's own axes. glTF images are
  * dropped before loading (api/cad/gltfStrip.ts); meshopt compression is decoded, Draco is not.
  */
-import { Matrix4, type Material, type Mesh, type Object3D, SRGBColorSpace, Color } from 'three';
+// Types only from 'three' (see api/cad/meshes.ts): the loaders bring three.
+import type { Color, Material, Mesh, Object3D } from 'three';
 import { GLTFLoader } from 'three/examples/jsm/loaders/GLTFLoader.js';
 import { OBJLoader } from 'three/examples/jsm/loaders/OBJLoader.js';
 import { MeshoptDecoder } from 'meshoptimizer';
 import { preparedGltf } from './gltfStrip';
-import { finishConversion, meshFromGeometry } from './meshes';
+import { finishConversion, meshFromGeometry, yUpToZUp } from './meshes';
 import { type CadConversion, CadConversionError, type CadFormat, type CadMesh } from './types';
-
-/** glTF Y-up metres to Z-up millimetres: (x, y, z) → 1000 × (x, -z, y). */
-const GLTF_TO_SHIP = new Matrix4().set(1, 0, 0, 0, 0, 0, -1, 0, 0, 1, 0, 0, 0, 0, 0, 1);
 
 /** The name of `o` or of its nearest named ancestor ('' when none has one). */
 function nodeName(o: Object3D | null): string {
@@ -26,19 +24,20 @@ function nodeName(o: Object3D | null): string {
 function materialColor(material: Material | Material[] | undefined): CadMesh['color'] {
   const m = (Array.isArray(material) ? material[0] : material) as (Material & { color?: Color }) | undefined;
   if (!m?.color) return null;
-  const c = m.color.getRGB(new Color(), SRGBColorSpace);
+  // 'srgb' is three's SRGBColorSpace; three keeps material colours in linear sRGB.
+  const c = m.color.getRGB({ r: 0, g: 0, b: 0 } as Color, 'srgb');
   return [c.r, c.g, c.b];
 }
 
-/** The triangle meshes under `root`, transformed by `toShip` after their world matrices, scaled by `scale`. */
-function meshesOf(root: Object3D, toShip: Matrix4 | null, scale: number, colours: boolean): CadMesh[] {
+/** The triangle meshes under `root` by their world matrices (then turned Y-up to Z-up when `zUp`), scaled by `scale`. */
+function meshesOf(root: Object3D, zUp: boolean, scale: number, colours: boolean): CadMesh[] {
   root.updateMatrixWorld(true);
   const out: CadMesh[] = [];
   root.traverse((o) => {
     const mesh = o as Mesh;
     if (!mesh.isMesh || !mesh.geometry?.getAttribute('position')) return;
     // Triangle meshes only: glTF's strip/fan modes arrive as ordinary meshes, lines and points are skipped.
-    const matrix = toShip ? toShip.clone().multiply(mesh.matrixWorld) : mesh.matrixWorld;
+    const matrix = zUp ? yUpToZUp(mesh.matrixWorld.elements) : mesh.matrixWorld.elements;
     out.push(
       meshFromGeometry(nodeName(mesh), mesh.geometry, matrix, scale, colours ? materialColor(mesh.material) : null),
     );
@@ -80,7 +79,7 @@ export async function readGltf(fileName: string, format: CadFormat, bytes: Uint8
     throw new CadConversionError(fileName, `not a readable glTF file: ${e instanceof Error ? e.message : String(e)}`);
   }
   if (!scene) return finishConversion(fileName, format, [], ['the glTF file has no scene']);
-  const meshes = meshesOf(scene, GLTF_TO_SHIP, 1000, true);
+  const meshes = meshesOf(scene, true, 1000, true);
   return finishConversion(fileName, format, meshes, meshes.length ? [] : ['the glTF file holds no triangle meshes']);
 }
 
@@ -98,6 +97,6 @@ export function readObj(fileName: string, bytes: Uint8Array): CadConversion {
   } catch (e) {
     throw new CadConversionError(fileName, `not a readable OBJ file: ${e instanceof Error ? e.message : String(e)}`);
   }
-  const meshes = meshesOf(group, null, 1, false);
+  const meshes = meshesOf(group, false, 1, false);
   return finishConversion(fileName, '.obj', meshes, meshes.length ? [] : ['the OBJ file holds no faces']);
 }
