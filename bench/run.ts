@@ -20,6 +20,7 @@
  *             (bench/tables/tablesSuite.ts; BENCH_PARTS).
  *   properties — the properties panel's merge of every part of a generated 100k-part ship by index vs per-object
  *             lists (bench/viewer/propertiesSuite.ts; BENCH_PARTS).
+ *   cad     — CAD conversion per format: MB/s, triangles/s, peak memory (bench/cad/cadSuite.ts; BENCH_CAD_TRIANGLES).
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
@@ -100,6 +101,7 @@ export const SUITES: Record<string, Suite> = {
   colouring: async () => (await import('./viewer/colouringSuite')).colouringSuite(),
   tables: async () => (await import('./tables/tablesSuite')).tablesSuite(),
   properties: async () => (await import('./viewer/propertiesSuite')).propertiesSuite(),
+  cad: async () => (await import('./cad/cadSuite')).cadSuite(),
 };
 /** Suites run when none is named (viewer takes minutes: name it). */
 const DEFAULT_SUITES = ['package', 'ocx'];
