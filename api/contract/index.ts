@@ -16,3 +16,4 @@ export * from './settings';
 export * from './locations';
 export * from './scheduling';
 export * from './tags';
+export * from './cad';

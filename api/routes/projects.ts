@@ -153,6 +153,7 @@ export default async function projectRoutes(app: FastifyInstance): Promise<void>
       await startStoredConversion(conversions, config, conversionId, stored, {
         description: q.description ?? '',
         replace: q.overwriteIfExists === true,
+        waitForCadFiles: true,
       });
       return { conversionId, projectName: name };
     },
