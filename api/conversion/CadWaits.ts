@@ -15,7 +15,7 @@ import { readdir } from 'node:fs/promises';
 import type { RequiredCadFile } from '../../engine/ocx/cadRefs';
 import type { CadFilesState, CadFileStatus } from '../contract/cad';
 import { ApiError, Errors } from '../errors';
-import { cadFormatOf, unsupportedCadFormatMessage } from './cadComponents';
+import { cadFormatOf } from '../cad/formats';
 
 /** How long a conversion waits for Continue before it is cancelled, ms (30 minutes). */
 export const WAIT_TIMEOUT_MS = 30 * 60_000;
@@ -116,7 +116,11 @@ export class CadWaits {
     const w = this.starterWait(projectName, email);
     if (!w.files.some((f) => f.fileName === fileName))
       throw Errors.badRequest(`${fileName} is not a CAD file project ${projectName} requires`);
-    if (!cadFormatOf(fileName)) throw Errors.badRequest(unsupportedCadFormatMessage(fileName));
+    try {
+      cadFormatOf(fileName);
+    } catch (e) {
+      throw Errors.badRequest((e as Error).message);
+    }
     if (w.inFlight.has(fileName)) throw conflict(`${fileName} is being uploaded already`);
     const exists = (await this.present(projectName)).has(fileName);
     if (exists && !overwrite) throw conflict(`${fileName} is already on the server; choose overwrite to replace it`);

@@ -14,7 +14,7 @@
  * .../cad-components/all). A file that is missing or cannot be converted fails only its components: they are
  * kept without geometry, with the reason, and the conversion gets a warning. Node-only.
  */
-import { open, readFile, writeFile } from 'node:fs/promises';
+import { open, readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { RequiredCadFile } from '../../engine/ocx/cadRefs';
 import {
@@ -28,7 +28,8 @@ import {
 import { HEADER_BYTES, readBox } from '../../engine/package/format';
 import { appendToScenePackage } from '../../engine/package/writer';
 import { REVISION_FILES, readRevisionObjects, readRevisionProperties } from '../../engine/node/package/writeRevision';
-import { CAD_FORMATS, CadConversionError, type CadConversion, type CadFormat } from '../cad/types';
+import { cadFormatOf } from '../cad/formats';
+import { CadConversionError, type CadConversion } from '../cad/types';
 
 /** File name, inside a revision directory, of the revision's CAD components (CadComponentRecord[]). */
 export const CAD_COMPONENTS_FILE = 'cad-components.json';
@@ -68,18 +69,6 @@ export interface CadComponentsResult {
   objectCount: number;
   triangles: number;
   bytes: number;
-}
-
-/** The lower-case extension of a file name when Keelson converts it, else null. */
-export function cadFormatOf(fileName: string): CadFormat | null {
-  const ext = path.extname(fileName).toLowerCase();
-  return (CAD_FORMATS as readonly string[]).includes(ext) ? (ext as CadFormat) : null;
-}
-
-/** The message for a file whose format Keelson does not convert (names the supported ones). */
-export function unsupportedCadFormatMessage(fileName: string): string {
-  const ext = path.extname(fileName).toLowerCase() || 'no extension';
-  return `${fileName}: the format (${ext}) is not supported; supported CAD formats are ${CAD_FORMATS.join(', ')}`;
 }
 
 /** mm box → catalogue properties in m (XMIN ... ZMAX). */
@@ -133,25 +122,27 @@ export async function addCadComponents(
   let done = 0;
   for (const file of files) {
     signal?.throwIfAborted();
-    const format = cadFormatOf(file.fileName);
+    const format = path.extname(file.fileName).toLowerCase();
     let conversion: CadConversion | null = null;
     let error = '';
-    if (!format) error = unsupportedCadFormatMessage(file.fileName);
-    else {
-      try {
-        conversion = await convert(path.join(cadDir, file.fileName), { signal });
-      } catch (e) {
-        if (signal?.aborted || (e instanceof Error && e.name === 'AbortError')) throw e;
-        const code = (e as NodeJS.ErrnoException).code;
-        error =
-          code === 'ENOENT'
-            ? `${file.fileName}: the file was not uploaded`
-            : e instanceof CadConversionError
-              ? e.message
-              : `${file.fileName}: ${e instanceof Error ? e.message : String(e)}`;
-      }
+    const source = path.join(cadDir, file.fileName);
+    const isFile = (f: string) =>
+      stat(f).then(
+        (st) => st.isFile(),
+        () => false,
+      );
+    try {
+      // An unsupported format says so (naming the supported ones) whether or not the file is there.
+      cadFormatOf(file.fileName);
+      if (await isFile(source)) conversion = await convert(source, { signal });
+      else error = `${file.fileName}: the file was not uploaded`;
+    } catch (e) {
+      if (signal?.aborted || (e instanceof Error && e.name === 'AbortError')) throw e;
+      // A CadConversionError names the file itself; other errors get the name here.
+      error =
+        e instanceof CadConversionError ? e.message : `${file.fileName}: ${e instanceof Error ? e.message : String(e)}`;
     }
-    if (error) warnings.push(`CAD component ${file.fileName} failed: ${error}`);
+    if (error) warnings.push(`CAD component failed: ${error}`);
     for (const w of conversion?.warnings ?? []) warnings.push(`${file.fileName}: ${w}`);
     const referrers = file.objects.length > 0 ? file.objects : [{ type: '', id: '', name: '' }];
     for (const ref of referrers) {
@@ -159,7 +150,7 @@ export async function addCadComponents(
       const id = uniqueId(ref.id || `@${file.fileName}`);
       const name = `@${ref.name || file.fileName}`;
       const common = { guid: null, type: 'CAD COMPONENT' as const, block: null };
-      const fileProps = { CADFILE: file.fileName, CADFORMAT: format ?? path.extname(file.fileName).toLowerCase() };
+      const fileProps = { CADFILE: file.fileName, CADFORMAT: format };
       const root = add(
         { ...common, id, name, element: ref.type || 'Equipment', parent: -1, bounds },
         {
@@ -197,7 +188,7 @@ export async function addCadComponents(
         name,
         index: root,
         fileName: file.fileName,
-        format: format ?? path.extname(file.fileName).toLowerCase(),
+        format,
         triangles: conversion?.triangles ?? 0,
         bounds,
         parts,

@@ -1,12 +1,9 @@
 /**
- * The converter of one CAD file that conversions use (api/cad/convertCad.ts once it is merged). Until
- * then every file fails with a message saying so, which fails only its component. Node-only.
+ * The converter of one CAD file that conversions use: api/cad/convertCad.ts (worker threads with a time and
+ * a heap bound per file). Node-only.
  */
-import path from 'node:path';
-import { CadConversionError } from '../cad/types';
+import { convertCadFile } from '../cad/convertCad';
 import type { CadConverter } from './cadComponents';
 
 /** Converts one CAD file into a CadConversion (api/cad/types.ts). */
-export const defaultCadConverter: CadConverter = async (filePath) => {
-  throw new CadConversionError(path.basename(filePath), 'CAD conversion is not available on this server');
-};
+export const defaultCadConverter: CadConverter = (filePath, opts) => convertCadFile(filePath, opts);
