@@ -15,6 +15,24 @@ import * as v from 'valibot';
 import { requiredString } from './common';
 import { BoxMSchema } from './models';
 
+/**
+ * The CAD formats Keelson converts, by lower-case file extension with the dot (api/cad/types.ts re-exports
+ * it for the converters; the upload dialog's picker offers them).
+ */
+export const CAD_FORMATS = [
+  '.stp',
+  '.step',
+  '.igs',
+  '.iges',
+  '.brep',
+  '.brp',
+  '.ifc',
+  '.stl',
+  '.gltf',
+  '.glb',
+  '.obj',
+] as const;
+
 /** Longest CAD file name, characters (engine/ocx/cadRefs.ts MAX_CAD_FILE_NAME). */
 export const CAD_FILE_NAME_MAX_LENGTH = 255;
 /** Most file names one notify call or one dialog lists. */

@@ -97,6 +97,7 @@ export default async function projectRoutes(app: FastifyInstance): Promise<void>
           conversionFailed: !running && noRevisions && last?.status === ConversionStatus.Error,
           conversionCancelled: !running && noRevisions && last?.status === ConversionStatus.Canceled,
           conversionId: running?.id ?? last?.id ?? '',
+          waitingForCadFiles: running?.waitingForCadFiles ?? false,
         };
       });
     },
