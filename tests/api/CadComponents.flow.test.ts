@@ -13,8 +13,6 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { io as connect, type Socket } from 'socket.io-client';
-import { BoxGeometry, Mesh, MeshBasicMaterial, Scene } from 'three';
-import { STLExporter } from 'three/examples/jsm/exporters/STLExporter.js';
 import * as v from 'valibot';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -32,7 +30,7 @@ import {
 import { attachRealtime, type JoinReply } from '../../api/realtime';
 import { readRevisionObjects } from '../../engine/node/package/writeRevision';
 import { decodeScenePackage } from '../../engine/package/reader';
-import { writeShipOcx } from '../../tools/generator/index';
+import { boxStl, writeCadShip } from '../support/cadShip';
 import {
   bearer,
   grantProjects,
@@ -60,28 +58,14 @@ let admin = '';
 let reader = '';
 let outsider = '';
 
-/** A binary STL of one box of size `s` centred at `c` (three's exporter: the exact triangles are known). */
-function boxStl(s: [number, number, number], c: [number, number, number]): Buffer {
-  const scene = new Scene();
-  const mesh = new Mesh(new BoxGeometry(...s), new MeshBasicMaterial());
-  mesh.position.set(...c);
-  scene.add(mesh);
-  scene.updateMatrixWorld(true);
-  const view = new STLExporter().parse(scene, { binary: true }) as DataView;
-  return Buffer.from(view.buffer, view.byteOffset, view.byteLength);
-}
-
 beforeAll(async () => {
   dir = await mkdtemp(path.join(os.tmpdir(), 'keelson-cadflow-'));
-  const file = path.join(dir, 'ship.3docx');
-  await writeShipOcx(file, { targetParts: 60, seed: 5, name: NAME, equipment: true });
   // The equipment names the shared STEP/IGES/IFC samples; here they name STL files made below and a .jt file.
-  ship = Buffer.from(
-    (await readFile(file, 'utf8'))
-      .replaceAll('as1-oc-214.stp', 'pump.stl')
-      .replaceAll('cube-10mm.igs', 'hatch.stl')
-      .replaceAll('IfcOpenHouse_IFC4.ifc', 'deckhouse.jt'),
-  );
+  ship = await writeCadShip(path.join(dir, 'ship.3docx'), NAME, {
+    'as1-oc-214.stp': 'pump.stl',
+    'cube-10mm.igs': 'hatch.stl',
+    'IfcOpenHouse_IFC4.ifc': 'deckhouse.jt',
+  });
   pumpStl = boxStl([400, 300, 200], [1000, 2000, 3000]);
   hatchStl = boxStl([2000, 1000, 50], [5000, 0, 10000]);
   t = await makeApp();
