@@ -15,7 +15,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { boxStl, writeCadShip } from '../support/cadShip';
 import { launchChromium } from './support/chromium';
 import { startServer, type RunningServer } from './support/keelsonServer';
-import { apiRequest, newLoggedInPage, registerAdmin, shutDown } from './support/seed';
+import { apiRequest, newLoggedInPage, openViewer, registerAdmin, shutDown } from './support/seed';
+import { waitForEngineState } from './support/viewerState';
 
 const NAME = 'CADUI';
 let server: RunningServer;
@@ -131,6 +132,26 @@ describe('CAD upload dialog', () => {
       ['@Deck house', 0],
     ]);
     expect(comps[2].bounds?.map((x) => Math.round(x * 1000))).toEqual([4000, -500, 9975, 6000, 500, 10025]);
+
+    // In the viewer: the tree's 'CAD components' folder, picking from it and the properties, hide/show.
+    await openViewer(page, server.url, NAME);
+    const tree = page.getByRole('tree', { name: 'Model tree' });
+    await tree.getByRole('treeitem').first().waitFor();
+    const structures = tree.getByRole('button', { name: /^Collapse Structures / });
+    if (await structures.count()) await structures.click();
+    const folder = tree.getByRole('treeitem').filter({ hasText: 'CAD components' });
+    await folder.waitFor();
+    if ((await folder.getAttribute('aria-expanded')) === 'false')
+      await folder.getByRole('button', { name: 'Expand CAD components' }).click();
+    const hatchRow = tree.getByRole('treeitem').filter({ hasText: '@Hatch cover' });
+    await hatchRow.locator('[data-label]').click();
+    await waitForEngineState(page, 'selection-count', '1');
+    await page.getByText('hatch.stl', { exact: true }).first().waitFor();
+    const show = hatchRow.getByRole('checkbox', { name: 'Show @Hatch cover' });
+    expect(await show.isChecked()).toBe(true);
+    await show.uncheck();
+    expect(await show.isChecked()).toBe(false);
+    await show.check();
     await page.context().close();
   }, 240_000);
 
