@@ -55,6 +55,10 @@ import { ProjectLocations } from './locations/ProjectLocations';
 import { importFromLocation } from './locations/importSource';
 import locationRoutes from './routes/locations';
 import schedulingRoutes from './routes/scheduling';
+import cadRoutes from './routes/cadFiles';
+import { CadWaits } from './conversion/CadWaits';
+import type { CadConverter } from './conversion/cadComponents';
+import { defaultCadConverter } from './conversion/cadConverter';
 import { ProjectUpdateScheduler, type SchedulerClock } from './scheduling/ProjectUpdateScheduler';
 
 /** A registered route and its access rule (the authorization matrix test reads these). */
@@ -94,6 +98,8 @@ export async function buildApp(
     logger?: boolean;
     /** Overrides where conversions run (tests gate it). */
     runner?: ConversionRunner;
+    /** Overrides the converter of CAD files (default api/conversion/cadConverter.ts). */
+    cadConverter?: CadConverter;
     /** Serve the built UI from config.uiDir with the history-mode fallback (server.ts). */
     serveUi?: boolean;
     /** The scheduler's clock (tests move time instead of waiting). */
@@ -117,6 +123,7 @@ export async function buildApp(
     .execute();
   await projects.removeLeftovers(stale.map((r) => r.id));
   const settings = new AdminSettings(db);
+  const cadWaits = new CadWaits((name) => projects.cadDir(name));
   const ctx: AppContext = {
     config,
     db,
@@ -129,7 +136,9 @@ export async function buildApp(
       options.runner ??
         (config.useWorkerThreads ? workerRunner(undefined, config.convertWorkerMemoryMb) : inProcessRunner()),
       () => settings.conversion(),
+      { waits: cadWaits, convert: options.cadConverter ?? defaultCadConverter },
     ),
+    cadWaits,
     revisionCache: new RevisionCache(4),
     access: new ProjectAccess(db),
     notices: new UserNotices(),
@@ -257,6 +266,7 @@ export async function buildApp(
   // Jobs saved before a restart run again at their times.
   await ctx.scheduler.arm();
   await app.register(tagRoutes);
+  await app.register(cadRoutes);
 
   app.addHook('onClose', async () => {
     ctx.scheduler.stop();

@@ -18,3 +18,4 @@ export * from './scheduling';
 export * from './tags';
 export * from './blocks';
 export * from './tables';
+export * from './cad';
