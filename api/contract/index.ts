@@ -17,3 +17,5 @@ export * from './locations';
 export * from './scheduling';
 export * from './tags';
 export * from './blocks';
+export * from './tables';
+export * from './cad';

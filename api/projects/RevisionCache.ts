@@ -98,6 +98,21 @@ export class RevisionCache {
     return p;
   }
 
+  /**
+   * Drops the cached data and geometry of the revision directory `dir` (any stamp); returns how many entries
+   * were dropped. A later `get` or `sectionIndex` reads the files again (maintenance/shutdown).
+   */
+  drop(dir: string): number {
+    let n = 0;
+    for (const m of [this.entries, this.geometry] as Map<string, unknown>[])
+      for (const key of [...m.keys()])
+        if (key.startsWith(`${dir}|`)) {
+          m.delete(key);
+          n++;
+        }
+    return n;
+  }
+
   /** Drops everything (after deletions). */
   clear(): void {
     this.entries.clear();
