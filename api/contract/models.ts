@@ -78,6 +78,18 @@ export const ModelObjectsResponseSchema = v.object({
   }),
   objects: v.array(ApiModelObjectSchema),
   frames: v.object({ x: v.array(ApiRefPlaneSchema), y: v.array(ApiRefPlaneSchema), z: v.array(ApiRefPlaneSchema) }),
+  /**
+   * The model's block systems (viewer.md §3 "Block system"): each with its blocks and the object indices of
+   * each block's parts; the model tree's 'Blocks ({system})' folders and its block filter.
+   */
+  blockSystems: v.optional(
+    v.array(
+      v.object({
+        name: v.string(),
+        blocks: v.array(v.object({ name: v.string(), objects: v.array(v.number()) })),
+      }),
+    ),
+  ),
 });
 export type ModelObjectsResponse = v.InferOutput<typeof ModelObjectsResponseSchema>;
 

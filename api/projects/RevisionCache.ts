@@ -8,7 +8,15 @@ import path from 'node:path';
 import { readRevisionObjects, readRevisionProperties } from '../../engine/node/package/writeRevision';
 import { decodeScenePackage } from '../../engine/package/reader';
 import { SectionIndex } from '../../engine/section/SectionIndex';
-import type { FrameTables, ImportWarning, ModelInfo, ModelObject, PropertyRecord } from '../../engine/model/types';
+import { blockSystemsFromRows } from '../../engine/model/blocks';
+import type {
+  BlockSystem,
+  FrameTables,
+  ImportWarning,
+  ModelInfo,
+  ModelObject,
+  PropertyRecord,
+} from '../../engine/model/types';
 
 /** Parsed files of one revision. */
 export interface RevisionData {
@@ -19,6 +27,11 @@ export interface RevisionData {
   properties: PropertyRecord[];
   /** Object index by OCX id. */
   byId: Map<string, number>;
+  /**
+   * The block systems (objects.json; a revision written before they were kept: one system from the
+   * objects' `block`, named after the model).
+   */
+  blockSystems: BlockSystem[];
 }
 
 /** Reads and parses a revision directory. @throws Error naming the file when one is missing or malformed. */
@@ -27,7 +40,8 @@ export async function loadRevisionData(dir: string): Promise<RevisionData> {
   const properties = await readRevisionProperties(dir);
   const byId = new Map<string, number>();
   for (const obj of o.objects) byId.set(obj.id, obj.index);
-  return { info: o.info, objects: o.objects, frames: o.frames, warnings: o.warnings, properties, byId };
+  const blockSystems = o.blockSystems ?? blockSystemsFromRows(o.objects, o.info.name);
+  return { info: o.info, objects: o.objects, frames: o.frames, warnings: o.warnings, properties, byId, blockSystems };
 }
 
 /** A small LRU (default 4 revisions); concurrent loads of one key share one promise. */

@@ -69,6 +69,7 @@ export default async function instanceRoutes(app: FastifyInstance): Promise<void
           y: data.frames.y.map(planeToMetres),
           z: data.frames.z.map(planeToMetres),
         },
+        blockSystems: data.blockSystems,
       };
     },
   });
