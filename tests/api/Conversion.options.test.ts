@@ -93,6 +93,8 @@ describe('conversion options', () => {
   it('Blocks off drops the block arrangement', async () => {
     const r = await convert({ buildingBlocks: false });
     expect(r.objects.objects.every((o) => o.block === null)).toBe(true);
+    expect(full.objects.blockSystems?.length).toBeGreaterThan(0);
+    expect(r.objects.blockSystems).toBeUndefined();
     expect(r.objects.objects.length).toBe(full.objects.objects.length);
   }, 120_000);
 

@@ -71,6 +71,20 @@ describe('block systems from design views', () => {
     for (const id of got) expect(expected.has(id)).toBe(true);
   });
 
+  it.each([
+    ['NAPA-OCX_M8_v300rc3.3docx', 'OCX-MODEL8/A'], // 3.0rc3: occurrences without attributes
+    ['AVEVA-TR03_TC12.3docx', 'PrtByStrType'],
+  ])('%s: system %s, blocks as its innermost groups', async (name, system) => {
+    const file = path.join(DIR, name);
+    const r = await importOcxFile(file);
+    expect(r.blockSystems?.map((s) => s.name)).toEqual([system]);
+    const expected = refsPerGroup(file);
+    for (const b of r.blockSystems![0].blocks) {
+      expect(b.objects.length).toBeGreaterThan(0);
+      for (const id of idsOf(r, b.objects)) expect(expected.get(b.name)?.has(id)).toBe(true);
+    }
+  });
+
   it('files without design views have no block system', async () => {
     const r = await importOcxFile(path.join(DIR, 'AVEVA-E3D-Model01.3docx'));
     expect(r.blockSystems).toBeUndefined();
