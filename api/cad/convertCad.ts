@@ -13,7 +13,8 @@ import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { Piscina } from 'piscina';
 import { tsxExecArgv } from '../../engine/node/tsxExecArgv';
-import type { CadTaskResult } from './cadTask';
+import type { CadTask, CadTaskResult } from './cadTask';
+import { occtWasm } from './occtWasm';
 import { cadFormatOf, OCCT_FORMATS } from './formats';
 import { type CadConversion, CadConversionError, type CadFormat } from './types';
 
@@ -126,10 +127,12 @@ export async function convertCadFile(filePath: string, opts: CadConvertOptions =
   const heapMb = opts.maxHeapMb ?? CAD_DEFAULT_HEAP_MB;
   const timeout = AbortSignal.timeout(timeoutMs);
   const signal = opts.signal ? AbortSignal.any([opts.signal, timeout]) : timeout;
-  const run = (pool: Piscina) => pool.run({ filePath }, { signal }) as Promise<CadTaskResult>;
   const wasm = wasmWorker(format);
+  const task: CadTask = { filePath };
+  const run = (pool: Piscina) => pool.run(task, { signal }) as Promise<CadTaskResult>;
   let result: CadTaskResult;
   try {
+    if (wasm === WORKERS.occt) task.wasm = await occtWasm();
     if (wasm) result = await inOwnThread(wasm, heapMb, run, signal);
     else {
       let pool = sharedPools.get(heapMb);
