@@ -5,20 +5,9 @@
  * file's own unit converted), triangles indexed. Node-only (the converters run in server worker threads).
  */
 
-/** The formats Keelson converts, by lower-case file extension (with the dot). */
-export const CAD_FORMATS = [
-  '.stp',
-  '.step',
-  '.igs',
-  '.iges',
-  '.brep',
-  '.brp',
-  '.ifc',
-  '.stl',
-  '.gltf',
-  '.glb',
-  '.obj',
-] as const;
+/** The formats Keelson converts, by lower-case file extension (with the dot); defined with the contract. */
+import { CAD_FORMATS } from '../contract/cad';
+export { CAD_FORMATS };
 export type CadFormat = (typeof CAD_FORMATS)[number];
 
 /** One mesh of a component: a STEP product / IFC product / glTF node, or the whole file when it has no parts. */
