@@ -6,7 +6,9 @@
  * - STL, glTF/GLB and OBJ run in a shared piscina pool.
  * - STEP/IGES/BREP (OpenCascade) and IFC (web-ifc) run in a thread of their own that ends with the file:
  *   their wasm heaps grow and never shrink, so a thread is not reused after one of them.
- * Node-only: OpenCascade's 7.6 MB wasm is loaded by the server's threads, never by the viewer.
+ * Node-only: OpenCascade's 7.6 MB wasm is compiled once in the server process (api/cad/occtWasm.ts) and
+ * instantiated by each of its threads; the viewer never loads it. The heap bound covers JavaScript; the wasm
+ * heaps are bounded by their builds (OpenCascade 2 GB, web-ifc 4 GB) and by the time bound.
  */
 import { availableParallelism } from 'node:os';
 import { stat } from 'node:fs/promises';
