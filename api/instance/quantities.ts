@@ -234,8 +234,15 @@ export function quantitiesOf(
       (i) => COMPARTMENT_TYPES.includes(data.objects[i].type) === (scope === 'ship'),
     );
     const quantities: Record<string, PropertyValue | null> = {};
+    // quantities with the same kinds share one set ('W/T,XCG/T,YCG/T')
+    const sets = new Map<string, number[]>();
     for (const r of requests) {
-      const set = [...new Set(roots.flatMap((root) => counted(data, root, r.qualifiers, limits)))];
+      const kinds = r.qualifiers.replace('H', '');
+      let set = sets.get(kinds);
+      if (!set) {
+        set = [...new Set(roots.flatMap((root) => counted(data, root, kinds, limits)))];
+        sets.set(kinds, set);
+      }
       quantities[r.key] = merge(data, set, r.code, r.qualifiers.includes('H'));
     }
     return { id, quantities };
