@@ -14,26 +14,29 @@ import { type CadConversion, CadConversionError, type CadFormat } from './types'
 /** A conversion task sent to a CAD worker. */
 export interface CadTask {
   filePath: string;
+  /** The reader's wasm compiled by the server (OpenCascade), when it has one. */
+  wasm?: WebAssembly.Module;
 }
 
 /** What a CAD worker answers for one file. */
 export type CadTaskResult = { ok: true; conversion: CadConversion } | { ok: false; message: string };
 
-/** A format reader: the file's name (no directories), its format and bytes. */
+/** A format reader: the file's name (no directories), its format and bytes, and the task's compiled wasm. */
 export type CadReader = (
   fileName: string,
   format: CadFormat,
   bytes: Uint8Array,
+  wasm?: WebAssembly.Module,
 ) => CadConversion | Promise<CadConversion>;
 
 /** The piscina task function of a worker that converts with `read`. */
 export function cadTask(read: CadReader): (task: CadTask) => Promise<CadTaskResult> {
-  return async ({ filePath }) => {
+  return async ({ filePath, wasm }) => {
     const fileName = path.basename(filePath);
     let result: CadTaskResult;
     try {
       const bytes = new Uint8Array(await readFile(filePath));
-      result = { ok: true, conversion: await read(fileName, cadFormatOf(fileName), bytes) };
+      result = { ok: true, conversion: await read(fileName, cadFormatOf(fileName), bytes, wasm) };
     } catch (e) {
       if (!(e instanceof CadConversionError)) throw e;
       return { ok: false, message: e.message.slice(e.fileName.length + 2) };

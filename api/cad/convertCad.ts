@@ -6,14 +6,17 @@
  * - STL, glTF/GLB and OBJ run in a shared piscina pool.
  * - STEP/IGES/BREP (OpenCascade) and IFC (web-ifc) run in a thread of their own that ends with the file:
  *   their wasm heaps grow and never shrink, so a thread is not reused after one of them.
- * Node-only: OpenCascade's 7.6 MB wasm is loaded by the server's threads, never by the viewer.
+ * Node-only: OpenCascade's 7.6 MB wasm is compiled once in the server process (api/cad/occtWasm.ts) and
+ * instantiated by each of its threads; the viewer never loads it. The heap bound covers JavaScript; the wasm
+ * heaps are bounded by their builds (OpenCascade 2 GB, web-ifc 4 GB) and by the time bound.
  */
 import { availableParallelism } from 'node:os';
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { Piscina } from 'piscina';
 import { tsxExecArgv } from '../../engine/node/tsxExecArgv';
-import type { CadTaskResult } from './cadTask';
+import type { CadTask, CadTaskResult } from './cadTask';
+import { occtWasm } from './occtWasm';
 import { cadFormatOf, OCCT_FORMATS } from './formats';
 import { type CadConversion, CadConversionError, type CadFormat } from './types';
 
@@ -126,10 +129,12 @@ export async function convertCadFile(filePath: string, opts: CadConvertOptions =
   const heapMb = opts.maxHeapMb ?? CAD_DEFAULT_HEAP_MB;
   const timeout = AbortSignal.timeout(timeoutMs);
   const signal = opts.signal ? AbortSignal.any([opts.signal, timeout]) : timeout;
-  const run = (pool: Piscina) => pool.run({ filePath }, { signal }) as Promise<CadTaskResult>;
   const wasm = wasmWorker(format);
+  const task: CadTask = { filePath };
+  const run = (pool: Piscina) => pool.run(task, { signal }) as Promise<CadTaskResult>;
   let result: CadTaskResult;
   try {
+    if (wasm === WORKERS.occt) task.wasm = await occtWasm();
     if (wasm) result = await inOwnThread(wasm, heapMb, run, signal);
     else {
       let pool = sharedPools.get(heapMb);

@@ -27,8 +27,14 @@ declare module 'occt-import-js' {
     ReadIgesFile(content: Uint8Array, params: OcctParams | null): OcctResult;
     ReadBrepFile(content: Uint8Array, params: OcctParams | null): OcctResult;
   }
-  export default function occtimportjs(module?: {
+  /** Emscripten module options: output hooks, and instantiateWasm to start from an already compiled module. */
+  export interface OcctModuleOptions {
     print?: (s: string) => void;
     printErr?: (s: string) => void;
-  }): Promise<Occt>;
+    instantiateWasm?: (
+      imports: WebAssembly.Imports,
+      receive: (instance: WebAssembly.Instance, module: WebAssembly.Module) => void,
+    ) => object;
+  }
+  export default function occtimportjs(module?: OcctModuleOptions): Promise<Occt>;
 }

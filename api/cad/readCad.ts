@@ -8,6 +8,7 @@ import path from 'node:path';
 import { cadFormatOf, OCCT_FORMATS } from './formats';
 import { readIfc } from './readIfc';
 import { readMeshFormat } from './readMesh';
+import { occtWasm } from './occtWasm';
 import { readOcct } from './readOcct';
 import type { CadConversion } from './types';
 
@@ -20,7 +21,7 @@ export async function readCadFile(filePath: string): Promise<CadConversion> {
   const fileName = path.basename(filePath);
   const format = cadFormatOf(fileName);
   const bytes = new Uint8Array(await readFile(filePath));
-  if (OCCT_FORMATS.includes(format)) return readOcct(fileName, format, bytes);
+  if (OCCT_FORMATS.includes(format)) return readOcct(fileName, format, bytes, await occtWasm());
   if (format === '.ifc') return readIfc(fileName, bytes);
   return readMeshFormat(fileName, format, bytes);
 }

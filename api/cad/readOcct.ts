@@ -26,17 +26,33 @@ const EXTERNAL_REFS = /\b(DOCUMENT_FILE|EXTERNAL_SOURCE|EXTERNALLY_DEFINED_\w+)\
 const EXTERNAL_WARNING = 'the assembly refers to parts in other files; no geometry';
 
 /**
- * Reads a STEP (.stp/.step), IGES (.igs/.iges) or BREP (.brep/.brp) file's bytes.
+ * Reads a STEP (.stp/.step), IGES (.igs/.iges) or BREP (.brep/.brp) file's bytes; `wasm`, when given, is
+ * OpenCascade's compiled module (else it is compiled here).
  * @throws CadConversionError when the file is truncated (a STEP file without its END-ISO-10303-21 line) or
  *   OpenCascade cannot read it.
  */
-export async function readOcct(fileName: string, format: CadFormat, bytes: Uint8Array): Promise<CadConversion> {
+export async function readOcct(
+  fileName: string,
+  format: CadFormat,
+  bytes: Uint8Array,
+  wasm?: WebAssembly.Module,
+): Promise<CadConversion> {
   const text = new TextDecoder('latin1').decode(bytes.subarray(Math.max(0, bytes.length - 4096)));
   const isStep = format === '.stp' || format === '.step';
   if (isStep && !text.includes('END-ISO-10303-21'))
     throw new CadConversionError(fileName, 'truncated STEP file: it does not end with END-ISO-10303-21');
   // OpenCascade reports parse errors on stdout; the CadConversionError below says what the user needs.
-  const occt = await occtimportjs({ print: () => {}, printErr: () => {} });
+  const occt = await occtimportjs({
+    print: () => {},
+    printErr: () => {},
+    // A module compiled once by the server (api/cad/occtWasm.ts) saves each thread compiling the 7.6 MB wasm again.
+    ...(wasm && {
+      instantiateWasm: (imports, receive) => {
+        void WebAssembly.instantiate(wasm, imports).then((instance) => receive(instance, wasm));
+        return {};
+      },
+    }),
+  });
   const params = { linearUnit: 'millimeter' as const };
   let result: OcctResult;
   try {

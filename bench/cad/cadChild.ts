@@ -1,7 +1,8 @@
 /**
  * One CAD file converted in a process of its own (`node --import tsx bench/cad/cadChild.ts FILE`), so its peak
  * memory is the conversion's: converts FILE twice with readCadFile (the readers the CAD worker threads run;
- * the first run includes the wasm start of OpenCascade or web-ifc, the second is warm) and prints one JSON
+ * the first run includes the compile of OpenCascade's wasm, which the second reuses as the server does, and
+ * web-ifc's start, which every run pays) and prints one JSON
  * line: { triangles, meshes, coldMs, coldCpuMs, warmMs, warmCpuMs, baseRssMb, maxRssMb }. baseRssMb is the
  * process's resident memory before the first conversion (Node, tsx, the readers' modules loaded).
  */
