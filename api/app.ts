@@ -28,6 +28,7 @@ import projectRoutes from './routes/projects';
 import modelRoutes from './routes/models';
 import instanceRoutes from './routes/instance';
 import referenceSystemRoutes from './routes/referenceSystem';
+import blockRoutes from './routes/blocks';
 import sectionRoutes from './routes/sections';
 import geometryRoutes from './routes/geometry';
 import adminRoutes from './routes/admin';
@@ -43,6 +44,7 @@ import { TagStore } from './tags/TagStore';
 import tagRoutes from './routes/tags';
 import commentRoutes from './routes/comments';
 import compareRoutes from './routes/compare';
+import tableRoutes from './routes/tables';
 import { Access, type AccessRule, authenticate } from './access/rules';
 import { registerDocs } from './docs';
 import { serverLoggerOptions } from './logging';
@@ -53,6 +55,10 @@ import { ProjectLocations } from './locations/ProjectLocations';
 import { importFromLocation } from './locations/importSource';
 import locationRoutes from './routes/locations';
 import schedulingRoutes from './routes/scheduling';
+import cadRoutes from './routes/cadFiles';
+import { CadWaits } from './conversion/CadWaits';
+import type { CadConverter } from './conversion/cadComponents';
+import { defaultCadConverter } from './conversion/cadConverter';
 import { ProjectUpdateScheduler, type SchedulerClock } from './scheduling/ProjectUpdateScheduler';
 
 /** A registered route and its access rule (the authorization matrix test reads these). */
@@ -92,6 +98,8 @@ export async function buildApp(
     logger?: boolean;
     /** Overrides where conversions run (tests gate it). */
     runner?: ConversionRunner;
+    /** Overrides the converter of CAD files (default api/conversion/cadConverter.ts). */
+    cadConverter?: CadConverter;
     /** Serve the built UI from config.uiDir with the history-mode fallback (server.ts). */
     serveUi?: boolean;
     /** The scheduler's clock (tests move time instead of waiting). */
@@ -115,6 +123,7 @@ export async function buildApp(
     .execute();
   await projects.removeLeftovers(stale.map((r) => r.id));
   const settings = new AdminSettings(db);
+  const cadWaits = new CadWaits((name) => projects.cadDir(name));
   const ctx: AppContext = {
     config,
     db,
@@ -127,7 +136,9 @@ export async function buildApp(
       options.runner ??
         (config.useWorkerThreads ? workerRunner(undefined, config.convertWorkerMemoryMb) : inProcessRunner()),
       () => settings.conversion(),
+      { waits: cadWaits, convert: options.cadConverter ?? defaultCadConverter },
     ),
+    cadWaits,
     revisionCache: new RevisionCache(4),
     access: new ProjectAccess(db),
     notices: new UserNotices(),
@@ -237,12 +248,14 @@ export async function buildApp(
   await app.register(modelRoutes);
   await app.register(instanceRoutes);
   await app.register(referenceSystemRoutes);
+  await app.register(blockRoutes);
   await app.register(sectionRoutes);
   await app.register(geometryRoutes);
   await app.register(adminRoutes);
   await app.register(settingsRoutes);
   await app.register(commentRoutes);
   await app.register(compareRoutes);
+  await app.register(tableRoutes);
   await app.register(approvalRoutes);
   await app.register(licenseRoutes);
   await app.register(whatsNewRoutes);
@@ -253,6 +266,7 @@ export async function buildApp(
   // Jobs saved before a restart run again at their times.
   await ctx.scheduler.arm();
   await app.register(tagRoutes);
+  await app.register(cadRoutes);
 
   app.addHook('onClose', async () => {
     ctx.scheduler.stop();
