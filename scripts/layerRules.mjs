@@ -25,6 +25,7 @@ const NODE = [
   'events',
   'piscina',
   'better-sqlite3',
+  'pg',
   'fastify',
   '@fastify/*',
   'kysely',
