@@ -91,7 +91,7 @@ export function PropertiesPanel({ modelName }: { modelName: string }) {
   useEffect(() => {
     if (count === 0 || revision === null || !objects) return;
     const indices = Int32Array.from(viewerStore.selection, (s) => s.nodeId);
-    void setMergeComparison(compared).then(() => mergeSelection(indices, type, key));
+    void setMergeComparison(compareKey, compared).then(() => mergeSelection(indices, type, key));
     setSlow(false);
     const timer = setTimeout(() => setSlow(true), LOADING_DELAY_MS);
     return () => clearTimeout(timer);
