@@ -280,7 +280,7 @@ async function load(
   setViewerRevision(info.revision);
   const table = await getModelObjects(modelName, info.revision);
   if (run.cancelled) return;
-  setObjects(modelName, table.objects);
+  setObjects(modelName, table.objects, { blockSystems: table.blockSystems });
   run.disconnect.push(openCustomTrees(modelName));
   const frames = setFramesFromApi(table.frames);
   setBoundsFromApi(table.info.bounds);
@@ -318,7 +318,7 @@ async function load(
     }
     return rec;
   });
-  await client.api.setModelDetails({ names: table.objects.map((o) => o.name), frames, properties });
+  await client.api.setModelDetails({ modelName, names: table.objects.map((o) => o.name), frames, properties });
   if (run.cancelled) return;
   run.disconnect.push(connectToolsToEngine(), connectSections(), connectSurfaceObjects(modelName, info.revision));
   setView(await client.api.getView());
