@@ -4,7 +4,8 @@
  * 1; a plate the default view shows is found by clicking; revision 2 is the same ship with known edits
  * (tools/generator/shipEdits.ts): that plate 4 mm thicker, a copy of it beside it (added), another plate
  * left out (removed). Starting the comparison paints the added plate light blue and the changed one green
- * (checked by pixel), the properties panel reads the thickness change, stopping restores the colours.
+ * (checked by pixel), the properties panel reads the thickness change (and its table's 'Rev. 1' column the
+ * earlier thickness), stopping restores the colours.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -235,6 +236,16 @@ describe('revision comparison (application.md §4)', () => {
     expect(
       await comparison.locator('[data-compare-property="thickness"] [data-testid="compare-change"]').textContent(),
     ).toBe(`${mm.toFixed(1)} → ${(Math.round(mm) + 4).toFixed(1)} mm`);
+    // the properties table's comparison column: the earlier thickness, '=' where nothing changed
+    const props = page.getByTestId('properties-panel');
+    await props.locator('[data-property="PLTH"] [data-compare-from]').waitFor();
+    expect(await props.locator('table').first().locator('thead th').allTextContents()).toEqual([
+      '',
+      'Rev. 2 (current)',
+      'Rev. 1',
+    ]);
+    expect(await props.locator('[data-property="PLTH"] [data-compare-from]').textContent()).toBe(`${mm.toFixed(1)} mm`);
+    expect(await props.locator('[data-property="NAME"] [data-compare-from]').textContent()).toBe('=');
   });
 
   it('stopping restores the model’s own colours', async () => {

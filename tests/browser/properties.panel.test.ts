@@ -47,7 +47,9 @@ beforeAll(async () => {
   browser = await launchChromium();
   page = await newLoggedInPage(browser, token, { viewport: { width: 1366, height: 768 } });
   page.setDefaultTimeout(30_000);
-  await openViewer(page, server.url, MODEL, true);
+  await openViewer(page, server.url, MODEL);
+  // the initial view of viewer.md §4 is set (the picture may still refine: selection works on the camera)
+  await waitForEngineState(page, 'initial-view', 'true', 120_000);
 });
 
 afterAll(() => shutDown(server, browser));

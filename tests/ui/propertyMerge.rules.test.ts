@@ -10,7 +10,10 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { DISPLAY_UNITS, formatPropertyValue, PROPERTY_CATALOGUE } from '../../engine/model/properties';
 import { importOcxFile } from '../../engine/node/ocx/importFile';
 import {
+  downloadedCodes,
   EQUAL,
+  OBJECT_TABLE_CODES,
+  parseColumnsAnswer,
   MISSING,
   PropertyMerger,
   VARIES,
@@ -25,12 +28,14 @@ import { mergeProperties, type PropertyItem } from '../../ui/logic/propertyRows'
 const merger = new PropertyMerger();
 let types: string[] = [];
 let columns: Record<string, PropertyColumn> = {};
+let table: Record<string, unknown>[] = [];
 const byType = (t: string) => types.flatMap((x, i) => (x === t ? [i] : []));
 const value = (props: MergedProperty[], code: string) => props.find((p) => p.code === code)?.value;
 
 beforeAll(async () => {
   const m = await importOcxFile('../shared/models/ocx/NAPA-TR03_TC12.3docx');
   types = m.objects.map((o) => o.type);
+  table = m.objects.map((o) => ({ ...o }));
   columns = Object.fromEntries(
     PROPERTY_CATALOGUE.map((d) => [d.name, m.properties.map((rec) => rec?.[d.name] ?? null)]),
   );
@@ -98,6 +103,24 @@ describe('merging a selection by index (NAPA-TR03_TC12)', () => {
     const fromLists = new Map(mergeProperties(lists).map((p) => [p.name, p.value]));
     const byIndex = mergeColumns(new Map(Object.entries(columns)), sel);
     expect(new Map(byIndex.map((p) => [p.code, p.value]))).toEqual(fromLists);
+  });
+});
+
+describe('the columns the worker reads', () => {
+  it('name, type, OCX id and GUID come from the object table, equal to the properties call’s', () => {
+    for (const [code, field] of Object.entries(OBJECT_TABLE_CODES))
+      expect(table.map((o) => o[field] ?? null)).toEqual(columns[code]);
+    expect(new Set([...downloadedCodes(), ...Object.keys(OBJECT_TABLE_CODES)])).toEqual(
+      new Set(PROPERTY_CATALOGUE.map((d) => d.name)),
+    );
+    expect(downloadedCodes().length).toBeLessThanOrEqual(64); // two property-columns calls of at most 32
+  });
+
+  it('an answer with a value that is not a number, a text or null is refused', () => {
+    expect(parseColumnsAnswer({ codes: ['W'], columns: { W: [1.5, null, 'x'] } })).toEqual({ W: [1.5, null, 'x'] });
+    expect(() => parseColumnsAnswer({ codes: ['W'], columns: { W: [1.5, { a: 1 }] } })).toThrow();
+    expect(() => parseColumnsAnswer({ codes: ['W'], columns: { W: 'x' } })).toThrow();
+    expect(() => parseColumnsAnswer({ columns: {} })).toThrow();
   });
 });
 

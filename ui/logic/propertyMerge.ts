@@ -7,6 +7,7 @@
  * shows '=' where they equal the current ones and 'N/A' where the earlier revision has none.
  * Pure: runs in the properties worker (ui/workers/propertyMerge.worker.ts), the unit tests and the bench.
  */
+import * as v from 'valibot';
 import type { CompareResponse, CompareValue } from '../../api/contract';
 import { PROPERTY_BY_NAME, PROPERTY_CATALOGUE } from '../../engine/model/properties';
 
@@ -17,10 +18,49 @@ export const EQUAL = '=';
 /** The marker for a value that is missing (viewer.md §5). */
 export const MISSING = 'N/A';
 
+/**
+ * Catalogue codes whose values are the object table's own fields (name, type, OCX id, GUID): the properties
+ * worker takes them from the table the page already holds instead of downloading them again.
+ */
+export const OBJECT_TABLE_CODES = { NAME: 'name', OTYPE: 'type', STID: 'id', GUID: 'guid' } as const;
+
+/** The catalogue codes the properties worker downloads (all but OBJECT_TABLE_CODES), in catalogue order. */
+export function downloadedCodes(): string[] {
+  return PROPERTY_CATALOGUE.map((d) => d.name).filter((c) => !(c in OBJECT_TABLE_CODES));
+}
+
 /** A property value in catalogue units. */
 export type PropertyValue = number | string;
 /** One property column parallel to the object table: the value of each object, null where it has none. */
 export type PropertyColumn = readonly (PropertyValue | null)[];
+
+/** True when `a` is a property column (every entry a number, a string or null); O(n), no allocation. */
+export function isPropertyColumn(a: unknown): a is PropertyColumn {
+  if (!Array.isArray(a)) return false;
+  for (let i = 0; i < a.length; i++) {
+    const x = a[i];
+    if (x !== null && typeof x !== 'number' && typeof x !== 'string') return false;
+  }
+  return true;
+}
+
+/**
+ * The property-columns answer (api/contract PropertyColumnsResponseSchema) checked with a valibot envelope
+ * and a plain loop over each column's values: a valibot union per value costs seconds at 100k parts
+ * (`npm run bench -- properties`).
+ */
+const ColumnsAnswerSchema = v.object({
+  codes: v.array(v.string()),
+  columns: v.record(v.string(), v.custom<PropertyColumn>(isPropertyColumn, 'A property column was expected')),
+});
+
+/**
+ * Checks a parsed GET .../model/property-columns answer and returns its columns.
+ * @throws ValiError when it is not one.
+ */
+export function parseColumnsAnswer(json: unknown): Record<string, PropertyColumn> {
+  return v.parse(ColumnsAnswerSchema, json).columns;
+}
 
 /**
  * Accumulates one property over several objects (viewer.md §5): `add` each object's value (null when it

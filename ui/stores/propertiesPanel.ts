@@ -55,17 +55,18 @@ export function typeFilterFor(
 }
 
 /** The open revision's worker and the promise of its loaded columns. */
-let session: { client: PropertyMergeClient; ready: Promise<void> } | null = null;
+let session: { client: PropertyMergeClient; ready: Promise<void>; comparisonKey: string } | null = null;
 let requests = 0;
 
 /**
  * Starts the properties worker for the open revision: it reads the property columns and keeps the object
- * types and blocks. Returns the function that ends it.
+ * table's names, types, ids, GUIDs and blocks (sent once: O(objects) on the page). Returns the function
+ * that ends it.
  */
 export function openPropertyMerge(
   modelName: string,
   revision: number,
-  objects: readonly { type: string; block: string | null }[],
+  objects: readonly { name: string; type: string; id: string; guid: string | null; block: string | null }[],
 ): () => void {
   const client = new PropertyMergeClient();
   const ready = client.api.load({
@@ -73,10 +74,15 @@ export function openPropertyMerge(
     headers: authHeaders(),
     modelName,
     revision,
-    types: objects.map((o) => o.type),
-    blocks: objects.map((o) => o.block),
+    table: {
+      names: objects.map((o) => o.name),
+      types: objects.map((o) => o.type),
+      ids: objects.map((o) => o.id),
+      guids: objects.map((o) => o.guid),
+      blocks: objects.map((o) => o.block),
+    },
   });
-  const mine = { client, ready };
+  const mine = { client, ready, comparisonKey: '' };
   session = mine;
   ready.catch(() => {}); // reported by the merge that waits on it
   return () => {
@@ -87,10 +93,15 @@ export function openPropertyMerge(
   };
 }
 
-/** Gives the worker the comparison's earlier values (null: comparison off). */
-export async function setMergeComparison(data: CompareResponse | null): Promise<void> {
-  if (!session) return;
-  await session.client.api.setEarlier(data ? earlierValuesOf(data) : null);
+/**
+ * Gives the worker the comparison's earlier values (null: comparison off); `key` names the comparison, so
+ * that the same one is sent once per worker.
+ */
+export async function setMergeComparison(key: string, data: CompareResponse | null): Promise<void> {
+  const s = session;
+  if (!s || s.comparisonKey === key) return;
+  s.comparisonKey = key;
+  await s.client.api.setEarlier(data ? earlierValuesOf(data) : null);
 }
 
 /**

@@ -64,7 +64,9 @@ function useArea(panel: React.RefObject<HTMLElement | null>, clipping: boolean) 
 }
 
 export function PropertiesPanel({ modelName }: { modelName: string }) {
-  const { selection, selectionSeq, revision, objects } = useSnapshot(viewerStore);
+  const { selection, selectionSeq, revision, objects, phase } = useSnapshot(viewerStore);
+  // the worker reads the columns once the scene is in, not competing with the scene package's download
+  const ready = phase === 'ready';
   const panelState = useSnapshot(propertiesPanelStore);
   const { status, shown } = useSnapshot(comparisonStore);
   const { clip } = useSnapshot(toolsStore);
@@ -78,9 +80,9 @@ export function PropertiesPanel({ modelName }: { modelName: string }) {
   }, []);
 
   useEffect(() => {
-    if (revision === null || !objects) return;
+    if (revision === null || !objects || !ready) return;
     return openPropertyMerge(modelName, revision, objects);
-  }, [modelName, revision, objects]);
+  }, [modelName, revision, objects, ready]);
 
   const compared = status === 'on' && shown ? comparisonStore.shown!.data : null;
   const compareKey = compared ? `${compared.fromRevision}>${compared.toRevision}@${compared.computedAt}` : '';
@@ -89,14 +91,14 @@ export function PropertiesPanel({ modelName }: { modelName: string }) {
   const key = `${modelName}|${revision}|${selectionSeq}|${count}|${type ?? ''}|${compareKey}`;
 
   useEffect(() => {
-    if (count === 0 || revision === null || !objects) return;
+    if (count === 0 || revision === null || !objects || !ready) return;
     const indices = Int32Array.from(viewerStore.selection, (s) => s.nodeId);
-    void setMergeComparison(compared).then(() => mergeSelection(indices, type, key));
+    void setMergeComparison(compareKey, compared).then(() => mergeSelection(indices, type, key));
     setSlow(false);
     const timer = setTimeout(() => setSlow(true), LOADING_DELAY_MS);
     return () => clearTimeout(timer);
     // `compared`, `type` and the selection are named by `key`
-  }, [key, objects]);
+  }, [key, objects, ready]);
 
   if (count === 0 || panelState.closedAtSeq === selectionSeq) return null;
   const table = viewerStore.objects;
