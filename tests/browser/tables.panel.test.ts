@@ -92,6 +92,12 @@ describe('table panel', () => {
     expect(await panel().getByLabel('Table', { exact: true }).inputValue()).toBe('Weight by block');
     const box = (await panel().boundingBox())!;
     expect(box.height).toBe(200);
+    // at its smallest the title bar still holds the export and close buttons
+    for (const name of ['Export CSV', 'Close table']) {
+      const b = (await panel().getByRole('button', { name }).boundingBox())!;
+      expect(b.x + b.width).toBeLessThanOrEqual(box.x + box.width);
+      expect(b.y + b.height).toBeLessThanOrEqual(box.y + 40);
+    }
     expect(box.width).toBeGreaterThanOrEqual(500);
     const byBlock = await apiTable('Weight by block');
     await panel().getByTestId('table-row-count').getByText(`${byBlock.rows.length} row(s)`).waitFor();
@@ -177,6 +183,12 @@ describe('table panel', () => {
     );
     const box = (await panel().boundingBox())!;
     expect(box.height).toBe(200);
+    // at its smallest the title bar still holds the export and close buttons
+    for (const name of ['Export CSV', 'Close table']) {
+      const b = (await panel().getByRole('button', { name }).boundingBox())!;
+      expect(b.x + b.width).toBeLessThanOrEqual(box.x + box.width);
+      expect(b.y + b.height).toBeLessThanOrEqual(box.y + 40);
+    }
     await panel().screenshot({ path: path.join(shots, 'panel-min.png') });
     const small = PNG.sync.read(readFileSync(path.join(shots, 'panel-min.png')));
     expect([small.width, small.height]).toEqual([500, 200]);
