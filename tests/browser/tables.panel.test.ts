@@ -60,7 +60,10 @@ beforeAll(async () => {
   await waitForRevision(server, token, MODEL, 480_000);
   browser = await launchChromium();
   page = await newLoggedInPage(browser, token, { acceptDownloads: true });
-  await openViewer(page, server.url, MODEL, true);
+  await openViewer(page, server.url, MODEL);
+  // the initial view of viewer.md §4; the picture is waited still only where pixels are compared (a busy machine
+  // draws the settling frames slowly)
+  await waitForEngineState(page, 'initial-view', 'true', 120_000);
 }, 600_000);
 
 afterAll(async () => {
@@ -92,6 +95,12 @@ describe('table panel', () => {
     expect(await panel().getByLabel('Table', { exact: true }).inputValue()).toBe('Weight by block');
     const box = (await panel().boundingBox())!;
     expect(box.height).toBe(200);
+    // at its smallest the title bar still holds the export and close buttons
+    for (const name of ['Export CSV', 'Close table']) {
+      const b = (await panel().getByRole('button', { name }).boundingBox())!;
+      expect(b.x + b.width).toBeLessThanOrEqual(box.x + box.width);
+      expect(b.y + b.height).toBeLessThanOrEqual(box.y + 40);
+    }
     expect(box.width).toBeGreaterThanOrEqual(500);
     const byBlock = await apiTable('Weight by block');
     await panel().getByTestId('table-row-count').getByText(`${byBlock.rows.length} row(s)`).waitFor();
@@ -120,13 +129,13 @@ describe('table panel', () => {
     );
 
     // the scene may hold a few blue pixels of its own (view cube, frame scale): count what the selection adds
-    const before = await waitForStillCanvas(page);
+    const before = await waitForStillCanvas(page, 90_000);
     writeFileSync(path.join(shots, 'block-before.png'), before);
     const base = selectionPixels(before);
     await panel().locator('tbody tr').first().click();
     await waitForEngineState(page, 'selection-count', String(heaviest.objects.length));
     expect(heaviest.objects.length).toBe(heaviest.cells.parts);
-    const after = await waitForStillCanvas(page);
+    const after = await waitForStillCanvas(page, 90_000);
     writeFileSync(path.join(shots, 'block-after.png'), after);
     expect(selectionPixels(after)).toBeGreaterThan(base + 200);
     await page.screenshot({ path: path.join(shots, 'block-selected.png') });
@@ -177,6 +186,12 @@ describe('table panel', () => {
     );
     const box = (await panel().boundingBox())!;
     expect(box.height).toBe(200);
+    // at its smallest the title bar still holds the export and close buttons
+    for (const name of ['Export CSV', 'Close table']) {
+      const b = (await panel().getByRole('button', { name }).boundingBox())!;
+      expect(b.x + b.width).toBeLessThanOrEqual(box.x + box.width);
+      expect(b.y + b.height).toBeLessThanOrEqual(box.y + 40);
+    }
     await panel().screenshot({ path: path.join(shots, 'panel-min.png') });
     const small = PNG.sync.read(readFileSync(path.join(shots, 'panel-min.png')));
     expect([small.width, small.height]).toEqual([500, 200]);

@@ -18,6 +18,7 @@ import {
 import { currentProjectStore } from './currentProject';
 import { getEngine, viewerStore } from './viewer';
 
+/** The table panel's state (see the module comment); changed only through the actions below. */
 export const tablesStore = proxy({
   open: false,
   modelName: '',

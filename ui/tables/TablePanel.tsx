@@ -196,18 +196,18 @@ export function TablePanel({ modelName }: { modelName: string }) {
           style={{ left: rect.left, top: rect.top, width: rect.width, height: rect.height }}
         >
           <header
-            className="flex cursor-move items-center gap-2 border-b border-slate-200 px-2 py-1 select-none"
+            className="flex cursor-move flex-nowrap items-center gap-2 border-b border-slate-200 px-2 py-1 select-none"
             onPointerDown={move}
           >
-            <span data-testid="table-move" aria-hidden="true" className="px-1 text-slate-400" title="Move">
+            <span data-testid="table-move" aria-hidden="true" className="shrink-0 px-1 text-slate-400" title="Move">
               ⠿
             </span>
-            <label htmlFor={typeId} className="text-xs font-medium text-slate-500">
+            <label htmlFor={typeId} className="shrink-0 text-xs font-medium text-slate-500">
               Type
             </label>
             <select
               id={typeId}
-              className="rounded border border-slate-300 bg-white px-1 py-0.5 text-xs"
+              className="w-40 min-w-0 shrink rounded border border-slate-300 bg-white px-1 py-0.5 text-xs"
               value={s.type ?? ''}
               disabled={s.types.length === 0}
               onChange={(e) => void chooseTableType(e.target.value)}
@@ -218,12 +218,12 @@ export function TablePanel({ modelName }: { modelName: string }) {
                 </option>
               ))}
             </select>
-            <label htmlFor={nameId} className="text-xs font-medium text-slate-500">
+            <label htmlFor={nameId} className="shrink-0 text-xs font-medium text-slate-500">
               Table
             </label>
             <select
               id={nameId}
-              className="rounded border border-slate-300 bg-white px-1 py-0.5 text-xs"
+              className="w-40 min-w-0 shrink rounded border border-slate-300 bg-white px-1 py-0.5 text-xs"
               value={s.name ?? ''}
               disabled={s.names.length === 0}
               onChange={(e) => void chooseTable(e.target.value)}
@@ -234,20 +234,20 @@ export function TablePanel({ modelName }: { modelName: string }) {
                 </option>
               ))}
             </select>
-            <span data-testid="table-row-count" className="text-xs text-slate-500">
+            <span data-testid="table-row-count" className="shrink-0 text-xs whitespace-nowrap text-slate-500">
               {table ? `${table.rows.length} row(s)` : ''}
             </span>
-            <span className="flex-1" />
+            <span className="min-w-0 flex-1" />
             <button
               type="button"
-              className="btn-ghost text-xs"
+              className="btn-ghost shrink-0 text-xs whitespace-nowrap"
               disabled={!table}
               onClick={exportTableCsv}
               title="Export the table as CSV"
             >
               Export CSV
             </button>
-            <button type="button" className="btn-ghost" aria-label="Close table" onClick={closeTablePanel}>
+            <button type="button" className="btn-ghost shrink-0" aria-label="Close table" onClick={closeTablePanel}>
               <StrokeIcon>
                 <path d="M5 5l10 10M15 5L5 15" />
               </StrokeIcon>
