@@ -89,6 +89,21 @@ async function projectPoints(points: readonly Vec3[]): Promise<Array<[number, nu
   return out;
 }
 
+/** Pixels of `png` inside the rectangle (image px) that differ from the background. */
+function modelPixelsIn(png: PNG, r: { x0: number; y0: number; x1: number; y1: number }): number {
+  let n = 0;
+  for (let y = Math.max(0, r.y0); y < Math.min(png.height, r.y1); y++)
+    for (let x = Math.max(0, r.x0); x < Math.min(png.width, r.x1); x++) {
+      const i = (y * png.width + x) * 4;
+      const d =
+        Math.abs(png.data[i] - BACKGROUND[0]) +
+        Math.abs(png.data[i + 1] - BACKGROUND[1]) +
+        Math.abs(png.data[i + 2] - BACKGROUND[2]);
+      if (d > 24) n++;
+    }
+  return n;
+}
+
 /** Bounding rectangle [x0, y0, x1, y1] (image px) of the pixels that differ from the background, or null. */
 function drawnRect(png: PNG): [number, number, number, number] | null {
   let x0 = Infinity,
@@ -186,7 +201,7 @@ function changedRegions(a: PNG, b: PNG): Array<[number, number, number, number]>
 }
 
 describe('viewer defects', () => {
-  it('fit to window after an orbit and a tilt keeps every bound corner inside the view, with margin', async () => {
+  it('fit to window after an orbit and a tilt keeps every bound corner in view, with margin, clear of the toolbars', async () => {
     const canvas = (await page.getByTestId('viewer-canvas').boundingBox())!;
     const cx = canvas.x + canvas.width / 2,
       cy = canvas.y + canvas.height / 2;
@@ -221,6 +236,18 @@ describe('viewer defects', () => {
     expect(x1).toBeLessThan(png.width - mx);
     expect(y1).toBeLessThan(png.height - my);
     expect(Math.max((x1 - x0) / png.width, (y1 - y0) / png.height)).toBeGreaterThan(0.6);
+    // Nothing of the model lies under the toolbars drawn over the canvas (what a person sees is whole).
+    const scale = png.width / canvas.width;
+    for (const bar of await page.locator('[data-view-overlay]').all()) {
+      const b = (await bar.boundingBox())!;
+      const under = modelPixelsIn(png, {
+        x0: Math.floor((b.x - canvas.x) * scale),
+        y0: Math.floor((b.y - canvas.y) * scale),
+        x1: Math.ceil((b.x + b.width - canvas.x) * scale),
+        y1: Math.ceil((b.y + b.height - canvas.y) * scale),
+      });
+      expect(under, `model pixels under the toolbar at ${JSON.stringify(b)}`).toBe(0);
+    }
   });
 
   it('annotation labels are legible and whole at 1366×768, also where a plate sits at the canvas edge', async () => {
