@@ -17,6 +17,7 @@ import { ConversionManager } from './conversion/ConversionManager';
 import { inProcessRunner, workerRunner, type ConversionRunner } from './conversion/runners';
 import { CompareService, inProcessCompareRunner, workerCompareRunner } from './compare/CompareService';
 import { openDatabase } from './db/database';
+import { unstorableText } from './db/errors';
 import { ApiError, Errors } from './errors';
 import { ProjectStore } from './projects/ProjectStore';
 import { RevisionCache } from './projects/RevisionCache';
@@ -27,6 +28,7 @@ import projectRoutes from './routes/projects';
 import modelRoutes from './routes/models';
 import instanceRoutes from './routes/instance';
 import referenceSystemRoutes from './routes/referenceSystem';
+import blockRoutes from './routes/blocks';
 import sectionRoutes from './routes/sections';
 import geometryRoutes from './routes/geometry';
 import adminRoutes from './routes/admin';
@@ -42,6 +44,7 @@ import { TagStore } from './tags/TagStore';
 import tagRoutes from './routes/tags';
 import commentRoutes from './routes/comments';
 import compareRoutes from './routes/compare';
+import tableRoutes from './routes/tables';
 import { Access, type AccessRule, authenticate } from './access/rules';
 import { registerDocs } from './docs';
 import { serverLoggerOptions } from './logging';
@@ -52,6 +55,10 @@ import { ProjectLocations } from './locations/ProjectLocations';
 import { importFromLocation } from './locations/importSource';
 import locationRoutes from './routes/locations';
 import schedulingRoutes from './routes/scheduling';
+import cadRoutes from './routes/cadFiles';
+import { CadWaits } from './conversion/CadWaits';
+import type { CadConverter } from './conversion/cadComponents';
+import { defaultCadConverter } from './conversion/cadConverter';
 import { ProjectUpdateScheduler, type SchedulerClock } from './scheduling/ProjectUpdateScheduler';
 
 /** A registered route and its access rule (the authorization matrix test reads these). */
@@ -91,13 +98,15 @@ export async function buildApp(
     logger?: boolean;
     /** Overrides where conversions run (tests gate it). */
     runner?: ConversionRunner;
+    /** Overrides the converter of CAD files (default api/conversion/cadConverter.ts). */
+    cadConverter?: CadConverter;
     /** Serve the built UI from config.uiDir with the history-mode fallback (server.ts). */
     serveUi?: boolean;
     /** The scheduler's clock (tests move time instead of waiting). */
     schedulerClock?: SchedulerClock;
   } = {},
 ): Promise<FastifyInstance> {
-  const db = await openDatabase(config.dataDir);
+  const db = await openDatabase(config.dataDir, config.database);
   const projects = new ProjectStore(db, config.dataDir);
   // Conversions left InProgress by a previous process cannot finish any more: mark them failed and
   // remove what they had half-written (temp revision directories, their uploads, extracted archives).
@@ -114,6 +123,7 @@ export async function buildApp(
     .execute();
   await projects.removeLeftovers(stale.map((r) => r.id));
   const settings = new AdminSettings(db);
+  const cadWaits = new CadWaits((name) => projects.cadDir(name));
   const ctx: AppContext = {
     config,
     db,
@@ -126,7 +136,9 @@ export async function buildApp(
       options.runner ??
         (config.useWorkerThreads ? workerRunner(undefined, config.convertWorkerMemoryMb) : inProcessRunner()),
       () => settings.conversion(),
+      { waits: cadWaits, convert: options.cadConverter ?? defaultCadConverter },
     ),
+    cadWaits,
     revisionCache: new RevisionCache(4),
     access: new ProjectAccess(db),
     notices: new UserNotices(),
@@ -188,6 +200,8 @@ export async function buildApp(
       if (err.retryAfter !== undefined) reply.header('Retry-After', String(err.retryAfter));
       return reply.code(err.statusCode).send(err.toJSON());
     }
+    if (unstorableText(err))
+      return reply.code(400).send(Errors.badRequest('Text must not contain the NUL character').toJSON());
     const status = err.statusCode ?? 500;
     if (status >= 500) app.log.error(err);
     const code = (err as FastifyError).code;
@@ -234,12 +248,14 @@ export async function buildApp(
   await app.register(modelRoutes);
   await app.register(instanceRoutes);
   await app.register(referenceSystemRoutes);
+  await app.register(blockRoutes);
   await app.register(sectionRoutes);
   await app.register(geometryRoutes);
   await app.register(adminRoutes);
   await app.register(settingsRoutes);
   await app.register(commentRoutes);
   await app.register(compareRoutes);
+  await app.register(tableRoutes);
   await app.register(approvalRoutes);
   await app.register(licenseRoutes);
   await app.register(whatsNewRoutes);
@@ -250,6 +266,7 @@ export async function buildApp(
   // Jobs saved before a restart run again at their times.
   await ctx.scheduler.arm();
   await app.register(tagRoutes);
+  await app.register(cadRoutes);
 
   app.addHook('onClose', async () => {
     ctx.scheduler.stop();

@@ -15,6 +15,7 @@ import type { CompareService } from './compare/CompareService';
 import { Fanout } from './events';
 import type { ServerConfig } from './config';
 import type { ConversionManager } from './conversion/ConversionManager';
+import type { CadWaits } from './conversion/CadWaits';
 import type { DB } from './db/database';
 import { Errors } from './errors';
 import type { ProjectLocations } from './locations/ProjectLocations';
@@ -33,6 +34,8 @@ export interface AppContext {
   tokens: TokenService;
   projects: ProjectStore;
   conversions: ConversionManager;
+  /** Conversions paused for their CAD files (the CAD upload dialog; api/realtime.ts sends 'cadfiles'). */
+  cadWaits: CadWaits;
   revisionCache: RevisionCache;
   access: ProjectAccess;
   /** Notices to a user's realtime room (api/realtime.ts subscribes). */

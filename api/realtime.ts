@@ -10,7 +10,8 @@
  * api/contract/common.ts) to the room of the conversion, and 'userNotification' (`{ kind, email }`) to
  * the e-mail room when an administrator changes or deletes the user; a deleted user's sockets are then
  * disconnected. Comment changes go to `project:{NAME}` as 'comment' (CommentEvent of api/contract/comments.ts),
- * tag changes as 'tags' (TagsEvent of api/contract/tags.ts). Every socket is also in SIGNED_IN_ROOM, where
+ * tag changes as 'tags' (TagsEvent of api/contract/tags.ts). The upload state of a conversion paused for
+ * its CAD files goes to the conversion's room as 'cadfiles' (CadUploadEvent of api/contract/cad.ts). Every socket is also in SIGNED_IN_ROOM, where
  * 'projectsChanged' tells those who may see a project that a conversion of it started or ended (start pages
  * then show other users' conversions live).
  */
@@ -18,6 +19,7 @@ import type { FastifyInstance } from 'fastify';
 import { Server } from 'socket.io';
 import { maySee, userOfToken } from './access/rules';
 import { ConversionStatus, PROJECTS_CHANGED_EVENT, type ProgressEvent, type UserNotification } from './contract/common';
+import { CAD_FILES_EVENT } from './contract/cad';
 import { COMMENT_EVENT } from './contract/comments';
 import { TAGS_EVENT } from './contract/tags';
 import { ApiError, Errors } from './errors';
@@ -137,6 +139,8 @@ export function attachRealtime(app: FastifyInstance): Server {
   });
   const offComments = ctx.commentEvents.on((e) => send(projectRoom(e.projectName), e.projectName, COMMENT_EVENT, e));
   const offTags = ctx.tagEvents.on((e) => send(projectRoom(e.projectName), e.projectName, TAGS_EVENT, e));
+  // The upload state of a conversion paused for its CAD files, to every client watching that conversion.
+  const offCad = ctx.cadWaits.onChange((e) => send(e.conversionId, e.projectName, CAD_FILES_EVENT, e));
   const offNotices = ctx.notices.on((n) => {
     notifyUser(io, n);
     if (n.kind === 'user-deleted') io.in(n.email.toLowerCase()).disconnectSockets(true);
@@ -151,6 +155,7 @@ export function attachRealtime(app: FastifyInstance): Server {
     offNotices();
     offComments();
     offTags();
+    offCad();
     await new Promise<void>((resolve) => io.close(() => resolve()));
   });
   return io;

@@ -40,6 +40,11 @@ export const ProgressEventSchema = v.object({
   message: v.string(),
   subMessages: v.array(v.string()),
   progress: v.pipe(v.number(), v.minValue(0), v.maxValue(100)),
+  /**
+   * True while the conversion is paused until its CAD files are uploaded (application.md §4 "CAD upload
+   * dialog"): the starter's page opens the upload dialog; status stays InProgress.
+   */
+  waitingForCadFiles: v.optional(v.boolean()),
 });
 export type ProgressEvent = v.InferOutput<typeof ProgressEventSchema>;
 

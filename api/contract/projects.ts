@@ -41,6 +41,8 @@ export const ModelSchema = v.object({
   conversionFailed: v.boolean(),
   conversionCancelled: v.boolean(),
   conversionId: v.string(),
+  /** True while the running conversion waits for its CAD files (application.md §4 "CAD upload dialog"). */
+  waitingForCadFiles: v.optional(v.boolean()),
 });
 export type Model = v.InferOutput<typeof ModelSchema>;
 export const ModelListSchema = v.array(ModelSchema);

@@ -4,6 +4,12 @@
  * is already in progress'). Progress p∈[0,1] from the converter becomes server progress 100·p, never
  * going back, capped at 100, emitted at most 10 times a second (plus every status change) and kept in
  * the `conversions` table so GET .../model-conversion answers after a reload.
+ *
+ * With the "CAD components" option on and a CadStep given, a model that names CAD files gets its CAD
+ * components after the model is converted (api/conversion/cadComponents.ts); a conversion started with
+ * `waitForCadFiles` first pauses until its starter has uploaded them (api/conversion/CadWaits.ts,
+ * application.md §4 "CAD upload dialog"), with `waitingForCadFiles` in its progress events. The model's
+ * own conversion then counts as 0-90 % and the CAD files as the rest.
  */
 import { randomUUID } from 'node:crypto';
 import { rm, rmdir } from 'node:fs/promises';
@@ -14,6 +20,9 @@ import { Errors } from '../errors';
 import type { ProjectStore } from '../projects/ProjectStore';
 import type { ConversionConfig } from '../contract/settings';
 import type { ConvertOutput } from './convertFile';
+import { readCadFiles } from './cadFiles';
+import { addCadComponents, type CadConverter } from './cadComponents';
+import type { CadWaits } from './CadWaits';
 import type { ConversionRunner } from './runners';
 
 /** Minimum interval between two progress events of one conversion, ms (≤ 10/s). */
@@ -50,7 +59,18 @@ interface Active {
   resolve: (e: ProgressEvent) => void;
   /** Set while the revision is being committed; a cancel then comes too late. */
   committing: boolean;
+  /** Set while the conversion is paused for its CAD files. */
+  waitingForCadFiles: boolean;
 }
+
+/** The CAD step of conversions: where paused conversions wait, and the converter of one CAD file. */
+export interface CadStep {
+  waits: CadWaits;
+  convert: CadConverter;
+}
+
+/** Share of the progress the model's own conversion gets when CAD components follow. */
+const MODEL_SHARE_WITH_CAD = 0.9;
 
 /** What start() needs once the original is on disk. */
 export interface ConversionInput {
@@ -65,6 +85,11 @@ export interface ConversionInput {
   original?: string;
   /** Scratch files or directories (an extracted archive entry) removed when the conversion ends. */
   scratch?: string[];
+  /**
+   * Pause for the starter to upload the model's CAD files (a user watches: upload, project location); off
+   * (scheduled updates, CLI, demo) uses the files already on the server.
+   */
+  waitForCadFiles?: boolean;
 }
 
 export type ConversionRow = Selectable<ConversionsTable>;
@@ -83,6 +108,8 @@ export class ConversionManager {
     private readonly runner: ConversionRunner,
     /** The conversion options in force when a conversion starts (the admin's Settings); absent = defaults. */
     private readonly conversionConfig?: () => Promise<ConversionConfig>,
+    /** The CAD components step; absent = CAD files are listed (cad-files.json) but not converted. */
+    private readonly cad?: CadStep,
   ) {}
 
   /** Subscribes to every progress event (socket.io fan-out, CLI progress bar); returns the unsubscribe. */
@@ -92,9 +119,19 @@ export class ConversionManager {
   }
 
   /** The running conversion of a project, if any. */
-  running(projectName: string): { id: string; startedBy: string; progress: number; message: string } | null {
+  running(
+    projectName: string,
+  ): { id: string; startedBy: string; progress: number; message: string; waitingForCadFiles: boolean } | null {
     const a = this.active.get(projectName);
-    return a ? { id: a.id, startedBy: a.startedBy, progress: a.progress, message: a.message } : null;
+    return a
+      ? {
+          id: a.id,
+          startedBy: a.startedBy,
+          progress: a.progress,
+          message: a.message,
+          waitingForCadFiles: a.waitingForCadFiles,
+        }
+      : null;
   }
 
   /**
@@ -122,6 +159,7 @@ export class ConversionManager {
       done,
       resolve,
       committing: false,
+      waitingForCadFiles: false,
     };
     this.active.set(projectName, a);
     try {
@@ -289,6 +327,7 @@ export class ConversionManager {
       message: a.message,
       subMessages: a.subMessages,
       progress: a.progress,
+      ...(a.waitingForCadFiles ? { waitingForCadFiles: true } : {}),
     };
   }
 
@@ -340,13 +379,15 @@ export class ConversionManager {
       tmpDir = await this.projects.createTempDir(a.projectName, a.id);
       this.report(a, 0, 'Converting the model');
       const options = await this.conversionConfig?.();
+      const share = options?.cadComponents && this.cad ? MODEL_SHARE_WITH_CAD : 1;
       let output: ConvertOutput;
       try {
         output = await this.runner.run(
           { input: input.input, outDir: tmpDir, modelName: a.projectName, ...(options ? { options } : {}) },
-          (f, m) => this.report(a, f, m),
+          (f, m) => this.report(a, f * share, m),
           a.abort.signal,
         );
+        if (this.cad && output.cadFiles) output = await this.addCad(a, this.cad, input, tmpDir, output);
       } finally {
         // Scratch goes before the final event, so a waiter sees the data directory as it stays.
         for (const p of input.scratch ?? []) await rm(p, { recursive: true, force: true }).catch(() => {});
@@ -390,6 +431,55 @@ export class ConversionManager {
         await rmdir(this.projects.projectDir(a.projectName)).catch(() => {});
       }
     }
+  }
+
+  /** Pauses for the CAD files when asked to, then adds the CAD components to the revision in `tmpDir`. */
+  private async addCad(
+    a: Active,
+    cad: CadStep,
+    input: ConversionInput,
+    tmpDir: string,
+    output: ConvertOutput,
+  ): Promise<ConvertOutput> {
+    const { files } = await readCadFiles(tmpDir);
+    if (files.length === 0) return output;
+    if (input.waitForCadFiles) {
+      a.waitingForCadFiles = true;
+      a.message = 'Waiting for the CAD files';
+      this.emit(this.event(a));
+      try {
+        await cad.waits.wait(
+          { conversionId: a.id, projectName: a.projectName, startedBy: a.startedBy },
+          files,
+          a.abort.signal,
+        );
+      } finally {
+        a.waitingForCadFiles = false;
+      }
+    }
+    this.report(a, MODEL_SHARE_WITH_CAD, 'Converting the CAD components');
+    const added = await addCadComponents(
+      tmpDir,
+      a.projectName,
+      files,
+      cad.waits.cadDir(a.projectName),
+      cad.convert,
+      a.abort.signal,
+      (done, total) =>
+        this.report(
+          a,
+          MODEL_SHARE_WITH_CAD + ((1 - MODEL_SHARE_WITH_CAD) * done) / total,
+          'Converting the CAD components',
+        ),
+    );
+    return {
+      ...output,
+      bytes: added.bytes,
+      triangles: added.triangles,
+      objectCount: added.objectCount,
+      warnings: output.warnings + added.warnings.length,
+      warningMessages: [...output.warningMessages, ...added.warnings].slice(0, 10),
+    };
   }
 
   /** Ends a conversion: status, DB row, final event (not throttled), waiters. Idempotent. */

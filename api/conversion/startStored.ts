@@ -26,7 +26,7 @@ export async function startStoredConversion(
   config: Pick<ServerConfig, 'dataDir' | 'maxUploadMb' | 'maxUnpackedMb'>,
   conversionId: string,
   stored: string,
-  opts: { description: string; replace: boolean },
+  opts: { description: string; replace: boolean; waitForCadFiles?: boolean },
 ): Promise<void> {
   let input = stored;
   let scratch: string | null = null;
@@ -58,5 +58,6 @@ export async function startStoredConversion(
     description: opts.description,
     replace: opts.replace,
     deleteInputOnFailure: true,
+    waitForCadFiles: opts.waitForCadFiles === true,
   });
 }

@@ -25,6 +25,8 @@ export interface ImportRequest {
   description: string;
   /** Replace the latest revision instead of adding one. */
   replace: boolean;
+  /** A user watches the conversion: it pauses for the model's CAD files (the CAD upload dialog). */
+  waitForCadFiles?: boolean;
 }
 
 /** Rule of adding: access to an existing project plus upload:model (as the upload route). */
@@ -67,6 +69,7 @@ export async function importFromLocation(ctx: AppContext, user: User, req: Impor
   await startStoredConversion(conversions, config, conversionId, stored, {
     description: req.description,
     replace: req.replace,
+    waitForCadFiles: req.waitForCadFiles === true,
   });
   return { conversionId, projectName: name };
 }

@@ -54,6 +54,7 @@ export default async function locationRoutes(app: FastifyInstance): Promise<void
         projectName: q.projectName,
         description: q.description ?? '',
         replace: replaceLatest(q),
+        waitForCadFiles: true,
       });
     },
   });
@@ -70,6 +71,7 @@ export default async function locationRoutes(app: FastifyInstance): Promise<void
         source: `${url}${SERVER_SOURCE_SEPARATOR}${q.projectName}`,
         description: q.description ?? '',
         replace: replaceLatest(q),
+        waitForCadFiles: true,
       });
     },
   });

@@ -97,6 +97,7 @@ export default async function projectRoutes(app: FastifyInstance): Promise<void>
           conversionFailed: !running && noRevisions && last?.status === ConversionStatus.Error,
           conversionCancelled: !running && noRevisions && last?.status === ConversionStatus.Canceled,
           conversionId: running?.id ?? last?.id ?? '',
+          waitingForCadFiles: running?.waitingForCadFiles ?? false,
         };
       });
     },
@@ -153,6 +154,7 @@ export default async function projectRoutes(app: FastifyInstance): Promise<void>
       await startStoredConversion(conversions, config, conversionId, stored, {
         description: q.description ?? '',
         replace: q.overwriteIfExists === true,
+        waitForCadFiles: true,
       });
       return { conversionId, projectName: name };
     },

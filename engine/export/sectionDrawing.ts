@@ -16,6 +16,9 @@ import {
   drawPriority,
 } from '../section/types';
 
+/** The layer of CAD component curves: the spec's object type CAD COMPONENT SECTION (viewer.md §3). */
+export const CAD_SECTION_LAYER = 'CAD COMPONENT SECTION';
+
 /** One polyline of the drawing, 2D (u v)*, mm. */
 export interface DrawingPath {
   layer: string;
@@ -95,7 +98,7 @@ export function sectionDrawing(s: SectionResult, options: DrawingOptions = {}): 
         if (o.centerline && o.centerline.length >= 6)
           add('PILLARS_CENTERLINE', { points: o.centerline, closed: false }, drawPriority('pillars'));
       }
-  for (const c of s.cadComponents) for (const cv of c.curves) add('CAD_COMPONENTS', cv, drawPriority('cadComponents'));
+  for (const c of s.cadComponents) for (const cv of c.curves) add(CAD_SECTION_LAYER, cv, drawPriority('cadComponents'));
   if (options.labels ?? true) {
     const h = options.textHeight ?? 200;
     for (const o of s.steel.plates.intersected) {

@@ -48,7 +48,10 @@ export function sectionToSvg(s: SectionResult, options: DrawingOptions = {}): st
   for (const p of d.paths) {
     if (p.layer !== open) {
       if (open !== null) out.push('</g>');
-      out.push(`<g id="${esc(p.layer)}" fill="none" stroke="${layerColor(p.layer)}">`);
+      // An XML id holds no spaces; data-layer keeps the layer's name as written ('CAD COMPONENT SECTION').
+      out.push(
+        `<g id="${esc(p.layer.replace(/\s/g, '_'))}" data-layer="${esc(p.layer)}" fill="none" stroke="${layerColor(p.layer)}">`,
+      );
       open = p.layer;
     }
     const pts: string[] = [];

@@ -95,6 +95,10 @@ export const PROPERTY_CATALOGUE: readonly PropertyDefinition[] = [
   def('ORNT', 'Orientation'),
   def('WLDL', 'Welding length', 'm', true),
   def('STATUS', 'Status'),
+  // CAD components (viewer.md §3 CAD COMPONENT): where the geometry came from; the count is text (no decimals).
+  def('CADFILE', 'Source file'),
+  def('CADFORMAT', 'Source format'),
+  def('TRIS', 'Triangles'),
 ];
 
 /** Catalogue entries by code. */

@@ -85,6 +85,60 @@ export function encodeScenePackage(
   return frames;
 }
 
+/**
+ * Appends meshes to an encoded package as a batch of chunks of their own (the CAD components of a revision,
+ * issue "CAD components" §2): the new chunks follow the package's last chunk (numbered on from it) and never
+ * mix with its geometry, so the existing chunk frames stay byte for byte and only the header changes.
+ * @param headerFrame the package's current header frame (HEADER_BYTES).
+ * @param objectCount the object table's new row count (the appended meshes' objects are below it).
+ * @returns the replacement header frame and the chunk frames to write after the last existing chunk.
+ * @throws Error when the header frame is not a package header, or as encodeScenePackage for a bad mesh.
+ */
+export function appendToScenePackage(
+  headerFrame: Uint8Array,
+  meshes: PartMesh[],
+  objectCount: number,
+  options: ScenePackageOptions = {},
+): { header: Uint8Array; chunks: Uint8Array[] } {
+  if (headerFrame.length < HEADER_BYTES) throw new Error('Scene package header is truncated');
+  const view = new DataView(headerFrame.buffer, headerFrame.byteOffset, HEADER_BYTES);
+  const magic = String.fromCharCode(...headerFrame.subarray(0, 4));
+  if (magic !== HEADER_MAGIC || view.getUint32(8, true) !== FORMAT_VERSION)
+    throw new Error(`Not a version ${FORMAT_VERSION} scene package header`);
+  const bounds = [0, 1, 2, 3, 4, 5].map((i) => view.getFloat64(16 + i * 8, true)) as Box3Tuple;
+  const oldObjects = view.getUint32(64, true);
+  const oldChunks = view.getUint32(68, true);
+  let triangleCount = view.getUint32(72, true);
+  let edgeCount = view.getUint32(76, true);
+  const tolerances = { chordalMm: view.getFloat64(80, true), angularDeg: view.getFloat64(88, true) };
+  if (objectCount < oldObjects) throw new Error(`Scene package: ${objectCount} objects is fewer than ${oldObjects}`);
+  const maxV = options.maxChunkVertices ?? DEFAULT_MAX_CHUNK_VERTICES;
+  const maxT = options.maxChunkTriangles ?? DEFAULT_MAX_CHUNK_TRIANGLES;
+  meshes.forEach((m, i) => validateMesh(m, i, objectCount));
+  const parts = mergeMeshesByObject(meshes);
+  // An empty model's header box is all zeros: the appended geometry alone then gives the bounds.
+  const grown: Box3Tuple = oldChunks === 0 ? emptyBox() : ([...bounds] as Box3Tuple);
+  for (const p of parts) {
+    growBox(grown, p.positions);
+    if (p.edges) growBox(grown, p.edges);
+  }
+  const finalBounds = isBoxValid(grown) ? grown : bounds;
+  const chunks = groupIntoChunks(parts, finalBounds, maxV, maxT).map((chunkParts, i) => {
+    const frame = encodeChunk(chunkParts, oldChunks + i);
+    triangleCount += frame.triangles;
+    edgeCount += frame.edges;
+    return frame.bytes;
+  });
+  const header = encodeHeader(
+    finalBounds,
+    { bounds: finalBounds, objectCount, tolerances },
+    oldChunks + chunks.length,
+    triangleCount,
+    edgeCount,
+  );
+  return { header, chunks };
+}
+
 /** Concatenates package frames into one buffer (for a file or a test). */
 export function concatFrames(frames: Uint8Array[]): Uint8Array {
   const out = new Uint8Array(frames.reduce((n, f) => n + f.length, 0));

@@ -198,6 +198,48 @@ const SAMPLES_BY_ROUTE: Record<string, Sample> = {
     project: SHIP,
     req: () => ({ url: `/api/viewer/project/cad-files-available?${q({ projectName: SHIP })}` }),
   },
+  // No conversion of SHIP waits for CAD files: a user who may upload learns that, with the handler's 409.
+  'POST /api/viewer/project/upload-cad-files': {
+    who: 'upload',
+    project: SHIP,
+    req: () => {
+      const { payload, headers } = multipartFile('pump.stl', 'solid pump\nendsolid pump\n');
+      const body = payload.toString('latin1').replace('name="file"', 'name="cadFiles"');
+      return {
+        method: 'POST',
+        url: `/api/viewer/project/upload-cad-files?${q({ projectName: SHIP })}`,
+        payload: Buffer.from(body, 'latin1'),
+        headers,
+      };
+    },
+    ok: [409],
+  },
+  'POST /api/viewer/project/notify-cad-files-uploaded': {
+    who: 'upload',
+    project: SHIP,
+    req: () => ({
+      method: 'POST',
+      url: `/api/viewer/project/notify-cad-files-uploaded?${q({ projectName: SHIP })}`,
+      payload: { fileNames: ['pump.stl'] },
+    }),
+    ok: [409],
+  },
+  'GET /api/viewer/project/cad-files-state': {
+    who: 'read',
+    project: SHIP,
+    req: () => ({ url: `/api/viewer/project/cad-files-state?${q({ projectName: SHIP })}` }),
+    ok: [409],
+  },
+  'GET /api/keelson-instance/cad-components/all': {
+    who: 'read',
+    project: SHIP,
+    req: () => ({ url: `/api/keelson-instance/cad-components/all?${model()}` }),
+  },
+  'GET /api/keelson-instance/cad-components/file-names': {
+    who: 'read',
+    project: SHIP,
+    req: () => ({ url: `/api/keelson-instance/cad-components/file-names?${model()}` }),
+  },
   // SHIP may hold one revision only (uploads by the matrix itself add more): 404 names the revision then.
   'GET /api/viewer/compare': {
     who: 'read',
@@ -271,6 +313,21 @@ const SAMPLES_BY_ROUTE: Record<string, Sample> = {
     project: SHIP,
     req: () => ({ url: `/api/keelson-instance/ship-model/purpose-colors?${model()}` }),
   },
+  'GET /api/keelson-instance/table/types': {
+    who: 'read',
+    project: SHIP,
+    req: () => ({ url: `/api/keelson-instance/table/types?${model()}` }),
+  },
+  'GET /api/keelson-instance/table/names': {
+    who: 'read',
+    project: SHIP,
+    req: () => ({ url: `/api/keelson-instance/table/names?${model({ type: 'Weights' })}` }),
+  },
+  'GET /api/keelson-instance/table/read': {
+    who: 'read',
+    project: SHIP,
+    req: () => ({ url: `/api/keelson-instance/table/read?${model({ name: 'Plates' })}` }),
+  },
   'POST /api/keelson-instance/steel/quantities': {
     who: 'read',
     project: SHIP,
@@ -279,6 +336,38 @@ const SAMPLES_BY_ROUTE: Record<string, Sample> = {
       url: `/api/keelson-instance/steel/quantities?${model({ qnts: 'W' })}`,
       payload: ['x'],
     }),
+  },
+  'POST /api/keelson-instance/ship-model/quantities': {
+    who: 'read',
+    project: SHIP,
+    req: () => ({
+      method: 'POST',
+      url: `/api/keelson-instance/ship-model/quantities?${model({ qnts: 'VOLM' })}`,
+      payload: ['x'],
+    }),
+  },
+  'POST /api/keelson-instance/steel/stiffener-web-flange-directions': {
+    who: 'read',
+    project: SHIP,
+    req: () => ({
+      method: 'POST',
+      url: `/api/keelson-instance/steel/stiffener-web-flange-directions?${model()}`,
+      payload: [{ id: 'x' }],
+    }),
+  },
+  'POST /api/keelson-instance/steel/bracket-material-directions': {
+    who: 'read',
+    project: SHIP,
+    req: () => ({
+      method: 'POST',
+      url: `/api/keelson-instance/steel/bracket-material-directions?${model()}`,
+      payload: ['x'],
+    }),
+  },
+  'POST /api/keelson-instance/maintenance/shutdown': {
+    who: 'read',
+    project: SHIP,
+    req: () => ({ method: 'POST', url: `/api/keelson-instance/maintenance/shutdown?${model()}` }),
   },
   'GET /api/keelson-instance/maintenance/status': {
     who: 'read',
@@ -317,6 +406,28 @@ const SAMPLES_BY_ROUTE: Record<string, Sample> = {
     who: 'read',
     project: SHIP,
     req: () => ({ method: 'POST', url: `/api/keelson-instance/reference-system/frames?${model()}`, payload: {} }),
+  },
+  'GET /api/keelson-instance/steel/block-system': {
+    who: 'read',
+    project: SHIP,
+    req: () => ({ url: `/api/keelson-instance/steel/block-system?${model()}` }),
+  },
+  // M1 has no blocks: the handler answers 404 naming the block; access was granted either way.
+  'POST /api/keelson-instance/steel/blocks': {
+    who: 'read',
+    project: SHIP,
+    req: () => ({ method: 'POST', url: `/api/keelson-instance/steel/blocks?${model()}`, payload: ['B1'] }),
+    ok: [404],
+  },
+  'GET /api/keelson-instance/steel/arrangement': {
+    who: 'read',
+    project: SHIP,
+    req: () => ({ url: `/api/keelson-instance/steel/arrangement?${model()}` }),
+  },
+  'GET /api/keelson-instance/ship-model/arrangement': {
+    who: 'read',
+    project: SHIP,
+    req: () => ({ url: `/api/keelson-instance/ship-model/arrangement?${model()}` }),
   },
   'GET /api/keelson-instance/steel/section': {
     who: 'read',
@@ -457,6 +568,15 @@ const SAMPLES_BY_ROUTE: Record<string, Sample> = {
     who: 'read',
     project: SHIP,
     req: () => ({ method: 'POST', url: `/api/keelson-instance/geometry/surface-objects?${model()}`, payload: ['x'] }),
+  },
+  'POST /api/keelson-instance/geometry/surface-normals-at-points': {
+    who: 'read',
+    project: SHIP,
+    req: () => ({
+      method: 'POST',
+      url: `/api/keelson-instance/geometry/surface-normals-at-points?${model()}`,
+      payload: [{ x: 0, y: 0, z: 0 }],
+    }),
   },
   'GET /api/keelson-static/comments/all': {
     who: 'read',

@@ -16,7 +16,7 @@ import { CAD_FILES_FILE, readCadFiles } from '../../api/conversion/cadFiles';
 import { convertFile } from '../../api/conversion/convertFile';
 import { CAD_EQUIPMENT_FILES } from '../../tools/generator/equipment';
 import { writeShipOcx } from '../../tools/generator/index';
-import { bearer, grantProjects, signUp, makeApp, type TestApp, uploadFile } from './helpers';
+import { bearer, grantProjects, multipartFile, signUp, makeApp, type TestApp, uploadFile } from './helpers';
 
 let dir = '';
 let ship = '';
@@ -92,7 +92,26 @@ describe('GET /api/viewer/project/cad-files-available', () => {
       payload: { cadComponents: true },
     });
     expect(patch.statusCode, patch.body).toBe(200);
-    expect(await uploadFile(t, admin, 'CADSHIP.3docx', await readFile(ship))).toBe('CADSHIP');
+    // The conversion pauses for the CAD files; Continue without any leaves those components without geometry.
+    const paused = new Promise<void>((r) => t.app.ctx.cadWaits.onChange((e) => e.waiting && r()));
+    const { payload, headers } = multipartFile('CADSHIP.3docx', await readFile(ship));
+    const up = await t.app.inject({
+      method: 'POST',
+      url: '/api/viewer/project/add/project-uploaded',
+      payload,
+      headers: { ...headers, ...bearer(admin) },
+    });
+    expect(up.statusCode, up.body).toBe(200);
+    await paused;
+    const notify = await t.app.inject({
+      method: 'POST',
+      url: '/api/viewer/project/notify-cad-files-uploaded?projectName=CADSHIP',
+      headers: bearer(admin),
+      payload: { fileNames: [] },
+    });
+    expect(notify.statusCode, notify.body).toBe(200);
+    const end = await t.app.ctx.conversions.wait(up.json().conversionId);
+    expect(end.status).toBe(2);
 
     const get = async (token: string) => t.app.inject({ url: URL, headers: bearer(token) });
     let r = await get(admin);

@@ -143,3 +143,24 @@ export async function uploadFile(
   await t.app.ctx.conversions.wait(up.conversionId);
   return up.projectName;
 }
+
+/** A multipart/form-data body with one file part per entry, all under the field name `field`. */
+export function multipartFiles(
+  field: string,
+  files: readonly { name: string; content: Buffer | string }[],
+): { payload: Buffer; headers: Record<string, string> } {
+  const boundary = `----keelson${Math.random().toString(16).slice(2)}`;
+  const parts = files.map((f) =>
+    Buffer.concat([
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="${field}"; filename="${f.name}"\r\nContent-Type: application/octet-stream\r\n\r\n`,
+      ),
+      Buffer.isBuffer(f.content) ? f.content : Buffer.from(f.content),
+      Buffer.from('\r\n'),
+    ]),
+  );
+  return {
+    payload: Buffer.concat([...parts, Buffer.from(`--${boundary}--\r\n`)]),
+    headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+  };
+}

@@ -7,6 +7,9 @@
 import { io, type Socket } from 'socket.io-client';
 import * as v from 'valibot';
 import {
+  CAD_FILES_EVENT,
+  type CadUploadEvent,
+  CadUploadEventSchema,
   COMMENT_EVENT,
   CommentEventSchema,
   PROJECTS_CHANGED_EVENT,
@@ -30,6 +33,7 @@ const commentListeners = new Set<(e: CommentEvent) => void>();
 const noticeListeners = new Set<(n: UserNotification) => void>();
 const projectListeners = new Set<(e: ProjectsChangedEvent) => void>();
 const tagsListeners = new Set<(e: TagsEvent) => void>();
+const cadListeners = new Set<(e: CadUploadEvent) => void>();
 
 function connect(token: string): Socket {
   if (socket && socketToken === token) return socket;
@@ -59,6 +63,10 @@ function connect(token: string): Socket {
   socket.on(TAGS_EVENT, (raw: unknown) => {
     const r = v.safeParse(TagsEventSchema, raw);
     if (r.success) tagsListeners.forEach((l) => l(r.output));
+  });
+  socket.on(CAD_FILES_EVENT, (raw: unknown) => {
+    const r = v.safeParse(CadUploadEventSchema, raw);
+    if (r.success) cadListeners.forEach((l) => l(r.output));
   });
   socket.on('userNotification', (raw: unknown) => {
     const r = v.safeParse(UserNotificationSchema, raw);
@@ -111,6 +119,12 @@ export function onCommentEvent(listener: (e: CommentEvent) => void): () => void 
 export function onTagsEvent(listener: (e: TagsEvent) => void): () => void {
   tagsListeners.add(listener);
   return () => tagsListeners.delete(listener);
+}
+
+/** Subscribes to 'cadfiles' events of the joined conversions (application.md §4); returns the unsubscribe. */
+export function onCadFilesEvent(listener: (e: CadUploadEvent) => void): () => void {
+  cadListeners.add(listener);
+  return () => cadListeners.delete(listener);
 }
 
 /** Leaves the room of a finished conversion. */

@@ -20,6 +20,7 @@ import {
 } from '../logic/progress';
 import { removeRecent } from '../logic/recent';
 import { authStore } from './auth';
+import { openCadUpload } from './cadUpload';
 import { showToast } from './toasts';
 
 export const projectsStore = proxy({
@@ -71,6 +72,9 @@ function handleProgress(e: ProgressEvent): void {
   if (!cur || (cur.conversionId && cur.conversionId !== e.conversionId)) return;
   const next = applyProgressReport(cur, e);
   projectsStore.conversions[name] = next;
+  // The conversion waits for its CAD files: its starter gets the upload dialog (application.md §4).
+  if (e.waitingForCadFiles && next.startedBy && next.startedBy === authStore.user?.email)
+    void openCadUpload(name, e.conversionId);
   switch (e.status) {
     case ConversionStatus.Ready:
       leaveConversion(e.conversionId);
@@ -114,6 +118,9 @@ export async function loadModels(): Promise<void> {
           status: ConversionStatus.InProgress,
           startedBy: m.conversionStartedByEmail || null,
         });
+        // A pause announced before this page joined the conversion's room.
+        if (m.waitingForCadFiles && m.conversionStartedByEmail === authStore.user?.email)
+          void openCadUpload(m.name, m.conversionId);
       } else if (m.conversionFailed || m.conversionCancelled) {
         // A conversion that ended while no progress event reached us (e.g. before the room was joined).
         const was = projectsStore.conversions[m.name];

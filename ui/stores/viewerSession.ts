@@ -280,7 +280,7 @@ async function load(
   setViewerRevision(info.revision);
   const table = await getModelObjects(modelName, info.revision);
   if (run.cancelled) return;
-  setObjects(modelName, table.objects);
+  setObjects(modelName, table.objects, { blockSystems: table.blockSystems });
   run.disconnect.push(openCustomTrees(modelName));
   const frames = setFramesFromApi(table.frames);
   setBoundsFromApi(table.info.bounds);

@@ -11,6 +11,7 @@ import { useLocation } from 'wouter';
 import { useSnapshot } from 'valtio';
 import type { Model } from '../../api/contract';
 import { onProjectsChanged } from '../api/realtime';
+import { CadUploadDialog } from '../components/CadUploadDialog';
 import { ConfirmDialog } from '../components/ConfirmDialog';
 import { type AddLocationRequest, AddProjectDialog, type AddProjectRequest } from '../components/AddProjectDialog';
 import { ProjectCard } from '../components/ProjectCard';
@@ -190,6 +191,7 @@ export function StartView() {
           </label>
         )}
       </ConfirmDialog>
+      <CadUploadDialog />
       <AddProjectDialog
         open={dialogOpen}
         onClose={() => setDialogOpen(false)}
