@@ -21,6 +21,8 @@ const MODEL = 'NAPA-TR03_TC11';
 const ADMIN = { email: 'defects-admin@yard.example', fullName: 'Dora Defects', password: 'defects-password-1' };
 /** Background colour of the 3D canvas (engine/Engine.ts BACKGROUND 0xeef1f5). */
 const BACKGROUND = [0xee, 0xf1, 0xf5] as const;
+/** How long the picture may keep changing before a test gives up (software WebGL on a shared machine). */
+const STILL_MS = 90_000;
 /** Screenshots to look at after a run. */
 const SHOTS = path.join(tmpdir(), 'keelson-defects');
 
@@ -211,11 +213,11 @@ describe('viewer defects', () => {
     await page.mouse.move(cx + 160, cy + 120, { steps: 8 });
     await page.mouse.up();
     await page.mouse.wheel(400, 0);
-    await waitForStillCanvas(page);
+    await waitForStillCanvas(page, STILL_MS);
     const before = await engineState(page, 'camera-target');
     await page.getByRole('button', { name: 'Fit to window' }).click();
     await waitForEngineState(page, 'camera-target', (v) => v !== before);
-    await waitForStillCanvas(page);
+    await waitForStillCanvas(page, STILL_MS);
     const [lon, lat] = (await engineState(page, 'camera')).split(',').map(Number);
     expect([lon, lat]).not.toEqual([160, 10]); // the orbit and the tilt took effect
     for (const [x, y] of await projectedCorners(await modelBoundsMm())) {
@@ -253,7 +255,7 @@ describe('viewer defects', () => {
   it('annotation labels are legible and whole at 1366×768, also where a plate sits at the canvas edge', async () => {
     await page.setViewportSize({ width: 1366, height: 768 });
     await page.getByRole('button', { name: 'Fit to window' }).click();
-    await waitForStillCanvas(page);
+    await waitForStillCanvas(page, STILL_MS);
     // Pan so that the leftmost plate centre lies 4 px inside the canvas' left edge: its label would be cut.
     const canvas = (await page.getByTestId('viewer-canvas').boundingBox())!;
     const plates = (await modelObjects()).filter((o) => o.type === 'PLATE' && o.bounds);
@@ -267,13 +269,13 @@ describe('viewer defects', () => {
     await page.mouse.move(cx - (leftmost - 4), cy, { steps: 6 });
     await page.mouse.up({ button: 'right' });
     await page.keyboard.press('Escape'); // a right drag opens no menu, but make sure
-    await waitForStillCanvas(page);
+    await waitForStillCanvas(page, STILL_MS);
     const without = await bareCanvasShot('labels-off');
     await page.getByRole('button', { name: 'Annotations', exact: true }).click();
     await page.getByRole('checkbox', { name: 'Plates', exact: true }).check();
     await page.keyboard.press('Escape');
     await waitForEngineState(page, 'annotations', (v) => Number(v) === plates.length);
-    await waitForStillCanvas(page);
+    await waitForStillCanvas(page, STILL_MS);
     const withLabels = await bareCanvasShot('labels-on-1366');
     const boxes = changedRegions(without, withLabels);
     expect(boxes.length).toBeGreaterThan(0);
@@ -295,7 +297,7 @@ describe('viewer defects', () => {
     await waitForEngineState(page, 'annotations', '0');
     await page.setViewportSize({ width: 1400, height: 900 });
     await page.getByRole('button', { name: 'Fit to window' }).click();
-    await waitForStillCanvas(page);
+    await waitForStillCanvas(page, STILL_MS);
   });
 
   it("a section that cuts nothing shows 'Failed to create a section {name} for {entities}'", async () => {
