@@ -13,7 +13,7 @@
  */
 import * as v from 'valibot';
 import { boundedString, requiredString, STRING_MAX_LENGTH, viewerIdParam } from './common';
-import { BoxMSchema, revisionParam } from './models';
+import { BoxMSchema, PointMSchema, revisionParam } from './models';
 
 /** Most names one POST /steel/blocks asks for. */
 export const BLOCK_NAMES_MAX = 1000;
@@ -40,9 +40,6 @@ export const BlocksBodySchema = v.pipe(
   v.minLength(1, 'At least one name'),
   v.maxLength(BLOCK_NAMES_MAX, `At most ${BLOCK_NAMES_MAX} names`),
 );
-
-/** A point in metres. */
-export const PointMSchema = v.object({ x: v.number(), y: v.number(), z: v.number() });
 
 /**
  * A block (viewer.md §3 "Block"): weight (t, the sum of its parts' weights), centerOfGravity (m, the
