@@ -33,6 +33,7 @@ import type {
   SnapSettings,
   SurfaceObjectInput,
   ThicknessViewInput,
+  ViewInsets,
   ThicknessViewResult,
   WheelInput,
 } from './EngineApi';
@@ -324,9 +325,11 @@ export class Engine implements EngineApi {
     this.alive();
     this.views.doubleClick(x, y);
   }
-  fitToWindow(): void {
+  fitToWindow(insets?: ViewInsets): void {
     this.alive();
-    this.views.fitToWindow();
+    if (insets && !Object.values(insets).every((v) => Number.isFinite(v) && v >= 0))
+      throw new Error(`fitToWindow: insets ${JSON.stringify(insets)} must be finite and ≥ 0 px`);
+    this.views.fitToWindow(insets);
   }
   orbitTo(longitude: number, latitude: number, animateMs?: number): void {
     this.alive();

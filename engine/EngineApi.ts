@@ -63,6 +63,14 @@ export interface PointerInput {
   time: number;
 }
 
+/** Canvas bands covered by the viewer's controls, CSS px from each edge (Fit to window keeps the model out of them). */
+export interface ViewInsets {
+  top: number;
+  right: number;
+  bottom: number;
+  left: number;
+}
+
 /** Wheel input: deltaY > 0 zooms out by one 0.8 step per notch (viewer.md §9). */
 export interface WheelInput {
   x: number;
@@ -289,8 +297,12 @@ export interface EngineApi {
   pointer(input: PointerInput): void;
   wheel(input: WheelInput): void;
   doubleClick(x: number, y: number): void;
-  /** Fits the visible model into the view (viewer.md §2 "Fit to window"). */
-  fitToWindow(): void;
+  /**
+   * Fits the visible model into the view (viewer.md §2 "Fit to window") at the current orbit and tilt,
+   * inside the part of the canvas the `insets` (CSS px along each edge covered by the UI's toolbars) leave
+   * free. @throws Error for an inset that is negative or not finite.
+   */
+  fitToWindow(insets?: ViewInsets): void;
   /** Sets the orbit angles (degrees), e.g. the initial orbit (160, 10) of viewer.md §4. */
   orbitTo(longitude: number, latitude: number, animateMs?: number): void;
   /** Current camera view. */

@@ -11,8 +11,10 @@ import {
   clampLatitude,
   clampWidth,
   easeInOut,
+  type FitInsets,
   fitBoxToView,
   interpolateOrbit,
+  NO_INSETS,
   normalizeLongitude,
   orbitBasis,
   orbitDrag,
@@ -179,11 +181,20 @@ export class OrbitCamera {
 
   /**
    * Fits a world box (mm) into the view at the orbit the camera is heading to (the end of a running
-   * animation), 10 % margin. @throws Error when the box is empty.
+   * animation), 10 % margin, inside the part of the canvas `insets` (CSS px covered along each edge)
+   * leave free. @throws Error when the box is empty.
    */
-  fit(box: ArrayLike<number>): void {
+  fit(box: ArrayLike<number>, insets: Readonly<FitInsets> = NO_INSETS): void {
     const o = this.animation ? this.animation.to : { longitude: this.longitude, latitude: this.latitude };
-    const r = fitBoxToView(box, orbitBasis(o.longitude, o.latitude), this.aspect());
+    const w = this.viewportWidth,
+      h = this.viewportHeight;
+    const fractions = {
+      top: insets.top / h,
+      right: insets.right / w,
+      bottom: insets.bottom / h,
+      left: insets.left / w,
+    };
+    const r = fitBoxToView(box, orbitBasis(o.longitude, o.latitude), this.aspect(), 1.1, fractions);
     this.target = r.target;
     this.width = r.width;
     this.apply();

@@ -6,7 +6,7 @@
  * drawn and a throttled camera-changed event follows); wheel and walk keys pulse the interactive detail
  * (NavigationQuality). World units mm, angles degrees.
  */
-import type { EngineEvent, KeyInput, ProjectionAxis, WheelInput } from '../EngineApi';
+import type { EngineEvent, KeyInput, ProjectionAxis, ViewInsets, WheelInput } from '../EngineApi';
 import { isBoxValid, type Box3Tuple } from '../model/types';
 import type { ModelScene } from '../scene/ModelScene';
 import type { CameraRig } from './CameraRig';
@@ -52,14 +52,17 @@ export class ViewActions {
     this.h.cameraMoved();
   }
 
-  /** Fits the visible objects (else the package bounds) into the view; no-op without a model. */
-  fitToWindow(): void {
+  /**
+   * Fits the visible objects (else the package bounds) into the view, into the canvas part `insets` (CSS px
+   * covered by the UI's controls along each edge) leave free; no-op without a model.
+   */
+  fitToWindow(insets?: ViewInsets): void {
     const m = this.h.model();
     const box: Box3Tuple | null = m
       ? (m.visibleBounds() ?? (isBoxValid(m.header.bounds) ? m.header.bounds : null))
       : null;
     if (!box) return;
-    this.h.cams.orbit.fit(box);
+    this.h.cams.orbit.fit(box, insets);
     this.h.cameraMoved();
   }
 

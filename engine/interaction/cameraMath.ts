@@ -203,16 +203,32 @@ export function panTarget(target: Vec3, basis: OrbitBasis, dx: number, dy: numbe
 }
 
 /**
+ * Bands along the canvas edges that the viewer's own controls cover (toolbars drawn over the 3D view), as
+ * fractions of the canvas width (left, right) and height (top, bottom), each 0 … 0.4.
+ */
+export interface FitInsets {
+  top: number;
+  right: number;
+  bottom: number;
+  left: number;
+}
+
+/** No part of the canvas covered. */
+export const NO_INSETS: Readonly<FitInsets> = { top: 0, right: 0, bottom: 0, left: 0 };
+
+/**
  * Fits an axis-aligned box [minX, minY, minZ, maxX, maxY, maxZ] (mm) into an orthographic view of the
- * given orbit basis and aspect (width / height): projects the 8 corners onto the screen axes, centres the
- * target on the projected extent and returns the view width with `margin` (1.1 = 10 % border), clamped.
- * @throws Error when the box is empty (min > max) or not finite.
+ * given orbit basis and aspect (width / height): projects the 8 corners onto the screen axes (so any
+ * orbit or tilt fits the whole box), sizes the view so that extent plus `margin` (1.1 = 10 % border)
+ * fills the part of the canvas the `insets` leave free, centres the box in that part, and returns the
+ * clamped view width. @throws Error when the box is empty (min > max) or not finite.
  */
 export function fitBoxToView(
   box: ArrayLike<number>,
   basis: OrbitBasis,
   aspect: number,
   margin = 1.1,
+  insets: Readonly<FitInsets> = NO_INSETS,
 ): { target: Vec3; width: number; depth: number } {
   for (let i = 0; i < 6; i++)
     if (!Number.isFinite(box[i])) throw new Error(`fitBoxToView: box value ${i} is not finite`);
@@ -235,10 +251,16 @@ export function fitBoxToView(
     b0 = Math.min(b0, b);
     b1 = Math.max(b1, b);
   }
-  const rc = (r0 + r1) / 2,
-    uc = (u0 + u1) / 2,
+  const band = (v: number) => (Number.isFinite(v) ? Math.max(0, Math.min(0.4, v)) : 0);
+  const l = band(insets.left),
+    r = band(insets.right),
+    t = band(insets.top),
+    bo = band(insets.bottom);
+  const width = clampWidth(Math.max((r1 - r0) / (1 - l - r), ((u1 - u0) * aspect) / (1 - t - bo)) * margin);
+  // The view's centre sits off the box centre by half the difference of opposite bands.
+  const rc = (r0 + r1) / 2 - ((l - r) / 2) * width,
+    uc = (u0 + u1) / 2 - ((bo - t) / 2) * (width / aspect),
     bc = (b0 + b1) / 2;
-  const width = clampWidth(Math.max(r1 - r0, (u1 - u0) * aspect) * margin);
   const target: Vec3 = [
     basis.right[0] * rc + basis.up[0] * uc + basis.back[0] * bc,
     basis.right[1] * rc + basis.up[1] * uc + basis.back[1] * bc,

@@ -18,7 +18,7 @@ import type { ObjectType } from '../model/types';
 /** Children listed per node at most; longer lists end with a summary node (id −1). */
 export const MAX_CHILDREN = 2000;
 /** Object nodes in one snapshot at most (a 500k-part ship stays a small message). */
-export const MAX_OBJECT_NODES = 20_000;
+export const MAX_OBJECT_NODES = 5000;
 
 /** Fixed ids of the spec's group nodes. */
 export const SCENE_NODE_IDS = {
@@ -243,7 +243,8 @@ export function describeSceneTree(src: SceneTreeSource): SceneGraphNode {
       ],
     } satisfies SceneGraphNode;
   });
-  const sectionsVisible = src.sections.some((s) => s.visible);
+  // No section drawn: nothing is hidden there.
+  const sectionsVisible = src.sections.length === 0 || src.sections.some((s) => s.visible);
   children.push({
     ...group(SCENE_NODE_IDS.sections, 'Sections', 'Sections', sections, 0, sectionsVisible),
     properties: [

@@ -21,6 +21,8 @@ const MODEL = 'NAPA-TR03_TC11';
 const ADMIN = { email: 'defects-admin@yard.example', fullName: 'Dora Defects', password: 'defects-password-1' };
 /** Background colour of the 3D canvas (engine/Engine.ts BACKGROUND 0xeef1f5). */
 const BACKGROUND = [0xee, 0xf1, 0xf5] as const;
+/** How long the picture may keep changing before a test gives up (software WebGL on a shared machine). */
+const STILL_MS = 90_000;
 /** Screenshots to look at after a run. */
 const SHOTS = path.join(tmpdir(), 'keelson-defects');
 
@@ -87,6 +89,21 @@ async function projectPoints(points: readonly Vec3[]): Promise<Array<[number, nu
     out.push([(dot(p, basis.right) / width + 0.5) * canvas.width, (0.5 - dot(p, basis.up) / height) * canvas.height]);
   }
   return out;
+}
+
+/** Pixels of `png` inside the rectangle (image px) that differ from the background. */
+function modelPixelsIn(png: PNG, r: { x0: number; y0: number; x1: number; y1: number }): number {
+  let n = 0;
+  for (let y = Math.max(0, r.y0); y < Math.min(png.height, r.y1); y++)
+    for (let x = Math.max(0, r.x0); x < Math.min(png.width, r.x1); x++) {
+      const i = (y * png.width + x) * 4;
+      const d =
+        Math.abs(png.data[i] - BACKGROUND[0]) +
+        Math.abs(png.data[i + 1] - BACKGROUND[1]) +
+        Math.abs(png.data[i + 2] - BACKGROUND[2]);
+      if (d > 24) n++;
+    }
+  return n;
 }
 
 /** Bounding rectangle [x0, y0, x1, y1] (image px) of the pixels that differ from the background, or null. */
@@ -186,7 +203,7 @@ function changedRegions(a: PNG, b: PNG): Array<[number, number, number, number]>
 }
 
 describe('viewer defects', () => {
-  it('fit to window after an orbit and a tilt keeps every bound corner inside the view, with margin', async () => {
+  it('fit to window after an orbit and a tilt keeps every bound corner in view, with margin, clear of the toolbars', async () => {
     const canvas = (await page.getByTestId('viewer-canvas').boundingBox())!;
     const cx = canvas.x + canvas.width / 2,
       cy = canvas.y + canvas.height / 2;
@@ -196,11 +213,11 @@ describe('viewer defects', () => {
     await page.mouse.move(cx + 160, cy + 120, { steps: 8 });
     await page.mouse.up();
     await page.mouse.wheel(400, 0);
-    await waitForStillCanvas(page);
+    await waitForStillCanvas(page, STILL_MS);
     const before = await engineState(page, 'camera-target');
     await page.getByRole('button', { name: 'Fit to window' }).click();
     await waitForEngineState(page, 'camera-target', (v) => v !== before);
-    await waitForStillCanvas(page);
+    await waitForStillCanvas(page, STILL_MS);
     const [lon, lat] = (await engineState(page, 'camera')).split(',').map(Number);
     expect([lon, lat]).not.toEqual([160, 10]); // the orbit and the tilt took effect
     for (const [x, y] of await projectedCorners(await modelBoundsMm())) {
@@ -221,12 +238,24 @@ describe('viewer defects', () => {
     expect(x1).toBeLessThan(png.width - mx);
     expect(y1).toBeLessThan(png.height - my);
     expect(Math.max((x1 - x0) / png.width, (y1 - y0) / png.height)).toBeGreaterThan(0.6);
+    // Nothing of the model lies under the toolbars drawn over the canvas (what a person sees is whole).
+    const scale = png.width / canvas.width;
+    for (const bar of await page.locator('[data-view-overlay]').all()) {
+      const b = (await bar.boundingBox())!;
+      const under = modelPixelsIn(png, {
+        x0: Math.floor((b.x - canvas.x) * scale),
+        y0: Math.floor((b.y - canvas.y) * scale),
+        x1: Math.ceil((b.x + b.width - canvas.x) * scale),
+        y1: Math.ceil((b.y + b.height - canvas.y) * scale),
+      });
+      expect(under, `model pixels under the toolbar at ${JSON.stringify(b)}`).toBe(0);
+    }
   });
 
   it('annotation labels are legible and whole at 1366×768, also where a plate sits at the canvas edge', async () => {
     await page.setViewportSize({ width: 1366, height: 768 });
     await page.getByRole('button', { name: 'Fit to window' }).click();
-    await waitForStillCanvas(page);
+    await waitForStillCanvas(page, STILL_MS);
     // Pan so that the leftmost plate centre lies 4 px inside the canvas' left edge: its label would be cut.
     const canvas = (await page.getByTestId('viewer-canvas').boundingBox())!;
     const plates = (await modelObjects()).filter((o) => o.type === 'PLATE' && o.bounds);
@@ -240,13 +269,13 @@ describe('viewer defects', () => {
     await page.mouse.move(cx - (leftmost - 4), cy, { steps: 6 });
     await page.mouse.up({ button: 'right' });
     await page.keyboard.press('Escape'); // a right drag opens no menu, but make sure
-    await waitForStillCanvas(page);
+    await waitForStillCanvas(page, STILL_MS);
     const without = await bareCanvasShot('labels-off');
     await page.getByRole('button', { name: 'Annotations', exact: true }).click();
     await page.getByRole('checkbox', { name: 'Plates', exact: true }).check();
     await page.keyboard.press('Escape');
     await waitForEngineState(page, 'annotations', (v) => Number(v) === plates.length);
-    await waitForStillCanvas(page);
+    await waitForStillCanvas(page, STILL_MS);
     const withLabels = await bareCanvasShot('labels-on-1366');
     const boxes = changedRegions(without, withLabels);
     expect(boxes.length).toBeGreaterThan(0);
@@ -268,7 +297,7 @@ describe('viewer defects', () => {
     await waitForEngineState(page, 'annotations', '0');
     await page.setViewportSize({ width: 1400, height: 900 });
     await page.getByRole('button', { name: 'Fit to window' }).click();
-    await waitForStillCanvas(page);
+    await waitForStillCanvas(page, STILL_MS);
   });
 
   it("a section that cuts nothing shows 'Failed to create a section {name} for {entities}'", async () => {

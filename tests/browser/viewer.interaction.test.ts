@@ -166,7 +166,8 @@ describe('viewer interaction', () => {
     await page.keyboard.press('Control+Alt+KeyS');
     const panel = page.getByTestId('scene-graph-panel');
     await panel.waitFor();
-    await panel.getByText('Scene', { exact: true }).first().waitFor();
+    // The spec's root node (viewer.md §3 "Scene tree node names"), not the renderer's scene.
+    await panel.getByText('Models', { exact: true }).first().waitFor();
     await panel.getByRole('button', { name: 'Refresh' }).click();
     await panel.getByRole('tree').getByRole('treeitem').first().getByRole('button').nth(1).click();
     const props = panel.getByTestId('scene-node-properties');

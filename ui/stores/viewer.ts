@@ -7,6 +7,7 @@ import { proxy, ref } from 'valtio';
 import type { ModelObjectsResponse } from '../../api/contract';
 import type { EngineEvent, LoadProgress, SelectionBox, SelectionItem, SelectionMode } from '../../engine/EngineApi';
 import { ModelTree, type ModelTreeOptions } from '../logic/ModelTree';
+import { measureViewInsets } from '../logic/viewInsets';
 import type { EngineClient } from '../engine/EngineClient';
 
 /**
@@ -196,7 +197,7 @@ export function markModelReady(): void {
   const api = engine?.api;
   if (api)
     void Promise.resolve(api.orbitTo(160, 10, 0))
-      .then(() => api.fitToWindow())
+      .then(() => api.fitToWindow(measureViewInsets()))
       .then(() => {
         if (engine?.api === api) viewerStore.initialView = true;
       })

@@ -78,7 +78,8 @@ function NodeRow({
           aria-label={`Visible ${label} #${node.id}`}
           className="h-3.5 w-3.5 shrink-0 accent-brand-500"
           checked={node.visible}
-          disabled={node.id < 0}
+          // Only the '… N more' summary row (id −1) stands for no node.
+          disabled={node.id === -1}
           onChange={() => onToggle(node.id, !node.visible)}
         />
         <button

@@ -52,7 +52,7 @@ export function ViewerToolbar() {
   const clipActive = state.tools.clip.active;
   return (
     <>
-      <div className="panel absolute top-3 left-3 z-10 flex items-center gap-2 px-3 py-1.5">
+      <div data-view-overlay className="panel absolute top-3 left-3 z-10 flex items-center gap-2 px-3 py-1.5">
         <label htmlFor={id} className="text-xs font-medium text-slate-500">
           Selection mode
         </label>
@@ -94,7 +94,7 @@ export function ViewerToolbar() {
           {measure.name}
         </button>
       </div>
-      <div className="panel absolute top-3 right-3 z-10 flex items-center gap-1 p-1">
+      <div data-view-overlay className="panel absolute top-3 right-3 z-10 flex items-center gap-1 p-1">
         <button
           type="button"
           className="btn-ghost"
@@ -122,7 +122,7 @@ export function ViewerToolbar() {
         <CommentsToggle />
         <TableToggle />
       </div>
-      <div className="panel absolute bottom-3 left-3 z-10 flex items-center gap-1 p-1">
+      <div data-view-overlay className="panel absolute bottom-3 left-3 z-10 flex items-center gap-1 p-1">
         <AnnotationSettingsMenu />
         <ColouringMenu />
         <SnapSettingsMenu />

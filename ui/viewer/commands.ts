@@ -7,7 +7,8 @@
  * Shortcuts of viewer.md §2: Ctrl+Alt+S toggles the scene-graph panel, Ctrl+Alt+R the rendering statistics.
  * Undo / Redo use the platform's usual Ctrl+Z / Ctrl+Y.
  */
-import type { MeasureState, ProjectionAxis, SelectionMode } from '../../engine/EngineApi';
+import type { MeasureState, ProjectionAxis, SelectionMode, ViewInsets } from '../../engine/EngineApi';
+import { measureViewInsets } from '../logic/viewInsets';
 import { clipSectionEntries, type MenuSection } from '../stores/viewerFeatures';
 
 type Async<T> = T | Promise<T>;
@@ -17,7 +18,7 @@ export interface CommandEngine {
   hideSelected(): Async<void>;
   undo(): Async<void>;
   redo(): Async<void>;
-  fitToWindow(): Async<void>;
+  fitToWindow(insets?: ViewInsets): Async<void>;
   viewAlong(axis: ProjectionAxis): Async<void>;
   setWalkMode(on: boolean): Async<void>;
   setSelectionMode(mode: SelectionMode): Async<void>;
@@ -175,7 +176,8 @@ export const VIEWER_COMMANDS: readonly ViewerCommand[] = [
     shortcut: null,
     undoable: false,
     enabled: engineReady,
-    run: (engine) => engine.fitToWindow(),
+    // The model is fitted where it is seen: clear of the toolbars drawn over the canvas.
+    run: (engine) => engine.fitToWindow(measureViewInsets()),
   }),
   ...viewAlong,
   define({

@@ -151,7 +151,10 @@ export function ViewerView({ modelName }: { modelName: string }) {
       data-viewer-closed={closedReason ?? undefined}
       data-walk-mode={walkMode}
     >
-      <div className="relative min-w-0 flex-1 overflow-hidden bg-gradient-to-b from-slate-200 to-slate-300">
+      <div
+        data-view-area
+        className="relative min-w-0 flex-1 overflow-hidden bg-gradient-to-b from-slate-200 to-slate-300"
+      >
         <div ref={hostRef} className="absolute inset-0" />
         <SelectionBoxOverlay />
         <ViewerToolbar />

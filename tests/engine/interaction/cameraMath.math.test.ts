@@ -142,6 +142,45 @@ describe('pan, fit, animation, ndc', () => {
     expect(tall.width).toBeCloseTo(2000, 9); // height 1000 × aspect 2
     expect(() => fitBoxToView([1, 0, 0, 0, 0, 0], b, 1)).toThrow(/empty/);
   });
+  it('fits every corner of a box inside the canvas part the toolbars leave free, at any orbit and tilt', () => {
+    const box = [-3000, -9000, 0, 60000, 9000, 22000];
+    const insets = { top: 0.08, right: 0, bottom: 0.07, left: 0.02 };
+    const aspect = 1.3;
+    for (const [lon, lat] of [
+      [160, 10],
+      [-143, 46],
+      [35, -70],
+      [90, 90],
+    ]) {
+      const b = orbitBasis(lon, lat);
+      const r = fitBoxToView(box, b, aspect, 1.1, insets);
+      const height = r.width / aspect;
+      let x0 = 1,
+        x1 = 0,
+        y0 = 1,
+        y1 = 0;
+      for (let i = 0; i < 8; i++) {
+        const p: [number, number, number] = [box[i & 1 ? 3 : 0], box[i & 2 ? 4 : 1], box[i & 4 ? 5 : 2]];
+        const d: [number, number, number] = [p[0] - r.target[0], p[1] - r.target[1], p[2] - r.target[2]];
+        // Canvas fractions from the left and from the top.
+        const fx = 0.5 + (d[0] * b.right[0] + d[1] * b.right[1] + d[2] * b.right[2]) / r.width;
+        const fy = 0.5 - (d[0] * b.up[0] + d[1] * b.up[1] + d[2] * b.up[2]) / height;
+        x0 = Math.min(x0, fx);
+        x1 = Math.max(x1, fx);
+        y0 = Math.min(y0, fy);
+        y1 = Math.max(y1, fy);
+      }
+      expect(x0).toBeGreaterThanOrEqual(insets.left - 1e-9);
+      expect(x1).toBeLessThanOrEqual(1 - insets.right + 1e-9);
+      expect(y0).toBeGreaterThanOrEqual(insets.top - 1e-9);
+      expect(y1).toBeLessThanOrEqual(1 - insets.bottom + 1e-9);
+      // Centred in the free part, which one extent fills up to the 10 % margin.
+      expect((x0 + x1) / 2).toBeCloseTo((insets.left + 1 - insets.right) / 2, 9);
+      expect((y0 + y1) / 2).toBeCloseTo((insets.top + 1 - insets.bottom) / 2, 9);
+      const fill = Math.max((x1 - x0) / (1 - insets.left - insets.right), (y1 - y0) / (1 - insets.top - insets.bottom));
+      expect(fill).toBeCloseTo(1 / 1.1, 9);
+    }
+  });
   it('interpolates longitude the short way round', () => {
     expect(interpolateOrbit({ longitude: 170, latitude: 0 }, { longitude: -170, latitude: 10 }, 0.5)).toEqual({
       longitude: 180,
