@@ -1,7 +1,8 @@
 import { defineConfig } from 'vitest/config';
 
 /**
- * Two projects: 'unit' (engine kernels, importer, package, API through inject; Node) and 'browser'
+ * Three projects: 'unit' (engine kernels, importer, package, API through inject; Node; SQLite), 'api-pg'
+ * (the API tests again on a throwaway PostgreSQL cluster, tests/support/pgGlobalSetup.ts) and 'browser'
  * (Chromium through playwright-core against a real server; one file at a time).
  */
 export default defineConfig({
@@ -14,6 +15,17 @@ export default defineConfig({
           include: ['tests/**/*.test.ts'],
           exclude: ['tests/browser/**', 'node_modules/**'],
           environment: 'node',
+          testTimeout: 120_000,
+          hookTimeout: 120_000,
+        },
+      },
+      {
+        test: {
+          name: 'api-pg',
+          include: ['tests/api/**/*.test.ts'],
+          environment: 'node',
+          globalSetup: ['tests/support/pgGlobalSetup.ts'],
+          setupFiles: ['tests/support/pgSetup.ts'],
           testTimeout: 120_000,
           hookTimeout: 120_000,
         },

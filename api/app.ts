@@ -17,6 +17,7 @@ import { ConversionManager } from './conversion/ConversionManager';
 import { inProcessRunner, workerRunner, type ConversionRunner } from './conversion/runners';
 import { CompareService, inProcessCompareRunner, workerCompareRunner } from './compare/CompareService';
 import { openDatabase } from './db/database';
+import { unstorableText } from './db/errors';
 import { ApiError, Errors } from './errors';
 import { ProjectStore } from './projects/ProjectStore';
 import { RevisionCache } from './projects/RevisionCache';
@@ -27,6 +28,7 @@ import projectRoutes from './routes/projects';
 import modelRoutes from './routes/models';
 import instanceRoutes from './routes/instance';
 import referenceSystemRoutes from './routes/referenceSystem';
+import blockRoutes from './routes/blocks';
 import sectionRoutes from './routes/sections';
 import geometryRoutes from './routes/geometry';
 import adminRoutes from './routes/admin';
@@ -42,6 +44,7 @@ import { TagStore } from './tags/TagStore';
 import tagRoutes from './routes/tags';
 import commentRoutes from './routes/comments';
 import compareRoutes from './routes/compare';
+import tableRoutes from './routes/tables';
 import { Access, type AccessRule, authenticate } from './access/rules';
 import { registerDocs } from './docs';
 import { serverLoggerOptions } from './logging';
@@ -103,7 +106,7 @@ export async function buildApp(
     schedulerClock?: SchedulerClock;
   } = {},
 ): Promise<FastifyInstance> {
-  const db = await openDatabase(config.dataDir);
+  const db = await openDatabase(config.dataDir, config.database);
   const projects = new ProjectStore(db, config.dataDir);
   // Conversions left InProgress by a previous process cannot finish any more: mark them failed and
   // remove what they had half-written (temp revision directories, their uploads, extracted archives).
@@ -203,6 +206,8 @@ export async function buildApp(
       if (err.retryAfter !== undefined) reply.header('Retry-After', String(err.retryAfter));
       return reply.code(err.statusCode).send(err.toJSON());
     }
+    if (unstorableText(err))
+      return reply.code(400).send(Errors.badRequest('Text must not contain the NUL character').toJSON());
     const status = err.statusCode ?? 500;
     if (status >= 500) app.log.error(err);
     const code = (err as FastifyError).code;
@@ -249,12 +254,14 @@ export async function buildApp(
   await app.register(modelRoutes);
   await app.register(instanceRoutes);
   await app.register(referenceSystemRoutes);
+  await app.register(blockRoutes);
   await app.register(sectionRoutes);
   await app.register(geometryRoutes);
   await app.register(adminRoutes);
   await app.register(settingsRoutes);
   await app.register(commentRoutes);
   await app.register(compareRoutes);
+  await app.register(tableRoutes);
   await app.register(approvalRoutes);
   await app.register(licenseRoutes);
   await app.register(whatsNewRoutes);

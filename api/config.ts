@@ -16,8 +16,10 @@ import {
 export interface ServerConfig {
   port: number;
   host: string;
-  /** Root of the SQLite file, uploads and converted packages. */
+  /** Root of the SQLite file (when the database is SQLite), uploads and converted packages. */
   dataDir: string;
+  /** Where the tables live: DATA_DIR/keelson.sqlite (default) or a PostgreSQL database (DATABASE_URL). */
+  database: DatabaseConfig;
   /** Instance name used in /api/auth/viewer/{instance} (ARCHITECTURE.md "Names"). */
   instance: string;
   jwtSecret: string;
@@ -62,6 +64,24 @@ export interface ServerConfig {
   trustedServers: TrustedServer[];
   /** Time zone of scheduled project updates (IANA name; SCHEDULE_TIMEZONE, default the server's). */
   scheduleTimezone: string;
+}
+
+/**
+ * The database: the embedded SQLite file DATA_DIR/keelson.sqlite, or a PostgreSQL server reached with a
+ * libpq connection URL (`postgres://user:password@host:port/database`, also `?host=/socket/dir`).
+ */
+export type DatabaseConfig = { kind: 'sqlite' } | { kind: 'postgres'; url: string };
+
+/**
+ * DATABASE_URL: unset or empty selects SQLite; a postgres:// or postgresql:// URL selects PostgreSQL;
+ * `sqlite` names the default explicitly.
+ * @throws Error naming DATABASE_URL for any other value.
+ */
+export function databaseConfig(value: string | undefined): DatabaseConfig {
+  const v = (value ?? '').trim();
+  if (v === '' || v === 'sqlite') return { kind: 'sqlite' };
+  if (/^postgres(ql)?:\/\//i.test(v)) return { kind: 'postgres', url: v };
+  throw new Error('Environment variable DATABASE_URL is not a postgres:// URL (unset it to use SQLite)');
 }
 
 /** The OpenID Connect provider Keelson signs users in with (authorization code + PKCE). */
@@ -139,6 +159,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     port: int(env.PORT, 8080, 'PORT'),
     host: env.HOST || '0.0.0.0',
     dataDir,
+    database: databaseConfig(env.DATABASE_URL),
     instance: env.INSTANCE || 'default',
     jwtSecret: env.JWT_SECRET || '',
     tokenTtlMin: int(env.TOKEN_TTL_MIN, 720, 'TOKEN_TTL_MIN'),

@@ -72,6 +72,11 @@ export const Errors = {
   revisionNotFound: (name: string, rev: number | string) =>
     new ApiError('NotFound', 404, `Revision ${rev} of project ${name} not found`, 'notFound'),
   objectNotFound: (index: number) => new ApiError('NotFound', 404, `Object ${index} not found`, 'notFound'),
+  blockSystemNotFound: (name: string) => new ApiError('NotFound', 404, `Block system "${name}" not found`, 'notFound'),
+  blockNotFound: (name: string) => new ApiError('NotFound', 404, `Block "${name}" not found`, 'notFound'),
+  // Tables of model data (viewer.md §7 "Tables").
+  tableTypeNotFound: (type: string) => new ApiError('NotFound', 404, `Table type ${type} not found`, 'notFound'),
+  tableNotFound: (name: string) => new ApiError('NotFound', 404, `Table ${name} not found`, 'notFound'),
   conversionNotFound: (name: string) =>
     new ApiError('NotFound', 404, `No conversion found for project ${name}`, 'notFound'),
   lastRevision: () =>

@@ -16,6 +16,11 @@
  *   compare — revision comparison of two generated 100k-part ships with known edits: time and peak memory
  *             (bench/compare/compareSuite.ts; BENCH_PARTS).
  *   colouring — colours and legend of a 100k-part ship by quantities (bench/viewer/colouringSuite.ts; BENCH_PARTS).
+ *   tables  — table reads (weights, part lists, compartments) of a 100k-part ship vs serialising its object table
+ *             (bench/tables/tablesSuite.ts; BENCH_PARTS).
+ *   properties — the properties panel's merge of every part of a generated 100k-part ship by index vs per-object
+ *             lists (bench/viewer/propertiesSuite.ts; BENCH_PARTS).
+ *   cad     — CAD conversion per format: MB/s, triangles/s, peak memory (bench/cad/cadSuite.ts; BENCH_CAD_TRIANGLES).
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
@@ -94,6 +99,9 @@ export const SUITES: Record<string, Suite> = {
   review: async () => (await import('./comments/reviewSuite')).reviewSuite(),
   compare: async () => (await import('./compare/compareSuite')).compareSuite(),
   colouring: async () => (await import('./viewer/colouringSuite')).colouringSuite(),
+  tables: async () => (await import('./tables/tablesSuite')).tablesSuite(),
+  properties: async () => (await import('./viewer/propertiesSuite')).propertiesSuite(),
+  cad: async () => (await import('./cad/cadSuite')).cadSuite(),
 };
 /** Suites run when none is named (viewer takes minutes: name it). */
 const DEFAULT_SUITES = ['package', 'ocx'];

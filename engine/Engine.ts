@@ -37,6 +37,7 @@ import type {
   WheelInput,
 } from './EngineApi';
 import { CameraRig } from './interaction/CameraRig';
+import { epochNow } from './interaction/clock';
 import { InputRouter } from './interaction/InputRouter';
 import { NavigationQuality } from './interaction/NavigationQuality';
 import { SelectionController } from './interaction/SelectionController';
@@ -47,7 +48,7 @@ import { createStateUniforms, type ObjectStateUniforms } from './scene/chunkMate
 import { FrameLoop } from './scene/FrameLoop';
 import { LOD_BUILD_MS_PER_FRAME, ModelScene } from './scene/ModelScene';
 import type { PaintGroup, PaintStyle } from './scene/objectPaint';
-import { describeSceneGraph, findSceneNode } from './scene/sceneGraph';
+import { describeSceneTree, SCENE_NODE_IDS, sceneNodeObjects, sectionOfNodeId } from './scene/sceneGraph';
 import { ModelLoader } from './scene/ModelLoader';
 import { renderStats } from './scene/renderStats';
 import { AnnotationManager } from './tools/AnnotationManager';
@@ -77,6 +78,7 @@ export interface EngineRenderer {
 export interface EngineDeps {
   createRenderer?: (options: EngineInitOptions) => EngineRenderer;
   fetchFn?: typeof fetch;
+  /** The engine's clock, ms; on the clock of PointerInput.time (default: epoch ms, interaction/clock.ts). */
   now?: () => number;
   /** Canvas for label textures (default: OffscreenCanvas when available). */
   canvas?: CanvasFactory;
@@ -130,6 +132,9 @@ export class Engine implements EngineApi {
   private readonly nav: NavigationQuality;
   private model: ModelScene | null = null;
   private table: EngineObjectTable | null = null;
+  /** Model name and object names of the details (the scene-graph panel's node names). */
+  private modelName = '';
+  private objectNames: readonly string[] | undefined;
   private listener: EngineListener | null = null;
   private disposed = false;
   private firstFrameSent = false;
@@ -139,7 +144,8 @@ export class Engine implements EngineApi {
   private readonly eyeOnBox = new Vector3();
 
   constructor(private readonly deps: EngineDeps = {}) {
-    this.now = deps.now ?? (() => (globalThis.performance ? globalThis.performance.now() : Date.now()));
+    // Input time stamps arrive on the same epoch clock (interaction/clock.ts), so holds and debounces compare.
+    this.now = deps.now ?? epochNow;
     this.scene.background = new Color(BACKGROUND);
     // Sky light from +Z (world up) tells decks from sides; head lights ride with the cameras (CameraRig).
     const sky = new HemisphereLight(0xffffff, 0x6f7782, 2.2);
@@ -431,14 +437,31 @@ export class Engine implements EngineApi {
 
   getSceneGraph(): SceneGraphNode {
     this.alive();
-    return describeSceneGraph(this.scene);
+    const m = this.model;
+    return describeSceneTree({
+      modelName: this.modelName,
+      table: m?.objectTable ?? this.table,
+      names: this.objectNames,
+      hidden: (i) => m?.state.isHidden(i) ?? false,
+      bounds: (i) => {
+        const b = m?.objectBounds.subarray(i * 6, i * 6 + 6);
+        return b && b[0] <= b[3] ? [...b] : null;
+      },
+      sections: this.sections.sceneParts(),
+    });
   }
 
   setSceneNodeVisible(id: number, visible: boolean): void {
     this.alive();
-    const node = findSceneNode(this.scene, id);
-    if (!node) throw new Error(`setSceneNodeVisible: no scene node with id ${id}`);
-    node.visible = visible;
+    const section = sectionOfNodeId(id);
+    if (section) this.sections.setSceneVisible(section.section, section.group, visible);
+    else if (id === SCENE_NODE_IDS.sections) this.sections.setAllVisible(visible);
+    else {
+      // Object and model nodes go through the objects' visibility, so the model tree follows.
+      const nodes = sceneNodeObjects(this.model?.objectTable ?? this.table, id);
+      if (id === SCENE_NODE_IDS.root) this.sections.setAllVisible(visible);
+      if (nodes.length) this.sel.setVisibility(nodes, visible);
+    }
     this.invalidate();
   }
 
@@ -450,6 +473,8 @@ export class Engine implements EngineApi {
   // ---- engineering tools (contracts in EngineApi) ----
   setModelDetails(details: EngineModelDetails): void {
     this.alive();
+    if (details.modelName !== undefined) this.modelName = details.modelName;
+    if (details.names) this.objectNames = details.names;
     this.sections.setDetails(details);
     this.annotations.setDetails(details);
     if (details.frames) this.snapper.frames = details.frames;

@@ -56,7 +56,10 @@ export interface PointerInput {
   metaKey: boolean;
   pointerId: number;
   pointerType: 'mouse' | 'pen' | 'touch';
-  /** performance.now() of the event, ms. */
+  /**
+   * Time of the event, epoch ms (performance.timeOrigin + event.timeStamp; engine/interaction/clock.ts): the
+   * engine's clock, whatever realm the event came from.
+   */
   time: number;
 }
 
@@ -111,11 +114,14 @@ export type ProjectionAxis = 'X' | 'Y' | 'Z' | '-X' | '-Y' | '-Z';
 
 /** A node of the scene-graph panel (viewer.md §2 "Scene-graph panel"): the three.js scene as drawn. */
 export interface SceneGraphNode {
-  /** three.js Object3D id (stable while the scene lives). */
+  /**
+   * Node id: an object's node id (≥ 0), or a negative id of the spec's group nodes, sections and section
+   * curve groups (engine/scene/sceneGraph.ts); −1 is a '… N more' summary row.
+   */
   id: number;
-  /** Object name ('' when unnamed). */
+  /** viewer.md §3 "Scene tree node names": 'Models', 'STR {model}', 'Structures', 'X=…', '{id} {name}'... */
   name: string;
-  /** Type label (three.js type, e.g. 'Mesh', 'LineSegments', 'Group'). */
+  /** Type label: the object type (PLATE...) or the group's kind ('Structure model', 'Section', 'SectionCurve'...). */
   type: string;
   visible: boolean;
   children: SceneGraphNode[];
@@ -158,7 +164,9 @@ export interface ClipState {
 
 /** Model details the tools need beyond the object table (sections, annotations, snap infos). */
 export interface EngineModelDetails {
-  /** Object names by node id (annotations, section results). */
+  /** Model (project) name: the scene tree's 'STR {model}' / 'ARR {model}' nodes. */
+  modelName?: string;
+  /** Object names by node id (annotations, section results, scene tree). */
   names?: string[];
   /** Property records by node id as the API gives them (PLTH thickness in m, PURP purpose...); sparse allowed. */
   properties?: (PropertyRecord | null | undefined)[];
@@ -344,9 +352,12 @@ export interface EngineApi {
   redo(): void;
   /** Names of the current undo and redo actions (null when none). */
   getHistory(): { undoName: string | null; redoName: string | null };
-  /** The scene graph for the scene-graph panel (three.js objects; chunk meshes are leaves). */
+  /** The scene tree for the scene-graph panel, named per viewer.md §3 "Scene tree node names" (engine/scene/sceneGraph.ts). */
   getSceneGraph(): SceneGraphNode;
-  /** Scene-graph panel visibility toggle of one three.js node. @throws Error for an unknown id. */
+  /**
+   * Scene-graph panel visibility toggle of one node (objects and model nodes through the objects'
+   * visibility, with their descendants; sections and their curve groups). @throws Error for an unknown id.
+   */
   setSceneNodeVisible(id: number, visible: boolean): void;
   /** Rendering statistics. */
   getRenderStats(): RenderStats;

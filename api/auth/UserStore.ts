@@ -8,6 +8,7 @@ import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { ALL_PERMISSIONS, type AuthorizedUser, isOrganizationEmail, type UserType } from '../contract/auth';
 import type { DB, UsersTable } from '../db/database';
+import { uniqueViolation } from '../db/errors';
 import { Errors } from '../errors';
 import { hashPassword, verifyPassword } from './tokens';
 
@@ -182,8 +183,9 @@ export class UserStore {
       });
     } catch (e) {
       // Concurrent registrations meet the unique indexes: the e-mail, or the single administrator.
-      if (e instanceof Error && /UNIQUE.*user_type/.test(e.message)) throw Errors.adminExists();
-      if (e instanceof Error && /UNIQUE/.test(e.message)) throw Errors.userExists();
+      const collided = uniqueViolation(e);
+      if (collided?.includes('user_type')) throw Errors.adminExists();
+      if (collided !== null) throw Errors.userExists();
       throw e;
     }
     const u = await this.find(email);

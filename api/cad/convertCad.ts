@@ -13,7 +13,7 @@ import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { Piscina } from 'piscina';
 import { tsxExecArgv } from '../../engine/node/tsxExecArgv';
-import type { CadWorkerResult } from '../../workers/cad.worker';
+import type { CadTaskResult } from './cadTask';
 import { cadFormatOf, OCCT_FORMATS } from './formats';
 import { type CadConversion, CadConversionError, type CadFormat } from './types';
 
@@ -34,12 +34,17 @@ export const CAD_DEFAULT_HEAP_MB = 2048;
 /** Largest CAD file converted, bytes (the readers hold the whole file in memory). */
 export const CAD_MAX_FILE_BYTES = 512 * 1024 * 1024;
 
-const WORKER = new URL('../../workers/cad.worker.ts', import.meta.url).href;
+/** The worker entry of each reader family. */
+const WORKERS = {
+  occt: new URL('../../workers/cadOcct.worker.ts', import.meta.url).href,
+  ifc: new URL('../../workers/cadIfc.worker.ts', import.meta.url).href,
+  mesh: new URL('../../workers/cadMesh.worker.ts', import.meta.url).href,
+};
 const maxThreads = Math.max(1, Math.floor(availableParallelism() / 2));
 
-function newPool(heapMb: number, threads: number): Piscina {
+function newPool(worker: string, heapMb: number, threads: number): Piscina {
   const pool = new Piscina({
-    filename: WORKER,
+    filename: worker,
     minThreads: 0,
     maxThreads: threads,
     idleTimeout: 30_000,
@@ -56,20 +61,36 @@ function newPool(heapMb: number, threads: number): Piscina {
   return pool;
 }
 
-/** Shared pools of the formats read in JavaScript, by heap bound. */
+/** Shared pools of the mesh formats (read in JavaScript), by heap bound. */
 const sharedPools = new Map<number, Piscina>();
 /** Threads of their own running now (OpenCascade, web-ifc), and the tasks waiting for one. */
 let ownThreads = 0;
 const waiting: (() => void)[] = [];
 
 /** Runs `task` in a pool of one thread that is destroyed afterwards, at most `maxThreads` at once. */
-async function inOwnThread<T>(heapMb: number, task: (pool: Piscina) => Promise<T>, signal: AbortSignal): Promise<T> {
+async function inOwnThread<T>(
+  worker: string,
+  heapMb: number,
+  task: (pool: Piscina) => Promise<T>,
+  signal: AbortSignal,
+): Promise<T> {
   while (ownThreads >= maxThreads) {
-    await new Promise<void>((resolve) => waiting.push(resolve));
     signal.throwIfAborted();
+    // Wait for a thread to end, or for the abort (time bound, cancel) while waiting.
+    await new Promise<void>((resolve) => {
+      const wake = () => {
+        signal.removeEventListener('abort', wake);
+        const i = waiting.indexOf(wake);
+        if (i >= 0) waiting.splice(i, 1);
+        resolve();
+      };
+      waiting.push(wake);
+      signal.addEventListener('abort', wake);
+    });
   }
+  signal.throwIfAborted();
   ownThreads++;
-  const pool = newPool(heapMb, 1);
+  const pool = newPool(worker, heapMb, 1);
   try {
     return await task(pool);
   } finally {
@@ -79,9 +100,9 @@ async function inOwnThread<T>(heapMb: number, task: (pool: Piscina) => Promise<T
   }
 }
 
-/** Whether a format's reader is wasm that keeps its heap: its thread ends with the file. */
-function needsOwnThread(format: CadFormat): boolean {
-  return OCCT_FORMATS.includes(format) || format === '.ifc';
+/** The wasm reader (whose thread ends with the file) of a format, or null for the mesh formats. */
+function wasmWorker(format: CadFormat): string | null {
+  return OCCT_FORMATS.includes(format) ? WORKERS.occt : format === '.ifc' ? WORKERS.ifc : null;
 }
 
 /**
@@ -105,13 +126,14 @@ export async function convertCadFile(filePath: string, opts: CadConvertOptions =
   const heapMb = opts.maxHeapMb ?? CAD_DEFAULT_HEAP_MB;
   const timeout = AbortSignal.timeout(timeoutMs);
   const signal = opts.signal ? AbortSignal.any([opts.signal, timeout]) : timeout;
-  const run = (pool: Piscina) => pool.run({ filePath }, { signal }) as Promise<CadWorkerResult>;
-  let result: CadWorkerResult;
+  const run = (pool: Piscina) => pool.run({ filePath }, { signal }) as Promise<CadTaskResult>;
+  const wasm = wasmWorker(format);
+  let result: CadTaskResult;
   try {
-    if (needsOwnThread(format)) result = await inOwnThread(heapMb, run, signal);
+    if (wasm) result = await inOwnThread(wasm, heapMb, run, signal);
     else {
       let pool = sharedPools.get(heapMb);
-      if (!pool) sharedPools.set(heapMb, (pool = newPool(heapMb, maxThreads)));
+      if (!pool) sharedPools.set(heapMb, (pool = newPool(WORKERS.mesh, heapMb, maxThreads)));
       result = await run(pool);
     }
   } catch (e) {

@@ -20,12 +20,10 @@ function nodeNames(root: OcctNode | undefined): Map<number, { node: string; sibl
   return out;
 }
 
-/** A warning for a file that read but holds no geometry. */
-function emptyWarning(format: CadFormat, text: string): string {
-  if (format !== '.brep' && format !== '.brp' && /DOCUMENT_FILE|EXTERNAL_SOURCE|EXTERNALLY_DEFINED/i.test(text))
-    return 'the assembly refers to parts in other files; no geometry';
-  return 'the file holds no geometry';
-}
+/** STEP entities by which an assembly refers to parts in other files. */
+const EXTERNAL_REFS = /\b(DOCUMENT_FILE|EXTERNAL_SOURCE|EXTERNALLY_DEFINED_\w+)\s*\(/i;
+/** The warning of a STEP assembly whose parts are all in other files. */
+const EXTERNAL_WARNING = 'the assembly refers to parts in other files; no geometry';
 
 /**
  * Reads a STEP (.stp/.step), IGES (.igs/.iges) or BREP (.brep/.brp) file's bytes.
@@ -53,6 +51,10 @@ export async function readOcct(fileName: string, format: CadFormat, bytes: Uint8
       `OpenCascade failed on the file: ${e instanceof Error ? e.message : String(e)}`,
     );
   }
+  const head = new TextDecoder('latin1').decode(bytes.subarray(0, Math.min(bytes.length, 1 << 20)));
+  // An assembly whose parts all live in other files may hold no shape OpenCascade can read.
+  if ((!result.success || !result.meshes?.length) && isStep && EXTERNAL_REFS.test(head))
+    return finishConversion(fileName, format, [], [EXTERNAL_WARNING]);
   if (!result.success || !result.meshes)
     throw new CadConversionError(
       fileName,
@@ -69,7 +71,6 @@ export async function readOcct(fileName: string, format: CadFormat, bytes: Uint8
       color: m.color ? [m.color[0], m.color[1], m.color[2]] : null,
     };
   });
-  const head = new TextDecoder('latin1').decode(bytes.subarray(0, Math.min(bytes.length, 1 << 20)));
-  const warnings = meshes.some((m) => m.indices.length) ? [] : [emptyWarning(format, head)];
+  const warnings = meshes.some((m) => m.indices.length) ? [] : ['the file holds no geometry'];
   return finishConversion(fileName, format, meshes, warnings);
 }

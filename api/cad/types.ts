@@ -14,12 +14,20 @@ export type CadFormat = (typeof CAD_FORMATS)[number];
 export interface CadMesh {
   /** The file's own name for this part ('' when it has none). */
   name: string;
-  /** x, y, z per vertex, mm, in the file's frame after unit conversion. */
+  /**
+   * x, y, z per vertex, mm, in the file's frame after unit conversion (Z-up: glTF's Y-up is turned to Z-up,
+   * web-ifc's Y-up back to the IFC file's Z-up).
+   */
   positions: Float32Array;
   /** Three vertex indices per triangle. */
   indices: Uint32Array;
   /** sRGB 0..1 colour the file gives the part, or null. */
   color: [number, number, number] | null;
+  /**
+   * The file's own identifier of the part when it has one (IFC GlobalId): several meshes of one part (one per
+   * colour) share it, and parts with the same name differ by it. Absent for formats without one.
+   */
+  sourceId?: string;
 }
 
 /** The result of converting one CAD file. */

@@ -73,7 +73,7 @@ async function main(): Promise<number> {
     console.error((e as Error).message);
     return 2;
   }
-  const db = await openDatabase(config.dataDir);
+  const db = await openDatabase(config.dataDir, config.database);
   const projects = new ProjectStore(db, config.dataDir);
   // the administrator's conversion options hold for the CLI too (README "Conversion options")
   const settings = new AdminSettings(db);

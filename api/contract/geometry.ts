@@ -6,6 +6,12 @@
  *   → SurfaceObjectsResponse: `surfaceObjects` (name, definitionPlane, parameters) for the planar parts
  *   among them, and `skipped` naming the others with the reason (unknown name, no geometry, not planar).
  *
+ * - POST /api/keelson-instance/geometry/surface-normals-at-points?modelName&revision&viewerId
+ *   body: list of points {x, y, z} in metres (at most MAX_SURFACE_NORMAL_POINTS)
+ *   → per point, in order: the nearest surface of the revision's geometry (its object's id and name, the
+ *   distance in m) and that surface's unit normal, turned toward the point; null fields for a model without
+ *   geometry.
+ *
  * Points and lengths in metres, angles in degrees, normals unit vectors. A parameter's value is what the
  * viewer labels (×1000, no decimals, 'R ' before a radius: viewer.md §9 "Drawing").
  */
@@ -67,3 +73,27 @@ export const SurfaceObjectsResponseSchema = v.object({
   skipped: v.array(v.object({ name: v.string(), reason: v.picklist(['unknown', 'no-geometry', 'not-planar']) })),
 });
 export type SurfaceObjectsResponse = v.InferOutput<typeof SurfaceObjectsResponseSchema>;
+
+/** Most points one surface-normals call may ask for. */
+export const MAX_SURFACE_NORMAL_POINTS = 1000;
+
+const finite = () => v.pipe(v.number('Must be a number'), v.finite('Must be a finite number'));
+
+export const SurfaceNormalsBodySchema = v.pipe(
+  v.array(v.object({ x: finite(), y: finite(), z: finite() }), 'Must be a list of points { x, y, z }'),
+  v.maxLength(MAX_SURFACE_NORMAL_POINTS, `At most ${MAX_SURFACE_NORMAL_POINTS} points per call`),
+);
+
+/** One answer per point. */
+export const SurfaceNormalsResponseSchema = v.array(
+  v.object({
+    point: PointMSchema,
+    normal: v.nullable(v.object({ nx: v.number(), ny: v.number(), nz: v.number() })),
+    /** OCX id and display name of the object the surface belongs to. */
+    id: v.nullable(v.string()),
+    name: v.nullable(v.string()),
+    /** Distance from the point to the surface, m. */
+    distance: v.nullable(v.number()),
+  }),
+);
+export type SurfaceNormalsResponse = v.InferOutput<typeof SurfaceNormalsResponseSchema>;

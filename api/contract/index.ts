@@ -16,4 +16,6 @@ export * from './settings';
 export * from './locations';
 export * from './scheduling';
 export * from './tags';
+export * from './blocks';
+export * from './tables';
 export * from './cad';

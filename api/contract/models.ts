@@ -6,8 +6,12 @@
  * - GET  /api/keelson-static/models/{modelName}/{revision}/{modelName}.sc  (revision may be 'latest')
  * - GET  /api/keelson-instance/model/objects?modelName&revision
  * - GET  /api/keelson-instance/model/properties?modelName&revision&index
- * - POST /api/keelson-instance/steel/quantities?viewerId&modelName&revision&qnts  body: object ids
+ * - POST /api/keelson-instance/steel/quantities?viewerId&modelName&revision&qnts&limits  body: object names/ids
+ * - POST /api/keelson-instance/ship-model/quantities?viewerId&modelName&revision&qnts  body: compartment names/ids
+ * - POST /api/keelson-instance/steel/stiffener-web-flange-directions  body: [{ id, point? }]
+ * - POST /api/keelson-instance/steel/bracket-material-directions  body: bracket names/ids
  * - GET  /api/keelson-instance/maintenance/status?modelName&modelRevision&keelsonUser
+ * - POST /api/keelson-instance/maintenance/shutdown?modelName&modelRevision&viewerId
  */
 import * as v from 'valibot';
 import { STRING_MAX_LENGTH, boundedString, intParam, requiredString, viewerIdParam } from './common';
@@ -74,6 +78,18 @@ export const ModelObjectsResponseSchema = v.object({
   }),
   objects: v.array(ApiModelObjectSchema),
   frames: v.object({ x: v.array(ApiRefPlaneSchema), y: v.array(ApiRefPlaneSchema), z: v.array(ApiRefPlaneSchema) }),
+  /**
+   * The model's block systems (viewer.md §3 "Block system"): each with its blocks and the object indices of
+   * each block's parts; the model tree's 'Blocks ({system})' folders and its block filter.
+   */
+  blockSystems: v.optional(
+    v.array(
+      v.object({
+        name: v.string(),
+        blocks: v.array(v.object({ name: v.string(), objects: v.array(v.number()) })),
+      }),
+    ),
+  ),
 });
 export type ModelObjectsResponse = v.InferOutput<typeof ModelObjectsResponseSchema>;
 
@@ -121,7 +137,15 @@ export const PropertyColumnsResponseSchema = v.object({
 });
 export type PropertyColumnsResponse = v.InferOutput<typeof PropertyColumnsResponseSchema>;
 
-/** POST .../steel/quantities query; qnts is a comma-separated list of catalogue codes (W,AREA). */
+/** Most quantities one quantities call may ask for. */
+export const MAX_QUANTITY_NAMES = 40;
+
+/**
+ * POST .../steel/quantities query (viewer.md §7). `qnts`: comma-separated quantities, each a name with optional
+ * qualifiers after '/' (api/instance/quantities.ts: 'W', 'AREA/PS', 'thickness', 'W/T/H'); at most
+ * MAX_QUANTITY_NAMES. `limits`: an optional box 'xMin,xMax,yMin,yMax,zMin,zMax' in metres (a blank bound is
+ * open): only parts whose centre of gravity lies inside count.
+ */
 export const QuantitiesQuerySchema = v.object({
   viewerId: viewerIdParam(),
   modelName: requiredString(),
@@ -129,12 +153,23 @@ export const QuantitiesQuerySchema = v.object({
   qnts: requiredString('Field is required', 1000),
   limits: v.optional(boundedString(STRING_MAX_LENGTH)),
 });
+export type QuantitiesQuery = v.InferOutput<typeof QuantitiesQuerySchema>;
+/** POST .../ship-model/quantities query (viewer.md §7: body names, query qnts; no limits). */
+export const ShipModelQuantitiesQuerySchema = v.object({
+  viewerId: viewerIdParam(),
+  modelName: requiredString(),
+  revision: revisionParam(),
+  qnts: requiredString('Field is required', 1000),
+});
 /** Most object ids one quantities call may ask for. */
 export const MAX_QUANTITY_IDS = 10_000;
 /** Longest object id (OCX @id), characters. */
 export const OBJECT_ID_MAX_LENGTH = 200;
 
-/** Body: object ids (OCX @id), at most MAX_QUANTITY_IDS of at most OBJECT_ID_MAX_LENGTH characters. */
+/**
+ * Body: object names or OCX ids (a name matching several objects counts them all), at most MAX_QUANTITY_IDS
+ * of at most OBJECT_ID_MAX_LENGTH characters.
+ */
 export const QuantitiesBodySchema = v.pipe(
   v.array(
     v.pipe(
@@ -145,10 +180,57 @@ export const QuantitiesBodySchema = v.pipe(
   ),
   v.maxLength(MAX_QUANTITY_IDS, `At most ${MAX_QUANTITY_IDS} object ids per call`),
 );
+/**
+ * One entry per body entry, in body order: `id` as sent, `quantities` keyed by the qnts entry as written (value
+ * in the catalogue unit — m, m², m³, t — or text, '** VARIES **' when merged values differ, null when none).
+ */
 export const QuantitiesResponseSchema = v.array(
   v.object({ id: v.string(), quantities: v.record(v.string(), v.union([v.number(), v.string(), v.null()])) }),
 );
 export type QuantitiesResponse = v.InferOutput<typeof QuantitiesResponseSchema>;
+
+/** A unit direction. */
+export const DirectionSchema = v.object({ nx: v.number(), ny: v.number(), nz: v.number() });
+export type Direction = v.InferOutput<typeof DirectionSchema>;
+/** A point in metres. */
+export const PointMSchema = v.object({
+  x: v.pipe(v.number('Must be a number'), v.finite('Must be a finite number')),
+  y: v.pipe(v.number('Must be a number'), v.finite('Must be a finite number')),
+  z: v.pipe(v.number('Must be a number'), v.finite('Must be a finite number')),
+});
+
+/**
+ * POST .../steel/stiffener-web-flange-directions body: per profile (stiffener, edge reinforcement, pillar) its
+ * OCX id or name and optionally a point (m) on it; without a point, the profile's first inclination.
+ */
+export const WebFlangeDirectionsBodySchema = v.pipe(
+  v.array(
+    v.object({
+      id: v.pipe(
+        v.string('Must be an object id'),
+        v.maxLength(OBJECT_ID_MAX_LENGTH, `Object ids have at most ${OBJECT_ID_MAX_LENGTH} characters`),
+      ),
+      point: v.optional(PointMSchema),
+    }),
+    'Must be a list of { id, point }',
+  ),
+  v.maxLength(MAX_QUANTITY_IDS, `At most ${MAX_QUANTITY_IDS} entries per call`),
+);
+/** Per body entry: the web and flange directions there (null: unknown id or no orientation data). */
+export const WebFlangeDirectionsResponseSchema = v.array(
+  v.object({ id: v.string(), webDirection: v.nullable(DirectionSchema), flangeDirection: v.nullable(DirectionSchema) }),
+);
+export type WebFlangeDirectionsResponse = v.InferOutput<typeof WebFlangeDirectionsResponseSchema>;
+
+/**
+ * POST .../steel/bracket-material-directions response (body: bracket ids or names, QuantitiesBodySchema): per
+ * body entry the unit direction from the bracket's reference surface into its steel (null: unknown, not a
+ * bracket, or no thickness).
+ */
+export const BracketMaterialDirectionsResponseSchema = v.array(
+  v.object({ id: v.string(), materialDirection: v.nullable(DirectionSchema) }),
+);
+export type BracketMaterialDirectionsResponse = v.InferOutput<typeof BracketMaterialDirectionsResponseSchema>;
 
 export const MaintenanceQuerySchema = v.object({
   modelName: requiredString(),
@@ -159,3 +241,10 @@ export const MaintenanceQuerySchema = v.object({
 /** 'Ok' = ready; 'Preparing' = converting, no revision yet; 'Unavailable' = the service cannot serve it (a model or revision that does not exist answers 404 instead). */
 export const MaintenanceStatusSchema = v.object({ status: v.picklist(['Ok', 'Preparing', 'Unavailable']) });
 export type MaintenanceStatus = v.InferOutput<typeof MaintenanceStatusSchema>;
+/**
+ * POST .../maintenance/shutdown response (query as maintenance/status): the server dropped its cached data of
+ * the revision (parsed files, geometry); `released` counts the cache entries dropped (0 when none was held).
+ * A later call loads the revision again.
+ */
+export const ShutdownResponseSchema = v.object({ released: v.number() });
+export type ShutdownResponse = v.InferOutput<typeof ShutdownResponseSchema>;

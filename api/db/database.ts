@@ -1,12 +1,16 @@
 /**
- * SQLite through Kysely and better-sqlite3: the file DATA_DIR/keelson.sqlite in WAL
- * mode, schema created by in-code migrations (Kysely Migrator). Table shapes follow application.md §3
- * (User, Model / project, revisions, conversions).
+ * The database through Kysely: SQLite (better-sqlite3, the file DATA_DIR/keelson.sqlite in WAL mode; the
+ * default) or PostgreSQL (DATABASE_URL; api/db/postgres.ts), schema created by in-code migrations (Kysely
+ * Migrator; api/db/migrations.ts). Table shapes follow application.md §3 (User, Model / project, revisions,
+ * conversions).
  */
 import Database from 'better-sqlite3';
 import { chmodSync, existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { Kysely, Migrator, SqliteDialect, sql, type Generated, type Migration } from 'kysely';
+import { type Dialect, Kysely, Migrator, SqliteDialect, sql, type Generated } from 'kysely';
+import type { DatabaseConfig } from '../config';
+import { migrationsFor, POSTGRES_MIGRATIONS, SQLITE_MIGRATIONS } from './migrations';
+import { ensureDatabase, postgresDialect } from './postgres';
 
 export interface UsersTable {
   id: Generated<number>;
@@ -271,312 +275,41 @@ export interface DB {
   tag_geometries: TagGeometriesTable;
 }
 
-const migrations: Record<string, Migration> = {
-  '001_initial': {
-    async up(db: Kysely<any>) {
-      await db.schema
-        .createTable('users')
-        .addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
-        .addColumn('email', 'text', (c) => c.notNull().unique())
-        .addColumn('name', 'text', (c) => c.notNull())
-        .addColumn('password_hash', 'text', (c) => c.notNull())
-        .addColumn('user_type', 'text', (c) => c.notNull())
-        .addColumn('permissions', 'text', (c) => c.notNull().defaultTo('[]'))
-        .addColumn('require_password_reset', 'integer', (c) => c.notNull().defaultTo(0))
-        .addColumn('created_at', 'text', (c) => c.notNull())
-        .execute();
-      await db.schema
-        .createTable('projects')
-        .addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
-        .addColumn('name', 'text', (c) => c.notNull().unique())
-        .addColumn('created_at', 'text', (c) => c.notNull())
-        .execute();
-      await db.schema
-        .createTable('revisions')
-        .addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
-        .addColumn('project_id', 'integer', (c) => c.notNull().references('projects.id').onDelete('cascade'))
-        .addColumn('number', 'integer', (c) => c.notNull())
-        .addColumn('description', 'text', (c) => c.notNull().defaultTo(''))
-        .addColumn('last_updated', 'text', (c) => c.notNull())
-        .addColumn('dir', 'text', (c) => c.notNull())
-        .addColumn('thumbnail', 'text', (c) => c.notNull().defaultTo(''))
-        .addColumn('info', 'text', (c) => c.notNull().defaultTo('{}'))
-        .addColumn('warnings', 'integer', (c) => c.notNull().defaultTo(0))
-        .addUniqueConstraint('revisions_project_number', ['project_id', 'number'])
-        .execute();
-      await db.schema
-        .createTable('conversions')
-        .addColumn('id', 'text', (c) => c.primaryKey())
-        .addColumn('project_name', 'text', (c) => c.notNull())
-        .addColumn('started_by', 'text', (c) => c.notNull())
-        .addColumn('status', 'integer', (c) => c.notNull())
-        .addColumn('progress', 'real', (c) => c.notNull().defaultTo(0))
-        .addColumn('message', 'text', (c) => c.notNull().defaultTo(''))
-        .addColumn('error', 'text')
-        .addColumn('created_at', 'text', (c) => c.notNull())
-        .addColumn('finished_at', 'text')
-        .execute();
-      await db.schema
-        .createIndex('conversions_project')
-        .on('conversions')
-        .columns(['project_name', 'created_at'])
-        .execute();
-    },
-    async down(db: Kysely<any>) {
-      for (const t of ['conversions', 'revisions', 'projects', 'users']) await db.schema.dropTable(t).execute();
-    },
-  },
-  '002_ship_sections': {
-    async up(db: Kysely<any>) {
-      await db.schema
-        .createTable('ship_sections')
-        .addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
-        .addColumn('project_name', 'text', (c) => c.notNull())
-        .addColumn('name', 'text', (c) => c.notNull())
-        .addColumn('axis', 'text', (c) => c.notNull())
-        .addColumn('location', 'text', (c) => c.notNull())
-        .addColumn('created_by', 'text', (c) => c.notNull())
-        .addColumn('created_at', 'text', (c) => c.notNull())
-        .addUniqueConstraint('ship_sections_project_name', ['project_name', 'name'])
-        .execute();
-    },
-    async down(db: Kysely<any>) {
-      await db.schema.dropTable('ship_sections').execute();
-    },
-  },
-  '003_access': {
-    async up(db: Kysely<any>) {
-      await db.schema
-        .alterTable('users')
-        .addColumn('token_version', 'integer', (c) => c.notNull().defaultTo(0))
-        .execute();
-      // Exactly one administrator: extra ones that an earlier version let in become internal users.
-      await sql`UPDATE users SET user_type = 'internal' WHERE user_type = 'administrator'
-        AND id > (SELECT MIN(id) FROM users WHERE user_type = 'administrator')`.execute(db);
-      await sql`CREATE UNIQUE INDEX users_one_administrator ON users (user_type) WHERE user_type = 'administrator'`.execute(
-        db,
-      );
-      await db.schema
-        .createTable('project_access')
-        .addColumn('user_id', 'integer', (c) => c.notNull().references('users.id').onDelete('cascade'))
-        .addColumn('project_name', 'text', (c) => c.notNull())
-        .addColumn('valid_until', 'text')
-        .addPrimaryKeyConstraint('project_access_pk', ['user_id', 'project_name'])
-        .execute();
-      await db.schema.createIndex('project_access_project').on('project_access').column('project_name').execute();
-    },
-    async down(db: Kysely<any>) {
-      await db.schema.dropTable('project_access').execute();
-      await sql`DROP INDEX users_one_administrator`.execute(db);
-      await db.schema.alterTable('users').dropColumn('token_version').execute();
-    },
-  },
-  '004_revision_conversion': {
-    async up(db: Kysely<any>) {
-      await db.schema.alterTable('revisions').addColumn('conversion_id', 'text').execute();
-    },
-    async down(db: Kysely<any>) {
-      await db.schema.alterTable('revisions').dropColumn('conversion_id').execute();
-    },
-  },
-  '005_comments': {
-    async up(db: Kysely<any>) {
-      await db.schema
-        .createTable('comments')
-        .addColumn('id', 'text', (c) => c.primaryKey())
-        .addColumn('thread_id', 'text', (c) => c.notNull())
-        .addColumn('project_name', 'text', (c) => c.notNull())
-        .addColumn('version_name', 'text', (c) => c.notNull())
-        .addColumn('revision_number', 'integer', (c) => c.notNull())
-        .addColumn('type', 'text', (c) => c.notNull())
-        .addColumn('time_stamp', 'text', (c) => c.notNull())
-        .addColumn('author_user_name', 'text', (c) => c.notNull())
-        .addColumn('author_description', 'text', (c) => c.notNull())
-        .addColumn('last_modification_time', 'text', (c) => c.notNull())
-        .addColumn('assignees', 'text', (c) => c.notNull().defaultTo('[]'))
-        .addColumn('labels', 'text', (c) => c.notNull().defaultTo('[]'))
-        .addColumn('message', 'text', (c) => c.notNull())
-        .addColumn('seen_by', 'text', (c) => c.notNull().defaultTo('[]'))
-        .addColumn('state', 'text', (c) => c.notNull())
-        .addColumn('marker_x', 'real')
-        .addColumn('marker_y', 'real')
-        .addColumn('marker_z', 'real')
-        .addColumn('has_modifications', 'integer', (c) => c.notNull().defaultTo(0))
-        .execute();
-      await db.schema
-        .createIndex('comments_project')
-        .on('comments')
-        .columns(['project_name', 'version_name'])
-        .execute();
-      await db.schema.createIndex('comments_thread').on('comments').column('thread_id').execute();
-      await db.schema
-        .createTable('comment_attachments')
-        .addColumn('id', 'text', (c) => c.primaryKey())
-        .addColumn('comment_id', 'text', (c) => c.references('comments.id').onDelete('cascade'))
-        .addColumn('project_name', 'text', (c) => c.notNull())
-        .addColumn('uploaded_by', 'text', (c) => c.notNull())
-        .addColumn('file_name', 'text', (c) => c.notNull())
-        .addColumn('file_size', 'integer', (c) => c.notNull())
-        .addColumn('type', 'integer', (c) => c.notNull())
-        .addColumn('timestamp', 'text', (c) => c.notNull())
-        .addColumn('last_modified', 'text', (c) => c.notNull())
-        .addColumn('view', 'text', (c) => c.notNull().defaultTo('{}'))
-        .addColumn('has_thumbnail', 'integer', (c) => c.notNull().defaultTo(0))
-        .addColumn('position', 'integer', (c) => c.notNull().defaultTo(0))
-        .execute();
-      await db.schema
-        .createIndex('comment_attachments_comment')
-        .on('comment_attachments')
-        .column('comment_id')
-        .execute();
-      await db.schema
-        .createIndex('comment_attachments_project')
-        .on('comment_attachments')
-        .column('project_name')
-        .execute();
-    },
-    async down(db: Kysely<any>) {
-      await db.schema.dropTable('comment_attachments').execute();
-      await db.schema.dropTable('comments').execute();
-    },
-  },
-  '006_approval': {
-    async up(db: Kysely<any>) {
-      await db.schema
-        .createTable('approval_statuses')
-        .addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
-        .addColumn('name', 'text', (c) => c.notNull().unique().modifyEnd(sql`COLLATE NOCASE`))
-        .addColumn('color', 'text', (c) => c.notNull())
-        .addColumn('is_editable', 'integer', (c) => c.notNull().defaultTo(1))
-        .addColumn('is_default', 'integer', (c) => c.notNull().defaultTo(0))
-        .addColumn('is_removed', 'integer', (c) => c.notNull().defaultTo(0))
-        .addColumn('position', 'integer', (c) => c.notNull().defaultTo(0))
-        .execute();
-      // The two fixed statuses and a starting set of editable options an administrator may change.
-      await db
-        .insertInto('approval_statuses')
-        .values([
-          { name: 'Not set', color: '#eeeeee', is_editable: 0, is_default: 1, is_removed: 0, position: 0 },
-          { name: 'Removed', color: '#9e9e9e', is_editable: 0, is_default: 0, is_removed: 1, position: 1 },
-          { name: 'In review', color: '#ffc107', is_editable: 1, is_default: 0, is_removed: 0, position: 2 },
-          { name: 'Approved', color: '#4caf50', is_editable: 1, is_default: 0, is_removed: 0, position: 3 },
-          { name: 'Rejected', color: '#f44336', is_editable: 1, is_default: 0, is_removed: 0, position: 4 },
-        ])
-        .execute();
-      await db.schema
-        .createTable('object_statuses')
-        .addColumn('project_name', 'text', (c) => c.notNull())
-        .addColumn('object_key', 'text', (c) => c.notNull())
-        .addColumn('revision', 'integer', (c) => c.notNull())
-        .addColumn('status_id', 'integer', (c) => c.notNull().references('approval_statuses.id'))
-        .addPrimaryKeyConstraint('object_statuses_pk', ['project_name', 'object_key', 'revision'])
-        .execute();
-      await db.schema.createIndex('object_statuses_status').on('object_statuses').column('status_id').execute();
-      await db.schema
-        .createTable('object_status_history')
-        .addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
-        .addColumn('project_name', 'text', (c) => c.notNull())
-        .addColumn('object_key', 'text', (c) => c.notNull())
-        .addColumn('revision', 'integer', (c) => c.notNull())
-        .addColumn('from_status_id', 'integer')
-        .addColumn('from_name', 'text', (c) => c.notNull())
-        .addColumn('to_status_id', 'integer', (c) => c.notNull())
-        .addColumn('to_name', 'text', (c) => c.notNull())
-        .addColumn('changed_by', 'text', (c) => c.notNull())
-        .addColumn('changed_by_name', 'text', (c) => c.notNull())
-        .addColumn('changed_at', 'text', (c) => c.notNull())
-        .execute();
-      await db.schema
-        .createIndex('object_status_history_object')
-        .on('object_status_history')
-        .columns(['project_name', 'object_key'])
-        .execute();
-    },
-    async down(db: Kysely<any>) {
-      await db.schema.dropTable('object_status_history').execute();
-      await db.schema.dropTable('object_statuses').execute();
-      await db.schema.dropTable('approval_statuses').execute();
-    },
-  },
-  '007_admin_settings': {
-    async up(db: Kysely<any>) {
-      await db.schema
-        .createTable('admin_settings')
-        .addColumn('key', 'text', (c) => c.primaryKey())
-        .addColumn('value', 'text', (c) => c.notNull())
-        .addColumn('updated_at', 'text', (c) => c.notNull())
-        .addColumn('updated_by', 'text', (c) => c.notNull())
-        .execute();
-    },
-    async down(db: Kysely<any>) {
-      await db.schema.dropTable('admin_settings').execute();
-    },
-  },
-  '008_schedules': {
-    async up(db: Kysely<any>) {
-      await db.schema
-        .createTable('project_update_jobs')
-        .addColumn('position', 'integer', (c) => c.primaryKey())
-        .addColumn('id', 'integer', (c) => c.notNull().unique())
-        .addColumn('sources', 'text', (c) => c.notNull().defaultTo('[]'))
-        .addColumn('times_of_day', 'text', (c) => c.notNull().defaultTo('[]'))
-        .addColumn('keelson_id', 'text', (c) => c.notNull())
-        .addColumn('overwrite_if_exists', 'integer', (c) => c.notNull().defaultTo(0))
-        .execute();
-    },
-    async down(db: Kysely<any>) {
-      await db.schema.dropTable('project_update_jobs').execute();
-    },
-  },
-  '009_tags': {
-    async up(db: Kysely<any>) {
-      await db.schema
-        .createTable('tags')
-        .addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
-        .addColumn('project_name', 'text', (c) => c.notNull())
-        .addColumn('name', 'text', (c) => c.notNull())
-        .addColumn('type', 'text', (c) => c.notNull())
-        .addColumn('parent_id', 'integer', (c) => c.references('tags.id').onDelete('cascade'))
-        .addColumn('created_by', 'text', (c) => c.notNull())
-        .addColumn('created_at', 'text', (c) => c.notNull())
-        .execute();
-      // Roots have no parent; IFNULL makes their names unique per project too (NULLs never collide).
-      await sql`CREATE UNIQUE INDEX tags_sibling_name ON tags (project_name, IFNULL(parent_id, 0), name)`.execute(db);
-      await db.schema.createIndex('tags_parent').on('tags').column('parent_id').execute();
-      await db.schema
-        .createTable('tag_geometries')
-        .addColumn('tag_id', 'integer', (c) => c.notNull().references('tags.id').onDelete('cascade'))
-        .addColumn('geometry_key', 'text', (c) => c.notNull())
-        .addColumn('geometry_name', 'text', (c) => c.notNull())
-        .addColumn('created_at', 'text', (c) => c.notNull())
-        .addPrimaryKeyConstraint('tag_geometries_pk', ['tag_id', 'geometry_key'])
-        .execute();
-      await db.schema.createIndex('tag_geometries_key').on('tag_geometries').column('geometry_key').execute();
-    },
-    async down(db: Kysely<any>) {
-      await db.schema.dropTable('tag_geometries').execute();
-      await db.schema.dropTable('tags').execute();
-    },
-  },
-};
+/** The SQLite file of a data directory. */
+export const sqliteFile = (dataDir: string) => path.join(dataDir, 'keelson.sqlite');
 
-/**
- * Opens (creating if needed) DATA_DIR/keelson.sqlite in WAL mode with foreign keys on, and migrates
- * it to the latest schema.
- * @throws Error with the failing migration's name when a migration fails.
- */
-export async function openDatabase(dataDir: string): Promise<Kysely<DB>> {
+/** Opens DATA_DIR/keelson.sqlite (creating it) in WAL mode with foreign keys on, readable by the server only. */
+function sqliteDialect(dataDir: string): Dialect {
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   // The data directory and database hold password hashes and every model: the server's user only.
   chmodSync(dataDir, 0o700);
-  const file = path.join(dataDir, 'keelson.sqlite');
+  const file = sqliteFile(dataDir);
   const sqlite = new Database(file);
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
   for (const f of [file, `${file}-wal`, `${file}-shm`]) if (existsSync(f)) chmodSync(f, 0o600);
-  const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: sqlite }) });
+  return new SqliteDialect({ database: sqlite });
+}
+
+/**
+ * Opens the database and migrates it to the latest schema: DATA_DIR/keelson.sqlite (created if needed) by
+ * default, or the PostgreSQL database of `database.url` (created if missing and the role may).
+ * @throws Error with the failing migration's name when a migration fails; the driver's error when the
+ *   PostgreSQL server cannot be reached.
+ */
+export async function openDatabase(
+  dataDir: string,
+  database: DatabaseConfig = { kind: 'sqlite' },
+): Promise<Kysely<DB>> {
+  let dialect: Dialect;
+  if (database.kind === 'postgres') {
+    await ensureDatabase(database.url);
+    dialect = postgresDialect(database.url);
+  } else dialect = sqliteDialect(dataDir);
+  const db = new Kysely<DB>({ dialect });
   // Unordered: migrations written in parallel (006, 007, 008) may reach a database in any order.
+  const migrations = migrationsFor(database.kind === 'postgres' ? POSTGRES_MIGRATIONS : SQLITE_MIGRATIONS);
   const migrator = new Migrator({
     db,
     provider: { getMigrations: async () => migrations },

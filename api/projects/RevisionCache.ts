@@ -8,7 +8,15 @@ import path from 'node:path';
 import { readRevisionObjects, readRevisionProperties } from '../../engine/node/package/writeRevision';
 import { decodeScenePackage } from '../../engine/package/reader';
 import { SectionIndex } from '../../engine/section/SectionIndex';
-import type { FrameTables, ImportWarning, ModelInfo, ModelObject, PropertyRecord } from '../../engine/model/types';
+import { blockSystemsFromRows } from '../../engine/model/blocks';
+import type {
+  BlockSystem,
+  FrameTables,
+  ImportWarning,
+  ModelInfo,
+  ModelObject,
+  PropertyRecord,
+} from '../../engine/model/types';
 
 /** Parsed files of one revision. */
 export interface RevisionData {
@@ -19,6 +27,11 @@ export interface RevisionData {
   properties: PropertyRecord[];
   /** Object index by OCX id. */
   byId: Map<string, number>;
+  /**
+   * The block systems (objects.json; a revision written before they were kept: one system from the
+   * objects' `block`, named after the model).
+   */
+  blockSystems: BlockSystem[];
 }
 
 /** Reads and parses a revision directory. @throws Error naming the file when one is missing or malformed. */
@@ -27,7 +40,8 @@ export async function loadRevisionData(dir: string): Promise<RevisionData> {
   const properties = await readRevisionProperties(dir);
   const byId = new Map<string, number>();
   for (const obj of o.objects) byId.set(obj.id, obj.index);
-  return { info: o.info, objects: o.objects, frames: o.frames, warnings: o.warnings, properties, byId };
+  const blockSystems = o.blockSystems ?? blockSystemsFromRows(o.objects, o.info.name);
+  return { info: o.info, objects: o.objects, frames: o.frames, warnings: o.warnings, properties, byId, blockSystems };
 }
 
 /** A small LRU (default 4 revisions); concurrent loads of one key share one promise. */
@@ -82,6 +96,21 @@ export class RevisionCache {
     p.catch(() => this.geometry.delete(key));
     while (this.geometry.size > this.capacity) this.geometry.delete(this.geometry.keys().next().value as string);
     return p;
+  }
+
+  /**
+   * Drops the cached data and geometry of the revision directory `dir` (any stamp); returns how many entries
+   * were dropped. A later `get` or `sectionIndex` reads the files again (maintenance/shutdown).
+   */
+  drop(dir: string): number {
+    let n = 0;
+    for (const m of [this.entries, this.geometry] as Map<string, unknown>[])
+      for (const key of [...m.keys()])
+        if (key.startsWith(`${dir}|`)) {
+          m.delete(key);
+          n++;
+        }
+    return n;
   }
 
   /** Drops everything (after deletions). */

@@ -4,7 +4,11 @@
  * Each name (an object's name, else its OCX id) resolves to the revision's objects; every planar part
  * among them gets a surface object derived on the server from the `.sc` geometry
  * (engine/annotate/surfaceObject.ts). Unknown names and parts without a planar face are reported in
- * `skipped`, not as an error. 400 names the failing field; 404 for an unknown project or revision.
+ * `skipped`, not as an error.
+ * POST /api/keelson-instance/geometry/surface-normals-at-points?modelName&revision&viewerId, body = points (m).
+ * Each point gets the nearest triangle of the revision's `.sc` geometry (engine/section/nearestSurface.ts)
+ * and its normal, turned toward the point.
+ * 400 names the failing field; 404 for an unknown project or revision.
  */
 import type { FastifyInstance } from 'fastify';
 import { objectGeometry } from '../../engine/annotate/indexGeometry';
@@ -15,10 +19,14 @@ import {
   SurfaceObjectsBodySchema,
   SurfaceObjectsQuerySchema,
   type SurfaceObjectsResponse,
+  SurfaceNormalsBodySchema,
+  type SurfaceNormalsResponse,
 } from '../contract/geometry';
 import { defineRoute } from './define';
 import { Access } from '../access/rules';
 import { loadRevision, loadSectionIndex } from '../projects/loadRevision';
+import { objectsByName } from '../instance/objectIndex';
+import { nearestSurface } from '../../engine/section/nearestSurface';
 
 /** True when A and B are the same type (each assignable to the other). */
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
@@ -42,7 +50,7 @@ export default async function geometryRoutes(app: FastifyInstance): Promise<void
       const rev = await loadRevision(app, q.modelName, q.revision);
       const index = await loadSectionIndex(app, rev);
       const { objects, byId } = rev.data;
-      const byName = namesOf(rev.data);
+      const byName = objectsByName(rev.data);
       const out: SurfaceObjectsResponse = { surfaceObjects: [], skipped: [] };
       for (const name of new Set(names)) {
         const hits = byName.get(name) ?? (byId.has(name) ? [byId.get(name)!] : []);
@@ -65,20 +73,27 @@ export default async function geometryRoutes(app: FastifyInstance): Promise<void
       return out;
     },
   });
-}
 
-/** Object indices by display name, built once per parsed revision. */
-const nameIndex = new WeakMap<object, Map<string, number[]>>();
-function namesOf(data: { objects: readonly { index: number; name: string }[] }): Map<string, number[]> {
-  let m = nameIndex.get(data);
-  if (!m) {
-    m = new Map();
-    for (const o of data.objects) {
-      const l = m.get(o.name);
-      if (l) l.push(o.index);
-      else m.set(o.name, [o.index]);
-    }
-    nameIndex.set(data, m);
-  }
-  return m;
+  defineRoute(app, {
+    method: 'POST',
+    url: '/api/keelson-instance/geometry/surface-normals-at-points',
+    access: Access.byModel,
+    query: SurfaceObjectsQuerySchema,
+    body: SurfaceNormalsBodySchema,
+    handler: async ({ query: q, body }): Promise<SurfaceNormalsResponse> => {
+      const rev = await loadRevision(app, q.modelName, q.revision);
+      const index = await loadSectionIndex(app, rev);
+      return body.map((point) => {
+        const hit = nearestSurface(index, [point.x * 1000, point.y * 1000, point.z * 1000]);
+        const o = hit ? rev.data.objects[hit.object] : undefined;
+        return {
+          point,
+          normal: hit ? { nx: hit.normal[0], ny: hit.normal[1], nz: hit.normal[2] } : null,
+          id: o?.id ?? null,
+          name: o?.name ?? null,
+          distance: hit ? hit.distance / 1000 : null,
+        };
+      });
+    },
+  });
 }

@@ -2,8 +2,9 @@
  * Instance calls for the viewer (viewer.md §7; application.md §7 "Instance calls"), answered from the
  * revision's objects.json / properties.json through the RevisionCache. Lengths leave in metres
  * (engine millimetres ÷ 1000):
- * GET /api/keelson-instance/model/objects, GET .../model/properties, POST .../steel/quantities,
- * GET .../maintenance/status, GET .../ship-model/purpose-colors.
+ * GET /api/keelson-instance/model/objects, GET .../model/properties, GET .../model/property-columns,
+ * GET .../maintenance/status, POST .../maintenance/shutdown, GET .../ship-model/purpose-colors; the steel and
+ * ship-model data calls (quantities, directions) are in steelData.ts, registered with these.
  */
 import type { FastifyInstance } from 'fastify';
 import { PROPERTY_CATALOGUE } from '../../engine/model/properties';
@@ -14,15 +15,14 @@ import {
   ModelQuerySchema,
   PropertiesQuerySchema,
   PropertyColumnsQuerySchema,
-  QuantitiesBodySchema,
-  QuantitiesQuerySchema,
   type MaintenanceStatus,
   type ModelObjectsResponse,
   type PropertiesResponse,
   type PropertyColumnsResponse,
-  type QuantitiesResponse,
+  type ShutdownResponse,
 } from '../contract/models';
 import { defineRoute } from './define';
+import steelDataRoutes from './steelData';
 import { Access } from '../access/rules';
 import { Errors } from '../errors';
 import { normaliseProjectName } from '../projects/ProjectStore';
@@ -33,6 +33,7 @@ export default async function instanceRoutes(app: FastifyInstance): Promise<void
   const base = '/api/keelson-instance';
 
   const load = (modelName: string, revision: number | 'latest') => loadRevision(app, modelName, revision);
+  await steelDataRoutes(app);
 
   defineRoute(app, {
     method: 'GET',
@@ -68,6 +69,7 @@ export default async function instanceRoutes(app: FastifyInstance): Promise<void
           y: data.frames.y.map(planeToMetres),
           z: data.frames.z.map(planeToMetres),
         },
+        blockSystems: data.blockSystems,
       };
     },
   });
@@ -118,30 +120,6 @@ export default async function instanceRoutes(app: FastifyInstance): Promise<void
     },
   });
 
-  // qnts: catalogue codes, each optionally with '/qualifiers' (viewer.md §7), e.g. 'W,AREA/H'.
-  defineRoute(app, {
-    method: 'POST',
-    url: `${base}/steel/quantities`,
-    access: Access.byModel,
-    query: QuantitiesQuerySchema,
-    body: QuantitiesBodySchema,
-    handler: async ({ query: q, body }): Promise<QuantitiesResponse> => {
-      const ids = body;
-      const codes = q.qnts
-        .split(',')
-        .map((s) => s.trim())
-        .filter(Boolean);
-      const { data } = await load(q.modelName, q.revision);
-      return ids.map((id) => {
-        const i = data.byId.get(id);
-        const rec = i === undefined ? undefined : data.properties[i];
-        const quantities: Record<string, number | string | null> = {};
-        for (const c of codes) quantities[c] = rec?.[c.split('/')[0].toUpperCase()] ?? null;
-        return { id, quantities };
-      });
-    },
-  });
-
   // Compartment purposes and their colours for colouring compartments by purpose (application.md §4).
   defineRoute(app, {
     method: 'GET',
@@ -180,6 +158,21 @@ export default async function instanceRoutes(app: FastifyInstance): Promise<void
       // Nothing to prepare: the model or the revision does not exist (not a service failure).
       if (revs.length === 0) throw Errors.projectNotFound(name);
       throw Errors.revisionNotFound(name, q.modelRevision);
+    },
+  });
+
+  // The viewer closes (viewer.md §7 "Instance lifecycle"): the server's per-revision resources are the
+  // RevisionCache's parsed files and geometry (no per-viewer state is kept); dropping them frees the memory
+  // and a later call of any viewer loads the revision again.
+  defineRoute(app, {
+    method: 'POST',
+    url: `${base}/maintenance/shutdown`,
+    access: Access.byModel,
+    query: MaintenanceQuerySchema,
+    handler: async ({ query: q }): Promise<ShutdownResponse> => {
+      const name = normaliseProjectName(q.modelName);
+      const row = await projects.revision(name, q.modelRevision);
+      return { released: app.ctx.revisionCache.drop(projects.revisionDir(row)) };
     },
   });
 }

@@ -13,6 +13,7 @@ import type { Kysely } from 'kysely';
 import type { ModelObject } from '../../engine/model/types';
 import { MAX_TAGS_PER_PROJECT, type Tag, type TagCreateBody, type TagType, type TaggingResult } from '../contract/tags';
 import type { DB } from '../db/database';
+import { uniqueViolation } from '../db/errors';
 import { ApiError, Errors } from '../errors';
 import { type GeometryIndex, geometryKey } from './geometryKeys';
 
@@ -145,7 +146,7 @@ export class TagStore {
         .executeTakeFirstOrThrow();
       return { id: r.id, name: body.name, type: body.type, parent: body.parent, children: [] };
     } catch (e) {
-      if (String(e).includes('UNIQUE')) throw tagExists(body.name);
+      if (uniqueViolation(e) !== null) throw tagExists(body.name);
       throw e;
     }
   }
@@ -156,7 +157,7 @@ export class TagStore {
     try {
       await this.db.updateTable('tags').set({ name: newName }).where('id', '=', id).execute();
     } catch (e) {
-      if (String(e).includes('UNIQUE')) throw tagExists(newName);
+      if (uniqueViolation(e) !== null) throw tagExists(newName);
       throw e;
     }
     return TagStore.nest(await this.rows(project), (r) => r.id === id)[0];

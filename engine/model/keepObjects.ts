@@ -2,13 +2,14 @@
  * A subset of an import result (the conversion options of application.md §2 "Settings tab" (1): a model
  * without its structure, its compartments or its holes): the kept objects in their order, re-indexed
  * densely, each parent the nearest kept ancestor (-1 when none), with their properties, meshes, fidelity
- * records and warnings; the model bounds recomputed from the kept objects.
+ * records and warnings, and the block systems holding only kept parts (empty blocks and systems dropped);
+ * the model bounds recomputed from the kept objects.
  */
 import { emptyBox, growBox, type ImportResult, type ModelObject } from './types';
 
 /** Options of keepObjects. */
 export interface KeepOptions {
-  /** Drop the block arrangement: every kept object's `block` becomes null. */
+  /** Drop the block arrangement: every kept object's `block` becomes null and the block systems go. */
   dropBlocks?: boolean;
 }
 
@@ -56,13 +57,25 @@ export function keepObjects(
   const warnings = result.warnings.filter((w) => w.part === undefined || keptIds.has(w.part));
   const bounds = emptyBox();
   for (const o of objects) if (o.bounds) growBox(bounds, o.bounds);
+  const blockSystems = options.dropBlocks
+    ? []
+    : (result.blockSystems ?? [])
+        .map((s) => ({
+          name: s.name,
+          blocks: s.blocks
+            .map((b) => ({ name: b.name, objects: b.objects.filter((i) => newIndex[i] >= 0).map((i) => newIndex[i]) }))
+            .filter((b) => b.objects.length > 0),
+        }))
+        .filter((s) => s.blocks.length > 0);
+  const { blockSystems: _dropped, ...rest } = result;
   return {
-    ...result,
+    ...rest,
     info: { ...result.info, bounds },
     objects,
     properties,
     meshes,
     warnings,
     ...(fidelity ? { fidelity } : {}),
+    ...(blockSystems.length ? { blockSystems } : {}),
   };
 }

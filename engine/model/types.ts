@@ -112,7 +112,7 @@ export interface ModelObject {
   element: string;
   /** Index of the owning object (a plate's panel), or -1 for a root. */
   parent: number;
-  /** Block name from DesignView/Occurrence grouping, or null. */
+  /** Block name from DesignView/Occurrence grouping (the first view that references the part), or null. */
   block: string | null;
   /** World bounds in mm of the object's own geometry, or null when it has none (e.g. a panel). */
   bounds: Box3Tuple | null;
@@ -243,6 +243,16 @@ export interface CogConventions {
   profileWeightsFrom: 'data' | 'writer';
 }
 
+/**
+ * A block system (viewer.md §3 "Block system"): one OCX DesignView with its own name and its blocks, each
+ * block with the object-table indices of the parts it holds (ascending). A part is in at most one block of
+ * a system; parts of a block may have children (holes, openings) that belong to the block with them.
+ */
+export interface BlockSystem {
+  name: string;
+  blocks: { name: string; objects: number[] }[];
+}
+
 /** Everything the importer produces for one OCX file. Arrays are parallel: properties[i] is objects[i]'s. */
 export interface ImportResult {
   info: ModelInfo;
@@ -257,6 +267,8 @@ export interface ImportResult {
   fidelity?: PartFidelity[];
   /** The writer's centre-of-gravity conventions the fidelity records were compared under. */
   cogConventions?: CogConventions;
+  /** The file's block systems (its DesignViews), absent when it has none. */
+  blockSystems?: BlockSystem[];
 }
 
 /** Progress callback: fraction in [0, 1] (monotonic), and a short message. */

@@ -17,15 +17,8 @@ import type {
 import { emptyBox, growBox, isBoxValid } from '../model/types';
 import type { MeshBuilder } from '../geometry/MeshBuilder';
 import { MeshSlab } from '../geometry/MeshSlab';
-import {
-  blocksOf,
-  frameTables,
-  materialOf,
-  ownText as own,
-  sectionOf,
-  type MaterialInfo,
-  type SectionInfo,
-} from './catalogue';
+import { frameTables, materialOf, ownText as own, sectionOf, type MaterialInfo, type SectionInfo } from './catalogue';
+import { blockSystemsOf, blocksOf } from './blockSystems';
 import { CatalogueRefs } from './catalogueRefs';
 import { applyCogConventions } from './cogConventions';
 import { comparePart, COMPARED_ELEMENTS } from './fidelity';
@@ -438,6 +431,7 @@ export class ModelBuilder {
     const cogConventions = applyCogConventions(this.fidelity, this.habits);
     const modelBox = emptyBox();
     for (const o of objects) if (o.bounds) growBox(modelBox, o.bounds); // its min and max corners: two xyz triplets
+    const blockSystems = this.blockSystems();
     return {
       info: {
         name: own(raw.vessel.name || raw.header.name || opts.fileName),
@@ -455,7 +449,16 @@ export class ModelBuilder {
       fidelity: this.fidelity,
       cogConventions,
       ...(raw.unsupported.size ? { unsupportedElements: Object.fromEntries(raw.unsupported) } : {}),
+      ...(blockSystems.length ? { blockSystems } : {}),
     };
+  }
+
+  /** The block systems of the design views over the finished object table (none without views). */
+  private blockSystems() {
+    if (!this.shared.designViews.length) return [];
+    const byId = new Map<string, number>();
+    for (const o of this.objects) if (!byId.has(o.id)) byId.set(o.id, o.index);
+    return blockSystemsOf(this.shared.designViews, (id) => byId.get(id));
   }
 }
 

@@ -115,22 +115,6 @@ export function frameTables(
   return { frames, byId };
 }
 
-/** Block name per referenced part id: the OccurrenceGroup enclosing each Occurrence (§2.4). */
-export function blocksOf(views: XNode[]): Map<string, string> {
-  const out = new Map<string, string>();
-  const visit = (n: XNode, group: string | null) => {
-    if (n.n === 'OccurrenceGroup') group = n.a.name ?? n.a.id ?? group;
-    if (n.n === 'Occurrence') {
-      const block = group ?? n.a.name ?? null;
-      if (block) for (const r of n.c) if (r.a.localRef && !out.has(r.a.localRef)) out.set(r.a.localRef, block);
-      return;
-    }
-    for (const c of n.c) visit(c, group);
-  };
-  for (const v of views) visit(v, null);
-  return out;
-}
-
 /**
  * A flat copy of a text that outlives the parsed XML (results: names, ids, messages) and shares no
  * storage with the decoded chunk it may be a slice of: V8 makes slices and concatenations of 13

@@ -32,14 +32,10 @@ export function materialSide(
   centroidMm: Vec3,
   structureType?: string,
 ): MaterialSide {
-  const L = hypot3(normal[0], normal[1], normal[2]);
-  if (!thicknessMm || !(thicknessMm > 0) || !(L > 0) || !Number.isFinite(L)) return 'UNDEFINED';
-  const o1 = offsetMm,
-    o2 = offsetMm + thicknessMm,
-    eps = 0.01 * thicknessMm;
-  if (o1 < -eps && o2 > eps) return 'MID';
-  const s = o2 <= eps ? -1 : 1;
-  const d: Vec3 = [(s * normal[0]) / L, (s * normal[1]) / L, (s * normal[2]) / L];
+  const m = materialDirection(normal, offsetMm, thicknessMm);
+  if (!m) return 'UNDEFINED';
+  if (m.mid) return 'MID';
+  const d = m.direction;
   const ax = Math.abs(d[0]),
     ay = Math.abs(d[1]),
     az = Math.abs(d[2]);
@@ -51,4 +47,26 @@ export function materialSide(
   if (ax >= ay && ax >= az) return d[0] > 0 ? 'FORE' : 'AFT';
   if (ay >= az) return d[1] > 0 ? 'PS' : 'SB';
   return d[2] > 0 ? 'TOP' : 'BOT';
+}
+
+/**
+ * The direction from a sheet part's reference surface into its steel (rule 2–3 of the file comment): the unit
+ * normal n when the steel lies on its + side, −n on its − side; `mid` when the steel straddles the surface
+ * (then `direction` is n). Null without a thickness or a usable normal. Feeds MSIDE and the bracket
+ * material direction of viewer.md §7 (POST .../steel/bracket-material-directions).
+ * @param normal the reference surface's normal as the part orients it (any length). Offsets in mm.
+ */
+export function materialDirection(
+  normal: ArrayLike<number>,
+  offsetMm: number,
+  thicknessMm: number | undefined,
+): { direction: Vec3; mid: boolean } | null {
+  const L = hypot3(normal[0], normal[1], normal[2]);
+  if (!thicknessMm || !(thicknessMm > 0) || !(L > 0) || !Number.isFinite(L)) return null;
+  const o1 = offsetMm,
+    o2 = offsetMm + thicknessMm,
+    eps = 0.01 * thicknessMm;
+  const mid = o1 < -eps && o2 > eps;
+  const s = !mid && o2 <= eps ? -1 : 1;
+  return { direction: [(s * normal[0]) / L, (s * normal[1]) / L, (s * normal[2]) / L], mid };
 }

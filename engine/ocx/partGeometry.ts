@@ -4,9 +4,15 @@
  * m, m², m³, t) and returned for the fidelity comparison. One function per kind of part: plates and
  * brackets (§5.3), stiffeners and pillars (§5.4), seams, compartments (§2.17) and holes.
  */
-import { len, newellNormal, normalize, polylineLength } from '../geometry/curves';
+import { cross, dot, len, newellNormal, normalize, polylineLength, type Vec3 } from '../geometry/curves';
 import { MeshBuilder } from '../geometry/MeshBuilder';
 import type { ObjectType, PartFidelity, PropertyRecord } from '../model/types';
+import {
+  encodeInclinations,
+  INCLINATIONS_CODE,
+  MATERIAL_DIRECTION_CODES,
+  type StoredInclination,
+} from '../model/orientation';
 import type { SharedData } from './buildModel';
 import type { SectionInfo } from './catalogue';
 import type { CatalogueRefs } from './catalogueRefs';
@@ -14,7 +20,7 @@ import { buildCompartment } from './compartments';
 import { curveSegments, directionOf } from './curveRead';
 import { type GroupIndex, lengthMm, type WarnFn } from './groupIndex';
 import { sectionThickness, traceLengthOf } from './groupFigures';
-import { materialSide } from './materialSide';
+import { materialDirection, materialSide } from './materialSide';
 import { meshMember, traceLine, type Inclination } from './memberMesh';
 import { meshPlate } from './plateMesh';
 import type { PartRecord } from './reader';
@@ -169,6 +175,8 @@ function plateGeometry(part: PartFacts, { ctx, units, group, warn, details }: Ge
     res.centroid,
     typeof props.STYPE === 'string' ? props.STYPE : undefined,
   );
+  const md = part.type === 'BRACKET' ? materialDirection(res.normal, off, t) : null;
+  if (md) MATERIAL_DIRECTION_CODES.forEach((code, k) => (props[code] = Math.round(md.direction[k] * 1e6) / 1e6 || 0));
   for (const note of res.notes) warn('plate-method', `${rec.kind} ${id}: meshed with the ${note} method`, rec.line, id);
   for (const l of res.uncut) {
     const [x, y, z] = centroidOf(l).map(Math.round);
@@ -207,6 +215,7 @@ function memberGeometry(part: PartFacts, scope: GeometryScope): PartGeometry {
       w = directionOf(child(n, 'WebDirection'));
     return p && w ? [{ position: p, web: normalize(w), flange: directionOf(child(n, 'FlangeDirection')) ?? null }] : [];
   });
+  if (incl.length) props[INCLINATIONS_CODE] = encodeInclinations(inclinationsAlong(trace, incl));
   const compLen = polylineLength(trace) / 1000;
   props.L = fileLen && fileLen > 0 ? fileLen : compLen;
   if (!sec?.polygon)
@@ -309,4 +318,47 @@ function holeGeometry({ i, props }: PartFacts, { group }: GeometryScope): MeshBu
   props.AREA_GEOM = a / 1e6;
   props.AREA = a / 1e6;
   return mb;
+}
+
+/**
+ * A profile's inclinations as stored (engine/model/orientation.ts): in trace order, repeated positions
+ * with the same web left out, positions in m, and a missing FlangeDirection replaced by W × T with T the
+ * trace tangent at the inclination (OCX_GUIDE §5.3.2 step 5).
+ */
+function inclinationsAlong(trace: number[], incl: Inclination[]): StoredInclination[] {
+  const n = trace.length / 3;
+  const at = incl.map((inc) => {
+    let best = 0,
+      bd = Infinity;
+    for (let k = 0; k < n; k++) {
+      const d = Math.hypot(
+        trace[3 * k] - inc.position[0],
+        trace[3 * k + 1] - inc.position[1],
+        trace[3 * k + 2] - inc.position[2],
+      );
+      if (d < bd) [bd, best] = [d, k];
+    }
+    return { k: best, inc };
+  });
+  at.sort((a, b) => a.k - b.k);
+  const out: StoredInclination[] = [];
+  const seen: Inclination[] = [];
+  for (const { k, inc } of at) {
+    const same = seen.some(
+      (s) =>
+        Math.hypot(...(s.position.map((v, j) => v - inc.position[j]) as Vec3)) < 1e-3 && dot(s.web, inc.web) > 0.999,
+    );
+    if (same) continue;
+    seen.push(inc);
+    const a = Math.max(0, k - 1),
+      b = Math.min(n - 1, k + 1);
+    const T = normalize([
+      trace[3 * b] - trace[3 * a],
+      trace[3 * b + 1] - trace[3 * a + 1],
+      trace[3 * b + 2] - trace[3 * a + 2],
+    ]);
+    const flange = inc.flange ? normalize(inc.flange) : normalize(cross(inc.web, T));
+    out.push({ position: inc.position.map((v) => v / 1000) as Vec3, web: inc.web, flange });
+  }
+  return out;
 }

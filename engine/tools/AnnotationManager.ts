@@ -3,7 +3,8 @@
  * labels of the visible objects of the kinds switched on (plates with their thickness,
  * stiffeners, brackets, openings, compartments — by name), and dimension lines of surface-object
  * parameters (tools/dimensionLines.ts) when 'parameters' is on. Text height from the settings (default
- * 200 mm); texts through LabelLayer (font ≤ 128 px, texture width ≤ 4096 px). An update runs in slices
+ * 200 mm) with the on-screen size kept legible (ANNOTATION_LABEL_PX) and inside the canvas; texts through
+ * LabelLayer (font ≤ 128 px, texture width ≤ 4096 px). An update runs in slices
  * so the worker stays responsive; an update requested while one runs is skipped (viewer.md §4) — the
  * running one re-reads the settings once at its end if they changed meanwhile. Annotations are picked
  * on screen, selected (Ctrl toggles), deselected and deleted; annotations-changed reports counts.
@@ -36,6 +37,13 @@ export const ANNOTATED_TYPES: Readonly<
   openings: ['OPENING'],
   brackets: ['BRACKET'],
 };
+
+/**
+ * On-screen box height of an annotation label, CSS px: the text height setting (mm) projected, but never
+ * below a 14.5 px font (legible on a 1366×768 laptop however far the ship is zoomed out) nor above a 21 px
+ * one (a close view is not covered by text). Rasterised at 40 px, twice the largest, for pixel ratio 2.
+ */
+export const ANNOTATION_LABEL_PX = { minPx: 22, maxPx: 32 } as const;
 
 /** Object labels at most (largest objects first), so a 500k-part ship stays drawable. */
 export const MAX_OBJECT_LABELS = 5000;
@@ -71,7 +79,13 @@ export class AnnotationManager {
     private readonly inside: (x: number, y: number, z: number) => boolean = () => true,
   ) {
     this.group.name = 'annotations';
-    this.labels = new LabelLayer('annotation-labels', { canvas, fontPx: 48 });
+    // On top: a label half hidden behind the plates in front of its object cannot be read.
+    this.labels = new LabelLayer('annotation-labels', {
+      canvas,
+      fontPx: 40,
+      onTop: true,
+      screenPx: ANNOTATION_LABEL_PX,
+    });
     this.dims = new LineSegments(new BufferGeometry(), new LineBasicMaterial({ color: '#364fc7' }));
     this.dims.name = 'dimension-lines';
     this.dims.frustumCulled = false;

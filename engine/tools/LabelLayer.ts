@@ -3,9 +3,12 @@
  * labels of sections and annotations. Texts are rasterised with the 2D API of an OffscreenCanvas in the
  * worker (font capped at 128 px, texture width at 4096 px: a longer text gets a smaller font) into atlas
  * pages (4096 wide, shelves of rows, up to 4096 high), and drawn as camera-facing quads of a given
- * world height (mm) — one draw call per page, whatever the number of labels. Labels are picked on the
- * CPU from their projected rectangles. Without a canvas (Node tests) the layout still runs from a
- * width estimate and nothing is rasterised.
+ * world height (mm) — one draw call per page, whatever the number of labels. A layer with `screenPx` sizes
+ * its labels on screen instead (annotations): the world height projected, clamped to a CSS px range so a
+ * label stays legible however far the view is zoomed out and whatever the canvas' pixel ratio, and shifted
+ * inward so a label whose anchor is on screen is never cut by the canvas edge (anchors off screen draw
+ * nothing). Labels are picked on the CPU from their projected rectangles, with the same rules. Without a
+ * canvas (Node tests) the layout still runs from a width estimate and nothing is rasterised.
  */
 import {
   BufferAttribute,
@@ -15,9 +18,12 @@ import {
   DoubleSide,
   Group,
   LinearFilter,
+  LinearMipmapLinearFilter,
   Mesh,
   ShaderMaterial,
+  Vector2,
   type Texture,
+  type WebGLRenderer,
 } from 'three';
 import type { CameraRig } from '../interaction/CameraRig';
 
@@ -67,6 +73,37 @@ export interface LabelPlacement {
   width: number;
   height: number;
   fontPx: number;
+}
+
+/** On-screen size range of a screen-sized label's box (text plus padding), CSS px. */
+export interface ScreenLabelSize {
+  minPx: number;
+  maxPx: number;
+}
+
+/**
+ * Canvas rectangle [x0, y0, x1, y1] (CSS px) of a screen-sized label: its box is `heightPx` (the world
+ * height projected, in px) clamped to [minPx, maxPx] high and `aspect` (width / height) times that wide,
+ * centred `shift` box heights from the anchor (x right, y up), then moved inside the viewport [0, width] ×
+ * [0, height] (a box wider than the viewport keeps its left edge at 0). Null when the anchor is off the
+ * viewport. The label shader (VERTEX_SCREEN) does the same per vertex.
+ */
+export function screenLabelRect(
+  anchor: readonly [number, number],
+  heightPx: number,
+  aspect: number,
+  shift: readonly [number, number],
+  size: ScreenLabelSize,
+  viewport: readonly [number, number],
+): [number, number, number, number] | null {
+  const [W, H] = viewport;
+  if (!(anchor[0] >= 0 && anchor[0] <= W && anchor[1] >= 0 && anchor[1] <= H)) return null;
+  const h = Math.min(size.maxPx, Math.max(size.minPx, heightPx)),
+    w = h * aspect;
+  const inside = (c: number, half: number, extent: number) => Math.max(half, Math.min(extent - half, c));
+  const cx = inside(anchor[0] + shift[0] * h, w / 2, W),
+    cy = inside(anchor[1] - shift[1] * h, h / 2, H);
+  return [cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2];
 }
 
 const FONT = (px: number) => `${px}px "Open Sans", Arial, sans-serif`;
@@ -129,6 +166,40 @@ void main() {
   gl_Position = projectionMatrix * mv;
 }`;
 
+/**
+ * Screen-sized labels: `corner` is the vertex offset from the label centre and `shift` the centre's offset
+ * from the anchor, both in box heights; `worldHeight` (mm) projected gives the box height in px, clamped to
+ * `pxRange`; the centre is moved so the box stays within the viewport (CSS px). Anchors off screen (or
+ * behind a perspective camera) are moved out of the clip volume.
+ */
+const VERTEX_SCREEN = /* glsl */ `
+attribute vec2 corner;
+attribute vec2 shift;
+attribute float worldHeight;
+attribute vec3 tint;
+uniform vec2 viewport;
+uniform vec2 pxRange;
+varying vec2 vUv;
+varying vec3 vTint;
+void main() {
+  vUv = uv;
+  vTint = tint;
+  vec4 mv = modelViewMatrix * vec4(position, 1.0);
+  vec4 c0 = projectionMatrix * mv;
+  vec4 c1 = projectionMatrix * (mv + vec4(0.0, worldHeight, 0.0, 0.0));
+  vec2 ndc = c0.xy / c0.w;
+  if (c0.w <= 0.0 || abs(ndc.x) > 1.0 || abs(ndc.y) > 1.0) {
+    gl_Position = vec4(2.0, 2.0, 2.0, 1.0);
+    return;
+  }
+  float hPx = abs(c1.y / c1.w - ndc.y) * 0.5 * viewport.y;
+  vec2 k = vec2(2.0 * clamp(hPx, pxRange.x, pxRange.y)) / viewport;
+  vec2 halfSize = abs(corner) * k;
+  vec2 centre = ndc + shift * k;
+  centre = max(-1.0 + halfSize, min(1.0 - halfSize, centre));
+  gl_Position = vec4(centre + corner * k, c0.z / c0.w, 1.0);
+}`;
+
 const FRAGMENT = /* glsl */ `
 uniform sampler2D map;
 varying vec2 vUv;
@@ -149,7 +220,14 @@ export class LabelLayer {
 
   constructor(
     name: string,
-    private readonly options: { fontPx?: number; onTop?: boolean; canvas?: CanvasFactory; highlight?: string } = {},
+    private readonly options: {
+      fontPx?: number;
+      onTop?: boolean;
+      canvas?: CanvasFactory;
+      highlight?: string;
+      /** Size the labels on screen (CSS px range of the box height) instead of in the world. */
+      screenPx?: ScreenLabelSize;
+    } = {},
   ) {
     this.group.name = name;
   }
@@ -236,6 +314,16 @@ export class LabelLayer {
     const s = cams.project(l.position[0], l.position[1], l.position[2]);
     if (!s) return null;
     const mmPerPx = cams.worldPerPixel(l.position as [number, number, number]);
+    const screen = this.options.screenPx;
+    if (screen)
+      return screenLabelRect(
+        s,
+        l.heightMm / mmPerPx,
+        pl.width / pl.height,
+        [l.offset?.[0] ?? 0, l.offset?.[1] ?? 0],
+        screen,
+        [cams.width, cams.height],
+      );
     const hPx = l.heightMm / mmPerPx,
       wPx = (hPx * pl.width) / pl.height;
     const cx = s[0] + ((l.offset?.[0] ?? 0) * l.heightMm) / mmPerPx,
@@ -275,8 +363,11 @@ export class LabelLayer {
 
   private pageMesh(pi: number, members: number[], page: { width: number; height: number }, canvas: unknown): Mesh {
     const n = members.length;
+    const screen = this.options.screenPx;
     const pos = new Float32Array(n * 12),
       corner = new Float32Array(n * 8),
+      shift = new Float32Array(n * 8),
+      worldHeight = new Float32Array(n * 4),
       uv = new Float32Array(n * 8),
       tint = new Float32Array(n * 12).fill(1);
     const index = new Uint32Array(n * 6);
@@ -300,7 +391,12 @@ export class LabelLayer {
       ];
       corners.forEach(([cx, cy, u, v], c) => {
         pos.set(l.position, (k * 4 + c) * 3);
-        corner.set([cx + ox, cy + oy], (k * 4 + c) * 2);
+        // Screen-sized: offsets in box heights, scaled on the GPU; world-sized: offsets in mm.
+        if (screen) {
+          corner.set([cx / h, cy / h], (k * 4 + c) * 2);
+          shift.set([ox / h, oy / h], (k * 4 + c) * 2);
+          worldHeight[k * 4 + c] = h;
+        } else corner.set([cx + ox, cy + oy], (k * 4 + c) * 2);
         uv.set([u, v], (k * 4 + c) * 2);
       });
       index.set([k * 4, k * 4 + 1, k * 4 + 2, k * 4, k * 4 + 2, k * 4 + 3], k * 6);
@@ -310,21 +406,31 @@ export class LabelLayer {
     g.setAttribute('corner', new BufferAttribute(corner, 2));
     g.setAttribute('uv', new BufferAttribute(uv, 2));
     g.setAttribute('tint', new BufferAttribute(tint, 3));
+    if (screen) {
+      g.setAttribute('shift', new BufferAttribute(shift, 2));
+      g.setAttribute('worldHeight', new BufferAttribute(worldHeight, 1));
+    }
     g.setIndex(new BufferAttribute(index, 1));
     g.computeBoundingSphere();
     let map: Texture | null = null;
     if (canvas) {
       const t = new CanvasTexture(canvas as ConstructorParameters<typeof CanvasTexture>[0]);
-      t.minFilter = LinearFilter;
-      t.generateMipmaps = false;
+      // Screen-sized labels are drawn smaller than rasterised: mipmaps keep the glyphs clean.
+      t.minFilter = screen ? LinearMipmapLinearFilter : LinearFilter;
+      t.generateMipmaps = screen !== undefined;
       t.flipY = true;
       this.textures.push(t);
       map = t;
     }
     const onTop = this.options.onTop === true;
+    const viewport = new Vector2(1, 1);
     const mat = new ShaderMaterial({
-      uniforms: { map: { value: map } },
-      vertexShader: VERTEX,
+      uniforms: {
+        map: { value: map },
+        viewport: { value: viewport },
+        pxRange: { value: new Vector2(screen?.minPx ?? 0, screen?.maxPx ?? 0) },
+      },
+      vertexShader: screen ? VERTEX_SCREEN : VERTEX,
       fragmentShader: FRAGMENT,
       transparent: true,
       depthWrite: false,
@@ -337,6 +443,8 @@ export class LabelLayer {
     mesh.frustumCulled = false;
     mesh.renderOrder = onTop ? 900 : 50;
     mesh.userData.labels = members;
+    // The renderer's size is the canvas in CSS px, whatever its pixel ratio.
+    if (screen) mesh.onBeforeRender = (renderer: WebGLRenderer) => void renderer.getSize(viewport);
     return mesh;
   }
 }

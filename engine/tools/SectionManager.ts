@@ -26,6 +26,7 @@ import {
   type SectionPolyline,
   type SectionResult,
 } from '../section/types';
+import { SECTION_CURVE_GROUPS, type SceneTreeSource, type SectionCurveGroup } from '../scene/sceneGraph';
 import { LabelLayer, type CanvasFactory, type LabelSpec } from './LabelLayer';
 import type { ToolHost } from './ToolHost';
 
@@ -79,6 +80,52 @@ export class SectionManager {
   /** Names of drawn sections with their flags. */
   list(): { name: string; visible: boolean; ok: boolean }[] {
     return [...this.sections.values()].map((s) => ({ name: s.name, visible: s.group.visible, ok: s.ok }));
+  }
+
+  /** The drawn sections with their 'SectionCurve' groups, in drawing order (the scene-graph panel). */
+  sceneParts(): SceneTreeSource['sections'] {
+    return [...this.sections.values()].map((s) => ({
+      name: s.name,
+      visible: s.group.visible,
+      ok: s.ok,
+      curves: SECTION_CURVE_GROUPS.flatMap((g) => {
+        const parts = this.curveLines(s, g);
+        return parts.length
+          ? [
+              {
+                group: g,
+                visible: parts.some((l) => l.visible),
+                polylines: parts.reduce((k, l) => k + polylineCount(l), 0),
+              },
+            ]
+          : [];
+      }),
+    }));
+  }
+
+  /**
+   * Scene-graph toggle of the `index`-th drawn section (drawing order), or of one of its curve groups.
+   * @throws Error for an index or group the section does not have.
+   */
+  setSceneVisible(index: number, group: number | null, visible: boolean): void {
+    const s = [...this.sections.values()][index];
+    if (!s) throw new Error(`No section number ${index}`);
+    if (group === null) return this.setVisible(s.name, visible);
+    const g = SECTION_CURVE_GROUPS[group];
+    const parts = g ? this.curveLines(s, g) : [];
+    if (parts.length === 0) throw new Error(`Section ${s.name} has no ${g ?? `group ${group}`} curves`);
+    for (const l of parts) l.visible = visible;
+    this.host.invalidate();
+  }
+
+  /** Shows or hides every drawn section. */
+  setAllVisible(visible: boolean): void {
+    for (const s of this.sections.values()) s.group.visible = visible;
+    this.changed();
+  }
+
+  private curveLines(s: DrawnSection, g: SectionCurveGroup): LineSegments[] {
+    return s.group.children.filter((o): o is LineSegments => o instanceof LineSegments && o.userData.sceneGroup === g);
   }
 
   /** The stored result of a drawn section. */
@@ -186,6 +233,8 @@ export class SectionManager {
         labels.group.renderOrder = ORDER_BASE + Math.round(drawPriority('labels') * 100);
         group.add(labels.group);
       });
+      // A cut through nothing is a failure the user must hear of (viewer.md §8), not an empty drawing.
+      if (errors.length === 0) errors.push(...emptyCutErrors(result, model.objects));
       this.group.add(group);
       const drawn: DrawnSection = { name, result, ok: errors.length === 0, errors, group, labels };
       this.sections.set(name, drawn);
@@ -265,6 +314,27 @@ export class SectionManager {
   }
 }
 
+/**
+ * The failed-step errors of a section that cut nothing: when no structure, compartment or CAD component
+ * crosses the plane, one error per kind of entity the model has ('structures' always), so the UI's toast
+ * reads 'Failed to create a section {sectionName} for structures, compartments'. Empty when something was
+ * cut (grid lines alone are no result: they exist wherever the plane is).
+ */
+export function emptyCutErrors(
+  result: SectionResult,
+  objects: readonly Pick<ModelObject, 'type'>[],
+): SectionStepError[] {
+  const steelCut = STEEL_CLASSES.some((c) => SECTION_RELATIONS.some((r) => result.steel[c][r].length > 0));
+  if (steelCut || result.compartments.length > 0 || result.cadComponents.length > 0) return [];
+  const where = `${result.axis}=${Math.round(result.coordinate)} mm`;
+  const errors: SectionStepError[] = [{ entity: 'structures', message: `No structure crosses ${where}` }];
+  if (objects.some((o) => o.type === 'COMPARTMENT'))
+    errors.push({ entity: 'compartments', message: `No compartment crosses ${where}` });
+  if (objects.some((o) => o.type === 'CAD COMPONENT'))
+    errors.push({ entity: 'cad components', message: `No CAD component crosses ${where}` });
+  return errors;
+}
+
 /** One LineSegments of polylines (closed ones get their closing segment), ordered by draw priority. */
 function lines(
   name: string,
@@ -289,9 +359,24 @@ function lines(
     new LineBasicMaterial({ color, depthTest: false, depthWrite: false, transparent: true }),
   );
   l.name = name;
+  l.userData.sceneGroup = sceneGroupOf(kind);
+  l.userData.polylines = curves.length;
   l.renderOrder = ORDER_BASE + Math.round(drawPriority(kind, rel) * 100);
   l.frustumCulled = false;
   return l;
+}
+
+/** Polylines drawn by one LineSegments (its curves' count is kept when it is made). */
+function polylineCount(l: LineSegments): number {
+  return (l.userData.polylines as number | undefined) ?? 0;
+}
+
+/** The scene tree's 'SectionCurve' group of an entity kind (engine/scene/sceneGraph.ts). */
+function sceneGroupOf(kind: SectionEntityKind): SectionCurveGroup {
+  if (kind === 'grid') return 'Grid';
+  if (kind === 'compartments') return 'Compartments';
+  if (kind === 'cadComponents') return 'CAD Components';
+  return 'Structures';
 }
 
 /** A label anchor for a cut: the middle point of its longest curve. */

@@ -211,7 +211,8 @@ describe('security headers and files', () => {
     await uploadSample(t, admin, 'NAPA-OCX_M1');
     const mode = (p: string) => statSync(p).mode & 0o777;
     expect(mode(t.config.dataDir)).toBe(0o700);
-    expect(mode(path.join(t.config.dataDir, 'keelson.sqlite'))).toBe(0o600);
+    // On PostgreSQL (the api-pg project) the tables live in the server, not in DATA_DIR.
+    if (t.config.database.kind === 'sqlite') expect(mode(path.join(t.config.dataDir, 'keelson.sqlite'))).toBe(0o600);
     const uploads = path.join(t.config.dataDir, 'uploads');
     expect(mode(uploads)).toBe(0o700);
     for (const f of readdirSync(uploads)) expect(mode(path.join(uploads, f))).toBe(0o600);

@@ -313,6 +313,21 @@ const SAMPLES_BY_ROUTE: Record<string, Sample> = {
     project: SHIP,
     req: () => ({ url: `/api/keelson-instance/ship-model/purpose-colors?${model()}` }),
   },
+  'GET /api/keelson-instance/table/types': {
+    who: 'read',
+    project: SHIP,
+    req: () => ({ url: `/api/keelson-instance/table/types?${model()}` }),
+  },
+  'GET /api/keelson-instance/table/names': {
+    who: 'read',
+    project: SHIP,
+    req: () => ({ url: `/api/keelson-instance/table/names?${model({ type: 'Weights' })}` }),
+  },
+  'GET /api/keelson-instance/table/read': {
+    who: 'read',
+    project: SHIP,
+    req: () => ({ url: `/api/keelson-instance/table/read?${model({ name: 'Plates' })}` }),
+  },
   'POST /api/keelson-instance/steel/quantities': {
     who: 'read',
     project: SHIP,
@@ -321,6 +336,38 @@ const SAMPLES_BY_ROUTE: Record<string, Sample> = {
       url: `/api/keelson-instance/steel/quantities?${model({ qnts: 'W' })}`,
       payload: ['x'],
     }),
+  },
+  'POST /api/keelson-instance/ship-model/quantities': {
+    who: 'read',
+    project: SHIP,
+    req: () => ({
+      method: 'POST',
+      url: `/api/keelson-instance/ship-model/quantities?${model({ qnts: 'VOLM' })}`,
+      payload: ['x'],
+    }),
+  },
+  'POST /api/keelson-instance/steel/stiffener-web-flange-directions': {
+    who: 'read',
+    project: SHIP,
+    req: () => ({
+      method: 'POST',
+      url: `/api/keelson-instance/steel/stiffener-web-flange-directions?${model()}`,
+      payload: [{ id: 'x' }],
+    }),
+  },
+  'POST /api/keelson-instance/steel/bracket-material-directions': {
+    who: 'read',
+    project: SHIP,
+    req: () => ({
+      method: 'POST',
+      url: `/api/keelson-instance/steel/bracket-material-directions?${model()}`,
+      payload: ['x'],
+    }),
+  },
+  'POST /api/keelson-instance/maintenance/shutdown': {
+    who: 'read',
+    project: SHIP,
+    req: () => ({ method: 'POST', url: `/api/keelson-instance/maintenance/shutdown?${model()}` }),
   },
   'GET /api/keelson-instance/maintenance/status': {
     who: 'read',
@@ -359,6 +406,28 @@ const SAMPLES_BY_ROUTE: Record<string, Sample> = {
     who: 'read',
     project: SHIP,
     req: () => ({ method: 'POST', url: `/api/keelson-instance/reference-system/frames?${model()}`, payload: {} }),
+  },
+  'GET /api/keelson-instance/steel/block-system': {
+    who: 'read',
+    project: SHIP,
+    req: () => ({ url: `/api/keelson-instance/steel/block-system?${model()}` }),
+  },
+  // M1 has no blocks: the handler answers 404 naming the block; access was granted either way.
+  'POST /api/keelson-instance/steel/blocks': {
+    who: 'read',
+    project: SHIP,
+    req: () => ({ method: 'POST', url: `/api/keelson-instance/steel/blocks?${model()}`, payload: ['B1'] }),
+    ok: [404],
+  },
+  'GET /api/keelson-instance/steel/arrangement': {
+    who: 'read',
+    project: SHIP,
+    req: () => ({ url: `/api/keelson-instance/steel/arrangement?${model()}` }),
+  },
+  'GET /api/keelson-instance/ship-model/arrangement': {
+    who: 'read',
+    project: SHIP,
+    req: () => ({ url: `/api/keelson-instance/ship-model/arrangement?${model()}` }),
   },
   'GET /api/keelson-instance/steel/section': {
     who: 'read',
@@ -499,6 +568,15 @@ const SAMPLES_BY_ROUTE: Record<string, Sample> = {
     who: 'read',
     project: SHIP,
     req: () => ({ method: 'POST', url: `/api/keelson-instance/geometry/surface-objects?${model()}`, payload: ['x'] }),
+  },
+  'POST /api/keelson-instance/geometry/surface-normals-at-points': {
+    who: 'read',
+    project: SHIP,
+    req: () => ({
+      method: 'POST',
+      url: `/api/keelson-instance/geometry/surface-normals-at-points?${model()}`,
+      payload: [{ x: 0, y: 0, z: 0 }],
+    }),
   },
   'GET /api/keelson-static/comments/all': {
     who: 'read',

@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:
 import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
+import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildApp } from '../../api/app';
 import { parseArgs, progressBar } from '../../api/cli/import';
@@ -24,15 +25,23 @@ const tempDir = () => {
 };
 
 describe('database', () => {
-  it('keeps the SQLite file under DATA_DIR in WAL mode', async () => {
+  it('keeps the SQLite file under DATA_DIR in WAL mode (or the tables in PostgreSQL when configured)', async () => {
     t = await makeApp();
+    const expected = ['users', 'projects', 'revisions', 'conversions'];
+    if (t.config.database.kind === 'postgres') {
+      expect(existsSync(path.join(t.config.dataDir, 'keelson.sqlite'))).toBe(false);
+      const { rows } = await sql<{ name: string }>`SELECT table_name AS name FROM information_schema.tables
+        WHERE table_schema = 'public'`.execute(t.app.ctx.db);
+      expect(rows.map((r) => r.name)).toEqual(expect.arrayContaining(expected));
+      return;
+    }
     const db = new Database(path.join(t.config.dataDir, 'keelson.sqlite'), { readonly: true });
     expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
     const tables = db
       .prepare("SELECT name FROM sqlite_master WHERE type='table'")
       .all()
       .map((r) => (r as { name: string }).name);
-    expect(tables).toEqual(expect.arrayContaining(['users', 'projects', 'revisions', 'conversions']));
+    expect(tables).toEqual(expect.arrayContaining(expected));
     db.close();
   });
 });

@@ -292,7 +292,7 @@ export function* designViewXml(
   vesselGuid: string,
 ): Generator<string> {
   const partIds = new PartIds();
-  let buf = `<ocx:DesignView id="${ids.id()}" name="Blocks"><ocx:VesselRef localRef="${vesselId}" ocx:GUIDRef="${vesselGuid}" ocx:refType="ocx:Vessel"/>\n`;
+  let buf = `<ocx:DesignView id="${ids.id()}" name="Production blocks"><ocx:VesselRef localRef="${vesselId}" ocx:GUIDRef="${vesselGuid}" ocx:refType="ocx:Vessel"/>\n`;
   let block = 0;
   const ref = (tag: string, type: string, id: string) =>
     `<ocx:${tag} localRef="${id}" ocx:GUIDRef="${ids.guidOf(id)}" ocx:refType="ocx:${type}"/>`;

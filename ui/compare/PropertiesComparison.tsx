@@ -2,11 +2,21 @@
  * The properties panel's comparison column (viewer.md §2 "Properties panel": headers 'Rev. {current}
  * (current)' and 'Rev. {from}'), shown while a revision comparison is on and one part is selected: each
  * changed property with its value in both revisions and the change as one text ("12.0 → 14.0 mm",
- * "AH36 → DH36"); an added part says so, an unchanged one too.
+ * "AH36 → DH36"); an added part says so, an unchanged one too. The headers also title the properties
+ * table's comparison column of any selection (comparisonHeaders).
  */
 import { useSnapshot } from 'valtio';
+import type { CompareResponse } from '../../api/contract';
 import { COMPARED_PROPERTY_LABELS, changeText, formatCompareValue } from '../logic/comparison';
 import { comparisonStore } from '../stores/comparison';
+
+/** The comparison column's headers: 'Rev. {current} (current)' and 'Rev. {from}' (viewer.md §2). */
+export function comparisonHeaders(data: Pick<CompareResponse, 'fromRevision' | 'toRevision'>): {
+  current: string;
+  from: string;
+} {
+  return { current: `Rev. ${data.toRevision} (current)`, from: `Rev. ${data.fromRevision}` };
+}
 
 /** The section for the selected node ids (object-table indices of the open revision); null when not comparing. */
 export function PropertiesComparison({ nodes }: { nodes: readonly number[] }) {
@@ -14,8 +24,7 @@ export function PropertiesComparison({ nodes }: { nodes: readonly number[] }) {
   if (status !== 'on' || !shown || nodes.length !== 1) return null;
   const { data, byIndex } = comparisonStore.shown!;
   const change = byIndex.get(nodes[0]) ?? { kind: 'unchanged' as const };
-  const current = `Rev. ${data.toRevision} (current)`;
-  const from = `Rev. ${data.fromRevision}`;
+  const { current, from } = comparisonHeaders(data);
   return (
     <div data-testid="properties-comparison" data-change-kind={change.kind} className="border-t border-slate-200">
       {change.kind === 'added' && (

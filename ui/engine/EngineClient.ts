@@ -6,6 +6,7 @@
  */
 import * as Comlink from 'comlink';
 import type { EngineApi, EngineListener, PointerInput } from '../../engine/EngineApi';
+import { eventEpochTime } from '../../engine/interaction/clock';
 
 /** Remote engine facade: every method returns a promise. */
 export type RemoteEngine = Comlink.Remote<EngineApi>;
@@ -88,7 +89,7 @@ export class EngineClient {
       metaKey: e.metaKey,
       pointerId: e.pointerId,
       pointerType: (e.pointerType as PointerInput['pointerType']) || 'mouse',
-      time: e.timeStamp || performance.now(),
+      time: eventEpochTime(e.timeStamp),
     };
   }
 

@@ -7,13 +7,17 @@
  * - 'Structures ({model name})': objects without a parent (panels, MAIN OBJECT) and their parts — always shown;
  * - 'Compartments ({model name})': COMPARTMENT / COMPARTMENT ARRANGEMENT roots and their children;
  * - 'CAD components': CAD COMPONENT roots;
- * - 'Blocks ({system})': one folder per block name (objects grouped by their `block`), sorted by name;
+ * - 'Blocks ({system})': per block system (the model's design views, engine/ocx/blockSystems.ts) one folder
+ *   per block, sorted by name, with the block's parts and their children (engine/model/blocks.ts);
  * - 'Custom-model-tree': the project's custom trees (tag folders, viewer.md §2, §3 "Tag") with the objects
  *   that carry each tag (and their parts), when any custom tree exists;
  * - '{axis}-sections': one folder per axis with the sections of that axis, sorted by name.
- * An object can appear twice (under its structure and under its block); visibility is per object, so
- * both occurrences show the same check state.
+ * An object can appear several times (under its structure and under its block in each system); visibility is
+ * per object, so every occurrence shows the same check state. With a block filter (viewer.md §2 filter menu,
+ * 'Inside {block}') every folder holds only that block's objects and their ancestors.
  */
+import type { BlockSystem } from '../../engine/model/types';
+import { blockIndexOf, blockSystemsFromRows, parentIndex, rootGroupOf } from '../../engine/model/blocks';
 
 /** The part of a model object row the tree needs (engine/model/types.ts ModelObject). */
 export interface TreeObject {
@@ -39,9 +43,20 @@ export interface TreeTagFolder {
   objects: readonly number[];
 }
 
-/** Options of the tree: the block system name for 'Blocks ({system})', the sections and the custom trees. */
+/** A block filter: the block `block` of the block system named `system`. */
+export interface BlockFilter {
+  system: string;
+  block: string;
+}
+
+/** Options of the tree: the block systems, the sections, the custom trees and the block filter. */
 export interface ModelTreeOptions {
+  /** The model's block systems; absent: one system from the objects' `block`, named `blockSystem`. */
+  blockSystems?: readonly BlockSystem[];
+  /** Name of the system derived from the objects' `block` (default: the model name). */
   blockSystem?: string;
+  /** Only this block's objects (and their ancestors) in every folder; null or absent: no filter. */
+  filter?: BlockFilter | null;
   sections?: readonly TreeSection[];
   /** The custom trees under 'Custom-model-tree' (the root tag's children); none: no such folder. */
   customTrees?: readonly TreeTagFolder[];
@@ -56,8 +71,6 @@ export type TreeNodeKind = 'folder' | 'object' | 'section' | 'tag';
 /** Check state of a tree node: all its objects shown, all hidden, or some of each. */
 export type CheckState = 'on' | 'off' | 'mixed';
 
-const COMPARTMENT_TYPES = new Set(['COMPARTMENT', 'COMPARTMENT ARRANGEMENT']);
-const CAD_TYPES = new Set(['CAD COMPONENT', 'CAD COMPONENT SECTION']);
 const byName = new Intl.Collator(undefined, { numeric: true, sensitivity: 'base' });
 
 /** Index-based tree over an object table. Structure immutable after construction; visibility is mutable. */
@@ -80,9 +93,19 @@ export class ModelTree {
   private readonly labels = new Map<number, string>();
   private readonly sectionOf = new Map<number, TreeSection>();
   private readonly tagOf = new Map<number, number>();
-  /** Object → its occurrences inside custom trees (an object may sit in several folders). */
+  /** Object → its occurrences inside custom trees and the block systems after the first (several each). */
   private readonly customNodes = new Map<number, number[]>();
-  /** Object → its tree nodes (primary occurrence, and the one under Blocks or -1). */
+  /**
+   * Under a block filter: 2 for the block's objects, 1 for their other ancestors (shown for the structure,
+   * but neither counted, nor hidden or shown through the tree: the engine would take their descendants
+   * outside the block along); null without a filter.
+   */
+  private readonly filterMark: Uint8Array | null;
+  /** Block systems shown under 'Blocks ({system})', in order. */
+  readonly blockSystems: readonly BlockSystem[];
+  /** The block filter the tree was built with, or null. */
+  readonly filter: BlockFilter | null;
+  /** Object → its tree nodes (primary occurrence, and the one under the first block system or -1). */
   private readonly primaryNode: Int32Array;
   private readonly blockNode: Int32Array;
   private readonly hiddenObj: Uint8Array;
@@ -93,13 +116,13 @@ export class ModelTree {
    * @param modelName shown in 'Structures ({model name})' and 'Compartments ({model name})'
    * @param objects object rows; `index` must equal the row position (0..n-1). A parent outside 0..n-1 or
    *   equal to the row itself makes the row a root.
-   * @param options block system name (default: the model name) and sections
+   * @param options block systems, sections, custom trees and the block filter
    * @throws Error when an object's index does not match its position.
    */
   constructor(modelName: string, objects: readonly TreeObject[], options: ModelTreeOptions = {}) {
     this.objects = objects;
     const n = objects.length;
-    const parentObj = (o: TreeObject) => (o.parent >= 0 && o.parent < n && o.parent !== o.index ? o.parent : -1);
+    const parentObj = (o: TreeObject) => parentIndex(objects, o.index);
     // CSR children per object; slot 0 holds the roots.
     const counts = new Int32Array(n + 2);
     for (let i = 0; i < n; i++) {
@@ -113,23 +136,45 @@ export class ModelTree {
     for (let i = 0; i < n; i++) childList[fill[parentObj(objects[i]) + 1]++] = i;
     const childrenOf = (o: number) => childList.subarray(counts[o + 1], counts[o + 2]);
 
-    const structures: number[] = [];
-    const compartments: number[] = [];
-    const cad: number[] = [];
-    for (const r of childrenOf(-1)) {
-      const t = objects[r].type;
-      (COMPARTMENT_TYPES.has(t) ? compartments : CAD_TYPES.has(t) ? cad : structures).push(r);
-    }
-    const blocks = new Map<string, number[]>();
-    for (let i = 0; i < n; i++) {
-      const b = objects[i].block;
-      if (!b) continue;
-      const p = parentObj(objects[i]);
-      if (p >= 0 && objects[p].block === b) continue; // shown inside its parent's block subtree
-      let list = blocks.get(b);
-      if (!list) blocks.set(b, (list = []));
-      list.push(i);
-    }
+    const systems = options.blockSystems ?? blockSystemsFromRows(objects, options.blockSystem ?? modelName);
+    this.blockSystems = systems;
+    this.filter = options.filter ?? null;
+    const memberships = systems.map((s) => blockIndexOf(objects, s));
+    // With a filter: 2 for the block's objects, 1 for their other ancestors, 0 for the rest.
+    const shown = (() => {
+      const f = this.filter;
+      const k = f ? systems.findIndex((s) => s.name === f.system) : -1;
+      const b = k >= 0 && f ? systems[k].blocks.findIndex((x) => x.name === f.block) : -1;
+      if (!f) return null;
+      const mark = new Uint8Array(n);
+      if (b < 0) return mark;
+      const m = memberships[k];
+      for (let i = 0; i < n; i++) if (m[i] === b) mark[i] = 2;
+      for (let i = 0; i < n; i++)
+        if (mark[i] === 2)
+          for (let t = parentObj(objects[i]); t >= 0 && !mark[t]; t = parentObj(objects[t])) mark[t] = 1;
+      return mark;
+    })();
+    this.filterMark = shown;
+    const visible = (o: number) => !shown || shown[o] > 0;
+
+    const groups = { structures: [] as number[], compartments: [] as number[], cad: [] as number[] };
+    for (const r of childrenOf(-1)) if (visible(r)) groups[rootGroupOf(objects[r].type)].push(r);
+    const { structures, compartments, cad } = groups;
+    // Per system, per block: the block's top objects (those whose parent is not in the same block).
+    const blockTops = systems.map((s, k) => {
+      const m = memberships[k];
+      const tops: number[][] = s.blocks.map(() => []);
+      for (let i = 0; i < n; i++) {
+        const b = m[i];
+        if (b < 0 || !visible(i)) continue;
+        const p = parentObj(objects[i]);
+        if (p >= 0 && m[p] === b) continue; // shown inside its parent's block subtree
+        tops[b].push(i);
+      }
+      return tops;
+    });
+    const blockFolders = blockTops.reduce((sum, tops) => sum + 1 + tops.length, 0);
     const sections = [...(options.sections ?? [])];
     const custom = options.customTrees ?? [];
     // Nodes of the custom trees: each folder, and each tagged object with its parts.
@@ -148,8 +193,8 @@ export class ModelTree {
     };
     for (const f of custom) countFolder(f);
 
-    // Upper bound of nodes: each object at most twice, plus folders, sections and the custom trees.
-    const cap = 2 * n + 6 + blocks.size + sections.length + customNodes;
+    // Upper bound of nodes: each object once plus once per block system, folders, sections and custom trees.
+    const cap = (1 + systems.length) * n + 6 + blockFolders + sections.length + customNodes;
     const objOf = new Int32Array(cap).fill(-1);
     const parentOf = new Int32Array(cap).fill(-1);
     const depthOf = new Int32Array(cap);
@@ -189,28 +234,29 @@ export class ModelTree {
         for (let i = ch.length - 1; i >= 0; i--) if (keep(ch[i])) stack.push([ch[i], t]);
       }
     };
-    const all = () => true;
+    const all = visible;
     addObjects(structures, folder(`Structures (${modelName})`, -1), this.primaryNode, all);
     if (compartments.length) addObjects(compartments, folder(`Compartments (${modelName})`, -1), this.primaryNode, all);
     if (cad.length) addObjects(cad, folder('CAD components', -1), this.primaryNode, all);
-    if (blocks.size) {
-      const root = folder(`Blocks (${options.blockSystem ?? modelName})`, -1);
-      for (const name of [...blocks.keys()].sort(byName.compare)) {
-        addObjects(
-          blocks.get(name)!,
-          folder(name, root),
-          this.blockNode,
-          (c) => !objects[c].block || objects[c].block === name,
-        );
-      }
-    }
+    systems.forEach((system, k) => {
+      const tops = blockTops[k];
+      const order = system.blocks
+        .map((_, i) => i)
+        .filter((i) => tops[i].length > 0)
+        .sort((a, b) => byName.compare(system.blocks[a].name, system.blocks[b].name));
+      if (!order.length) return;
+      const root = folder(`Blocks (${system.name})`, -1);
+      const m = memberships[k];
+      for (const b of order)
+        addObjects(tops[b], folder(system.blocks[b].name, root), k === 0 ? this.blockNode : null, (c) => m[c] === b);
+    });
     if (custom.length) {
       const addFolder = (f: TreeTagFolder, parent: number) => {
         const t = folder(f.name, parent);
         this.tagOf.set(t, f.id);
         for (const sub of f.folders) addFolder(sub, t);
         addObjects(
-          f.objects.filter((o) => o >= 0 && o < n),
+          f.objects.filter((o) => o >= 0 && o < n && visible(o)),
           t,
           null,
           all,
@@ -240,7 +286,7 @@ export class ModelTree {
     this.hiddenObj = new Uint8Array(n);
     // Parents precede children in pre-order, so one backward pass accumulates the subtree sums.
     for (let t = next - 1; t >= 0; t--) {
-      if (this.objOf[t] >= 0) this.objectCount[t]++;
+      if (this.objOf[t] >= 0 && this.counts(this.objOf[t])) this.objectCount[t]++;
       const p = this.parentOf[t];
       if (p >= 0) {
         this.subtreeSize[p] += this.subtreeSize[t];
@@ -319,13 +365,21 @@ export class ModelTree {
     return this.primaryNode[o] ?? -1;
   }
 
-  /** Object indices in the subtree of `t`, pre-order (an object once per subtree). */
+  /**
+   * Object indices in the subtree of `t`, pre-order (an object once per subtree); under a block filter only
+   * the block's objects (not the ancestors shown for the structure).
+   */
   objectsIn(t: number): number[] {
     const out: number[] = [];
     const end = t + this.subtreeSize[t];
-    for (let c = t; c < end; c++) if (this.objOf[c] >= 0) out.push(this.objOf[c]);
+    for (let c = t; c < end; c++) if (this.objOf[c] >= 0 && this.counts(this.objOf[c])) out.push(this.objOf[c]);
     // Custom folders may hold an object twice (tagged itself and as a part of a tagged panel).
     return this.customNodes.size > 0 ? [...new Set(out)] : out;
+  }
+
+  /** False for the ancestors a block filter shows only for the structure (see filterMark). */
+  private counts(o: number): boolean {
+    return !this.filterMark || this.filterMark[o] === 2;
   }
 
   /** Ancestors of tree node `t` from its top-level folder down (excluding `t`). */
@@ -335,14 +389,19 @@ export class ModelTree {
     return chain.reverse();
   }
 
-  /** Objects whose name or id contains `query` (trimmed, case-insensitive), by object index; [] for an empty query. */
+  /**
+   * Objects whose name or id contains `query` (trimmed, case-insensitive), by object index, only those in the
+   * tree when it is filtered to a block; [] for an empty query.
+   */
   search(query: string): number[] {
     const q = query.trim().toLowerCase();
     if (!q) return [];
     // Lower-cased once, on the first search, so later searches are one pass of `includes`.
     const text = (this.searchText ??= this.objects.map((o) => `${o.name}\u0000${o.id}`.toLowerCase()));
     const out: number[] = [];
-    for (let i = 0; i < text.length; i++) if (text[i].includes(q)) out.push(i);
+    // With a block filter only the objects in the tree are found.
+    const inTree = (i: number) => !this.filter || this.primaryNode[i] >= 0 || this.customNodes.has(i);
+    for (let i = 0; i < text.length; i++) if (text[i].includes(q) && inTree(i)) out.push(i);
     return out;
   }
 
@@ -375,6 +434,7 @@ export class ModelTree {
       if (!(o >= 0 && o < this.hiddenObj.length) || (this.hiddenObj[o] === 1) === hidden) continue;
       this.hiddenObj[o] = hidden ? 1 : 0;
       this.hiddenTotal += d;
+      if (!this.counts(o)) continue;
       touched += this.countUp(this.primaryNode[o], d) + this.countUp(this.blockNode[o], d);
       const extra = this.customNodes.get(o);
       if (extra) for (const start of extra) touched += this.countUp(start, d);

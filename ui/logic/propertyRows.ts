@@ -5,6 +5,7 @@
  */
 import { PROPERTY_SET_OF_TYPE, type ObjectPropertiesConfig } from '../../api/contract';
 import { formatPropertyValue } from '../../engine/model/properties';
+import { VARIES, ValueMerge } from './propertyMerge';
 
 /** One property as the properties call returns it. */
 export interface PropertyItem {
@@ -23,8 +24,7 @@ export interface PropertyRow {
   unit: string;
 }
 
-/** The marker for differing values (viewer.md §5). */
-export const VARIES = '** VARIES **';
+export { VARIES };
 
 /** Formats properties into rows in the given order. */
 export function toPropertyRows(items: readonly PropertyItem[]): PropertyRow[] {
@@ -35,31 +35,23 @@ export function toPropertyRows(items: readonly PropertyItem[]): PropertyRow[] {
 }
 
 /**
- * Merges the property lists of several objects (viewer.md §5): for each property code in first-seen
- * order, summable numbers are summed; equal values are kept; different values become VARIES.
- * A property missing from some objects counts as different unless summable.
+ * Merges the property lists of several objects (viewer.md §5) with the rule of ui/logic/propertyMerge.ts:
+ * for each property code in first-seen order, summable numbers are summed; equal values are kept; different
+ * values become VARIES. A property missing from some objects counts as different unless summable.
+ * (The panel merges by index in its worker; this list form serves callers holding per-object lists.)
  */
 export function mergeProperties(lists: readonly (readonly PropertyItem[])[]): PropertyItem[] {
   if (lists.length === 0) return [];
   if (lists.length === 1) return [...lists[0]];
-  const order: string[] = [];
-  const byCode = new Map<string, PropertyItem[]>();
+  const byCode = new Map<string, { first: PropertyItem; merge: ValueMerge }>();
   for (const list of lists) {
     for (const p of list) {
-      let arr = byCode.get(p.name);
-      if (!arr) byCode.set(p.name, (arr = [])), order.push(p.name);
-      arr.push(p);
+      let m = byCode.get(p.name);
+      if (!m) byCode.set(p.name, (m = { first: p, merge: new ValueMerge(p.isSummable) }));
+      m.merge.add(p.value);
     }
   }
-  return order.map((code) => {
-    const arr = byCode.get(code)!;
-    const first = arr[0];
-    if (first.isSummable && arr.every((p) => typeof p.value === 'number')) {
-      return { ...first, value: arr.reduce((s, p) => s + (p.value as number), 0) };
-    }
-    const same = arr.length === lists.length && arr.every((p) => p.value === first.value);
-    return same ? { ...first } : { ...first, value: VARIES };
-  });
+  return [...byCode.values()].map(({ first, merge }) => ({ ...first, value: merge.result(lists.length) ?? VARIES }));
 }
 
 /**

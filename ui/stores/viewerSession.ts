@@ -31,6 +31,7 @@ import { openCustomTrees } from './customTrees';
 import { connectSections, handleSectionsEvent, loadSavedSections, resetSections } from './sections';
 import { connectSurfaceObjects } from './surfaceObjects';
 import { closeToast, showToast } from './toasts';
+import { shutdownInstance } from '../api/instance';
 import {
   connectToolsToEngine,
   handleToolEvent,
@@ -139,6 +140,7 @@ export function closeViewerSession(): void {
   const session = current;
   if (!session) return;
   current = null;
+  if (session.run) releaseServer(session);
   if (session.run) stopRun(session.run);
   session.idle?.stop();
   session.connection?.close();
@@ -185,6 +187,7 @@ function armIdle(session: Session): void {
 
 /** Shuts the viewer down (viewer.md §4 "Connection"): engine and canvas go, the overlay says why, a toast stays. */
 function shutDown(session: Session, reason: 'inactivity' | 'connection-lost', text: string): void {
+  if (session.run && reason === 'inactivity') releaseServer(session);
   if (session.run) stopRun(session.run);
   session.run = null;
   session.idle?.stop();
@@ -197,6 +200,15 @@ function shutDown(session: Session, reason: 'inactivity' | 'connection-lost', te
   markViewerClosed(reason);
   if (session.toast !== null) closeToast(session.toast);
   session.toast = showToast('info', text, -1);
+}
+
+/**
+ * Tells the server the viewer is going away (viewer.md §7 POST .../maintenance/shutdown) so it can free the
+ * revision's cached data; fire and forget, since nothing on the page waits for it.
+ */
+function releaseServer(session: Session): void {
+  const revision = viewerStore.revision ?? session.target.revision ?? 'latest';
+  shutdownInstance({ modelName: session.target.modelName, revision }).catch(() => undefined);
 }
 
 function restart(session: Session): void {
@@ -280,7 +292,7 @@ async function load(
   setViewerRevision(info.revision);
   const table = await getModelObjects(modelName, info.revision);
   if (run.cancelled) return;
-  setObjects(modelName, table.objects);
+  setObjects(modelName, table.objects, { blockSystems: table.blockSystems });
   run.disconnect.push(openCustomTrees(modelName));
   const frames = setFramesFromApi(table.frames);
   setBoundsFromApi(table.info.bounds);
@@ -318,7 +330,7 @@ async function load(
     }
     return rec;
   });
-  await client.api.setModelDetails({ names: table.objects.map((o) => o.name), frames, properties });
+  await client.api.setModelDetails({ modelName, names: table.objects.map((o) => o.name), frames, properties });
   if (run.cancelled) return;
   run.disconnect.push(connectToolsToEngine(), connectSections(), connectSurfaceObjects(modelName, info.revision));
   setView(await client.api.getView());

@@ -1,7 +1,8 @@
 /**
  * The engine state a person sees change, as data attributes of one hidden element (data-testid
  * 'engine-state'), so that browser tests wait for a state instead of for time: the camera view
- * (data-camera 'longitude,latitude' in degrees, 1 decimal; data-camera-width, mm), whether the initial
+ * (data-camera 'longitude,latitude' in degrees, 1 decimal; data-camera-width, mm; data-camera-target 'x,y,z' mm,
+ * 1 decimal), whether the initial
  * view of viewer.md §4 is set (data-initial-view), the undo / redo action names (viewer.md §4 "View action
  * history"), the selection size and a counter of selection changes (every click gives one, hit or miss),
  * the point under the cursor and the snapped point while measuring (data-cursor, data-snap: 'x,y,z' mm,
@@ -27,6 +28,7 @@ export function EngineStateMarker() {
       data-testid="engine-state"
       data-camera={cameraAngles(view)}
       data-camera-width={view ? Math.round(view.width) : ''}
+      data-camera-target={view ? [view.target.x, view.target.y, view.target.z].map((v) => v.toFixed(1)).join(',') : ''}
       data-initial-view={initialView}
       data-undo={undoName ?? ''}
       data-redo={redoName ?? ''}

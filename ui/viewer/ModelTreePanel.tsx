@@ -11,6 +11,8 @@
  * Custom trees ('Custom-model-tree', ui/stores/customTrees.ts): 'Add new tree' and Edit / Stop editing in
  * the header; a folder selects its objects ('Select'), and in edit mode takes the selection ('Add
  * selection'), gets sub-folders, is renamed (inline, Enter / Escape) or deleted; its objects can be removed.
+ * The filter menu (viewer.md §2) offers 'No filter' or a block, grouped by block system: a block shows only
+ * its objects in the tree and in 3D, with 'Inside {block}' as the active filter (ui/stores/blockFilter.ts).
  */
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useDeferredValue, useEffect, useId, useMemo, useReducer, useRef, useState } from 'react';
@@ -41,6 +43,7 @@ import {
   toggleTreeEditing,
 } from '../stores/customTrees';
 import { getEngine, setNodesVisible, viewerStore } from '../stores/viewer';
+import { applyBlockFilter, clearBlockFilter } from '../stores/blockFilter';
 
 /** Row height of the tree and the search list, px (viewer.md §9 "search list item height 30"). */
 export const TREE_ITEM_HEIGHT = 30;
@@ -458,6 +461,62 @@ function SearchList({ tree, results }: { tree: ModelTree; results: number[] }) {
   );
 }
 
+const blockOrder = new Intl.Collator(undefined, { numeric: true, sensitivity: 'base' });
+
+/**
+ * The filter menu: 'No filter', then each block system's blocks (sorted by name) under the system's name;
+ * the active filter shows as 'Inside {block}' with a button back to 'No filter'.
+ */
+function BlockFilterMenu({ tree }: { tree: ModelTree }) {
+  const id = useId();
+  const active = tree.filter;
+  const systems = tree.blockSystems;
+  const value = active ? JSON.stringify([active.system, active.block]) : '';
+  return (
+    <>
+      <div className="mt-2 flex items-center gap-2">
+        <label htmlFor={id} className="shrink-0 text-xs text-slate-500">
+          Filter
+        </label>
+        <select
+          id={id}
+          data-testid="block-filter-menu"
+          className="field-input min-w-0 flex-1 py-1 text-sm"
+          value={value}
+          disabled={systems.length === 0}
+          onChange={(e) => {
+            if (!e.target.value) return clearBlockFilter();
+            const [system, block] = JSON.parse(e.target.value) as [string, string];
+            applyBlockFilter(system, block);
+          }}
+        >
+          <option value="">No filter</option>
+          {systems.map((s) => (
+            <optgroup key={s.name} label={s.name}>
+              {s.blocks
+                .map((b) => b.name)
+                .sort(blockOrder.compare)
+                .map((b) => (
+                  <option key={b} value={JSON.stringify([s.name, b])}>
+                    {b}
+                  </option>
+                ))}
+            </optgroup>
+          ))}
+        </select>
+      </div>
+      {active && (
+        <p data-testid="block-filter" className="mt-1 flex items-center gap-1 text-xs text-brand-700">
+          <span className="min-w-0 flex-1 truncate">Inside {active.block}</span>
+          <button type="button" className={ACTION} aria-label="Clear block filter" onClick={clearBlockFilter}>
+            ✕
+          </button>
+        </p>
+      )}
+    </>
+  );
+}
+
 export function ModelTreePanel({ modelName }: { modelName: string }) {
   const { tree } = useSnapshot(viewerStore);
   const { editing } = useSnapshot(customTreesStore);
@@ -494,6 +553,7 @@ export function ModelTreePanel({ modelName }: { modelName: string }) {
           value={query}
           onChange={(e) => setQuery(e.target.value)}
         />
+        {tree && t && <BlockFilterMenu tree={t} />}
       </div>
       {!tree || !t ? (
         <p className="px-3 py-4 text-sm text-slate-500">Loading {modelName}…</p>

@@ -1,8 +1,9 @@
 /**
- * Scene-graph panel (viewer.md §2 "Scene-graph panel", toggled with Ctrl+Alt+S): the three.js scene as
- * the engine draws it (engine.getSceneGraph()), a visibility toggle per node (engine.setSceneNodeVisible),
- * id and type labels, a Refresh button, and the property table (Name plus node properties) of the active
- * node.
+ * Scene-graph panel (viewer.md §2 "Scene-graph panel", toggled with Ctrl+Alt+S): the scene tree with the
+ * node names of viewer.md §3 (engine.getSceneGraph(): Models, 'STR {model}', Structures, '{id} {name}'
+ * objects, Sections, 'X=…' with its SectionCurve groups), a visibility toggle per node
+ * (engine.setSceneNodeVisible; object nodes hide with their children), id (object nodes' node id) and
+ * type labels, a Refresh button, and the property table (Name plus node properties) of the active node.
  */
 import { useCallback, useEffect, useState } from 'react';
 import type { SceneGraphNode } from '../../engine/EngineApi';
@@ -88,7 +89,7 @@ function NodeRow({
         >
           {label}
         </button>
-        <span className="shrink-0 font-mono text-[10px] text-slate-400">#{node.id}</span>
+        {node.id >= 0 && <span className="shrink-0 font-mono text-[10px] text-slate-400">#{node.id}</span>}
         <span className="shrink-0 rounded bg-slate-100 px-1 text-[10px] text-slate-500">{node.type}</span>
       </div>
       {open &&

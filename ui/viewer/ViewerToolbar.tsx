@@ -1,7 +1,7 @@
 /**
  * Viewer toolbars (viewer.md §2 "Viewer screen layout"): top left the selection mode selector (Structural
  * Details / Main Objects), the section tool ('2D section' dialog) and the measure toggle; top right 'Fit to
- * window' and the model tree toggle; bottom left the annotation and snap settings menus, the walk mode
+ * window', the model tree, comments and table-view toggles; bottom left the annotation and snap settings menus, the walk mode
  * toggle and the clipping toggle (viewer.md §2 "Toolbar toggles"). Every button runs a registered command
  * (ui/viewer/commands.ts).
  */
@@ -18,6 +18,7 @@ import { ColouringMenu } from '../colouring/ColouringMenu';
 import { getCommand, type CommandState } from './commands';
 import { runCommand, snapshotCommandState } from './runCommand';
 import { StrokeIcon } from '../components/StrokeIcon';
+import { TableToggle } from '../tables/TablePanel';
 
 const MODES: SelectionMode[] = ['structural-details', 'main-objects'];
 
@@ -119,6 +120,7 @@ export function ViewerToolbar() {
           Model tree
         </button>
         <CommentsToggle />
+        <TableToggle />
       </div>
       <div className="panel absolute bottom-3 left-3 z-10 flex items-center gap-1 p-1">
         <AnnotationSettingsMenu />

@@ -30,6 +30,7 @@ import { RenderStatsOverlay } from '../viewer/RenderStatsOverlay';
 import { SceneGraphPanel } from '../viewer/SceneGraphPanel';
 import { SelectionBoxOverlay } from '../viewer/SelectionBoxOverlay';
 import { ViewerToolbar } from '../viewer/ViewerToolbar';
+import { TablePanel } from '../tables/TablePanel';
 import { useViewerKeys } from '../viewer/useViewerKeys';
 
 /** The waiting message of viewer.md §1 (spelling as in the product). */
@@ -163,6 +164,7 @@ export function ViewerView({ modelName }: { modelName: string }) {
             <ComparisonSummary />
             <ColouringLegend />
             <StatusColouringPanel projectName={modelName} />
+            <TablePanel modelName={modelName} />
           </>
         )}
         <SectionDialog />

@@ -5,7 +5,8 @@
  * Directory layout (all written into `dir`, which the caller created as a temporary directory and
  * renames into place once this resolves, so a revision is never half-visible):
  *   {modelName}.sc     the scene package (engine/package/format.ts)
- *   objects.json       { info, objects, frames, warnings }  (ModelInfo, ModelObject[], FrameTables, ImportWarning[])
+ *   objects.json       { info, objects, frames, warnings, blockSystems? }  (ModelInfo, ModelObject[], FrameTables,
+ *                      ImportWarning[], BlockSystem[]; revisions written before block systems have none)
  *   properties.json    PropertyRecord[] parallel to objects (catalogue units: m, m², t ...)
  *   thumbnail.png      160 × 120 PNG at the opening orbit (160°, 10°)
  */
@@ -14,6 +15,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { once } from 'node:events';
 import type {
+  BlockSystem,
   FrameTables,
   ImportResult,
   ImportWarning,
@@ -37,6 +39,8 @@ export interface RevisionObjectsFile {
   objects: ModelObject[];
   frames: FrameTables;
   warnings: ImportWarning[];
+  /** The model's block systems (engine/ocx/blockSystems.ts); absent when the file has none. */
+  blockSystems?: BlockSystem[];
 }
 
 /** What writeRevisionFiles wrote: the scene file's name (not path), its size in bytes and its triangle count. */
@@ -78,6 +82,7 @@ export async function writeRevisionFiles(
     objects: result.objects,
     frames: result.frames,
     warnings: result.warnings,
+    ...(result.blockSystems?.length ? { blockSystems: result.blockSystems } : {}),
   };
   await writeFile(path.join(dir, REVISION_FILES.objects), JSON.stringify(objectsFile));
   await writeFile(path.join(dir, REVISION_FILES.properties), JSON.stringify(result.properties));

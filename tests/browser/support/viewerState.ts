@@ -7,7 +7,7 @@ import type { Page } from 'playwright-core';
 import { PNG } from 'pngjs';
 
 /** Background colour of the 3D canvas (engine/Engine.ts BACKGROUND 0xeef1f5). */
-const BACKGROUND = [0xee, 0xf1, 0xf5] as const;
+export const BACKGROUND = [0xee, 0xf1, 0xf5] as const;
 
 const marker = (page: Page) => page.getByTestId('engine-state');
 

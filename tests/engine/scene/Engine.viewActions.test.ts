@@ -165,23 +165,48 @@ describe('colour, opacity, scene graph and statistics', () => {
     expect(() => engine.setObjectOpacity([2], 2)).toThrow('between 0 and 1');
     expect(() => engine.setObjectColor([2], [300, 0, 0])).toThrow('three bytes');
   });
-  it('describes the scene graph with ids, types and properties and toggles node visibility', async () => {
-    const { engine } = await ready();
+  it("names the scene tree as viewer.md §3 says (Models, STR {model}, Structures, '{id} {name}', Sections) and toggles nodes", async () => {
+    const { engine, events } = await ready();
+    engine.setModelDetails({ modelName: 'SHIP', names: ['Panel A', 'P1', 'p2', 'Panel B', 'S4', 'P5'] });
     const g = engine.getSceneGraph();
-    expect(g.type).toBe('Scene');
-    const model = g.children.find((c) => c.name === 'model')!;
-    expect(model.children.filter((c) => c.type === 'Mesh' && /^chunk-\d+$/.test(c.name))).toHaveLength(4);
-    const mesh = model.children.find((c) => c.name === 'chunk-0')!;
-    expect(mesh.properties[0]).toEqual({ name: 'Name', value: 'chunk-0' });
-    expect(mesh.properties).toContainEqual({ name: 'Triangles', value: '12' });
-    engine.setSceneNodeVisible(mesh.id, false);
-    expect(
-      engine
-        .getSceneGraph()
-        .children.find((c) => c.name === 'model')!
-        .children.find((c) => c.id === mesh.id)!.visible,
-    ).toBe(false);
-    expect(() => engine.setSceneNodeVisible(-5, true)).toThrow('no scene node');
+    expect([g.name, g.type]).toEqual(['Models', 'Models']);
+    expect(g.children.map((c) => c.name)).toEqual(['STR SHIP', 'Sections']);
+    const structures = g.children[0].children[0];
+    expect(structures.name).toBe('Structures');
+    // Object nodes: the id is the first word; children follow the parent column.
+    expect(structures.children.map((c) => c.name)).toEqual(['panelA Panel A', 'panelB Panel B']);
+    expect(structures.children[0].children.map((c) => [c.id, c.name, c.type])).toEqual([
+      [1, 'p1 P1', 'PLATE'],
+      [2, 'p2', 'PLATE'],
+    ]);
+    const p1 = structures.children[0].children[0];
+    expect(p1.properties[0]).toEqual({ name: 'Name', value: 'P1' });
+    expect(p1.properties).toContainEqual({ name: 'Parent', value: 'panelA' });
+    expect(p1.properties).toContainEqual({ name: 'Bounding box (mm)', value: '0, 0, 0 … 1000, 1000, 1000' });
+    // No renderer internals anywhere in the tree.
+    const names: string[] = [];
+    const walk = (n: typeof g) => (names.push(n.name), n.children.forEach(walk));
+    walk(g);
+    expect(names.filter((n) => /chunk|light|camera|snap|annotation|measure/i.test(n))).toEqual([]);
+    // Toggling an object node hides it with its children (through the objects' visibility).
+    engine.setSceneNodeVisible(0, false);
+    expect(events.filter((e) => e.type === 'visibility-changed').pop()).toMatchObject({
+      nodeIds: [0, 2, 1],
+      visible: false,
+    });
+    const after = engine.getSceneGraph().children[0].children[0].children[0];
+    expect([after.visible, after.children.map((c) => c.visible)]).toEqual([false, [false, false]]);
+    engine.setSceneNodeVisible(-4, true); // 'Structures': every structure object
+    expect(engine.getSceneGraph().children[0].children[0].children[0].visible).toBe(true);
+    // A section: 'X=500' with its SectionCurve groups.
+    engine.createSection('X', 500, 'X=500');
+    const sections = engine.getSceneGraph().children.find((c) => c.name === 'Sections')!;
+    expect(sections.children.map((c) => [c.name, c.type])).toEqual([['X=500', 'Section']]);
+    expect(sections.children[0].children.map((c) => [c.name, c.type])).toEqual([['Structures', 'SectionCurve']]);
+    engine.setSceneNodeVisible(sections.children[0].id, false);
+    expect(engine.getSceneGraph().children.find((c) => c.name === 'Sections')!.children[0].visible).toBe(false);
+    expect(() => engine.setSceneNodeVisible(-1, true)).toThrow('No scene node');
+    expect(() => engine.setSceneNodeVisible(99, true)).toThrow('No scene node');
   });
   it('reports render statistics with ≤ 16 bytes of geometry per triangle', async () => {
     const { engine } = await ready();

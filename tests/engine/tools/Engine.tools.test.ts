@@ -124,6 +124,18 @@ describe('sections, measure, snap and annotations through the facade', () => {
     expect(() => engine.exportSection('X=500', 'svg')).toThrow(/No section named/);
     engine.dispose();
   });
+  it('a cut through nothing fails with the structures entity (the §8 toast names it)', async () => {
+    const { engine, events } = await loaded();
+    // The model spans x 0…5000 mm: a plane at 9000 mm crosses no plate.
+    const s = engine.createSection('X', 9000, 'X=9000')!;
+    expect(s.ok).toBe(false);
+    expect(s.errors.map((e) => e.entity)).toEqual(['structures']);
+    expect(s.errors[0].message).toBe('No structure crosses X=9000 mm');
+    expect(last(events, 'sections-changed')!.sections).toEqual([{ name: 'X=9000', visible: true, ok: false }]);
+    // A plane through the plates is a result: no error.
+    expect(engine.createSection('X', 500, 'X=500')!.errors).toEqual([]);
+    engine.dispose();
+  });
   it('snaps to a box corner as an end point', async () => {
     const { engine } = await loaded();
     const r = engine.snapAt(sx(1000) + 3, sy(1000) - 2);

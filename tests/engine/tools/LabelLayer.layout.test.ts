@@ -3,6 +3,7 @@ import {
   LABEL_LIMITS,
   LabelLayer,
   layoutLabels,
+  screenLabelRect,
   type CanvasFactory,
   type Text2D,
 } from '../../../engine/tools/LabelLayer';
@@ -55,5 +56,28 @@ describe('label texture layout (font ≤ 128 px, width ≤ 4096 px)', () => {
     expect(drawn).toEqual(['A', 'BB']);
     expect(layer.group.children.length).toBe(1);
     expect(() => layer.set([{ text: 'bad', position: [Number.NaN, 0, 0], heightMm: 1 }])).toThrow(/not finite/);
+  });
+});
+
+describe('screen-sized labels (annotations: CSS px, inside the canvas)', () => {
+  const size = { minPx: 20, maxPx: 32 };
+  const vp = [1366, 768] as const;
+  it('keeps the projected height within the px range', () => {
+    // 200 mm at 100 mm/px would be 2 px: raised to 20 px; 200 mm at 1 mm/px would be 200 px: capped at 32.
+    expect(screenLabelRect([500, 400], 2, 4, [0, 0], size, vp)).toEqual([460, 390, 540, 410]);
+    expect(screenLabelRect([500, 400], 200, 4, [0, 0], size, vp)).toEqual([436, 384, 564, 416]);
+    expect(screenLabelRect([500, 400], 25, 2, [0, 0], size, vp)).toEqual([475, 387.5, 525, 412.5]);
+  });
+  it('moves a label at the canvas edge inside, whole', () => {
+    const left = screenLabelRect([3, 760], 2, 5, [0, 0], size, vp)!;
+    expect(left).toEqual([0, 748, 100, 768]);
+    const right = screenLabelRect([1366, 0], 2, 5, [0, 0], size, vp)!;
+    expect(right).toEqual([1266, 0, 1366, 20]);
+    // The shift (box heights, y up) applies before the move inside.
+    expect(screenLabelRect([500, 400], 2, 1, [1, 1], size, vp)).toEqual([510, 370, 530, 390]);
+  });
+  it('draws nothing for an anchor off the canvas', () => {
+    expect(screenLabelRect([-1, 400], 2, 4, [0, 0], size, vp)).toBeNull();
+    expect(screenLabelRect([500, 769], 2, 4, [0, 0], size, vp)).toBeNull();
   });
 });

@@ -1,0 +1,94 @@
+/**
+ * PostgreSQL through Kysely's PostgresDialect and `pg` (DATABASE_URL): the database is created on first
+ * use when the role may, and transactions run one at a time across every server process, as they do on
+ * SQLite, so the stores' read-then-write transactions keep their meaning.
+ */
+import {
+  CompiledQuery,
+  type DatabaseConnection,
+  PostgresDialect,
+  PostgresDriver,
+  type TransactionSettings,
+} from 'kysely';
+import pg from 'pg';
+
+/**
+ * The advisory lock every write transaction holds until it ends ('keel' in ASCII): PostgreSQL's
+ * READ COMMITTED would otherwise let two "read the highest number, insert the next" transactions race.
+ */
+const TRANSACTION_LOCK = 0x6b65656c;
+
+/** OIDs of PostgreSQL's int8 and numeric: returned as strings by default, read as numbers here. */
+const INT8_OID = 20;
+const NUMERIC_OID = 1700;
+
+/** Counts and sums come back as JS numbers, as better-sqlite3 gives them (ids and counts stay < 2^53). */
+const types = {
+  getTypeParser(oid: number, format?: 'text' | 'binary') {
+    if (oid === INT8_OID || oid === NUMERIC_OID) return (v: string) => Number(v);
+    return format === 'binary' ? pg.types.getTypeParser(oid, 'binary') : pg.types.getTypeParser(oid, 'text');
+  },
+};
+
+/** A driver whose transactions start by taking TRANSACTION_LOCK (released by COMMIT or ROLLBACK). */
+class SerialTransactionDriver extends PostgresDriver {
+  override async beginTransaction(connection: DatabaseConnection, settings: TransactionSettings): Promise<void> {
+    await super.beginTransaction(connection, settings);
+    await connection.executeQuery(CompiledQuery.raw(`SELECT pg_advisory_xact_lock(${TRANSACTION_LOCK})`));
+  }
+}
+
+/** PostgresDialect with the serial transactions and numeric types above. */
+class KeelsonPostgresDialect extends PostgresDialect {
+  constructor(private readonly pool: pg.Pool) {
+    super({ pool });
+  }
+  override createDriver() {
+    return new SerialTransactionDriver({ pool: this.pool });
+  }
+}
+
+/** The PostgreSQL dialect for `url` (a pool of up to PG_POOL_MAX connections, default 10). */
+export function postgresDialect(url: string): PostgresDialect {
+  const max = Number(process.env.PG_POOL_MAX) || 10;
+  return new KeelsonPostgresDialect(new pg.Pool({ connectionString: url, max, types }));
+}
+
+/** The database name of a connection URL (its path), or '' when the URL names none. */
+export function databaseName(url: string): string {
+  return decodeURIComponent(new URL(url).pathname.replace(/^\//, ''));
+}
+
+/** `url` with its database replaced by `name` (the maintenance database 'postgres' for CREATE DATABASE). */
+export function withDatabase(url: string, name: string): string {
+  const u = new URL(url);
+  u.pathname = `/${encodeURIComponent(name)}`;
+  return u.toString();
+}
+
+/**
+ * Creates the database that `url` names when it does not exist (UTF-8, collation "C" so that text sorts
+ * by code point as in SQLite), connecting to the maintenance database 'postgres' of the same server.
+ * @throws the server's error when the database is missing and the role may not create it.
+ */
+export async function ensureDatabase(url: string): Promise<void> {
+  const probe = new pg.Client({ connectionString: url });
+  try {
+    await probe.connect();
+    return;
+  } catch (e) {
+    if ((e as { code?: string }).code !== '3D000') throw e; // 3D000: invalid_catalog_name (no such database)
+  } finally {
+    await probe.end().catch(() => {});
+  }
+  const admin = new pg.Client({ connectionString: withDatabase(url, 'postgres') });
+  await admin.connect();
+  try {
+    const name = databaseName(url).replace(/"/g, '""');
+    await admin.query(`CREATE DATABASE "${name}" TEMPLATE template0 ENCODING 'UTF8' LC_COLLATE 'C' LC_CTYPE 'C'`);
+  } catch (e) {
+    if ((e as { code?: string }).code !== '42P04') throw e; // 42P04: created meanwhile by another process
+  } finally {
+    await admin.end();
+  }
+}
