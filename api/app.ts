@@ -58,7 +58,7 @@ import schedulingRoutes from './routes/scheduling';
 import cadRoutes from './routes/cadFiles';
 import { CadWaits } from './conversion/CadWaits';
 import type { CadConverter } from './conversion/cadComponents';
-import { defaultCadConverter } from './conversion/cadConverter';
+import { inProcessCadAdder, workerCadAdder } from './conversion/cadAdders';
 import { ProjectUpdateScheduler, type SchedulerClock } from './scheduling/ProjectUpdateScheduler';
 
 /** A registered route and its access rule (the authorization matrix test reads these). */
@@ -98,7 +98,7 @@ export async function buildApp(
     logger?: boolean;
     /** Overrides where conversions run (tests gate it). */
     runner?: ConversionRunner;
-    /** Overrides the converter of CAD files (default api/conversion/cadConverter.ts). */
+    /** Overrides the converter of CAD files (then run in the calling thread; default api/cad/convertCad.ts). */
     cadConverter?: CadConverter;
     /** Serve the built UI from config.uiDir with the history-mode fallback (server.ts). */
     serveUi?: boolean;
@@ -136,7 +136,13 @@ export async function buildApp(
       options.runner ??
         (config.useWorkerThreads ? workerRunner(undefined, config.convertWorkerMemoryMb) : inProcessRunner()),
       () => settings.conversion(),
-      { waits: cadWaits, convert: options.cadConverter ?? defaultCadConverter },
+      {
+        waits: cadWaits,
+        adder:
+          config.useWorkerThreads && !options.cadConverter
+            ? workerCadAdder(config.convertWorkerMemoryMb)
+            : inProcessCadAdder(options.cadConverter),
+      },
     ),
     cadWaits,
     revisionCache: new RevisionCache(4),

@@ -21,7 +21,7 @@ import type { ProjectStore } from '../projects/ProjectStore';
 import type { ConversionConfig } from '../contract/settings';
 import type { ConvertOutput } from './convertFile';
 import { readCadFiles } from './cadFiles';
-import { addCadComponents, type CadConverter } from './cadComponents';
+import type { CadAdder } from './cadAdders';
 import type { CadWaits } from './CadWaits';
 import type { ConversionRunner } from './runners';
 
@@ -63,10 +63,10 @@ interface Active {
   waitingForCadFiles: boolean;
 }
 
-/** The CAD step of conversions: where paused conversions wait, and the converter of one CAD file. */
+/** The CAD step of conversions: where paused conversions wait, and where the components are added. */
 export interface CadStep {
   waits: CadWaits;
-  convert: CadConverter;
+  adder: CadAdder;
 }
 
 /** Share of the progress the model's own conversion gets when CAD components follow. */
@@ -312,6 +312,7 @@ export class ConversionManager {
       await this.finish(a, ConversionStatus.Canceled, 'The server stopped', null);
     }
     await this.runner.close();
+    await this.cad?.adder.close();
   }
 
   private byId(id: string): Active | undefined {
@@ -458,19 +459,15 @@ export class ConversionManager {
       }
     }
     this.report(a, MODEL_SHARE_WITH_CAD, 'Converting the CAD components');
-    const added = await addCadComponents(
-      tmpDir,
-      a.projectName,
-      files,
-      cad.waits.cadDir(a.projectName),
-      cad.convert,
-      a.abort.signal,
+    const added = await cad.adder.run(
+      { dir: tmpDir, modelName: a.projectName, files, cadDir: cad.waits.cadDir(a.projectName) },
       (done, total) =>
         this.report(
           a,
           MODEL_SHARE_WITH_CAD + ((1 - MODEL_SHARE_WITH_CAD) * done) / total,
           'Converting the CAD components',
         ),
+      a.abort.signal,
     );
     return {
       ...output,
