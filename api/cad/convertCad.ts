@@ -13,8 +13,8 @@
 import { availableParallelism } from 'node:os';
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
-import { Piscina } from 'piscina';
-import { tsxExecArgv } from '../../engine/node/tsxExecArgv';
+import type { Piscina } from 'piscina';
+import { threadPool } from '../threadPool';
 import type { CadTask, CadTaskResult } from './cadTask';
 import { occtWasm } from './occtWasm';
 import { cadFormatOf, OCCT_FORMATS } from './formats';
@@ -46,22 +46,7 @@ const WORKERS = {
 const maxThreads = Math.max(1, Math.floor(availableParallelism() / 2));
 
 function newPool(worker: string, heapMb: number, threads: number): Piscina {
-  const pool = new Piscina({
-    filename: worker,
-    minThreads: 0,
-    maxThreads: threads,
-    idleTimeout: 30_000,
-    resourceLimits: {
-      maxOldGenerationSizeMb: heapMb,
-      maxYoungGenerationSizeMb: Math.min(64, Math.max(8, heapMb / 8)),
-    },
-    execArgv: tsxExecArgv(),
-  });
-  // A thread that dies outside a task is replaced by the pool; its 'error' must not stop the server.
-  pool.on('error', (e: unknown) => {
-    console.error(`CAD conversion thread failed: ${e instanceof Error ? e.message : String(e)}`);
-  });
-  return pool;
+  return threadPool(worker, { maxThreads: threads, memoryMb: heapMb, what: 'CAD conversion' });
 }
 
 /** Shared pools of the mesh formats (read in JavaScript), by heap bound. */

@@ -9,8 +9,7 @@
 import { createHash } from 'node:crypto';
 import { mkdir, readFile, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { Piscina } from 'piscina';
-import { tsxExecArgv } from '../../engine/node/tsxExecArgv';
+import { threadPool } from '../threadPool';
 import { COMPARE_FORMAT, type CompareResponse } from '../contract/compare';
 import type { ProjectStore, RevisionRow } from '../projects/ProjectStore';
 import { type CompareTask, computeComparison } from './computeComparison';
@@ -31,16 +30,10 @@ export function inProcessCompareRunner(): CompareRunner {
  * the decoded geometry of two large revisions never burdens the thread that answers requests.
  */
 export function workerCompareRunner(maxThreads = 1, memoryMb = 4096): CompareRunner {
-  const pool = new Piscina({
-    filename: new URL('../../workers/compare.worker.ts', import.meta.url).href,
-    minThreads: 0,
+  const pool = threadPool(new URL('../../workers/compare.worker.ts', import.meta.url).href, {
     maxThreads,
-    idleTimeout: 30_000,
-    resourceLimits: { maxOldGenerationSizeMb: memoryMb },
-    execArgv: tsxExecArgv(),
-  });
-  pool.on('error', (e: unknown) => {
-    console.error(`Comparison thread failed: ${e instanceof Error ? e.message : String(e)}`);
+    memoryMb,
+    what: 'Comparison',
   });
   return {
     run: (task) => pool.run(task) as Promise<CompareResponse>,

@@ -5,9 +5,8 @@
  * files themselves are converted by api/cad/convertCad.ts in its own bounded threads either way.
  */
 import { MessageChannel } from 'node:worker_threads';
-import { Piscina } from 'piscina';
+import { threadPool } from '../threadPool';
 import type { RequiredCadFile } from '../../engine/ocx/cadRefs';
-import { tsxExecArgv } from '../../engine/node/tsxExecArgv';
 import { convertCadFile } from '../cad/convertCad';
 import { addCadComponents, type CadComponentsResult, type CadConverter } from './cadComponents';
 
@@ -42,16 +41,10 @@ export function inProcessCadAdder(convert: CadConverter = convertCadFile): CadAd
  * most `maxThreads` at once.
  */
 export function workerCadAdder(memoryMb: number, maxThreads = 1): CadAdder {
-  const pool = new Piscina({
-    filename: new URL('../../workers/cadComponents.worker.ts', import.meta.url).href,
-    minThreads: 0,
+  const pool = threadPool(new URL('../../workers/cadComponents.worker.ts', import.meta.url).href, {
     maxThreads,
-    idleTimeout: 30_000,
-    resourceLimits: { maxOldGenerationSizeMb: memoryMb },
-    execArgv: tsxExecArgv(),
-  });
-  pool.on('error', (e: unknown) => {
-    console.error(`CAD components thread failed: ${e instanceof Error ? e.message : String(e)}`);
+    memoryMb,
+    what: 'CAD components',
   });
   return {
     async run(task, onFile, signal) {

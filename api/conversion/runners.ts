@@ -4,8 +4,7 @@
  */
 import { MessageChannel } from 'node:worker_threads';
 import { availableParallelism } from 'node:os';
-import { Piscina } from 'piscina';
-import { tsxExecArgv } from '../../engine/node/tsxExecArgv';
+import { threadPool } from '../threadPool';
 import { convertFile, type ConvertOutput, type ConvertProgress, type ConvertTask } from './convertFile';
 
 /** Runs one conversion; rejects with an AbortError when `signal` aborts. */
@@ -37,21 +36,10 @@ export function workerRunner(
   maxThreads = Math.max(1, Math.floor(availableParallelism() / 2)),
   memoryMb = DEFAULT_WORKER_MEMORY_MB,
 ): ConversionRunner {
-  const pool = new Piscina({
-    filename: new URL('../../workers/convert.worker.ts', import.meta.url).href,
-    minThreads: 0,
+  const pool = threadPool(new URL('../../workers/convert.worker.ts', import.meta.url).href, {
     maxThreads,
-    idleTimeout: 30_000,
-    resourceLimits: {
-      maxOldGenerationSizeMb: memoryMb,
-      maxYoungGenerationSizeMb: Math.min(64, Math.max(8, memoryMb / 8)),
-    },
-    execArgv: tsxExecArgv(),
-  });
-  // A thread that dies outside a task (its heap limit hit while starting) is replaced by the pool; the
-  // 'error' event must not become an uncaught exception that stops the server.
-  pool.on('error', (e: unknown) => {
-    console.error(`Conversion thread failed: ${e instanceof Error ? e.message : String(e)}`);
+    memoryMb,
+    what: 'Conversion',
   });
   return {
     async run(task, onProgress, signal) {

@@ -4,35 +4,25 @@
  * against the compartments written in the OCX file; on NAPA-OCX_M1 (no arrangement) hasArrangement false,
  * which the viewer turns into 'The project doesn't have a compartment arrangement defined'.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import * as v from 'valibot';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PurposeColorsResponseSchema } from '../../api/contract';
 import { purposeColor } from '../../engine/section/purposeColors';
-import { writeShipOcx } from '../../tools/generator';
-import { bearer, makeApp, signUp, type TestApp, uploadFile, uploadSample } from './helpers';
+import { bearer, makeApp, signUp, type TestApp, uploadGeneratedShip, uploadSample } from './helpers';
 
 let t: TestApp;
 let token: string;
-let dir: string;
 let shipText: string;
 
 beforeAll(async () => {
   t = await makeApp();
   token = await signUp(t.app, 'admin@yard.com', { admin: true });
-  dir = mkdtempSync(path.join(os.tmpdir(), 'keelson-purpose-'));
-  const file = path.join(dir, 'ARR.3docx');
-  await writeShipOcx(file, { targetParts: 1000, compartments: true });
-  shipText = readFileSync(file, 'utf8');
-  await uploadFile(t, token, 'ARR.3docx', shipText);
+  shipText = await uploadGeneratedShip(t, token, 'ARR.3docx', { targetParts: 1000, compartments: true });
   await uploadSample(t, token, 'NAPA-OCX_M1');
 });
 
 afterAll(async () => {
   await t?.close();
-  if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
 const purposeColors = (modelName: string) =>

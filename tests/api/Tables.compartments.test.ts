@@ -3,34 +3,24 @@
  * compartment arrangement, one row per compartment with the purpose, volume and centre of gravity the OCX
  * file writes (read from its text here); a model without compartments has no Compartments table.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import * as v from 'valibot';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TableSchema, TableTypesResponseSchema } from '../../api/contract';
-import { writeShipOcx } from '../../tools/generator';
-import { bearer, makeApp, signUp, type TestApp, uploadFile, uploadSample } from './helpers';
+import { bearer, makeApp, signUp, type TestApp, uploadGeneratedShip, uploadSample } from './helpers';
 
 let t: TestApp;
 let token: string;
-let dir: string;
 let shipText: string;
 
 beforeAll(async () => {
   t = await makeApp();
   token = await signUp(t.app, 'admin@yard.com', { admin: true });
-  dir = mkdtempSync(path.join(os.tmpdir(), 'keelson-tables-'));
-  const file = path.join(dir, 'ARR.3docx');
-  await writeShipOcx(file, { targetParts: 1000, compartments: true });
-  shipText = readFileSync(file, 'utf8');
-  await uploadFile(t, token, 'ARR.3docx', shipText);
+  shipText = await uploadGeneratedShip(t, token, 'ARR.3docx', { targetParts: 1000, compartments: true });
   await uploadSample(t, token, 'NAPA-OCX_M1');
 }, 120_000);
 
 afterAll(async () => {
   await t?.close();
-  if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
 const get = (u: string) => t.app.inject({ url: u, headers: bearer(token) });

@@ -7,6 +7,7 @@ import * as v from 'valibot';
 import { expect } from 'vitest';
 import { buildApp } from '../../api/app';
 import { UploadResponseSchema } from '../../api/contract';
+import { type ShipOptions, writeShipOcx } from '../../tools/generator';
 import { loadConfig, type ServerConfig } from '../../api/config';
 import type { ConversionRunner } from '../../api/conversion/runners';
 
@@ -163,4 +164,26 @@ export function multipartFiles(
     payload: Buffer.concat([...parts, Buffer.from(`--${boundary}--\r\n`)]),
     headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
   };
+}
+
+/**
+ * Writes a generated ship (tools/generator `writeShipOcx`, `options`) into a temporary directory, uploads it as
+ * `fileName` and removes the directory. @returns the OCX text uploaded.
+ */
+export async function uploadGeneratedShip(
+  t: TestApp,
+  token: string,
+  fileName: string,
+  options: ShipOptions,
+): Promise<string> {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'keelson-ship-'));
+  try {
+    const file = path.join(dir, fileName);
+    await writeShipOcx(file, options);
+    const text = readFileSync(file, 'utf8');
+    await uploadFile(t, token, fileName, text);
+    return text;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }

@@ -7,39 +7,11 @@ import { describe, expect, it } from 'vitest';
 import type { PartMesh } from '../../../engine/model/types';
 import { decodeChunkPositions, decodeScenePackage } from '../../../engine/package/reader';
 import { appendToScenePackage, concatFrames, encodeScenePackage } from '../../../engine/package/writer';
+import { boxMesh } from '../scene/sceneFixtures';
 
-/** An axis-aligned box of 12 triangles from (x0,y0,z0) to (x1,y1,z1), mm. */
-function box(object: number, [x0, y0, z0, x1, y1, z1]: number[]): PartMesh {
-  const positions = new Float32Array([
-    x0,
-    y0,
-    z0,
-    x1,
-    y0,
-    z0,
-    x1,
-    y1,
-    z0,
-    x0,
-    y1,
-    z0,
-    x0,
-    y0,
-    z1,
-    x1,
-    y0,
-    z1,
-    x1,
-    y1,
-    z1,
-    x0,
-    y1,
-    z1,
-  ]);
-  // biome-ignore format: the 12 triangles of a box, two per face
-  const indices = new Uint32Array([0,2,1, 0,3,2, 4,5,6, 4,6,7, 0,1,5, 0,5,4, 1,2,6, 1,6,5, 2,3,7, 2,7,6, 3,0,4, 3,4,7]);
-  return { object, positions, normals: null, indices, edges: null };
-}
+/** An axis-aligned box part from (x0,y0,z0) to (x1,y1,z1), mm. */
+const box = (object: number, [x0, y0, z0, x1, y1, z1]: number[]): PartMesh =>
+  boxMesh(object, [x0, y0, z0], [x1, y1, z1]);
 
 describe('appendToScenePackage', () => {
   const steel = [box(0, [0, 0, 0, 1000, 500, 200]), box(1, [0, 0, 200, 1000, 500, 400])];
