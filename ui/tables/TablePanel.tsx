@@ -8,6 +8,7 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import { type PointerEvent as ReactPointerEvent, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { useSnapshot } from 'valtio';
 import type { Table } from '../../api/contract';
+import { startDrag } from '../components/pointerDrag';
 import { StrokeIcon } from '../components/StrokeIcon';
 import { type PanelRect, clampTableRect, columnHeader, formatCell } from '../logic/tableView';
 import {
@@ -40,25 +41,6 @@ function useAreaSize(ref: React.RefObject<HTMLDivElement | null>): { width: numb
     return () => ro.disconnect();
   }, [ref]);
   return size;
-}
-
-/** Drags from a pointer-down: `apply` gets the pointer's movement since the press (px). */
-function startDrag(e: ReactPointerEvent, apply: (dx: number, dy: number) => void): void {
-  if (e.button !== 0) return;
-  e.preventDefault();
-  const el = e.currentTarget as HTMLElement;
-  const x0 = e.clientX;
-  const y0 = e.clientY;
-  el.setPointerCapture(e.pointerId);
-  const move = (ev: PointerEvent) => apply(ev.clientX - x0, ev.clientY - y0);
-  const up = () => {
-    el.removeEventListener('pointermove', move);
-    el.removeEventListener('pointerup', up);
-    el.removeEventListener('pointercancel', up);
-  };
-  el.addEventListener('pointermove', move);
-  el.addEventListener('pointerup', up);
-  el.addEventListener('pointercancel', up);
 }
 
 function TableGrid({ table, order }: { table: Table; order: readonly number[] }) {

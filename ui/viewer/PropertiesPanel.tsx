@@ -12,6 +12,7 @@
 import { useEffect, useLayoutEffect, useRef, useState, type PointerEvent as ReactPointerEvent } from 'react';
 import { useSnapshot } from 'valtio';
 import { ObjectStatusRow } from '../approval/ObjectStatusRow';
+import { startDrag } from '../components/pointerDrag';
 import { PropertiesComparison, comparisonHeaders } from '../compare/PropertiesComparison';
 import { formatPropertyValue, PROPERTY_BY_NAME } from '../../engine/model/properties';
 import { DEFAULT_PANEL_POSITION, placePanel, type Rect } from '../logic/propertyPanelPlacement';
@@ -125,21 +126,10 @@ export function PropertiesPanel({ modelName }: { modelName: string }) {
     ? placePanel(panelState.position ?? DEFAULT_PANEL_POSITION, PANEL_WIDTH, area, area.avoid)
     : { ...DEFAULT_PANEL_POSITION, maxHeight: undefined };
 
-  const startDrag = (e: ReactPointerEvent<HTMLElement>) => {
-    if (e.button !== 0 || (e.target as HTMLElement).closest('button, select, a, input')) return;
-    const header = e.currentTarget;
-    header.setPointerCapture(e.pointerId);
-    const from = { x: e.clientX, y: e.clientY, left: place.left, top: place.top };
-    const move = (ev: PointerEvent) =>
-      movePropertiesPanel({ left: from.left + ev.clientX - from.x, top: from.top + ev.clientY - from.y });
-    const end = () => {
-      header.removeEventListener('pointermove', move);
-      header.removeEventListener('pointerup', end);
-      header.removeEventListener('pointercancel', end);
-    };
-    header.addEventListener('pointermove', move);
-    header.addEventListener('pointerup', end);
-    header.addEventListener('pointercancel', end);
+  const dragHeader = (e: ReactPointerEvent<HTMLElement>) => {
+    if ((e.target as HTMLElement).closest('button, select, a, input')) return;
+    const from = { left: place.left, top: place.top };
+    startDrag(e, (dx, dy) => movePropertiesPanel({ left: from.left + dx, top: from.top + dy }));
   };
 
   return (
@@ -155,7 +145,7 @@ export function PropertiesPanel({ modelName }: { modelName: string }) {
       <header
         data-testid="properties-header"
         className="cursor-move touch-none border-b border-slate-200 bg-slate-50 px-4 py-2.5 select-none"
-        onPointerDown={startDrag}
+        onPointerDown={dragHeader}
       >
         <div className="flex items-start gap-2">
           <div className="min-w-0 flex-1">
