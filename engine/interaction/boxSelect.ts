@@ -150,7 +150,6 @@ export function boxSelect(
     ry1 = Math.max(rect.y0, rect.y1);
   const margin = 1e-6 * (1 + view.width + view.height + Math.abs(rx0) + Math.abs(rx1) + Math.abs(ry0) + Math.abs(ry1));
   const out: number[] = [];
-  const straddling: number[] = [];
   const s = new Float64Array(2);
   const b = src.bounds;
   const { order, boxes, start, count, child } = tree;
@@ -175,19 +174,16 @@ export function boxSelect(
       if (!src.eligible(id)) continue;
       const cls = classifyBox(view, b, id * 6, rx0, ry0, rx1, ry1, 0, s);
       if (cls === BoxClass.Contained) out.push(id);
-      else if (cls === BoxClass.Partial) straddling.push(id);
+      else if (
+        cls === BoxClass.Partial &&
+        (mode === 'inside'
+          ? allVerticesInside(src, id, view, rx0, ry0, rx1, ry1)
+          : anyTriangleTouches(src, id, view, rx0, ry0, rx1, ry1))
+      )
+        out.push(id);
     }
   }
-  // Triangles in id order: objects' geometry lies in id order, so this walks memory forward.
-  const partial = Int32Array.from(straddling).sort();
-  for (const id of partial)
-    if (
-      mode === 'inside'
-        ? allVerticesInside(src, id, view, rx0, ry0, rx1, ry1)
-        : anyTriangleTouches(src, id, view, rx0, ry0, rx1, ry1)
-    )
-      out.push(id);
-  return Array.from(Int32Array.from(out).sort());
+  return out.sort((x, y) => x - y);
 }
 
 function allVerticesInside(

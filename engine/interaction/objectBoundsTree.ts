@@ -67,13 +67,7 @@ export function buildObjectBoundsTree(bounds: Float64Array, objectCount: number)
         if (c > c1[a]) c1[a] = c;
       }
     }
-    const o6 = node * 6;
-    boxes[o6] = x0;
-    boxes[o6 + 1] = y0;
-    boxes[o6 + 2] = z0;
-    boxes[o6 + 3] = x1;
-    boxes[o6 + 4] = y1;
-    boxes[o6 + 5] = z1;
+    boxes.set([x0, y0, z0, x1, y1, z1], node * 6);
     if (hi - lo <= BOUNDS_TREE_LEAF) continue;
     const ext = [c1[0] - c0[0], c1[1] - c0[1], c1[2] - c0[2]];
     const axis = ext[0] >= ext[1] && ext[0] >= ext[2] ? 0 : ext[1] >= ext[2] ? 1 : 2;
@@ -89,14 +83,14 @@ export function buildObjectBoundsTree(bounds: Float64Array, objectCount: number)
 
 /** Reorders `order[lo..hi]` so that `order[nth]` has its sorted place by box centre on `axis` (quickselect). */
 function selectNth(order: Int32Array, lo: number, hi: number, nth: number, b: Float64Array, axis: number): void {
+  const key = (k: number) => b[order[k] * 6 + axis] + b[order[k] * 6 + axis + 3];
   while (hi > lo) {
-    const pm = order[(lo + hi) >> 1] * 6 + axis;
-    const pivot = b[pm] + b[pm + 3];
+    const pivot = key((lo + hi) >> 1);
     let i = lo,
       j = hi;
     while (i <= j) {
-      while (b[order[i] * 6 + axis] + b[order[i] * 6 + axis + 3] < pivot) i++;
-      while (b[order[j] * 6 + axis] + b[order[j] * 6 + axis + 3] > pivot) j--;
+      while (key(i) < pivot) i++;
+      while (key(j) > pivot) j--;
       if (i <= j) {
         const t = order[i];
         order[i] = order[j];
