@@ -3,13 +3,10 @@
  * right-to-left selects touching ones"). Pure kernels, no three.js, tested in Node:
  * - `boxSelectMode`: the drag direction decides the mode;
  * - `projectToScreen`: world mm → canvas CSS px through a column-major view-projection matrix;
- * - `boxSelect`: a query over a hierarchy of the objects' boxes (objectBoundsTree.ts) that decides whole
- *   subtrees on their projected bounds (8 corners) and tests an object's triangles only when its own bounds
- *   are inconclusive (inside mode: every vertex inside; touch mode: a triangle overlaps the rectangle, by
- *   the separating-axis test).
+ * - `boxSelect`: tests every eligible object first on its projected bounds (8 corners) and only when that
+ *   is inconclusive on its triangles (inside mode: every vertex inside; touch mode: a triangle overlaps the
+ *   rectangle, by the separating-axis test).
  */
-
-import { buildObjectBoundsTree, type ObjectBoundsTree } from './objectBoundsTree';
 
 /** Screen rectangle in CSS px (any corner order). */
 export interface ScreenRect {
@@ -64,73 +61,8 @@ export interface BoxSelectSource {
   forEachTriangle(id: number, fn: (tri: Float64Array) => boolean): void;
 }
 
-/** How an object's (or a hierarchy node's) world box projects against the rectangle. */
-const BoxClass = {
-  /** A corner is behind the camera: undecided for a node, skipped for an object. */
-  Behind: 0,
-  Disjoint: 1,
-  Contained: 2,
-  /** The projected box straddles the rectangle's edge: the triangles decide. */
-  Partial: 3,
-} as const;
-type BoxClass = (typeof BoxClass)[keyof typeof BoxClass];
-
 /**
- * Classifies the world box at `b[o..o+6)` by the screen extent of its 8 projected corners against the
- * rectangle shrunk (Contained) or grown (Disjoint) by `margin` px. A node is decided with a margin so
- * rounding in the projection of its objects' corners cannot flip what they would decide on their own.
- */
-function classifyBox(
-  view: ScreenProjection,
-  b: ArrayLike<number>,
-  o: number,
-  rx0: number,
-  ry0: number,
-  rx1: number,
-  ry1: number,
-  margin: number,
-  s: Float64Array,
-): BoxClass {
-  let sx0 = Infinity,
-    sy0 = Infinity,
-    sx1 = -Infinity,
-    sy1 = -Infinity;
-  for (let c = 0; c < 8; c++) {
-    if (!projectToScreen(view, b[o + (c & 1 ? 3 : 0)], b[o + (c & 2 ? 4 : 1)], b[o + (c & 4 ? 5 : 2)], s))
-      return BoxClass.Behind;
-    if (s[0] < sx0) sx0 = s[0];
-    if (s[0] > sx1) sx1 = s[0];
-    if (s[1] < sy0) sy0 = s[1];
-    if (s[1] > sy1) sy1 = s[1];
-  }
-  if (sx1 < rx0 - margin || sx0 > rx1 + margin || sy1 < ry0 - margin || sy0 > ry1 + margin) return BoxClass.Disjoint;
-  if (sx0 >= rx0 + margin && sx1 <= rx1 - margin && sy0 >= ry0 + margin && sy1 <= ry1 - margin)
-    return BoxClass.Contained;
-  return BoxClass.Partial;
-}
-
-/** True when every corner of the node's box is in front of the camera by more than rounding. */
-function nodeInFront(view: ScreenProjection, b: ArrayLike<number>, o: number): boolean {
-  const m = view.matrix;
-  let minW = Infinity,
-    maxW = 0;
-  for (let c = 0; c < 8; c++) {
-    const x = b[o + (c & 1 ? 3 : 0)],
-      y = b[o + (c & 2 ? 4 : 1)],
-      z = b[o + (c & 4 ? 5 : 2)];
-    const w = m[3] * x + m[7] * y + m[11] * z + m[15];
-    if (w < minW) minW = w;
-    if (Math.abs(w) > maxW) maxW = Math.abs(w);
-  }
-  return minW > 1e-9 * maxW;
-}
-
-/**
- * Object ids selected by a screen rectangle, ascending: in 'inside' mode the objects whose every vertex
- * projects inside it, in 'touch' mode those with a triangle overlapping it; objects with a box corner
- * behind the camera are never selected. A frustum query over `tree` (built from `src.bounds`; built here
- * when not given): subtrees whose projected box is disjoint from the rectangle are skipped, subtrees
- * contained in it are taken whole, and only objects straddling its edge are tested on their triangles.
+ * Object ids selected by a screen rectangle, ascending.
  * @throws Error when the rectangle or the canvas size is not finite/positive.
  */
 export function boxSelect(
@@ -138,7 +70,6 @@ export function boxSelect(
   rect: ScreenRect,
   mode: BoxSelectMode,
   view: ScreenProjection,
-  tree: ObjectBoundsTree = buildObjectBoundsTree(src.bounds, src.objectCount),
 ): number[] {
   for (const v of [rect.x0, rect.y0, rect.x1, rect.y1])
     if (!Number.isFinite(v)) throw new Error('boxSelect: rectangle is not finite');
@@ -148,46 +79,43 @@ export function boxSelect(
     rx1 = Math.max(rect.x0, rect.x1);
   const ry0 = Math.min(rect.y0, rect.y1),
     ry1 = Math.max(rect.y0, rect.y1);
-  const margin = 1e-6 * (1 + view.width + view.height + Math.abs(rx0) + Math.abs(rx1) + Math.abs(ry0) + Math.abs(ry1));
   const out: number[] = [];
-  const straddling: number[] = [];
   const s = new Float64Array(2);
   const b = src.bounds;
-  const { order, boxes, start, count, child } = tree;
-  const stack: number[] = tree.nodeCount > 0 && count[0] > 0 ? [0] : [];
-  while (stack.length > 0) {
-    const node = stack.pop() as number;
-    if (nodeInFront(view, boxes, node * 6)) {
-      const cls = classifyBox(view, boxes, node * 6, rx0, ry0, rx1, ry1, margin, s);
-      if (cls === BoxClass.Disjoint) continue;
-      if (cls === BoxClass.Contained) {
-        for (let k = start[node], e = start[node] + count[node]; k < e; k++)
-          if (src.eligible(order[k])) out.push(order[k]);
-        continue;
+  for (let id = 0; id < src.objectCount; id++) {
+    const o = id * 6;
+    if (!(b[o] <= b[o + 3]) || !src.eligible(id)) continue;
+    // Screen extent of the 8 corners of the world box (contains the object's projection).
+    let sx0 = Infinity,
+      sy0 = Infinity,
+      sx1 = -Infinity,
+      sy1 = -Infinity,
+      behind = false;
+    for (let c = 0; c < 8; c++) {
+      if (!projectToScreen(view, b[o + (c & 1 ? 3 : 0)], b[o + (c & 2 ? 4 : 1)], b[o + (c & 4 ? 5 : 2)], s)) {
+        behind = true;
+        break;
       }
+      if (s[0] < sx0) sx0 = s[0];
+      if (s[0] > sx1) sx1 = s[0];
+      if (s[1] < sy0) sy0 = s[1];
+      if (s[1] > sy1) sy1 = s[1];
     }
-    if (child[node] >= 0) {
-      stack.push(child[node], child[node] + 1);
+    if (behind) continue;
+    if (sx1 < rx0 || sx0 > rx1 || sy1 < ry0 || sy0 > ry1) continue; // disjoint
+    const contained = sx0 >= rx0 && sx1 <= rx1 && sy0 >= ry0 && sy1 <= ry1;
+    if (contained) {
+      out.push(id);
       continue;
     }
-    for (let k = start[node], e = start[node] + count[node]; k < e; k++) {
-      const id = order[k];
-      if (!src.eligible(id)) continue;
-      const cls = classifyBox(view, b, id * 6, rx0, ry0, rx1, ry1, 0, s);
-      if (cls === BoxClass.Contained) out.push(id);
-      else if (cls === BoxClass.Partial) straddling.push(id);
-    }
-  }
-  // Triangles in id order: objects' geometry lies in id order, so this walks memory forward.
-  const partial = Int32Array.from(straddling).sort();
-  for (const id of partial)
     if (
       mode === 'inside'
         ? allVerticesInside(src, id, view, rx0, ry0, rx1, ry1)
         : anyTriangleTouches(src, id, view, rx0, ry0, rx1, ry1)
     )
       out.push(id);
-  return Array.from(Int32Array.from(out).sort());
+  }
+  return out;
 }
 
 function allVerticesInside(

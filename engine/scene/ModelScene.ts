@@ -7,7 +7,6 @@
 import { Group, Vector3, type Box3, type Plane, type Ray } from 'three';
 import type { EngineObjectTable, SelectionItem } from '../EngineApi';
 import { boxSelect, type BoxSelectMode, type ScreenProjection, type ScreenRect } from '../interaction/boxSelect';
-import { buildObjectBoundsTree, type ObjectBoundsTree } from '../interaction/objectBoundsTree';
 import { cullBoxes } from './culling';
 import type { Box3Tuple } from '../model/types';
 import type { SceneChunk, SceneHeader } from '../package/types';
@@ -224,17 +223,6 @@ export class ModelScene {
     }
   }
 
-  /** The hierarchy of the object bounds, rebuilt when a chunk has grown them since the last query. */
-  private boundsTree(): ObjectBoundsTree {
-    if (!this.tree || this.treeChunks !== this.chunks.length) {
-      this.tree = buildObjectBoundsTree(this.objectBounds, this.nodeCount);
-      this.treeChunks = this.chunks.length;
-    }
-    return this.tree;
-  }
-  private tree: ObjectBoundsTree | null = null;
-  private treeChunks = 0;
-
   /**
    * Box selection (viewer.md §4): visible objects inside (left-to-right) or touched by (right-to-left) the
    * screen rectangle, mapped to the selectable node of the mode, each once, in ascending id order.
@@ -255,7 +243,6 @@ export class ModelScene {
       rect,
       mode,
       view,
-      this.boundsTree(),
     );
     return [...new Set(ids.map((i) => this.selectableNode(i, selectionMode)))].sort((a, b) => a - b);
   }
