@@ -17,7 +17,7 @@
  */
 import * as v from 'valibot';
 import { requiredString, viewerIdParam } from './common';
-import { revisionParam } from './models';
+import { PointMSchema, revisionParam } from './models';
 
 /** Most names one call may ask for. */
 export const MAX_SURFACE_OBJECT_NAMES = 2000;
@@ -41,8 +41,6 @@ export const SurfaceObjectsBodySchema = v.pipe(
   ),
   v.maxLength(MAX_SURFACE_OBJECT_NAMES, `At most ${MAX_SURFACE_OBJECT_NAMES} object names per call`),
 );
-
-const PointMSchema = v.object({ x: v.number(), y: v.number(), z: v.number() });
 
 export const SurfaceParameterSchema = v.object({
   parameterType: v.picklist(['length', 'angle', 'horizontalLength', 'verticalLength', 'radius']),
