@@ -5,6 +5,7 @@
  * weight is never counted again through its children (a panel's W already sums its plates).
  */
 import { blockIndexOf, objectsOfBlock } from '../../engine/model/blocks';
+import { MassSum } from '../../engine/model/massSum';
 import {
   type BlockSystem,
   type ModelObject,
@@ -35,9 +36,7 @@ export function blockObjects(src: BlockSource, system: BlockSystem, k: number): 
  */
 export function figuresOf(src: BlockSource, members: readonly number[]): Omit<Block, 'name' | 'blockSystem'> {
   const inSet = new Set(members);
-  let weight = 0;
-  let cogWeight = 0;
-  const moment = [0, 0, 0];
+  const mass = new MassSum();
   const box = emptyBox();
   for (const i of members) {
     const o = src.objects[i];
@@ -51,17 +50,12 @@ export function figuresOf(src: BlockSource, members: readonly number[]): Omit<Bl
     const p = src.properties[i] ?? {};
     const w = num(p.W);
     if (w === null) continue;
-    weight += w;
-    const c = [num(p.XCG), num(p.YCG), num(p.ZCG)];
-    if (c[0] === null || c[1] === null || c[2] === null || w <= 0) continue;
-    cogWeight += w;
-    for (let a = 0; a < 3; a++) moment[a] += w * (c[a] as number);
+    mass.add(w, num(p.XCG), num(p.YCG), num(p.ZCG));
   }
   return {
     objectCount: members.length,
-    weight,
-    centerOfGravity:
-      cogWeight > 0 ? { x: moment[0] / cogWeight, y: moment[1] / cogWeight, z: moment[2] / cogWeight } : null,
+    weight: mass.weight,
+    centerOfGravity: mass.cog(),
     boundingBox: isBoxValid(box) ? boxToMetres(box) : null,
   };
 }

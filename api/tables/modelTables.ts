@@ -4,6 +4,7 @@
  * compartments. Values stay in the property store's units (m, t, m², m³; engine/model/properties.ts), which
  * are the API's; each column names its display unit.
  */
+import { MassSum } from '../../engine/model/massSum';
 import type { ObjectType, PropertyRecord } from '../../engine/model/types';
 import type { Table, TableCell, TableColumn, TableRow } from '../contract/tables';
 import type { RevisionData } from '../projects/RevisionCache';
@@ -58,11 +59,7 @@ export function weightTable(
 ): Table {
   interface Acc {
     objects: number[];
-    w: number;
-    wc: number;
-    mx: number;
-    my: number;
-    mz: number;
+    mass: MassSum;
   }
   const groups = new Map<string, Acc>();
   data.objects.forEach((o, i) => {
@@ -70,33 +67,27 @@ export function weightTable(
     const p = data.properties[i];
     const label = key(i) ?? NO_VALUE;
     let g = groups.get(label);
-    if (!g) groups.set(label, (g = { objects: [], w: 0, wc: 0, mx: 0, my: 0, mz: 0 }));
+    if (!g) groups.set(label, (g = { objects: [], mass: new MassSum() }));
     g.objects.push(i);
     const w = num(p, 'W');
-    if (w === null) return;
-    g.w += w;
-    const x = num(p, 'XCG'),
-      y = num(p, 'YCG'),
-      z = num(p, 'ZCG');
-    if (x === null || y === null || z === null) return;
-    g.wc += w;
-    g.mx += w * x;
-    g.my += w * y;
-    g.mz += w * z;
+    if (w !== null) g.mass.add(w, num(p, 'XCG'), num(p, 'YCG'), num(p, 'ZCG'));
   });
   const rows: TableRow[] = [...groups.entries()]
     .sort(([a], [b]) => natural(a, b))
-    .map(([label, g]) => ({
-      cells: {
-        group: label,
-        parts: g.objects.length,
-        weight: g.w,
-        xcg: g.wc > 0 ? g.mx / g.wc : null,
-        ycg: g.wc > 0 ? g.my / g.wc : null,
-        zcg: g.wc > 0 ? g.mz / g.wc : null,
-      },
-      objects: g.objects,
-    }));
+    .map(([label, g]) => {
+      const cog = g.mass.cog();
+      return {
+        cells: {
+          group: label,
+          parts: g.objects.length,
+          weight: g.mass.weight,
+          xcg: cog?.x ?? null,
+          ycg: cog?.y ?? null,
+          zcg: cog?.z ?? null,
+        },
+        objects: g.objects,
+      };
+    });
   return { name, type: 'Weights', columns: [col('group', keyHeader), ...MASS_COLUMNS], rows };
 }
 
