@@ -26,7 +26,7 @@ import authRoutes from './routes/auth';
 import oidcRoutes from './routes/oidc';
 import projectRoutes from './routes/projects';
 import modelRoutes from './routes/models';
-import instanceRoutes from './routes/instance';
+import instanceRoutes, { renewViewerHold } from './routes/instance';
 import referenceSystemRoutes from './routes/referenceSystem';
 import blockRoutes from './routes/blocks';
 import sectionRoutes from './routes/sections';
@@ -145,7 +145,7 @@ export async function buildApp(
       },
     ),
     cadWaits,
-    revisionCache: new RevisionCache(4),
+    revisionCache: new RevisionCache(4, config.webViewerTimeoutMin * 60_000),
     access: new ProjectAccess(db),
     notices: new UserNotices(),
     comments: new CommentStore(db, config.dataDir),
@@ -241,6 +241,7 @@ export async function buildApp(
   });
   // A lapsed licence refuses opening and adding models (after the access check: anonymous callers get 401).
   app.addHook('onRequest', licenseGuard(config));
+  app.addHook('onResponse', renewViewerHold(ctx));
 
   defineRoute(app, {
     method: 'GET',

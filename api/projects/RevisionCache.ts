@@ -9,6 +9,7 @@ import { readRevisionObjects, readRevisionProperties } from '../../engine/node/p
 import { decodeScenePackage } from '../../engine/package/reader';
 import { SectionIndex } from '../../engine/section/SectionIndex';
 import { blockSystemsFromRows } from '../../engine/model/blocks';
+import { ViewerHolds } from './viewerHolds';
 import type {
   BlockSystem,
   FrameTables,
@@ -44,11 +45,25 @@ export async function loadRevisionData(dir: string): Promise<RevisionData> {
   return { info: o.info, objects: o.objects, frames: o.frames, warnings: o.warnings, properties, byId, blockSystems };
 }
 
-/** A small LRU (default 4 revisions); concurrent loads of one key share one promise. */
+/**
+ * A small LRU (default 4 revisions); concurrent loads of one key share one promise. `viewers` tracks which
+ * viewers use which project, so a closing viewer drops the data only when it was the last one.
+ */
 export class RevisionCache {
   private readonly entries = new Map<string, Promise<RevisionData>>();
+  /** Viewers holding a project's cached data (maintenance/shutdown asks it before dropping). */
+  readonly viewers: ViewerHolds;
 
-  constructor(private readonly capacity = 4) {}
+  /**
+   * @param capacity revisions kept (parsed files; as many decoded geometries).
+   * @param viewerIdleMs a viewer silent for longer no longer holds its project (the viewer time-out), ms.
+   */
+  constructor(
+    private readonly capacity = 4,
+    viewerIdleMs = 15 * 60_000,
+  ) {
+    this.viewers = new ViewerHolds(viewerIdleMs);
+  }
 
   /** The parsed data of `dir` (absolute) whose row was last updated at `stamp`. */
   get(dir: string, stamp: string): Promise<RevisionData> {

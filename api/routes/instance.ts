@@ -6,7 +6,8 @@
  * GET .../maintenance/status, POST .../maintenance/shutdown, GET .../ship-model/purpose-colors; the steel and
  * ship-model data calls (quantities, directions) are in steelData.ts, registered with these.
  */
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { AppContext } from '../context';
 import { PROPERTY_CATALOGUE } from '../../engine/model/properties';
 import { purposeColor } from '../../engine/section/purposeColors';
 import { PurposeColorsQuerySchema, type PurposeColorsResponse } from '../contract/colouring';
@@ -162,8 +163,9 @@ export default async function instanceRoutes(app: FastifyInstance): Promise<void
   });
 
   // The viewer closes (viewer.md §7 "Instance lifecycle"): the server's per-revision resources are the
-  // RevisionCache's parsed files and geometry (no per-viewer state is kept); dropping them frees the memory
-  // and a later call of any viewer loads the revision again.
+  // RevisionCache's parsed files and geometry. They are dropped only when no other viewer of the project has
+  // used them within the viewer time-out (RevisionCache.viewers), so one viewer closing does not make the
+  // others reload; a later call of any viewer loads the revision again.
   defineRoute(app, {
     method: 'POST',
     url: `${base}/maintenance/shutdown`,
@@ -172,7 +174,33 @@ export default async function instanceRoutes(app: FastifyInstance): Promise<void
     handler: async ({ query: q }): Promise<ShutdownResponse> => {
       const name = normaliseProjectName(q.modelName);
       const row = await projects.revision(name, q.modelRevision);
-      return { released: app.ctx.revisionCache.drop(projects.revisionDir(row)) };
+      const cache = app.ctx.revisionCache;
+      return { released: cache.viewers.release(name, q.viewerId) ? cache.drop(projects.revisionDir(row)) : 0 };
     },
   });
+}
+
+/** The instance calls' prefix (viewer.md §7). */
+const INSTANCE_PREFIX = '/api/keelson-instance/';
+const SHUTDOWN_PATH = `${INSTANCE_PREFIX}maintenance/shutdown`;
+
+/**
+ * An app-wide onResponse hook: every successful instance call carrying `modelName` and `viewerId` (≤ 100
+ * characters, as the contract bounds it) renews that viewer's hold on the project's cached data
+ * (RevisionCache.viewers), so maintenance/shutdown of another viewer leaves it in place. Failed calls, and
+ * so projects the caller may not see, never register; the shutdown call itself ends the hold.
+ */
+export function renewViewerHold(ctx: AppContext) {
+  return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
+    if (reply.statusCode >= 400 || !request.url.startsWith(INSTANCE_PREFIX)) return;
+    if (request.url.startsWith(SHUTDOWN_PATH)) return;
+    const q = request.query as { modelName?: unknown; viewerId?: unknown } | undefined;
+    if (typeof q?.modelName !== 'string' || typeof q.viewerId !== 'string') return;
+    if (!q.viewerId || q.viewerId.length > 100) return;
+    try {
+      ctx.revisionCache.viewers.touch(normaliseProjectName(q.modelName), q.viewerId);
+    } catch {
+      // An invalid name was already refused by the call itself; nothing to hold.
+    }
+  };
 }

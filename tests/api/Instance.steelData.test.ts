@@ -7,7 +7,8 @@
  * - POST .../steel/stiffener-web-flange-directions and .../bracket-material-directions (OCX Inclination,
  *   bracket Plane3D normal and Offset);
  * - POST .../geometry/surface-normals-at-points (nearest surface of the revision's geometry);
- * - POST .../maintenance/shutdown (drops the cached revision; a later call loads it again).
+ * - POST .../maintenance/shutdown (drops the cached revision; a later call loads it again; not while another
+ *   viewer of the project still uses it).
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -330,5 +331,30 @@ describe('POST .../maintenance/shutdown', () => {
     expect(row.quantities.W).toBeCloseTo(1.01736, 9);
     const unknown = await shutdown('/api/keelson-instance/maintenance/shutdown?modelName=NOPE');
     expect(unknown.statusCode).toBe(404);
+  });
+
+  it('keeps the cached data while another viewer of the project still uses it', async () => {
+    const shutdown = (viewer: string) =>
+      t.app.inject({
+        method: 'POST',
+        url: `/api/keelson-instance/maintenance/shutdown?modelName=${m8}&viewerId=${viewer}`,
+        headers: bearer(token),
+      });
+    const call = (viewer: string) =>
+      post(`/api/keelson-instance/steel/quantities?modelName=${m8}&viewerId=${viewer}&qnts=W`, ['nplcid16']);
+    // The viewer of the test above ('v1') closes first, so only the two below hold the project.
+    await shutdown('v1');
+    expect((await call('viewer-a')).statusCode).toBe(200);
+    expect((await call('viewer-b')).statusCode).toBe(200);
+    expect(t.app.ctx.revisionCache.viewers.holders(m8.toUpperCase())).toBe(2);
+    // A closes: B still works with the data, nothing is dropped.
+    expect((await shutdown('viewer-a')).json()).toEqual({ released: 0 });
+    expect(t.app.ctx.revisionCache.viewers.holders(m8.toUpperCase())).toBe(1);
+    // B closes last: the data goes.
+    expect(v.parse(ShutdownResponseSchema, (await shutdown('viewer-b')).json()).released).toBeGreaterThan(0);
+    // A call for a project that does not exist registers nobody.
+    const none = await post('/api/keelson-instance/steel/quantities?modelName=NOPE&viewerId=viewer-c&qnts=W', ['x']);
+    expect(none.statusCode).toBe(404);
+    expect(t.app.ctx.revisionCache.viewers.holders('NOPE')).toBe(0);
   });
 });

@@ -73,6 +73,22 @@ export function authHeaders(): Record<string, string> {
   return t ? { Authorization: `Bearer ${t}` } : {};
 }
 
+/**
+ * This page's viewer id: every instance call carries it (viewer.md §7 `viewerId`), so the server knows which
+ * viewers use a project's cached data and one viewer's maintenance/shutdown does not drop it under another.
+ */
+export const VIEWER_ID: string = Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) =>
+  b.toString(16).padStart(2, '0'),
+).join('');
+
+const INSTANCE_PREFIX = '/api/keelson-instance/';
+
+/** `query` with this page's `viewerId` added for an instance call that does not name one. */
+export function withViewerId(path: string, query: Query | undefined): Query | undefined {
+  if (!path.startsWith(INSTANCE_PREFIX) || query?.viewerId != null) return query;
+  return { ...query, viewerId: VIEWER_ID };
+}
+
 /** Builds a path with its query string. */
 export function withQuery(path: string, query?: Query): string {
   if (!query) return path;
@@ -163,7 +179,7 @@ export async function request<S extends v.GenericSchema | null>(
   }
   let res: Response;
   try {
-    res = await fetch(withQuery(path, opts.query), { method, headers, body, signal: opts.signal });
+    res = await fetch(withQuery(path, withViewerId(path, opts.query)), { method, headers, body, signal: opts.signal });
   } catch (e) {
     if ((e as Error).name === 'AbortError') throw e;
     throw handleFailure(0, null, opts);
