@@ -16,7 +16,7 @@ import {
   TableTypesResponseSchema,
   UploadResponseSchema,
 } from '../../api/contract';
-import { bearer, makeApp, multipartFile, SAMPLES, signUp, type TestApp } from './helpers';
+import { bearer, makeApp, multipartFile, SAMPLES, signUp, type TestApp, uploadFile } from './helpers';
 
 const M8_TEXT = readFileSync(path.join(SAMPLES, 'NAPA-OCX_M8.3docx'), 'utf8');
 const P = 'M8TABLES';
@@ -205,6 +205,37 @@ describe('weight tables', () => {
     expect(table.columns.find((c) => c.name === 'weight')?.unit).toBe('t');
     expect(table.rows.length).toBeGreaterThan(3);
     expectWeightTable(table, (p) => p.block);
+  });
+
+  it('one block table per block system when the model has several, each grouped by its own blocks', async () => {
+    // M8 with a second design view: a copy of its view under other ids and the blocks renamed 'ALT-…'.
+    const start = M8_TEXT.indexOf('<ocx:DesignView');
+    const end = M8_TEXT.indexOf('</ocx:DesignView>') + '</ocx:DesignView>'.length;
+    const alt = M8_TEXT.slice(start, end)
+      .replace(/ id="([^"]*)"/g, ' id="$1_alt"')
+      .replace('name="OCX-MODEL8/A"', 'name="ALTERNATIVE"')
+      .replace(/<ocx:OccurrenceGroup([^>]*) name="([^"]*)"/g, '<ocx:OccurrenceGroup$1 name="ALT-$2"');
+    const name = await uploadFile(t, admin, 'TWOVIEWS.3docx', M8_TEXT.slice(0, end) + alt + M8_TEXT.slice(end));
+    const names = await get(
+      `/api/keelson-instance/table/names?${new URLSearchParams({ modelName: name, type: 'Weights' })}`,
+    );
+    expect(v.parse(TableNamesResponseSchema, names.json()).names.slice(0, 2)).toEqual([
+      'Weight by block (OCX-MODEL8/A)',
+      'Weight by block (ALTERNATIVE)',
+    ]);
+    const readOf = async (table: string) => {
+      const r = await get(`/api/keelson-instance/table/read?${new URLSearchParams({ modelName: name, name: table })}`);
+      expect(r.statusCode, r.body).toBe(200);
+      return v.parse(TableSchema, r.json());
+    };
+    expectWeightTable(await readOf('Weight by block (OCX-MODEL8/A)'), (p) => p.block);
+    expectWeightTable(await readOf('Weight by block (ALTERNATIVE)'), (p) =>
+      p.block === null ? null : `ALT-${p.block}`,
+    );
+    const plain = await get(
+      `/api/keelson-instance/table/read?${new URLSearchParams({ modelName: name, name: 'Weight by block' })}`,
+    );
+    expect(plain.statusCode).toBe(404);
   });
 
   it('per structure type and per material', async () => {
