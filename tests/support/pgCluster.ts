@@ -14,6 +14,8 @@ import { pgBinary } from '../../api/db/pgBinaries';
 export interface PgCluster {
   url: string;
   port: number;
+  /** Restarts the server (fast shutdown: open connections are ended), waiting until it accepts connections. */
+  restart(): void;
   stop(): void;
 }
 
@@ -77,6 +79,9 @@ export async function startPgCluster(): Promise<PgCluster> {
   return {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
     port,
+    restart() {
+      run('pg_ctl', ['-D', data, '-o', options, '-l', log, '-m', 'fast', '-w', '-t', '120', 'restart'], user, log);
+    },
     stop() {
       try {
         run('pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop'], user);

@@ -1,6 +1,7 @@
 /**
- * Starts a real Keelson server for browser tests: builds the UI once if dist/ui is missing or stale,
- * then runs `node --import tsx api/server.ts` on a free loopback port with a fresh DATA_DIR.
+ * Starts a real Keelson server for browser tests (and the API fault tests): builds the UI once if dist/ui
+ * is missing or stale (unless told not to), then runs `node --import tsx api/server.ts` on a free loopback
+ * port with a fresh DATA_DIR (or a given one).
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, statSync, readdirSync } from 'node:fs';
@@ -21,6 +22,14 @@ export interface RunningServer {
   halt: () => Promise<void>;
   /** Starts the process again on the same port and data directory (`env` added); resolves once it answers. */
   start: (env?: Record<string, string>) => Promise<void>;
+  /** Ends the process with SIGKILL (a crash: nothing is flushed or closed) and waits until it is gone. */
+  crash: () => Promise<void>;
+}
+
+/** How to start: `buildUi` false serves the API only (no Vite build); `dataDir` an existing directory to use. */
+export interface StartOptions {
+  buildUi?: boolean;
+  dataDir?: string;
 }
 
 function newestMtime(dir: string): number {
@@ -54,10 +63,10 @@ async function freePort(): Promise<number> {
 }
 
 /** Starts the server with `env` overrides; resolves once GET /api/config answers. */
-export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
-  ensureUiBuilt();
+export async function startServer(env: Record<string, string> = {}, opts: StartOptions = {}): Promise<RunningServer> {
+  if (opts.buildUi !== false) ensureUiBuilt();
   const port = await freePort();
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'keelson-browser-'));
+  const dataDir = opts.dataDir ?? mkdtempSync(path.join(tmpdir(), 'keelson-browser-'));
   const url = `http://127.0.0.1:${port}`;
   let log = '';
   let child: ChildProcess | null = null;
@@ -94,13 +103,21 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
   };
   const halt = async () => {
     const proc = child;
-    if (proc && proc.exitCode === null) {
+    if (proc && proc.exitCode === null && proc.signalCode === null) {
       const exited = new Promise((r) => proc.once('exit', r));
       proc.kill('SIGTERM');
       // A server that does not stop within 30 s is ended, so that no test leaves one behind.
       const force = setTimeout(() => proc.kill('SIGKILL'), 30_000);
       await exited;
       clearTimeout(force);
+    }
+  };
+  const crash = async () => {
+    const proc = child;
+    if (proc && proc.exitCode === null && proc.signalCode === null) {
+      const exited = new Promise((r) => proc.once('exit', r));
+      proc.kill('SIGKILL');
+      await exited;
     }
   };
   await start();
@@ -110,9 +127,10 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
     output: () => log,
     halt,
     start,
+    crash,
     stop: async () => {
       await halt();
-      rmSync(dataDir, { recursive: true, force: true });
+      if (!opts.dataDir) rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }
