@@ -48,10 +48,23 @@ class KeelsonPostgresDialect extends PostgresDialect {
   }
 }
 
-/** The PostgreSQL dialect for `url` (a pool of up to PG_POOL_MAX connections, default 10). */
+/**
+ * The PostgreSQL dialect for `url` (a pool of up to PG_POOL_MAX connections, default 10). An idle
+ * or busy connection the server ends (a restart, a fail-over, an administrator's pg_terminate_backend) is
+ * dropped from the pool with one log line instead of ending the process: the next query opens a new one, so
+ * Keelson serves again as soon as the database is back.
+ */
 export function postgresDialect(url: string): PostgresDialect {
   const max = Number(process.env.PG_POOL_MAX) || 10;
-  return new KeelsonPostgresDialect(new pg.Pool({ connectionString: url, max, types }));
+  const pool = new pg.Pool({ connectionString: url, max, types });
+  pool.on('error', (e) => console.error(`PostgreSQL: an idle connection was closed (${e.message})`));
+  // A connection in use (e.g. inside a transaction between two statements) reports its end on the client:
+  // without a listener that would end the process. The statement in flight fails, and pg-pool drops the
+  // broken client when it is released.
+  pool.on('connect', (client) =>
+    client.on('error', (e) => console.error(`PostgreSQL: a connection in use was closed (${e.message})`)),
+  );
+  return new KeelsonPostgresDialect(pool);
 }
 
 /** The database name of a connection URL (its path), or '' when the URL names none. */

@@ -3,7 +3,7 @@
  * port (127.0.0.1) with its socket in that directory, stopped and removed by `stop`. When run as root
  * (CI containers) the server runs as Debian's `postgres` user: PostgreSQL refuses to run as root.
  */
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFile, execFileSync, spawnSync } from 'node:child_process';
 import { chownSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import os from 'node:os';
@@ -14,8 +14,11 @@ import { pgBinary } from '../../api/db/pgBinaries';
 export interface PgCluster {
   url: string;
   port: number;
-  /** Restarts the server (fast shutdown: open connections are ended), waiting until it accepts connections. */
-  restart(): void;
+  /**
+   * Restarts the server (fast shutdown: open connections are ended) without blocking this process's event
+   * loop; resolves once it accepts connections again.
+   */
+  restart(): Promise<void>;
   stop(): void;
 }
 
@@ -80,7 +83,15 @@ export async function startPgCluster(): Promise<PgCluster> {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
     port,
     restart() {
-      run('pg_ctl', ['-D', data, '-o', options, '-l', log, '-m', 'fast', '-w', '-t', '120', 'restart'], user, log);
+      const args = ['-D', data, '-o', options, '-l', log, '-m', 'fast', '-w', '-t', '120', 'restart'];
+      return new Promise<void>((resolve, reject) =>
+        execFile(
+          pgBinary('pg_ctl'),
+          args,
+          { ...(user ? { uid: user.uid, gid: user.gid } : {}), env: { ...process.env, LC_ALL: 'C' } },
+          (e, _out, err) => (e ? reject(new Error(`pg_ctl restart failed: ${err || e.message}`)) : resolve()),
+        ),
+      );
     },
     stop() {
       try {
