@@ -27,6 +27,9 @@ import type { ConversionRunner } from './runners';
 
 /** Minimum interval between two progress events of one conversion, ms (≤ 10/s). */
 const EMIT_INTERVAL_MS = 100;
+/** Interval and number of tries to record a conversion's end the database refused (≈ 10 minutes). */
+const END_ROW_RETRY_MS = 5000;
+const END_ROW_RETRIES = 120;
 /** Minimum interval between two progress writes to the database, ms. */
 const DB_INTERVAL_MS = 1000;
 
@@ -415,22 +418,30 @@ export class ConversionManager {
       await this.finish(a, ConversionStatus.Ready, `Revision ${revision} is ready`, null);
     } catch (e) {
       const aborted = a.abort.signal.aborted || (e instanceof Error && e.name === 'AbortError');
+      // What the conversion wrote goes before its end is recorded: on a full disk the status row can only
+      // be written once the half revision has freed its space.
+      await this.removeScratch(a, input, tmpDir);
+      if (input.deleteInputOnFailure) {
+        await rm(input.input, { force: true }).catch(() => {});
+        if (input.original) await rm(input.original, { force: true }).catch(() => {});
+      }
       if (aborted) await this.finish(a, ConversionStatus.Canceled, 'Conversion canceled', null);
       else {
         const msg = conversionErrorMessage(e);
         await this.finish(a, ConversionStatus.Error, `Failed to add project ${a.projectName}: ${msg}`, msg);
       }
-      if (input.deleteInputOnFailure) {
-        await rm(input.input, { force: true }).catch(() => {});
-        if (input.original) await rm(input.original, { force: true }).catch(() => {});
-      }
     } finally {
-      for (const p of input.scratch ?? []) await rm(p, { recursive: true, force: true }).catch(() => {});
-      if (tmpDir) {
-        await rm(tmpDir, { recursive: true, force: true }).catch(() => {});
-        // A failed first conversion leaves no empty project directory behind (rmdir refuses a non-empty one).
-        await rmdir(this.projects.projectDir(a.projectName)).catch(() => {});
-      }
+      await this.removeScratch(a, input, tmpDir);
+    }
+  }
+
+  /** Removes a conversion's scratch files and temporary revision directory (and an empty project directory). */
+  private async removeScratch(a: Active, input: ConversionInput, tmpDir: string | null | undefined): Promise<void> {
+    for (const p of input.scratch ?? []) await rm(p, { recursive: true, force: true }).catch(() => {});
+    if (tmpDir) {
+      await rm(tmpDir, { recursive: true, force: true }).catch(() => {});
+      // A failed first conversion leaves no empty project directory behind (rmdir refuses a non-empty one).
+      await rmdir(this.projects.projectDir(a.projectName)).catch(() => {});
     }
   }
 
@@ -479,6 +490,25 @@ export class ConversionManager {
     };
   }
 
+  /**
+   * Writes a conversion's end once the database takes it again (a full disk freed, a database back): every
+   * END_ROW_RETRY_MS for up to END_ROW_RETRIES tries, never over a row that is no longer InProgress, so
+   * GET .../model-conversion tells the truth without a restart.
+   */
+  private retryEndRow(id: string, row: Partial<Selectable<ConversionsTable>>, attempt: number): void {
+    if (attempt > END_ROW_RETRIES) return;
+    const timer = setTimeout(() => {
+      this.db
+        .updateTable('conversions')
+        .set(row)
+        .where('id', '=', id)
+        .where('status', '=', ConversionStatus.InProgress)
+        .execute()
+        .catch(() => this.retryEndRow(id, row, attempt + 1));
+    }, END_ROW_RETRY_MS);
+    timer.unref();
+  }
+
   /** Ends a conversion: status, DB row, final event (not throttled), waiters. Idempotent. */
   private async finish(a: Active, status: ConversionStatusValue, message: string, error: string | null): Promise<void> {
     if (this.active.get(a.projectName) !== a) return;
@@ -488,12 +518,12 @@ export class ConversionManager {
     a.message = message;
     if (error) a.subMessages = [error];
     // Spec: on Error the client resets progress to 0; the server keeps the maximum reached.
+    const row = { status, progress: a.progress, message, error, finished_at: new Date().toISOString() };
     try {
-      await this.db
-        .updateTable('conversions')
-        .set({ status, progress: a.progress, message, error, finished_at: new Date().toISOString() })
-        .where('id', '=', a.id)
-        .execute();
+      await this.db.updateTable('conversions').set(row).where('id', '=', a.id).execute();
+    } catch (e) {
+      this.retryEndRow(a.id, row, 1);
+      throw e;
     } finally {
       // Listeners and waiters hear the end even when the row could not be written.
       const e = this.event(a);
