@@ -1,7 +1,7 @@
 /**
- * The disk fills up while the server stores a revision: the data directory is a small tmpfs (mounted by
- * the test where the machine allows it: root with the mount capability, as in CI; skipped elsewhere) nearly filled by another file. The conversion fails with a status that
- * names the cause, no half revision is visible or left on disk, the projects stored before are untouched,
+ * The disk fills up while the server stores a revision: the data directory is a small tmpfs, mounted by the
+ * test where the machine allows it (root with the mount capability, as in CI; skipped elsewhere), nearly
+ * filled by another file. The conversion fails with a status that names the cause, no half revision is visible or left on disk, the projects stored before are untouched,
  * and once space is free again the same upload succeeds without restarting the server.
  */
 import { execFileSync } from 'node:child_process';
@@ -39,7 +39,7 @@ beforeAll(async () => {
   if (!isRoot) return;
   work = mkdtempSync(path.join(os.tmpdir(), 'keelson-diskfull-'));
   mount = path.join(work, 'data');
-  execFileSync('mkdir', ['-p', mount]);
+  mkdirSync(mount);
   execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=48m,mode=0700', 'tmpfs', mount]);
   server = await startServer({ LOG: 'false' }, { buildUi: false, dataDir: mount });
   api = new ServerClient(server.url);
