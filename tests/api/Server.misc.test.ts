@@ -1,5 +1,6 @@
 /** Database mode, the SPA fallback, the demo ship switch and the CLI helpers. */
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
@@ -9,6 +10,8 @@ import { buildApp } from '../../api/app';
 import { parseArgs, progressBar } from '../../api/cli/import';
 import { loadConfig } from '../../api/config';
 import { startDemoShipImport } from '../../api/demo';
+import { readRevisionObjects } from '../../engine/node/package/writeRevision';
+import { boxStl, writeCadShip } from '../support/cadShip';
 import { makeApp, type TestApp } from './helpers';
 
 let t: TestApp | null = null;
@@ -86,10 +89,47 @@ describe('CLI helpers', () => {
       name: 'Ship',
       replace: true,
       description: '',
+      cadDir: undefined,
+      cadComponents: false,
+    });
+    expect(parseArgs(['a.3docx', '--cad-dir', 'cad', '--cad-components'])).toMatchObject({
+      cadDir: 'cad',
+      cadComponents: true,
     });
     expect(() => parseArgs([])).toThrow('FILE is required');
     expect(() => parseArgs(['a', '--bogus'])).toThrow('Unknown option --bogus');
     expect(() => parseArgs(['a', '--name'])).toThrow('--name needs a value');
+  });
+
+  it('imports a ship with its CAD components taken from the files beside it', async () => {
+    const dir = tempDir();
+    const dataDir = path.join(dir, 'data');
+    // The generator's equipment names three CAD files; two STL boxes are put beside the OCX file, one is missing.
+    const file = path.join(dir, 'ship.3docx');
+    await writeCadShip(file, 'CLICAD', {
+      'as1-oc-214.stp': 'pump.stl',
+      'cube-10mm.igs': 'hatch.stl',
+      'IfcOpenHouse_IFC4.ifc': 'deckhouse.stl',
+    });
+    writeFileSync(path.join(dir, 'pump.stl'), boxStl([400, 300, 200], [1000, 2000, 3000]));
+    writeFileSync(path.join(dir, 'hatch.stl'), boxStl([2000, 1000, 50], [5000, 0, 10000]));
+    const run = spawnSync(
+      process.execPath,
+      ['--import', 'tsx', 'api/cli/import.ts', file, '--name', 'CLICAD', '--cad-components'],
+      {
+        cwd: path.resolve(__dirname, '../..'),
+        env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '' },
+        encoding: 'utf8',
+      },
+    );
+    expect(run.status, run.stderr).toBe(0);
+    expect(run.stderr).toContain('2 found, missing: deckhouse.stl');
+    const revDir = path.join(dataDir, 'projects', 'CLICAD', 'rev-1');
+    const cad = (await readRevisionObjects(revDir)).objects.filter((o) => o.type === 'CAD COMPONENT');
+    // One component per object of the file that names a CAD file.
+    const referring = (readFileSync(file, 'utf8').match(/<ocx:ExternalGeometryRef\b/g) ?? []).length;
+    expect(cad).toHaveLength(referring);
+    expect(cad.find((o) => o.bounds?.[0] === 800)?.bounds).toEqual([800, 1850, 2900, 1200, 2150, 3100]);
   });
 
   it('draws a bar proportional to the progress', () => {
