@@ -5,7 +5,7 @@
  * conversion's status says what happened, no upload or temporary revision files are left, every write the
  * server acknowledged is there, and the server works again without manual steps.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import http from 'node:http';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -108,6 +108,32 @@ describe('SIGKILL of the server process', () => {
     const again = await api.upload('KILLED', 'm1.3docx', M1);
     expect(again.status).toBe(200);
     expect((await api.waitConversion('KILLED', (x) => x.status !== 1)).status).toBe(2);
+  });
+
+  it('during the revision commit: either the whole revision with a true status, or nothing', async () => {
+    const ship = path.join(tmp, 'commit.3docx');
+    await writeShipOcx(ship, { targetParts: 1500, seed: 11 });
+    const r = await api.upload('COMMIT', 'ship.3docx', readFileSync(ship));
+    expect(r.status).toBe(200);
+    // The revision directory is moved into place inside the commit's transaction: crash the moment it appears.
+    const revDir = path.join(server.dataDir, 'projects', 'COMMIT', 'rev-1');
+    const deadline = Date.now() + 120_000;
+    while (!existsSync(revDir) && Date.now() < deadline) await new Promise((res) => setImmediate(res));
+    expect(existsSync(revDir)).toBe(true);
+    await server.crash();
+    await restart();
+    const c = await api.conversion('COMMIT');
+    if ((await api.revisionStatus('COMMIT')) === 200) {
+      // Committed: status, row and files agree.
+      expect(c?.status).toBe(2);
+      expect(existsSync(path.join(revDir, 'objects.json'))).toBe(true);
+      const objects = await api.call('GET', '/api/keelson-instance/model/objects?modelName=COMMIT&revision=1');
+      expect(objects.status).toBe(200);
+    } else {
+      // Not committed: a true status and no directory left behind.
+      expect(c).toMatchObject({ status: 4, message: 'The server stopped during the conversion' });
+      expect(leftovers(server.dataDir).projects.COMMIT ?? []).toEqual([]);
+    }
   });
 
   it('right after acknowledging writes: every acknowledged comment and section is there after the restart', async () => {
