@@ -21,6 +21,9 @@
  *   properties — the properties panel's merge of every part of a generated 100k-part ship by index vs per-object
  *             lists (bench/viewer/propertiesSuite.ts; BENCH_PARTS).
  *   cad     — CAD conversion per format: MB/s, triangles/s, peak memory (bench/cad/cadSuite.ts; BENCH_CAD_TRIANGLES).
+ *   load    — simulated users (sign-in, model list, opening a model, sections, quantities, comments with
+ *             attachments, conversions) against one server process and a two-process cluster on PostgreSQL:
+ *             throughput, p50/p95/p99, errors, lost writes (bench/load/loadSuite.ts; BENCH_USERS, BENCH_SECONDS).
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
@@ -102,6 +105,7 @@ export const SUITES: Record<string, Suite> = {
   tables: async () => (await import('./tables/tablesSuite')).tablesSuite(),
   properties: async () => (await import('./viewer/propertiesSuite')).propertiesSuite(),
   cad: async () => (await import('./cad/cadSuite')).cadSuite(),
+  load: async () => (await import('./load/loadSuite')).loadSuite(),
 };
 /** Suites run when none is named (viewer takes minutes: name it). */
 const DEFAULT_SUITES = ['package', 'ocx'];
