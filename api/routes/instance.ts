@@ -172,7 +172,7 @@ export default async function instanceRoutes(app: FastifyInstance): Promise<void
     handler: async ({ query: q }): Promise<ShutdownResponse> => {
       const name = normaliseProjectName(q.modelName);
       const row = await projects.revision(name, q.modelRevision);
-      return { released: app.ctx.revisionCache.drop(projects.revisionDir(row)) };
+      return { released: app.ctx.revisionCache.drop(await projects.revisionDir(row)) };
     },
   });
 }
