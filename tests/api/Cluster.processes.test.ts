@@ -1,8 +1,9 @@
 /**
  * Several server processes on one PostgreSQL database and one DATA_DIR (README "Running at scale"), as real
  * child processes with real socket.io clients: a project uploaded on process A is watched converting from a
- * client connected to process B, a comment written on A reaches B's client, and a user deleted on A gets the
- * notice and is disconnected on B (the socket.io PostgreSQL adapter, api/realtime.ts). `npm run
+ * client connected to process B (the conversion pauses for its CAD files, so B joins its room before it can
+ * end, and B hears the resume and the end), a comment written on A reaches B's client, and a user deleted on A
+ * gets the notice and is disconnected on B (the socket.io PostgreSQL adapter, api/realtime.ts). `npm run
  * start:cluster -- 2` serves clients spread over both of its processes on one port, every one of them
  * getting the comment, and refuses SQLite with a clear error. The PostgreSQL parts run in the 'api-pg'
  * project (its throwaway cluster); the SQLite refusal in 'unit'.
@@ -15,6 +16,8 @@ import { io as connect, type Socket } from 'socket.io-client';
 import * as v from 'valibot';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import {
+  CAD_FILES_EVENT,
+  CadFilesStateSchema,
   COMMENT_EVENT,
   CommentEventSchema,
   ConversionStatus,
@@ -26,6 +29,7 @@ import {
 } from '../../api/contract';
 import { withDatabase } from '../../api/db/postgres';
 import type { JoinReply } from '../../api/realtime';
+import { writeCadShip } from '../support/cadShip';
 import { ROOT, type ServerProcess, startServerProcess } from '../support/serverProcess';
 import { bearer, multipartFile, SAMPLES } from './helpers';
 
@@ -118,8 +122,8 @@ function next<T>(s: Socket, event: string, test: (e: T) => boolean = () => true)
   });
 }
 
-async function upload(base: string, token: string, sample: string, project: string): Promise<string> {
-  const { payload, headers } = multipartFile(sample, readFileSync(path.join(SAMPLES, sample)));
+async function upload(base: string, token: string, file: string, project: string): Promise<string> {
+  const { payload, headers } = multipartFile(path.basename(file), readFileSync(path.resolve(SAMPLES, file)));
   const r = await fetch(`${base}/api/viewer/project/add/project-uploaded?projectName=${project}`, {
     method: 'POST',
     body: new Uint8Array(payload),
@@ -154,8 +158,30 @@ describe.skipIf(!pgUrl)('two server processes on one PostgreSQL database', () =>
       return s !== ConversionStatus.InProgress && s !== ConversionStatus.Warning;
     });
 
-    const conversionId = await upload(a.url, admin, 'NAPA-OCX_M2.3docx', 'SPREAD');
+    // With CAD components on, the generator's ship pauses for its equipment's CAD files on A.
+    await http(a.url, admin, 'PATCH', '/api/default/viewer/config/conversion', {
+      cadComponents: true,
+      screenshot: false,
+    });
+    const ship = path.join(store.DATA_DIR, 'spread.3docx');
+    await writeCadShip(ship, 'SPREAD', {});
+    const conversionId = await upload(a.url, admin, ship, 'SPREAD');
     await join(onB, conversionId);
+    const resumed = next<unknown>(onB, CAD_FILES_EVENT, (e) => !v.parse(CadFilesStateSchema, e).waiting);
+    // The pause is A's (409 until the model part is converted).
+    for (;;) {
+      const r = await fetch(`${a.url}/api/viewer/project/cad-files-state?projectName=SPREAD`, {
+        headers: bearer(admin),
+      });
+      if (r.status === 200 && v.parse(CadFilesStateSchema, await r.json()).waiting) break;
+      expect(progress.some((e) => e.status !== ConversionStatus.InProgress)).toBe(false);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    // Continue without the files: the components stay without geometry (warnings), the revision is made.
+    await http(a.url, admin, 'POST', '/api/viewer/project/notify-cad-files-uploaded?projectName=SPREAD', {
+      fileNames: [],
+    });
+    expect(v.parse(CadFilesStateSchema, await resumed)).toMatchObject({ conversionId, waiting: false });
     await ended;
     expect(progress.at(-1)).toMatchObject({ conversionId, projectName: 'SPREAD', status: ConversionStatus.Ready });
     for (let i = 1; i < progress.length; i++)
