@@ -61,6 +61,9 @@ export type Push =
  */
 export const ADAPTER_TABLE = 'socket_io_attachments';
 
+/** `application_name` of the adapter's PostgreSQL connections (pg_stat_activity). */
+export const REALTIME_APPLICATION_NAME = 'keelson-realtime';
+
 /** Acknowledgement of a 'join' (when the client passes a callback). */
 export type JoinReply = { ok: true; room: string } | { ok: false; error: string; message: string; type: string };
 
@@ -205,15 +208,28 @@ export function attachRealtime(app: FastifyInstance): Server {
 
 /**
  * Joins `io` to the other server processes on the PostgreSQL database `url` through the socket.io
- * PostgreSQL adapter. Its own pool of two connections: one stays LISTENing, the other sends every NOTIFY
- * in turn, so pushes leave in the order they were made. Adapter errors (database restarting) are logged;
- * the adapter reconnects by itself. @returns the pool (ended when the app closes).
+ * PostgreSQL adapter. Pushes are sent through a pool of one connection, so they leave in the order they
+ * were made. The adapter's LISTEN connection is a client of its own outside that pool: when the database
+ * drops it (a restart), the error is logged instead of ending the process, and the adapter's reconnection
+ * opens a fresh one (a pooled one would keep its slot for ever and stall the sends). @returns the pool
+ * (ended when the app closes).
  */
 function useClusterAdapter(io: Server, url: string, app: FastifyInstance): pg.Pool {
-  const pool = new pg.Pool({ connectionString: url, max: 2 });
-  pool.on('error', (e) => app.log.warn({ err: e }, 'realtime adapter connection lost'));
+  const lost = (e: Error) => app.log.warn({ err: e }, 'realtime adapter connection lost');
+  const options = { connectionString: url, application_name: REALTIME_APPLICATION_NAME };
+  const pool = new pg.Pool({ ...options, max: 1 });
+  pool.on('error', lost);
+  const listenClient = async () => {
+    const client = new pg.Client(options);
+    client.on('error', lost);
+    await client.connect();
+    // The adapter hands its connection back with release() when it closes.
+    return Object.assign(client, { release: () => void client.end().catch(() => {}) });
+  };
+  // The adapter uses exactly these two methods of its pool (LISTEN connection, NOTIFY and attachment queries).
+  const adapterPool = { connect: listenClient, query: pool.query.bind(pool) } as unknown as pg.Pool;
   io.adapter(
-    createAdapter(pool, {
+    createAdapter(adapterPool, {
       tableName: ADAPTER_TABLE,
       errorHandler: (e) => app.log.warn({ err: e }, 'realtime adapter error'),
     }),

@@ -13,6 +13,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { io as connect, type Socket } from 'socket.io-client';
+import pg from 'pg';
 import * as v from 'valibot';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import {
@@ -28,7 +29,7 @@ import {
   UserNotificationSchema,
 } from '../../api/contract';
 import { withDatabase } from '../../api/db/postgres';
-import type { JoinReply } from '../../api/realtime';
+import { type JoinReply, REALTIME_APPLICATION_NAME } from '../../api/realtime';
 import { writeCadShip } from '../support/cadShip';
 import { ROOT, type ServerProcess, startServerProcess } from '../support/serverProcess';
 import { bearer, multipartFile, SAMPLES } from './helpers';
@@ -150,7 +151,12 @@ describe.skipIf(!pgUrl)('two server processes on one PostgreSQL database', () =>
     const admin = await signUp(a.url, ADMIN, true);
     const onB = await open(b.url, admin);
     const changed: string[] = [];
-    onB.on(PROJECTS_CHANGED_EVENT, (e: { projectName: string }) => changed.push(e.projectName));
+    const startedAndEnded = new Promise<void>((resolve) =>
+      onB.on(PROJECTS_CHANGED_EVENT, (e: { projectName: string }) => {
+        changed.push(e.projectName);
+        if (changed.length === 2) resolve();
+      }),
+    );
     const progress: ProgressEvent[] = [];
     onB.on('progress', (e: unknown) => progress.push(v.parse(ProgressEventSchema, e)));
     const ended = next<unknown>(onB, 'progress', (e) => {
@@ -187,6 +193,7 @@ describe.skipIf(!pgUrl)('two server processes on one PostgreSQL database', () =>
     for (let i = 1; i < progress.length; i++)
       expect(progress[i].progress).toBeGreaterThanOrEqual(progress[i - 1].progress);
     // Announced to every signed-in client once when it started and once when it ended.
+    await startedAndEnded;
     expect(changed).toEqual(['SPREAD', 'SPREAD']);
     const models = (await http(b.url, admin, 'GET', '/api/viewer/project/models')) as { projectName: string }[];
     expect(JSON.stringify(models)).toContain('SPREAD');
@@ -198,6 +205,34 @@ describe.skipIf(!pgUrl)('two server processes on one PostgreSQL database', () =>
     });
     const e = v.parse(CommentEventSchema, await seen);
     expect(e.kind === 'threadChanged' && e.thread.message).toBe('Written on A');
+
+    // The adapter's database connections cut (as by a database restart): both processes keep running,
+    // listen again, and the next comment reaches B.
+    const db = new pg.Client({ connectionString: store.DATABASE_URL });
+    await db.connect();
+    const listening = async () =>
+      (
+        await db.query(
+          "SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = $1 AND datname = current_database() AND query LIKE 'LISTEN%'",
+          [REALTIME_APPLICATION_NAME],
+        )
+      ).rows[0].n as number;
+    expect(await listening()).toBe(2);
+    await db.query(
+      'SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1 AND datname = current_database()',
+      [REALTIME_APPLICATION_NAME],
+    );
+    while ((await listening()) < 2) {
+      expect([a.child.exitCode, b.child.exitCode]).toEqual([null, null]);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    await db.end();
+    const again = next<unknown>(onB, COMMENT_EVENT);
+    await http(a.url, admin, 'POST', `${COMMENTS}/add-thread?${place('SPREAD')}`, {
+      comment: { message: 'Written on A after the cut' },
+    });
+    const e2 = v.parse(CommentEventSchema, await again);
+    expect(e2.kind === 'threadChanged' && e2.thread.message).toBe('Written on A after the cut');
 
     // The reader is signed in on B; the administrator deletes the account on A.
     const reader = await open(b.url, await signUp(b.url, READER, false));
