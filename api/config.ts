@@ -3,7 +3,7 @@
  * `npm start` works; JWT_SECRET, when unset, is generated once and kept in DATA_DIR/jwt-secret.
  */
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import {
   loadProjectLocations,
@@ -145,8 +145,19 @@ export function loadOrCreateSecret(dataDir: string): string {
   if (existsSync(file)) return readFileSync(file, 'utf8').trim();
   mkdirSync(dataDir, { recursive: true });
   const secret = randomBytes(64).toString('hex');
-  writeFileSync(file, secret, { mode: 0o600 });
-  return secret;
+  // Written whole under a private name, then linked into place: several processes starting at once on one
+  // DATA_DIR (npm run start:cluster) all end up with the one secret that won, never a half-written file.
+  const tmp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}`;
+  writeFileSync(tmp, secret, { mode: 0o600 });
+  try {
+    linkSync(tmp, file);
+    return secret;
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+    return readFileSync(file, 'utf8').trim();
+  } finally {
+    rmSync(tmp, { force: true });
+  }
 }
 
 /**

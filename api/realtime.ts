@@ -14,8 +14,16 @@
  * its CAD files goes to the conversion's room as 'cadfiles' (CadUploadEvent of api/contract/cad.ts). Every socket is also in SIGNED_IN_ROOM, where
  * 'projectsChanged' tells those who may see a project that a conversion of it started or ended (start pages
  * then show other users' conversions live).
+ *
+ * Several server processes (PostgreSQL, `npm run start:cluster`): the socket.io PostgreSQL adapter
+ * (LISTEN/NOTIFY on the same database) joins them. Every push leaves its process once, as one
+ * server-side event (RELAY_EVENT), and each process delivers it to its own sockets after checking their
+ * access, so a client connected to any process gets what any other process emits, in the order it was
+ * sent. On SQLite (one process) the in-memory adapter is kept.
  */
 import type { FastifyInstance } from 'fastify';
+import { createAdapter } from '@socket.io/postgres-adapter';
+import pg from 'pg';
 import { Server } from 'socket.io';
 import { maySee, userOfToken } from './access/rules';
 import { ConversionStatus, PROJECTS_CHANGED_EVENT, type ProgressEvent, type UserNotification } from './contract/common';
@@ -35,6 +43,26 @@ export const projectRoom = (name: string): string => `${PROJECT_ROOM_PREFIX}${na
 
 /** The room every connected socket is in (events filtered per user by emitToProjectRoom). */
 export const SIGNED_IN_ROOM = 'keelson:signed-in';
+
+/** The server-side event that carries one push to the other server processes (PostgreSQL adapter). */
+export const RELAY_EVENT = 'keelson:push';
+
+/**
+ * One push as it travels between processes: an event for a room whose members must still see `project`,
+ * or a notice to a user's e-mail room (a 'user-deleted' notice also disconnects that user's sockets).
+ */
+export type Push =
+  | { kind: 'room'; room: string; project: string; event: string; payload: unknown }
+  | { kind: 'notice'; notice: UserNotification };
+
+/**
+ * The adapter's table for pushes over PostgreSQL's 8000-byte NOTIFY limit (created by migration
+ * '010_realtime_attachments' of api/db/migrations.ts).
+ */
+export const ADAPTER_TABLE = 'socket_io_attachments';
+
+/** `application_name` of the adapter's PostgreSQL connections (pg_stat_activity). */
+export const REALTIME_APPLICATION_NAME = 'keelson-realtime';
 
 /** Acknowledgement of a 'join' (when the client passes a callback). */
 export type JoinReply = { ok: true; room: string } | { ok: false; error: string; message: string; type: string };
@@ -123,9 +151,26 @@ export function attachRealtime(app: FastifyInstance): Server {
 
   // One queue keeps events in the order they happened while each member's access is checked per event.
   let queue = Promise.resolve();
-  const send = (room: string, project: string, event: string, payload: unknown) => {
-    queue = queue.then(() => emitToProjectRoom(io, ctx, room, project, event, payload)).catch(() => {});
+  const deliver = (p: Push) => {
+    queue = queue
+      .then(() =>
+        p.kind === 'room'
+          ? emitToProjectRoom(io, ctx, p.room, p.project, p.event, p.payload)
+          : deliverNotice(io, p.notice),
+      )
+      .catch(() => {});
   };
+  const { database } = ctx.config;
+  const adapterPool = database.kind === 'postgres' ? useClusterAdapter(io, database.url, app) : null;
+  const clustered = adapterPool !== null;
+  // The other processes get each push once and deliver it to their own sockets (see the file comment).
+  if (clustered) io.on(RELAY_EVENT, (p: Push) => deliver(p));
+  const push = (p: Push) => {
+    if (clustered) io.serverSideEmit(RELAY_EVENT, p);
+    deliver(p);
+  };
+  const send = (room: string, project: string, event: string, payload: unknown) =>
+    push({ kind: 'room', room, project, event, payload });
   // Conversions announced to SIGNED_IN_ROOM: once when they start, once when they end.
   const announced = new Set<string>();
   const off = conversions.onProgress((e: ProgressEvent) => {
@@ -141,14 +186,12 @@ export function attachRealtime(app: FastifyInstance): Server {
   const offTags = ctx.tagEvents.on((e) => send(projectRoom(e.projectName), e.projectName, TAGS_EVENT, e));
   // The upload state of a conversion paused for its CAD files, to every client watching that conversion.
   const offCad = ctx.cadWaits.onChange((e) => send(e.conversionId, e.projectName, CAD_FILES_EVENT, e));
-  const offNotices = ctx.notices.on((n) => {
-    notifyUser(io, n);
-    if (n.kind === 'user-deleted') io.in(n.email.toLowerCase()).disconnectSockets(true);
-  });
+  const offNotices = ctx.notices.on((notice) => push({ kind: 'notice', notice }));
   // Open sockets keep the HTTP server from closing: end them first, so that a stopping server (SIGTERM)
   // exits while viewers are connected and the clients see the server close their connection.
+  // Only this process's sockets: the others keep serving theirs.
   app.addHook('preClose', async () => {
-    io.disconnectSockets(true);
+    io.local.disconnectSockets(true);
   });
   app.addHook('onClose', async () => {
     off();
@@ -157,8 +200,41 @@ export function attachRealtime(app: FastifyInstance): Server {
     offTags();
     offCad();
     await new Promise<void>((resolve) => io.close(() => resolve()));
+    await queue;
+    await adapterPool?.end();
   });
   return io;
+}
+
+/**
+ * Joins `io` to the other server processes on the PostgreSQL database `url` through the socket.io
+ * PostgreSQL adapter. Pushes are sent through a pool of one connection, so they leave in the order they
+ * were made. The adapter's LISTEN connection is a client of its own outside that pool: when the database
+ * drops it (a restart), the error is logged instead of ending the process, and the adapter's reconnection
+ * opens a fresh one (a pooled one would keep its slot for ever and stall the sends). @returns the pool
+ * (ended when the app closes).
+ */
+function useClusterAdapter(io: Server, url: string, app: FastifyInstance): pg.Pool {
+  const lost = (e: Error) => app.log.warn({ err: e }, 'realtime adapter connection lost');
+  const options = { connectionString: url, application_name: REALTIME_APPLICATION_NAME };
+  const pool = new pg.Pool({ ...options, max: 1 });
+  pool.on('error', lost);
+  const listenClient = async () => {
+    const client = new pg.Client(options);
+    client.on('error', lost);
+    await client.connect();
+    // The adapter hands its connection back with release() when it closes.
+    return Object.assign(client, { release: () => void client.end().catch(() => {}) });
+  };
+  // The adapter uses exactly these two methods of its pool (LISTEN connection, NOTIFY and attachment queries).
+  const adapterPool = { connect: listenClient, query: pool.query.bind(pool) } as unknown as pg.Pool;
+  io.adapter(
+    createAdapter(adapterPool, {
+      tableName: ADAPTER_TABLE,
+      errorHandler: (e) => app.log.warn({ err: e }, 'realtime adapter error'),
+    }),
+  );
+  return pool;
 }
 
 /** How long a member's checked access to a project is trusted before the next event checks it again, ms. */
@@ -179,7 +255,8 @@ export async function emitToProjectRoom(
   event: string,
   payload: unknown,
 ): Promise<void> {
-  const sockets = await io.in(room).fetchSockets();
+  // This process's sockets only: the other processes deliver the same push to theirs (RELAY_EVENT).
+  const sockets = await io.local.in(room).fetchSockets();
   const now = Date.now();
   await Promise.all(
     sockets.map(async (socket) => {
@@ -203,7 +280,20 @@ export async function emitToProjectRoom(
   );
 }
 
-/** Sends a user notification to the room keyed by the user's (lower-cased) e-mail. */
+/**
+ * Sends a user notification to the room keyed by the user's (lower-cased) e-mail, on every process
+ * (through the adapter when there are several).
+ */
 export function notifyUser(io: Server, n: UserNotification): void {
   io.to(n.email.toLowerCase()).emit('userNotification', n);
+}
+
+/**
+ * Delivers a notice to this process's sockets of the user: 'userNotification', then, for 'user-deleted',
+ * the sockets are disconnected (after the notice, which one process sends in order).
+ */
+function deliverNotice(io: Server, n: UserNotification): void {
+  const room = n.email.toLowerCase();
+  io.local.to(room).emit('userNotification', n);
+  if (n.kind === 'user-deleted') io.local.in(room).disconnectSockets(true);
 }

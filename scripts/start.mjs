@@ -1,34 +1,10 @@
-// `npm start`: builds the UI when dist/ui is missing or older than ui/ sources, then runs the server
-// (node --import tsx api/server.ts) with inherited stdio.
-import { spawnSync, spawn } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+// `npm start`: builds the UI when dist/ui is missing or older than ui/ sources (scripts/prepareUi.mjs), then
+// runs the server (node --import tsx api/server.ts) with inherited stdio.
+import { spawn } from 'node:child_process';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { prepareUi, root } from './prepareUi.mjs';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const index = path.join(root, 'dist/ui/index.html');
-
-function newest(dir) {
-  let t = 0;
-  if (!existsSync(dir)) return t;
-  for (const e of readdirSync(dir, { withFileTypes: true, recursive: true })) {
-    if (e.isFile()) t = Math.max(t, statSync(path.join(e.parentPath, e.name)).mtimeMs);
-  }
-  return t;
-}
-
-// The WebAssembly kernel (best effort: without Debian's Rust toolchain the engine uses its TypeScript kernel).
-const wasm = spawnSync(process.execPath, [path.join(root, 'scripts/buildWasm.mjs')], { cwd: root, stdio: 'inherit' });
-if (wasm.status !== 0) console.log('WebAssembly kernel not built: the TypeScript kernel is used.');
-const sources = Math.max(...['ui', 'engine', 'workers', 'wasm/dist'].map((d) => newest(path.join(root, d))));
-if (!existsSync(index) || statSync(index).mtimeMs < sources) {
-  console.log('Building the UI (vite build)...');
-  const r = spawnSync(process.execPath, [path.join(root, 'node_modules/vite/bin/vite.js'), 'build'], {
-    cwd: root,
-    stdio: 'inherit',
-  });
-  if (r.status !== 0) process.exit(r.status ?? 1);
-}
+prepareUi();
 const server = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'api/server.ts')], {
   cwd: root,
   stdio: 'inherit',

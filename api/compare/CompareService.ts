@@ -97,11 +97,11 @@ export class CompareService {
   }
 
   private async compute(name: string, from: RevisionRow, to: RevisionRow, file: string): Promise<CompareResponse> {
-    const loc = (row: RevisionRow) => {
+    const loc = async (row: RevisionRow) => {
       const info = JSON.parse(row.info || '{}') as { scFile?: string };
-      return { number: row.number, dir: this.projects.revisionDir(row), scFile: info.scFile ?? `${name}.sc` };
+      return { number: row.number, dir: await this.projects.revisionDir(row), scFile: info.scFile ?? `${name}.sc` };
     };
-    const result = await this.runner.run({ projectName: name, from: loc(from), to: loc(to) });
+    const result = await this.runner.run({ projectName: name, from: await loc(from), to: await loc(to) });
     const dir = path.dirname(file);
     await mkdir(dir, { recursive: true });
     // Comparisons of the same pair under older stamps are stale for good: drop them.

@@ -349,5 +349,17 @@ export function migrationsFor(d: MigrationDialect): Record<string, Migration> {
         await db.schema.dropTable('tags').execute();
       },
     },
+    // The socket.io PostgreSQL adapter's table for pushes over NOTIFY's 8000-byte limit (api/realtime.ts
+    // ADAPTER_TABLE; the shape the adapter expects). SQLite runs one process and needs none.
+    '010_realtime_attachments': {
+      async up(db: Kysely<any>) {
+        if (d.kind !== 'postgres') return;
+        await sql`CREATE TABLE IF NOT EXISTS socket_io_attachments (
+          id bigserial UNIQUE, created_at timestamptz DEFAULT NOW(), payload bytea)`.execute(db);
+      },
+      async down(db: Kysely<any>) {
+        if (d.kind === 'postgres') await sql`DROP TABLE IF EXISTS socket_io_attachments`.execute(db);
+      },
+    },
   };
 }

@@ -1,17 +1,18 @@
 /**
- * Projects and revisions on disk and in the database (application.md §3 "Model / project").
- * Layout: DATA_DIR/projects/{NAME}/rev-{N}/ holding `{NAME}.sc`, objects.json, properties.json,
- * thumbnail.png. A revision becomes visible only when completely written: the converter writes into
- * DATA_DIR/projects/{NAME}/.tmp-{id}, and commitRevision renames it into place and inserts the row in
- * one transaction.
+ * Projects and revisions in the database and the revision store (application.md §3 "Model / project";
+ * api/storage/RevisionStorage.ts, by default directories: DATA_DIR/projects/{NAME}/rev-{N}/ holding
+ * `{NAME}.sc`, objects.json, properties.json, thumbnail.png). A revision becomes visible only when
+ * completely written: the converter writes into a staged directory (createTempDir), and commitRevision
+ * publishes it under the revision's key and inserts the row in one transaction.
  */
-import { existsSync } from 'node:fs';
-import { mkdir, readdir, rename, rm, rmdir } from 'node:fs/promises';
+import { readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { Kysely, Selectable } from 'kysely';
 import type { DB, RevisionsTable } from '../db/database';
 import { Errors } from '../errors';
 import type { ConvertOutput } from '../conversion/convertFile';
+import { DirectoryStorage } from '../storage/DirectoryStorage';
+import type { RevisionStorage } from '../storage/RevisionStorage';
 
 export type RevisionRow = Selectable<RevisionsTable>;
 
@@ -48,9 +49,14 @@ export function projectNameFromFile(fileName: string): string {
 
 /** Reads and changes projects and revisions. */
 export class ProjectStore {
+  /**
+   * @param dataDir DATA_DIR (uploads, CAD files, cached comparisons).
+   * @param storage Where the revisions' files are kept (default: directories in DATA_DIR).
+   */
   constructor(
     private readonly db: Kysely<DB>,
     readonly dataDir: string,
+    readonly storage: RevisionStorage = new DirectoryStorage(dataDir),
   ) {}
 
   /** DATA_DIR/projects/{NAME}. */
@@ -63,9 +69,9 @@ export class ProjectStore {
     return path.join(this.projectDir(name), 'cad');
   }
 
-  /** Absolute directory of a revision row. */
-  revisionDir(row: RevisionRow): string {
-    return path.join(this.dataDir, row.dir);
+  /** A local directory holding the files of a revision row (RevisionStorage.localDir of its key). */
+  revisionDir(row: RevisionRow): Promise<string> {
+    return this.storage.localDir(row.dir);
   }
 
   /** All projects with their revisions, newest revision first; projects sorted by name. */
@@ -132,7 +138,7 @@ export class ProjectStore {
       originatingSystem: output.originatingSystem,
       ...(output.options ? { conversionOptions: output.options } : {}),
     });
-    let oldDir: string | null = null;
+    let oldKey: string | null = null;
     let oldConversion: string | null = null;
     const number = await this.db.transaction().execute(async (trx) => {
       let project = await trx.selectFrom('projects').select('id').where('name', '=', name).executeTakeFirst();
@@ -191,26 +197,24 @@ export class ProjectStore {
           .where('id', '=', latest.id)
           .execute();
         await markReady(latest.number);
-        await rename(tmpDir, path.join(this.dataDir, relDir));
-        oldDir = path.join(this.dataDir, latest.dir);
+        await this.storage.publish(tmpDir, relDir);
+        oldKey = latest.dir;
         oldConversion = latest.conversion_id;
         return latest.number;
       }
       const n = (latest?.number ?? 0) + 1;
       const relDir = path.join('projects', name, `rev-${n}`);
-      if (existsSync(path.join(this.dataDir, relDir)))
-        await rm(path.join(this.dataDir, relDir), { recursive: true, force: true });
       await trx
         .insertInto('revisions')
         .values({ ...values, project_id: project.id, number: n, dir: relDir })
         .execute();
       await markReady(n);
-      await rename(tmpDir, path.join(this.dataDir, relDir));
+      await this.storage.publish(tmpDir, relDir);
       return n;
     });
     // Open readers keep their file handles; the replaced files go once the row points elsewhere.
     // The revision is committed: a leftover old directory must not turn the conversion into a failure.
-    if (oldDir) await rm(oldDir, { recursive: true, force: true }).catch(() => {});
+    if (oldKey) await this.storage.remove(oldKey).catch(() => {});
     // The replaced revision's uploaded original goes with it.
     if (oldConversion && oldConversion !== conversionId) await this.removeUploads([oldConversion]);
     return number;
@@ -218,29 +222,21 @@ export class ProjectStore {
 
   /**
    * Start-up clean-up after a process that stopped mid-conversion, for the conversions `staleIds` (left
-   * InProgress; they cannot finish): their DATA_DIR/projects/{NAME}/.tmp-{id} directories (never visible
-   * as revisions), project directories left empty by them, and their uploads/{id}-* files (the
-   * original and the extracted archive entry). Errors are ignored: a leftover is harmless, a refused
-   * start is not.
+   * InProgress; they cannot finish): their staged revisions (never visible), revisions no row points to
+   * (a process killed between publishing a revision and committing its row, or before removing a replaced
+   * revision), project directories left empty by them, and their uploads/{id}-* files (the original and
+   * the extracted archive entry). It runs as a write transaction, so another server process's commit is
+   * either finished (its revision referenced) or not begun. Errors are ignored: a leftover is harmless, a
+   * refused start is not.
    */
   async removeLeftovers(staleIds: string[]): Promise<void> {
-    const root = path.join(this.dataDir, 'projects');
-    // A process killed between moving a revision directory into place and committing its row (or before
-    // removing a replaced revision's old directory) leaves a rev-* directory no row points to.
-    const referenced = new Set(
-      (await this.db.selectFrom('revisions').select('dir').execute()).map((r) => path.normalize(r.dir)),
-    );
-    const projectDirs = await readdir(root, { withFileTypes: true }).catch(() => []);
-    for (const p of projectDirs) {
-      if (!p.isDirectory()) continue;
-      const dir = path.join(root, p.name);
-      for (const e of await readdir(dir).catch(() => [] as string[])) {
-        const stale = staleIds.some((id) => e === `.tmp-${id}`);
-        const orphan = e.startsWith('rev-') && !referenced.has(path.join('projects', p.name, e));
-        if (stale || orphan) await rm(path.join(dir, e), { recursive: true, force: true }).catch(() => {});
-      }
-      await rmdir(dir).catch(() => {}); // only succeeds when empty
-    }
+    await this.db
+      .transaction()
+      .execute(async (trx) => {
+        const referenced = new Set((await trx.selectFrom('revisions').select('dir').execute()).map((r) => r.dir));
+        await this.storage.removeLeftovers(referenced, staleIds);
+      })
+      .catch(() => {});
     await this.removeUploads(staleIds);
   }
 
@@ -254,11 +250,9 @@ export class ProjectStore {
     }
   }
 
-  /** A fresh temp directory for a conversion: DATA_DIR/projects/{NAME}/.tmp-{id}. */
-  async createTempDir(name: string, conversionId: string): Promise<string> {
-    const dir = path.join(this.projectDir(name), `.tmp-${conversionId}`);
-    await mkdir(dir, { recursive: true, mode: 0o700 });
-    return dir;
+  /** A fresh staged directory for a conversion's revision (RevisionStorage.stage; DATA_DIR/projects/{NAME}/.tmp-{id}). */
+  createTempDir(name: string, conversionId: string): Promise<string> {
+    return this.storage.stage(name, conversionId);
   }
 
   /**
@@ -275,6 +269,7 @@ export class ProjectStore {
       await trx.deleteFrom('project_access').where('project_name', '=', name).execute();
       await trx.deleteFrom('projects').where('id', '=', p.id).execute();
     });
+    await this.storage.removeProject(name);
     await rm(this.projectDir(name), { recursive: true, force: true });
     await this.removeUploads(conversions.map((c) => c.id));
   }
@@ -290,7 +285,7 @@ export class ProjectStore {
     if (!row) throw Errors.revisionNotFound(name, number);
     if (revs.length < 2) throw Errors.lastRevision();
     await this.db.deleteFrom('revisions').where('id', '=', row.id).execute();
-    await rm(this.revisionDir(row), { recursive: true, force: true });
+    await this.storage.remove(row.dir);
     if (row.conversion_id) await this.removeUploads([row.conversion_id]);
   }
 }

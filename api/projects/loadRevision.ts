@@ -30,7 +30,7 @@ export async function loadRevision(
   const { projects, revisionCache } = app.ctx;
   const name = normaliseProjectName(modelName);
   const row = await projects.revision(name, revision);
-  const dir = projects.revisionDir(row);
+  const dir = await projects.revisionDir(row);
   const info = JSON.parse(row.info || '{}') as { scFile?: string };
   try {
     const data = await revisionCache.get(dir, row.last_updated);

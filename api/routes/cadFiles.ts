@@ -131,7 +131,7 @@ export default async function cadRoutes(app: FastifyInstance): Promise<void> {
     b ? (b.map((x) => Math.round(x * 10) / 1e4) as [number, number, number, number, number, number]) : null;
   async function components(modelName: string, revision: number | 'latest') {
     const row = await projects.revision(normaliseProjectName(modelName), revision);
-    return readCadComponents(projects.revisionDir(row));
+    return readCadComponents(await projects.revisionDir(row));
   }
 
   defineRoute(app, {

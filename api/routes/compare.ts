@@ -109,7 +109,7 @@ export default async function compareRoutes(app: FastifyInstance): Promise<void>
       for (const t of threads) {
         const change = await threadChange(t, upTo, numbers, pairOf, async (revision, index) => {
           const row = byNumber.get(revision)!;
-          const data = await revisionCache.get(projects.revisionDir(row), row.last_updated);
+          const data = await revisionCache.get(await projects.revisionDir(row), row.last_updated);
           return data.objects[index]?.id;
         });
         if (change) out.push(change);

@@ -175,7 +175,9 @@ export default async function instanceRoutes(app: FastifyInstance): Promise<void
       const name = normaliseProjectName(q.modelName);
       const row = await projects.revision(name, q.modelRevision);
       const cache = app.ctx.revisionCache;
-      return { released: cache.viewers.release(name, q.viewerId) ? cache.drop(projects.revisionDir(row)) : 0 };
+      return {
+        released: cache.viewers.release(name, q.viewerId) ? cache.drop(await projects.revisionDir(row)) : 0,
+      };
     },
   });
 }

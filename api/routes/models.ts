@@ -3,14 +3,12 @@
  * GET /api/keelson-static/models/{modelName}/{revision}/{modelName}.sc streams the scene package
  * (application/octet-stream with Content-Length); `revision` is a number or 'latest'.
  */
-import { createReadStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
-import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { Access } from '../access/rules';
 import { ScParamsSchema } from '../contract/models';
 import { ApiError, Errors } from '../errors';
 import { normaliseProjectName } from '../projects/ProjectStore';
+import { type StoredFile, StoredFileMissing } from '../storage/RevisionStorage';
 import { defineRoute } from './define';
 
 export default async function modelRoutes(app: FastifyInstance): Promise<void> {
@@ -33,19 +31,20 @@ export default async function modelRoutes(app: FastifyInstance): Promise<void> {
           `File ${p.file} not found in revision ${row.number} of project ${name}`,
           'notFound',
         );
-      const file = path.join(projects.revisionDir(row), scFile);
-      let size: number;
+      // Streamed from the revision store as it is read (no copy in memory).
+      let stored: StoredFile;
       try {
-        size = (await stat(file)).size;
-      } catch {
-        throw Errors.revisionNotFound(name, row.number);
+        stored = await projects.storage.open(row.dir, scFile);
+      } catch (e) {
+        if (e instanceof StoredFileMissing) throw Errors.revisionNotFound(name, row.number);
+        throw e;
       }
       return reply
         .header('Content-Type', 'application/octet-stream')
-        .header('Content-Length', String(size))
+        .header('Content-Length', String(stored.size))
         .header('Cache-Control', 'private, max-age=0, must-revalidate')
         .header('X-Keelson-Revision', String(row.number))
-        .send(createReadStream(file));
+        .send(stored.stream);
     },
   });
 }

@@ -266,7 +266,7 @@ export default async function projectRoutes(app: FastifyInstance): Promise<void>
     handler: async ({ query }): Promise<CadFilesAvailable> => {
       const name = normaliseProjectName(query.projectName);
       const row = await projects.revision(name, 'latest');
-      const { files } = await readCadFiles(projects.revisionDir(row));
+      const { files } = await readCadFiles(await projects.revisionDir(row));
       const entries = await readdir(projects.cadDir(name), { withFileTypes: true }).catch(() => []);
       const present = new Set(entries.filter((e) => e.isFile()).map((e) => e.name));
       return {

@@ -284,7 +284,7 @@ describe('CAD components: pause, upload, resume', () => {
 
     // The object table and the package: the components are objects of their own, in chunks of their own.
     const row = await t.app.ctx.projects.revision(NAME, 'latest');
-    const revDir = t.app.ctx.projects.revisionDir(row);
+    const revDir = await t.app.ctx.projects.revisionDir(row);
     const objects = (await readRevisionObjects(revDir)).objects;
     const cad = objects.filter((o) => o.type === 'CAD COMPONENT');
     expect(cad.map((o) => o.index)).toEqual(comps.map((c) => c.index));

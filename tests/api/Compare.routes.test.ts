@@ -138,12 +138,12 @@ describe('GET /api/viewer/compare', () => {
   });
   it('computes the same comparison in a worker thread as in the server thread', async () => {
     const [a, b] = [await t.app.ctx.projects.revision(P, 1), await t.app.ctx.projects.revision(P, 2)];
-    const loc = (row: typeof a) => ({
+    const loc = async (row: typeof a) => ({
       number: row.number,
-      dir: t.app.ctx.projects.revisionDir(row),
+      dir: await t.app.ctx.projects.revisionDir(row),
       scFile: JSON.parse(row.info).scFile as string,
     });
-    const task = { projectName: P, from: loc(a), to: loc(b) };
+    const task = { projectName: P, from: await loc(a), to: await loc(b) };
     const worker = workerCompareRunner(1, 512);
     try {
       const inThread = await worker.run(task);
