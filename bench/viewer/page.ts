@@ -59,6 +59,10 @@ export interface BenchFigures {
   boxMs: number;
   heapMB: number;
   bytesPerTriangle: number;
+  /** GPU geometry at load (before any LOD level), bytes per triangle. */
+  loadBytesPerTriangle: number;
+  /** bytesPerTriangle plus the picking BVHs (Keelson: three-mesh-bvh nodes and indirect buffers; baseline: none). */
+  bvhBytesPerTriangle: number;
   triangles: number;
   /** Triangles in the draw ranges of the last orbit frame (interactive detail, after culling), Keelson only. */
   drawnTriangles?: number;
@@ -315,6 +319,8 @@ async function keelsonBench(url: string, opts: { variants?: boolean; shots?: boo
     boxMs,
     heapMB: heap,
     bytesPerTriangle: stats1.geometryBytes / stats1.modelTriangles,
+    loadBytesPerTriangle: model.geometryBytes / stats1.modelTriangles,
+    bvhBytesPerTriangle: (stats1.geometryBytes + model.bvhBytes) / stats1.modelTriangles,
     triangles: stats0.modelTriangles + 0 * boxCount,
     drawnTriangles,
     stillTriangles,
@@ -432,6 +438,8 @@ async function baselineBench(url: string): Promise<BenchFigures> {
     boxMs,
     heapMB: heap,
     bytesPerTriangle: geometryBytes / triangles,
+    loadBytesPerTriangle: geometryBytes / triangles,
+    bvhBytesPerTriangle: geometryBytes / triangles,
     triangles,
   };
 }
