@@ -288,6 +288,8 @@ async function keelsonBench(url: string, opts: { variants?: boolean; shots?: boo
   const stillTriangles = model.trianglesDrawn;
   // Bytes after orbiting: the LOD indices built for the view count too.
   const stats1 = engine.getRenderStats();
+  const geometryAtLoad = model.geometryBytes,
+    bvhBytes = model.bvhBytes;
   engine.fitToWindow();
   loop.frame();
 
@@ -319,8 +321,8 @@ async function keelsonBench(url: string, opts: { variants?: boolean; shots?: boo
     boxMs,
     heapMB: heap,
     bytesPerTriangle: stats1.geometryBytes / stats1.modelTriangles,
-    loadBytesPerTriangle: model.geometryBytes / stats1.modelTriangles,
-    bvhBytesPerTriangle: (stats1.geometryBytes + model.bvhBytes) / stats1.modelTriangles,
+    loadBytesPerTriangle: geometryAtLoad / stats1.modelTriangles,
+    bvhBytesPerTriangle: (stats1.geometryBytes + bvhBytes) / stats1.modelTriangles,
     triangles: stats0.modelTriangles + 0 * boxCount,
     drawnTriangles,
     stillTriangles,

@@ -6,9 +6,9 @@
  * (Engine builds them chunk by chunk in idle slices; a pick on a chunk without one builds it first).
  *
  * GPU bytes: Uint16 xyz positions (6 B/vertex), Uint16 triangle indices (6 B/triangle), Uint16 edge
- * indices (4 B/edge) and the two small vertex-run textures from which the shader finds each vertex's
- * object (scene/vertexRuns.ts: 8 B per object plus 8 B per 32 vertices, instead of a 2 B/vertex slot
- * attribute). See `geometryBytes`.
+ * indices (4 B/edge) and the block texture from which the shader reads each vertex's object
+ * (scene/vertexBlocks.ts: object ranges padded to blocks of 8 vertices, 4 B per block, instead of a
+ * 2 B/vertex slot attribute). See `geometryBytes`.
  *
  * Quantisation: positions are uploaded as they are (values 0..65535); the meshes carry
  * scale = (max − min) / 65535 per axis (1 on a flat axis, whose values are all 0) and position = min,
@@ -40,14 +40,14 @@ import {
   createEdgeMaterial,
   createStencilMaterial,
   createSurfaceMaterial,
-  type ChunkRunUniforms,
+  type ChunkBlockUniforms,
   type ObjectStateUniforms,
 } from './chunkMaterial';
 import { TEXTURE_ROW } from './ObjectStateTable';
 import { gatherNearRay, snapTables, type SnapTables } from './chunkSnap';
 import { buildLodLevel, vertexFacing, type LodLevel } from './lodCluster';
 import { orderChunkBySize, rowsAtLeast, type SizeOrder } from './sizeOrder';
-import { vertexRunBytes, vertexRunTextures, vertexRuns } from './vertexRuns';
+import { alignObjectVertices, vertexBlockBytes, vertexBlockTexture } from './vertexBlocks';
 
 /** Cell size (mm) of LOD level 0; level L clusters vertices in cells of LOD_BASE_MM · 2^L. */
 export const LOD_BASE_MM = 25;
@@ -74,17 +74,17 @@ export class ChunkBatch {
   readonly triangles: number;
   readonly vertexCount: number;
   readonly edgeCount: number;
-  /** Bytes of geometry on the GPU: positions, triangle and edge indices, vertex-run textures. */
+  /** Bytes of geometry on the GPU: positions (padding included), triangle and edge indices, block texture. */
   readonly geometryBytes: number;
   /** World bounds of the chunk (mm), for culling. */
   readonly worldBox: Box3;
   readonly chunk: SceneChunk;
   private bvh: MeshBVH | null = null;
   private readonly lookup: TriangleObjectLookup;
-  private readonly runTextures: { runs: DataTexture; blocks: DataTexture };
+  private readonly blockTexture: DataTexture;
   private readonly materials: [MeshLambertMaterial, MeshLambertMaterial, LineBasicMaterial];
   private readonly inverse = new Matrix4();
-  private readonly slot: ChunkRunUniforms;
+  private readonly slot: ChunkBlockUniforms;
   private readonly uniforms: ObjectStateUniforms;
   /** Rows largest first with their index-buffer prefixes (scene/sizeOrder.ts). */
   private readonly order: SizeOrder;
@@ -114,16 +114,17 @@ export class ChunkBatch {
       throw new Error(`${where}: index count ${chunk.indices.length} is not a multiple of 3`);
     if (chunk.edges.length % 2 !== 0)
       throw new Error(`${where}: edge index count ${chunk.edges.length} is not a multiple of 2`);
+    // Object ranges on whole blocks first (new vertex numbering): everything below sees the padded chunk.
+    const blocks = alignObjectVertices(chunk);
     this.vertexCount = chunk.positions.length / 3;
     this.triangles = chunk.indices.length / 3;
     this.edgeCount = chunk.edges.length / 2;
     this.order = orderChunkBySize(chunk);
     this.lookup = buildTriangleLookup(chunk.objects);
-    const runs = vertexRuns(chunk.objects, this.vertexCount, where);
-    this.runTextures = vertexRunTextures(runs);
-    const slot: ChunkRunUniforms = {
-      uVertexRuns: { value: this.runTextures.runs },
-      uRunBlocks: { value: this.runTextures.blocks },
+    this.blockTexture = vertexBlockTexture(blocks);
+    const slot: ChunkBlockUniforms = {
+      uVertexBlocks: { value: this.blockTexture },
+      uVertexBlock: { value: blocks.size },
     };
     this.slot = slot;
     this.uniforms = uniforms;
@@ -167,7 +168,7 @@ export class ChunkBatch {
       this.edges = null;
     }
     this.geometryBytes =
-      chunk.positions.byteLength + chunk.indices.byteLength + chunk.edges.byteLength + vertexRunBytes(runs);
+      chunk.positions.byteLength + chunk.indices.byteLength + chunk.edges.byteLength + vertexBlockBytes(blocks);
   }
 
   /** True once the picking BVH exists. */
@@ -474,8 +475,7 @@ export class ChunkBatch {
     this.lods.clear();
     this.edges?.geometry.dispose();
     for (const m of this.materials) m.dispose();
-    this.runTextures.runs.dispose();
-    this.runTextures.blocks.dispose();
+    this.blockTexture.dispose();
     this.bvh = null;
     this.mesh.removeFromParent();
     this.translucentMesh.removeFromParent();

@@ -1,13 +1,13 @@
 /**
  * Materials of the chunk batches: three's MeshLambertMaterial and LineBasicMaterial extended through
  * onBeforeCompile so that each vertex reads its object's state (ObjectStateTable textures): the vertex's
- * global object index is found from `gl_VertexID` in the chunk's vertex-run textures (scene/vertexRuns.ts:
- * no per-vertex attribute besides the position), then flags and colour/opacity are fetched: hidden objects collapse out of the clip volume
+ * global object index is read at `gl_VertexID` / block size from the chunk's block texture
+ * (scene/vertexBlocks.ts: no per-vertex attribute besides the position), then flags and colour/opacity are fetched: hidden objects collapse out of the clip volume
  * (no geometry rebuild), selected and hovered objects are tinted, every object takes its colour and
  * opacity from the colour table. The lookup runs once per vertex and reaches the fragments as `flat`
  * varyings (every vertex of a triangle or line belongs to the same object, so nothing is interpolated).
  *
- * One material per chunk (its own vertex-run texture uniforms); all share one GPU program (same cache key), and
+ * One material per chunk (its own block texture uniforms); all share one GPU program (same cache key), and
  * the state uniforms are shared objects, so a state change is one texture upload for the whole model.
  *
  * Shading is flat: the package carries no normals (format version 2); three's `flatShading` derives the
@@ -32,7 +32,6 @@ import {
   type Texture,
 } from 'three';
 import { TEXTURE_ROW } from './ObjectStateTable';
-import { RUN_BLOCK } from './vertexRuns';
 
 /** Highlight colours (sRGB): selection rgb(0, 151, 196) and a lighter hover tint. */
 export const SELECTION_COLOR = 'rgb(0, 151, 196)';
@@ -64,37 +63,20 @@ export function createStateUniforms(): ObjectStateUniforms {
 const VERTEX_PARS = /* glsl */ `
 uniform sampler2D uObjectFlags;
 uniform sampler2D uObjectColors;
-uniform sampler2D uVertexRuns;
-uniform sampler2D uRunBlocks;
+uniform sampler2D uVertexBlocks;
+uniform int uVertexBlock;
 uniform float uModelOpacity;
 flat varying float vObjectFlags;
 flat varying vec4 vObjectColor;
-ivec2 keelsonTexelI(int i) {
-  return ivec2(i % ${TEXTURE_ROW}, i / ${TEXTURE_ROW});
-}
 ivec2 keelsonTexel(float index) {
-  return keelsonTexelI(int(index + 0.5));
-}
-// The object of this vertex: its block's run, then forward while the next run starts at or before it
-// (scene/vertexRuns.ts objectAtVertex is the same search).
-float keelsonObjectOfVertex() {
-  vec2 block = texelFetch(uRunBlocks, keelsonTexelI(gl_VertexID / ${RUN_BLOCK}), 0).rg;
-  int run = int(block.x + 0.5);
-  float object = block.y;
-  float v = float(gl_VertexID);
-  for (int k = 0; k < ${RUN_BLOCK}; k++) {
-    vec2 next = texelFetch(uVertexRuns, keelsonTexelI(run + 1), 0).rg;
-    if (next.x > v) break;
-    run++;
-    object = next.y;
-  }
-  return object;
+  int i = int(index + 0.5);
+  return ivec2(i % ${TEXTURE_ROW}, i / ${TEXTURE_ROW});
 }
 `;
 
 /** Reads flags/colour and hides the vertex of a hidden object by moving it outside the clip volume. */
 const VERTEX_STATE = /* glsl */ `
-  float objectIndex = keelsonObjectOfVertex();
+  float objectIndex = texelFetch(uVertexBlocks, keelsonTexel(float(gl_VertexID / uVertexBlock)), 0).r;
   ivec2 kTexel = keelsonTexel(objectIndex);
   vObjectFlags = floor(texelFetch(uObjectFlags, kTexel, 0).r * 255.0 + 0.5);
   vObjectColor = texelFetch(uObjectColors, kTexel, 0);
@@ -148,16 +130,16 @@ const FRAGMENT_NORMAL = /* glsl */ `
   }
 `;
 
-/** Per-chunk uniforms: the chunk's vertex-run and block textures (scene/vertexRuns.ts). */
-export interface ChunkRunUniforms {
-  uVertexRuns: IUniform<Texture | null>;
-  uRunBlocks: IUniform<Texture | null>;
+/** Per-chunk uniforms: the chunk's block → object texture and its block size (scene/vertexBlocks.ts). */
+export interface ChunkBlockUniforms {
+  uVertexBlocks: IUniform<Texture | null>;
+  uVertexBlock: IUniform<number>;
 }
 
 function inject(
   shader: { uniforms: Record<string, IUniform>; vertexShader: string; fragmentShader: string },
   uniforms: ObjectStateUniforms,
-  runs: ChunkRunUniforms,
+  runs: ChunkBlockUniforms,
   fragment: string,
   surface: boolean,
 ): void {
@@ -187,7 +169,7 @@ function inject(
  */
 export function createSurfaceMaterial(
   uniforms: ObjectStateUniforms,
-  runs: ChunkRunUniforms,
+  runs: ChunkBlockUniforms,
   translucent = false,
 ): MeshLambertMaterial {
   const m = new MeshLambertMaterial({
@@ -207,7 +189,7 @@ export function createSurfaceMaterial(
 }
 
 /** Edge material of one chunk (dark grey), hiding with its object. */
-export function createEdgeMaterial(uniforms: ObjectStateUniforms, runs: ChunkRunUniforms): LineBasicMaterial {
+export function createEdgeMaterial(uniforms: ObjectStateUniforms, runs: ChunkBlockUniforms): LineBasicMaterial {
   const m = new LineBasicMaterial({ color: new Color(EDGE_COLOR) });
   m.onBeforeCompile = (shader) => inject(shader, uniforms, runs, FRAGMENT_EDGE, false);
   m.customProgramCacheKey = () => 'keelson-chunk-edge-v4';
@@ -224,7 +206,7 @@ export function createEdgeMaterial(uniforms: ObjectStateUniforms, runs: ChunkRun
  */
 export function createStencilMaterial(
   uniforms: ObjectStateUniforms,
-  runs: ChunkRunUniforms,
+  runs: ChunkBlockUniforms,
   planes: Plane[],
 ): MeshBasicMaterial {
   const op = InvertStencilOp;
