@@ -124,7 +124,7 @@ export class ChunkBatch {
     this.blockTexture = vertexBlockTexture(blocks);
     const slot: ChunkBlockUniforms = {
       uVertexBlocks: { value: this.blockTexture },
-      uVertexBlock: { value: blocks.size },
+      uVertexBlockShift: { value: blocks.shift },
     };
     this.slot = slot;
     this.uniforms = uniforms;

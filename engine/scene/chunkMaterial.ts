@@ -64,7 +64,7 @@ const VERTEX_PARS = /* glsl */ `
 uniform sampler2D uObjectFlags;
 uniform sampler2D uObjectColors;
 uniform sampler2D uVertexBlocks;
-uniform int uVertexBlock;
+uniform int uVertexBlockShift;
 uniform float uModelOpacity;
 flat varying float vObjectFlags;
 flat varying vec4 vObjectColor;
@@ -76,7 +76,7 @@ ivec2 keelsonTexel(float index) {
 
 /** Reads flags/colour and hides the vertex of a hidden object by moving it outside the clip volume. */
 const VERTEX_STATE = /* glsl */ `
-  float objectIndex = texelFetch(uVertexBlocks, keelsonTexel(float(gl_VertexID / uVertexBlock)), 0).r;
+  float objectIndex = texelFetch(uVertexBlocks, keelsonTexel(float(gl_VertexID >> uVertexBlockShift)), 0).r;
   ivec2 kTexel = keelsonTexel(objectIndex);
   vObjectFlags = floor(texelFetch(uObjectFlags, kTexel, 0).r * 255.0 + 0.5);
   vObjectColor = texelFetch(uObjectColors, kTexel, 0);
@@ -130,10 +130,10 @@ const FRAGMENT_NORMAL = /* glsl */ `
   }
 `;
 
-/** Per-chunk uniforms: the chunk's block → object texture and its block size (scene/vertexBlocks.ts). */
+/** Per-chunk uniforms: the chunk's block → object texture and log2 of its block size (scene/vertexBlocks.ts). */
 export interface ChunkBlockUniforms {
   uVertexBlocks: IUniform<Texture | null>;
-  uVertexBlock: IUniform<number>;
+  uVertexBlockShift: IUniform<number>;
 }
 
 function inject(

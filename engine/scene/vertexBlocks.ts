@@ -4,7 +4,7 @@
  * chunk arrives its ranges are moved to start on multiples of a block size B (8, or less when the padded
  * chunk would pass 65,536 vertices), so every block of B vertices belongs to one object, and one R32F
  * texel per block holds that object's global index. The chunk shader (scene/chunkMaterial.ts) reads it
- * at `gl_VertexID / B` (the vertex index of an indexed draw): one texture fetch, as the slot attribute
+ * at `gl_VertexID >> log2 B` (the vertex index of an indexed draw): one texture fetch, as the slot attribute
  * needed before, for 4/B bytes per vertex plus the padding vertices (6 bytes each) instead of 2 bytes
  * per vertex. On the bench ships B = 8 and the padding adds ~4 % vertices.
  *
@@ -22,15 +22,16 @@ export const VERTEX_BLOCK = 8;
 
 /** Block size and per-block global object index of one chunk. */
 export interface VertexBlocks {
-  /** Vertices per block (8, 4, 2 or 1). */
+  /** Vertices per block (8, 4, 2 or 1) and its log2 (the shader shifts gl_VertexID by it). */
   size: number;
+  shift: number;
   /** Global object index of each block (−1 for blocks in no object). */
   objects: Float32Array;
 }
 
 /**
- * Moves the vertex ranges of `chunk` (in place: new positions, indices and edges arrays, row starts
- * rewritten) to multiples of the largest block size ≤ VERTEX_BLOCK that keeps the chunk within
+ * Moves the vertex ranges of `chunk` (in place: new arrays for all of its fields, row starts
+ * rewritten; nothing is copied when the ranges already sit on blocks) to multiples of the largest block size ≤ VERTEX_BLOCK that keeps the chunk within
  * MAX_CHUNK_VERTICES, and returns the blocks. Rows may be in any order; triangles and edges keep their
  * corners' positions exactly.
  * @throws Error naming the chunk when the object table length is not a multiple of 5, a range exceeds
@@ -98,9 +99,11 @@ export function alignObjectVertices(chunk: SceneChunk): VertexBlocks {
     rows.forEach((r, i) => {
       const last = (objects[r + 1] + objects[r + 2] - 1) * 3;
       const end = i + 1 < rows.length ? l.starts[i + 1] : total;
-      for (let v = l.starts[i] + objects[r + 2]; v < end; v++) out.set(positions.subarray(last, last + 3), v * 3);
+      for (let v = l.starts[i] + objects[r + 2]; v < end; v++)
+        for (let a = 0; a < 3; a++) out[v * 3 + a] = positions[last + a];
     });
-    for (let v = 0; v < vertexCount; v++) out.set(positions.subarray(v * 3, v * 3 + 3), map[v] * 3);
+    for (let v = 0; v < vertexCount; v++)
+      for (let a = 0; a < 3; a++) out[map[v] * 3 + a] = positions[v * 3 + a];
     const remap = (a: Uint16Array, what: string) => {
       const b = new Uint16Array(a.length);
       for (let k = 0; k < a.length; k++) {
@@ -111,20 +114,25 @@ export function alignObjectVertices(chunk: SceneChunk): VertexBlocks {
     };
     const indices = remap(chunk.indices, 'triangle index'),
       edges = remap(chunk.edges, 'edge index');
+    // Every array of the chunk is replaced, so the package frame they viewed can be freed.
+    const table = objects.slice();
+    rows.forEach((r, i) => {
+      table[r + 1] = l.starts[i];
+    });
     chunk.positions = out;
     chunk.indices = indices;
     chunk.edges = edges;
-    rows.forEach((r, i) => {
-      objects[r + 1] = l.starts[i];
-    });
+    chunk.objects = table;
+    chunk.edgeObjects = chunk.edgeObjects.slice();
   }
+  const table = chunk.objects;
   const blocks = new Float32Array(Math.max(1, Math.ceil(total / size))).fill(-1);
   for (const r of rows) {
-    const first = objects[r + 1] / size,
-      end = Math.ceil((objects[r + 1] + objects[r + 2]) / size);
-    blocks.fill(objects[r], first, end);
+    const first = table[r + 1] / size,
+      end = Math.ceil((table[r + 1] + table[r + 2]) / size);
+    blocks.fill(table[r], first, end);
   }
-  return { size, objects: blocks };
+  return { size, shift: Math.log2(size), objects: blocks };
 }
 
 /** Global object index of vertex `v` by the shader's lookup (−1 outside every object). */
