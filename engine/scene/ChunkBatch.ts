@@ -20,7 +20,7 @@ import {
   Box3,
   BufferAttribute,
   BufferGeometry,
-  DataTexture,
+  type DataTexture,
   DoubleSide,
   FrontSide,
   LineSegments,

@@ -102,8 +102,7 @@ export function alignObjectVertices(chunk: SceneChunk): VertexBlocks {
       for (let v = l.starts[i] + objects[r + 2]; v < end; v++)
         for (let a = 0; a < 3; a++) out[v * 3 + a] = positions[last + a];
     });
-    for (let v = 0; v < vertexCount; v++)
-      for (let a = 0; a < 3; a++) out[map[v] * 3 + a] = positions[v * 3 + a];
+    for (let v = 0; v < vertexCount; v++) for (let a = 0; a < 3; a++) out[map[v] * 3 + a] = positions[v * 3 + a];
     const remap = (a: Uint16Array, what: string) => {
       const b = new Uint16Array(a.length);
       for (let k = 0; k < a.length; k++) {

@@ -39,11 +39,7 @@ function pointTriangleDistance(p: Vector3, a: Vector3, b: Vector3, c: Vector3): 
   if (vb <= 0 && d2 >= 0 && d6 <= 0) return p.distanceTo(a.clone().addScaledVector(ac, d2 / (d2 - d6)));
   const va = d3 * d6 - d5 * d4;
   if (va <= 0 && d4 - d3 >= 0 && d5 - d6 >= 0)
-    return p.distanceTo(
-      b
-        .clone()
-        .addScaledVector(c.clone().sub(b), (d4 - d3) / (d4 - d3 + (d5 - d6))),
-    );
+    return p.distanceTo(b.clone().addScaledVector(c.clone().sub(b), (d4 - d3) / (d4 - d3 + (d5 - d6))));
   const den = 1 / (va + vb + vc);
   return p.distanceTo(
     a
@@ -89,7 +85,8 @@ describe('ChunkBatch picking', () => {
       const bound = 0.5 * Math.hypot(s[0], s[1], s[2]) + 1e-6;
       const q = chunk.positions,
         b = chunk.bounds;
-      const world = (i: number) => new Vector3(b[0] + q[i * 3] * s[0], b[1] + q[i * 3 + 1] * s[1], b[2] + q[i * 3 + 2] * s[2]);
+      const world = (i: number) =>
+        new Vector3(b[0] + q[i * 3] * s[0], b[1] + q[i * 3 + 1] * s[1], b[2] + q[i * 3 + 2] * s[2]);
       const step = Math.max(1, Math.floor(chunk.indices.length / 3 / 200));
       for (let t = 0; t < chunk.indices.length / 3; t += step) {
         const centre = world(chunk.indices[t * 3])

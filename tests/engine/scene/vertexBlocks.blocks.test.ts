@@ -134,7 +134,9 @@ describe('vertex blocks', () => {
   it('refuse overlapping ranges, ranges beyond the vertices and indices naming no vertex, naming the chunk', () => {
     const c = chunkOf([10, 10], []);
     c.objects[6] = 5;
-    expect(() => alignObjectVertices(c)).toThrow(/Chunk 0: vertex ranges of objects 100 \(0\+10\) and 101 \(5\+10\) overlap/);
+    expect(() => alignObjectVertices(c)).toThrow(
+      /Chunk 0: vertex ranges of objects 100 \(0\+10\) and 101 \(5\+10\) overlap/,
+    );
     const d = chunkOf([10, 10], []);
     d.objects[2] = 30;
     expect(() => alignObjectVertices(d)).toThrow(/Chunk 0: object 100 range 0\+30 exceeds 20 vertices/);
