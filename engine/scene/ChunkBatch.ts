@@ -43,7 +43,6 @@ import {
   type ChunkBlockUniforms,
   type ObjectStateUniforms,
 } from './chunkMaterial';
-import { TEXTURE_ROW } from './ObjectStateTable';
 import { gatherNearRay, snapTables, type SnapTables } from './chunkSnap';
 import { buildLodLevel, vertexFacing, type LodLevel } from './lodCluster';
 import { orderChunkBySize, rowsAtLeast, type SizeOrder } from './sizeOrder';
@@ -64,7 +63,7 @@ export interface ChunkHit {
   distance: number;
 }
 
-/** Meshes, edges, slot texture and BVH of one chunk. Dispose with dispose(). */
+/** Meshes, edges, block texture and BVH of one chunk. Dispose with dispose(). */
 export class ChunkBatch {
   readonly index: number;
   readonly mesh: Mesh;
@@ -84,7 +83,7 @@ export class ChunkBatch {
   private readonly blockTexture: DataTexture;
   private readonly materials: [MeshLambertMaterial, MeshLambertMaterial, LineBasicMaterial];
   private readonly inverse = new Matrix4();
-  private readonly slot: ChunkBlockUniforms;
+  private readonly blockUniforms: ChunkBlockUniforms;
   private readonly uniforms: ObjectStateUniforms;
   /** Rows largest first with their index-buffer prefixes (scene/sizeOrder.ts). */
   private readonly order: SizeOrder;
@@ -122,16 +121,16 @@ export class ChunkBatch {
     this.order = orderChunkBySize(chunk);
     this.lookup = buildTriangleLookup(chunk.objects);
     this.blockTexture = vertexBlockTexture(blocks);
-    const slot: ChunkBlockUniforms = {
+    const blockUniforms: ChunkBlockUniforms = {
       uVertexBlocks: { value: this.blockTexture },
       uVertexBlockShift: { value: blocks.shift },
     };
-    this.slot = slot;
+    this.blockUniforms = blockUniforms;
     this.uniforms = uniforms;
     this.materials = [
-      createSurfaceMaterial(uniforms, slot),
-      createSurfaceMaterial(uniforms, slot, true),
-      createEdgeMaterial(uniforms, slot),
+      createSurfaceMaterial(uniforms, blockUniforms),
+      createSurfaceMaterial(uniforms, blockUniforms, true),
+      createEdgeMaterial(uniforms, blockUniforms),
     ];
 
     const position = new BufferAttribute(chunk.positions, 3, false);
@@ -355,7 +354,7 @@ export class ChunkBatch {
    * from the scene and call `disposeStencilMesh` when done (the geometry stays the chunk's).
    */
   createStencilMesh(planes: Plane[], renderOrder: number): Mesh {
-    const m = new Mesh(this.mesh.geometry, createStencilMaterial(this.uniforms, this.slot, planes));
+    const m = new Mesh(this.mesh.geometry, createStencilMaterial(this.uniforms, this.blockUniforms, planes));
     placeQuantised(m, this.chunk);
     m.renderOrder = renderOrder;
     m.name = `chunk-${this.chunk.index}-cap-stencil`;
@@ -467,7 +466,7 @@ export class ChunkBatch {
     }
   }
 
-  /** Frees geometries, materials, the slot texture and the BVH. */
+  /** Frees geometries, materials, the block texture and the BVH. */
   dispose(): void {
     this.mesh.geometry.dispose();
     for (const l of this.lods.values()) l.geometry.dispose();
