@@ -59,6 +59,10 @@ export interface BenchFigures {
   boxMs: number;
   heapMB: number;
   bytesPerTriangle: number;
+  /** GPU geometry at load (before any LOD level), bytes per triangle. */
+  loadBytesPerTriangle: number;
+  /** bytesPerTriangle plus the picking BVHs (Keelson: three-mesh-bvh nodes and indirect buffers; baseline: none). */
+  bvhBytesPerTriangle: number;
   triangles: number;
   /** Triangles in the draw ranges of the last orbit frame (interactive detail, after culling), Keelson only. */
   drawnTriangles?: number;
@@ -284,6 +288,8 @@ async function keelsonBench(url: string, opts: { variants?: boolean; shots?: boo
   const stillTriangles = model.trianglesDrawn;
   // Bytes after orbiting: the LOD indices built for the view count too.
   const stats1 = engine.getRenderStats();
+  const geometryAtLoad = model.geometryBytes,
+    bvhBytes = model.bvhBytes;
   engine.fitToWindow();
   loop.frame();
 
@@ -315,6 +321,8 @@ async function keelsonBench(url: string, opts: { variants?: boolean; shots?: boo
     boxMs,
     heapMB: heap,
     bytesPerTriangle: stats1.geometryBytes / stats1.modelTriangles,
+    loadBytesPerTriangle: geometryAtLoad / stats1.modelTriangles,
+    bvhBytesPerTriangle: (stats1.geometryBytes + bvhBytes) / stats1.modelTriangles,
     triangles: stats0.modelTriangles + 0 * boxCount,
     drawnTriangles,
     stillTriangles,
@@ -432,6 +440,8 @@ async function baselineBench(url: string): Promise<BenchFigures> {
     boxMs,
     heapMB: heap,
     bytesPerTriangle: geometryBytes / triangles,
+    loadBytesPerTriangle: geometryBytes / triangles,
+    bvhBytesPerTriangle: geometryBytes / triangles,
     triangles,
   };
 }

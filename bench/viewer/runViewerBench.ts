@@ -98,6 +98,8 @@ const ROWS: [NumericFigure, string, number][] = [
   ['boxMs', 'box-selection latency (ms)', 1],
   ['heapMB', 'JS heap after load (MB)', 0],
   ['bytesPerTriangle', 'geometry bytes per triangle', 2],
+  ['loadBytesPerTriangle', 'geometry bytes per triangle at load (before LOD levels)', 2],
+  ['bvhBytesPerTriangle', 'geometry + picking BVH bytes per triangle', 2],
 ];
 
 function table(results: { parts: number; keelson: BenchFigures; baseline: BenchFigures | null }[]): string {
@@ -261,7 +263,9 @@ async function writeReadme(
     'under 1 px skipped, LOD cells ≤ 1.5 px), redrawn and finished 5 times; the baseline has one quality, so its still frame is its orbit frame.',
     'Pick: pointer down/up to selection (Keelson, BVHs built beforehand by the idle builder) vs Raycaster.intersectObjects (baseline).',
     'Box selection: right-to-left over the middle third. The baseline draws nothing until the whole package is in, so its first frame',
-    'and full load coincide. Geometry bytes per triangle count every GPU buffer (Keelson: positions, slots, indices, edges, LOD indices).',
+    'and full load coincide. Geometry bytes per triangle count every GPU buffer after the orbit and still frames (Keelson: positions,',
+    'indices, edges, vertex-run textures, the LOD indices built for those views); "at load" is before any LOD level; the BVH row adds',
+    "Keelson's picking BVHs (all built; the baseline has none).",
     '',
     ...(failures.length ? [...failures, ''] : []),
     table(results),

@@ -5,9 +5,10 @@
  * only while an object is translucent), and a three-mesh-bvh BVH for picking, built on request
  * (Engine builds them chunk by chunk in idle slices; a pick on a chunk without one builds it first).
  *
- * GPU bytes: Uint16 xyz positions (6 B/vertex), a Uint16 object slot (2 B/vertex: the row of the chunk's
- * object table; the chunk's slot texture maps it to the global object index), Uint16 triangle indices
- * (6 B/triangle) and Uint16 edge indices (4 B/edge). See `geometryBytes`.
+ * GPU bytes: Uint16 xyz positions (6 B/vertex), Uint16 triangle indices (6 B/triangle), Uint16 edge
+ * indices (4 B/edge) and the block texture from which the shader reads each vertex's object
+ * (scene/vertexBlocks.ts: object ranges padded to blocks of 8 vertices, 4 B per block, instead of a
+ * 2 B/vertex slot attribute). See `geometryBytes`.
  *
  * Quantisation: positions are uploaded as they are (values 0..65535); the meshes carry
  * scale = (max − min) / 65535 per axis (1 on a flat axis, whose values are all 0) and position = min,
@@ -19,18 +20,15 @@ import {
   Box3,
   BufferAttribute,
   BufferGeometry,
-  DataTexture,
+  type DataTexture,
   DoubleSide,
-  FloatType,
   FrontSide,
   LineSegments,
   Matrix4,
   Mesh,
   type MeshBasicMaterial,
-  NearestFilter,
   type Plane,
   type Ray,
-  RedFormat,
   Vector3,
   type LineBasicMaterial,
   type MeshLambertMaterial,
@@ -42,13 +40,13 @@ import {
   createEdgeMaterial,
   createStencilMaterial,
   createSurfaceMaterial,
-  type ChunkSlotUniform,
+  type ChunkBlockUniforms,
   type ObjectStateUniforms,
 } from './chunkMaterial';
-import { TEXTURE_ROW } from './ObjectStateTable';
 import { gatherNearRay, snapTables, type SnapTables } from './chunkSnap';
 import { buildLodLevel, vertexFacing, type LodLevel } from './lodCluster';
 import { orderChunkBySize, rowsAtLeast, type SizeOrder } from './sizeOrder';
+import { alignObjectVertices, vertexBlockBytes, vertexBlockTexture } from './vertexBlocks';
 
 /** Cell size (mm) of LOD level 0; level L clusters vertices in cells of LOD_BASE_MM · 2^L. */
 export const LOD_BASE_MM = 25;
@@ -65,7 +63,7 @@ export interface ChunkHit {
   distance: number;
 }
 
-/** Meshes, edges, slot texture and BVH of one chunk. Dispose with dispose(). */
+/** Meshes, edges, block texture and BVH of one chunk. Dispose with dispose(). */
 export class ChunkBatch {
   readonly index: number;
   readonly mesh: Mesh;
@@ -75,17 +73,17 @@ export class ChunkBatch {
   readonly triangles: number;
   readonly vertexCount: number;
   readonly edgeCount: number;
-  /** Bytes of vertex and index buffers on the GPU (positions, slots, triangle and edge indices). */
+  /** Bytes of geometry on the GPU: positions (padding included), triangle and edge indices, block texture. */
   readonly geometryBytes: number;
   /** World bounds of the chunk (mm), for culling. */
   readonly worldBox: Box3;
   readonly chunk: SceneChunk;
   private bvh: MeshBVH | null = null;
   private readonly lookup: TriangleObjectLookup;
-  private readonly slotTexture: DataTexture;
+  private readonly blockTexture: DataTexture;
   private readonly materials: [MeshLambertMaterial, MeshLambertMaterial, LineBasicMaterial];
   private readonly inverse = new Matrix4();
-  private readonly slot: ChunkSlotUniform;
+  private readonly blockUniforms: ChunkBlockUniforms;
   private readonly uniforms: ObjectStateUniforms;
   /** Rows largest first with their index-buffer prefixes (scene/sizeOrder.ts). */
   private readonly order: SizeOrder;
@@ -115,27 +113,29 @@ export class ChunkBatch {
       throw new Error(`${where}: index count ${chunk.indices.length} is not a multiple of 3`);
     if (chunk.edges.length % 2 !== 0)
       throw new Error(`${where}: edge index count ${chunk.edges.length} is not a multiple of 2`);
+    // Object ranges on whole blocks first (new vertex numbering): everything below sees the padded chunk.
+    const blocks = alignObjectVertices(chunk);
     this.vertexCount = chunk.positions.length / 3;
     this.triangles = chunk.indices.length / 3;
     this.edgeCount = chunk.edges.length / 2;
     this.order = orderChunkBySize(chunk);
     this.lookup = buildTriangleLookup(chunk.objects);
-    const slots = vertexSlots(chunk.objects, this.vertexCount, where);
-    this.slotTexture = slotObjectTexture(chunk.objects);
-    const slot: ChunkSlotUniform = { uSlotObjects: { value: this.slotTexture } };
-    this.slot = slot;
+    this.blockTexture = vertexBlockTexture(blocks);
+    const blockUniforms: ChunkBlockUniforms = {
+      uVertexBlocks: { value: this.blockTexture },
+      uVertexBlockShift: { value: blocks.shift },
+    };
+    this.blockUniforms = blockUniforms;
     this.uniforms = uniforms;
     this.materials = [
-      createSurfaceMaterial(uniforms, slot),
-      createSurfaceMaterial(uniforms, slot, true),
-      createEdgeMaterial(uniforms, slot),
+      createSurfaceMaterial(uniforms, blockUniforms),
+      createSurfaceMaterial(uniforms, blockUniforms, true),
+      createEdgeMaterial(uniforms, blockUniforms),
     ];
 
     const position = new BufferAttribute(chunk.positions, 3, false);
-    const slotAttr = new BufferAttribute(slots, 1, false);
     const geometry = new BufferGeometry();
     geometry.setAttribute('position', position);
-    geometry.setAttribute('objectSlot', slotAttr);
     geometry.setIndex(new BufferAttribute(chunk.indices, 1));
     geometry.computeBoundingBox();
     geometry.computeBoundingSphere();
@@ -157,7 +157,6 @@ export class ChunkBatch {
       const eg = new BufferGeometry();
       // Same attribute objects: three uploads each buffer once and both draws use it.
       eg.setAttribute('position', position);
-      eg.setAttribute('objectSlot', slotAttr);
       eg.setIndex(new BufferAttribute(chunk.edges, 1));
       eg.boundingBox = geometry.boundingBox;
       eg.boundingSphere = geometry.boundingSphere;
@@ -168,7 +167,7 @@ export class ChunkBatch {
       this.edges = null;
     }
     this.geometryBytes =
-      chunk.positions.byteLength + slots.byteLength + chunk.indices.byteLength + chunk.edges.byteLength;
+      chunk.positions.byteLength + chunk.indices.byteLength + chunk.edges.byteLength + vertexBlockBytes(blocks);
   }
 
   /** True once the picking BVH exists. */
@@ -179,8 +178,13 @@ export class ChunkBatch {
   /** Builds the picking BVH and the snapping tables now (a few ms to tens of ms for a full chunk); no-op when built. */
   buildBvh(): void {
     if (this.bvh || this.triangles === 0) return;
-    // indirect: keep the index buffer in package order so object ranges stay valid.
-    this.bvh = new MeshBVH(this.mesh.geometry, { indirect: true });
+    // indirect: keep the index buffer in package order so object ranges stay valid. The range is the whole
+    // index buffer: three-mesh-bvh would otherwise take the draw range the level of detail last set and
+    // leave the smaller objects out of picking for good.
+    this.bvh = new MeshBVH(this.mesh.geometry, {
+      indirect: true,
+      range: { start: 0, count: this.chunk.indices.length },
+    });
     // The snapping tables too, so the first snap on this chunk does not pay for them.
     this.snapTables();
   }
@@ -287,7 +291,6 @@ export class ChunkBatch {
     }
     const g = new BufferGeometry();
     g.setAttribute('position', this.mesh.geometry.getAttribute('position'));
-    g.setAttribute('objectSlot', this.mesh.geometry.getAttribute('objectSlot'));
     g.setIndex(new BufferAttribute(lv.indices, 1));
     g.boundingBox = this.mesh.geometry.boundingBox;
     g.boundingSphere = this.mesh.geometry.boundingSphere;
@@ -327,7 +330,6 @@ export class ChunkBatch {
     }
     const g = new BufferGeometry();
     g.setAttribute('position', this.mesh.geometry.getAttribute('position'));
-    g.setAttribute('objectSlot', this.mesh.geometry.getAttribute('objectSlot'));
     g.setIndex(new BufferAttribute(out, 1));
     g.boundingBox = this.mesh.geometry.boundingBox;
     g.boundingSphere = this.mesh.geometry.boundingSphere;
@@ -352,7 +354,7 @@ export class ChunkBatch {
    * from the scene and call `disposeStencilMesh` when done (the geometry stays the chunk's).
    */
   createStencilMesh(planes: Plane[], renderOrder: number): Mesh {
-    const m = new Mesh(this.mesh.geometry, createStencilMaterial(this.uniforms, this.slot, planes));
+    const m = new Mesh(this.mesh.geometry, createStencilMaterial(this.uniforms, this.blockUniforms, planes));
     placeQuantised(m, this.chunk);
     m.renderOrder = renderOrder;
     m.name = `chunk-${this.chunk.index}-cap-stencil`;
@@ -464,7 +466,7 @@ export class ChunkBatch {
     }
   }
 
-  /** Frees geometries, materials, the slot texture and the BVH. */
+  /** Frees geometries, materials, the block texture and the BVH. */
   dispose(): void {
     this.mesh.geometry.dispose();
     for (const l of this.lods.values()) l.geometry.dispose();
@@ -472,7 +474,7 @@ export class ChunkBatch {
     this.lods.clear();
     this.edges?.geometry.dispose();
     for (const m of this.materials) m.dispose();
-    this.slotTexture.dispose();
+    this.blockTexture.dispose();
     this.bvh = null;
     this.mesh.removeFromParent();
     this.translucentMesh.removeFromParent();
@@ -496,40 +498,4 @@ function placeQuantised(obj: Mesh | LineSegments, chunk: SceneChunk): void {
   obj.matrixAutoUpdate = false;
   // Culling is done per chunk by the engine on world boxes (scene/culling.ts).
   obj.frustumCulled = false;
-}
-
-/**
- * Uint16 slot per vertex: the row of `objects` (5 values per row) whose vertex range holds the vertex.
- * @throws Error when a range exceeds the vertices or the chunk has more than 65,536 object rows.
- */
-export function vertexSlots(objects: Uint32Array, vertexCount: number, where: string): Uint16Array {
-  if (objects.length % 5 !== 0)
-    throw new Error(`${where}: object table length ${objects.length} is not a multiple of 5`);
-  const rows = objects.length / 5;
-  if (rows > 65536) throw new Error(`${where}: ${rows} objects exceed 65,536 slots`);
-  const out = new Uint16Array(vertexCount);
-  for (let r = 0; r < rows; r++) {
-    const start = objects[r * 5 + 1],
-      count = objects[r * 5 + 2];
-    if (start + count > vertexCount)
-      throw new Error(`${where}: object ${objects[r * 5]} range ${start}+${count} exceeds ${vertexCount} vertices`);
-    out.fill(r, start, start + count);
-  }
-  return out;
-}
-
-/** R32F texture of the global object index per slot (exact to 2^24 objects), TEXTURE_ROW texels a row. */
-function slotObjectTexture(objects: Uint32Array): DataTexture {
-  const rows = objects.length / 5;
-  const height = Math.max(1, Math.ceil(rows / TEXTURE_ROW));
-  const width = rows <= TEXTURE_ROW ? Math.max(1, rows) : TEXTURE_ROW;
-  const data = new Float32Array(width * height);
-  for (let r = 0; r < rows; r++) data[r] = objects[r * 5];
-  // A texture narrower than TEXTURE_ROW only occurs with a single row, where x = slot is still right.
-  const t = new DataTexture(data, width, height, RedFormat, FloatType);
-  t.magFilter = NearestFilter;
-  t.minFilter = NearestFilter;
-  t.generateMipmaps = false;
-  t.needsUpdate = true;
-  return t;
 }

@@ -1,13 +1,13 @@
 /**
  * Materials of the chunk batches: three's MeshLambertMaterial and LineBasicMaterial extended through
  * onBeforeCompile so that each vertex reads its object's state (ObjectStateTable textures): the vertex's
- * `objectSlot` (row of the chunk's object table) is turned into the global object index by the chunk's
- * slot texture, then flags and colour/opacity are fetched: hidden objects collapse out of the clip volume
+ * global object index is read at `gl_VertexID` / block size from the chunk's block texture
+ * (scene/vertexBlocks.ts: no per-vertex attribute besides the position), then flags and colour/opacity are fetched: hidden objects collapse out of the clip volume
  * (no geometry rebuild), selected and hovered objects are tinted, every object takes its colour and
  * opacity from the colour table. The lookup runs once per vertex and reaches the fragments as `flat`
  * varyings (every vertex of a triangle or line belongs to the same object, so nothing is interpolated).
  *
- * One material per chunk (its own slot texture uniform); all share one GPU program (same cache key), and
+ * One material per chunk (its own block texture uniforms); all share one GPU program (same cache key), and
  * the state uniforms are shared objects, so a state change is one texture upload for the whole model.
  *
  * Shading is flat: the package carries no normals (format version 2); three's `flatShading` derives the
@@ -61,10 +61,10 @@ export function createStateUniforms(): ObjectStateUniforms {
 }
 
 const VERTEX_PARS = /* glsl */ `
-attribute float objectSlot;
 uniform sampler2D uObjectFlags;
 uniform sampler2D uObjectColors;
-uniform sampler2D uSlotObjects;
+uniform sampler2D uVertexBlocks;
+uniform int uVertexBlockShift;
 uniform float uModelOpacity;
 flat varying float vObjectFlags;
 flat varying vec4 vObjectColor;
@@ -76,7 +76,7 @@ ivec2 keelsonTexel(float index) {
 
 /** Reads flags/colour and hides the vertex of a hidden object by moving it outside the clip volume. */
 const VERTEX_STATE = /* glsl */ `
-  float objectIndex = texelFetch(uSlotObjects, keelsonTexel(objectSlot), 0).r;
+  float objectIndex = texelFetch(uVertexBlocks, keelsonTexel(float(gl_VertexID >> uVertexBlockShift)), 0).r;
   ivec2 kTexel = keelsonTexel(objectIndex);
   vObjectFlags = floor(texelFetch(uObjectFlags, kTexel, 0).r * 255.0 + 0.5);
   vObjectColor = texelFetch(uObjectColors, kTexel, 0);
@@ -130,19 +130,20 @@ const FRAGMENT_NORMAL = /* glsl */ `
   }
 `;
 
-/** Per-chunk uniform: the chunk's slot → global object index texture (R32F, TEXTURE_ROW texels a row). */
-export interface ChunkSlotUniform {
-  uSlotObjects: IUniform<Texture | null>;
+/** Per-chunk uniforms: the chunk's block → object texture and log2 of its block size (scene/vertexBlocks.ts). */
+export interface ChunkBlockUniforms {
+  uVertexBlocks: IUniform<Texture | null>;
+  uVertexBlockShift: IUniform<number>;
 }
 
 function inject(
   shader: { uniforms: Record<string, IUniform>; vertexShader: string; fragmentShader: string },
   uniforms: ObjectStateUniforms,
-  slot: ChunkSlotUniform,
+  runs: ChunkBlockUniforms,
   fragment: string,
   surface: boolean,
 ): void {
-  Object.assign(shader.uniforms, uniforms, slot);
+  Object.assign(shader.uniforms, uniforms, runs);
   let vs = shader.vertexShader.replace('#include <common>', `#include <common>\n${VERTEX_PARS}`);
   vs = vs.replace('#include <project_vertex>', `#include <project_vertex>\n${VERTEX_STATE}`);
   let fs = shader.fragmentShader
@@ -168,7 +169,7 @@ function inject(
  */
 export function createSurfaceMaterial(
   uniforms: ObjectStateUniforms,
-  slot: ChunkSlotUniform,
+  runs: ChunkBlockUniforms,
   translucent = false,
 ): MeshLambertMaterial {
   const m = new MeshLambertMaterial({
@@ -182,16 +183,16 @@ export function createSurfaceMaterial(
     depthWrite: !translucent,
   });
   m.defines = translucent ? { KEELSON_SURFACE: 1, KEELSON_TRANSLUCENT_PASS: 1 } : { KEELSON_SURFACE: 1 };
-  m.onBeforeCompile = (shader) => inject(shader, uniforms, slot, FRAGMENT_COLOR, true);
-  m.customProgramCacheKey = () => (translucent ? 'keelson-chunk-surface-v5-translucent' : 'keelson-chunk-surface-v5');
+  m.onBeforeCompile = (shader) => inject(shader, uniforms, runs, FRAGMENT_COLOR, true);
+  m.customProgramCacheKey = () => (translucent ? 'keelson-chunk-surface-v6-translucent' : 'keelson-chunk-surface-v6');
   return m;
 }
 
 /** Edge material of one chunk (dark grey), hiding with its object. */
-export function createEdgeMaterial(uniforms: ObjectStateUniforms, slot: ChunkSlotUniform): LineBasicMaterial {
+export function createEdgeMaterial(uniforms: ObjectStateUniforms, runs: ChunkBlockUniforms): LineBasicMaterial {
   const m = new LineBasicMaterial({ color: new Color(EDGE_COLOR) });
-  m.onBeforeCompile = (shader) => inject(shader, uniforms, slot, FRAGMENT_EDGE, false);
-  m.customProgramCacheKey = () => 'keelson-chunk-edge-v3';
+  m.onBeforeCompile = (shader) => inject(shader, uniforms, runs, FRAGMENT_EDGE, false);
+  m.customProgramCacheKey = () => 'keelson-chunk-edge-v4';
   return m;
 }
 
@@ -205,7 +206,7 @@ export function createEdgeMaterial(uniforms: ObjectStateUniforms, slot: ChunkSlo
  */
 export function createStencilMaterial(
   uniforms: ObjectStateUniforms,
-  slot: ChunkSlotUniform,
+  runs: ChunkBlockUniforms,
   planes: Plane[],
 ): MeshBasicMaterial {
   const op = InvertStencilOp;
@@ -222,7 +223,7 @@ export function createStencilMaterial(
     clippingPlanes: planes,
   });
   m.onBeforeCompile = (shader) => {
-    Object.assign(shader.uniforms, uniforms, slot);
+    Object.assign(shader.uniforms, uniforms, runs);
     const vs = shader.vertexShader
       .replace('#include <common>', `#include <common>\n${VERTEX_PARS}`)
       .replace(
@@ -237,6 +238,6 @@ export function createStencilMaterial(
       '#include <common>\nflat varying float vObjectFlags;\nflat varying vec4 vObjectColor;',
     );
   };
-  m.customProgramCacheKey = () => 'keelson-chunk-stencil-v2';
+  m.customProgramCacheKey = () => 'keelson-chunk-stencil-v3';
   return m;
 }
