@@ -45,16 +45,16 @@ export interface SectionRange {
 }
 
 /**
- * Most geometry (positions + indices, bytes) an index copies into the installed WebAssembly kernel by default.
- * Measured (bench/README.md "WebAssembly kernel"): the kernel's allocator makes copying batches into linear
- * memory cost ~10 ms per batch once the memory passes ~100 MB, so at 100k parts (92 MB) the index build took
- * 5.8 s with the kernel against 2.4 s without, while a cut through the index saves only 1–16 ms; at 30k parts
- * (37 MB) both builds take 0.75 s. Larger models use the TypeScript kernel until the allocator is replaced.
+ * Most geometry (positions + indices, bytes) an index copies into the installed WebAssembly kernel by default:
+ * 2 GiB, half of wasm32's 4 GiB address space (the kernel also holds block extents, segment and output
+ * buffers, and V8 caps a module's memory at 4 GiB). The kernel allocates batches from its own page arena
+ * (wasm/src/arena.rs), so copying them in costs time linear in their size at any model size (bench/README.md
+ * "WebAssembly kernel"); above this the index stays on the TypeScript kernel rather than fail part-way.
  */
-export const KERNEL_INDEX_MAX_BYTES = 48 * 1024 * 1024;
+export const KERNEL_INDEX_MAX_BYTES = 2 * 1024 * 1024 * 1024;
 
-/** The installed kernel for an index of `bytes` of geometry, or null above KERNEL_INDEX_MAX_BYTES. */
-function defaultKernelFor(bytes: number): GeometryKernel | null {
+/** The installed kernel for an index of `bytes` of geometry, or null above KERNEL_INDEX_MAX_BYTES (or none installed). */
+export function indexKernelFor(bytes: number): GeometryKernel | null {
   return bytes <= KERNEL_INDEX_MAX_BYTES ? geometryKernel() : null;
 }
 
@@ -91,7 +91,7 @@ export class SectionIndex {
    */
   static fromMeshes(meshes: readonly PartMesh[], kernel?: GeometryKernel | null): SectionIndex {
     const bytes = meshes.reduce((n, m) => n + m.positions.byteLength + m.indices.byteLength, 0);
-    const idx = new SectionIndex(kernel === undefined ? defaultKernelFor(bytes) : kernel);
+    const idx = new SectionIndex(kernel === undefined ? indexKernelFor(bytes) : kernel);
     for (const m of meshes) {
       const b = idx.addBatch({ positions: m.positions, indices: m.indices, edges: m.edges });
       idx.addRange(b, m.object, 0, m.positions.length / 3, 0, m.indices.length, 0, m.edges ? m.edges.length / 6 : 0);
@@ -107,7 +107,7 @@ export class SectionIndex {
   static fromChunks(chunks: readonly SceneChunk[], kernel?: GeometryKernel | null): SectionIndex {
     // Dequantised positions are Float32 (twice the Uint16 bytes).
     const bytes = chunks.reduce((n, c) => n + 2 * c.positions.byteLength + c.indices.byteLength, 0);
-    const idx = new SectionIndex(kernel === undefined ? defaultKernelFor(bytes) : kernel);
+    const idx = new SectionIndex(kernel === undefined ? indexKernelFor(bytes) : kernel);
     for (const c of chunks) {
       const b = idx.addBatch({
         positions: decodeChunkPositions(c),

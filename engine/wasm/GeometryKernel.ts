@@ -119,6 +119,19 @@ export class GeometryKernel {
     return this.scratch;
   }
 
+  /**
+   * The kernel's memory, bytes: `total` = the module's linear memory, `arena` = large blocks in use (batches,
+   * block extents, buffers; whole 64 KiB pages), `arenaFree` = arena pages freed and kept for reuse.
+   */
+  memoryStats(): { total: number; arena: number; arenaFree: number } {
+    const x = this.exports;
+    return {
+      total: x.memory.buffer.byteLength,
+      arena: x.kk_arena_bytes() >>> 0,
+      arenaFree: x.kk_arena_free_bytes() >>> 0,
+    };
+  }
+
   /** A new empty geometry store (freed with the object that holds it, or by `free()`). */
   createStore(): KernelStore {
     const s = new KernelStore(this, this.exports.kk_geom_new());

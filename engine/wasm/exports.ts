@@ -7,6 +7,8 @@ export interface KernelExports {
   memory: WebAssembly.Memory;
   kk_alloc(bytes: number): number;
   kk_free(ptr: number, bytes: number): void;
+  kk_arena_bytes(): number;
+  kk_arena_free_bytes(): number;
   kk_seg_clear(): void;
   kk_seg_len(): number;
   kk_seg_ptr(): number;
@@ -44,6 +46,8 @@ export const KERNEL_EXPORTS: readonly (keyof KernelExports)[] = [
   'memory',
   'kk_alloc',
   'kk_free',
+  'kk_arena_bytes',
+  'kk_arena_free_bytes',
   'kk_seg_clear',
   'kk_seg_len',
   'kk_seg_ptr',
