@@ -217,6 +217,63 @@ export class GeometryKernel {
   }
 
   /**
+   * The job tables of a whole-section call, sized for `objects` objects and `ranges` ranges, as views to
+   * fill: `obj` 3 values per object (slice plane mm, first range, range count), `rng` 5 per range (batch,
+   * first block, block count, first index, index count). Valid until the next kernel call.
+   */
+  sectionJobs(objects: number, ranges: number): { obj: Float64Array; rng: Uint32Array } {
+    const x = this.exports;
+    x.kk_job_reserve(objects, ranges);
+    const b = x.memory.buffer;
+    return {
+      obj: new Float64Array(b, x.kk_job_obj_ptr() >>> 0, objects * 3),
+      rng: new Uint32Array(b, x.kk_job_rng_ptr() >>> 0, ranges * 5),
+    };
+  }
+
+  /**
+   * Slices and chains the `objects` objects of the job tables (see sectionJobs) against `store` along
+   * `axis`, each at its own plane, every point's axis coordinate set to `project`: per range only the
+   * triangle blocks (`blockIndices` indices each) that straddle the plane, or with `linear` every
+   * triangle. Same polylines as sliceBlocks / sliceRange then chain per object, in one call.
+   * @returns per object its polylines and the number of segments sliced (0: nothing to chain).
+   */
+  section(
+    store: KernelStore,
+    objects: number,
+    axis: 0 | 1 | 2,
+    project: number,
+    blockIndices: number,
+    linear: boolean,
+    closedTol: number = POLYLINE_TOLERANCE_MM.closed,
+    zeroLen: number = POLYLINE_TOLERANCE_MM.zeroLength,
+  ): { curves: SectionPolyline[][]; segments: Uint32Array } {
+    const x = this.exports;
+    x.kk_section(store.handle, objects, axis, project, blockIndices, linear ? 1 : 0, closedTol, zeroLen);
+    const { f64, u32 } = this.views();
+    const per = (x.kk_out_obj_ptr() >>> 0) / 4,
+      poly = (x.kk_out_poly_ptr() >>> 0) / 4,
+      pts = (x.kk_out_pts_ptr() >>> 0) / 8;
+    const curves: SectionPolyline[][] = new Array(objects);
+    const segments = new Uint32Array(objects);
+    let p = 0;
+    for (let o = 0; o < objects; o++) {
+      const n = u32[per + o * 2];
+      segments[o] = u32[per + o * 2 + 1];
+      const list: SectionPolyline[] = new Array(n);
+      for (let i = 0; i < n; i++, p++) {
+        const s = pts + u32[poly + p * 3],
+          len = u32[poly + p * 3 + 1];
+        const points = new Array<number>(len);
+        for (let j = 0; j < len; j++) points[j] = f64[s + j];
+        list[i] = { points, closed: u32[poly + p * 3 + 2] === 1 };
+      }
+      curves[o] = list;
+    }
+    return { curves, segments };
+  }
+
+  /**
    * Chains the segment buffer into polylines with the tolerances of slice.ts `chainSegments` (closed
    * 1 mm, zero length 1e-3 mm by default): the same polylines in the same order.
    */

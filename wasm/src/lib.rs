@@ -13,12 +13,14 @@
 //! - `mem`: allocation for the host's own buffers;
 //! - `geom`: geometry stores (batches, triangle-block extents: the section index build kernel);
 //! - `slice`: triangles ∩ axis plane → segments in the shared segment buffer;
-//! - `chain`: segments → polylines (welded, walked, open chains joined), written to the output buffers.
+//! - `chain`: segments → polylines (welded, walked, open chains joined), written to the output buffers;
+//! - `section`: a whole section's slicing and chaining, object by object, in one call.
 
 mod arena;
 mod chain;
 mod geom;
 mod jsmath;
 mod mem;
+mod section;
 mod slice;
 mod state;
