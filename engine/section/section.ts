@@ -10,8 +10,9 @@
  * - thin along the axis (plates: at most 1.5 × thickness + 1 mm; other parts: at most a quarter of
  *   their in-plane extent) → 'inSection' (its outline, sliced at its mid-plane, projected);
  * - otherwise 'intersected' (sliced at the plane).
- * Segments are chained per object (slice.ts). Intersected plates get length, thickness and the label
- * of viewer.md §9; pillars a centreline. All lengths mm.
+ * Segments are chained per object (slice.ts); with the WebAssembly kernel the slicing and chaining of
+ * every object is one kernel call (GeometryKernel.section), with the same polylines. Intersected plates
+ * get length, thickness and the label of viewer.md §9; pillars a centreline. All lengths mm.
  */
 import type { FrameTables, ModelObject, PropertyRecord } from '../model/types';
 import type { KernelStore } from '../wasm/GeometryKernel';
@@ -154,7 +155,9 @@ export function computeSection(
       }
       curves = chainSegments(segs!.length ? segs!.data.subarray(0, segs!.length) : (inPlane ?? []));
     }
-    if (pts) for (let i = 0; i + 2 < pts.length; i += 3) curves.push({ points: [pts[i], pts[i + 1], pts[i + 2]], closed: false });
+    if (pts)
+      for (let i = 0; i + 2 < pts.length; i += 3)
+        curves.push({ points: [pts[i], pts[i + 1], pts[i + 2]], closed: false });
     if (curves.length === 0) continue;
     touched.push(o);
     if (isComp) {
