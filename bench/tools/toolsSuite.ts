@@ -345,6 +345,9 @@ async function runSize(parts: number): Promise<Row[]> {
   return rows;
 }
 
+/** The machine's 1-minute load average when the suite module was loaded (written beside the figures). */
+const LOAD_AT_START = os.loadavg()[0];
+
 /** The suite. */
 export async function toolsSuite(): Promise<Row[]> {
   const sizes = (process.env.BENCH_SIZES ?? '100000')
@@ -362,7 +365,7 @@ async function writeReadme(rows: Row[]): Promise<void> {
   const section = [
     '## Tools (`npm run bench -- tools`)',
     '',
-    `Run ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC on ${cpu}, ${os.cpus().length} cores (shared), Node ${process.versions.node}; engine in Node without a GPU.`,
+    `Run ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC on ${cpu}, ${os.cpus().length} cores (shared; load average ${LOAD_AT_START.toFixed(1)} at the start, ${os.loadavg()[0].toFixed(1)} at the end), Node ${process.versions.node}; engine in Node without a GPU.`,
     'Sections: computeSection over the SectionIndex (BVH over object ranges, then 32-triangle blocks with their own extent) at the',
     `middle of the ship (+13.7 mm); one warm-up run each, then the median of 5 (linear scans: 3) with min and max; clock: ${process.env.BENCH_CLOCK === 'cpu' ? 'CPU time of this process (BENCH_CLOCK=cpu)' : 'wall'}; the index build is listed, not included. Beside it the`,
     'same job without any index (`linear: true`): every triangle visited for the object extents, crossing ones sliced, chained and',
