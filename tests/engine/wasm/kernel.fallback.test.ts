@@ -2,7 +2,9 @@
  * Loading the WebAssembly kernel and falling back to the TypeScript one: a host that cannot provide
  * the module (no WebAssembly, missing file, a module that is not the kernel) gets one log line and the
  * TypeScript kernel; a section index built then has no kernel store and cuts the same section as one
- * built with the kernel (NAPA-OCX_M8, X = 2400 mm).
+ * built with the kernel (NAPA-OCX_M8, X = 2400 mm). An installed kernel that fails while an index is
+ * built (a trap, e.g. memory that cannot grow) is dropped for that index with one log line; past the old
+ * 48 MB limit the index still goes into the kernel.
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -12,6 +14,7 @@ import { KERNEL_WASM_PATH, loadKernelSync } from '../../../engine/node/wasm/load
 import type { ImportResult, ModelObject } from '../../../engine/model/types';
 import { computeSection } from '../../../engine/section/section';
 import { KERNEL_INDEX_MAX_BYTES, SectionIndex, indexKernelFor } from '../../../engine/section/SectionIndex';
+import { GeometryKernel } from '../../../engine/wasm/GeometryKernel';
 import { geometryKernel, installGeometryKernel, loadGeometryKernel } from '../../../engine/wasm/install';
 import { builtKernel } from './kernelFixture';
 
@@ -113,6 +116,33 @@ describe('loading the kernel', () => {
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatch(/ENOENT.*using the TypeScript kernel/);
     expect(geometryKernel()).toBeNull();
+  });
+  it('drops the installed kernel for TypeScript when it fails while an index is built (an explicit one throws)', () => {
+    const real = builtKernel();
+    let calls = 0;
+    // The real module's exports, but the third batch copy traps as a kernel out of memory would.
+    const exports = {
+      ...(real.exports as unknown as Record<string, unknown>),
+      kk_geom_add_batch: (...a: number[]) => {
+        if (++calls === 3) throw new WebAssembly.RuntimeError('unreachable');
+        return real.exports.kk_geom_add_batch(a[0], a[1], a[2], a[3]);
+      },
+    };
+    const failing = GeometryKernel.fromInstance({ exports } as unknown as WebAssembly.Instance);
+    installGeometryKernel(failing);
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    const index = SectionIndex.fromMeshes(model.meshes);
+    expect(index.store).toBeNull();
+    expect(warn).toHaveBeenCalledTimes(1);
+    expect(String(warn.mock.calls[0][0])).toMatch(
+      /WebAssembly kernel failed \(unreachable\); using the TypeScript kernel/,
+    );
+    const m = { objects: model.objects, properties: model.properties, frames: model.frames };
+    const viaKernel = computeSection({ ...m, index: SectionIndex.fromMeshes(model.meshes, real) }, 'X', 2400);
+    expect(JSON.stringify(computeSection({ ...m, index }, 'X', 2400))).toBe(JSON.stringify(viaKernel));
+    calls = 0;
+    expect(() => SectionIndex.fromMeshes(model.meshes, failing)).toThrow('unreachable');
+    warn.mockRestore();
   });
 });
 
