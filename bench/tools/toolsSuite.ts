@@ -209,8 +209,11 @@ async function runSize(parts: number): Promise<Row[]> {
     now() - t,
     'ms',
   );
-  if (kernel)
-    add('WebAssembly kernel memory after the index build', kernel.exports.memory.buffer.byteLength / 1e6, 'MB');
+  if (kernel) {
+    const mem = kernel.memoryStats();
+    add('WebAssembly kernel memory after the index build (linear memory)', mem.total / 1e6, 'MB');
+    add('WebAssembly kernel page arena in use (batches, block extents, buffers)', mem.arena / 1e6, 'MB');
+  }
   const model = { objects, index };
   const tsModel = { objects, index: tsIndex };
   for (const [axis, k] of [
@@ -253,10 +256,15 @@ async function runSize(parts: number): Promise<Row[]> {
       keyof typeof runs,
       number
     >;
-    add(`section ${axis} (index + WebAssembly kernel, ${cut} plates+stiffeners cut)`, m.bvh, 'ms');
-    add(`section ${axis} (index + TypeScript kernel)`, m.bvhTs, 'ms');
-    add(`section ${axis} linear scan, WebAssembly slicing and chaining`, m.ref, 'ms');
-    add(`section ${axis} linear scan, TypeScript (every triangle visited, sliced, chained, classified)`, m.refTs, 'ms');
+    const span = (v: number[]) => `min ${Math.min(...v).toFixed(1)}, max ${Math.max(...v).toFixed(1)}`;
+    add(`section ${axis} (index + WebAssembly kernel, ${cut} plates+stiffeners cut; ${span(runs.bvh)})`, m.bvh, 'ms');
+    add(`section ${axis} (index + TypeScript kernel; ${span(runs.bvhTs)})`, m.bvhTs, 'ms');
+    add(`section ${axis} linear scan, WebAssembly slicing and chaining (${span(runs.ref)})`, m.ref, 'ms');
+    add(
+      `section ${axis} linear scan, TypeScript (every triangle visited, sliced, chained, classified; ${span(runs.refTs)})`,
+      m.refTs,
+      'ms',
+    );
     add(`section ${axis} bare plane test of every triangle (no slicing; lower bound of any scan)`, m.lin, 'ms');
     add(`section ${axis} speed-up vs linear scan with the same kernel`, m.ref / m.bvh, '×');
     add(`section ${axis} speed-up vs TypeScript linear scan`, m.refTs / m.bvh, '×');
@@ -337,6 +345,9 @@ async function runSize(parts: number): Promise<Row[]> {
   return rows;
 }
 
+/** The machine's 1-minute load average when the suite module was loaded (written beside the figures). */
+const LOAD_AT_START = os.loadavg()[0];
+
 /** The suite. */
 export async function toolsSuite(): Promise<Row[]> {
   const sizes = (process.env.BENCH_SIZES ?? '100000')
@@ -354,9 +365,9 @@ async function writeReadme(rows: Row[]): Promise<void> {
   const section = [
     '## Tools (`npm run bench -- tools`)',
     '',
-    `Run ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC on ${cpu}, ${os.cpus().length} cores (shared), Node ${process.versions.node}; engine in Node without a GPU.`,
+    `Run ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC on ${cpu}, ${os.cpus().length} cores (shared; load average ${LOAD_AT_START.toFixed(1)} at the start, ${os.loadavg()[0].toFixed(1)} at the end), Node ${process.versions.node}; engine in Node without a GPU.`,
     'Sections: computeSection over the SectionIndex (BVH over object ranges, then 32-triangle blocks with their own extent) at the',
-    'middle of the ship (+13.7 mm); one warm-up run each, then the median of 3; the index build is listed, not included. Beside it the',
+    `middle of the ship (+13.7 mm); one warm-up run each, then the median of 5 (linear scans: 3) with min and max; clock: ${process.env.BENCH_CLOCK === 'cpu' ? 'CPU time of this process (BENCH_CLOCK=cpu)' : 'wall'}; the index build is listed, not included. Beside it the`,
     'same job without any index (`linear: true`): every triangle visited for the object extents, crossing ones sliced, chained and',
     'classified with the same kernels; and a bare plane test of every triangle (no slicing: a lower bound for any scan).',
     'Snap: Engine.snapAt at 200 cursor positions (nearest-first BVH shapecast, at most 2000 candidate triangles, then the kernel; BVHs',

@@ -45,16 +45,16 @@ export interface SectionRange {
 }
 
 /**
- * Most geometry (positions + indices, bytes) an index copies into the installed WebAssembly kernel by default.
- * Measured (bench/README.md "WebAssembly kernel"): the kernel's allocator makes copying batches into linear
- * memory cost ~10 ms per batch once the memory passes ~100 MB, so at 100k parts (92 MB) the index build took
- * 5.8 s with the kernel against 2.4 s without, while a cut through the index saves only 1–16 ms; at 30k parts
- * (37 MB) both builds take 0.75 s. Larger models use the TypeScript kernel until the allocator is replaced.
+ * Most geometry (positions + indices, bytes) an index copies into the installed WebAssembly kernel by default:
+ * 2 GiB, half of wasm32's 4 GiB address space (the kernel also holds block extents, segment and output
+ * buffers, and V8 caps a module's memory at 4 GiB). The kernel allocates batches from its own page arena
+ * (wasm/src/arena.rs), so copying them in costs time linear in their size at any model size (bench/README.md
+ * "WebAssembly kernel"); above this the index stays on the TypeScript kernel rather than fail part-way.
  */
-export const KERNEL_INDEX_MAX_BYTES = 48 * 1024 * 1024;
+export const KERNEL_INDEX_MAX_BYTES = 2 * 1024 * 1024 * 1024;
 
-/** The installed kernel for an index of `bytes` of geometry, or null above KERNEL_INDEX_MAX_BYTES. */
-function defaultKernelFor(bytes: number): GeometryKernel | null {
+/** The installed kernel for an index of `bytes` of geometry, or null above KERNEL_INDEX_MAX_BYTES (or none installed). */
+export function indexKernelFor(bytes: number): GeometryKernel | null {
   return bytes <= KERNEL_INDEX_MAX_BYTES ? geometryKernel() : null;
 }
 
@@ -87,48 +87,84 @@ export class SectionIndex {
 
   /**
    * Index of importer meshes (one batch per mesh; a mesh's `object` is its object index). The default kernel
-   * is used only up to KERNEL_INDEX_MAX_BYTES of geometry (see there).
+   * is used only up to KERNEL_INDEX_MAX_BYTES of geometry (see there), and dropped for the TypeScript one,
+   * with one log line, if it fails while the index is built (e.g. its memory cannot grow).
    */
   static fromMeshes(meshes: readonly PartMesh[], kernel?: GeometryKernel | null): SectionIndex {
     const bytes = meshes.reduce((n, m) => n + m.positions.byteLength + m.indices.byteLength, 0);
-    const idx = new SectionIndex(kernel === undefined ? defaultKernelFor(bytes) : kernel);
-    for (const m of meshes) {
-      const b = idx.addBatch({ positions: m.positions, indices: m.indices, edges: m.edges });
-      idx.addRange(b, m.object, 0, m.positions.length / 3, 0, m.indices.length, 0, m.edges ? m.edges.length / 6 : 0);
-    }
-    idx.build();
-    return idx;
+    return SectionIndex.buildWith(kernel, bytes, (idx) => {
+      for (const m of meshes) {
+        const b = idx.addBatch({ positions: m.positions, indices: m.indices, edges: m.edges });
+        idx.addRange(b, m.object, 0, m.positions.length / 3, 0, m.indices.length, 0, m.edges ? m.edges.length / 6 : 0);
+      }
+    });
   }
 
   /**
    * Index of decoded `.sc` chunks (positions dequantised to world mm once here). The default kernel is used
-   * only up to KERNEL_INDEX_MAX_BYTES of geometry (see there).
+   * only up to KERNEL_INDEX_MAX_BYTES of geometry and dropped if it fails (as fromMeshes).
    */
   static fromChunks(chunks: readonly SceneChunk[], kernel?: GeometryKernel | null): SectionIndex {
     // Dequantised positions are Float32 (twice the Uint16 bytes).
     const bytes = chunks.reduce((n, c) => n + 2 * c.positions.byteLength + c.indices.byteLength, 0);
-    const idx = new SectionIndex(kernel === undefined ? defaultKernelFor(bytes) : kernel);
-    for (const c of chunks) {
-      const b = idx.addBatch({
-        positions: decodeChunkPositions(c),
-        indices: c.indices,
-        edges: c.edges.length ? decodeChunkEdges(c) : null,
-      });
-      const edgeOf = new Map<number, [number, number]>();
-      for (let r = 0; r < c.edgeObjects.length; r += 3)
-        edgeOf.set(c.edgeObjects[r], [c.edgeObjects[r + 1], c.edgeObjects[r + 2]]);
-      const seen = new Set<number>();
-      for (let r = 0; r < c.objects.length; r += 5) {
-        const [obj, vs, vc, is, ic] = c.objects.subarray(r, r + 5);
-        const e = edgeOf.get(obj) ?? [0, 0];
-        seen.add(obj);
-        idx.addRange(b, obj, vs, vc, is, ic, e[0], e[1]);
+    return SectionIndex.buildWith(kernel, bytes, (idx) => {
+      for (const c of chunks) {
+        const b = idx.addBatch({
+          positions: decodeChunkPositions(c),
+          indices: c.indices,
+          edges: c.edges.length ? decodeChunkEdges(c) : null,
+        });
+        const edgeOf = new Map<number, [number, number]>();
+        for (let r = 0; r < c.edgeObjects.length; r += 3)
+          edgeOf.set(c.edgeObjects[r], [c.edgeObjects[r + 1], c.edgeObjects[r + 2]]);
+        const seen = new Set<number>();
+        for (let r = 0; r < c.objects.length; r += 5) {
+          const [obj, vs, vc, is, ic] = c.objects.subarray(r, r + 5);
+          const e = edgeOf.get(obj) ?? [0, 0];
+          seen.add(obj);
+          idx.addRange(b, obj, vs, vc, is, ic, e[0], e[1]);
+        }
+        // Objects with edges only (seams) have no triangle range.
+        for (const [obj, [es, ec]] of edgeOf) if (!seen.has(obj)) idx.addRange(b, obj, 0, 0, 0, 0, es, ec);
       }
-      // Objects with edges only (seams) have no triangle range.
-      for (const [obj, [es, ec]] of edgeOf) if (!seen.has(obj)) idx.addRange(b, obj, 0, 0, 0, 0, es, ec);
+    });
+  }
+
+  /**
+   * An index filled by `fill` and built, with `kernel` (undefined: the installed one, within
+   * KERNEL_INDEX_MAX_BYTES for `bytes` of geometry). If the default kernel fails part-way (a trap, its
+   * memory cannot grow), its store is freed, one line is logged and the index is built again on TypeScript;
+   * a kernel passed explicitly lets the error through.
+   */
+  private static buildWith(
+    kernel: GeometryKernel | null | undefined,
+    bytes: number,
+    fill: (idx: SectionIndex) => void,
+  ): SectionIndex {
+    const k = kernel === undefined ? indexKernelFor(bytes) : kernel;
+    const idx = new SectionIndex(k);
+    try {
+      fill(idx);
+      idx.build();
+      return idx;
+    } catch (e) {
+      if (!k || kernel !== undefined) {
+        idx.store?.free();
+        throw e;
+      }
+      try {
+        idx.store?.free();
+      } catch {
+        // A kernel that trapped may refuse this too; its FinalizationRegistry entry is gone either way.
+      }
+      console.warn(
+        `Section index: the WebAssembly kernel failed (${(e as Error).message}); using the TypeScript kernel`,
+      );
     }
-    idx.build();
-    return idx;
+    const ts = new SectionIndex(null);
+    fill(ts);
+    ts.build();
+    return ts;
   }
 
   private addBatch(b: Omit<SectionBatch, 'bounds'>): number {

@@ -10,10 +10,12 @@
  * - thin along the axis (plates: at most 1.5 × thickness + 1 mm; other parts: at most a quarter of
  *   their in-plane extent) → 'inSection' (its outline, sliced at its mid-plane, projected);
  * - otherwise 'intersected' (sliced at the plane).
- * Segments are chained per object (slice.ts). Intersected plates get length, thickness and the label
- * of viewer.md §9; pillars a centreline. All lengths mm.
+ * Segments are chained per object (slice.ts); with the WebAssembly kernel the slicing and chaining of
+ * every object is one kernel call (GeometryKernel.section), with the same polylines. Intersected plates
+ * get length, thickness and the label of viewer.md §9; pillars a centreline. All lengths mm.
  */
 import type { FrameTables, ModelObject, PropertyRecord } from '../model/types';
+import type { KernelStore } from '../wasm/GeometryKernel';
 import { BLOCK_TRIANGLES, type SectionIndex, type SectionRange } from './SectionIndex';
 import {
   type SegmentBuffer,
@@ -117,24 +119,118 @@ export function computeSection(
   const hits = options.linear
     ? index.rangesLinear(k, coordinate - tol, coordinate + tol)
     : index.rangesInSlab(k, coordinate - tol, coordinate + tol);
+  const jobs = planObjects(model, hits, k, coordinate, tol, want);
+  const store = options.kernel === 'typescript' ? null : index.store;
+  const fromKernel = store ? kernelCurves(store, index, jobs, k, coordinate, options.linear === true) : null;
 
-  // Group the ranges by object and take the object's extent from all its ranges.
-  const byObject = new Map<number, number[]>();
-  for (const r of hits) {
-    const o = index.ranges[r].object;
-    let l = byObject.get(o);
-    if (!l) byObject.set(o, (l = []));
-    l.push(r);
-  }
   const steel = emptySteelSection(axis, coordinate);
   const compartments: CompartmentSection[] = [];
   const cadComponents: CadComponentSection[] = [];
   const mains = new Set<string>();
   const touched: number[] = [];
-  const segs = segmentBuffer(4096);
-  const store = options.kernel === 'typescript' ? null : index.store;
+  const segs = fromKernel ? null : segmentBuffer(4096);
+  for (let j = 0; j < jobs.length; j++) {
+    const { o, rs, ext, relation, sliceAt, cls, isComp, isCad, props, thickness } = jobs[j];
+    const obj = objects[o];
+    // Edge ranges (seams, feature lines) are cut here in both kernels: points where they cross the plane,
+    // pieces lying in it (the curves of an object that has no triangles).
+    let inPlane: number[] | null = null,
+      pts: number[] | null = null;
+    for (const r of rs) {
+      const rg = index.ranges[r];
+      const b = index.batches[rg.batch];
+      if (rg.indexCount === 0 && b.edges && rg.edgeCount > 0)
+        sliceEdges(b.edges, rg.edgeStart, rg.edgeCount, k, coordinate, tol, (inPlane ??= []), (pts ??= []));
+    }
+    let curves: SectionPolyline[];
+    if (fromKernel) curves = fromKernel.segments[j] > 0 ? fromKernel.curves[j] : chainSegments(inPlane ?? []);
+    else {
+      segs!.length = 0;
+      for (const r of rs) {
+        const rg = index.ranges[r];
+        const b = index.batches[rg.batch];
+        if (rg.indexCount > 0 && options.linear)
+          sliceTrianglesInto(b.positions, b.indices, rg.indexStart, rg.indexCount, k, sliceAt, segs!, coordinate);
+        else if (rg.indexCount > 0) sliceBlocks(index, rg, k, sliceAt, segs!, coordinate);
+      }
+      curves = chainSegments(segs!.length ? segs!.data.subarray(0, segs!.length) : (inPlane ?? []));
+    }
+    if (pts)
+      for (let i = 0; i + 2 < pts.length; i += 3)
+        curves.push({ points: [pts[i], pts[i + 1], pts[i + 2]], closed: false });
+    if (curves.length === 0) continue;
+    touched.push(o);
+    if (isComp) {
+      compartments.push({
+        compartmentName: obj.name,
+        stid: obj.id,
+        curves,
+        purposeColor: purposeColor(typeof props?.PURP === 'string' ? props.PURP : undefined),
+      });
+      continue;
+    }
+    if (isCad) {
+      cadComponents.push({ componentName: obj.name, stid: obj.id, curves });
+      continue;
+    }
+    const rel: SectionRelation = rs.every((r) => index.ranges[r].indexCount === 0)
+      ? inPlane?.length
+        ? 'inSection'
+        : 'intersected'
+      : relation;
+    const curve: SteelSectionCurve = { stid: obj.id, object: o, name: obj.name, type: obj.type, relation: rel, curves };
+    if (cls === 'plates' && rel !== 'inSection') Object.assign(curve, plateDimensions(curves, k, thickness));
+    if (cls === 'pillars') curve.centerline = pillarCenterline(curves, ext, k, coordinate, rel);
+    steel[cls!][rel].push(curve);
+    const main = mainObjectOf(objects, o);
+    if (main) mains.add(main.id);
+  }
+  steel.mainObjectsInSection = [...mains].sort();
+  const grid =
+    want.grid && model.frames ? sectionGrid(model.frames, axis, coordinate, gridExtent(index, hits, touched, k)) : [];
+  return { axis, coordinate, steel, compartments, cadComponents, grid };
+}
 
-  for (const [o, rs] of [...byObject].sort((a, b) => a[0] - b[0])) {
+/** One object the plane touches, what it is and where it is sliced. */
+interface ObjectJob {
+  /** Object index and its ranges among the hits (in hit order). */
+  o: number;
+  rs: number[];
+  /** Union bounds of its ranges (mm). */
+  ext: number[];
+  relation: SectionRelation;
+  /** The plane the object's triangles are sliced at (mm; see the file comment). */
+  sliceAt: number;
+  cls: SteelClass | undefined;
+  isComp: boolean;
+  isCad: boolean;
+  props: PropertyRecord | undefined;
+  thickness: number | undefined;
+}
+
+/**
+ * The objects of the hit ranges that the section wants, in object order, each with its ranges, extent,
+ * relation to the plane and slicing plane.
+ */
+function planObjects(
+  model: SectionModel,
+  hits: number[],
+  k: 0 | 1 | 2,
+  coordinate: number,
+  tol: number,
+  want: { steel: boolean; compartments: boolean; cad: boolean },
+): ObjectJob[] {
+  const { index, objects } = model;
+  const ranges = index.ranges;
+  // Stable sort: an object's ranges stay in hit order.
+  const order = hits.slice().sort((a, b) => ranges[a].object - ranges[b].object);
+  const jobs: ObjectJob[] = [];
+  for (let i = 0; i < order.length; ) {
+    const o = ranges[order[i]].object;
+    let e = i + 1;
+    while (e < order.length && ranges[order[e]].object === o) e++;
+    const rs = order.slice(i, e);
+    i = e;
     const obj = objects[o];
     if (!obj) continue;
     const cls = CLASS_OF[obj.type];
@@ -154,72 +250,41 @@ export function computeSection(
           : relation === 'connectingNegative'
             ? ext[k + 3] - Math.min(tol / 2, (ext[k + 3] - ext[k]) / 2)
             : ext[k] + Math.min(tol / 2, (ext[k + 3] - ext[k]) / 2);
-    segs.length = 0;
-    const inPlane: number[] = [];
-    const pts: number[] = [];
-    store?.kernel.clearSegments();
+    jobs.push({ o, rs, ext, relation, sliceAt, cls, isComp, isCad, props, thickness });
+  }
+  return jobs;
+}
+
+/** Every job's triangle ranges sliced and chained by the WebAssembly kernel in one call (see GeometryKernel.section). */
+function kernelCurves(
+  store: KernelStore,
+  index: SectionIndex,
+  jobs: ObjectJob[],
+  k: 0 | 1 | 2,
+  project: number,
+  linear: boolean,
+): { curves: SectionPolyline[][]; segments: Uint32Array } {
+  let nRanges = 0;
+  for (const j of jobs) nRanges += j.rs.length;
+  const { obj, rng } = store.kernel.sectionJobs(jobs.length, nRanges);
+  let w = 0;
+  for (let j = 0; j < jobs.length; j++) {
+    const rs = jobs[j].rs;
+    obj[j * 3] = jobs[j].sliceAt;
+    obj[j * 3 + 1] = w;
+    obj[j * 3 + 2] = rs.length;
     for (const r of rs) {
       const rg = index.ranges[r];
-      const b = index.batches[rg.batch];
-      if (rg.indexCount > 0 && store) {
-        if (options.linear)
-          store.kernel.sliceRange(store, rg.batch, rg.indexStart, rg.indexCount, k, sliceAt, coordinate);
-        else
-          store.kernel.sliceBlocks(
-            store,
-            rg.batch,
-            rg.blockStart,
-            rg.blockCount,
-            rg.indexStart,
-            rg.indexCount,
-            3 * BLOCK_TRIANGLES,
-            k,
-            sliceAt,
-            coordinate,
-          );
-      } else if (rg.indexCount > 0 && options.linear)
-        sliceTrianglesInto(b.positions, b.indices, rg.indexStart, rg.indexCount, k, sliceAt, segs, coordinate);
-      else if (rg.indexCount > 0) sliceBlocks(index, rg, k, sliceAt, segs, coordinate);
-      else if (b.edges && rg.edgeCount > 0)
-        sliceEdges(b.edges, rg.edgeStart, rg.edgeCount, k, coordinate, tol, inPlane, pts);
+      const q = w * 5;
+      rng[q] = rg.batch;
+      rng[q + 1] = rg.blockStart;
+      rng[q + 2] = rg.blockCount;
+      rng[q + 3] = rg.indexStart;
+      rng[q + 4] = rg.indexCount;
+      w++;
     }
-    const curves =
-      store && store.kernel.segmentCount() > 0
-        ? store.kernel.chain()
-        : chainSegments(segs.length ? segs.data.subarray(0, segs.length) : inPlane);
-    for (let i = 0; i + 2 < pts.length; i += 3)
-      curves.push({ points: [pts[i], pts[i + 1], pts[i + 2]], closed: false });
-    if (curves.length === 0) continue;
-    touched.push(o);
-    if (isComp) {
-      compartments.push({
-        compartmentName: obj.name,
-        stid: obj.id,
-        curves,
-        purposeColor: purposeColor(typeof props?.PURP === 'string' ? props.PURP : undefined),
-      });
-      continue;
-    }
-    if (isCad) {
-      cadComponents.push({ componentName: obj.name, stid: obj.id, curves });
-      continue;
-    }
-    const rel: SectionRelation = rs.every((r) => index.ranges[r].indexCount === 0)
-      ? inPlane.length
-        ? 'inSection'
-        : 'intersected'
-      : relation;
-    const curve: SteelSectionCurve = { stid: obj.id, object: o, name: obj.name, type: obj.type, relation: rel, curves };
-    if (cls === 'plates' && rel !== 'inSection') Object.assign(curve, plateDimensions(curves, k, thickness));
-    if (cls === 'pillars') curve.centerline = pillarCenterline(curves, ext, k, coordinate, rel);
-    steel[cls!][rel].push(curve);
-    const main = mainObjectOf(objects, o);
-    if (main) mains.add(main.id);
   }
-  steel.mainObjectsInSection = [...mains].sort();
-  const grid =
-    want.grid && model.frames ? sectionGrid(model.frames, axis, coordinate, gridExtent(index, hits, touched, k)) : [];
-  return { axis, coordinate, steel, compartments, cadComponents, grid };
+  return store.kernel.section(store, jobs.length, k, project, 3 * BLOCK_TRIANGLES, linear);
 }
 
 /**

@@ -119,6 +119,19 @@ export class GeometryKernel {
     return this.scratch;
   }
 
+  /**
+   * The kernel's memory, bytes: `total` = the module's linear memory, `arena` = large blocks in use (batches,
+   * block extents, buffers; whole 64 KiB pages), `arenaFree` = arena pages freed and kept for reuse.
+   */
+  memoryStats(): { total: number; arena: number; arenaFree: number } {
+    const x = this.exports;
+    return {
+      total: x.memory.buffer.byteLength,
+      arena: x.kk_arena_bytes() >>> 0,
+      arenaFree: x.kk_arena_free_bytes() >>> 0,
+    };
+  }
+
   /** A new empty geometry store (freed with the object that holds it, or by `free()`). */
   createStore(): KernelStore {
     const s = new KernelStore(this, this.exports.kk_geom_new());
@@ -201,6 +214,63 @@ export class GeometryKernel {
     } finally {
       x.kk_free(at, bytes);
     }
+  }
+
+  /**
+   * The job tables of a whole-section call, sized for `objects` objects and `ranges` ranges, as views to
+   * fill: `obj` 3 values per object (slice plane mm, first range, range count), `rng` 5 per range (batch,
+   * first block, block count, first index, index count). Valid until the next kernel call.
+   */
+  sectionJobs(objects: number, ranges: number): { obj: Float64Array; rng: Uint32Array } {
+    const x = this.exports;
+    x.kk_job_reserve(objects, ranges);
+    const b = x.memory.buffer;
+    return {
+      obj: new Float64Array(b, x.kk_job_obj_ptr() >>> 0, objects * 3),
+      rng: new Uint32Array(b, x.kk_job_rng_ptr() >>> 0, ranges * 5),
+    };
+  }
+
+  /**
+   * Slices and chains the `objects` objects of the job tables (see sectionJobs) against `store` along
+   * `axis`, each at its own plane, every point's axis coordinate set to `project`: per range only the
+   * triangle blocks (`blockIndices` indices each) that straddle the plane, or with `linear` every
+   * triangle. Same polylines as sliceBlocks / sliceRange then chain per object, in one call.
+   * @returns per object its polylines and the number of segments sliced (0: nothing to chain).
+   */
+  section(
+    store: KernelStore,
+    objects: number,
+    axis: 0 | 1 | 2,
+    project: number,
+    blockIndices: number,
+    linear: boolean,
+    closedTol: number = POLYLINE_TOLERANCE_MM.closed,
+    zeroLen: number = POLYLINE_TOLERANCE_MM.zeroLength,
+  ): { curves: SectionPolyline[][]; segments: Uint32Array } {
+    const x = this.exports;
+    x.kk_section(store.handle, objects, axis, project, blockIndices, linear ? 1 : 0, closedTol, zeroLen);
+    const { f64, u32 } = this.views();
+    const per = (x.kk_out_obj_ptr() >>> 0) / 4,
+      poly = (x.kk_out_poly_ptr() >>> 0) / 4,
+      pts = (x.kk_out_pts_ptr() >>> 0) / 8;
+    const curves: SectionPolyline[][] = new Array(objects);
+    const segments = new Uint32Array(objects);
+    let p = 0;
+    for (let o = 0; o < objects; o++) {
+      const n = u32[per + o * 2];
+      segments[o] = u32[per + o * 2 + 1];
+      const list: SectionPolyline[] = new Array(n);
+      for (let i = 0; i < n; i++, p++) {
+        const s = pts + u32[poly + p * 3],
+          len = u32[poly + p * 3 + 1];
+        const points = new Array<number>(len);
+        for (let j = 0; j < len; j++) points[j] = f64[s + j];
+        list[i] = { points, closed: u32[poly + p * 3 + 2] === 1 };
+      }
+      curves[o] = list;
+    }
+    return { curves, segments };
   }
 
   /**

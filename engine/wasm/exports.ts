@@ -7,6 +7,8 @@ export interface KernelExports {
   memory: WebAssembly.Memory;
   kk_alloc(bytes: number): number;
   kk_free(ptr: number, bytes: number): void;
+  kk_arena_bytes(): number;
+  kk_arena_free_bytes(): number;
   kk_seg_clear(): void;
   kk_seg_len(): number;
   kk_seg_ptr(): number;
@@ -37,6 +39,20 @@ export interface KernelExports {
   ): number;
   kk_slice_soup(ptr: number, triangles: number, axis: number, c: number, project: number): number;
   kk_chain(closedTol: number, zeroLen: number): number;
+  kk_job_reserve(objects: number, ranges: number): void;
+  kk_job_obj_ptr(): number;
+  kk_job_rng_ptr(): number;
+  kk_out_obj_ptr(): number;
+  kk_section(
+    h: number,
+    objects: number,
+    axis: number,
+    project: number,
+    blockIndices: number,
+    linear: number,
+    closedTol: number,
+    zeroLen: number,
+  ): number;
 }
 
 /** Names every export the bindings need: a module missing one is refused at load. */
@@ -44,6 +60,8 @@ export const KERNEL_EXPORTS: readonly (keyof KernelExports)[] = [
   'memory',
   'kk_alloc',
   'kk_free',
+  'kk_arena_bytes',
+  'kk_arena_free_bytes',
   'kk_seg_clear',
   'kk_seg_len',
   'kk_seg_ptr',
@@ -63,4 +81,9 @@ export const KERNEL_EXPORTS: readonly (keyof KernelExports)[] = [
   'kk_slice_blocks',
   'kk_slice_soup',
   'kk_chain',
+  'kk_job_reserve',
+  'kk_job_obj_ptr',
+  'kk_job_rng_ptr',
+  'kk_out_obj_ptr',
+  'kk_section',
 ];

@@ -18,8 +18,9 @@ struct Scratch {
     start: Vec<i32>,
     list: Vec<i32>,
     fill: Vec<i32>,
-    fwd: Vec<f64>,
-    back: Vec<f64>,
+    /// Endpoints (segment·2 + end) reached walking forwards / backwards from a chain's first segment.
+    fwd: Vec<u32>,
+    back: Vec<u32>,
 }
 
 static mut SCRATCH: Scratch = Scratch {
@@ -50,37 +51,40 @@ pub extern "C" fn kk_chain(closed_tol: f64, zero_len: f64) -> u32 {
     }
 }
 
-fn walk(segs: &[f64], sc: &mut Scratch, mut cur: usize, into_back: bool) -> usize {
-    let mut w = 0;
+/// `x | 0` of a value that `Math.round` produced: exact conversion when it fits (the common case).
+#[inline(always)]
+fn int_of_rounded(q: f64) -> i32 {
+    if q > -2147483649.0 && q < 2147483648.0 {
+        // In range and integral (a rounded finite value): the conversion is exact.
+        unsafe { q.to_int_unchecked::<i32>() }
+    } else {
+        to_int32(q)
+    }
+}
+
+/// Walks from endpoint `cur` through unused segments, writing each far endpoint (segment·2 + end) to
+/// `out` and marking its segment used. Returns the number of endpoints written.
+fn walk(sc_start: &[i32], sc_list: &[i32], vert_of: &[i32], used: &mut [u8], mut cur: usize, out: &mut Vec<u32>) -> usize {
+    out.clear();
     loop {
-        let v = sc.vert_of[cur] as usize;
+        let v = vert_of[cur] as usize;
         let mut next: i32 = -1;
-        for k in sc.start[v] as usize..sc.start[v + 1] as usize {
-            let e = sc.list[k];
-            if sc.used[(e >> 1) as usize] == 0 {
+        for k in sc_start[v] as usize..sc_start[v + 1] as usize {
+            let e = sc_list[k];
+            if used[(e >> 1) as usize] == 0 {
                 next = e;
                 break;
             }
         }
         if next < 0 {
-            return w;
+            return out.len();
         }
         let ns = (next >> 1) as usize;
         let far = ns * 2 + (1 - (next & 1)) as usize;
-        sc.used[ns] = 1;
-        let o = far * 3;
-        let out = if into_back { &mut sc.back } else { &mut sc.fwd };
-        out[w] = segs[o];
-        out[w + 1] = segs[o + 1];
-        out[w + 2] = segs[o + 2];
-        w += 3;
+        used[ns] = 1;
+        out.push(far as u32);
         cur = far;
     }
-}
-
-fn emit(pts: &[f64], closed: bool, out_pts: &mut Vec<f64>, out_poly: &mut Vec<u32>) {
-    out_poly.extend_from_slice(&[out_pts.len() as u32, pts.len() as u32, closed as u32]);
-    out_pts.extend_from_slice(pts);
 }
 
 /// The chaining algorithm on `segs` (6 values per segment); appends polylines to the output vectors.
@@ -91,11 +95,13 @@ pub fn chain(segs: &[f64], closed_tol: f64, zero_len: f64, out_pts: &mut Vec<f64
         cap <<= 1;
     }
     let mask = (cap - 1) as i32;
+    let shift = 32 - cap.trailing_zeros();
     let sc = unsafe { &mut SCRATCH };
     reset(&mut sc.keep, n_seg, 0);
     reset(&mut sc.vert_of, n_seg * 2, -1);
     reset(&mut sc.table, cap, -1);
     sc.vq.clear();
+    sc.vq.reserve(n_seg * 6);
     let mut nv: usize = 0;
     for s in 0..n_seg {
         let o = s * 6;
@@ -110,10 +116,11 @@ pub fn chain(segs: &[f64], closed_tol: f64, zero_len: f64, out_pts: &mut Vec<f64
             let qx = js_round(segs[o + e * 3] * 1000.0);
             let qy = js_round(segs[o + e * 3 + 1] * 1000.0);
             let qz = js_round(segs[o + e * 3 + 2] * 1000.0);
-            let mut h = (to_int32(qx).wrapping_mul(73856093)
-                ^ to_int32(qy).wrapping_mul(19349663)
-                ^ to_int32(qz).wrapping_mul(83492791))
-                & mask;
+            let mut h = (((int_of_rounded(qx).wrapping_mul(73856093)
+                ^ int_of_rounded(qy).wrapping_mul(19349663)
+                ^ int_of_rounded(qz).wrapping_mul(83492791)) as u32)
+                .wrapping_mul(0x9E37_79B1)
+                >> shift) as i32;
             let mut v = sc.table[h as usize];
             while v >= 0 {
                 let i = v as usize * 3;
@@ -127,7 +134,9 @@ pub fn chain(segs: &[f64], closed_tol: f64, zero_len: f64, out_pts: &mut Vec<f64
                 v = nv as i32;
                 nv += 1;
                 sc.table[h as usize] = v;
-                sc.vq.extend_from_slice(&[qx, qy, qz]);
+                sc.vq.push(qx);
+                sc.vq.push(qy);
+                sc.vq.push(qz);
             }
             sc.vert_of[s * 2 + e] = v;
         }
@@ -155,55 +164,65 @@ pub fn chain(segs: &[f64], closed_tol: f64, zero_len: f64, out_pts: &mut Vec<f64
         }
     }
     reset(&mut sc.used, n_seg, 0);
-    if sc.fwd.len() < n_seg * 3 + 3 {
-        sc.fwd.resize(n_seg * 3 + 3, 0.0);
-        sc.back.resize(n_seg * 3 + 3, 0.0);
-    }
 
+    // Each chain is walked from its first unused segment forwards and backwards (endpoint numbers only);
+    // a closed one is written straight to the output, an open one kept for joining.
     let mut count = 0u32;
     let mut open: Vec<Vec<f64>> = Vec::new();
-    let mut pts: Vec<f64> = Vec::new();
+    let point = |end: usize| -> &[f64] { &segs[end * 3..end * 3 + 3] };
     for s in 0..n_seg {
         if sc.keep[s] == 0 || sc.used[s] != 0 {
             continue;
         }
         sc.used[s] = 1;
-        let nf = walk(segs, sc, s * 2 + 1, false);
-        let nb = walk(segs, sc, s * 2, true);
-        let o = s * 6;
-        let total = nb + 6 + nf;
-        let (back, fwd) = (&sc.back, &sc.fwd);
-        let (fx, fy, fz) = if nb > 0 { (back[nb - 3], back[nb - 2], back[nb - 1]) } else { (segs[o], segs[o + 1], segs[o + 2]) };
-        let (lx, ly, lz) =
-            if nf > 0 { (fwd[nf - 3], fwd[nf - 2], fwd[nf - 1]) } else { (segs[o + 3], segs[o + 4], segs[o + 5]) };
-        let (ex, ey, ez) = (fx - lx, fy - ly, fz - lz);
-        let closed = total >= 9 && (ex * ex + ey * ey + ez * ez).sqrt() <= closed_tol;
-        let stop = if closed { total - 3 } else { total };
-        pts.clear();
-        let mut i = nb as isize - 3;
-        while i >= 0 && pts.len() < stop {
-            let j = i as usize;
-            pts.extend_from_slice(&back[j..j + 3]);
-            i -= 3;
+        let nf = walk(&sc.start, &sc.list, &sc.vert_of, &mut sc.used, s * 2 + 1, &mut sc.fwd);
+        let nb = walk(&sc.start, &sc.list, &sc.vert_of, &mut sc.used, s * 2, &mut sc.back);
+        // Points in order: the backward walk reversed, the segment's two ends, the forward walk.
+        let first = if nb > 0 { sc.back[nb - 1] as usize } else { s * 2 };
+        let last = if nf > 0 { sc.fwd[nf - 1] as usize } else { s * 2 + 1 };
+        let (f, l) = (point(first), point(last));
+        let (ex, ey, ez) = (f[0] - l[0], f[1] - l[1], f[2] - l[2]);
+        let total = nb + 2 + nf;
+        let closed = total >= 3 && (ex * ex + ey * ey + ez * ez).sqrt() <= closed_tol;
+        // A closed chain drops its repeated last point.
+        let stop = if closed { total - 1 } else { total };
+        let at = out_pts.len();
+        let mut n = 0;
+        for i in (0..nb).rev() {
+            if n == stop {
+                break;
+            }
+            out_pts.extend_from_slice(point(sc.back[i] as usize));
+            n += 1;
         }
-        let mut k = 0;
-        while k < 6 && pts.len() < stop {
-            pts.push(segs[o + k]);
-            k += 1;
+        for e in [s * 2, s * 2 + 1] {
+            if n == stop {
+                break;
+            }
+            out_pts.extend_from_slice(point(e));
+            n += 1;
         }
-        let mut k = 0;
-        while pts.len() < stop {
-            pts.push(fwd[k]);
-            k += 1;
+        for i in 0..nf {
+            if n == stop {
+                break;
+            }
+            out_pts.extend_from_slice(point(sc.fwd[i] as usize));
+            n += 1;
         }
         if closed {
-            emit(&pts, true, out_pts, out_poly);
+            out_poly.extend_from_slice(&[at as u32, (stop * 3) as u32, 1]);
             count += 1;
         } else {
-            open.push(pts.clone());
+            open.push(out_pts[at..].to_vec());
+            out_pts.truncate(at);
         }
     }
     count + finish(open, closed_tol, zero_len, out_pts, out_poly)
+}
+
+fn emit(pts: &[f64], closed: bool, out_pts: &mut Vec<f64>, out_poly: &mut Vec<u32>) {
+    out_poly.extend_from_slice(&[out_pts.len() as u32, pts.len() as u32, closed as u32]);
+    out_pts.extend_from_slice(pts);
 }
 
 fn dist(a: &[f64], i: usize, b: &[f64], j: usize) -> f64 {
@@ -213,17 +232,54 @@ fn dist(a: &[f64], i: usize, b: &[f64], j: usize) -> f64 {
     (x * x + y * y + z * z).sqrt()
 }
 
-fn reversed(p: &[f64]) -> Vec<f64> {
-    let mut r = Vec::with_capacity(p.len());
-    for q in p.chunks_exact(3).rev() {
-        r.extend_from_slice(q);
+/// How open chains `a` and `b` join, if they do: the first of a's end to b's start (0), b's end to a's
+/// start (1), a's end to b's end (2), a's start to b's start (3) within `tol`.
+fn join_kind(a: &[f64], b: &[f64], tol: f64) -> Option<u8> {
+    let ae = a.len() - 3;
+    let be = b.len() - 3;
+    if dist(a, ae, b, 0) <= tol {
+        Some(0)
+    } else if dist(b, be, a, 0) <= tol {
+        Some(1)
+    } else if dist(a, ae, b, be) <= tol {
+        Some(2)
+    } else if dist(a, 0, b, 0) <= tol {
+        Some(3)
+    } else {
+        None
     }
-    r
 }
 
-fn joined(mut a: Vec<f64>, b: &[f64]) -> Vec<f64> {
-    a.extend_from_slice(&b[3.min(b.len())..]);
-    a
+/// Appends the points of `p` in reverse order, skipping the first `skip` of the reversed sequence.
+fn extend_reversed(out: &mut Vec<f64>, p: &[f64], skip: usize) {
+    for q in p.chunks_exact(3).rev().skip(skip) {
+        out.extend_from_slice(q);
+    }
+}
+
+/// The chain joining `a` and `b` the way `kind` says (the shared point written once).
+fn join(mut a: Vec<f64>, b: Vec<f64>, kind: u8) -> Vec<f64> {
+    match kind {
+        0 => {
+            a.extend_from_slice(&b[3.min(b.len())..]);
+            a
+        }
+        1 => {
+            let mut r = b;
+            r.extend_from_slice(&a[3.min(a.len())..]);
+            r
+        }
+        2 => {
+            extend_reversed(&mut a, &b, 1);
+            a
+        }
+        _ => {
+            let mut r = Vec::with_capacity(a.len() + b.len());
+            extend_reversed(&mut r, &a, 0);
+            r.extend_from_slice(&b[3.min(b.len())..]);
+            r
+        }
+    }
 }
 
 /// Length of flat xyz points (open): the sum of the segment lengths, in order.
@@ -242,33 +298,54 @@ fn length(p: &[f64]) -> f64 {
 /// Joins open chains whose ends meet within `tol`, then closes or keeps (or drops, when shorter than
 /// `zero_len`) each; returns the number of polylines written.
 fn finish(mut open: Vec<Vec<f64>>, tol: f64, zero_len: f64, out_pts: &mut Vec<f64>, out_poly: &mut Vec<u32>) -> u32 {
-    let mut merged = true;
-    while merged && open.len() > 1 {
-        merged = false;
-        'outer: for i in 0..open.len() {
-            for j in i + 1..open.len() {
-                let (a, b) = (&open[i], &open[j]);
-                let ae = a.len() - 3;
-                let be = b.len() - 3;
-                let r = if dist(a, ae, b, 0) <= tol {
-                    Some(joined(a.clone(), b))
-                } else if dist(b, be, a, 0) <= tol {
-                    Some(joined(b.clone(), a))
-                } else if dist(a, ae, b, be) <= tol {
-                    Some(joined(a.clone(), &reversed(b)))
-                } else if dist(a, 0, b, 0) <= tol {
-                    Some(joined(reversed(a), b))
-                } else {
-                    None
-                };
-                if let Some(r) = r {
-                    open.remove(j);
-                    open[i] = r;
-                    merged = true;
-                    break 'outer;
+    // Repeatedly join the first joinable pair (i < j, in list order), as a rescan from the start after
+    // every join would, without rescanning: every pair whose first chain lies before `front` is known
+    // not to join unless it involves `changed`, the one chain rewritten by the last join.
+    let none = usize::MAX;
+    let (mut changed, mut front) = (none, 0usize);
+    while open.len() > 1 {
+        let mut hit: Option<(usize, usize, u8)> = None;
+        let mut scanned = false;
+        if changed != none {
+            for x in 0..changed.min(front) {
+                if let Some(k) = join_kind(&open[x], &open[changed], tol) {
+                    hit = Some((x, changed, k));
+                    break;
+                }
+            }
+            if hit.is_none() && changed < front {
+                for y in changed + 1..open.len() {
+                    if let Some(k) = join_kind(&open[changed], &open[y], tol) {
+                        hit = Some((changed, y, k));
+                        break;
+                    }
                 }
             }
         }
+        if hit.is_none() {
+            'scan: for x in front..open.len() {
+                for y in x + 1..open.len() {
+                    if let Some(k) = join_kind(&open[x], &open[y], tol) {
+                        hit = Some((x, y, k));
+                        scanned = true;
+                        break 'scan;
+                    }
+                }
+            }
+        }
+        let (i, j, kind) = match hit {
+            Some(h) => h,
+            None => break,
+        };
+        let b = open.remove(j);
+        let a = std::mem::take(&mut open[i]);
+        open[i] = join(a, b, kind);
+        if scanned {
+            front = i;
+        } else if j < front {
+            front -= 1;
+        }
+        changed = i;
     }
     let mut n = 0;
     for p in &open {

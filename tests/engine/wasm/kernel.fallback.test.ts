@@ -2,16 +2,19 @@
  * Loading the WebAssembly kernel and falling back to the TypeScript one: a host that cannot provide
  * the module (no WebAssembly, missing file, a module that is not the kernel) gets one log line and the
  * TypeScript kernel; a section index built then has no kernel store and cuts the same section as one
- * built with the kernel (NAPA-OCX_M8, X = 2400 mm).
+ * built with the kernel (NAPA-OCX_M8, X = 2400 mm). An installed kernel that fails while an index is
+ * built (a trap, e.g. memory that cannot grow) is dropped for that index with one log line; past the old
+ * 48 MB limit the index still goes into the kernel.
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { importOcxFile } from '../../../engine/node/ocx/importFile';
 import { KERNEL_WASM_PATH, loadKernelSync } from '../../../engine/node/wasm/loadKernel';
-import type { ImportResult } from '../../../engine/model/types';
+import type { ImportResult, ModelObject } from '../../../engine/model/types';
 import { computeSection } from '../../../engine/section/section';
-import { KERNEL_INDEX_MAX_BYTES, SectionIndex } from '../../../engine/section/SectionIndex';
+import { KERNEL_INDEX_MAX_BYTES, SectionIndex, indexKernelFor } from '../../../engine/section/SectionIndex';
+import { GeometryKernel } from '../../../engine/wasm/GeometryKernel';
 import { geometryKernel, installGeometryKernel, loadGeometryKernel } from '../../../engine/wasm/install';
 import { builtKernel } from './kernelFixture';
 
@@ -41,18 +44,37 @@ describe('loading the kernel', () => {
     expect(SectionIndex.fromMeshes(model.meshes).store?.kernel).toBe(k);
   });
 
-  it('keeps an index above KERNEL_INDEX_MAX_BYTES on the TypeScript kernel unless the kernel is passed', () => {
+  it('copies geometry into the installed kernel up to KERNEL_INDEX_MAX_BYTES, and any size when it is passed', () => {
     const k = loadKernelSync();
     expect(k).not.toBeNull();
-    // one flat plate strip of just over the limit: positions + indices
-    const vertices = Math.ceil(KERNEL_INDEX_MAX_BYTES / 12 / 2) + 3;
+    expect(indexKernelFor(KERNEL_INDEX_MAX_BYTES)).toBe(k);
+    expect(indexKernelFor(KERNEL_INDEX_MAX_BYTES + 1)).toBeNull();
+    // A model past the old 48 MB limit (one flat strip of 64 MB) now goes into the kernel by default.
+    const vertices = Math.ceil((64 * 1024 * 1024) / 12 / 2) + 3;
     const positions = new Float32Array(vertices * 3);
     for (let v = 0; v < vertices; v++) positions.set([v >> 1, (v & 1) * 100, 0], v * 3);
     const indices = new Uint32Array((vertices - 2) * 3).map((_, i) => Math.floor(i / 3) + (i % 3));
     const big = [{ object: 0, positions, indices, edges: null }] as unknown as typeof model.meshes;
-    expect(positions.byteLength + indices.byteLength).toBeGreaterThan(KERNEL_INDEX_MAX_BYTES);
-    expect(SectionIndex.fromMeshes(big).store).toBeNull();
-    expect(SectionIndex.fromMeshes(big, k).store?.kernel).toBe(k);
+    const index = SectionIndex.fromMeshes(big);
+    const plate: ModelObject = {
+      index: 0,
+      id: 'strip',
+      guid: null,
+      name: 'strip',
+      type: 'PLATE',
+      element: 'Plate',
+      parent: -1,
+      block: null,
+      bounds: null,
+    };
+    expect(index.store?.kernel).toBe(k);
+    const viaKernel = computeSection({ objects: [plate], index }, 'X', 1000.5);
+    const viaTs = computeSection({ objects: [plate], index }, 'X', 1000.5, { kernel: 'typescript' });
+    expect(viaKernel.steel.plates.intersected[0].curves[0].points).toEqual([
+      1000.5, 0, 0, 1000.5, 50, 0, 1000.5, 100, 0,
+    ]);
+    expect(viaKernel).toEqual(viaTs);
+    index.store?.free();
   });
 
   it('installs a compiled module synchronously from the file (Node host)', () => {
@@ -94,6 +116,33 @@ describe('loading the kernel', () => {
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatch(/ENOENT.*using the TypeScript kernel/);
     expect(geometryKernel()).toBeNull();
+  });
+  it('drops the installed kernel for TypeScript when it fails while an index is built (an explicit one throws)', () => {
+    const real = builtKernel();
+    let calls = 0;
+    // The real module's exports, but the third batch copy traps as a kernel out of memory would.
+    const exports = {
+      ...(real.exports as unknown as Record<string, unknown>),
+      kk_geom_add_batch: (...a: number[]) => {
+        if (++calls === 3) throw new WebAssembly.RuntimeError('unreachable');
+        return real.exports.kk_geom_add_batch(a[0], a[1], a[2], a[3]);
+      },
+    };
+    const failing = GeometryKernel.fromInstance({ exports } as unknown as WebAssembly.Instance);
+    installGeometryKernel(failing);
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    const index = SectionIndex.fromMeshes(model.meshes);
+    expect(index.store).toBeNull();
+    expect(warn).toHaveBeenCalledTimes(1);
+    expect(String(warn.mock.calls[0][0])).toMatch(
+      /WebAssembly kernel failed \(unreachable\); using the TypeScript kernel/,
+    );
+    const m = { objects: model.objects, properties: model.properties, frames: model.frames };
+    const viaKernel = computeSection({ ...m, index: SectionIndex.fromMeshes(model.meshes, real) }, 'X', 2400);
+    expect(JSON.stringify(computeSection({ ...m, index }, 'X', 2400))).toBe(JSON.stringify(viaKernel));
+    calls = 0;
+    expect(() => SectionIndex.fromMeshes(model.meshes, failing)).toThrow('unreachable');
+    warn.mockRestore();
   });
 });
 

@@ -92,6 +92,36 @@ describe('chaining', () => {
     );
   });
 
+  it('joins many open pieces (shuffled, reversed, ends moved within the closed tolerance) in the same order', () => {
+    // Pieces of a few random polylines whose shared ends are moved by up to 0.9 mm: the welding keeps them
+    // apart, so every join happens in the open-chain pass, many per call.
+    const piece = fc.tuple(fc.nat(), fc.boolean(), fc.constantFrom(0, 0.3, 0.9, 1.2));
+    const input = fc.tuple(
+      fc.array(fc.array(fc.array(coord, { minLength: 3, maxLength: 3 }), { minLength: 2, maxLength: 30 }), {
+        minLength: 1,
+        maxLength: 4,
+      }),
+      fc.array(piece, { minLength: 1, maxLength: 60 }),
+    );
+    fc.assert(
+      fc.property(input, ([lines, picks]) => {
+        const segs: number[] = [];
+        for (const [n, flip, jitter] of picks) {
+          const line = lines[n % lines.length];
+          const i = Math.floor(n / lines.length) % (line.length - 1);
+          const a = line[i],
+            b = line[i + 1].map((v) => v + jitter);
+          segs.push(...(flip ? [...b, ...a] : [...a, ...b]));
+        }
+        const ref = chainSegments(segs);
+        kernel.clearSegments();
+        kernel.pushSegments(segs);
+        expect(samePolylines(kernel.chain(), ref)).toBe(true);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
   it('chains the slices of closed random boxes into the same closed loops', () => {
     fc.assert(
       fc.property(fc.array(fc.tuple(coord, coord, coord, coord, coord, coord), { maxLength: 6 }), coord, (boxes, c) => {

@@ -1,0 +1,42 @@
+/**
+ * The kernel's page arena (wasm/src/arena.rs): batches of a freed store go back to the arena and are
+ * reused by the next store (the module's memory does not grow again), and memory handed out again is
+ * zero-filled where the kernel asks for zeroed memory (a batch's unwritten positions read as 0).
+ */
+import { describe, expect, it } from 'vitest';
+import { builtKernel } from './kernelFixture';
+
+describe('page arena', () => {
+  it('reuses the pages of freed stores and zero-fills reused batches', () => {
+    const k = builtKernel();
+    const x = k.exports;
+    const before = k.memoryStats();
+    const fill = (store: ReturnType<typeof k.createStore>, batches: number, vertices: number) => {
+      for (let i = 0; i < batches; i++) {
+        const positions = new Float32Array(vertices * 3).fill(i + 1);
+        store.addBatch(positions, new Uint32Array(vertices));
+      }
+    };
+    // 40 batches of 100k vertices (1.2 MB of positions, 0.4 MB of indices each): large blocks.
+    const a = k.createStore();
+    fill(a, 40, 100_000);
+    const grown = k.memoryStats();
+    expect(grown.arena - before.arena).toBeGreaterThanOrEqual(40 * 1.6e6);
+    a.free();
+    const freed = k.memoryStats();
+    expect(freed.arena).toBe(before.arena);
+    expect(freed.arenaFree).toBeGreaterThanOrEqual(40 * 1.6e6);
+    // The same again fits in the freed pages: no growth.
+    const b = k.createStore();
+    fill(b, 40, 100_000);
+    expect(k.memoryStats().total).toBe(grown.total);
+    // A batch added but not written reads as zeros even on reused pages.
+    b.free();
+    const c = k.createStore();
+    const n = x.kk_geom_add_batch(c.handle, 200_000, 3, 1);
+    const at = x.kk_geom_positions(c.handle, n) >>> 0;
+    const view = new Float32Array(x.memory.buffer, at, 600_000);
+    expect(view.every((v) => v === 0)).toBe(true);
+    c.free();
+  });
+});
