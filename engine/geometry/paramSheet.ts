@@ -458,7 +458,13 @@ export function paramSheet(
     }
   }
   const all = contour;
-  if (all.some((c) => c.windV !== 0)) return null; // around the second closed direction: not handled
+  if (all.some((c) => c.windV !== 0)) {
+    // around the closed v direction (a pipe whose v runs round it): the same sheet meshed on the surface
+    // with u and v swapped, its triangles turned back to this surface's orientation (Su × Sv)
+    if (all.some((c) => c.windU !== 0)) return null; // around both (a torus' cell): not handled
+    const r = paramSheet(transposed(s), loops, holes, chordMm, tolMm, netAreaMm2, axisOf, partial);
+    return r && { ...r, sheet: flipSheet(r.sheet) };
+  }
   if (partial && all.some((c) => c.windU !== 0)) return null; // a band across faces: not handled
   const P = (s.u1 - s.u0) * g.su,
     x0 = s.u0 * g.su;
@@ -595,6 +601,35 @@ export function paramSheet(
     sheet: { positions: P3, normals, indices, rings: boundaryRings(indices) },
     maxDistance,
     uncut,
+  };
+}
+
+const TRANSPOSED = new WeakMap<ParamSurface, ParamSurface>();
+
+/** The surface with its parameters swapped, S'(v, u) = S(u, v) (one object per surface: its samples are cached). */
+function transposed(s: ParamSurface): ParamSurface {
+  let t = TRANSPOSED.get(s);
+  if (!t) {
+    t = { u0: s.v0, u1: s.v1, v0: s.u0, v1: s.u1, eval: (v, u, out) => s.eval(u, v, out) };
+    TRANSPOSED.set(s, t);
+    TRANSPOSED.set(t, s);
+  }
+  return t;
+}
+
+/** The sheet facing the other way: triangles and rings reversed, normals negated. */
+function flipSheet(sh: Sheet): Sheet {
+  const I = sh.indices.slice();
+  for (let t = 0; t < I.length; t += 3) {
+    const b = I[t + 1];
+    I[t + 1] = I[t + 2];
+    I[t + 2] = b;
+  }
+  return {
+    positions: sh.positions,
+    normals: sh.normals.map((v) => -v),
+    indices: I,
+    rings: sh.rings.map((r) => r.slice().reverse()),
   };
 }
 
