@@ -26,7 +26,12 @@ export type DeviationQuantity = 'W' | 'AREA' | 'COG';
  * - 'bulb-against-flange-direction': the CoG is the computed one mirrored across the web plane: the
  *   vendor put the bulb on the side opposite to the part's own FlangeDirection;
  * - 'shared-height': several parts at different places carry one identical CoG height copied from
- *   another part.
+ *   another part;
+ * - 'cog-off-band-centroid': the plate's contour is two circles or two circular arcs in parallel planes
+ *   on one axis (a band on a cylinder or cone), whose centroid has a closed form — along the axis
+ *   h(r1 + 2r2) / (3(r1 + r2)) from the first plane (a frustum's lateral surface; h / 2 for a cylinder),
+ *   across it on the axis for full circles and R sin α / α from the centre towards an arc's middle for
+ *   arcs of half-angle α — and the CoG lies more than 10 mm + half the thickness from it.
  */
 export type DeviationProof =
   | 'weight-vs-own-figures'
@@ -35,7 +40,8 @@ export type DeviationProof =
   | 'cog-at-part-end'
   | 'weight-vs-trace-length'
   | 'bulb-against-flange-direction'
-  | 'shared-height';
+  | 'shared-height'
+  | 'cog-off-band-centroid';
 
 /** One expected deviation: a vendor figure that is wrong. */
 export interface ExpectedDeviation {
@@ -153,6 +159,27 @@ export const EXPECTED_DEVIATIONS: readonly ExpectedDeviation[] = [
     'COG',
     'cog-outside-part',
     'CoG (30250, 6000, 1250) mm, a copy of plate_25425’s, for a plate spanning x = 35000 … 35500 mm: 4.75 m outside its own bounding box',
+  ),
+  row(
+    PROSTEP_TC10,
+    'plate_25379',
+    'COG',
+    'cog-off-band-centroid',
+    'CoG x = 20000 mm, the plane of the aft circle, for the band between two circles of radius 1000 mm at x = 20000 and 20500 mm: a cylinder band’s centroid lies midway on its axis, (20250, 6000, 1000) mm — 250 mm off',
+  ),
+  row(
+    PROSTEP_TC10,
+    'plate_25399',
+    'COG',
+    'cog-off-band-centroid',
+    'CoG x = 25250 mm, the middle of the x-extent, for the band between circles of radius r1 = 1000 mm (x = 25000) and r2 = 500 mm (x = 25500): a cone frustum’s lateral surface has its centroid h(r1 + 2r2) / (3(r1 + r2)) = 500 × 2000 / 4500 = 222.2 mm from the first plane, x = 25222.2 mm — 27.8 mm off (the 10 mm plate moves it by at most 5 mm)',
+  ),
+  row(
+    PROSTEP_TC10,
+    'plate_25425',
+    'COG',
+    'cog-off-band-centroid',
+    'CoG z = 1250 mm, the middle of the z-extent, for the band under the circular arc through (y, z) = (5000, 1000), (6000, 1500), (7000, 1000) mm between x = 30000 and 30500: centre z = 250 mm, R = 1250 mm, half-angle α = asin(1000 / 1250) = 0.9273 rad, and an arc’s centroid lies R sin α / α = 1078.4 mm from its centre, z = 1328.4 mm — 78 mm off',
   ),
   row(PROSTEP_TC10, 'stiff_25335', 'COG', 'cog-outside-part', PROSTEP_TRACE_START),
   ...['stiff_25350', 'stiff_25402', 'stiff_25763'].map((part) =>

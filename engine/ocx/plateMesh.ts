@@ -353,7 +353,7 @@ function parametricSheet(
 }
 
 /** Most faces of a surface collection a plate is meshed over face by face. */
-const MAX_FACES = 12;
+const MAX_FACES = 4;
 
 /** Sheets joined into one, vertices on the faces' common edges welded (0.01 mm). */
 function joinSheets(sheets: Sheet[]): Sheet {

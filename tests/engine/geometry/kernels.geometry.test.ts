@@ -8,7 +8,16 @@ import { sectionPolygon } from '../../../engine/geometry/barSections';
 import { chainLoops, circumArc, polylineLength, reversePolyline } from '../../../engine/geometry/curves';
 import { MeshBuilder } from '../../../engine/geometry/MeshBuilder';
 import { meshArea, meshVolume } from '../../../engine/geometry/meshMeasure';
-import { evalCurve, homogeneous, repairKnots, tessellateCurve } from '../../../engine/geometry/nurbs';
+import {
+  curveDomain,
+  evalCurve,
+  findSpan,
+  homogeneous,
+  repairKnots,
+  tessellateCurve,
+  unwrapPeriodicKnots,
+  usableKnots,
+} from '../../../engine/geometry/nurbs';
 import { triangulateGrid, triangulateRegion } from '../../../engine/geometry/region2d';
 import { sweepSection } from '../../../engine/geometry/sweep';
 import { thickenSheet } from '../../../engine/geometry/thicken';
@@ -57,6 +66,38 @@ describe('NURBS', () => {
     const knots = [0, 0, 0, 0, 1, 1, 1, 2, 2, 2, 3, 3, 3, 4, 4, 4, 4];
     const pts = tessellateCurve({ degree: 3, knots: Float64Array.from(knots), pw: homogeneous(xyz) }, 1);
     expect(pts.length / 3).toBe(5);
+  });
+
+  it('reads a vector of nCtrl + p + 2 knots repeating with a period as a closed spline (CADMATIC pipes)', () => {
+    // CADMATIC's circle: 18 control points round it, knots −3, −2 ×3, −1 … 13, 14 ×3, 15 (period 16)
+    const k = [-3, -2, -2, -2, ...Array.from({ length: 15 }, (_, i) => i - 1), 14, 14, 14, 15];
+    const u = unwrapPeriodicKnots(k, 18, 3)!;
+    expect(u.length).toBe(18 + 2 * 3 + 1);
+    expect([u[3], u[18 + 3]]).toEqual([-2, 14]); // one whole period
+    for (let i = 0; i + 18 < u.length; i++) expect(u[i + 18] - u[i]).toBe(16);
+    expect(usableKnots(k, 18, 3)).toMatchObject({ wrap: 3 });
+    expect(usableKnots(k, 18, 3, false)).toBeNull(); // healing off: the wrong length is refused
+    // a clamped vector with one surplus end knot is not periodic: trimmed as before
+    expect(unwrapPeriodicKnots([0, 0, 0, 0, 0.5, 1, 1, 1, 1, 1], 5, 3)).toBeNull();
+    expect(usableKnots([0, 0, 0, 0, 0.5, 1, 1, 1, 1, 1], 5, 3)).toMatchObject({ wrap: 0 });
+  });
+
+  it('closes the unwrapped spline: its ends meet, also where the domain ends inside a repeated knot', () => {
+    const n = 12,
+      p = 3;
+    const xyz: number[] = [];
+    for (let j = 0; j < n; j++) xyz.push(Math.cos((2 * Math.PI * j) / n), Math.sin((2 * Math.PI * j) / n), 0);
+    const k = [-3, -2, -2, -2, ...Array.from({ length: n - 3 }, (_, i) => i - 1), n - 4, n - 4, n - 4, n - 3];
+    const u = usableKnots(k, n, p)!;
+    for (let i = 0; i < u.wrap; i++) xyz.push(xyz[3 * i], xyz[3 * i + 1], xyz[3 * i + 2]);
+    const c = { degree: p, knots: u.knots, pw: homogeneous(xyz) };
+    const [t0, t1] = curveDomain(c);
+    const a = [0, 0, 0],
+      b = [0, 0, 0];
+    evalCurve(c, t0, a);
+    evalCurve(c, t1, b);
+    expect(Math.hypot(a[0] - b[0], a[1] - b[1], a[2] - b[2])).toBeLessThan(1e-12);
+    expect(findSpan(n + p, p, u.knots, t1)).toBeLessThan(n + p - 1); // not the empty span [14, 14)
   });
 
   it('repairs a knot vector with one surplus knot and refuses a decreasing one', () => {
