@@ -458,9 +458,10 @@ export function paramSheet(
     }
   }
   const all = contour;
-  if (all.some((c) => c.windV !== 0)) {
-    // around the closed v direction (a pipe whose v runs round it): the same sheet meshed on the surface
-    // with u and v swapped, its triangles turned back to this surface's orientation (Su × Sv)
+  if ((g.periodicV && !g.periodicU) || all.some((c) => c.windV !== 0)) {
+    // closed in v only (a pipe whose v runs round it; the sheet is meshed where u is the closed
+    // direction): the same sheet on the surface with u and v swapped, its triangles turned back to this
+    // surface's orientation (Su × Sv)
     if (all.some((c) => c.windU !== 0)) return null; // around both (a torus' cell): not handled
     const r = paramSheet(transposed(s), loops, holes, chordMm, tolMm, netAreaMm2, axisOf, partial);
     return r && { ...r, sheet: flipSheet(r.sheet) };

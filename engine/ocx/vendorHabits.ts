@@ -51,7 +51,7 @@ export interface VendorHabits {
    * measures 9.2549; AITAC nplcid346 0.785 against 0.7844), 'solid' = the steel's volume / thickness, the
    * area at mid-thickness (CADMATIC TC10: the quarter-sphere plate _10shellplate4 3.142243 m², the
    * sheet 3.108 and the solid 3.144; _10shellplate5 3.155 against 3.121 and 3.162). AVEVA: no curved
-   * plate of the corpus tells; moulded like its CoGs. Unknown writers: the solid (the steel's weight).
+   * plate of the corpus tells; moulded like its CoGs. Unknown writers: moulded, as most writers do.
    */
   plateArea: CogConvention;
   /** Section shape conventions (TBar / IBar height, see SectionOptions). */
@@ -117,7 +117,7 @@ export function habitsOf(header: Record<string, string>): VendorHabits {
     profileCog: 'solid',
     offsetFollowsStiffeners: false,
     profileWeight: 'centroid-path',
-    plateArea: 'solid',
+    plateArea: 'moulded',
     sections: {},
   };
 }

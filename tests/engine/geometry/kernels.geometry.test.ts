@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { sectionPolygon } from '../../../engine/geometry/barSections';
-import { chainLoops, circumArc, polylineLength, reversePolyline } from '../../../engine/geometry/curves';
+import { chainLoops, circumArc, len, newellNormal, polylineLength, reversePolyline } from '../../../engine/geometry/curves';
 import { MeshBuilder } from '../../../engine/geometry/MeshBuilder';
 import { meshArea, meshVolume } from '../../../engine/geometry/meshMeasure';
 import {
@@ -112,6 +112,20 @@ describe('curves and contours', () => {
     expect(pts.slice(-3).map(Math.round)).toEqual([-1000, 0, 0]);
     for (let i = 0; i < pts.length; i += 3) expect(Math.hypot(pts[i], pts[i + 1])).toBeCloseTo(1000, 6);
     expect(pts.some((_, i) => i % 3 === 1 && pts[i] > 999)).toBe(true); // passes through (0, 1000)
+  });
+
+  it('runs a contour on past its start when a segment continues it more closely (a narrow slit)', () => {
+    // a 100 mm square whose bottom edge has a 1 mm slit up to its middle, chained with a 2 mm gap tolerance
+    const segs = [
+      [50.5, 0, 0, 100, 0, 0],
+      [100, 0, 0, 100, 100, 0, 0, 100, 0, 0, 0, 0, 49.5, 0, 0],
+      [49.5, 0, 0, 49.5, 50, 0],
+      [49.5, 50, 0, 50.5, 50, 0],
+      [50.5, 50, 0, 50.5, 0, 0],
+    ];
+    const { loops } = chainLoops(segs, 0.01, 2);
+    expect(loops.length).toBe(1);
+    expect(len(newellNormal(loops[0])) / 2).toBeCloseTo(100 * 100 - 50, 6);
   });
 
   it('chains unordered, reversed segments into one loop', () => {

@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import type { PartFidelity } from '../../../engine/model/types';
 import { applyCogConventions, areaConventionOf } from '../../../engine/ocx/cogConventions';
 import { habitsOf } from '../../../engine/ocx/vendorHabits';
-import { arc, fidelityOf, importText, ocxDoc, panel, plate } from './plateFixture';
+import { arc, fidelityOf, importText, line, ocxDoc, panel, plate } from './plateFixture';
 
 /** A circle x = const about (y0, z0), radius r, as two half arcs (m). */
 const ring = (x: number, y0: number, z0: number, r: number) =>
@@ -61,6 +61,31 @@ describe('a band round a pipe written as a periodic NURBS surface', () => {
     // the steel between radius 1 and 1 ± t: its volume / t is the area at mid-thickness, 2π(1 ± t/2)·0.5
     const mid = f.computed.areaSolidM2! / Math.PI;
     expect(Math.min(Math.abs(mid - (1 + t / 2)), Math.abs(mid - (1 - t / 2)))).toBeLessThan(0.002);
+  });
+});
+
+describe('a band with a slit: one contour loop running round the pipe and back', () => {
+  it('is the whole band less the slit, one closed solid', async () => {
+    // out along the bottom of the pipe at y = 6 − e, round the x = 20.5 ring, back at y = 6 + e and round
+    // the x = 20 ring: a slit 1 mm wide, narrower than the gap the contour chaining closes
+    const e = 0.0005;
+    const round = (x: number, from: number, to: number) =>
+      arc([x, from, 0], [x, 6 + Math.sign(from - 6), 1], [x, 6, 2]) +
+      arc([x, 6, 2], [x, 6 + Math.sign(to - 6), 1], [x, to, 0]);
+    const contour =
+      line([20, 6 - e, 0], [20.5, 6 - e, 0]) +
+      round(20.5, 6 - e, 6 + e) +
+      line([20.5, 6 + e, 0], [20, 6 + e, 0]) +
+      round(20, 6 + e, 6 - e);
+    const body =
+      periodicPipe('pipe2', 19.5, 21) +
+      panel('S', '<ocx:SurfaceRef localRef="pipe2"/>', plate({ id: 'slit', contour }));
+    const r = await importText(ocxDoc(body));
+    const i = r.objects.findIndex((o) => o.id === 'slit');
+    expect(Number(r.properties[i].AREA_GEOM)).toBeCloseTo(Math.PI - 2 * e * 0.5, 2);
+    const [x, y, z] = fidelityOf(r, 'slit').computed.cogMm!;
+    expect(Math.hypot(x - 20250, y - 6000, z - 1000)).toBeLessThan(2);
+    expect(r.warnings.filter((w) => w.code === 'plate-method')).toEqual([]);
   });
 });
 
