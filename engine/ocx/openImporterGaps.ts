@@ -20,28 +20,9 @@ export interface ImporterGap {
   capability: string;
 }
 
-const gap = (file: string, part: string, quantity: DeviationQuantity, capability: string): ImporterGap => ({
-  file,
-  part,
-  quantity,
-  capability,
-});
 
 /** The table. */
-export const OPEN_IMPORTER_GAPS: readonly ImporterGap[] = [
-  gap(
-    'CADMATIC-TR03_TC10.3docx',
-    '_10stiffener12',
-    'COG',
-    'CoG of a profile on a kinked trace: CADMATIC writes y = 3000 mm (mid y-extent), Keelson 3029.8 mm (NAPA’s export of the same stiffener: 3027.9); the writer’s rule is not known',
-  ),
-  gap(
-    'NAPA-OCX_M3.3docx',
-    'nplcid19',
-    'COG',
-    'twisted L-bar (web turning 35° along a straight 10 m trace through three inclinations): NAPA’s twist rule is not reproduced (41 mm)',
-  ),
-];
+export const OPEN_IMPORTER_GAPS: readonly ImporterGap[] = [];
 
 /** The rows of one file (by base name). */
 export function importerGapsOf(file: string): ImporterGap[] {

@@ -101,6 +101,34 @@ function contourCircles(file: string, id: string) {
   return out;
 }
 
+/** The part element's text (from its id to its closing tag). */
+function partText(file: string, id: string, element: string): string {
+  const text = readFileSync(path.join(DIR, file), 'utf8');
+  const at = text.indexOf(`id="${id}"`);
+  return text.slice(at, text.indexOf(`</ocx:${element}>`, at));
+}
+
+const vec = (s: string) => s.trim().split(/\s+/).map(Number) as V3;
+
+/** The straight segments (Line3D, metres → mm) of a part's TraceLine. */
+function traceSegments(body: string): [V3, V3][] {
+  return [...body.matchAll(/<ocx:Line3D[\s\S]*?<\/ocx:Line3D>/g)].map((m) => {
+    const [a, b] = [/StartPoint coordinates="([^"]+)"/, /EndPoint coordinates="([^"]+)"/].map(
+      (r) => vec(r.exec(m[0])![1]).map((v) => v * 1000) as V3,
+    );
+    return [a, b];
+  });
+}
+
+/** The Inclinations of a part: web, flange and position (mm). */
+function inclinations(body: string) {
+  return [...body.matchAll(/<ocx:Inclination>[\s\S]*?<\/ocx:Inclination>/g)].map((m) => ({
+    web: vec(/WebDirection direction="([^"]+)"/.exec(m[0])![1]),
+    flange: vec(/FlangeDirection direction="([^"]+)"/.exec(m[0])![1]),
+    at: vec(/Position coordinates="([^"]+)"/.exec(m[0])![1]).map((v) => v * 1000) as V3,
+  }));
+}
+
 const proofs: Record<ExpectedDeviation['proof'], (d: ExpectedDeviation) => void> = {
   'weight-vs-own-figures': (d) => {
     const { p } = partOf(d);
@@ -170,6 +198,76 @@ const proofs: Record<ExpectedDeviation['proof'], (d: ExpectedDeviation) => void>
     expect(norm(sub(v, centroid)), `${d.part}: vendor CoG ${v} vs the band's centroid ${centroid}`).toBeGreaterThan(
       10 + halfT,
     );
+  },
+  'cog-off-trace-centroid': (d) => {
+    const { fid, p } = partOf(d);
+    expect(String(p.PROFILE)).toMatch(/HP200x10/i);
+    const body = partText(d.file, d.part, 'Stiffener');
+    const segs = traceSegments(body);
+    const incl = inclinations(body);
+    expect(segs.length).toBeGreaterThan(1);
+    const W = incl[0].web;
+    // the section's width across the web, from the section the catalogue gives (HP200x10)
+    const s = sectionPolygon('BulbFlat', { height: 200, webThickness: 10 });
+    const width = Math.max(...s.outer.filter((_, k) => k % 2 === 0));
+    const lens = segs.map(([a, b]) => norm(sub(b, a)));
+    const L = lens.reduce((x, y) => x + y, 0);
+    const c = [0, 1, 2].map((k) => segs.reduce((acc, [a, b], i) => acc + (lens[i] * (a[k] + b[k])) / 2, 0) / L);
+    const proven = [0, 1, 2].some((k) => {
+      if (Math.abs(W[k]) > 1e-6) return false; // the web's own extent would move the CoG along this axis
+      const bound = segs.reduce((acc, [a, b], i) => {
+        const T = sub(b, a).map((v) => v / lens[i]) as V3;
+        const F = crossV(T, W);
+        return acc + (lens[i] / L) * width * Math.abs(F[k] / norm(F));
+      }, 0);
+      return Math.abs(fid.vendor.cogMm![k] - c[k]) > bound + 1;
+    });
+    expect(proven, `${d.part}: vendor CoG ${fid.vendor.cogMm} vs the trace centroid ${c}`).toBe(true);
+  },
+  'cog-of-untwisted-bar': (d) => {
+    const { fid, p } = partOf(d);
+    expect(String(p.PROFILE)).toMatch(/200X10X100X12 L/);
+    const body = partText(d.file, d.part, 'Stiffener');
+    const [[a, b]] = traceSegments(body);
+    const incl = inclinations(body);
+    expect(incl.length).toBeGreaterThan(1);
+    const [uc, vc] = sectionCentroid(
+      sectionPolygon('LBar', { height: 200, width: 100, webThickness: 10, flangeThickness: 12 }),
+    );
+    const Lt = norm(sub(b, a));
+    const T = sub(b, a).map((v) => v / Lt) as V3;
+    const angle = (w: V3) => Math.atan2(dot(crossV(incl[0].web, w), T), dot(incl[0].web, w));
+    const along = incl.map((i) => dot(sub(i.at, a), T));
+    const turns = incl.map((i) => angle(i.web));
+    expect(Math.max(...turns) - Math.min(...turns), 'the web turns').toBeGreaterThan(0.1);
+    // the section at a web turned by θ from the first Inclination's (its flange turning with it)
+    const offset = (th: number): V3 => {
+      const c = Math.cos(th),
+        s = Math.sin(th);
+      const rot = (v: V3): V3 => {
+        const k = crossV(T, v);
+        return [0, 1, 2].map((i) => v[i] * c + k[i] * s + T[i] * dot(T, v) * (1 - c)) as V3;
+      };
+      const w = rot(incl[0].web),
+        f = rot(incl[0].flange);
+      return [0, 1, 2].map((i) => vc * w[i] + uc * f[i]) as V3;
+    };
+    const mid = [0, 1, 2].map((k) => (a[k] + b[k]) / 2) as V3;
+    const untwisted = mid.map((v, k) => v + offset(0)[k]) as V3;
+    // the web turning linearly between the Inclinations, averaged along the trace
+    const n = 2000;
+    const twisted = [0, 0, 0];
+    for (let i = 0; i < n; i++) {
+      const sAt = ((i + 0.5) / n) * Lt;
+      let j = 0;
+      while (j + 2 < along.length && sAt > along[j + 1]) j++;
+      const f = Math.min(1, Math.max(0, (sAt - along[j]) / (along[j + 1] - along[j])));
+      const o = offset(turns[j] + f * (turns[j + 1] - turns[j]));
+      for (let k = 0; k < 3; k++) twisted[k] += (a[k] + T[k] * sAt + o[k]) / n;
+    }
+    const v = fid.vendor.cogMm!;
+    expect(norm(sub(v, untwisted)), `${d.part}: the vendor CoG is the untwisted bar's`).toBeLessThan(1);
+    expect(norm(sub(v, twisted as V3)), `${d.part}: the twisting bar's centroid is elsewhere`).toBeGreaterThan(10);
   },
   'shared-height': (d) => {
     const rows = EXPECTED_DEVIATIONS.filter((e) => e.file === d.file && e.proof === 'shared-height');
