@@ -558,7 +558,7 @@ export function paramSheet(
     for (const v of pos) big = Math.max(big, Math.abs(v));
     const remap: number[] = [];
     const w = weld({ positions: pos, indices: idx }, 1e-4 + 1e-9 * big, remap);
-    const kept: number[] = new Array(w.positions.length / 3 * 2);
+    const kept: number[] = new Array((w.positions.length / 3) * 2);
     for (let i = remap.length - 1; i >= 0; i--) {
       kept[2 * remap[i]] = uvs[2 * i];
       kept[2 * remap[i] + 1] = uvs[2 * i + 1];

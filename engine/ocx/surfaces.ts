@@ -248,7 +248,8 @@ function wrapGrid(pw: Float64Array, nU: number, nV: number, wu: number, wv: numb
   const mV = nV + wv;
   const out = new Float64Array(4 * (nU + wu) * mV);
   for (let i = 0; i < nU + wu; i++)
-    for (let j = 0; j < mV; j++) out.set(pw.subarray(4 * ((i % nU) * nV + (j % nV)), 4 * ((i % nU) * nV + (j % nV)) + 4), 4 * (i * mV + j));
+    for (let j = 0; j < mV; j++)
+      out.set(pw.subarray(4 * ((i % nU) * nV + (j % nV)), 4 * ((i % nU) * nV + (j % nV)) + 4), 4 * (i * mV + j));
   return out;
 }
 

@@ -5,7 +5,14 @@
  */
 import { describe, expect, it } from 'vitest';
 import { sectionPolygon } from '../../../engine/geometry/barSections';
-import { chainLoops, circumArc, len, newellNormal, polylineLength, reversePolyline } from '../../../engine/geometry/curves';
+import {
+  chainLoops,
+  circumArc,
+  len,
+  newellNormal,
+  polylineLength,
+  reversePolyline,
+} from '../../../engine/geometry/curves';
 import { MeshBuilder } from '../../../engine/geometry/MeshBuilder';
 import { meshArea, meshVolume } from '../../../engine/geometry/meshMeasure';
 import {
