@@ -180,7 +180,8 @@ export interface ChainResult {
 /**
  * Chains polyline segments into closed loops (OCX_GUIDE §4.2): drops segments shorter than eps (keeping
  * closed ones), greedily appends the nearest segment (reversed if needed) while the gap is < gapTol,
- * and closes each loop. Order and direction of the input do not matter.
+ * and closes each loop once its start is nearer than any unused segment. Order and direction of the
+ * input do not matter.
  */
 export function chainLoops(segments: number[][], eps: number, gapTol: number): ChainResult {
   const segs = segments.filter((s) => s.length >= 6 && (polylineLength(s) >= eps || s.length > 6));
@@ -192,7 +193,10 @@ export function chainLoops(segments: number[][], eps: number, gapTol: number): C
     used[start] = 1;
     const loop = segs[start].slice();
     for (;;) {
-      if (loop.length > 6 && dist3(loop, loop.length - 3, loop, 0) <= gapTol) break;
+      // the loop closes when its start is within gapTol and no unused segment continues it more closely
+      // (a slit narrower than gapTol: the contour runs on past its start)
+      const closing = loop.length > 6 ? dist3(loop, loop.length - 3, loop, 0) : Infinity;
+      if (closing === 0) break;
       let best = -1,
         bestD = Infinity,
         bestRev = false;
@@ -213,8 +217,9 @@ export function chainLoops(segments: number[][], eps: number, gapTol: number): C
           bestRev = true;
         }
       }
+      if (closing <= gapTol && !(bestD < closing)) break;
       if (best < 0 || bestD > gapTol) {
-        if (dist3(loop, loop.length - 3, loop, 0) > gapTol) gapsClosed++;
+        if (closing > gapTol) gapsClosed++;
         break;
       }
       used[best] = 1;

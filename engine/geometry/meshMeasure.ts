@@ -51,6 +51,68 @@ export function meshAreaMoments(
   return { area: A, mx, my, mz };
 }
 
+/**
+ * Area-weighted mean of a sheet's unit vertex normals (each triangle weighs its area times the mean of its
+ * three vertex normals): n for a flat sheet, shorter the more the sheet curves, 0 for a closed ring. The
+ * centroid of the sheet offset by h along its normals is, to first order, the sheet's centroid + h × this.
+ */
+export function meanNormal(
+  positions: ArrayLike<number>,
+  normals: ArrayLike<number>,
+  indices: ArrayLike<number>,
+): [number, number, number] {
+  let A = 0;
+  const m: [number, number, number] = [0, 0, 0];
+  for (let t = 0; t + 2 < indices.length; t += 3) {
+    const a = 3 * indices[t],
+      b = 3 * indices[t + 1],
+      c = 3 * indices[t + 2];
+    const ux = positions[b] - positions[a],
+      uy = positions[b + 1] - positions[a + 1],
+      uz = positions[b + 2] - positions[a + 2];
+    const vx = positions[c] - positions[a],
+      vy = positions[c + 1] - positions[a + 1],
+      vz = positions[c + 2] - positions[a + 2];
+    const ar = 0.5 * hypot3(uy * vz - uz * vy, uz * vx - ux * vz, ux * vy - uy * vx);
+    A += ar;
+    for (let k = 0; k < 3; k++) m[k] += (ar * (normals[a + k] + normals[b + k] + normals[c + k])) / 3;
+  }
+  return A > 0 ? [m[0] / A, m[1] / A, m[2] / A] : [0, 0, 0];
+}
+
+/**
+ * Area (mm²) of a sheet offset by h (mm) along its unit vertex normals: what a plate's face at offset h
+ * from its reference surface measures (larger on the convex side of a curved sheet).
+ */
+export function offsetArea(
+  positions: ArrayLike<number>,
+  normals: ArrayLike<number>,
+  indices: ArrayLike<number>,
+  h: number,
+): number {
+  if (h === 0) return meshAreaMoments(positions, indices).area;
+  const moved = new Float64Array(positions.length);
+  for (let i = 0; i < moved.length; i++) moved[i] = positions[i] + h * normals[i];
+  return meshAreaMoments(moved, indices).area;
+}
+
+/**
+ * Volume (mm³) of the solid a sheet sweeps between offsets o1 and o2 along its unit vertex normals,
+ * divided by o2 − o1: the sheet's area at mid-thickness in the mean (Simpson's rule over the offset area,
+ * which is close to quadratic in the offset for a plate thin against its radius of curvature). Equals the
+ * area for a flat sheet.
+ */
+export function solidMeanArea(
+  positions: ArrayLike<number>,
+  normals: ArrayLike<number>,
+  indices: ArrayLike<number>,
+  o1: number,
+  o2: number,
+): number {
+  const a = (h: number) => offsetArea(positions, normals, indices, h);
+  return (a(o1) + 4 * a((o1 + o2) / 2) + a(o2)) / 6;
+}
+
 /** Sum of triangle areas and their area-weighted centroid. Empty input gives area 0 and centroid NaN. */
 export function meshArea(positions: ArrayLike<number>, indices: ArrayLike<number>): AreaResult {
   const { area: A, mx, my, mz } = meshAreaMoments(positions, indices);

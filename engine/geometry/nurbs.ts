@@ -72,9 +72,58 @@ export function repairKnots(knots: ArrayLike<number>, nCtrl: number, p: number, 
   return Float64Array.from(k);
 }
 
-/** Knot span index k with U[k] <= t < U[k+1], clamped to [p, n-1] (n = number of control points). */
+/**
+ * A knot vector with more than nCtrl + p + 1 knots read as a periodic one (the form CADMATIC writes a
+ * closed cylinder or pipe in: nCtrl control points, none repeated, and nCtrl + p + 2 knots that repeat
+ * with a fixed period, knots[i + nCtrl] − knots[i] = T; OCX_GUIDE §4.3). The closed spline is evaluated
+ * as an ordinary one over the first p control points appended again after the last, with the knots
+ * continued by the period: nCtrl + 2p + 1 knots, domain [knots[p], knots[p] + T].
+ * @returns the unwrapped knots, or null when the vector is not periodic with nCtrl knots per period.
+ */
+export function unwrapPeriodicKnots(knots: ArrayLike<number>, nCtrl: number, p: number): Float64Array | null {
+  const L = knots.length;
+  if (p < 1 || nCtrl <= p || L <= nCtrl + p + 1) return null;
+  for (let i = 1; i < L; i++) if (!(knots[i] >= knots[i - 1])) return null;
+  const T = knots[nCtrl] - knots[0];
+  if (!(T > 0)) return null;
+  const eps = 1e-9 * Math.max(1, Math.abs(knots[0]), Math.abs(knots[L - 1]));
+  for (let i = 0; i + nCtrl < L; i++) if (Math.abs(knots[i + nCtrl] - knots[i] - T) > eps) return null;
+  const out = new Float64Array(nCtrl + 2 * p + 1);
+  for (let i = 0; i < out.length; i++) out[i] = i < L ? knots[i] : out[i - nCtrl] + T;
+  if (!(out[nCtrl + p] > out[p])) return null;
+  return out;
+}
+
+/** A knot vector made usable: the knots and how many leading control points to append again (periodic). */
+export interface UsableKnots {
+  knots: Float64Array;
+  /** 0, or p for a periodic vector (control points 0..p−1 appended after the last). */
+  wrap: number;
+}
+
+/**
+ * The knot vector of nCtrl control points of degree p made usable: a periodic vector unwrapped
+ * (unwrapPeriodicKnots), else the surplus end knots trimmed (repairKnots). With `heal` false only a vector
+ * of the right length is accepted. @returns null when neither reading works.
+ */
+export function usableKnots(knots: ArrayLike<number>, nCtrl: number, p: number, heal = true): UsableKnots | null {
+  const periodic = heal ? unwrapPeriodicKnots(knots, nCtrl, p) : null;
+  if (periodic) return { knots: periodic, wrap: p };
+  const k = repairKnots(knots, nCtrl, p, heal);
+  return k ? { knots: k, wrap: 0 } : null;
+}
+
+/**
+ * Knot span index k with U[k] <= t < U[k+1], clamped to [p, n-1] (n = number of control points); at or
+ * past the domain's end the last non-empty span (the end of an unwrapped periodic vector can sit inside
+ * a repeated knot, so U[n-1] = U[n] is possible).
+ */
 export function findSpan(n: number, p: number, U: ArrayLike<number>, t: number): number {
-  if (t >= U[n]) return n - 1;
+  if (t >= U[n]) {
+    let k = n - 1;
+    while (k > p && U[k] >= U[n]) k--;
+    return k;
+  }
   if (t <= U[p]) return p;
   let lo = p,
     hi = n;

@@ -458,7 +458,14 @@ export function paramSheet(
     }
   }
   const all = contour;
-  if (all.some((c) => c.windV !== 0)) return null; // around the second closed direction: not handled
+  if ((g.periodicV && !g.periodicU) || all.some((c) => c.windV !== 0)) {
+    // closed in v only (a pipe whose v runs round it; the sheet is meshed where u is the closed
+    // direction): the same sheet on the surface with u and v swapped, its triangles turned back to this
+    // surface's orientation (Su × Sv)
+    if (all.some((c) => c.windU !== 0)) return null; // around both (a torus' cell): not handled
+    const r = paramSheet(transposed(s), loops, holes, chordMm, tolMm, netAreaMm2, axisOf, partial);
+    return r && { ...r, sheet: flipSheet(r.sheet) };
+  }
   if (partial && all.some((c) => c.windU !== 0)) return null; // a band across faces: not handled
   const P = (s.u1 - s.u0) * g.su,
     x0 = s.u0 * g.su;
@@ -528,7 +535,8 @@ export function paramSheet(
   cell = Math.max(cell, Math.sqrt(areaTotal / MAX_CELLS));
   if (!Number.isFinite(cell) || cell <= 0) return null;
   const pos: number[] = [],
-    idx: number[] = [];
+    idx: number[] = [],
+    uvs: number[] = []; // the parameters of each vertex, for its normal
   const q = new Float64Array(3);
   for (const poly of region) {
     const outer = poly[0].slice(0, -1).flat();
@@ -536,14 +544,11 @@ export function paramSheet(
     const r = triangulateGrid(outer, hs, cell);
     const base = pos.length / 3;
     for (let i = 0; i < r.points.length; i += 2) {
-      const u = r.points[i] / g.su,
-        v = r.points[i + 1] / g.sv;
-      s.eval(
-        g.periodicU ? wrap(u, s.u0, s.u1) : Math.min(s.u1, Math.max(s.u0, u)),
-        Math.min(s.v1, Math.max(s.v0, v)),
-        q,
-      );
+      const u = g.periodicU ? wrap(r.points[i] / g.su, s.u0, s.u1) : Math.min(s.u1, Math.max(s.u0, r.points[i] / g.su)),
+        v = Math.min(s.v1, Math.max(s.v0, r.points[i + 1] / g.sv));
+      s.eval(u, v, q);
       pos.push(q[0], q[1], q[2]);
+      uvs.push(u, v);
     }
     for (const i of r.indices) idx.push(base + i);
   }
@@ -551,7 +556,15 @@ export function paramSheet(
   if (g.periodicU) {
     let big = 0;
     for (const v of pos) big = Math.max(big, Math.abs(v));
-    const w = weld({ positions: pos, indices: idx }, 1e-4 + 1e-9 * big);
+    const remap: number[] = [];
+    const w = weld({ positions: pos, indices: idx }, 1e-4 + 1e-9 * big, remap);
+    const kept: number[] = new Array((w.positions.length / 3) * 2);
+    for (let i = remap.length - 1; i >= 0; i--) {
+      kept[2 * remap[i]] = uvs[2 * i];
+      kept[2 * remap[i] + 1] = uvs[2 * i + 1];
+    }
+    uvs.length = 0;
+    uvs.push(...kept);
     pos.length = 0;
     pos.push(...w.positions);
     idx.length = 0;
@@ -590,11 +603,93 @@ export function paramSheet(
     normals[i + 1] /= l;
     normals[i + 2] /= l;
   }
+  surfaceNormals(g, uvs, normals);
   const indices = Uint32Array.from(idx);
   return {
     sheet: { positions: P3, normals, indices, rings: boundaryRings(indices) },
     maxDistance,
     uncut,
+  };
+}
+
+/**
+ * Replaces the triangles' vertex normals (in `normals`, unit, per vertex) by the surface's own, Su × Sv
+ * at each vertex's parameters (uv pairs), turned to the side the triangles face: a vertex of the
+ * outline that only sliver triangles along a curved edge touch would otherwise get their normal, across
+ * the surface, and the plate's thickness would not follow the surface there. A vertex where Su × Sv
+ * vanishes (a pole) keeps its triangles' normal.
+ */
+function surfaceNormals(g: Sampled, uvs: ArrayLike<number>, normals: Float64Array): void {
+  const { s } = g;
+  const du = 1e-6 * (s.u1 - s.u0),
+    dv = 1e-6 * (s.v1 - s.v0);
+  const a = new Float64Array(3),
+    b = new Float64Array(3),
+    n = new Float64Array(normals.length);
+  let agree = 0;
+  for (let k = 0; 2 * k + 1 < uvs.length; k++) {
+    const u = uvs[2 * k],
+      v = uvs[2 * k + 1];
+    // central differences inside the domain, one-sided at its edges
+    const ua = Math.max(s.u0, u - du),
+      ub = Math.min(s.u1, u + du),
+      va = Math.max(s.v0, v - dv),
+      vb = Math.min(s.v1, v + dv);
+    s.eval(ub, v, a);
+    s.eval(ua, v, b);
+    const sx = a[0] - b[0],
+      sy = a[1] - b[1],
+      sz = a[2] - b[2];
+    s.eval(u, vb, a);
+    s.eval(u, va, b);
+    const tx = a[0] - b[0],
+      ty = a[1] - b[1],
+      tz = a[2] - b[2];
+    const nx = sy * tz - sz * ty,
+      ny = sz * tx - sx * tz,
+      nz = sx * ty - sy * tx;
+    const l = hypot3(nx, ny, nz);
+    if (!(l > 1e-12 * (hypot3(sx, sy, sz) * hypot3(tx, ty, tz) + 1e-300))) continue;
+    n[3 * k] = nx / l;
+    n[3 * k + 1] = ny / l;
+    n[3 * k + 2] = nz / l;
+    agree += n[3 * k] * normals[3 * k] + n[3 * k + 1] * normals[3 * k + 1] + n[3 * k + 2] * normals[3 * k + 2];
+  }
+  const sign = agree < 0 ? -1 : 1;
+  for (let k = 0; k < n.length; k += 3)
+    if (n[k] || n[k + 1] || n[k + 2]) {
+      normals[k] = sign * n[k];
+      normals[k + 1] = sign * n[k + 1];
+      normals[k + 2] = sign * n[k + 2];
+    }
+}
+
+const TRANSPOSED = new WeakMap<ParamSurface, ParamSurface>();
+
+/** The surface with its parameters swapped, S'(v, u) = S(u, v) (one object per surface: its samples are cached). */
+function transposed(s: ParamSurface): ParamSurface {
+  let t = TRANSPOSED.get(s);
+  if (!t) {
+    t = { u0: s.v0, u1: s.v1, v0: s.u0, v1: s.u1, eval: (v, u, out) => s.eval(u, v, out) };
+    TRANSPOSED.set(s, t);
+    TRANSPOSED.set(t, s);
+  }
+  return t;
+}
+
+/** The sheet facing the other way: triangles and rings reversed, normals negated. */
+function flipSheet(sh: Sheet): Sheet {
+  const I = sh.indices.slice();
+  for (let t = 0; t < I.length; t += 3) {
+    const b = I[t + 1];
+    I[t + 1] = I[t + 2];
+    I[t + 2] = b;
+  }
+  return {
+    positions: sh.positions,
+    normals: sh.normals.map((v) => -v),
+    indices: I,
+    rings: sh.rings.map((r) => r.slice().reverse()),
   };
 }
 

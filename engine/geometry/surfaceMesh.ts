@@ -426,13 +426,15 @@ function segDist2(x: number, y: number, ax: number, ay: number, bx: number, by: 
 
 /**
  * Welds vertices closer than tol (quantised grid) and drops degenerate triangles.
+ * @param remap when given, filled with the new index of every input vertex (a new vertex is at the
+ * position of the first input vertex mapped to it).
  * @returns a new mesh with shared vertices.
  */
-export function weld(mesh: SurfaceMesh, tol: number): SurfaceMesh {
+export function weld(mesh: SurfaceMesh, tol: number, remap: number[] = []): SurfaceMesh {
   // grid of cell size tol; a point joins any earlier vertex within tol in its own or a neighbouring
   // cell (rounding alone would keep two points 0.001 mm apart when they straddle a cell border)
   const cells = new Map<string, number[]>();
-  const remap: number[] = [];
+  remap.length = 0;
   const positions: number[] = [];
   const P = mesh.positions;
   for (let i = 0; i < P.length / 3; i++) {

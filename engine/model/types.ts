@@ -216,6 +216,11 @@ export interface PartFidelity {
     cogMouldedMm?: [number, number, number];
     /** Profiles: section area × trace length × ρ (weightKg follows the section centroid's path). */
     weightTraceKg?: number;
+    /**
+     * Plates: the thickened solid's volume / thickness (m²), the area at mid-thickness; areaM2 is the
+     * sheet's on the reference surface. They differ on plates curved to a radius not far above the thickness.
+     */
+    areaSolidM2?: number;
   };
   /** |computed − vendor| / vendor × 100. */
   weightDevPct?: number;
@@ -241,6 +246,9 @@ export interface CogConventions {
   /** Profile weights: along the section centroid's path (Pappus) or section area × trace length. */
   profileWeights: 'centroid-path' | 'trace';
   profileWeightsFrom: 'data' | 'writer';
+  /** Plate NetArea and weight: of the sheet on its reference surface, or of the solid (volume / thickness). */
+  plateAreas: 'moulded' | 'solid';
+  plateAreasFrom: 'data' | 'writer';
 }
 
 /**

@@ -82,6 +82,61 @@ export function weightConventionOf(
 }
 
 /**
+ * The area convention of a file's plates (VendorHabits.plateArea): each record whose vendor NetArea (or,
+ * without one, DryWeight) lies within the target of one computed figure — the sheet on its reference
+ * surface, or the solid's volume / thickness — and outside the other's votes for it; flat plates, where
+ * the two agree, do not vote. A majority of at least MIN_VOTES decides, else the writer's default stays.
+ */
+export function areaConventionOf(
+  records: readonly PartFidelity[],
+  writerDefault: CogConvention,
+): { convention: CogConvention; from: 'data' | 'writer' } {
+  let moulded = 0,
+    solid = 0;
+  const within = (v: number, c: number, pct: number) => (Math.abs(c - v) / Math.abs(v)) * 100 <= pct;
+  for (const r of records) {
+    const a = r.computed.areaM2,
+      s = r.computed.areaSolidM2;
+    if (a === undefined || s === undefined || !(a > 0)) continue;
+    const f = s / a;
+    const va = r.vendor.areaM2,
+      vw = r.vendor.weightKg,
+      w = r.computed.weightKg;
+    let m: boolean, o: boolean;
+    if (va !== undefined && Math.abs(va) > 0) {
+      m = within(va, a, FIDELITY_TARGETS.areaPct);
+      o = within(va, s, FIDELITY_TARGETS.areaPct);
+    } else if (vw !== undefined && w !== undefined && Math.abs(vw) > 0) {
+      m = within(vw, w, FIDELITY_TARGETS.weightPct);
+      o = within(vw, w * f, FIDELITY_TARGETS.weightPct);
+    } else continue;
+    if (m && !o) moulded++;
+    else if (o && !m) solid++;
+  }
+  return decide(solid, moulded, 'solid', 'moulded', writerDefault);
+}
+
+/**
+ * Rewrites the compared area and weight of plates under the 'solid' area convention: area = the solid's
+ * volume / thickness, weight scaled with it (the writer's weight is its area × thickness × ρ). Mutates.
+ */
+function applySolidArea(plates: PartFidelity[]): void {
+  const rel = (v: number | undefined, c: number) =>
+    v !== undefined && Math.abs(v) > 0 ? (Math.abs(c - v) / Math.abs(v)) * 100 : undefined;
+  for (const r of plates) {
+    const a = r.computed.areaM2,
+      s = r.computed.areaSolidM2;
+    if (a === undefined || s === undefined || !(a > 0)) continue;
+    const f = s / a;
+    r.computed.areaM2 = s;
+    if (r.computed.weightKg !== undefined) r.computed.weightKg *= f;
+    if (r.areaDevPct !== undefined) r.areaDevPct = rel(r.vendor.areaM2, s);
+    if (r.weightDevPct !== undefined && r.computed.weightKg !== undefined)
+      r.weightDevPct = rel(r.vendor.weightKg, r.computed.weightKg);
+  }
+}
+
+/**
  * Chooses the file's conventions for plates (Plate, Bracket) and profiles (the other compared parts)
  * and rewrites every record's compared CoG (computed.cogMm) and cogDevMm under them. Mutates `records`.
  */
@@ -100,6 +155,8 @@ export function applyCogConventions(records: PartFidelity[], habits: VendorHabit
   };
   apply(plates, p.convention);
   apply(profiles, q.convention);
+  const a = areaConventionOf(plates, habits.plateArea);
+  if (a.convention === 'solid') applySolidArea(plates);
   const w = weightConventionOf(profiles, habits.profileWeight);
   if (w.convention === 'trace')
     for (const r of profiles) {
@@ -117,11 +174,13 @@ export function applyCogConventions(records: PartFidelity[], habits: VendorHabit
     profilesFrom: q.from,
     profileWeights: w.convention,
     profileWeightsFrom: w.from,
+    plateAreas: a.convention,
+    plateAreasFrom: a.from,
   };
 }
 
 /** One line naming a file's conventions, as ocx:check prints it. */
 export function conventionsLine(file: string, c: CogConventions | undefined): string {
   if (!c) return `${file}: conventions: n/a`;
-  return `${file}: conventions of writer ${c.writer}: plate cog ${c.plates} (from ${c.platesFrom}), profile cog ${c.profiles} (from ${c.profilesFrom}), profile weight ${c.profileWeights} (from ${c.profileWeightsFrom})`;
+  return `${file}: conventions of writer ${c.writer}: plate cog ${c.plates} (from ${c.platesFrom}), profile cog ${c.profiles} (from ${c.profilesFrom}), profile weight ${c.profileWeights} (from ${c.profileWeightsFrom}), plate area ${c.plateAreas} (from ${c.plateAreasFrom})`;
 }

@@ -5,7 +5,7 @@
  * (§2.15) in local (x, y) mm.
  */
 import { circle, circumArc, ellipse, normalize, type Vec3 } from '../geometry/curves';
-import { homogeneous, repairKnots, tessellateCurve } from '../geometry/nurbs';
+import { homogeneous, tessellateCurve, usableKnots } from '../geometry/nurbs';
 import type { UnitTable } from './units';
 import { child, children, num, numList, type XNode } from './xmlTree';
 
@@ -181,10 +181,15 @@ function nurbsPolyline(n: XNode, ctx: CurveContext): number[] | undefined {
   if (!p || nCtrl < 2) return undefined;
   const heal = ctx.heal !== false;
   const deg = heal ? Math.min(p, nCtrl - 1) : p;
-  const knots = repairKnots(numList(child(n, 'KnotVector')?.a.value), nCtrl, deg, heal);
+  const knots = usableKnots(numList(child(n, 'KnotVector')?.a.value), nCtrl, deg, heal);
   if (!knots) {
     ctx.warn('bad-nurbs', `NURBS3D ${n.a.id ?? ''} has an invalid knot vector; control polygon used`, n.line);
     return xyz;
   }
-  return tessellateCurve({ degree: deg, knots, pw: homogeneous(xyz, w) }, ctx.chordMm, ctx.angRad);
+  // a periodic curve: its first control points again after the last
+  for (let i = 0; i < knots.wrap; i++) {
+    xyz.push(xyz[3 * i], xyz[3 * i + 1], xyz[3 * i + 2]);
+    w.push(w[i]);
+  }
+  return tessellateCurve({ degree: deg, knots: knots.knots, pw: homogeneous(xyz, w) }, ctx.chordMm, ctx.angRad);
 }

@@ -26,7 +26,18 @@ export type DeviationQuantity = 'W' | 'AREA' | 'COG';
  * - 'bulb-against-flange-direction': the CoG is the computed one mirrored across the web plane: the
  *   vendor put the bulb on the side opposite to the part's own FlangeDirection;
  * - 'shared-height': several parts at different places carry one identical CoG height copied from
- *   another part.
+ *   another part;
+ * - 'cog-off-band-centroid': the plate's contour is two circles or two circular arcs in parallel planes
+ *   on one axis (a band on a cylinder or cone), whose centroid has a closed form — along the axis
+ *   h(r1 + 2r2) / (3(r1 + r2)) from the first plane (a frustum's lateral surface; h / 2 for a cylinder),
+ *   across it on the axis for full circles and R sin α / α from the centre towards an arc's middle for
+ *   arcs of half-angle α — and the CoG lies more than 10 mm + half the thickness from it;
+ * - 'cog-off-trace-centroid': along an axis a perpendicular to the (constant) web direction W, the CoG
+ *   differs from the trace's length-weighted centroid by more than the section can shift it, the length-
+ *   weighted mean over the straight segments of (section width across the web) × |a · (T × W)|;
+ * - 'cog-of-untwisted-bar': the CoG is the bar's as if its web kept the first Inclination all along
+ *   (within 1 mm), while the part's own Inclinations turn the web, and the bar with its web turning
+ *   linearly between them has its centroid more than 10 mm away.
  */
 export type DeviationProof =
   | 'weight-vs-own-figures'
@@ -35,7 +46,10 @@ export type DeviationProof =
   | 'cog-at-part-end'
   | 'weight-vs-trace-length'
   | 'bulb-against-flange-direction'
-  | 'shared-height';
+  | 'shared-height'
+  | 'cog-off-band-centroid'
+  | 'cog-off-trace-centroid'
+  | 'cog-of-untwisted-bar';
 
 /** One expected deviation: a vendor figure that is wrong. */
 export interface ExpectedDeviation {
@@ -140,6 +154,13 @@ export const EXPECTED_DEVIATIONS: readonly ExpectedDeviation[] = [
     'weight-vs-trace-length',
     'DryWeight 40.285 kg = 2.000 m × 25.65 cm² × 7850 kg/m³, the trace’s y-extent; the trace is 1 m + √(1² + 0.5²) m = 2.118 m long (42.65 kg), and the HP200x10 centroid path of this kinked trace differs from it by under 5 mm',
   ),
+  row(
+    'CADMATIC-TR03_TC10.3docx',
+    '_10stiffener12',
+    'COG',
+    'cog-off-trace-centroid',
+    'CoG y = 3000 mm, the middle of the trace’s y-extent (the same slip as its weight): the trace runs 1 m along y from y = 2000 and then 1.118 m to (y, z) = (4000, 1500), so its length-weighted centroid is y = (1 × 2500 + 1.118 × 3500) / 2.118 = 3027.9 mm; the web points along −x, so the HP200x10 section (38 mm wide across the web) shifts y only on the inclined segment, by at most 38 × 0.447 × 1.118 / 2.118 = 9.0 mm — y = 3000 is 27.9 mm off (Keelson 3029.8, NAPA’s export of the same stiffener 3027.9)',
+  ),
   ...PROSTEP_PLATES.flatMap((part) => [
     row(PROSTEP_TC10, part, 'AREA', 'area-beyond-bounds', PROSTEP_AREA),
     row(PROSTEP_TC10, part, 'W', 'weight-vs-own-figures', PROSTEP_WEIGHT),
@@ -154,9 +175,37 @@ export const EXPECTED_DEVIATIONS: readonly ExpectedDeviation[] = [
     'cog-outside-part',
     'CoG (30250, 6000, 1250) mm, a copy of plate_25425’s, for a plate spanning x = 35000 … 35500 mm: 4.75 m outside its own bounding box',
   ),
+  row(
+    PROSTEP_TC10,
+    'plate_25379',
+    'COG',
+    'cog-off-band-centroid',
+    'CoG x = 20000 mm, the plane of the aft circle, for the band between two circles of radius 1000 mm at x = 20000 and 20500 mm: a cylinder band’s centroid lies midway on its axis, (20250, 6000, 1000) mm — 250 mm off',
+  ),
+  row(
+    PROSTEP_TC10,
+    'plate_25399',
+    'COG',
+    'cog-off-band-centroid',
+    'CoG x = 25250 mm, the middle of the x-extent, for the band between circles of radius r1 = 1000 mm (x = 25000) and r2 = 500 mm (x = 25500): a cone frustum’s lateral surface has its centroid h(r1 + 2r2) / (3(r1 + r2)) = 500 × 2000 / 4500 = 222.2 mm from the first plane, x = 25222.2 mm — 27.8 mm off (the 10 mm plate moves it by at most 5 mm)',
+  ),
+  row(
+    PROSTEP_TC10,
+    'plate_25425',
+    'COG',
+    'cog-off-band-centroid',
+    'CoG z = 1250 mm, the middle of the z-extent, for the band under the circular arc through (y, z) = (5000, 1000), (6000, 1500), (7000, 1000) mm between x = 30000 and 30500: centre z = 250 mm, R = 1250 mm, half-angle α = asin(1000 / 1250) = 0.9273 rad, and an arc’s centroid lies R sin α / α = 1078.4 mm from its centre, z = 1328.4 mm — 78 mm off',
+  ),
   row(PROSTEP_TC10, 'stiff_25335', 'COG', 'cog-outside-part', PROSTEP_TRACE_START),
   ...['stiff_25350', 'stiff_25402', 'stiff_25763'].map((part) =>
     row(PROSTEP_TC10, part, 'COG', 'cog-at-part-end', PROSTEP_TRACE_START),
+  ),
+  row(
+    'NAPA-OCX_M3.3docx',
+    'nplcid19',
+    'COG',
+    'cog-of-untwisted-bar',
+    'CoG (134.42, 2989.14, 5000) mm: the L 200×10×100×12 section (3080 mm², centroid 132.96 mm along the web and 22.53 mm along the flange: 134.86 mm from the trace at 9.62° from the web) placed with the first Inclination’s web (5°) along the whole 10 m trace x = 0, y = 3000 — 134.86 mm at −4.62° is (134.42, −10.86) — while the part’s own Inclinations turn the web to −12.5° at 5 m and −30° at 10 m; with the web turning evenly the centroid lies 134.86 × sin 17.5° / 0.3054 = 132.78 mm at −22.12°, (123.0, 2950.0) mm — 40.8 mm away',
   ),
 ];
 

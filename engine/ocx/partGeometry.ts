@@ -158,7 +158,7 @@ function plateGeometry(part: PartFacts, { ctx, units, group, warn, details }: Ge
   const mid = off + (t ?? 0) / 2;
   props.VOLM_GEOM = vol;
   props.VOLM = vol;
-  const c = res.centroid.map((v, k) => (v + mid * res.normal[k]) / 1000);
+  const c = res.centroid.map((v, k) => (v + mid * res.offsetNormal[k]) / 1000);
   putCogAndWeight(props, vol, rho, c);
   // both CoG conventions: the file's is chosen once all parts are known (cogConventions.ts)
   const computed = {
@@ -167,6 +167,7 @@ function plateGeometry(part: PartFacts, { ctx, units, group, warn, details }: Ge
     cogMm: c.map((v) => v * 1000) as [number, number, number],
     cogMouldedMm: [res.centroid[0], res.centroid[1], res.centroid[2]] as [number, number, number],
     weightKg: rho !== undefined ? vol * rho * 1000 : undefined,
+    areaSolidM2: res.solidArea / 1e6,
   };
   props.MSIDE = materialSide(
     res.normal,

@@ -16,7 +16,7 @@ import {
   type Vec3,
 } from '../geometry/curves';
 import { MeshBuilder } from '../geometry/MeshBuilder';
-import { meshArea } from '../geometry/meshMeasure';
+import { meanNormal, meshArea, solidMeanArea } from '../geometry/meshMeasure';
 import { pointKey, triangulateGrid, triangulateRegion } from '../geometry/region2d';
 import { boundaryRings, splitTJunctions, SurfaceLifter, weld } from '../geometry/surfaceMesh';
 import { thickenSheet, type Sheet } from '../geometry/thicken';
@@ -33,6 +33,16 @@ export interface PlateMeshResult {
   centroid: Vec3;
   /** Mean unit normal of the sheet (surface orientation). */
   normal: Vec3;
+  /**
+   * Area-weighted mean of the sheet's unit normals (length ≤ 1; 0 for a closed ring): the centroid of the
+   * solid between offsets o1 and o2 is centroid + (o1 + o2) / 2 × this (first order in the thickness).
+   */
+  offsetNormal: Vec3;
+  /**
+   * Volume of the solid between offsets o1 and o2 divided by its thickness (mm²): the area at
+   * mid-thickness, larger than `area` on a plate curving away from its material side.
+   */
+  solidArea: number;
   /** Notes for warnings (e.g. 'whole-surface'). */
   notes: string[];
   /** Hole loops (xyz mm) the polygon boolean could not cut out of the sheet. */
@@ -91,6 +101,11 @@ export function meshPlate(
     area: measured.area,
     centroid: measured.centroid,
     normal: normalize([mx, my, mz]),
+    offsetNormal: meanNormal(sheet.positions, sheet.normals, sheet.indices),
+    solidArea:
+      o1 === o2
+        ? measured.area
+        : solidMeanArea(sheet.positions, sheet.normals, sheet.indices, Math.min(o1, o2), Math.max(o1, o2)),
     notes,
     uncut,
   };

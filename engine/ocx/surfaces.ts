@@ -6,7 +6,7 @@
  */
 import { cross, len, newellNormal, normalize, perpendicular, type Vec3 } from '../geometry/curves';
 import { chainLoops } from '../geometry/curves';
-import { evalSurface, homogeneous, type NurbsSurface, repairKnots } from '../geometry/nurbs';
+import { evalSurface, homogeneous, type NurbsSurface, usableKnots } from '../geometry/nurbs';
 import type { ParamSurface } from '../geometry/paramSheet';
 import { triangulateRegion } from '../geometry/region2d';
 import { appendGrid, type SurfaceMesh } from '../geometry/surfaceMesh';
@@ -229,13 +229,28 @@ function nurbsOf(n: XNode, ctx: SurfaceContext, warn: boolean): NurbsSurface | n
     return null;
   }
   const heal = ctx.heal !== false;
-  const ku = repairKnots(numList(child(n, 'UknotVector')?.a.value), nU, pu, heal);
-  const kv = repairKnots(numList(child(n, 'VknotVector')?.a.value), nV, pv, heal);
+  const ku = usableKnots(numList(child(n, 'UknotVector')?.a.value), nU, pu, heal);
+  const kv = usableKnots(numList(child(n, 'VknotVector')?.a.value), nV, pv, heal);
   if (!ku || !kv) {
     if (warn) ctx.warn('bad-surface', `NURBSSurface ${n.a.id ?? ''}: invalid knot vector; skipped`, n.line);
     return null;
   }
-  return { degreeU: pu, degreeV: pv, knotsU: ku, knotsV: kv, nU, nV, pw: homogeneous(xyz, w) };
+  const pw = wrapGrid(homogeneous(xyz, w), nU, nV, ku.wrap, kv.wrap);
+  return { degreeU: pu, degreeV: pv, knotsU: ku.knots, knotsV: kv.knots, nU: nU + ku.wrap, nV: nV + kv.wrap, pw };
+}
+
+/**
+ * A U-major grid of homogeneous control points (nU × nV) with its first wu rows appended after the last
+ * and, in every row, its first wv points appended after the last (a periodic direction unwrapped).
+ */
+function wrapGrid(pw: Float64Array, nU: number, nV: number, wu: number, wv: number): Float64Array {
+  if (!wu && !wv) return pw;
+  const mV = nV + wv;
+  const out = new Float64Array(4 * (nU + wu) * mV);
+  for (let i = 0; i < nU + wu; i++)
+    for (let j = 0; j < mV; j++)
+      out.set(pw.subarray(4 * ((i % nU) * nV + (j % nV)), 4 * ((i % nU) * nV + (j % nV)) + 4), 4 * (i * mV + j));
+  return out;
 }
 
 /** The axis frame, height and radii (mm) of a Cylinder3D or Cone3D, or null when incomplete. */

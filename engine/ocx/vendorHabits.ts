@@ -45,6 +45,15 @@ export interface VendorHabits {
    * frames, AITAC: 63.28 kg for the same ring, 2π·500 mm).
    */
   profileWeight: 'centroid-path' | 'trace';
+  /**
+   * Which area a plate's NetArea (and DryWeight = area × thickness × ρ) is of: 'moulded' = the sheet on
+   * its reference surface (NAPA TC10: the 1 m-radius cylinder plate nplcid316 9.25491 m², the sheet
+   * measures 9.2549; AITAC nplcid346 0.785 against 0.7844), 'solid' = the steel's volume / thickness, the
+   * area at mid-thickness (CADMATIC TC10: the quarter-sphere plate _10shellplate4 3.142243 m², the
+   * sheet 3.108 and the solid 3.144; _10shellplate5 3.155 against 3.121 and 3.162). AVEVA: no curved
+   * plate of the corpus tells; moulded like its CoGs. Unknown writers: moulded, as most writers do.
+   */
+  plateArea: CogConvention;
   /** Section shape conventions (TBar / IBar height, see SectionOptions). */
   sections: SectionOptions;
 }
@@ -59,6 +68,7 @@ export function habitsOf(header: Record<string, string>): VendorHabits {
       profileCog: 'moulded',
       offsetFollowsStiffeners: false,
       profileWeight: 'trace',
+      plateArea: 'moulded',
       sections: { webHeightExcludesFlanges: true },
     };
   if (/\bAITAC\b|3DEXPERIENCE|CATIA/i.test(who))
@@ -68,6 +78,7 @@ export function habitsOf(header: Record<string, string>): VendorHabits {
       profileCog: 'moulded',
       offsetFollowsStiffeners: false,
       profileWeight: 'trace',
+      plateArea: 'moulded',
       sections: {},
     };
   if (/\bAVEVA\b/i.test(who) && /\bE3D\b/i.test(who))
@@ -77,6 +88,7 @@ export function habitsOf(header: Record<string, string>): VendorHabits {
       profileCog: 'solid',
       offsetFollowsStiffeners: true,
       profileWeight: 'centroid-path',
+      plateArea: 'moulded',
       sections: {},
     };
   if (/\bAVEVA\b/i.test(who))
@@ -86,6 +98,7 @@ export function habitsOf(header: Record<string, string>): VendorHabits {
       profileCog: 'moulded',
       offsetFollowsStiffeners: true,
       profileWeight: 'centroid-path',
+      plateArea: 'moulded',
       sections: {},
     };
   if (/\bCADMATIC\b/i.test(who))
@@ -95,6 +108,7 @@ export function habitsOf(header: Record<string, string>): VendorHabits {
       profileCog: 'solid',
       offsetFollowsStiffeners: false,
       profileWeight: 'centroid-path',
+      plateArea: 'solid',
       sections: {},
     };
   return {
@@ -103,6 +117,7 @@ export function habitsOf(header: Record<string, string>): VendorHabits {
     profileCog: 'solid',
     offsetFollowsStiffeners: false,
     profileWeight: 'centroid-path',
+    plateArea: 'moulded',
     sections: {},
   };
 }

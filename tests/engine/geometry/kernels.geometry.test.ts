@@ -5,10 +5,26 @@
  */
 import { describe, expect, it } from 'vitest';
 import { sectionPolygon } from '../../../engine/geometry/barSections';
-import { chainLoops, circumArc, polylineLength, reversePolyline } from '../../../engine/geometry/curves';
+import {
+  chainLoops,
+  circumArc,
+  len,
+  newellNormal,
+  polylineLength,
+  reversePolyline,
+} from '../../../engine/geometry/curves';
 import { MeshBuilder } from '../../../engine/geometry/MeshBuilder';
 import { meshArea, meshVolume } from '../../../engine/geometry/meshMeasure';
-import { evalCurve, homogeneous, repairKnots, tessellateCurve } from '../../../engine/geometry/nurbs';
+import {
+  curveDomain,
+  evalCurve,
+  findSpan,
+  homogeneous,
+  repairKnots,
+  tessellateCurve,
+  unwrapPeriodicKnots,
+  usableKnots,
+} from '../../../engine/geometry/nurbs';
 import { triangulateGrid, triangulateRegion } from '../../../engine/geometry/region2d';
 import { sweepSection } from '../../../engine/geometry/sweep';
 import { thickenSheet } from '../../../engine/geometry/thicken';
@@ -59,6 +75,38 @@ describe('NURBS', () => {
     expect(pts.length / 3).toBe(5);
   });
 
+  it('reads a vector of nCtrl + p + 2 knots repeating with a period as a closed spline (CADMATIC pipes)', () => {
+    // CADMATIC's circle: 18 control points round it, knots −3, −2 ×3, −1 … 13, 14 ×3, 15 (period 16)
+    const k = [-3, -2, -2, -2, ...Array.from({ length: 15 }, (_, i) => i - 1), 14, 14, 14, 15];
+    const u = unwrapPeriodicKnots(k, 18, 3)!;
+    expect(u.length).toBe(18 + 2 * 3 + 1);
+    expect([u[3], u[18 + 3]]).toEqual([-2, 14]); // one whole period
+    for (let i = 0; i + 18 < u.length; i++) expect(u[i + 18] - u[i]).toBe(16);
+    expect(usableKnots(k, 18, 3)).toMatchObject({ wrap: 3 });
+    expect(usableKnots(k, 18, 3, false)).toBeNull(); // healing off: the wrong length is refused
+    // a clamped vector with one surplus end knot is not periodic: trimmed as before
+    expect(unwrapPeriodicKnots([0, 0, 0, 0, 0.5, 1, 1, 1, 1, 1], 5, 3)).toBeNull();
+    expect(usableKnots([0, 0, 0, 0, 0.5, 1, 1, 1, 1, 1], 5, 3)).toMatchObject({ wrap: 0 });
+  });
+
+  it('closes the unwrapped spline: its ends meet, also where the domain ends inside a repeated knot', () => {
+    const n = 12,
+      p = 3;
+    const xyz: number[] = [];
+    for (let j = 0; j < n; j++) xyz.push(Math.cos((2 * Math.PI * j) / n), Math.sin((2 * Math.PI * j) / n), 0);
+    const k = [-3, -2, -2, -2, ...Array.from({ length: n - 3 }, (_, i) => i - 1), n - 4, n - 4, n - 4, n - 3];
+    const u = usableKnots(k, n, p)!;
+    for (let i = 0; i < u.wrap; i++) xyz.push(xyz[3 * i], xyz[3 * i + 1], xyz[3 * i + 2]);
+    const c = { degree: p, knots: u.knots, pw: homogeneous(xyz) };
+    const [t0, t1] = curveDomain(c);
+    const a = [0, 0, 0],
+      b = [0, 0, 0];
+    evalCurve(c, t0, a);
+    evalCurve(c, t1, b);
+    expect(Math.hypot(a[0] - b[0], a[1] - b[1], a[2] - b[2])).toBeLessThan(1e-12);
+    expect(findSpan(n + p, p, u.knots, t1)).toBeLessThan(n + p - 1); // not the empty span [14, 14)
+  });
+
   it('repairs a knot vector with one surplus knot and refuses a decreasing one', () => {
     expect(Array.from(repairKnots([0, 0, 0, 0, 0.5, 1, 1, 1, 1, 1], 5, 3)!)).toEqual([0, 0, 0, 0, 0.5, 1, 1, 1, 1]);
     expect(repairKnots([0, 0, 1, 0.5, 1, 1], 3, 2)).toBeNull();
@@ -71,6 +119,20 @@ describe('curves and contours', () => {
     expect(pts.slice(-3).map(Math.round)).toEqual([-1000, 0, 0]);
     for (let i = 0; i < pts.length; i += 3) expect(Math.hypot(pts[i], pts[i + 1])).toBeCloseTo(1000, 6);
     expect(pts.some((_, i) => i % 3 === 1 && pts[i] > 999)).toBe(true); // passes through (0, 1000)
+  });
+
+  it('runs a contour on past its start when a segment continues it more closely (a narrow slit)', () => {
+    // a 100 mm square whose bottom edge has a 1 mm slit up to its middle, chained with a 2 mm gap tolerance
+    const segs = [
+      [50.5, 0, 0, 100, 0, 0],
+      [100, 0, 0, 100, 100, 0, 0, 100, 0, 0, 0, 0, 49.5, 0, 0],
+      [49.5, 0, 0, 49.5, 50, 0],
+      [49.5, 50, 0, 50.5, 50, 0],
+      [50.5, 50, 0, 50.5, 0, 0],
+    ];
+    const { loops } = chainLoops(segs, 0.01, 2);
+    expect(loops.length).toBe(1);
+    expect(len(newellNormal(loops[0])) / 2).toBeCloseTo(100 * 100 - 50, 6);
   });
 
   it('chains unordered, reversed segments into one loop', () => {

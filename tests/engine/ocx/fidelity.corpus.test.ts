@@ -89,12 +89,14 @@ describe('vendor agreement (ocx:check)', () => {
     expect(explained).toHaveLength(16);
     expect(explained[0]).toMatch(/documented error of the file, proof bulb-against-flange-direction.*FlangeDirection/);
     expect(aveva.lines).toContain(
-      'AVEVA-TR03_TC11.3docx: conventions of writer AVEVA E3D: plate cog moulded (from data), profile cog solid (from data), profile weight centroid-path (from writer)',
+      'AVEVA-TR03_TC11.3docx: conventions of writer AVEVA E3D: plate cog moulded (from data), profile cog solid (from data), profile weight centroid-path (from writer), plate area moulded (from writer)',
     );
     const cadmatic = await checkFile(path.join(DIR, 'CADMATIC-TR03_TC10.3docx'), false);
-    const open = cadmatic.lines.filter((l) => / open importer gap _10shellplate10 /.test(l));
-    expect(open.map((l) => l.split(' ')[5])).toEqual(['W', 'AREA', 'COG']);
-    expect(meetsTargets(cadmatic.summary)).toBe(false); // a gap is not counted as within the target
+    // the curved band plates and the closed pipe agree since the importer reads them; the kinked
+    // stiffener's CoG is a proven slip of the file
+    expect(cadmatic.lines.filter((l) => / open importer gap /.test(l))).toEqual([]);
+    expect(cadmatic.lines.filter((l) => / explained _10stiffener12 COG /.test(l))).toHaveLength(1);
+    expect(meetsTargets(cadmatic.summary)).toBe(true);
     // the insert plate nested in P2 is cut out of it: NAPA's figures hold, nothing to explain
     const tc12 = await checkFile(path.join(DIR, 'NAPA-TR03_TC12.3docx'), false);
     expect(tc12.summary.explained).toBe(0);
