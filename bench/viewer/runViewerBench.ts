@@ -20,7 +20,7 @@ const OUT = path.resolve(here, '../out');
 const README = path.resolve(here, '../README.md');
 
 /** Generates, imports and encodes the ship of `parts` parts unless its package exists. Returns the file path. */
-async function preparePackage(parts: number): Promise<string> {
+export async function preparePackage(parts: number): Promise<string> {
   const file = path.join(OUT, `ship-${parts}.sc`);
   if (existsSync(file)) return file;
   const { writeShipOcx } = await import('../../tools/generator/index');
@@ -40,7 +40,7 @@ async function preparePackage(parts: number): Promise<string> {
   return file;
 }
 
-async function bundlePage(): Promise<string> {
+export async function bundlePage(): Promise<string> {
   const esbuild = await import('esbuild');
   const out = path.join(OUT, 'page.js');
   await esbuild.build({
@@ -55,7 +55,7 @@ async function bundlePage(): Promise<string> {
 }
 
 /** Serves bench/out with a content-length (the engine's progress needs it). */
-function serve(): Promise<{ url: string; close(): void }> {
+export function serve(): Promise<{ url: string; close(): void }> {
   const server = http.createServer(async (req, res) => {
     const name = decodeURIComponent((req.url ?? '/').split('?')[0]);
     if (name === '/') {

@@ -7,6 +7,7 @@
 import { Group, Vector3, type Box3, type Plane, type Ray } from 'three';
 import type { EngineObjectTable, SelectionItem } from '../EngineApi';
 import { boxSelect, type BoxSelectMode, type ScreenProjection, type ScreenRect } from '../interaction/boxSelect';
+import { ObjectBoundsTreeBuild, type ObjectBoundsTree } from '../interaction/objectBoundsTree';
 import { cullBoxes } from './culling';
 import type { Box3Tuple } from '../model/types';
 import type { SceneChunk, SceneHeader } from '../package/types';
@@ -224,8 +225,36 @@ export class ModelScene {
   }
 
   /**
+   * Works on the hierarchy of object bounds for box selection (interaction/objectBoundsTree.ts) for up to
+   * `budgetMs`; the idle builder (./ModelLoader.ts) calls it once the package is in. Returns true when the
+   * hierarchy is complete for the chunks loaded so far (a later chunk grows the bounds: it starts again).
+   */
+  buildBoxTree(budgetMs: number): boolean {
+    if (this.boxTree && this.boxTreeChunks === this.chunks.length) return true;
+    if (!this.boxTreeBuild || this.boxTreeChunks !== this.chunks.length) {
+      this.boxTree = null;
+      this.boxTreeBuild = new ObjectBoundsTreeBuild(this.objectBounds, this.nodeCount);
+      this.boxTreeChunks = this.chunks.length;
+    }
+    const tree = this.boxTreeBuild.run(budgetMs, clock);
+    if (!tree) return false;
+    this.boxTree = tree;
+    this.boxTreeBuild = null;
+    return true;
+  }
+
+  /** True when box selection needs no hierarchy work first (see buildBoxTree). */
+  get boxTreeReady(): boolean {
+    return this.boxTree !== null && this.boxTreeChunks === this.chunks.length;
+  }
+  private boxTree: ObjectBoundsTree | null = null;
+  private boxTreeBuild: ObjectBoundsTreeBuild | null = null;
+  private boxTreeChunks = -1;
+
+  /**
    * Box selection (viewer.md §4): visible objects inside (left-to-right) or touched by (right-to-left) the
-   * screen rectangle, mapped to the selectable node of the mode, each once, in ascending id order.
+   * screen rectangle, mapped to the selectable node of the mode, each once, in ascending id order. A query
+   * over the hierarchy of object bounds (finished here when the idle builder has not yet).
    */
   boxSelect(
     rect: ScreenRect,
@@ -233,17 +262,22 @@ export class ModelScene {
     view: ScreenProjection,
     selectionMode: 'structural-details' | 'main-objects',
   ): number[] {
+    this.buildBoxTree(Infinity);
+    const hidden = this.state.flags;
     const ids = boxSelect(
       {
         objectCount: this.nodeCount,
         bounds: this.objectBounds,
-        eligible: (i) => !this.state.isHidden(i),
+        eligible: (i) => (hidden[i] & OBJECT_FLAGS.hidden) === 0,
         forEachTriangle: (i, fn) => this.forEachTriangle(i, fn),
       },
       rect,
       mode,
       view,
+      this.boxTree!,
     );
+    // Structural details: the ids are the nodes, already unique and ascending.
+    if (selectionMode !== 'main-objects' || !this.table) return ids;
     return [...new Set(ids.map((i) => this.selectableNode(i, selectionMode)))].sort((a, b) => a - b);
   }
 
