@@ -4,10 +4,11 @@
  * the node hierarchy from the object table. Picking and "bounds of the visible objects" (viewer.md §2
  * "Fit to window") live here. No renderer needed, so it is tested in Node.
  */
-import { Group, Vector3, type Box3, type Plane, type Ray } from 'three';
+import { Group, type Vector3, type Box3, type Plane, type Ray } from 'three';
 import type { EngineObjectTable, SelectionItem } from '../EngineApi';
 import { boxSelect, type BoxSelectMode, type ScreenProjection, type ScreenRect } from '../interaction/boxSelect';
 import { ObjectBoundsTreeBuild, type ObjectBoundsTree } from '../interaction/objectBoundsTree';
+import { boxesAlongRay, type RayBoxEntries } from '../interaction/rayBoxes';
 import { cullBoxes } from './culling';
 import type { Box3Tuple } from '../model/types';
 import type { SceneChunk, SceneHeader } from '../package/types';
@@ -97,7 +98,9 @@ export class ModelScene {
   private rows = 0;
   private translucentOn = false;
   private clipPlanes: Plane[] | null = null;
-  private readonly entryPoint = new Vector3();
+  /** World boxes of the chunks (6 values each, mm) in one array for picking's ray test (interaction/rayBoxes.ts). */
+  private chunkBoxes = new Float64Array(6 * 64);
+  private readonly rayChunks: RayBoxEntries = { ids: [], distances: [] };
 
   /**
    * @param table the object table (may be null: then picks still work but selection items cannot be named).
@@ -164,6 +167,13 @@ export class ModelScene {
     batch.growObjectBounds(this.objectBounds);
     const ci = this.chunks.length;
     this.chunks.push(batch);
+    if (this.chunkBoxes.length < this.chunks.length * 6) {
+      const grown = new Float64Array(this.chunkBoxes.length * 2);
+      grown.set(this.chunkBoxes);
+      this.chunkBoxes = grown;
+    }
+    const wb = batch.worldBox;
+    this.chunkBoxes.set([wb.min.x, wb.min.y, wb.min.z, wb.max.x, wb.max.y, wb.max.z], ci * 6);
     this.triangles += batch.triangles;
     this.geometryBytes += batch.geometryBytes;
     for (let r = 0; r * 5 < chunk.objects.length; r++) this.linkRow(chunk.objects[r * 5], ci, r);
@@ -411,15 +421,11 @@ export class ModelScene {
     const secondary = (n: number) => (flags[n] & OBJECT_FLAGS.noCap) !== 0;
     // Chunks in the order the ray enters them: once a steel hit is nearer than the next chunk's entry,
     // no further chunk can beat it.
-    const order: { c: ChunkBatch; t: number }[] = [];
-    for (const c of this.chunks) {
-      const p = c.worldBox.containsPoint(ray.origin) ? ray.origin : ray.intersectBox(c.worldBox, this.entryPoint);
-      if (p) order.push({ c, t: p.distanceTo(ray.origin) });
-    }
-    order.sort((a, b) => a.t - b.t);
-    for (const { c, t } of order) {
-      if (best && t > best.distance) break;
-      const hit = c.raycast(ray, hidden, accept, secondary);
+    const along = this.rayChunks;
+    const n = boxesAlongRay(this.chunkBoxes, this.chunks.length, ray.origin, ray.direction, along);
+    for (let k = 0; k < n; k++) {
+      if (best && along.distances[k] > best.distance) break;
+      const hit = this.chunks[along.ids[k]].raycast(ray, hidden, accept, secondary);
       if (hit.primary && (!best || hit.primary.distance < best.distance)) best = hit.primary;
       if (hit.secondary && (!space || hit.secondary.distance < space.distance)) space = hit.secondary;
     }
