@@ -70,7 +70,8 @@ async function main(): Promise<void> {
       a.ms += ms;
       // Caller chain of 3 for context.
       const chain: string[] = [];
-      for (let p = parent.get(id); p !== undefined && chain.length < 3; p = parent.get(p)) chain.push(name(byId.get(p)!));
+      for (let p = parent.get(id); p !== undefined && chain.length < 3; p = parent.get(p))
+        chain.push(name(byId.get(p)!));
       const ck = chain.join(' < ');
       a.callers.set(ck, (a.callers.get(ck) ?? 0) + ms);
       agg.set(key, a);

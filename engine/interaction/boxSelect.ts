@@ -57,10 +57,23 @@ export interface BoxSelectSource {
   /** False for hidden (or otherwise unselectable) objects. */
   eligible(id: number): boolean;
   /**
-   * Calls `fn` with world xyz (mm) of each triangle's corners of object `id` (9 values in `tri`); stops when
-   * `fn` returns true.
+   * Calls `fn` with each piece of object `id`'s triangles (an object may lie in several chunks); stops when
+   * `fn` returns true. The piece object may be reused between calls.
    */
-  forEachTriangle(id: number, fn: (tri: Float64Array) => boolean): void;
+  forEachPiece(id: number, fn: (piece: TrianglePiece) => boolean): void;
+}
+
+/**
+ * Triangles of one object in one chunk, as the chunk stores them: vertex `v` is at world
+ * (origin[a] + positions[3v + a] · step[a]) mm per axis a; the triangles are indices[start .. end), 3 each.
+ */
+export interface TrianglePiece {
+  positions: ArrayLike<number>;
+  indices: ArrayLike<number>;
+  start: number;
+  end: number;
+  origin: ArrayLike<number>;
+  step: ArrayLike<number>;
 }
 
 /** How an object's (or a hierarchy node's) world box projects against the rectangle. */
@@ -197,67 +210,89 @@ export function boxSelect(
 }
 
 /**
- * The triangle tests of straddling objects against one rectangle, with its scratch arrays made once per
- * query (a large box gesture tests thousands of triangles; no garbage per triangle).
+ * The triangle tests of straddling objects against one rectangle: loops straight over each piece's
+ * quantised vertices (a large box tests thousands of triangles; no call or garbage per triangle).
  */
 class TriangleTest {
-  private readonly s = new Float64Array(2);
   private readonly p = new Float64Array(6);
   private inside = true;
   private any = false;
   private touched = false;
-  private readonly insideFn = (t: Float64Array): boolean => {
-    this.any = true;
-    const s = this.s;
-    for (let k = 0; k < 9; k += 3) {
-      if (
-        !projectToScreen(this.view, t[k], t[k + 1], t[k + 2], s) ||
-        s[0] < this.x0 ||
-        s[0] > this.x1 ||
-        s[1] < this.y0 ||
-        s[1] > this.y1
-      ) {
-        this.inside = false;
-        return true;
-      }
+  private readonly m: ArrayLike<number>;
+  private readonly w: number;
+  private readonly h: number;
+  private readonly insideFn = (piece: TrianglePiece): boolean => {
+    const { positions: q, indices: idx, origin: o, step: st, start, end } = piece;
+    const m = this.m;
+    if (end > start) this.any = true;
+    for (let i = start; i < end; i++) {
+      const vi = idx[i] * 3;
+      const x = o[0] + q[vi] * st[0],
+        y = o[1] + q[vi + 1] * st[1],
+        z = o[2] + q[vi + 2] * st[2];
+      // projectToScreen inlined (same arithmetic).
+      const cw = m[3] * x + m[7] * y + m[11] * z + m[15];
+      if (!(cw > 0)) return !(this.inside = false);
+      const sx = (((m[0] * x + m[4] * y + m[8] * z + m[12]) / cw + 1) / 2) * this.w;
+      const sy = ((1 - (m[1] * x + m[5] * y + m[9] * z + m[13]) / cw) / 2) * this.h;
+      if (sx < this.x0 || sx > this.x1 || sy < this.y0 || sy > this.y1) return !(this.inside = false);
     }
     return false;
   };
-  private readonly touchFn = (t: Float64Array): boolean => {
-    const s = this.s,
+  private readonly touchFn = (piece: TrianglePiece): boolean => {
+    const { positions: q, indices: idx, origin: o, step: st, start, end } = piece;
+    const m = this.m,
       p = this.p;
-    let corner = false;
-    for (let k = 0; k < 3; k++) {
-      if (!projectToScreen(this.view, t[k * 3], t[k * 3 + 1], t[k * 3 + 2], s)) return false;
-      p[k * 2] = s[0];
-      p[k * 2 + 1] = s[1];
-      if (s[0] >= this.x0 && s[0] <= this.x1 && s[1] >= this.y0 && s[1] <= this.y1) corner = true;
+    for (let i = start; i < end; i += 3) {
+      let corner = false,
+        behind = false;
+      for (let k = 0; k < 3; k++) {
+        const vi = idx[i + k] * 3;
+        const x = o[0] + q[vi] * st[0],
+          y = o[1] + q[vi + 1] * st[1],
+          z = o[2] + q[vi + 2] * st[2];
+        const cw = m[3] * x + m[7] * y + m[11] * z + m[15];
+        if (!(cw > 0)) {
+          behind = true;
+          break;
+        }
+        const sx = (((m[0] * x + m[4] * y + m[8] * z + m[12]) / cw + 1) / 2) * this.w;
+        const sy = ((1 - (m[1] * x + m[5] * y + m[9] * z + m[13]) / cw) / 2) * this.h;
+        p[k * 2] = sx;
+        p[k * 2 + 1] = sy;
+        if (sx >= this.x0 && sx <= this.x1 && sy >= this.y0 && sy <= this.y1) corner = true;
+      }
+      if (behind) continue;
+      // A corner inside the rectangle overlaps it; only the others need the separating-axis test.
+      if (corner || triangleOverlapsRect(p, this.x0, this.y0, this.x1, this.y1)) return (this.touched = true);
     }
-    // A corner inside the rectangle overlaps it; only the others need the separating-axis test.
-    if (corner || triangleOverlapsRect(p, this.x0, this.y0, this.x1, this.y1)) this.touched = true;
-    return this.touched;
+    return false;
   };
 
   constructor(
-    private readonly view: ScreenProjection,
+    view: ScreenProjection,
     private readonly x0: number,
     private readonly y0: number,
     private readonly x1: number,
     private readonly y1: number,
-  ) {}
+  ) {
+    this.m = view.matrix;
+    this.w = view.width;
+    this.h = view.height;
+  }
 
   /** True when object `id` has triangles and every vertex projects inside the rectangle. */
   allInside(src: BoxSelectSource, id: number): boolean {
     this.inside = true;
     this.any = false;
-    src.forEachTriangle(id, this.insideFn);
+    src.forEachPiece(id, this.insideFn);
     return this.inside && this.any;
   }
 
   /** True when a triangle of object `id` (all corners in front of the camera) overlaps the rectangle. */
   anyTouches(src: BoxSelectSource, id: number): boolean {
     this.touched = false;
-    src.forEachTriangle(id, this.touchFn);
+    src.forEachPiece(id, this.touchFn);
     return this.touched;
   }
 }

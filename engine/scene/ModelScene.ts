@@ -6,7 +6,13 @@
  */
 import { Group, type Vector3, type Box3, type Plane, type Ray } from 'three';
 import type { EngineObjectTable, SelectionItem } from '../EngineApi';
-import { boxSelect, type BoxSelectMode, type ScreenProjection, type ScreenRect } from '../interaction/boxSelect';
+import {
+  boxSelect,
+  type BoxSelectMode,
+  type ScreenProjection,
+  type ScreenRect,
+  type TrianglePiece,
+} from '../interaction/boxSelect';
 import { ObjectBoundsTreeBuild, type ObjectBoundsTree } from '../interaction/objectBoundsTree';
 import { boxesAlongRay, type RayBoxEntries } from '../interaction/rayBoxes';
 import { cullBoxes } from './culling';
@@ -235,6 +241,28 @@ export class ModelScene {
   }
 
   /**
+   * Calls `fn` with the triangles of object `id` in each chunk holding it, as the chunk stores them
+   * (quantised positions, see interaction/boxSelect.ts TrianglePiece; one piece object reused), until `fn`
+   * returns true.
+   */
+  forEachPiece(id: number, fn: (piece: TrianglePiece) => boolean): void {
+    if (!(id >= 0 && id < this.firstRow.length)) return;
+    const piece = this.piece;
+    for (let k = this.firstRow[id]; k >= 0; k = this.rowNext[k]) {
+      const c = this.chunks[this.rowChunk[k]].chunk;
+      const r = this.rowIndex[k] * 5;
+      piece.positions = c.positions;
+      piece.indices = c.indices;
+      piece.start = c.objects[r + 3];
+      piece.end = c.objects[r + 3] + c.objects[r + 4];
+      piece.origin = c.bounds;
+      piece.step = quantStep(c.bounds);
+      if (fn(piece)) return;
+    }
+  }
+  private readonly piece: TrianglePiece = { positions: [], indices: [], start: 0, end: 0, origin: [], step: [] };
+
+  /**
    * Works on the hierarchy of object bounds for box selection (interaction/objectBoundsTree.ts) for up to
    * `budgetMs`; the idle builder (./ModelLoader.ts) calls it once the package is in. Returns true when the
    * hierarchy is complete for the chunks loaded so far (a later chunk grows the bounds: it starts again).
@@ -279,7 +307,7 @@ export class ModelScene {
         objectCount: this.nodeCount,
         bounds: this.objectBounds,
         eligible: (i) => (hidden[i] & OBJECT_FLAGS.hidden) === 0,
-        forEachTriangle: (i, fn) => this.forEachTriangle(i, fn),
+        forEachPiece: (i, fn) => this.forEachPiece(i, fn),
       },
       rect,
       mode,

@@ -17,7 +17,7 @@ import {
   buildObjectBoundsTree,
   ObjectBoundsTreeBuild,
 } from '../../../engine/interaction/objectBoundsTree';
-import { scanBoxSelect } from './boxSelectScan';
+import { scanBoxSelect, trianglePiece } from './boxSelectScan';
 
 /** Objects: triangles (9 numbers each, mm); bounds from them; the listed ids hidden, empty ones unloaded. */
 function scene(objects: number[][], hidden: Set<number>): BoxSelectSource {
@@ -30,17 +30,12 @@ function scene(objects: number[][], hidden: Set<number>): BoxSelectSource {
     }
     bounds.set(box, i * 6);
   });
+  const pieces = objects.map((tris) => trianglePiece(tris));
   return {
     objectCount: objects.length,
     bounds,
     eligible: (i) => !hidden.has(i),
-    forEachTriangle: (i, fn) => {
-      const t = new Float64Array(9);
-      for (let k = 0; k + 9 <= objects[i].length; k += 9) {
-        t.set(objects[i].slice(k, k + 9));
-        if (fn(t)) return;
-      }
-    },
+    forEachPiece: (i, fn) => void fn(pieces[i]),
   };
 }
 

@@ -9,14 +9,49 @@ import {
   projectToScreen,
   type ScreenProjection,
   type ScreenRect,
+  type TrianglePiece,
   triangleOverlapsRect,
 } from '../../../engine/interaction/boxSelect';
 
+/** Calls `fn` with each triangle (9 world numbers, mm) of object `id`, read from its pieces, until it returns true. */
+export function forEachTriangleOf(src: BoxSelectSource, id: number, fn: (tri: Float64Array) => boolean): void {
+  const t = new Float64Array(9);
+  src.forEachPiece(id, (p) => {
+    for (let i = p.start; i < p.end; i += 3) {
+      for (let k = 0; k < 9; k++) {
+        const v = p.indices[i + Math.floor(k / 3)] * 3 + (k % 3);
+        t[k] = p.origin[k % 3] + p.positions[v] * p.step[k % 3];
+      }
+      if (fn(t)) return true;
+    }
+    return false;
+  });
+}
+
+/** A piece holding plain world triangles (9 numbers each, mm): origin 0, step 1, indices 0, 1, 2, ... */
+export function trianglePiece(triangles: ArrayLike<number>): TrianglePiece {
+  const n = Math.floor(triangles.length / 9) * 3;
+  return {
+    positions: triangles,
+    indices: Array.from({ length: n }, (_, i) => i),
+    start: 0,
+    end: n,
+    origin: [0, 0, 0],
+    step: [1, 1, 1],
+  };
+}
+
 /**
- * The scan box selection was before the hierarchy: every eligible object on its 8 projected corners, then
- * its triangles. Kept as the reference the query must match exactly.
+ * The scan: every eligible object on its 8 projected corners, then its triangles (from `triangles`, by
+ * default read from the source's pieces).
  */
-export function scanBoxSelect(src: BoxSelectSource, rect: ScreenRect, mode: BoxSelectMode, view: ScreenProjection): number[] {
+export function scanBoxSelect(
+  src: BoxSelectSource,
+  rect: ScreenRect,
+  mode: BoxSelectMode,
+  view: ScreenProjection,
+  triangles: (id: number, fn: (tri: Float64Array) => boolean) => void = (id, fn) => forEachTriangleOf(src, id, fn),
+): number[] {
   const rx0 = Math.min(rect.x0, rect.x1),
     rx1 = Math.max(rect.x0, rect.x1);
   const ry0 = Math.min(rect.y0, rect.y1),
@@ -50,7 +85,7 @@ export function scanBoxSelect(src: BoxSelectSource, rect: ScreenRect, mode: BoxS
     let inside = true,
       any = false,
       touched = false;
-    src.forEachTriangle(id, (t) => {
+    triangles(id, (t) => {
       any = true;
       const p: number[] = [];
       let front = true;
@@ -67,4 +102,3 @@ export function scanBoxSelect(src: BoxSelectSource, rect: ScreenRect, mode: BoxS
   }
   return out;
 }
-

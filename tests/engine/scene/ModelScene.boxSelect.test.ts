@@ -69,11 +69,13 @@ function scanned(
       objectCount: m.nodeCount,
       bounds: m.objectBounds,
       eligible: (i) => !m.state.isHidden(i),
-      forEachTriangle: (i, fn) => m.forEachTriangle(i, fn),
+      forEachPiece: (i, fn) => m.forEachPiece(i, fn),
     },
     rect,
     mode,
     view,
+    // The model's own dequantisation of its triangles, independent of the pieces the query reads.
+    (i, fn) => m.forEachTriangle(i, fn),
   );
   return [...new Set(ids.map((i) => m.selectableNode(i, selectionMode)))].sort((a, b) => a - b);
 }
