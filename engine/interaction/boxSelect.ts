@@ -263,8 +263,17 @@ class TriangleTest {
         if (sx >= this.x0 && sx <= this.x1 && sy >= this.y0 && sy <= this.y1) corner = true;
       }
       if (behind) continue;
-      // A corner inside the rectangle overlaps it; only the others need the separating-axis test.
-      if (corner || triangleOverlapsRect(p, this.x0, this.y0, this.x1, this.y1)) return (this.touched = true);
+      // A corner inside the rectangle overlaps it; a triangle whose screen extent misses the rectangle does
+      // not (most of a straddling object's triangles): only the rest need the separating-axis test.
+      if (corner) return (this.touched = true);
+      if (
+        (p[0] < this.x0 && p[2] < this.x0 && p[4] < this.x0) ||
+        (p[0] > this.x1 && p[2] > this.x1 && p[4] > this.x1) ||
+        (p[1] < this.y0 && p[3] < this.y0 && p[5] < this.y0) ||
+        (p[1] > this.y1 && p[3] > this.y1 && p[5] > this.y1)
+      )
+        continue;
+      if (triangleOverlapsRect(p, this.x0, this.y0, this.x1, this.y1)) return (this.touched = true);
     }
     return false;
   };
