@@ -79,13 +79,18 @@ export class ObjectBoundsTreeBuild {
     const { order, boxes, start, count, child } = this.tree;
     const b = this.bounds;
     const stack = this.stack;
-    let steps = 0;
+    let work = 0;
     while (stack.length > 0) {
-      // The clock is read every 64 nodes: a node costs microseconds, a clock read is not free.
-      if ((++steps & 63) === 0 && now() - t0 > budgetMs) return null;
+      // A node costs time in proportion to its objects (the root all of them): the clock is read after
+      // every few thousand objects' worth of nodes, so a slice overruns its budget by one node at most.
+      if (work >= 4096) {
+        work = 0;
+        if (now() - t0 > budgetMs) return null;
+      }
       const hi = stack.pop() as number,
         lo = stack.pop() as number,
         node = stack.pop() as number;
+      work += hi - lo + 16;
       start[node] = lo;
       count[node] = hi - lo;
       let x0 = Infinity,
