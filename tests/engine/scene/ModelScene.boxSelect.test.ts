@@ -3,7 +3,8 @@
  * selects exactly what the scan of every object selects (tests/engine/interaction/boxSelectScan.ts), on a
  * real OCX file and a generated ship, imported and packaged as the server does: several orbit views, random
  * rectangles, both drag directions, both selection modes, some objects hidden. Also: the hierarchy built
- * in idle slices after loading is the one a box uses, and a chunk arriving later rebuilds it.
+ * in idle slices after loading is the one a box uses, a chunk arriving later rebuilds it, and the engine's
+ * idle builder completes it after loading.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
@@ -21,6 +22,7 @@ import { ModelScene } from '../../../engine/scene/ModelScene';
 import { OBJECT_FLAGS } from '../../../engine/scene/ObjectStateTable';
 import { writeShipOcx } from '../../../tools/generator';
 import { scanBoxSelect } from '../interaction/boxSelectScan';
+import { loadedSideView, twoPanelBytes, twoPanelTable } from './engineFixtures';
 
 const W = 1280,
   H = 720;
@@ -168,5 +170,18 @@ describe('ModelScene.boxSelect (hierarchy query) equals the scan of every object
     expect(got).toEqual(scanned(m, all, 'touch', view, 'structural-details'));
     expect(got).toEqual(ship.boxSelect(all, 'touch', view, 'structural-details'));
     expect(m.boxTreeReady).toBe(true);
+  });
+});
+
+describe('the engine builds the box-selection hierarchy when idle', () => {
+  it('after loading, the idle builder completes it (after the BVHs) without a box gesture', async () => {
+    const { engine } = await loadedSideView(twoPanelBytes, twoPanelTable);
+    const m = engine.inspect().model!;
+    expect(m.chunks.length).toBeGreaterThan(1);
+    for (let k = 0; k < 200 && !(m.boxTreeReady && m.chunks.every((c) => c.hasBvh)); k++)
+      await new Promise((r) => setTimeout(r, 5));
+    expect(m.chunks.every((c) => c.hasBvh)).toBe(true);
+    expect(m.boxTreeReady).toBe(true);
+    engine.dispose();
   });
 });
