@@ -152,7 +152,11 @@ async function keelsonBench(url: string, opts: { variants?: boolean; shots?: boo
   // Let the idle BVH builder finish (it runs chunk by chunk between frames).
   await new Promise((r) => setTimeout(r, 50));
   const stats0 = engine.getRenderStats();
-  while (engine.getRenderStats().chunkCount > 0 && !engine.inspect().model!.chunks.every((ch) => ch.hasBvh)) {
+  // ... and the box-selection hierarchy after them (scene/ModelLoader.ts).
+  while (
+    engine.getRenderStats().chunkCount > 0 &&
+    !(engine.inspect().model!.chunks.every((ch) => ch.hasBvh) && engine.inspect().model!.boxTreeReady)
+  ) {
     await new Promise((r) => setTimeout(r, 20));
   }
 
@@ -447,3 +451,41 @@ async function baselineBench(url: string): Promise<BenchFigures> {
 }
 
 Object.assign(globalThis, { keelsonBench, keelsonBaseline: baselineBench });
+
+/**
+ * Profiling hook (bench/viewer/profileGestures.ts): loads the package like keelsonBench, waits for the
+ * BVHs, fits the view and keeps the engine in `globalThis.keelsonEngine`; `keelsonGesture('box' | 'pick')`
+ * then runs one gesture (the same events as keelsonBench) and returns its time (ms) and selection size.
+ */
+async function keelsonGestureSetup(url: string): Promise<void> {
+  const c = canvas();
+  const engine = new Engine();
+  await engine.init({ canvas: c as unknown as OffscreenCanvas, width: W, height: H, pixelRatio: 1 });
+  let selection = 0;
+  engine.subscribe((e: EngineEvent) => {
+    if (e.type === 'selection-changed') selection = e.items.length;
+  });
+  await engine.loadModel(url, {});
+  const m = engine.inspect().model!;
+  while (!(m.chunks.every((ch) => ch.hasBvh) && m.boxTreeReady)) await new Promise((r) => setTimeout(r, 20));
+  engine.fitToWindow();
+  engine.inspect().loop.frame();
+  const gesture = (kind: 'box' | 'pick', i: number) => {
+    const t = performance.now();
+    if (kind === 'pick') {
+      const [x, y] = PICK_POINTS[i % PICK_POINTS.length];
+      engine.pointer(ptr('down', x, y));
+      engine.pointer(ptr('up', x, y));
+    } else {
+      engine.pointer(ptr('down', (W * 2) / 3, H / 3, { shiftKey: true }));
+      engine.pointer(ptr('move', W / 2, H / 2, { shiftKey: true }));
+      engine.pointer(ptr('up', W / 3, (H * 2) / 3, { shiftKey: true }));
+    }
+    const ms = performance.now() - t;
+    // Without an object table the event names no items: count the highlight (first gesture only, not profiled away).
+    return { ms, selected: selection || (i === 0 ? engine.inspect().model!.state.withFlag(2).length : -1) };
+  };
+  Object.assign(globalThis, { keelsonEngine: engine, keelsonGesture: gesture });
+}
+
+Object.assign(globalThis, { keelsonGestureSetup });

@@ -20,7 +20,7 @@ const OUT = path.resolve(here, '../out');
 const README = path.resolve(here, '../README.md');
 
 /** Generates, imports and encodes the ship of `parts` parts unless its package exists. Returns the file path. */
-async function preparePackage(parts: number): Promise<string> {
+export async function preparePackage(parts: number): Promise<string> {
   const file = path.join(OUT, `ship-${parts}.sc`);
   if (existsSync(file)) return file;
   const { writeShipOcx } = await import('../../tools/generator/index');
@@ -40,7 +40,7 @@ async function preparePackage(parts: number): Promise<string> {
   return file;
 }
 
-async function bundlePage(): Promise<string> {
+export async function bundlePage(): Promise<string> {
   const esbuild = await import('esbuild');
   const out = path.join(OUT, 'page.js');
   await esbuild.build({
@@ -55,7 +55,7 @@ async function bundlePage(): Promise<string> {
 }
 
 /** Serves bench/out with a content-length (the engine's progress needs it). */
-function serve(): Promise<{ url: string; close(): void }> {
+export function serve(): Promise<{ url: string; close(): void }> {
   const server = http.createServer(async (req, res) => {
     const name = decodeURIComponent((req.url ?? '/').split('?')[0]);
     if (name === '/') {
@@ -261,8 +261,8 @@ async function writeReadme(
     `no edges, objects under ${NAV_DETAIL_MIN_PX} px skipped, LOD cells up to ${NAV_LOD_MAX_PX} px (its levels are built at the drag's first step, before the measured`,
     'frames). The still frame is the full-quality frame drawn at the end view after the release (edges on objects of ≥ 12 px, objects',
     'under 1 px skipped, LOD cells ≤ 1.5 px), redrawn and finished 5 times; the baseline has one quality, so its still frame is its orbit frame.',
-    'Pick: pointer down/up to selection (Keelson, BVHs built beforehand by the idle builder) vs Raycaster.intersectObjects (baseline).',
-    'Box selection: right-to-left over the middle third. The baseline draws nothing until the whole package is in, so its first frame',
+    'Pick: pointer down/up to selection (Keelson, BVHs and the box-selection hierarchy built beforehand by the idle builder) vs Raycaster.intersectObjects (baseline).',
+    'Box selection: right-to-left over the middle third, the first box of the page (cold code). The baseline draws nothing until the whole package is in, so its first frame',
     'and full load coincide. Geometry bytes per triangle count every GPU buffer after the orbit and still frames (Keelson: positions,',
     'indices, edges, vertex-run textures, the LOD indices built for those views); "at load" is before any LOD level; the BVH row adds',
     "Keelson's picking BVHs (all built; the baseline has none).",

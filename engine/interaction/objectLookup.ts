@@ -100,26 +100,35 @@ export function buildChildren(parents: ArrayLike<number>): NodeChildren {
   return { offsets, list };
 }
 
+/** Marks of collectSubtrees, one byte per node, all zero between calls (kept: a pick must not allocate per node). */
+let seenScratch = new Uint8Array(0);
+
 /**
  * The given nodes and all their descendants, each once (in visiting order). Node ids outside 0..n-1 are
- * ignored; without a hierarchy (`children` null) the nodes themselves are returned.
+ * ignored; without a hierarchy (`children` null) the nodes themselves are returned. O(result): the marks
+ * live in a shared scratch array that is cleared again from the result.
  */
 export function collectSubtrees(nodeIds: Iterable<number>, children: NodeChildren | null, nodeCount: number): number[] {
-  const seen = new Uint8Array(nodeCount);
+  if (seenScratch.length < nodeCount) seenScratch = new Uint8Array(nodeCount);
+  const seen = seenScratch;
   const out: number[] = [];
   const stack: number[] = [];
-  for (const id of nodeIds) {
-    if (!(Number.isInteger(id) && id >= 0 && id < nodeCount) || seen[id]) continue;
-    stack.push(id);
-    while (stack.length) {
-      const n = stack.pop()!;
-      if (seen[n]) continue;
-      seen[n] = 1;
-      out.push(n);
-      if (children && n + 1 < children.offsets.length) {
-        for (let k = children.offsets[n]; k < children.offsets[n + 1]; k++) stack.push(children.list[k]);
+  try {
+    for (const id of nodeIds) {
+      if (!(Number.isInteger(id) && id >= 0 && id < nodeCount) || seen[id]) continue;
+      stack.push(id);
+      while (stack.length) {
+        const n = stack.pop()!;
+        if (seen[n]) continue;
+        seen[n] = 1;
+        out.push(n);
+        if (children && n + 1 < children.offsets.length) {
+          for (let k = children.offsets[n]; k < children.offsets[n + 1]; k++) stack.push(children.list[k]);
+        }
       }
     }
+  } finally {
+    for (let k = 0; k < out.length; k++) seen[out[k]] = 0;
   }
   return out;
 }

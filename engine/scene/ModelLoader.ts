@@ -2,7 +2,8 @@
  * Loading a model into the engine (viewer.md §4 "Loading"; ARCHITECTURE.md "The `.sc` package"): streams
  * the package (scene/streamScenePackage), creates the ModelScene on the header, adds chunks as they
  * arrive, and builds the picking BVHs chunk by chunk in idle slices so the worker never blocks on all of
- * them at once. A new load cancels the previous one.
+ * them at once, then (once the package is in) the box-selection hierarchy of object bounds in slices of
+ * BOX_TREE_SLICE_MS. A new load cancels the previous one.
  */
 import type { LoadProgress } from '../EngineApi';
 import type { SceneHeader } from '../package/types';
@@ -18,11 +19,16 @@ export interface ModelLoadHooks {
   progress(progress: LoadProgress): void;
 }
 
+/** Time (ms) one idle slice may spend on the box-selection hierarchy (a 500k-part ship needs a few slices). */
+export const BOX_TREE_SLICE_MS = 8;
+
 /** One load at a time, plus idle BVH building. */
 export class ModelLoader {
   private abort: AbortController | null = null;
   private bvhTimer: ReturnType<typeof setTimeout> | null = null;
   private current: ModelScene | null = null;
+  /** The model whose package has fully arrived (its box-selection hierarchy may be built). */
+  private streamed: ModelScene | null = null;
   private disposed = false;
 
   constructor(private readonly deps: { fetchFn?: typeof fetch; now: () => number }) {}
@@ -55,6 +61,8 @@ export class ModelLoader {
       });
       if (abort.signal.aborted) throw new Error('Loading model cancelled');
       if (!model) throw new Error('Loading model failed: no header');
+      this.streamed = model;
+      this.scheduleBvh();
       return model;
     } catch (e) {
       if (abort.signal.aborted) throw new Error('Loading model cancelled');
@@ -69,6 +77,7 @@ export class ModelLoader {
     this.abort?.abort();
     this.abort = null;
     this.current = null;
+    this.streamed = null;
   }
 
   dispose(): void {
@@ -82,9 +91,10 @@ export class ModelLoader {
     if (this.bvhTimer || this.disposed) return;
     this.bvhTimer = setTimeout(() => {
       this.bvhTimer = null;
+      if (this.disposed) return;
       const next = this.current?.chunks.find((c) => !c.hasBvh);
-      if (!next || this.disposed) return;
-      next.buildBvh();
+      if (next) next.buildBvh();
+      else if (!this.current || this.streamed !== this.current || this.current.buildBoxTree(BOX_TREE_SLICE_MS)) return;
       this.scheduleBvh();
     }, 0);
   }

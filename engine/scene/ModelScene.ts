@@ -4,9 +4,17 @@
  * the node hierarchy from the object table. Picking and "bounds of the visible objects" (viewer.md §2
  * "Fit to window") live here. No renderer needed, so it is tested in Node.
  */
-import { Group, Vector3, type Box3, type Plane, type Ray } from 'three';
+import { Group, type Vector3, type Box3, type Plane, type Ray } from 'three';
 import type { EngineObjectTable, SelectionItem } from '../EngineApi';
-import { boxSelect, type BoxSelectMode, type ScreenProjection, type ScreenRect } from '../interaction/boxSelect';
+import {
+  boxSelect,
+  type BoxSelectMode,
+  type ScreenProjection,
+  type ScreenRect,
+  type TrianglePiece,
+} from '../interaction/boxSelect';
+import { ObjectBoundsTreeBuild, type ObjectBoundsTree } from '../interaction/objectBoundsTree';
+import { boxesAlongRay, type RayBoxEntries } from '../interaction/rayBoxes';
 import { cullBoxes } from './culling';
 import type { Box3Tuple } from '../model/types';
 import type { SceneChunk, SceneHeader } from '../package/types';
@@ -96,7 +104,9 @@ export class ModelScene {
   private rows = 0;
   private translucentOn = false;
   private clipPlanes: Plane[] | null = null;
-  private readonly entryPoint = new Vector3();
+  /** World boxes of the chunks (6 values each, mm) in one array for picking's ray test (interaction/rayBoxes.ts). */
+  private chunkBoxes = new Float64Array(6 * 64);
+  private readonly rayChunks: RayBoxEntries = { ids: [], distances: [] };
 
   /**
    * @param table the object table (may be null: then picks still work but selection items cannot be named).
@@ -163,6 +173,13 @@ export class ModelScene {
     batch.growObjectBounds(this.objectBounds);
     const ci = this.chunks.length;
     this.chunks.push(batch);
+    if (this.chunkBoxes.length < this.chunks.length * 6) {
+      const grown = new Float64Array(this.chunkBoxes.length * 2);
+      grown.set(this.chunkBoxes);
+      this.chunkBoxes = grown;
+    }
+    const wb = batch.worldBox;
+    this.chunkBoxes.set([wb.min.x, wb.min.y, wb.min.z, wb.max.x, wb.max.y, wb.max.z], ci * 6);
     this.triangles += batch.triangles;
     this.geometryBytes += batch.geometryBytes;
     for (let r = 0; r * 5 < chunk.objects.length; r++) this.linkRow(chunk.objects[r * 5], ci, r);
@@ -224,8 +241,58 @@ export class ModelScene {
   }
 
   /**
+   * Calls `fn` with the triangles of object `id` in each chunk holding it, as the chunk stores them
+   * (quantised positions, see interaction/boxSelect.ts TrianglePiece; one piece object reused), until `fn`
+   * returns true.
+   */
+  forEachPiece(id: number, fn: (piece: TrianglePiece) => boolean): void {
+    if (!(id >= 0 && id < this.firstRow.length)) return;
+    const piece = this.piece;
+    for (let k = this.firstRow[id]; k >= 0; k = this.rowNext[k]) {
+      const c = this.chunks[this.rowChunk[k]].chunk;
+      const r = this.rowIndex[k] * 5;
+      piece.positions = c.positions;
+      piece.indices = c.indices;
+      piece.start = c.objects[r + 3];
+      piece.end = c.objects[r + 3] + c.objects[r + 4];
+      piece.origin = c.bounds;
+      piece.step = quantStep(c.bounds);
+      if (fn(piece)) return;
+    }
+  }
+  private readonly piece: TrianglePiece = { positions: [], indices: [], start: 0, end: 0, origin: [], step: [] };
+
+  /**
+   * Works on the hierarchy of object bounds for box selection (interaction/objectBoundsTree.ts) for up to
+   * `budgetMs`; the idle builder (./ModelLoader.ts) calls it once the package is in. Returns true when the
+   * hierarchy is complete for the chunks loaded so far (a later chunk grows the bounds: it starts again).
+   */
+  buildBoxTree(budgetMs: number): boolean {
+    if (this.boxTree && this.boxTreeChunks === this.chunks.length) return true;
+    if (!this.boxTreeBuild || this.boxTreeChunks !== this.chunks.length) {
+      this.boxTree = null;
+      this.boxTreeBuild = new ObjectBoundsTreeBuild(this.objectBounds, this.nodeCount);
+      this.boxTreeChunks = this.chunks.length;
+    }
+    const tree = this.boxTreeBuild.run(budgetMs, clock);
+    if (!tree) return false;
+    this.boxTree = tree;
+    this.boxTreeBuild = null;
+    return true;
+  }
+
+  /** True when box selection needs no hierarchy work first (see buildBoxTree). */
+  get boxTreeReady(): boolean {
+    return this.boxTree !== null && this.boxTreeChunks === this.chunks.length;
+  }
+  private boxTree: ObjectBoundsTree | null = null;
+  private boxTreeBuild: ObjectBoundsTreeBuild | null = null;
+  private boxTreeChunks = -1;
+
+  /**
    * Box selection (viewer.md §4): visible objects inside (left-to-right) or touched by (right-to-left) the
-   * screen rectangle, mapped to the selectable node of the mode, each once, in ascending id order.
+   * screen rectangle, mapped to the selectable node of the mode, each once, in ascending id order. A query
+   * over the hierarchy of object bounds (finished here when the idle builder has not yet).
    */
   boxSelect(
     rect: ScreenRect,
@@ -233,17 +300,22 @@ export class ModelScene {
     view: ScreenProjection,
     selectionMode: 'structural-details' | 'main-objects',
   ): number[] {
+    this.buildBoxTree(Infinity);
+    const hidden = this.state.flags;
     const ids = boxSelect(
       {
         objectCount: this.nodeCount,
         bounds: this.objectBounds,
-        eligible: (i) => !this.state.isHidden(i),
-        forEachTriangle: (i, fn) => this.forEachTriangle(i, fn),
+        eligible: (i) => (hidden[i] & OBJECT_FLAGS.hidden) === 0,
+        forEachPiece: (i, fn) => this.forEachPiece(i, fn),
       },
       rect,
       mode,
       view,
+      this.boxTree!,
     );
+    // Structural details: the ids are the nodes, already unique and ascending.
+    if (selectionMode !== 'main-objects' || !this.table) return ids;
     return [...new Set(ids.map((i) => this.selectableNode(i, selectionMode)))].sort((a, b) => a - b);
   }
 
@@ -377,15 +449,11 @@ export class ModelScene {
     const secondary = (n: number) => (flags[n] & OBJECT_FLAGS.noCap) !== 0;
     // Chunks in the order the ray enters them: once a steel hit is nearer than the next chunk's entry,
     // no further chunk can beat it.
-    const order: { c: ChunkBatch; t: number }[] = [];
-    for (const c of this.chunks) {
-      const p = c.worldBox.containsPoint(ray.origin) ? ray.origin : ray.intersectBox(c.worldBox, this.entryPoint);
-      if (p) order.push({ c, t: p.distanceTo(ray.origin) });
-    }
-    order.sort((a, b) => a.t - b.t);
-    for (const { c, t } of order) {
-      if (best && t > best.distance) break;
-      const hit = c.raycast(ray, hidden, accept, secondary);
+    const along = this.rayChunks;
+    const n = boxesAlongRay(this.chunkBoxes, this.chunks.length, ray.origin, ray.direction, along);
+    for (let k = 0; k < n; k++) {
+      if (best && along.distances[k] > best.distance) break;
+      const hit = this.chunks[along.ids[k]].raycast(ray, hidden, accept, secondary);
       if (hit.primary && (!best || hit.primary.distance < best.distance)) best = hit.primary;
       if (hit.secondary && (!space || hit.secondary.distance < space.distance)) space = hit.secondary;
     }

@@ -29,6 +29,8 @@ export class ObjectStateTable {
   private translucent = 0;
   /** Objects carrying a bit as last written by replaceFlag (so the next replace clears just those). */
   private readonly members = new Map<number, number[]>();
+  /** One byte per object for replaceFlag's marks (all zero between calls). */
+  private scratch: Uint8Array | null = null;
 
   /** @throws Error when count is not a non-negative integer. */
   constructor(count: number) {
@@ -71,35 +73,39 @@ export class ObjectStateTable {
   /**
    * Makes exactly `ids` carry `bit` (clears it everywhere else). Returns how many changed. Costs
    * O(previous + new ids) when the bit was last written by replaceFlag (selection, hover), else one
-   * pass over the table.
+   * pass over the table; no per-id garbage (a box selection may replace thousands of ids).
    */
   replaceFlag(ids: Iterable<number>, bit: number): number {
     const next: number[] = [];
     for (const i of ids) if (Number.isInteger(i) && i >= 0 && i < this.count) next.push(i);
     const prev = this.members.get(bit);
     const f = this.flags;
-    // Clear the bit where it was, then set it on `next`; what was cleared and set again did not change.
-    const cleared = new Set<number>();
+    // Objects keeping the bit are marked in a scratch byte per object; the rest of `prev` loses it.
+    const keep = (this.scratch ??= new Uint8Array(this.count));
+    for (let k = 0; k < next.length; k++) keep[next[k]] = 1;
+    let changed = 0;
     if (prev) {
-      for (const i of prev)
-        if (f[i] & bit) {
+      for (let k = 0; k < prev.length; k++) {
+        const i = prev[k];
+        if (f[i] & bit && !keep[i]) {
           f[i] &= ~bit;
-          cleared.add(i);
+          changed++;
         }
+      }
     } else {
       for (let i = 0; i < this.count; i++)
-        if (f[i] & bit) {
+        if (f[i] & bit && !keep[i]) {
           f[i] &= ~bit;
-          cleared.add(i);
+          changed++;
         }
     }
-    let changed = 0;
-    for (const i of next) {
+    for (let k = 0; k < next.length; k++) {
+      const i = next[k];
+      keep[i] = 0;
       if (f[i] & bit) continue;
       f[i] |= bit;
-      if (!cleared.delete(i)) changed++;
+      changed++;
     }
-    changed += cleared.size;
     this.members.set(bit, next);
     if (changed) this.touchFlags();
     return changed;

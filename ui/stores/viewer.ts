@@ -220,7 +220,9 @@ export function handleEngineEvent(e: EngineEvent): void {
       markModelReady();
       break;
     case 'selection-changed':
-      viewerStore.selection = e.items;
+      // Kept out of valtio's tracking (ref): a box may select thousands of items, each of which would
+      // otherwise become a proxy here and be copied into every snapshot. The list is replaced, never edited.
+      viewerStore.selection = ref(e.items);
       viewerStore.selectionSeq++;
       break;
     case 'error':

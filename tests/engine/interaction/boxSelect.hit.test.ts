@@ -6,6 +6,7 @@ import {
   triangleOverlapsRect,
   type BoxSelectSource,
 } from '../../../engine/interaction/boxSelect';
+import { trianglePiece } from './boxSelectScan';
 
 // Top view: orthographic camera above, x right, y up, 1000 × 1000 px over world 0..1000 mm.
 function topView() {
@@ -29,13 +30,8 @@ function source(objects: number[][][], hidden: number[] = []): BoxSelectSource {
     objectCount: objects.length,
     bounds,
     eligible: (i) => !hidden.includes(i),
-    forEachTriangle: (i, fn) => {
-      const t = new Float64Array(9);
-      for (const tri of objects[i]) {
-        t.set([tri[0], tri[1], 0, tri[2], tri[3], 0, tri[4], tri[5], 0]);
-        if (fn(t)) return;
-      }
-    },
+    forEachPiece: (i, fn) =>
+      void fn(trianglePiece(objects[i].flatMap((tri) => [tri[0], tri[1], 0, tri[2], tri[3], 0, tri[4], tri[5], 0]))),
   };
 }
 
