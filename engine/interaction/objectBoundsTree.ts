@@ -4,6 +4,7 @@
  * visiting their objects. Pure typed arrays, no three.js. The build is resumable: the engine runs it in idle
  * slices after loading (scene/ModelLoader.ts), so neither a frame nor the first box gesture pays for it.
  */
+import { selectNth } from '../geometry/selectNth';
 
 /** Objects per leaf at most. */
 export const BOUNDS_TREE_LEAF = 8;
@@ -142,7 +143,7 @@ export class ObjectBoundsTreeBuild {
         ez = cz1 - cz0;
       const axis = ex >= ey && ex >= ez ? 0 : ey >= ez ? 1 : 2;
       const mid = (lo + hi) >> 1;
-      selectNth(order, lo, hi - 1, mid, b, axis);
+      selectNth(order, lo, hi, mid, b, 6, axis, axis + 3);
       const left = this.nodes;
       this.nodes += 2;
       child[node] = left;
@@ -150,29 +151,5 @@ export class ObjectBoundsTreeBuild {
     }
     this.tree.nodeCount = this.nodes;
     return this.tree;
-  }
-}
-
-/** Reorders `order[lo..hi]` so that `order[nth]` has its sorted place by box centre on `axis` (quickselect). */
-function selectNth(order: Int32Array, lo: number, hi: number, nth: number, b: Float64Array, axis: number): void {
-  while (hi > lo) {
-    const pm = order[(lo + hi) >> 1] * 6 + axis;
-    const pivot = b[pm] + b[pm + 3];
-    let i = lo,
-      j = hi;
-    while (i <= j) {
-      while (b[order[i] * 6 + axis] + b[order[i] * 6 + axis + 3] < pivot) i++;
-      while (b[order[j] * 6 + axis] + b[order[j] * 6 + axis + 3] > pivot) j--;
-      if (i <= j) {
-        const t = order[i];
-        order[i] = order[j];
-        order[j] = t;
-        i++;
-        j--;
-      }
-    }
-    if (nth <= j) hi = j;
-    else if (nth >= i) lo = i;
-    else return;
   }
 }

@@ -17,6 +17,7 @@ import type { SceneChunk } from '../package/types';
 import { decodeChunkEdges, decodeChunkPositions } from '../package/reader';
 import type { GeometryKernel, KernelStore } from '../wasm/GeometryKernel';
 import { geometryKernel } from '../wasm/install';
+import { selectNth } from '../geometry/selectNth';
 
 /** One batch of geometry: world-mm positions, triangle indices into them, optional edge segments. */
 export interface SectionBatch {
@@ -302,7 +303,7 @@ export class SectionIndex {
       let axis = 0;
       for (let k = 1; k < 3; k++) if (cb[k + 3] - cb[k] > cb[axis + 3] - cb[axis]) axis = k;
       const mid = (start + end) >> 1;
-      selectNth(this.order, start, end, mid, cent, axis);
+      selectNth(this.order, start, end, mid, cent, 3, axis, axis);
       const left = this.newNode(),
         right = this.newNode();
       this.nodeA[node] = left;
@@ -387,35 +388,6 @@ function grow(b: Box3Tuple, p: ArrayLike<number>, from: number, to: number): voi
     if (x > b[3]) b[3] = x;
     if (y > b[4]) b[4] = y;
     if (z > b[5]) b[5] = z;
-  }
-}
-
-/**
- * Partially orders `order[start..end)` by centroid coordinate `axis` so that `order[nth]` holds the
- * element a full sort would put there, smaller ones before it and larger ones after (quickselect,
- * O(n) on average): the median split of the BVH build without sorting every node.
- */
-function selectNth(order: Int32Array, start: number, end: number, nth: number, cent: Float64Array, axis: number): void {
-  let lo = start,
-    hi = end - 1;
-  while (hi > lo) {
-    const pivot = cent[order[(lo + hi) >> 1] * 3 + axis];
-    let i = lo,
-      j = hi;
-    while (i <= j) {
-      while (cent[order[i] * 3 + axis] < pivot) i++;
-      while (cent[order[j] * 3 + axis] > pivot) j--;
-      if (i <= j) {
-        const w = order[i];
-        order[i] = order[j];
-        order[j] = w;
-        i++;
-        j--;
-      }
-    }
-    if (nth <= j) hi = j;
-    else if (nth >= i) lo = i;
-    else return;
   }
 }
 
