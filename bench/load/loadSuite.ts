@@ -9,19 +9,18 @@
  * comments missing afterwards). The load generator runs on the same machine as the server: its CPU is part of
  * the figures, as it would be for users on the same host.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { ServerClient } from '../../tests/support/serverClient';
+import { startServerProcess } from '../../tests/support/serverProcess';
 import type { BenchRow } from '../run';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const SAMPLES = path.resolve(ROOT, '../shared/models/ocx');
 const SHIP = 'NAPA-OCX_M8.3docx';
 const CONVERTED = 'NAPA-OCX_M1.3docx';
-const PASSWORD = 'secret-password';
 
 /** Call kinds and their share of a user's actions (out of 100). */
 const MIX: [Kind, number][] = [
@@ -51,17 +50,6 @@ const quantile = (xs: number[], q: number) => {
   return s.length ? s[Math.min(s.length - 1, Math.floor(q * s.length))] : Number.NaN;
 };
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const a = s.address();
-      s.close(() => (a && typeof a === 'object' ? resolve(a.port) : reject(new Error('no port'))));
-    });
-  });
-}
-
 /** A running target: its URL and how to stop it. */
 interface Target {
   name: string;
@@ -69,78 +57,35 @@ interface Target {
   stop(): Promise<void>;
 }
 
-/** Starts `args` (node) with `env` on a free port; resolves once GET /api/config answers. */
-async function startProcess(name: string, args: string[], env: Record<string, string>): Promise<Target> {
-  const port = await freePort();
+/** Starts `script` (with `args`) as a server on a fresh data directory; resolves once it answers. */
+async function startProcess(
+  name: string,
+  script: string,
+  args: string[],
+  env: Record<string, string>,
+): Promise<Target> {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'keelson-load-'));
-  const url = `http://127.0.0.1:${port}`;
-  let log = '';
-  const proc: ChildProcess = spawn(process.execPath, ['--import', 'tsx', ...args], {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
-      DEMO_SHIP: 'false',
-      LOG: 'false',
-      ORGANIZATION_DOMAIN: 'yard.com',
-      AUTH_RATE_LIMIT_PER_MIN: '0',
-      ...env,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-    detached: true,
+  const proc = await startServerProcess(
+    { DATA_DIR: dataDir, DEMO_SHIP: 'false', ORGANIZATION_DOMAIN: 'yard.com', AUTH_RATE_LIMIT_PER_MIN: '0', ...env },
+    { script, args, timeoutMs: 300_000 },
+  ).catch(async (e) => {
+    await rm(dataDir, { recursive: true, force: true });
+    throw new Error(`${name}: ${(e as Error).message}`);
   });
-  proc.stdout?.on('data', (d) => (log += d));
-  proc.stderr?.on('data', (d) => (log += d));
-  const deadline = Date.now() + 300_000;
-  for (;;) {
-    if (proc.exitCode !== null) throw new Error(`${name} exited early:\n${log.slice(-3000)}`);
-    try {
-      if ((await fetch(`${url}/api/config`)).ok) break;
-    } catch {
-      /* not listening yet */
-    }
-    if (Date.now() > deadline) throw new Error(`${name} did not start:\n${log.slice(-3000)}`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
   return {
     name,
-    url,
+    url: proc.url,
     async stop() {
-      if (proc.exitCode === null && proc.signalCode === null) {
-        const exited = new Promise((r) => proc.once('exit', r));
-        // The whole process group: the cluster's primary and its workers.
-        process.kill(-(proc.pid as number), 'SIGTERM');
-        const force = setTimeout(() => process.kill(-(proc.pid as number), 'SIGKILL'), 30_000);
-        await exited;
-        clearTimeout(force);
-      }
+      // SIGTERM: a cluster's primary stops its processes and exits.
+      await proc.stop();
       await rm(dataDir, { recursive: true, force: true });
     },
   };
 }
 
-/** One HTTP call; resolves with the status and JSON body (null for other bodies, which are read to the end). */
-async function call(
-  url: string,
-  method: string,
-  p: string,
-  token: string,
-  body?: unknown,
-): Promise<{ status: number; json: unknown }> {
-  const headers: Record<string, string> = token ? { authorization: `Bearer ${token}` } : {};
-  let payload: BodyInit | undefined;
-  if (body instanceof FormData) payload = body;
-  else if (body !== undefined) {
-    headers['content-type'] = 'application/json';
-    payload = JSON.stringify(body);
-  }
-  const r = await fetch(`${url}${p}`, { method, headers, body: payload });
-  const type = r.headers.get('content-type') ?? '';
-  if (type.includes('json')) return { status: r.status, json: await r.json() };
-  await r.arrayBuffer();
-  return { status: r.status, json: null };
+/** One call as `token` (JSON or multipart body): its status and JSON body (null for other bodies). */
+function call(url: string, method: string, p: string, token: string, body?: unknown) {
+  return new ServerClient(url, token).call(method, p, body);
 }
 
 /** What the users share: the model, its part names and frame range, the acknowledged comment ids. */
@@ -154,22 +99,15 @@ interface World {
 }
 
 async function signUp(url: string, email: string, admin = false): Promise<string> {
-  const r = await call(url, 'POST', '/api/auth/viewer/default/register', '', {
-    email,
-    password: PASSWORD,
-    fullName: email.split('@')[0],
-    requirePasswordReset: false,
-    adminEmail: '',
-    registerAdmin: admin,
-  });
-  if (r.status !== 200) throw new Error(`register ${email}: ${r.status} ${JSON.stringify(r.json)}`);
-  return signIn(url, email);
+  const c = new ServerClient(url);
+  await c.signUp(email, admin);
+  return c.token;
 }
 
 async function signIn(url: string, email: string): Promise<string> {
-  const r = await call(url, 'POST', '/api/auth/viewer/default/login', '', { email, password: PASSWORD });
-  if (r.status !== 200) throw new Error(`login ${email}: ${r.status}`);
-  return (r.json as { token: string }).token;
+  const c = new ServerClient(url);
+  await c.signIn(email);
+  return c.token;
 }
 
 /** Uploads `file` as project `name` and waits for its conversion to end; @returns the final status. */
@@ -373,7 +311,7 @@ export async function loadSuite(): Promise<BenchRow[]> {
     {
       name: 'one process (SQLite)',
       start: async () => {
-        const target = await startProcess('one process', ['api/server.ts'], {});
+        const target = await startProcess('one process', 'api/server.ts', [], {});
         return { target, cleanup: async () => {} };
       },
     },
@@ -386,7 +324,7 @@ export async function loadSuite(): Promise<BenchRow[]> {
         const { withDatabase } = await import('../../api/db/postgres');
         const pg = await startPgCluster();
         try {
-          const target = await startProcess('two processes', ['scripts/startCluster.mjs', '2', '--no-build'], {
+          const target = await startProcess('two processes', 'scripts/startCluster.mjs', ['2', '--no-build'], {
             DATABASE_URL: withDatabase(pg.url, 'keelson_load'),
           });
           return { target, cleanup: async () => pg.stop() };

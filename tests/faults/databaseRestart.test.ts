@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { withDatabase } from '../../api/db/postgres';
 import { startServer, type RunningServer } from '../browser/support/keelsonServer';
 import { type PgCluster, startPgCluster } from '../support/pgCluster';
-import { ServerClient } from './serverClient';
+import { ServerClient } from '../support/serverClient';
 
 const SAMPLES = path.resolve(__dirname, '../../../shared/models/ocx');
 

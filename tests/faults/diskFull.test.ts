@@ -11,7 +11,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeShipOcx } from '../../tools/generator';
 import { startServer, type RunningServer } from '../browser/support/keelsonServer';
-import { leftovers, ServerClient } from './serverClient';
+import { leftovers, ServerClient } from '../support/serverClient';
 
 const SAMPLES = path.resolve(__dirname, '../../../shared/models/ocx');
 /** Whether this machine lets the test mount a tmpfs (root with the mount capability, as CI runs). */

@@ -13,7 +13,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeShipOcx } from '../../tools/generator';
 import { startServer, type RunningServer } from '../browser/support/keelsonServer';
-import { leftovers, ServerClient } from './serverClient';
+import { leftovers, ServerClient } from '../support/serverClient';
 
 const SAMPLES = path.resolve(__dirname, '../../../shared/models/ocx');
 const M1 = readFileSync(path.join(SAMPLES, 'NAPA-OCX_M1.3docx'));

@@ -9,7 +9,7 @@ import { createServer } from 'node:net';
 import path from 'node:path';
 
 /** The repository root. */
-export const ROOT = path.resolve(__dirname, '../..');
+export const ROOT = path.resolve(import.meta.dirname, '../..');
 
 /** A started server process. */
 export interface ServerProcess {
