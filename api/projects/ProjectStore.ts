@@ -157,13 +157,18 @@ export class ProjectStore {
             .onConflict((oc) => oc.doNothing())
             .execute();
       }
+      // Only an unfinished conversion completes, and only once: a cancel from another process, or a
+      // second process retrying the job, rolls this commit back instead of adding a second revision.
       const markReady = async (n: number) => {
         if (!conversionId) return;
-        await trx
+        const r = await trx
           .updateTable('conversions')
-          .set({ status: 2, progress: 100, message: `Revision ${n} is ready`, finished_at: now })
+          .set({ status: 2, progress: 100, message: `Revision ${n} is ready`, finished_at: now, worker: null })
           .where('id', '=', conversionId)
-          .execute();
+          .where('finished_at', 'is', null)
+          .executeTakeFirst();
+        if (Number(r.numUpdatedRows) !== 1)
+          throw Object.assign(new Error('Conversion canceled'), { name: 'AbortError' });
       };
       const latest = await trx
         .selectFrom('revisions')
@@ -221,9 +226,10 @@ export class ProjectStore {
    * InProgress; they cannot finish): their DATA_DIR/projects/{NAME}/.tmp-{id} directories (never visible
    * as revisions), project directories left empty by them, and their uploads/{id}-* files (the
    * original and the extracted archive entry). Errors are ignored: a leftover is harmless, a refused
-   * start is not.
+   * start is not. `busyProjects` (unfinished conversions of other processes, read before this call) are
+   * left alone.
    */
-  async removeLeftovers(staleIds: string[]): Promise<void> {
+  async removeLeftovers(staleIds: string[], busyProjects: ReadonlySet<string> = new Set()): Promise<void> {
     const root = path.join(this.dataDir, 'projects');
     // A process killed between moving a revision directory into place and committing its row (or before
     // removing a replaced revision's old directory) leaves a rev-* directory no row points to.
@@ -232,7 +238,9 @@ export class ProjectStore {
     );
     const projectDirs = await readdir(root, { withFileTypes: true }).catch(() => []);
     for (const p of projectDirs) {
-      if (!p.isDirectory()) continue;
+      // A project converting on another server process may be inside its commit (directory moved, row not
+      // yet visible): its directories are that process's.
+      if (!p.isDirectory() || busyProjects.has(p.name)) continue;
       const dir = path.join(root, p.name);
       for (const e of await readdir(dir).catch(() => [] as string[])) {
         const stale = staleIds.some((id) => e === `.tmp-${id}`);
