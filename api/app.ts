@@ -118,14 +118,12 @@ export async function buildApp(
     config.database.kind === 'postgres' ? await pgBossQueue(config.database.url, (m) => queueLog(m)) : inProcessQueue();
   // Conversions no process can finish any more fail, and what they half-wrote goes (temp revision
   // directories, their uploads, extracted archives); projects converting elsewhere are left alone.
-  const busy = queue.shared
-    ? new Set(
-        (await db.selectFrom('conversions').select('project_name').where('finished_at', 'is', null).execute()).map(
-          (r) => r.project_name,
-        ),
-      )
-    : new Set<string>();
   const stranded = await failStranded(db, queue.shared);
+  const busy = new Set(
+    (await db.selectFrom('conversions').select('project_name').where('finished_at', 'is', null).execute()).map(
+      (r) => r.project_name,
+    ),
+  );
   await projects.removeLeftovers(stranded, busy);
   const settings = new AdminSettings(db);
   const cadWaits = new CadWaits((name) => projects.cadDir(name));

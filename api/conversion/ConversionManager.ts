@@ -551,6 +551,10 @@ export class ConversionManager {
     }
     try {
       await this.queue.send(CONVERSION_QUEUE, { conversionId: a.id });
+      // With room here, this process takes the job at once instead of at the queue's next poll (the
+      // queued copy then finds it held and ends); a full process leaves it to the others.
+      if (this.queue.shared && this.runningHere < (this.jobs.concurrency ?? 2) && !this.stopping)
+        void this.runJob(a.id).catch(() => {});
     } catch (e) {
       // The job never reached the queue: the row must not stay unfinished.
       const msg = conversionErrorMessage(e);
@@ -594,6 +598,12 @@ export class ConversionManager {
     a.attempt = row.attempts;
     this.others.delete(row.project_name);
     this.active.set(row.project_name, a);
+    if (this.stopping) {
+      // Taken while shutdown() went past it: not started, so handed back (or failed) like the rest.
+      if (this.queue.shared) await this.handBack(a);
+      else await this.finish(a, ConversionStatus.Error, `Failed to add project ${a.projectName}: ${STRANDED}`, STRANDED);
+      return;
+    }
     a.executing = this.execute(a, input);
     await a.executing;
   }
