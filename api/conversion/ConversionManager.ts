@@ -53,6 +53,8 @@ const EMIT_INTERVAL_MS = 100;
 const DB_INTERVAL_MS = 1000;
 /** The queue conversions run from. */
 const CONVERSION_QUEUE = 'keelson-conversion';
+/** How long a job a full process got waits before it is offered again, s. */
+const REOFFER_SEC = 2;
 /** What a failed conversion says when the process running it stopped. */
 const PROCESS_DIED = 'The server converting the model stopped';
 /** How long a locally ended conversion is not taken from a database snapshot read meanwhile, ms. */
@@ -204,7 +206,7 @@ export class ConversionManager {
     this.working ??= this.queue.work<{ conversionId: string }>(
       CONVERSION_QUEUE,
       this.jobs.concurrency ?? 2,
-      (job) => this.runJob(job.conversionId),
+      (job) => this.runJob(job.conversionId, true),
     );
     await this.working;
     if (this.queue.shared && !this.timer && !this.stopping) {
@@ -578,11 +580,19 @@ export class ConversionManager {
     return { id: a.id, startedBy: a.startedBy, progress: a.progress, message: a.message, waitingForCadFiles: false };
   }
 
-  /** Runs one job taken from the queue: takes the row (or ends at once when it ended or is held), converts. */
-  private async runJob(conversionId: string): Promise<void> {
+  /**
+   * Runs one job (from the queue, or taken at once by the process that queued it): takes the row (or ends
+   * at once when it ended or another process holds it) and converts.
+   */
+  private async runJob(conversionId: string, fromQueue = false): Promise<void> {
     if (this.stopping) {
       // Taken while stopping: back to the queue for another process (never dropped).
-      if (this.queue.shared) await this.queue.send(CONVERSION_QUEUE, { conversionId });
+      if (this.queue.shared && fromQueue) await this.queue.send(CONVERSION_QUEUE, { conversionId });
+      return;
+    }
+    // Conversions this process took at once count too: a full process offers the job again a little later.
+    if (this.queue.shared && fromQueue && this.runningHere >= (this.jobs.concurrency ?? 2)) {
+      await this.queue.send(CONVERSION_QUEUE, { conversionId }, REOFFER_SEC);
       return;
     }
     const row = await this.leases.claim(conversionId);

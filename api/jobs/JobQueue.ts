@@ -18,8 +18,11 @@ export interface JobQueue {
    * queue runs each at once: the conversion runner's pool bounds them).
    */
   work<T extends object>(name: string, concurrency: number, handler: JobHandler<T>): Promise<void>;
-  /** Adds a job. @throws Error when the queue is stopping or the database refuses it. */
-  send<T extends object>(name: string, data: T): Promise<void>;
+  /**
+   * Adds a job, to be taken `delaySec` seconds from now at the earliest (default at once; the in-process
+   * queue runs it at once). @throws Error when the queue is stopping or the database refuses it.
+   */
+  send<T extends object>(name: string, data: T, delaySec?: number): Promise<void>;
   /** Takes no more jobs (graceful shutdown); running handlers go on and sent jobs wait for another process. */
   stopTaking(): Promise<void>;
   /** Stops the queue (after stopTaking and the running jobs). */

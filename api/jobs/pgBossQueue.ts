@@ -41,9 +41,14 @@ export async function pgBossQueue(url: string, log: (message: string) => void = 
         );
       workers.set(name, ids);
     },
-    async send(name, data) {
+    async send(name, data, delaySec) {
       await ensure(name);
-      await boss.send(name, data, { retryLimit: 0, expireInSeconds: EXPIRE_SECONDS });
+      await boss.send(name, data, {
+        retryLimit: 0,
+        expireInSeconds: EXPIRE_SECONDS,
+        ...(delaySec ? { startAfter: delaySec } : {}),
+      });
+      if (delaySec) return;
       // A free worker of this process takes it now instead of at its next poll.
       if (taking) for (const id of workers.get(name) ?? []) boss.notifyWorker(id);
     },
