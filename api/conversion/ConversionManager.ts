@@ -53,6 +53,8 @@ const EMIT_INTERVAL_MS = 100;
 const DB_INTERVAL_MS = 1000;
 /** The queue conversions run from. */
 const CONVERSION_QUEUE = 'keelson-conversion';
+/** How long shutdown waits for stopped conversions to clean up, ms. */
+const CLEANUP_WAIT_MS = 5000;
 /** How long a job a full process got waits before it is offered again, s. */
 const REOFFER_SEC = 2;
 /** What a failed conversion says when the process running it stopped. */
@@ -458,7 +460,9 @@ export class ConversionManager {
         ).catch(() => {});
       }
     }
-    await Promise.all(running.map((a) => a.executing?.catch(() => {})));
+    // Their clean-up (temp directories) ends before the database closes; a runner that ignores the abort
+    // does not hold the stop for ever.
+    await Promise.race([Promise.all(running.map((a) => a.executing?.catch(() => {}))), sleep(CLEANUP_WAIT_MS)]);
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
     await this.runner.close();
@@ -795,6 +799,8 @@ export class ConversionManager {
       this.report(a, 0, 'Converting the model');
       const options = await this.conversionConfig?.();
       const share = options?.cadComponents && this.cad ? MODEL_SHARE_WITH_CAD : 1;
+      // Cancelled (or stopped) before the runner got it: an aborted signal never fires 'abort' again.
+      if (a.abort.signal.aborted) throw Object.assign(new Error('Conversion canceled'), { name: 'AbortError' });
       let output = await this.runner.run(
         { input: input.input, outDir: tmpDir, modelName: a.projectName, ...(options ? { options } : {}) },
         (f, m) => this.report(a, f * share, m),
