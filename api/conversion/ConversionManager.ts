@@ -244,12 +244,12 @@ export class ConversionManager {
   /**
    * Reserves the project name for a new conversion (before the upload is stored) and records it.
    * @throws ApiError 409 'Adding the project {name} is already in progress' (also when another process
-   *   holds the name).
+   *   holds the name); 503 while this process stops.
    * @returns the conversion id (the socket.io room).
    */
   async reserve(projectName: string, startedBy: string): Promise<string> {
-    if (this.active.has(projectName) || this.others.has(projectName)) throw Errors.conversionInProgress(projectName);
     if (this.stopping) throw Errors.shuttingDown();
+    if (this.active.has(projectName) || this.others.has(projectName)) throw Errors.conversionInProgress(projectName);
     const id = randomUUID();
     const a = this.newActive(id, projectName, startedBy, 'Uploading the file');
     this.active.set(projectName, a);
