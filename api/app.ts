@@ -115,7 +115,7 @@ export async function buildApp(
   // Conversions run from a job queue: in this process on SQLite, shared by every process on PostgreSQL.
   let queueLog: (message: string) => void = () => {};
   const queue =
-    config.database.kind === 'postgres' ? await pgBossQueue(config.database.url, (m) => queueLog(m)) : inProcessQueue();
+    config.database.kind === 'postgres' ? pgBossQueue(config.database.url, (m) => queueLog(m)) : inProcessQueue();
   // Conversions no process can finish any more fail, and what they half-wrote goes (temp revision
   // directories, their uploads, extracted archives); projects converting elsewhere are left alone.
   const stranded = await failStranded(db, queue.shared);
@@ -279,8 +279,9 @@ export async function buildApp(
   await ctx.scheduler.arm();
   await app.register(tagRoutes);
   await app.register(cadRoutes);
-  // This process takes conversion jobs (and, on PostgreSQL, watches the other processes' ones).
-  await ctx.conversions.begin();
+  // This process takes conversion jobs (and, on PostgreSQL, watches the other processes' ones) once the
+  // queue has started; the start does not wait for it.
+  ctx.conversions.begin().catch((e) => app.log.error(e));
 
   app.addHook('onClose', async () => {
     ctx.lifecycle.stopping = true;

@@ -13,16 +13,20 @@ const POLL_SECONDS = 1;
 const EXPIRE_SECONDS = 23 * 3600;
 
 /**
- * Starts pg-boss on `url` (creating its schema on first use; several processes may start at once).
- * @throws the driver's error when PostgreSQL cannot be reached.
+ * The pg-boss queue on `url`. pg-boss starts in the background (creating its schema on first use; several
+ * processes may start at once) so the server's start is not delayed; every method waits for it.
+ * Methods reject with the driver's error when PostgreSQL cannot be reached.
  */
-export async function pgBossQueue(url: string, log: (message: string) => void = () => {}): Promise<JobQueue> {
+export function pgBossQueue(url: string, log: (message: string) => void = () => {}): JobQueue {
   const boss = new PgBoss({ connectionString: url, max: 4, application_name: 'keelson-jobs' });
   boss.on('error', (e) => log(`Job queue: ${e instanceof Error ? e.message : String(e)}`));
-  await boss.start();
+  const started = boss.start();
+  // Callers see a failed start through the method they call; this keeps it from being unhandled meanwhile.
+  started.catch(() => {});
   const created = new Set<string>();
   const workers = new Map<string, string[]>();
   const ensure = async (name: string) => {
+    await started;
     if (created.has(name)) return;
     await boss.createQueue(name, { name, retryLimit: 0, expireInSeconds: EXPIRE_SECONDS });
     created.add(name);
@@ -54,10 +58,16 @@ export async function pgBossQueue(url: string, log: (message: string) => void = 
     },
     async stopTaking() {
       taking = false;
+      await started.catch(() => {});
       for (const name of workers.keys()) await boss.offWork(name);
     },
     async close() {
       taking = false;
+      if (!(await started.then(
+        () => true,
+        () => false,
+      )))
+        return;
       await boss.stop({ graceful: false, wait: true, timeout: 1000 });
     },
   };
