@@ -59,6 +59,8 @@ const CLEANUP_WAIT_MS = 5000;
 const REOFFER_SEC = 2;
 /** What a failed conversion says when the process running it stopped. */
 const PROCESS_DIED = 'The server converting the model stopped';
+/** What a reservation says when the process receiving its upload stopped. */
+const UPLOAD_DIED = 'The server receiving the upload stopped';
 /** How long a locally ended conversion is not taken from a database snapshot read meanwhile, ms. */
 const ENDED_MEMORY_MS = 10_000;
 
@@ -673,13 +675,11 @@ export class ConversionManager {
       const leased = [...this.active.values()].filter((a) => a.leased);
       const held = await this.leases.beat(leased.map((a) => a.id));
       for (const a of leased) if (!held.has(a.id)) await this.lose(a);
-      const { requeued, failed } = await this.leases.reap(PROCESS_DIED);
+      const { requeued, failed } = await this.leases.reap(PROCESS_DIED, UPLOAD_DIED);
       for (const id of requeued) await this.queue.send(CONVERSION_QUEUE, { conversionId: id });
       for (const row of failed) {
         this.ended.set(row.id, Date.now());
-        const e = this.rowToEvent(row);
-        this.emit(e);
-        this.settleId(row.id, e);
+        // The dead attempt's files go before the final event, as a conversion's own do.
         const input = row.job ? parseJob(row.job) : null;
         if (!input || input.deleteInputOnFailure) await this.removeUploads(row.id, input);
         await rm(path.join(this.projects.projectDir(row.project_name), `.tmp-${row.id}`), {
@@ -687,6 +687,9 @@ export class ConversionManager {
           force: true,
         }).catch(() => {});
         await rmdir(this.projects.projectDir(row.project_name)).catch(() => {});
+        const e = this.rowToEvent(row);
+        this.emit(e);
+        this.settleId(row.id, e);
       }
       await this.refresh();
     } catch (e) {

@@ -107,10 +107,11 @@ export class ConversionLeases {
 
   /**
    * Rows whose holder stopped beating: each is handed back to the queue (`requeued`: send its job again)
-   * when it has a job and attempts left, else failed (`failed`: the final rows). Guarded on the holder and
+   * when it has a job and attempts left, else failed (`failed`: the final rows) with `message`, or with
+   * `uploadMessage` when it had no job yet (its upload never arrived). Guarded on the holder and
    * heartbeat seen, so when several processes reap at once each row goes to one of them.
    */
-  async reap(message: string): Promise<{ requeued: string[]; failed: ConversionRow[] }> {
+  async reap(message: string, uploadMessage: string): Promise<{ requeued: string[]; failed: ConversionRow[] }> {
     const cutoff = Date.now() - this.options.timeoutMs;
     const stale = await this.db
       .selectFrom('conversions')
@@ -136,10 +137,12 @@ export class ConversionLeases {
           .executeTakeFirst();
         if (Number(r.numUpdatedRows) === 1) requeued.push(row.id);
       } else {
+        // No job yet: the process died while it received the upload.
+        const why = row.job ? message : uploadMessage;
         const finished = {
           status: ConversionStatus.Error,
-          message: `Failed to add project ${row.project_name}: ${message}`,
-          error: message,
+          message: `Failed to add project ${row.project_name}: ${why}`,
+          error: why,
           finished_at: new Date().toISOString(),
           worker: null,
         };

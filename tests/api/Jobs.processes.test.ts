@@ -2,7 +2,8 @@
  * Conversion jobs survive their server process (README "Running at scale"): real server processes
  * (node --import tsx api/server.ts) on the test PostgreSQL cluster share a data directory with an instance
  * in this test. A process killed with SIGKILL during a conversion: after JOB_TIMEOUT_SEC the other
- * instance takes the job again and commits exactly one revision. A process stopped with SIGTERM answers
+ * instance takes the job again and commits exactly one revision, and an upload the killed process was
+ * receiving fails with a true status and leaves no file. A process stopped with SIGTERM answers
  * readiness 503 at once and finishes its conversion within the grace period; with no grace period it hands
  * the conversion back and the other instance completes it. Skipped on SQLite (one process there).
  */
@@ -133,6 +134,24 @@ describe.skipIf(!onPostgres)('conversion jobs across server processes', () => {
     return ((await r.json()) as { conversionId: string }).conversionId;
   }
 
+  /** Starts an upload to `url` whose body stops after its first half and never ends (rejects when cut off). */
+  function halfUpload(url: string, name: string): Promise<Response> {
+    const boundary = 'keelson-half-upload';
+    const head = `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${name}.3docx"\r\nContent-Type: application/octet-stream\r\n\r\n`;
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(new TextEncoder().encode(head));
+        controller.enqueue(new Uint8Array(ship.subarray(0, ship.length >> 1)));
+      },
+    });
+    return fetch(`${url}/api/viewer/project/add/project-uploaded?projectName=${name}`, {
+      method: 'POST',
+      body,
+      headers: { authorization: `Bearer ${token}`, 'content-type': `multipart/form-data; boundary=${boundary}` },
+      duplex: 'half',
+    } as RequestInit);
+  }
+
   const row = (id: string) =>
     b.ctx.db.selectFrom('conversions').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
 
@@ -154,8 +173,22 @@ describe.skipIf(!onPostgres)('conversion jobs across server processes', () => {
     children.push(a.proc);
     const id = await upload(a.url, 'KILLED');
     await converting(id, a.proc);
+    // An upload still arriving at the same process: its body stops half-way and never ends.
+    const half = halfUpload(a.url, 'UPLOADING');
+    await until(async () => (await b.ctx.conversions.latest('UPLOADING'))?.worker?.split(':')[1] === String(a.proc.pid));
+    const reserved = (await b.ctx.conversions.latest('UPLOADING'))!.id;
     a.proc.kill('SIGKILL');
     await exited(a.proc);
+    await half.catch(() => {});
+    // The upload that never arrived fails after the time-out; its stored part goes; the name is free again.
+    expect((await b.ctx.conversions.wait(reserved)).status).toBe(ConversionStatus.Error);
+    expect(await row(reserved)).toMatchObject({
+      error: 'The server receiving the upload stopped',
+      attempts: 0,
+      job: null,
+    });
+    expect(readdirSync(path.join(dataDir, 'uploads')).filter((f) => f.startsWith(reserved))).toEqual([]);
+    expect(b.ctx.conversions.running('UPLOADING')).toBeNull();
     const final = await b.ctx.conversions.wait(id);
     expect(final.status).toBe(ConversionStatus.Ready);
     expect(await row(id)).toMatchObject({ status: ConversionStatus.Ready, attempts: 2, worker: null, progress: 100 });
