@@ -171,7 +171,10 @@ export class ConversionManager {
   /** Unfinished conversions this process does not hold (queued, or held by another process), by project. */
   private readonly others = new Map<string, RunningConversion>();
   /** Final events awaited with wait(), by conversion id. */
-  private readonly waiters = new Map<string, { promise: Promise<ProgressEvent>; resolve: (e: ProgressEvent) => void }>();
+  private readonly waiters = new Map<
+    string,
+    { promise: Promise<ProgressEvent>; resolve: (e: ProgressEvent) => void }
+  >();
   /** Conversions ended here lately (id → time), so an older snapshot does not bring them back. */
   private readonly ended = new Map<string, number>();
   private readonly listeners = new Set<(e: ProgressEvent) => void>();
@@ -207,10 +210,8 @@ export class ConversionManager {
    * conversions running elsewhere. Called once by the server; start() calls it too.
    */
   async begin(): Promise<void> {
-    this.working ??= this.queue.work<{ conversionId: string }>(
-      CONVERSION_QUEUE,
-      this.jobs.concurrency ?? 2,
-      (job) => this.runJob(job.conversionId, true),
+    this.working ??= this.queue.work<{ conversionId: string }>(CONVERSION_QUEUE, this.jobs.concurrency ?? 2, (job) =>
+      this.runJob(job.conversionId, true),
     );
     await this.working;
     if (this.queue.shared && !this.timer && !this.stopping) {
@@ -547,7 +548,12 @@ export class ConversionManager {
         return;
       }
     } catch (e) {
-      await this.finish(a, ConversionStatus.Error, `Failed to add project ${a.projectName}: ${conversionErrorMessage(e)}`, conversionErrorMessage(e));
+      await this.finish(
+        a,
+        ConversionStatus.Error,
+        `Failed to add project ${a.projectName}: ${conversionErrorMessage(e)}`,
+        conversionErrorMessage(e),
+      );
       if (input.deleteInputOnFailure) await this.discardInput(input);
       return;
     }
@@ -617,7 +623,8 @@ export class ConversionManager {
     if (this.stopping) {
       // Taken while shutdown() went past it: not started, so handed back (or failed) like the rest.
       if (this.queue.shared) await this.handBack(a);
-      else await this.finish(a, ConversionStatus.Error, `Failed to add project ${a.projectName}: ${STRANDED}`, STRANDED);
+      else
+        await this.finish(a, ConversionStatus.Error, `Failed to add project ${a.projectName}: ${STRANDED}`, STRANDED);
       return;
     }
     a.executing = this.execute(a, input);
@@ -899,7 +906,6 @@ export class ConversionManager {
       warningMessages: [...output.warningMessages, ...added.warnings].slice(0, 10),
     };
   }
-
 
   /**
    * Ends a conversion this process holds: status, DB row (only while unfinished; `written` when the commit

@@ -63,10 +63,12 @@ export function pgBossQueue(url: string, log: (message: string) => void = () => 
     },
     async close() {
       taking = false;
-      if (!(await started.then(
-        () => true,
-        () => false,
-      )))
+      if (
+        !(await started.then(
+          () => true,
+          () => false,
+        ))
+      )
         return;
       await boss.stop({ graceful: false, wait: true, timeout: 1000 });
     },

@@ -175,7 +175,9 @@ describe.skipIf(!onPostgres)('conversion jobs across server processes', () => {
     await converting(id, a.proc);
     // An upload still arriving at the same process: its body stops half-way and never ends.
     const half = halfUpload(a.url, 'UPLOADING');
-    await until(async () => (await b.ctx.conversions.latest('UPLOADING'))?.worker?.split(':')[1] === String(a.proc.pid));
+    await until(
+      async () => (await b.ctx.conversions.latest('UPLOADING'))?.worker?.split(':')[1] === String(a.proc.pid),
+    );
     const reserved = (await b.ctx.conversions.latest('UPLOADING'))!.id;
     a.proc.kill('SIGKILL');
     await exited(a.proc);

@@ -129,7 +129,10 @@ describe.skipIf(!onPostgres)('two server instances on one PostgreSQL queue', () 
     expect(c.statusCode, c.body).toBe(200);
     await until(() => held.aborted.includes('HELD'));
     expect((await a.ctx.conversions.wait(running.id)).status).toBe(ConversionStatus.Canceled);
-    expect(await row(a, running.id)).toMatchObject({ status: ConversionStatus.Canceled, message: 'Conversion canceled' });
+    expect(await row(a, running.id)).toMatchObject({
+      status: ConversionStatus.Canceled,
+      message: 'Conversion canceled',
+    });
     expect(await a.ctx.projects.revisions('HELD').catch(() => [])).toEqual([]);
     await until(() => a.ctx.conversions.running('HELD') === null);
     // The name is free on both.
