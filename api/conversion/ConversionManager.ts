@@ -694,6 +694,7 @@ export class ConversionManager {
           force: true,
         }).catch(() => {});
         await rmdir(this.projects.projectDir(row.project_name)).catch(() => {});
+        if (this.others.get(row.project_name)?.id === row.id) this.others.delete(row.project_name);
         const e = this.rowToEvent(row);
         this.emit(e);
         this.settleId(row.id, e);
