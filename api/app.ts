@@ -14,6 +14,10 @@ import { TokenService } from './auth/tokens';
 import type { ServerConfig } from './config';
 import { type AppContext, UserNotices } from './context';
 import { ConversionManager } from './conversion/ConversionManager';
+import { failStranded } from './conversion/conversionLeases';
+import { inProcessQueue } from './jobs/JobQueue';
+import { pgBossQueue } from './jobs/pgBossQueue';
+import healthRoutes from './routes/health';
 import { inProcessRunner, workerRunner, type ConversionRunner } from './conversion/runners';
 import { CompareService, inProcessCompareRunner, workerCompareRunner } from './compare/CompareService';
 import { openDatabase } from './db/database';
@@ -35,7 +39,6 @@ import adminRoutes from './routes/admin';
 import approvalRoutes from './routes/approval';
 import settingsRoutes from './routes/settings';
 import { AdminSettings } from './settings/AdminSettings';
-import { defineRoute } from './routes/define';
 import { ProjectAccess } from './access/ProjectAccess';
 import { CommentStore, STALE_UPLOAD_MS } from './comments/CommentStore';
 import { CommentEvents } from './comments/events';
@@ -45,7 +48,7 @@ import tagRoutes from './routes/tags';
 import commentRoutes from './routes/comments';
 import compareRoutes from './routes/compare';
 import tableRoutes from './routes/tables';
-import { Access, type AccessRule, authenticate } from './access/rules';
+import { type AccessRule, authenticate } from './access/rules';
 import { registerDocs } from './docs';
 import { serverLoggerOptions } from './logging';
 import licenseRoutes, { licenseGuard } from './routes/license';
@@ -108,20 +111,15 @@ export async function buildApp(
 ): Promise<FastifyInstance> {
   const db = await openDatabase(config.dataDir, config.database);
   const projects = new ProjectStore(db, config.dataDir);
-  // Conversions left InProgress by a previous process cannot finish any more: mark them failed and
-  // remove what they had half-written (temp revision directories, their uploads, extracted archives).
-  const stale = await db.selectFrom('conversions').select('id').where('status', '=', 1).execute();
-  await db
-    .updateTable('conversions')
-    .set({
-      status: 4,
-      message: 'The server stopped during the conversion',
-      error: 'The server stopped during the conversion',
-      finished_at: new Date().toISOString(),
-    })
-    .where('status', '=', 1)
-    .execute();
-  await projects.removeLeftovers(stale.map((r) => r.id));
+  // Conversions run from a job queue: in this process on SQLite, shared by every process on PostgreSQL.
+  let queueLog: (message: string) => void = () => {};
+  const queue =
+    config.database.kind === 'postgres' ? pgBossQueue(config.database.url, (m) => queueLog(m)) : inProcessQueue();
+  // Conversions no process can finish any more fail, and what they half-wrote goes (temp revision
+  // directories, their uploads, extracted archives); the sweep runs under the write lock, so a revision
+  // another process is committing is either referenced or not yet moved into place.
+  const stranded = await failStranded(db, queue.shared);
+  await projects.removeLeftovers(stranded);
   const settings = new AdminSettings(db);
   const cadWaits = new CadWaits((name) => projects.cadDir(name));
   const ctx: AppContext = {
@@ -142,6 +140,12 @@ export async function buildApp(
           config.useWorkerThreads && !options.cadConverter
             ? workerCadAdder(config.convertWorkerMemoryMb)
             : inProcessCadAdder(options.cadConverter),
+      },
+      {
+        queue,
+        leases: { timeoutMs: config.jobs.timeoutSec * 1000, attempts: config.jobs.attempts },
+        concurrency: config.jobs.concurrency,
+        log: (m) => queueLog(m),
       },
     ),
     cadWaits,
@@ -168,6 +172,7 @@ export async function buildApp(
     ),
     tags: new TagStore(db),
     tagEvents: new TagEvents(),
+    lifecycle: { stopping: false },
   };
   let schedulerLog: (message: string) => void = () => {};
 
@@ -183,6 +188,7 @@ export async function buildApp(
   const routes: RouteEntry[] = [];
   app.decorate('ctx', ctx);
   schedulerLog = (m) => app.log.warn(m);
+  queueLog = (m) => app.log.warn(m);
   app.decorate('routeTable', routes);
   app.decorateRequest('user', null);
   // Every /api route declares who may call it (api/routes/define.ts); one without a rule stops the start.
@@ -243,12 +249,7 @@ export async function buildApp(
   app.addHook('onRequest', licenseGuard(config));
   app.addHook('onResponse', renewViewerHold(ctx));
 
-  defineRoute(app, {
-    method: 'GET',
-    url: '/api/health',
-    access: Access.anonymous,
-    handler: async () => ({ status: 'ok' }),
-  });
+  await app.register(healthRoutes);
   await app.register(authRoutes);
   await app.register(oidcRoutes);
   await app.register(projectRoutes);
@@ -274,8 +275,12 @@ export async function buildApp(
   await ctx.scheduler.arm();
   await app.register(tagRoutes);
   await app.register(cadRoutes);
+  // This process takes conversion jobs (and, on PostgreSQL, watches the other processes' ones) once the
+  // queue has started; the start does not wait for it.
+  ctx.conversions.begin().catch((e) => app.log.error(e));
 
   app.addHook('onClose', async () => {
+    ctx.lifecycle.stopping = true;
     ctx.scheduler.stop();
     await ctx.conversions.close();
     await ctx.compare.close();

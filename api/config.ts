@@ -64,6 +64,20 @@ export interface ServerConfig {
   trustedServers: TrustedServer[];
   /** Time zone of scheduled project updates (IANA name; SCHEDULE_TIMEZONE, default the server's). */
   scheduleTimezone: string;
+  /** The job queue of conversions (README "Running at scale"). */
+  jobs: JobsConfig;
+}
+
+/** How conversions are queued and how a server process stops (README "Running at scale"). */
+export interface JobsConfig {
+  /** A process silent this long holding a conversion is dead: its job is retried or failed, s (JOB_TIMEOUT_SEC). */
+  timeoutSec: number;
+  /** How many processes may take one conversion job before it fails (JOB_ATTEMPTS, ≥ 1). */
+  attempts: number;
+  /** Conversion jobs one process runs at once from the shared PostgreSQL queue (JOB_CONCURRENCY, ≥ 1). */
+  concurrency: number;
+  /** How long SIGTERM/SIGINT lets running conversions finish before handing them back, s (SHUTDOWN_GRACE_SEC). */
+  shutdownGraceSec: number;
 }
 
 /**
@@ -200,6 +214,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     projectLocations: loadProjectLocations(env, env.INSTANCE || 'default'),
     trustedServers: loadTrustedServers(env),
     scheduleTimezone: env.SCHEDULE_TIMEZONE || Intl.DateTimeFormat().resolvedOptions().timeZone,
+    jobs: {
+      timeoutSec: positive(env.JOB_TIMEOUT_SEC, 60, 'JOB_TIMEOUT_SEC'),
+      attempts: Math.max(1, int(env.JOB_ATTEMPTS, 2, 'JOB_ATTEMPTS')),
+      concurrency: Math.max(1, int(env.JOB_CONCURRENCY, 2, 'JOB_CONCURRENCY')),
+      shutdownGraceSec: int(env.SHUTDOWN_GRACE_SEC, 30, 'SHUTDOWN_GRACE_SEC'),
+    },
     ...overrides,
   };
   if (cfg.authProvider === 'oidc' && (!cfg.oidc.issuer || !cfg.oidc.clientId))

@@ -56,6 +56,8 @@ export interface AppContext {
   tags: TagStore;
   /** Tag changes to the projects' realtime rooms (api/realtime.ts subscribes). */
   tagEvents: TagEvents;
+  /** Whether this process is stopping (SIGTERM): GET /api/ready then answers 503. */
+  lifecycle: { stopping: boolean };
 }
 
 /** Fan-out of user notifications (application.md §4 "Realtime user notification") to subscribers. */

@@ -61,6 +61,8 @@ export const Errors = {
   userExists: () => new ApiError('Conflict', 409, 'A user with this e-mail already exists', 'conflict'),
   conversionInProgress: (name: string) =>
     new ApiError('Conflict', 409, `Adding the project ${name} is already in progress`, 'conflict'),
+  /** A server process that is stopping (SIGTERM) refuses new work; the balancer sends the retry elsewhere. */
+  shuttingDown: () => new ApiError('ServiceUnavailable', 503, 'The server is shutting down', 'unavailable'),
   conversionFinishing: (name: string) =>
     new ApiError('Conflict', 409, `The conversion of ${name} is being saved and can no longer be canceled`, 'conflict'),
   passwordChangeRequired: () => new ApiError('Forbidden', 403, 'Change your password before continuing', 'permission'),

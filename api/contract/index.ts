@@ -19,3 +19,4 @@ export * from './tags';
 export * from './blocks';
 export * from './tables';
 export * from './cad';
+export * from './health';

@@ -75,6 +75,23 @@ export interface ConversionsTable {
   error: string | null;
   created_at: string;
   finished_at: string | null;
+  /**
+   * The server process that holds the conversion (reserved it during the upload, or took its job from the
+   * queue); null while the job waits in the queue or after it ended.
+   */
+  worker: string | null;
+  /** Last sign of life of `worker`, ms since the epoch: older than JOB_TIMEOUT_SEC means it died. */
+  heartbeat_at: number | null;
+  /** How many times a process took the job (a retry after a dead process counts again). */
+  attempts: Generated<number>;
+  /** JSON ConversionInput of the queued job (paths in DATA_DIR); null while the upload is stored. */
+  job: string | null;
+}
+
+/** Moments of scheduled project updates already run by some server process (slot: '{jobId}@{ISO time}'). */
+export interface ScheduleRunsTable {
+  slot: string;
+  ran_at: string;
 }
 
 /** Saved ship sections shared by all users of a project (viewer.md §3 "Ship section", §7). */
@@ -271,6 +288,7 @@ export interface DB {
   comment_attachments: CommentAttachmentsTable;
   admin_settings: AdminSettingsTable;
   project_update_jobs: ProjectUpdateJobsTable;
+  schedule_runs: ScheduleRunsTable;
   tags: TagsTable;
   tag_geometries: TagGeometriesTable;
 }

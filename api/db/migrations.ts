@@ -361,5 +361,43 @@ export function migrationsFor(d: MigrationDialect): Record<string, Migration> {
         if (d.kind === 'postgres') await sql`DROP TABLE IF EXISTS socket_io_attachments`.execute(db);
       },
     },
+    '011_conversion_jobs': {
+      async up(db: Kysely<any>) {
+        // Rows left unfinished by a process of an older version cannot finish: they would hold the new
+        // one-unfinished-conversion-per-project index.
+        await db
+          .updateTable('conversions')
+          .set({
+            status: 4,
+            message: 'The server stopped during the conversion',
+            error: 'The server stopped during the conversion',
+            finished_at: new Date().toISOString(),
+          })
+          .where('finished_at', 'is', null)
+          .execute();
+        await db.schema.alterTable('conversions').addColumn('worker', 'text').execute();
+        await db.schema.alterTable('conversions').addColumn('heartbeat_at', d.bigint).execute();
+        await db.schema
+          .alterTable('conversions')
+          .addColumn('attempts', 'integer', (c) => c.notNull().defaultTo(0))
+          .execute();
+        await db.schema.alterTable('conversions').addColumn('job', 'text').execute();
+        // One unfinished conversion per project across every server process (the 409 of a second one).
+        await sql`CREATE UNIQUE INDEX conversions_one_running ON conversions (project_name) WHERE finished_at IS NULL`.execute(
+          db,
+        );
+        await db.schema
+          .createTable('schedule_runs')
+          .addColumn('slot', 'text', (c) => c.primaryKey())
+          .addColumn('ran_at', 'text', (c) => c.notNull())
+          .execute();
+      },
+      async down(db: Kysely<any>) {
+        await db.schema.dropTable('schedule_runs').execute();
+        await sql`DROP INDEX conversions_one_running`.execute(db);
+        for (const c of ['job', 'attempts', 'heartbeat_at', 'worker'])
+          await db.schema.alterTable('conversions').dropColumn(c).execute();
+      },
+    },
   };
 }

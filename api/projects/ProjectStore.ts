@@ -163,13 +163,18 @@ export class ProjectStore {
             .onConflict((oc) => oc.doNothing())
             .execute();
       }
+      // Only an unfinished conversion completes, and only once: a cancel from another process, or a
+      // second process retrying the job, rolls this commit back instead of adding a second revision.
       const markReady = async (n: number) => {
         if (!conversionId) return;
-        await trx
+        const r = await trx
           .updateTable('conversions')
-          .set({ status: 2, progress: 100, message: `Revision ${n} is ready`, finished_at: now })
+          .set({ status: 2, progress: 100, message: `Revision ${n} is ready`, finished_at: now, worker: null })
           .where('id', '=', conversionId)
-          .execute();
+          .where('finished_at', 'is', null)
+          .executeTakeFirst();
+        if (Number(r.numUpdatedRows) !== 1)
+          throw Object.assign(new Error('Conversion canceled'), { name: 'AbortError' });
       };
       const latest = await trx
         .selectFrom('revisions')
@@ -226,7 +231,8 @@ export class ProjectStore {
    * (a process killed between publishing a revision and committing its row, or before removing a replaced
    * revision), project directories left empty by them, and their uploads/{id}-* files (the original and
    * the extracted archive entry). It runs as a write transaction, so another server process's commit is
-   * either finished (its revision referenced) or not begun. Errors are ignored: a leftover is harmless, a
+   * either finished (its revision referenced) or not begun, and only the staged revisions of `staleIds` go
+   * (other processes' running conversions keep theirs). Errors are ignored: a leftover is harmless, a
    * refused start is not.
    */
   async removeLeftovers(staleIds: string[]): Promise<void> {

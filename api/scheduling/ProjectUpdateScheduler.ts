@@ -4,7 +4,9 @@
  * each job's times of day (HH:MM in the schedule time zone) are turned into the next moment with croner,
  * and at that moment every source of the job is re-imported as the job's user (its keelsonId), as a new
  * revision or replacing the latest (overwriteIfExists), through the same conversion as an upload, so the
- * progress appears on the start page. Jobs are re-armed from the database when the server starts.
+ * progress appears on the start page. Jobs are re-armed from the database when the server starts. With
+ * several server processes each arms the timers and the first to record a moment (schedule_runs) runs
+ * it; the conversions it starts are jobs of the shared queue like any upload's.
  * The clock is injectable: tests move time instead of waiting.
  */
 import { Cron } from 'croner';
@@ -22,6 +24,9 @@ export interface SchedulerClock {
 
 /** Longest single timer, ms (setTimeout's limit is 2^31 - 1; a longer wait re-arms). */
 const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/** How long a run moment is remembered, ms (longer than any clock difference between processes). */
+const SLOT_MEMORY_MS = 2 * 24 * 3600_000;
 
 /** The process clock. */
 export const systemClock: SchedulerClock = {
@@ -116,16 +121,36 @@ export class ProjectUpdateScheduler {
         this.armOne(jobId, timeOfDay);
         return;
       }
-      void this.runById(jobId).finally(() => {
+      void this.runById(jobId, next).finally(() => {
         if (!this.stopped) this.armOne(jobId, timeOfDay);
       });
     });
     this.cancels.push(cancel);
   }
 
-  private async runById(jobId: number): Promise<void> {
+  private async runById(jobId: number, moment: Date): Promise<void> {
+    if (!(await this.claimSlot(jobId, moment).catch(() => false))) return;
     const job = (await this.list().catch(() => [])).find((j) => j.id === jobId);
     if (job) await this.run(job);
+  }
+
+  /**
+   * Takes the run of job `jobId` at `moment` for this process: every server process arms the same timers,
+   * and only the one that records the moment first (schedule_runs) runs it. Moments older than two days
+   * are forgotten.
+   */
+  private async claimSlot(jobId: number, moment: Date): Promise<boolean> {
+    const now = this.clock.now();
+    await this.db
+      .deleteFrom('schedule_runs')
+      .where('ran_at', '<', new Date(now.getTime() - SLOT_MEMORY_MS).toISOString())
+      .execute();
+    const r = await this.db
+      .insertInto('schedule_runs')
+      .values({ slot: `${jobId}@${moment.toISOString()}`, ran_at: now.toISOString() })
+      .onConflict((oc) => oc.column('slot').doNothing())
+      .executeTakeFirst();
+    return Number(r.numInsertedOrUpdatedRows ?? 0n) === 1;
   }
 
   /** Subscribes to finished job runs (the results per source); returns the unsubscribe. */

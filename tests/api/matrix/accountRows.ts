@@ -7,6 +7,10 @@ export const ACCOUNT_ROWS: Record<string, Sample> = {
     who: 'anyone',
     req: () => ({ url: '/api/health' }),
   },
+  'GET /api/ready': {
+    who: 'anyone',
+    req: () => ({ url: '/api/ready' }),
+  },
   'GET /api/config': {
     who: 'anyone',
     req: () => ({ url: '/api/config' }),

@@ -1,0 +1,205 @@
+/**
+ * Who holds a conversion, in the `conversions` table (issue "Running at scale" §2): the process that
+ * reserved it or took its job writes its worker id and a heartbeat; a heartbeat older than the time-out
+ * means that process died, and any process then hands the job back to the queue (while attempts remain)
+ * or fails it. Every change is a guarded UPDATE, so of two processes acting on one row only one wins.
+ */
+import { hostname } from 'node:os';
+import { randomUUID } from 'node:crypto';
+import type { Kysely, Selectable } from 'kysely';
+import { ConversionStatus } from '../contract/common';
+import type { ConversionsTable, DB } from '../db/database';
+
+/** A conversion row. */
+export type ConversionRow = Selectable<ConversionsTable>;
+
+/** How the leases behave (README "Running at scale"). */
+export interface LeaseOptions {
+  /** A holder silent this long is dead, ms (JOB_TIMEOUT_SEC). */
+  timeoutMs: number;
+  /** How many processes may take one job before it fails (JOB_ATTEMPTS, ≥ 1). */
+  attempts: number;
+}
+
+/** Default lease options: 60 s without a heartbeat, two attempts. */
+export const DEFAULT_LEASES: LeaseOptions = { timeoutMs: 60_000, attempts: 2 };
+
+/** A worker id naming this process (host, pid) and one ConversionManager in it. */
+export function newWorkerId(): string {
+  return `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+}
+
+/** The heartbeat interval for a time-out, ms: often enough that a cancel elsewhere is seen within a second. */
+export function heartbeatInterval(timeoutMs: number): number {
+  return Math.max(50, Math.min(1000, Math.floor(timeoutMs / 4)));
+}
+
+/** Row operations of one worker. */
+export class ConversionLeases {
+  constructor(
+    private readonly db: Kysely<DB>,
+    readonly worker: string,
+    readonly options: LeaseOptions,
+  ) {}
+
+  /** Hands a reserved conversion to the queue with its input (the row no longer has a holder). */
+  async enqueue(id: string, job: string): Promise<boolean> {
+    const r = await this.db
+      .updateTable('conversions')
+      .set({ job, worker: null, heartbeat_at: Date.now() })
+      .where('id', '=', id)
+      .where('worker', '=', this.worker)
+      .where('finished_at', 'is', null)
+      .executeTakeFirst();
+    return Number(r.numUpdatedRows) === 1;
+  }
+
+  /** Takes a queued conversion; null when it ended meanwhile or another process holds it. */
+  async claim(id: string): Promise<ConversionRow | null> {
+    const row = await this.db
+      .selectFrom('conversions')
+      .selectAll()
+      .where('id', '=', id)
+      .where('finished_at', 'is', null)
+      .where('worker', 'is', null)
+      .executeTakeFirst();
+    if (!row) return null;
+    const r = await this.db
+      .updateTable('conversions')
+      .set({ worker: this.worker, heartbeat_at: Date.now(), attempts: row.attempts + 1 })
+      .where('id', '=', id)
+      .where('finished_at', 'is', null)
+      .where('worker', 'is', null)
+      .executeTakeFirst();
+    return Number(r.numUpdatedRows) === 1 ? { ...row, worker: this.worker, attempts: row.attempts + 1 } : null;
+  }
+
+  /** Renews the heartbeat of the rows this worker holds; returns the ids it still holds. */
+  async beat(ids: string[]): Promise<Set<string>> {
+    if (ids.length === 0) return new Set();
+    await this.db
+      .updateTable('conversions')
+      .set({ heartbeat_at: Date.now() })
+      .where('worker', '=', this.worker)
+      .where('finished_at', 'is', null)
+      .execute();
+    const held = await this.db
+      .selectFrom('conversions')
+      .select('id')
+      .where('id', 'in', ids)
+      .where('worker', '=', this.worker)
+      .where('finished_at', 'is', null)
+      .execute();
+    return new Set(held.map((r) => r.id));
+  }
+
+  /** Gives a held conversion back to the queue (shutdown past its grace period); false when not held. */
+  async release(id: string, message: string): Promise<boolean> {
+    const r = await this.db
+      .updateTable('conversions')
+      .set({ worker: null, heartbeat_at: Date.now(), message })
+      .where('id', '=', id)
+      .where('worker', '=', this.worker)
+      .where('finished_at', 'is', null)
+      .executeTakeFirst();
+    return Number(r.numUpdatedRows) === 1;
+  }
+
+  /**
+   * Rows whose holder stopped beating: each is handed back to the queue (`requeued`: send its job again)
+   * when it has a job and attempts left, else failed (`failed`: the final rows) with `message`, or with
+   * `uploadMessage` when it had no job yet (its upload never arrived). Guarded on the holder and
+   * heartbeat seen, so when several processes reap at once each row goes to one of them.
+   */
+  async reap(message: string, uploadMessage: string): Promise<{ requeued: string[]; failed: ConversionRow[] }> {
+    const cutoff = Date.now() - this.options.timeoutMs;
+    const stale = await this.db
+      .selectFrom('conversions')
+      .selectAll()
+      .where('finished_at', 'is', null)
+      .where('worker', 'is not', null)
+      .where((eb) => eb.or([eb('heartbeat_at', '<', cutoff), eb('heartbeat_at', 'is', null)]))
+      .execute();
+    const requeued: string[] = [];
+    const failed: ConversionRow[] = [];
+    for (const row of stale) {
+      const guard = this.db
+        .updateTable('conversions')
+        .where('id', '=', row.id)
+        .where('worker', '=', row.worker)
+        .where((eb) =>
+          row.heartbeat_at === null ? eb('heartbeat_at', 'is', null) : eb('heartbeat_at', '=', row.heartbeat_at),
+        )
+        .where('finished_at', 'is', null);
+      if (row.job && row.attempts < this.options.attempts) {
+        const r = await guard
+          .set({ worker: null, heartbeat_at: Date.now(), message: `${message}; trying again` })
+          .executeTakeFirst();
+        if (Number(r.numUpdatedRows) === 1) requeued.push(row.id);
+      } else {
+        // No job yet: the process died while it received the upload.
+        const why = row.job ? message : uploadMessage;
+        const finished = {
+          status: ConversionStatus.Error,
+          message: `Failed to add project ${row.project_name}: ${why}`,
+          error: why,
+          finished_at: new Date().toISOString(),
+          worker: null,
+        };
+        const r = await guard.set(finished).executeTakeFirst();
+        if (Number(r.numUpdatedRows) === 1) failed.push({ ...row, ...finished });
+      }
+    }
+    return { requeued, failed };
+  }
+
+  /** Every unfinished conversion (reserved, queued or running on any process). */
+  unfinished(): Promise<ConversionRow[]> {
+    return this.db.selectFrom('conversions').selectAll().where('finished_at', 'is', null).execute();
+  }
+
+  /**
+   * Cancels an unfinished conversion held by another process (or queued): the holder sees it at its next
+   * heartbeat. Null when it had ended meanwhile (its revision was committed, or it failed).
+   */
+  async cancel(id: string, message: string): Promise<ConversionRow | null> {
+    const finished = { status: ConversionStatus.Canceled, message, error: null, finished_at: new Date().toISOString() };
+    const r = await this.db
+      .updateTable('conversions')
+      .set(finished)
+      .where('id', '=', id)
+      .where('finished_at', 'is', null)
+      .executeTakeFirst();
+    if (Number(r.numUpdatedRows) !== 1) return null;
+    return (await this.db.selectFrom('conversions').selectAll().where('id', '=', id).executeTakeFirst()) ?? null;
+  }
+}
+
+/** Why a conversion stranded by a stopped process failed. */
+export const STRANDED = 'The server stopped during the conversion';
+
+/**
+ * At start: fails the conversions no process can finish and returns their ids (their files go): with
+ * the in-process queue every unfinished one (this process is the only one); with a shared queue those
+ * with neither a holder nor a queued job (rows of older versions). Held rows of dead processes are the
+ * heartbeat's (retried or failed after the time-out).
+ */
+export async function failStranded(db: Kysely<DB>, shared: boolean): Promise<string[]> {
+  let q = db.selectFrom('conversions').select('id').where('finished_at', 'is', null);
+  if (shared) q = q.where('worker', 'is', null).where('job', 'is', null);
+  const ids = (await q.execute()).map((r) => r.id);
+  if (ids.length === 0) return [];
+  await db
+    .updateTable('conversions')
+    .set({
+      status: ConversionStatus.Error,
+      message: STRANDED,
+      error: STRANDED,
+      finished_at: new Date().toISOString(),
+      worker: null,
+    })
+    .where('id', 'in', ids)
+    .where('finished_at', 'is', null)
+    .execute();
+  return ids;
+}

@@ -1,0 +1,59 @@
+/**
+ * The queue conversions run from (issue "Running at scale"): one interface for the in-process pool
+ * (SQLite, CLI: jobs run in the process that sends them) and the durable pg-boss queue on PostgreSQL
+ * (api/jobs/pgBossQueue.ts: any server process may take a job). Jobs carry only ids; their state lives in
+ * the database (the `conversions` table), so a job that finds its work already done or cancelled ends at
+ * once.
+ */
+
+/** Runs one job; resolves when the job is done (a rejection counts as done too: the state is in the database). */
+export type JobHandler<T> = (data: T) => Promise<void>;
+
+/** A named queue of jobs. */
+export interface JobQueue {
+  /** True when every server process on the database shares the jobs (pg-boss); false: this process only. */
+  readonly shared: boolean;
+  /**
+   * Takes jobs of `name` with `handler`, at most `concurrency` at once in this process (the in-process
+   * queue runs each at once: the conversion runner's pool bounds them).
+   */
+  work<T extends object>(name: string, concurrency: number, handler: JobHandler<T>): Promise<void>;
+  /**
+   * Adds a job, to be taken `delaySec` seconds from now at the earliest (default at once; the in-process
+   * queue runs it at once). @throws Error when the queue is stopping or the database refuses it.
+   */
+  send<T extends object>(name: string, data: T, delaySec?: number): Promise<void>;
+  /** Takes no more jobs (graceful shutdown); running handlers go on and sent jobs wait for another process. */
+  stopTaking(): Promise<void>;
+  /** Stops the queue (after stopTaking and the running jobs). */
+  close(): Promise<void>;
+}
+
+/**
+ * The in-process queue: `send` runs the handler at once in this process. After `stopTaking` a send is
+ * refused (there is no other process to run it).
+ */
+export function inProcessQueue(): JobQueue {
+  const handlers = new Map<string, JobHandler<object>>();
+  let taking = true;
+  return {
+    shared: false,
+    async work(name, _concurrency, handler) {
+      handlers.set(name, handler as JobHandler<object>);
+    },
+    async send(name, data) {
+      const handler = handlers.get(name);
+      if (!handler) throw new Error(`No worker for the job queue '${name}'`);
+      if (!taking) throw new Error('The server is shutting down');
+      // Run after the caller's own bookkeeping, as a queue would; errors are the handler's to record.
+      setImmediate(() => void handler(data).catch(() => {}));
+    },
+    async stopTaking() {
+      taking = false;
+    },
+    async close() {
+      taking = false;
+      handlers.clear();
+    },
+  };
+}

@@ -1,0 +1,76 @@
+/**
+ * The durable job queue on PostgreSQL (pg-boss, schema `pgboss` of Keelson's database): every server
+ * process polls it and takes jobs up to its concurrency. Job rows survive a dead process; Keelson's own
+ * heartbeat (api/conversion/conversionLeases.ts) decides when a taken job is retried, so pg-boss's own
+ * retry is off and its expiry is the longest it allows.
+ */
+import PgBoss from 'pg-boss';
+import type { JobHandler, JobQueue } from './JobQueue';
+
+/** How often an idle process asks for a job, s (the sending process is woken at once). */
+const POLL_SECONDS = 1;
+/** pg-boss's longest expiry (it refuses 24 h): a running conversion is never expired by pg-boss itself. */
+const EXPIRE_SECONDS = 23 * 3600;
+
+/**
+ * The pg-boss queue on `url`. pg-boss starts in the background (creating its schema on first use; several
+ * processes may start at once) so the server's start is not delayed; every method waits for it.
+ * Methods reject with the driver's error when PostgreSQL cannot be reached.
+ */
+export function pgBossQueue(url: string, log: (message: string) => void = () => {}): JobQueue {
+  const boss = new PgBoss({ connectionString: url, max: 4, application_name: 'keelson-jobs' });
+  boss.on('error', (e) => log(`Job queue: ${e instanceof Error ? e.message : String(e)}`));
+  const started = boss.start();
+  // Callers see a failed start through the method they call; this keeps it from being unhandled meanwhile.
+  started.catch(() => {});
+  const created = new Set<string>();
+  const workers = new Map<string, string[]>();
+  const ensure = async (name: string) => {
+    await started;
+    if (created.has(name)) return;
+    await boss.createQueue(name, { name, retryLimit: 0, expireInSeconds: EXPIRE_SECONDS });
+    created.add(name);
+  };
+  let taking = true;
+  return {
+    shared: true,
+    async work<T extends object>(name: string, concurrency: number, handler: JobHandler<T>) {
+      await ensure(name);
+      const ids: string[] = [];
+      for (let i = 0; i < Math.max(1, concurrency); i++)
+        ids.push(
+          await boss.work<T>(name, { batchSize: 1, pollingIntervalSeconds: POLL_SECONDS }, async ([job]) => {
+            if (job) await handler(job.data);
+          }),
+        );
+      workers.set(name, ids);
+    },
+    async send(name, data, delaySec) {
+      await ensure(name);
+      await boss.send(name, data, {
+        retryLimit: 0,
+        expireInSeconds: EXPIRE_SECONDS,
+        ...(delaySec ? { startAfter: delaySec } : {}),
+      });
+      if (delaySec) return;
+      // A free worker of this process takes it now instead of at its next poll.
+      if (taking) for (const id of workers.get(name) ?? []) boss.notifyWorker(id);
+    },
+    async stopTaking() {
+      taking = false;
+      await started.catch(() => {});
+      for (const name of workers.keys()) await boss.offWork(name);
+    },
+    async close() {
+      taking = false;
+      if (
+        !(await started.then(
+          () => true,
+          () => false,
+        ))
+      )
+        return;
+      await boss.stop({ graceful: false, wait: true, timeout: 1000 });
+    },
+  };
+}
