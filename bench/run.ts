@@ -21,6 +21,8 @@
  *   properties — the properties panel's merge of every part of a generated 100k-part ship by index vs per-object
  *             lists (bench/viewer/propertiesSuite.ts; BENCH_PARTS).
  *   cad     — CAD conversion per format: MB/s, triangles/s, peak memory (bench/cad/cadSuite.ts; BENCH_CAD_TRIANGLES).
+ *   fuzz    — OCX importer, zip and BCF upload fuzz: outcomes by class, slowest case, peak memory
+ *             (bench/fuzz/fuzzSuite.ts; FUZZ_CASES, FUZZ_ZIP_CASES, FUZZ_BCF_CASES, FUZZ_SEED).
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
@@ -102,6 +104,7 @@ export const SUITES: Record<string, Suite> = {
   tables: async () => (await import('./tables/tablesSuite')).tablesSuite(),
   properties: async () => (await import('./viewer/propertiesSuite')).propertiesSuite(),
   cad: async () => (await import('./cad/cadSuite')).cadSuite(),
+  fuzz: async () => (await import('./fuzz/fuzzSuite')).fuzzSuite(),
 };
 /** Suites run when none is named (viewer takes minutes: name it). */
 const DEFAULT_SUITES = ['package', 'ocx'];

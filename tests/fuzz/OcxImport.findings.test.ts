@@ -2,6 +2,8 @@
  * Regressions found by the OCX importer fuzz (tests/fuzz/OcxImport.fuzz.test.ts), each with its minimal
  * reproducer inline. A start tag with 10⁵ attributes was checked for duplicate names pairwise (5·10⁹
  * comparisons, in the scanner and again in the namespace check): a 1.5 MB file held the import for minutes.
+ * A start tag longer than a chunk was joined to the buffer again with every chunk, in the scanner and in the
+ * pre-pass's splitter (which also scanned it again): quadratic in the tag's length over the chunk size.
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -46,5 +48,29 @@ describe('a start tag with 100,000 attributes (was quadratic)', () => {
     const e = await run(withVesselAttributes(' b="1" c="2" b="3"')).catch((x) => x);
     expect(e).toBeInstanceOf(OcxImportError);
     expect(e.message).toMatch(/duplicate attribute b in the start tag <ocx:Vessel>/);
+  });
+});
+
+describe('a start tag of megabytes fed in small chunks (was quadratic in the chunk count)', () => {
+  /** M1 with a 4 MB attribute value on its Vessel, in 256-byte pieces. */
+  const doc = withVesselAttributes(` note="${'1 2 3 '.repeat(700_000)}"`);
+  async function* pieces(): AsyncGenerator<string> {
+    for (let i = 0; i < doc.length; i += 256) yield doc.slice(i, i + 256);
+  }
+
+  it('imports in one pass and in two passes as the plain file does', async () => {
+    const plain = (await run(M1)).objects.map((o) => o.id);
+    expect((await importOcx(pieces())).objects.map((o) => o.id)).toEqual(plain);
+    expect((await importOcx(pieces(), { reopen: pieces })).objects.map((o) => o.id)).toEqual(plain);
+  });
+
+  it('a document cut inside that tag is still refused as truncated', async () => {
+    const cut = doc.slice(0, doc.indexOf('<ocx:Vessel') + 3_000_000);
+    async function* cutPieces(): AsyncGenerator<string> {
+      for (let i = 0; i < cut.length; i += 256) yield cut.slice(i, i + 256);
+    }
+    const e = await importOcx(cutPieces(), { reopen: cutPieces }).catch((x) => x);
+    expect(e).toBeInstanceOf(OcxImportError);
+    expect(e.message).toMatch(/^The document is truncated: element <ocxXML> is not closed .*\(line \d+\)$/);
   });
 });

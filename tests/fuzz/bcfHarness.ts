@@ -26,7 +26,6 @@ import {
   MAX_LABELS,
   MESSAGE_MAX_LENGTH,
 } from '../../api/contract/comments';
-import { STRING_MAX_LENGTH } from '../../api/contract/common';
 import { MUTATIONS } from './ocxMutations';
 import { type Rng, rngOf } from './prng';
 import { ZIP_MUTATIONS } from './zipMutations';
@@ -60,7 +59,8 @@ const STRUCTURE: Record<string, (files: Record<string, Uint8Array>, rng: Rng) =>
     const topic = Object.keys(files).find((n) => /^[^/]+\/markup\.bcf$/i.test(n));
     if (!topic) return;
     const dir = topic.slice(0, topic.indexOf('/') + 1);
-    const entries = Object.entries(files).filter(([n]) => n.startsWith(dir));
+    // the markup and viewpoints only: thousands of copies of the snapshots would make a 100 MB package
+    const entries = Object.entries(files).filter(([n]) => n.startsWith(dir) && !/\.(png|jpe?g)$/i.test(n));
     for (let i = rng.pick([100, 2000, 5001]); i > 0; i--) for (const [n, b] of entries) files[`t${i}-${n}`] = b;
   },
   /** Repeated children of a topic: comments, labels, assignees, viewpoints (thousands of each). */
@@ -153,14 +153,17 @@ export interface BcfResult {
   ms: number;
 }
 
+/** Longest user name of a comment (CommentUserSchema's userName). */
+const USER_NAME_MAX_LENGTH = 254;
+
 /** The first value of an imported comment past the bounds of the comment API, or undefined. */
 function unboundedIn(c: ImportedComment): string | undefined {
   if (c.message.length > MESSAGE_MAX_LENGTH) return `message of ${c.message.length} characters`;
   if (c.labels.length > MAX_LABELS) return `${c.labels.length} labels`;
   if (c.labels.some((l) => l.length > LABEL_MAX_LENGTH)) return 'a label too long';
   if (c.assignees.length > MAX_ASSIGNEES) return `${c.assignees.length} assignees`;
-  if (c.assignees.some((a) => a.length > STRING_MAX_LENGTH)) return 'an assignee name too long';
-  if (c.author.length > STRING_MAX_LENGTH) return `author of ${c.author.length} characters`;
+  if (c.assignees.some((a) => a.length > USER_NAME_MAX_LENGTH)) return 'an assignee name too long';
+  if (c.author.length > USER_NAME_MAX_LENGTH) return `author of ${c.author.length} characters`;
   if (c.attachments.length > MAX_ATTACHMENTS) return `${c.attachments.length} attachments on one comment`;
   for (const a of c.attachments) {
     if (a.fileName.length > FILE_NAME_MAX_LENGTH || /[/\\]/.test(a.fileName))
