@@ -35,9 +35,19 @@ function summary(
   const slowest = results.reduce((a, b) => (b.ms > a.ms ? b : a), results[0]);
   return [
     { suite, case: 'cases', value: results.length, unit: 'cases' },
-    ...classes.map((k) => ({ suite, case: `outcome ${k}`, value: results.filter((r) => r.kind === k).length, unit: 'cases' })),
+    ...classes.map((k) => ({
+      suite,
+      case: `outcome ${k}`,
+      value: results.filter((r) => r.kind === k).length,
+      unit: 'cases',
+    })),
     { suite, case: 'slowest case', value: slowest?.ms ?? 0, unit: 'ms' },
-    { suite, case: 'median case', value: [...results].sort((a, b) => a.ms - b.ms)[results.length >> 1]?.ms ?? 0, unit: 'ms' },
+    {
+      suite,
+      case: 'median case',
+      value: [...results].sort((a, b) => a.ms - b.ms)[results.length >> 1]?.ms ?? 0,
+      unit: 'ms',
+    },
   ];
 }
 
@@ -60,7 +70,8 @@ export async function fuzzSuite(): Promise<BenchRow[]> {
     memoryMb: 2048,
     onResult: (r) => {
       if (FINDINGS.includes(r.kind)) console.error(`fuzz finding: ${describeResult(r)}`);
-      if (++done % 500 === 0) console.error(`fuzz: ${done}/${ocxCases} OCX cases (${JSON.stringify(countByClass(ocx))})`);
+      if (++done % 500 === 0)
+        console.error(`fuzz: ${done}/${ocxCases} OCX cases (${JSON.stringify(countByClass(ocx))})`);
     },
   });
   const counts = countByClass(ocx);
@@ -71,8 +82,14 @@ export async function fuzzSuite(): Promise<BenchRow[]> {
     value: Math.max(0, ...ocx.map((r) => r.heapMb)),
     unit: 'MB',
   });
-  rows.push({ suite: 'fuzz ocx', case: 'largest input', value: Math.max(0, ...ocx.map((r) => r.bytes)) / 1e6, unit: 'MB' });
-  for (const r of [...ocx].sort((a, b) => b.ms - a.ms).slice(0, 3)) console.error(`fuzz slow: ${r.ms.toFixed(0)} ms ${describeResult(r)}`);
+  rows.push({
+    suite: 'fuzz ocx',
+    case: 'largest input',
+    value: Math.max(0, ...ocx.map((r) => r.bytes)) / 1e6,
+    unit: 'MB',
+  });
+  for (const r of [...ocx].sort((a, b) => b.ms - a.ms).slice(0, 3))
+    console.error(`fuzz slow: ${r.ms.toFixed(0)} ms ${describeResult(r)}`);
 
   const zipCases = num('FUZZ_ZIP_CASES', 1000);
   const zip = await runZipFuzz(
@@ -93,7 +110,12 @@ export async function fuzzSuite(): Promise<BenchRow[]> {
   });
   rows.push(...summary('fuzz bcf', bcf, ['imported', 'refused', ...BCF_FINDINGS]));
 
-  rows.push({ suite: 'fuzz', case: 'peak RSS (process and import thread)', value: process.resourceUsage().maxRSS / 1024, unit: 'MB' });
+  rows.push({
+    suite: 'fuzz',
+    case: 'peak RSS (process and import thread)',
+    value: process.resourceUsage().maxRSS / 1024,
+    unit: 'MB',
+  });
   rows.push({ suite: 'fuzz', case: 'wall time', value: (performance.now() - started) / 1000, unit: 's' });
   return rows;
 }

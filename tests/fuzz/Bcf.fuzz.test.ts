@@ -33,7 +33,8 @@ function files(dir: string): Record<string, number> {
   const out: Record<string, number> = {};
   for (const e of readdirSync(dir, { withFileTypes: true, recursive: true })) {
     const p = path.join(e.parentPath, e.name);
-    if (e.isFile() && !/\.(db|sqlite)(-wal|-shm|-journal)?$/.test(e.name)) out[path.relative(dir, p)] = statSync(p).size;
+    if (e.isFile() && !/\.(db|sqlite)(-wal|-shm|-journal)?$/.test(e.name))
+      out[path.relative(dir, p)] = statSync(p).size;
   }
   return out;
 }
@@ -54,9 +55,19 @@ describe('BCF import fuzz', () => {
   it('through the route: a refused package stores nothing, an accepted one exactly its topics', async () => {
     expect(results.length, 'the fuzz above ran first').toBe(CASES);
     const small = results.filter((r) => r.bytes < 4 << 20);
-    const chosen = [...small.filter((r) => r.kind === 'refused').slice(0, 10), ...small.filter((r) => r.kind === 'imported').slice(0, 5)];
+    const chosen = [
+      ...small.filter((r) => r.kind === 'refused').slice(0, 10),
+      ...small.filter((r) => r.kind === 'imported').slice(0, 5),
+    ];
     const count = async (table: 'comments' | 'comment_attachments') =>
-      Number((await t.app.ctx.db.selectFrom(table).select((e) => e.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+      Number(
+        (
+          await t.app.ctx.db
+            .selectFrom(table)
+            .select((e) => e.fn.countAll().as('n'))
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
     for (const r of chosen) {
       const before = files(t.config.dataDir);
       const [comments, attachments] = [await count('comments'), await count('comment_attachments')];

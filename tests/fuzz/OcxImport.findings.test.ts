@@ -34,7 +34,9 @@ describe('a start tag with 100,000 attributes (was quadratic)', () => {
     const doc = withVesselAttributes(`${many(100_000, (i) => `a${i}`)} a99999="again"`);
     const e = await run(doc).catch((x) => x);
     expect(e).toBeInstanceOf(OcxImportError);
-    expect(e.message).toMatch(/^Malformed XML: duplicate attribute a99999 in the start tag <ocx:Vessel> \(line \d+, column \d+\)$/);
+    expect(e.message).toMatch(
+      /^Malformed XML: duplicate attribute a99999 in the start tag <ocx:Vessel> \(line \d+, column \d+\)$/,
+    );
   });
 
   it('is refused naming a repeated namespaced attribute (same namespace, same local name)', async () => {

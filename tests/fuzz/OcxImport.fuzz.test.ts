@@ -51,7 +51,8 @@ function files(dir: string): Record<string, number> {
   const out: Record<string, number> = {};
   for (const e of readdirSync(dir, { withFileTypes: true, recursive: true })) {
     const p = path.join(e.parentPath, e.name);
-    if (e.isFile() && !/\.(db|sqlite)(-wal|-shm|-journal)?$/.test(e.name)) out[path.relative(dir, p)] = statSync(p).size;
+    if (e.isFile() && !/\.(db|sqlite)(-wal|-shm|-journal)?$/.test(e.name))
+      out[path.relative(dir, p)] = statSync(p).size;
   }
   return out;
 }

@@ -47,7 +47,8 @@ function files(dir: string): Record<string, number> {
   const out: Record<string, number> = {};
   for (const e of readdirSync(dir, { withFileTypes: true, recursive: true })) {
     const p = path.join(e.parentPath, e.name);
-    if (e.isFile() && !/\.(db|sqlite)(-wal|-shm|-journal)?$/.test(e.name)) out[path.relative(dir, p)] = statSync(p).size;
+    if (e.isFile() && !/\.(db|sqlite)(-wal|-shm|-journal)?$/.test(e.name))
+      out[path.relative(dir, p)] = statSync(p).size;
   }
   return out;
 }
@@ -66,7 +67,9 @@ describe('hostile archives through the upload route', () => {
   it('a refused archive is a 400 naming the reason and leaves no upload, revision or file', async () => {
     expect(results.length, 'the fuzz above ran first').toBe(CASES);
     // the bombs are left out: the server's cap (20 × the upload limit) is above what they unpack to
-    const refused = results.filter((r) => r.kind === 'refused' && r.bytes < 1 << 20 && r.ops[0] !== 'bomb').slice(0, 12);
+    const refused = results
+      .filter((r) => r.kind === 'refused' && r.bytes < 1 << 20 && r.ops[0] !== 'bomb')
+      .slice(0, 12);
     const extracted = results.filter((r) => r.kind === 'extracted' && r.bytes < 1 << 20).slice(0, 4);
     const revisions = () => t.app.ctx.db.selectFrom('revisions').select(['project_id', 'number', 'dir']).execute();
     for (const r of [...refused, ...extracted]) {

@@ -99,11 +99,17 @@ const STRUCTURE: Record<string, (files: Record<string, Uint8Array>, rng: Rng) =>
     if (!vp) return;
     const text = latin1(files[vp]);
     const n = rng.pick([1000, 250000]);
-    const comps = Array.from({ length: n }, (_, i) => `<Component IfcGuid="${i.toString(36).padStart(22, '0')}"/>`).join('');
+    const comps = Array.from(
+      { length: n },
+      (_, i) => `<Component IfcGuid="${i.toString(36).padStart(22, '0')}"/>`,
+    ).join('');
     files[vp] = bytesOf(
       text.includes('<Components>')
         ? text.replace('<Components>', `<Components><Selection>${comps}</Selection>`)
-        : text.replace(/<\/VisualizationInfo>/, `<Components><Selection>${comps}</Selection></Components></VisualizationInfo>`),
+        : text.replace(
+            /<\/VisualizationInfo>/,
+            `<Components><Selection>${comps}</Selection></Components></VisualizationInfo>`,
+          ),
     );
   },
 };

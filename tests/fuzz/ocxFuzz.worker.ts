@@ -34,8 +34,10 @@ export function modelProblem(r: ImportResult): string | undefined {
   for (const m of r.meshes) {
     if (m.object < 0 || m.object >= r.objects.length) return `mesh of object ${m.object} outside the object table`;
     const vertices = m.positions.length / 3;
-    for (const v of m.positions) if (!Number.isFinite(v) || Math.abs(v) > 1e12) return `mesh of ${r.objects[m.object].id}: coordinate ${v}`;
-    for (const i of m.indices) if (i >= vertices) return `mesh of ${r.objects[m.object].id}: index ${i} past ${vertices} vertices`;
+    for (const v of m.positions)
+      if (!Number.isFinite(v) || Math.abs(v) > 1e12) return `mesh of ${r.objects[m.object].id}: coordinate ${v}`;
+    for (const i of m.indices)
+      if (i >= vertices) return `mesh of ${r.objects[m.object].id}: index ${i} past ${vertices} vertices`;
   }
   if (r.meshes.length && !r.info.bounds.every(Number.isFinite)) return `bounds ${r.info.bounds.join(' ')}`;
   return undefined;

@@ -115,7 +115,28 @@ const DOCTYPES = [
   '<!DOCTYPE>',
 ];
 /** Fragments that break markup where they land. */
-const MARKUP = ['<', '>', '</', '/>', '<!--', '-->', ']]>', '<![CDATA[', '<?pi x?>', '<?xml version="1.0"?>', '"', "'", '=', '<:a>', '<1a>', '</ocx:Nothing>', '<a b="1" b="2"/>', '\r', '\t', '\u000c'];
+const MARKUP = [
+  '<',
+  '>',
+  '</',
+  '/>',
+  '<!--',
+  '-->',
+  ']]>',
+  '<![CDATA[',
+  '<?pi x?>',
+  '<?xml version="1.0"?>',
+  '"',
+  "'",
+  '=',
+  '<:a>',
+  '<1a>',
+  '</ocx:Nothing>',
+  '<a b="1" b="2"/>',
+  '\r',
+  '\t',
+  '\u000c',
+];
 
 /** What a mutated case is made of. */
 export interface MutationLimits {
@@ -125,7 +146,8 @@ export interface MutationLimits {
 
 type Mutation = (doc: string, rng: Rng, limits: MutationLimits) => string;
 
-const splice = (doc: string, at: number, cut: number, insert: string) => doc.slice(0, at) + insert + doc.slice(at + cut);
+const splice = (doc: string, at: number, cut: number, insert: string) =>
+  doc.slice(0, at) + insert + doc.slice(at + cut);
 /** A random element, or undefined for a document without any. */
 function someSpan(doc: string, rng: Rng): Span | undefined {
   const spans = spansOf(doc);
@@ -145,7 +167,10 @@ export const MUTATIONS: Record<string, Mutation> = {
     const s = someSpan(doc, rng);
     if (!s) return doc;
     const text = doc.slice(s.start, s.end);
-    const copies = Math.max(1, Math.min(rng.pick([1, 2, 10, 1000, 100000]), Math.floor(limits.maxGrowBytes / text.length)));
+    const copies = Math.max(
+      1,
+      Math.min(rng.pick([1, 2, 10, 1000, 100000]), Math.floor(limits.maxGrowBytes / text.length)),
+    );
     return splice(doc, s.end, 0, text.repeat(copies));
   },
   swap(doc, rng) {
@@ -200,12 +225,18 @@ export const MUTATIONS: Record<string, Mutation> = {
     const grown = repeatTo(unit, sizeOf(rng, limits)).trimEnd();
     return splice(doc, (m.index ?? 0) + 2, m[1].length, grown);
   },
-  /** Elements nested thousands deep (balanced or never closed) inside a random element. */
+  /**
+   * Elements nested up to 200,000 deep (balanced or never closed) inside a random element. Deeper is only
+   * slower, not different: nested part elements cost about 0.25 ms each (each is a part with a warning).
+   */
   deepNesting(doc, rng, limits) {
     const s = someSpan(doc, rng);
     if (!s) return doc;
     const name = rng.chance(0.5) ? s.name : rng.pick(['ocx:Panel', 'ocx:Plate', 'x', 'ocx:NURBSSurface']);
-    const depth = Math.min(rng.pick([100, 1000, 10000, 100000, 1000000]), Math.floor(limits.maxGrowBytes / (2 * name.length + 5)));
+    const depth = Math.min(
+      rng.pick([100, 1000, 10000, 100000, 200000]),
+      Math.floor(limits.maxGrowBytes / (2 * name.length + 5)),
+    );
     const closed = rng.chance(0.6);
     return splice(doc, s.openEnd, 0, `<${name}>`.repeat(depth) + (closed ? `</${name}>`.repeat(depth) : ''));
   },
@@ -249,7 +280,7 @@ export const MUTATIONS: Record<string, Mutation> = {
   entity(doc, rng) {
     if (rng.chance(0.4)) {
       const root = doc.search(/<[A-Za-z_]/);
-      return splice(doc, root < 0 ? 0 : root, 0, `${rng.pick(DOCTYPES)}\n`);
+      return splice(doc, Math.max(0, root), 0, `${rng.pick(DOCTYPES)}\n`);
     }
     const s = someSpan(doc, rng);
     if (!s) return doc;
@@ -273,9 +304,10 @@ export const MUTATIONS: Record<string, Mutation> = {
   },
   /** The namespace changed or a prefix left undeclared. */
   namespace(doc, rng) {
-    if (rng.chance(0.5)) return doc.replace(/xmlns:ocx="[^"]*"/, rng.pick(['xmlns:ocx=""', 'xmlns:ocx="urn:other"', 'xmlns:oc="x"', '']));
+    if (rng.chance(0.5))
+      return doc.replace(/xmlns:ocx="[^"]*"/, rng.pick(['xmlns:ocx=""', 'xmlns:ocx="urn:other"', 'xmlns:oc="x"', '']));
     const s = someSpan(doc, rng);
-    if (!s || !s.name.includes(':')) return doc;
+    if (!s?.name.includes(':')) return doc;
     return splice(doc, s.start + 1, s.name.indexOf(':'), rng.pick(['zz', '', 'xml', 'xmlns']));
   },
   garbage(doc, rng) {
@@ -300,7 +332,11 @@ export interface OcxCase {
 /**
  * The case of `seed` on one of `bases` (name → bytes): 1 to 3 mutations drawn uniformly, applied in order.
  */
-export function ocxCase(seed: number, bases: readonly { name: string; bytes: Uint8Array }[], limits: MutationLimits): OcxCase {
+export function ocxCase(
+  seed: number,
+  bases: readonly { name: string; bytes: Uint8Array }[],
+  limits: MutationLimits,
+): OcxCase {
   const rng = rngOf(seed);
   const base = rng.pick(bases);
   let doc = Buffer.from(base.bytes).toString('latin1');
@@ -308,8 +344,14 @@ export function ocxCase(seed: number, bases: readonly { name: string; bytes: Uin
   const count = rng.pick([1, 1, 1, 2, 3]);
   for (let i = 0; i < count; i++) {
     const name = rng.pick(MUTATION_NAMES);
-    ops.push(name);
-    doc = MUTATIONS[name](doc, rng, limits);
+    try {
+      doc = MUTATIONS[name](doc, rng, limits);
+      ops.push(name);
+    } catch (e) {
+      // a pattern of this file overflowing the regexp stack on a megabyte value: the mutation is left out
+      if (!(e instanceof RangeError)) throw e;
+      ops.push(`${name} (left out)`);
+    }
   }
   return { seed, base: base.name, ops, bytes: Buffer.from(doc, 'latin1') };
 }

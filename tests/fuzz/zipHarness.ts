@@ -69,7 +69,10 @@ export async function runZipFuzz(
       const out = await Promise.race([
         extractSingleOcxFromZip(zip, outDir, maxBytes),
         new Promise<never>((_, reject) => {
-          timer = setTimeout(() => reject(Object.assign(new Error(`no end after ${hangMs} ms`), { name: 'Hang' })), hangMs);
+          timer = setTimeout(
+            () => reject(Object.assign(new Error(`no end after ${hangMs} ms`), { name: 'Hang' })),
+            hangMs,
+          );
         }),
       ]);
       const inside = path.dirname(path.resolve(out)) === outDir;
@@ -86,13 +89,22 @@ export async function runZipFuzz(
     } finally {
       clearTimeout(timer);
     }
-    const stray = (await filesUnder(root)).filter((f) => !f.startsWith(path.join('a', 'b', 'out')) && f !== path.join('a', 'b', 'upload.zip'));
+    const stray = (await filesUnder(root)).filter(
+      (f) => !f.startsWith(path.join('a', 'b', 'out')) && f !== path.join('a', 'b', 'upload.zip'),
+    );
     if (stray.length) {
       kind = 'escaped';
       message = `files outside the extraction directory: ${stray.join(', ')}`;
     }
     await rm(root, { recursive: true, force: true });
-    const r = { seed, ops: c.ops, bytes: c.bytes.length, kind, message: message.slice(0, 500), ms: performance.now() - started };
+    const r = {
+      seed,
+      ops: c.ops,
+      bytes: c.bytes.length,
+      kind,
+      message: message.slice(0, 500),
+      ms: performance.now() - started,
+    };
     results.push(r);
     onResult?.(r);
   }

@@ -75,7 +75,8 @@ export const ZIP_MUTATIONS: Record<string, ZipMutation> = {
   /** The encryption and data-descriptor flags set on entries that have neither. */
   flags: (zip, rng) =>
     patched(zip, (dv) => {
-      for (const h of headers(zip, LOCAL)) dv.setUint16(h + 6, dv.getUint16(h + 6, true) | rng.pick([1, 8, 9, 0x41, 0x800]), true);
+      for (const h of headers(zip, LOCAL))
+        dv.setUint16(h + 6, dv.getUint16(h + 6, true) | rng.pick([1, 8, 9, 0x41, 0x800]), true);
     }),
   /** A name length or extra-field length past the end. */
   lengths: (zip, rng) =>
