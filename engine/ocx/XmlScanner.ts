@@ -358,12 +358,7 @@ export class XmlScanner extends XmlTextScanner {
       count++;
       j++;
       if (this.duplicateAttribute(an, count))
-        this.fail(
-            `duplicate attribute ${an.q} in the start tag <${name.q}>`,
-            vs - 2 - an.q.length,
-            this.tln,
-            this.tls,
-          );
+        this.fail(`duplicate attribute ${an.q} in the start tag <${name.q}>`, vs - 2 - an.q.length, this.tln, this.tls);
     }
     this.line = this.tln;
     this.lineStart = this.tls;
