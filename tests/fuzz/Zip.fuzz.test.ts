@@ -15,11 +15,11 @@ import { OCX_SAMPLES } from './ocxHarness';
 import { describeZip, runZipFuzz, ZIP_FINDINGS, type ZipResult } from './zipHarness';
 import { zipCase } from './zipMutations';
 
-const CASES = 150;
+const CASES = 100;
 const SOURCES = {
   ocx: readFileSync(path.join(OCX_SAMPLES, 'NAPA-OCX_M1.3docx')),
   bombBytes: 8 << 20,
-  maxEntries: 20000,
+  maxEntries: 5000,
 };
 /** The extraction cap in the direct cases: the bombs unpack to 8 times this. */
 const CAP = 1 << 20;

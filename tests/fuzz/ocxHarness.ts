@@ -82,8 +82,8 @@ const MAX_MESSAGE = 600;
 /** Why a refusal's message is unclear, or undefined when it is clear. */
 export function unclearReason(message: string): string | undefined {
   if (message.length > MAX_MESSAGE) return `message of ${message.length} characters`;
-  // 'undefined entity &x;' is a clear message; a bare undefined is a value the code never had
-  if (/\bundefined\b(?! entity)|\[object |\bNaN\b(?!")/.test(message))
+  // 'undefined entity &undefined;' is a clear message; a bare undefined is a value the code never had
+  if (/(?<!&)\bundefined\b(?! entity)|\[object |\bNaN\b(?!")/.test(message))
     return 'message shows undefined, NaN or an object';
   if (!/\(line \d+(, column \d+)?\)/.test(message) && !WHOLE_FILE.test(message)) return 'message names no line';
   return undefined;
