@@ -105,7 +105,7 @@ export async function fuzzSuite(): Promise<BenchRow[]> {
 
   const bcfCases = num('FUZZ_BCF_CASES', 500);
   const model = await importOcxFile(path.join(OCX_SAMPLES, 'NAPA-OCX_M1.3docx'));
-  const bcf = runBcfFuzz(seeds(from, bcfCases), loadBcfBases(), objectIndex(model.objects), (r) => {
+  const bcf = runBcfFuzz(seeds(from, bcfCases), loadBcfBases(), objectIndex(model.objects), 8 << 20, (r) => {
     if (BCF_FINDINGS.includes(r.kind)) console.error(`fuzz finding: ${describeBcf(r)}`);
   });
   rows.push(...summary('fuzz bcf', bcf, ['imported', 'refused', ...BCF_FINDINGS]));

@@ -8,7 +8,7 @@
 import { readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import * as v from 'valibot';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { UploadResponseSchema } from '../../api/contract';
 import { bearer, makeApp, multipartFile, signUp, type TestApp } from '../api/helpers';
 import {
@@ -95,7 +95,11 @@ describe('fuzzed uploads through the server', () => {
         expect(final.status, describeResult(r)).toBe(4);
         expect(final.message).toContain(`Failed to add project FUZZ: ${r.message.slice(0, 40)}`);
         expect(rowsAfter, describeResult(r)).toEqual(rowsBefore);
-        expect(files(t.config.dataDir), describeResult(r)).toEqual(before);
+        // the failed status is published before the upload and scratch files are removed: wait for that state
+        await vi.waitFor(() => expect(files(t.config.dataDir), describeResult(r)).toEqual(before), {
+          timeout: 60_000,
+          interval: 50,
+        });
       } else {
         expect(final.status, `${describeResult(r)}: ${final.message}`).not.toBe(4);
         expect(rowsAfter.length, describeResult(r)).toBe(rowsBefore.length + 1);

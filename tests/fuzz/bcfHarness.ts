@@ -45,26 +45,28 @@ const latin1 = (b: Uint8Array) => Buffer.from(b).toString('latin1');
 const bytesOf = (s: string) => Buffer.from(s, 'latin1');
 
 /** Changes to a package's entries (name → bytes), in place. */
-const STRUCTURE: Record<string, (files: Record<string, Uint8Array>, rng: Rng) => void> = {
+const STRUCTURE: Record<string, (files: Record<string, Uint8Array>, rng: Rng, maxGrowBytes: number) => void> = {
   /** One XML entry mutated like an OCX document. */
-  xml(files, rng) {
+  xml(files, rng, maxGrowBytes) {
     const names = Object.keys(files).filter((n) => /\.(bcf|bcfv|version|bcfp)$/i.test(n));
     if (!names.length) return;
     const name = rng.pick(names);
     const op = rng.pick(Object.keys(MUTATIONS));
-    files[name] = bytesOf(MUTATIONS[op](latin1(files[name]), rng, { maxGrowBytes: 1 << 20 }));
+    files[name] = bytesOf(MUTATIONS[op](latin1(files[name]), rng, { maxGrowBytes }));
   },
   /** A topic folder copied hundreds or thousands of times (past the topic limit too). */
-  manyTopics(files, rng) {
+  manyTopics(files, rng, maxGrowBytes) {
     const topic = Object.keys(files).find((n) => /^[^/]+\/markup\.bcf$/i.test(n));
     if (!topic) return;
     const dir = topic.slice(0, topic.indexOf('/') + 1);
     // the markup and viewpoints only: thousands of copies of the snapshots would make a 100 MB package
     const entries = Object.entries(files).filter(([n]) => n.startsWith(dir) && !/\.(png|jpe?g)$/i.test(n));
-    for (let i = rng.pick([100, 2000, 5001]); i > 0; i--) for (const [n, b] of entries) files[`t${i}-${n}`] = b;
+    // 5001 passes the topic limit; 2000 topics (seconds to read) only when the case may grow by megabytes
+    const count = rng.pick(maxGrowBytes >= 1 << 20 ? [100, 2000, 5001] : [100, 5001]);
+    for (let i = count; i > 0; i--) for (const [n, b] of entries) files[`t${i}-${n}`] = b;
   },
   /** Repeated children of a topic: comments, labels, assignees, viewpoints (thousands of each). */
-  repeated(files, rng) {
+  repeated(files, rng, maxGrowBytes) {
     const markup = Object.keys(files).find((n) => /markup\.bcf$/i.test(n));
     if (!markup) return;
     const text = latin1(files[markup]);
@@ -80,8 +82,8 @@ const STRUCTURE: Record<string, (files: Record<string, Uint8Array>, rng: Rng) =>
     ]);
     const at = text.search(/<\/(\w+:)?Topic>|<\/(\w+:)?Markup>/);
     if (at < 0) return;
-    // at most about 8 MB of repeats: enough past every bound, small enough to build quickly
-    const times = Math.max(1, Math.min(n, Math.floor(8e6 / child.length)));
+    // at most maxGrowBytes of repeats (past every bound in the bench; CI keeps them small)
+    const times = Math.max(1, Math.min(n, Math.floor(maxGrowBytes / child.length)));
     files[markup] = bytesOf(text.slice(0, at) + child.repeat(times) + text.slice(at));
   },
   /** Entries renamed to leave the package or to be absurd. */
@@ -94,11 +96,11 @@ const STRUCTURE: Record<string, (files: Record<string, Uint8Array>, rng: Rng) =>
     delete files[name];
   },
   /** A viewpoint selecting hundreds of thousands of components. */
-  manyComponents(files, rng) {
+  manyComponents(files, rng, maxGrowBytes) {
     const vp = Object.keys(files).find((n) => n.endsWith('.bcfv'));
     if (!vp) return;
     const text = latin1(files[vp]);
-    const n = rng.pick([1000, 250000]);
+    const n = Math.min(rng.pick([1000, 250000]), Math.floor(maxGrowBytes / 40));
     const comps = Array.from(
       { length: n },
       (_, i) => `<Component IfcGuid="${i.toString(36).padStart(22, '0')}"/>`,
@@ -122,8 +124,15 @@ export interface BcfCase {
   bytes: Uint8Array;
 }
 
-/** The case of `seed`: one or two structure or XML changes, then maybe damage to the archive. */
-export function bcfCase(seed: number, bases: readonly { name: string; bytes: Uint8Array }[]): BcfCase {
+/**
+ * The case of `seed`: one or two structure or XML changes (each adding at most about `maxGrowBytes`), then
+ * maybe damage to the archive.
+ */
+export function bcfCase(
+  seed: number,
+  bases: readonly { name: string; bytes: Uint8Array }[],
+  maxGrowBytes: number,
+): BcfCase {
   const rng = rngOf(seed);
   const base = rng.pick(bases);
   const files = unzipSync(base.bytes) as Record<string, Uint8Array>;
@@ -131,7 +140,7 @@ export function bcfCase(seed: number, bases: readonly { name: string; bytes: Uin
   for (let k = rng.pick([1, 1, 2]); k > 0; k--) {
     const op = rng.pick(Object.keys(STRUCTURE));
     ops.push(op);
-    STRUCTURE[op](files, rng);
+    STRUCTURE[op](files, rng, maxGrowBytes);
   }
   const zippable: Zippable = {};
   for (const [n, b] of Object.entries(files)) zippable[n] = [b, { level: rng.pick([0, 6] as const) }];
@@ -194,11 +203,12 @@ export function runBcfFuzz(
   seeds: readonly number[],
   bases: readonly { name: string; bytes: Uint8Array }[],
   index: ObjectIndex,
+  maxGrowBytes: number,
   onResult?: (r: BcfResult) => void,
 ): BcfResult[] {
   const results: BcfResult[] = [];
   for (const seed of seeds) {
-    const c = bcfCase(seed, bases);
+    const c = bcfCase(seed, bases, maxGrowBytes);
     const started = performance.now();
     let kind: BcfClass;
     let message: string;
