@@ -24,6 +24,8 @@
  *   load    — simulated users (sign-in, model list, opening a model, sections, quantities, comments with
  *             attachments, conversions) against one server process and a two-process cluster on PostgreSQL:
  *             throughput, p50/p95/p99, errors, lost writes (bench/load/loadSuite.ts; BENCH_USERS, BENCH_SECONDS).
+ *   fuzz    — OCX importer, zip and BCF upload fuzz: outcomes by class, slowest case, peak memory
+ *             (bench/fuzz/fuzzSuite.ts; FUZZ_CASES, FUZZ_ZIP_CASES, FUZZ_BCF_CASES, FUZZ_SEED).
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
@@ -106,6 +108,7 @@ export const SUITES: Record<string, Suite> = {
   properties: async () => (await import('./viewer/propertiesSuite')).propertiesSuite(),
   cad: async () => (await import('./cad/cadSuite')).cadSuite(),
   load: async () => (await import('./load/loadSuite')).loadSuite(),
+  fuzz: async () => (await import('./fuzz/fuzzSuite')).fuzzSuite(),
 };
 /** Suites run when none is named (viewer takes minutes: name it). */
 const DEFAULT_SUITES = ['package', 'ocx'];

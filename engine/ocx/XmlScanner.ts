@@ -23,6 +23,9 @@
 import { NamespaceScope, NameTable, type QName } from './xmlNames';
 import { at, XmlTextScanner } from './XmlTextScanner';
 
+/** Attributes of one tag checked for duplicates by a scan; more go through a set. */
+const LINEAR_ATTRIBUTES = 16;
+
 export type { XmlScanHandler, XmlScanOptions } from './XmlTextScanner';
 
 /**
@@ -37,6 +40,8 @@ export class XmlScanner extends XmlTextScanner {
   uri = '';
   /** Attributes of the current tag (namespace declarations left out). */
   attrCount = 0;
+  /** The attribute names of a tag with more than LINEAR_ATTRIBUTES, for the duplicate check. */
+  private seenAttributes: Set<string> | null = null;
   // attributes of the tag being read (grown by push when a tag has more than 64)
   private readonly aName: QName[] = new Array<QName>(64).fill({
     q: '',
@@ -56,6 +61,8 @@ export class XmlScanner extends XmlTextScanner {
   private started = false;
   /** An unfinished token waits for a '>' (no use scanning again before one arrives). */
   private needGt = false;
+  /** Pieces read while an unfinished tag waits for its '>' (needGt), not yet joined to the buffer. */
+  private held: string[] = [];
   private readonly names = new NameTable();
 
   /** Open elements. */
@@ -96,7 +103,16 @@ export class XmlScanner extends XmlTextScanner {
     }
     const gt = text.indexOf('>');
     if (gt < 0 && this.needGt) {
-      this.rebase([this.buf.slice(p), text].join(''), p);
+      // an unfinished tag waits for a '>': the pieces are kept and joined once it comes (joining each
+      // piece onto the buffer would copy a long tag once per piece, quadratic in its length)
+      this.held.push(text);
+      return;
+    }
+    if (this.held.length) {
+      this.held.push(text);
+      text = this.held.join('');
+      this.held = [];
+      this.write(text);
       return;
     }
     if (gt >= 0 && gt < 4096) {
@@ -126,6 +142,10 @@ export class XmlScanner extends XmlTextScanner {
 
   /** The input is complete: scans what was held back. A token left unfinished is reported by close(); `line` is then the last line. */
   end(): void {
+    if (this.held.length) {
+      this.rebase(this.buf.slice(this.pos) + this.held.join(''), this.pos);
+      this.held = [];
+    }
     this.run(true);
     if (this.pos < this.buf.length) this.advanceLines(this.buf, this.pos, this.buf.length);
   }
@@ -337,20 +357,30 @@ export class XmlScanner extends XmlTextScanner {
       }
       count++;
       j++;
-      for (let k = 0; k < count - 1; k++)
-        if (this.aName[k].q === an.q)
-          this.fail(
-            `duplicate attribute ${an.q} in the start tag <${name.q}>`,
-            vs - 2 - an.q.length,
-            this.tln,
-            this.tls,
-          );
+      if (this.duplicateAttribute(an, count))
+        this.fail(`duplicate attribute ${an.q} in the start tag <${name.q}>`, vs - 2 - an.q.length, this.tln, this.tls);
     }
     this.line = this.tln;
     this.lineStart = this.tls;
     this.openElement(s, name, count, j - 1);
     if (empty) this.closeElement();
     return j;
+  }
+
+  /**
+   * Whether attribute `count - 1` (`an`) repeats an earlier name of the tag: a scan for the usual few
+   * attributes, a set past LINEAR_ATTRIBUTES so that a tag with 10⁵ attributes is not checked in quadratic time.
+   */
+  private duplicateAttribute(an: QName, count: number): boolean {
+    if (count <= LINEAR_ATTRIBUTES) {
+      for (let k = 0; k < count - 1; k++) if (this.aName[k].q === an.q) return true;
+      return false;
+    }
+    if (count === LINEAR_ATTRIBUTES + 1) this.seenAttributes = new Set(this.aName.slice(0, count - 1).map((q) => q.q));
+    const seen = this.seenAttributes as Set<string>;
+    if (seen.has(an.q)) return true;
+    seen.add(an.q);
+    return false;
   }
 
   /** Namespace declarations, resolution and checks of a complete start tag, then handler.start. */

@@ -73,6 +73,8 @@ const NORMAL = -1,
 const UNKNOWN = -2;
 /** A cut element up to this size waits in the buffer for its end tag (fast path); a larger one is scanned tag by tag. */
 const FAST_LIMIT = 8 << 20;
+/** An unfinished construct this long (bytes) makes push() hold chunks without '>' instead of scanning again. */
+const HOLD_FROM_BYTES = 64 * 1024;
 
 /** What a splitter does with an element: cut it out and hand it over ('keep'), cut it out and drop it ('drop'), or scan on into it (null). */
 export type CutAction = 'keep' | 'drop' | null;
@@ -155,8 +157,39 @@ export class PartSplitter {
     return c.root && c.vessel ? (c as PartContext) : null;
   }
 
+  /**
+   * Chunks held while a long unfinished construct waits for its '>' (every construct ends with one):
+   * appending each to the buffer and scanning again would be quadratic in the construct's length.
+   */
+  private held: Uint8Array[] = [];
+  private heldBytes = 0;
+
   /** Takes the next chunk; returns the items it completes. */
   push(chunk: Uint8Array): SplitItem[] {
+    if (this.buf.length - this.pos + this.heldBytes >= HOLD_FROM_BYTES && chunk.indexOf(GT) < 0) {
+      this.held.push(copyOf(chunk, 0, chunk.length));
+      this.heldBytes += chunk.length;
+      return [];
+    }
+    return this.pushNow(this.takeHeld(chunk));
+  }
+
+  /** `chunk` after the held chunks, as one (itself when none is held). */
+  private takeHeld(chunk: Uint8Array): Uint8Array {
+    if (!this.held.length) return chunk;
+    const b = newBytes(this.heldBytes + chunk.length);
+    let o = 0;
+    for (const h of this.held) {
+      b.set(h, o);
+      o += h.length;
+    }
+    b.set(chunk, o);
+    this.held = [];
+    this.heldBytes = 0;
+    return b;
+  }
+
+  private pushNow(chunk: Uint8Array): SplitItem[] {
     const out: SplitItem[] = [];
     const pos = this.pos;
     this.advanceBuf(pos);
@@ -178,7 +211,7 @@ export class PartSplitter {
 
   /** Ends the stream: what is left (an unclosed cut included) is handed to the reader as text. */
   end(): SplitItem[] {
-    const out: SplitItem[] = [];
+    const out: SplitItem[] = this.held.length ? this.pushNow(this.takeHeld(new Uint8Array(0))) : [];
     if (this.cut) {
       for (const p of this.cut.pieces) out.push({ kind: 'text', bytes: p });
       this.cut = null;

@@ -114,13 +114,21 @@ export class NamespaceScope {
   /** Attribute names[0, count): prefixes bound, no two with the same local name and namespace. @returns null or the problem. */
   checkAttributes(names: QName[], count: number): string | null {
     const uris: string[] = [];
+    // a tag with many attributes is checked through a set (a scan per attribute would be quadratic)
+    const seen = count > 16 ? new Set<string>() : null;
     for (let k = 0; k < count; k++) {
       const an = names[k];
       const u = an.prefix === '' ? '' : this.resolve(an.prefix);
       if (u === undefined) return `unbound namespace prefix ${JSON.stringify(an.prefix)} of the attribute ${an.q}`;
       uris.push(u);
-      for (let m = 0; m < k; m++)
-        if (u !== '' && uris[m] === u && names[m].local === an.local) return `duplicate attribute {${u}}${an.local}`;
+      if (u === '') continue;
+      if (seen) {
+        const key = `${u}\u0000${an.local}`;
+        if (seen.has(key)) return `duplicate attribute {${u}}${an.local}`;
+        seen.add(key);
+      } else
+        for (let m = 0; m < k; m++)
+          if (uris[m] === u && names[m].local === an.local) return `duplicate attribute {${u}}${an.local}`;
     }
     return null;
   }

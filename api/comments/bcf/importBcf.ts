@@ -13,7 +13,10 @@ import {
   COMMENT_STATES,
   type CommentState,
   type CommentType,
+  FILE_NAME_MAX_LENGTH,
   LABEL_MAX_LENGTH,
+  MAX_ASSIGNEES,
+  MAX_ATTACHMENTS,
   MAX_LABELS,
   MESSAGE_MAX_LENGTH,
 } from '../../contract/comments';
@@ -99,6 +102,23 @@ function timeOf(s: string | undefined, fallback: string): string {
 
 const clip = (s: string) => s.slice(0, MESSAGE_MAX_LENGTH);
 
+/** Longest user name (e-mail) a comment may carry: CommentUserSchema's bound. */
+const USER_NAME_MAX_LENGTH = 254;
+
+/** An author's user name, lower case; 'unknown' when missing or longer than a user name may be. */
+function userOf(s: string | undefined, warnings: string[]): string {
+  const u = s?.trim().toLowerCase() || 'unknown';
+  if (u.length <= USER_NAME_MAX_LENGTH) return u;
+  warnings.push(`An author name of ${u.length} characters was read as unknown`);
+  return 'unknown';
+}
+
+/** An attachment's file name from a package path: its last part, at most FILE_NAME_MAX_LENGTH characters. */
+function fileNameOf(p: string): string {
+  const base = p.split(/[/\\]/).pop() || 'viewpoint';
+  return base.slice(-FILE_NAME_MAX_LENGTH);
+}
+
 /** The thread message of a Title and a Description (lossless for what exportBcf writes). */
 function messageOf(title: string | undefined, description: string | undefined): string {
   const t = title?.trim() ?? '';
@@ -135,7 +155,12 @@ export function importBcf(bytes: Uint8Array, index: ObjectIndex): ImportedPackag
   const warnings: string[] = [];
   const unmatched = new Set<string>();
   const versionDoc = text('bcf.version');
-  const version = versionDoc ? (attr(child(parseXml(versionDoc), 'Version'), 'VersionId') ?? '') : '';
+  let version = '';
+  try {
+    version = versionDoc ? (attr(child(parseXml(versionDoc), 'Version'), 'VersionId') ?? '') : '';
+  } catch {
+    warnings.push('bcf.version is not readable XML and was ignored');
+  }
   if (version && !version.startsWith('2.') && !version.startsWith('3.'))
     warnings.push(`BCF version ${version} is read as 3.0`);
   const markups = Object.keys(files).filter((n) => /^[^/]+\/markup\.bcf$/i.test(n));
@@ -181,7 +206,7 @@ export function importBcf(bytes: Uint8Array, index: ObjectIndex): ImportedPackag
       if (sFile && !snap) warnings.push(`${dir}${sFile} is missing from the package`);
       if (!snap && !vText) continue;
       attachments.set(guid, {
-        fileName: snap ? (sFile ?? 'snapshot.png') : (vFile ?? 'viewpoint.bcfv'),
+        fileName: fileNameOf(snap ? (sFile ?? 'snapshot.png') : (vFile ?? 'viewpoint.bcfv')),
         bytes: snap ?? new TextEncoder().encode(vText),
         view,
       });
@@ -199,7 +224,7 @@ export function importBcf(bytes: Uint8Array, index: ObjectIndex): ImportedPackag
       const to = change ? COMMENT_STATES.find((k) => COMMENT_STATE_LABELS[k] === change[2]) : undefined;
       return {
         type: change ? 'StateChangeMessage' : 'Reply',
-        author: (textOf((c as XmlNode).Author) ?? 'unknown').trim().toLowerCase(),
+        author: userOf(textOf((c as XmlNode).Author), warnings),
         timeStamp: date,
         lastModificationTime: timeOf(modified, date),
         hasModifications: modified !== undefined,
@@ -221,18 +246,29 @@ export function importBcf(bytes: Uint8Array, index: ObjectIndex): ImportedPackag
     const created = timeOf(textOf(topic.CreationDate), now);
     const assigned = children(topic, 'AssignedTo')
       .map((a) => textOf(a)?.trim().toLowerCase() ?? '')
-      .filter((a) => a !== '');
+      .filter((a) => a !== '')
+      .filter((a) => {
+        if (a.length <= USER_NAME_MAX_LENGTH) return true;
+        warnings.push(`${name}: an assignee name of ${a.length} characters was left out`);
+        return false;
+      });
+    const assignees = [...new Set(assigned)];
+    if (assignees.length > MAX_ASSIGNEES)
+      warnings.push(`${name}: ${assignees.length} assignees; the first ${MAX_ASSIGNEES} are kept`);
+    const own = [...attachments.entries()].filter(([g]) => !used.has(g)).map(([, a]) => a);
+    if (own.length > MAX_ATTACHMENTS)
+      warnings.push(`${name}: ${own.length} viewpoints on the topic; the first ${MAX_ATTACHMENTS} are kept`);
     threads.push({
       type: 'Thread',
-      author: (textOf(topic.CreationAuthor) ?? 'unknown').trim().toLowerCase(),
+      author: userOf(textOf(topic.CreationAuthor), warnings),
       timeStamp: created,
       lastModificationTime: timeOf(textOf(topic.ModifiedDate), created),
       hasModifications: false,
       message: messageOf(textOf(topic.Title), textOf(topic.Description)),
       state: stateOf(attr(topic, 'TopicStatus'), warnings),
       labels: [...new Set(labels)].slice(0, MAX_LABELS),
-      assignees: [...new Set(assigned)],
-      attachments: [...attachments.entries()].filter(([g]) => !used.has(g)).map(([, a]) => a),
+      assignees: assignees.slice(0, MAX_ASSIGNEES),
+      attachments: own.slice(0, MAX_ATTACHMENTS),
       replies,
     });
   }

@@ -1,0 +1,78 @@
+/**
+ * Regressions found by the OCX importer fuzz (tests/fuzz/OcxImport.fuzz.test.ts), each with its minimal
+ * reproducer inline. A start tag with 10⁵ attributes was checked for duplicate names pairwise (5·10⁹
+ * comparisons, in the scanner and again in the namespace check): a 1.5 MB file held the import for minutes.
+ * A start tag longer than a chunk was joined to the buffer again with every chunk, in the scanner and in the
+ * pre-pass's splitter (which also scanned it again): quadratic in the tag's length over the chunk size.
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { importOcx, OcxImportError } from '../../engine/ocx/index';
+import { OCX_SAMPLES } from './ocxHarness';
+
+const M1 = readFileSync(path.join(OCX_SAMPLES, 'NAPA-OCX_M1.3docx'), 'utf8');
+
+async function* chunks(text: string, size = 65536): AsyncGenerator<string> {
+  for (let i = 0; i < text.length; i += size) yield text.slice(i, i + size);
+}
+const run = (text: string) => importOcx(chunks(text), { reopen: () => chunks(text) });
+
+/** M1 with `attrs` added to its Vessel's start tag. */
+const withVesselAttributes = (attrs: string) => M1.replace('<ocx:Vessel ', `<ocx:Vessel${attrs} `);
+const many = (n: number, name: (i: number) => string) =>
+  Array.from({ length: n }, (_, i) => ` ${name(i)}="${i}"`).join('');
+
+describe('a start tag with 100,000 attributes (was quadratic)', () => {
+  it('imports as without them when the names differ', async () => {
+    const plain = await run(M1);
+    const r = await run(withVesselAttributes(many(100_000, (i) => `a${i}`)));
+    expect(r.objects.map((o) => o.id)).toEqual(plain.objects.map((o) => o.id));
+  });
+
+  it('is refused naming the repeated attribute and its line, also after 100,000 others', async () => {
+    const doc = withVesselAttributes(`${many(100_000, (i) => `a${i}`)} a99999="again"`);
+    const e = await run(doc).catch((x) => x);
+    expect(e).toBeInstanceOf(OcxImportError);
+    expect(e.message).toMatch(
+      /^Malformed XML: duplicate attribute a99999 in the start tag <ocx:Vessel> \(line \d+, column \d+\)$/,
+    );
+  });
+
+  it('is refused naming a repeated namespaced attribute (same namespace, same local name)', async () => {
+    const doc = withVesselAttributes(`${many(100_000, (i) => `ocx:a${i}`)} ocx:a3="again"`);
+    const e = await run(doc).catch((x) => x);
+    expect(e).toBeInstanceOf(OcxImportError);
+    expect(e.message).toMatch(/duplicate attribute ocx:a3 in the start tag <ocx:Vessel> \(line \d+, column \d+\)$/);
+  });
+
+  it('a few attributes are still checked by the short scan: a duplicate among 3 is refused', async () => {
+    const e = await run(withVesselAttributes(' b="1" c="2" b="3"')).catch((x) => x);
+    expect(e).toBeInstanceOf(OcxImportError);
+    expect(e.message).toMatch(/duplicate attribute b in the start tag <ocx:Vessel>/);
+  });
+});
+
+describe('a start tag of megabytes fed in small chunks (was quadratic in the chunk count)', () => {
+  /** M1 with a 4 MB attribute value on its Vessel, in 256-byte pieces. */
+  const doc = withVesselAttributes(` note="${'1 2 3 '.repeat(700_000)}"`);
+  async function* pieces(): AsyncGenerator<string> {
+    for (let i = 0; i < doc.length; i += 256) yield doc.slice(i, i + 256);
+  }
+
+  it('imports in one pass and in two passes as the plain file does', async () => {
+    const plain = (await run(M1)).objects.map((o) => o.id);
+    expect((await importOcx(pieces())).objects.map((o) => o.id)).toEqual(plain);
+    expect((await importOcx(pieces(), { reopen: pieces })).objects.map((o) => o.id)).toEqual(plain);
+  });
+
+  it('a document cut inside that tag is still refused as truncated', async () => {
+    const cut = doc.slice(0, doc.indexOf('<ocx:Vessel') + 3_000_000);
+    async function* cutPieces(): AsyncGenerator<string> {
+      for (let i = 0; i < cut.length; i += 256) yield cut.slice(i, i + 256);
+    }
+    const e = await importOcx(cutPieces(), { reopen: cutPieces }).catch((x) => x);
+    expect(e).toBeInstanceOf(OcxImportError);
+    expect(e.message).toMatch(/^The document is truncated: element <ocxXML> is not closed .*\(line \d+\)$/);
+  });
+});
