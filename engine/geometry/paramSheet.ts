@@ -9,7 +9,7 @@
  */
 import polygonClipping, { type Polygon, type Ring } from 'polygon-clipping';
 import { hypot3 } from './curves';
-import { clipRingToBox, signedArea2d, triangulateGrid } from './region2d';
+import { clipRingToBox, holesInside, signedArea2d, triangulateGrid } from './region2d';
 import { boundaryRings, weld } from './surfaceMesh';
 import type { Sheet } from './thicken';
 
@@ -83,13 +83,14 @@ function sample(s: ParamSurface, tolMm: number): Sampled {
     }
   const at = (i: number, j: number) => 3 * (i * (nv + 1) + j);
   const d = (a: number, b: number) => hypot3(xyz[a] - xyz[b], xyz[a + 1] - xyz[b + 1], xyz[a + 2] - xyz[b + 2]);
-  const lu: number[] = [],
-    lv: number[] = [];
+  // typed arrays: their numeric sort needs no comparator calls
+  const lu = new Float64Array(nu * nv),
+    lv = new Float64Array(nu * nv);
   let kappa = 0;
   for (let i = 0; i < nu; i++)
     for (let j = 0; j < nv; j++) {
-      lu.push(d(at(i, j), at(i + 1, j)));
-      lv.push(d(at(i, j), at(i, j + 1)));
+      lu[i * nv + j] = d(at(i, j), at(i + 1, j));
+      lv[i * nv + j] = d(at(i, j), at(i, j + 1));
     }
   // curvature from the turn of consecutive sample chords along both directions
   const turn = (a: number, b: number, c: number) => {
@@ -107,13 +108,16 @@ function sample(s: ParamSurface, tolMm: number): Sampled {
   };
   // the larger of the two directions' curvatures per sample; the 90th percentile over the samples (a
   // pole or a degenerate edge of the parametrisation would otherwise set it)
-  const ks: number[] = [];
+  const ks = new Float64Array((nu - 1) * (nv - 1));
   for (let i = 1; i < nu; i++)
     for (let j = 1; j < nv; j++)
-      ks.push(Math.max(turn(at(i - 1, j), at(i, j), at(i + 1, j)), turn(at(i, j - 1), at(i, j), at(i, j + 1))));
-  ks.sort((a, b) => a - b);
+      ks[(i - 1) * (nv - 1) + j - 1] = Math.max(
+        turn(at(i - 1, j), at(i, j), at(i + 1, j)),
+        turn(at(i, j - 1), at(i, j), at(i, j + 1)),
+      );
+  ks.sort();
   kappa = ks.length ? ks[Math.floor(0.9 * (ks.length - 1))] : 0;
-  const med = (a: number[]) => a.sort((x, y) => x - y)[a.length >> 1] || 0;
+  const med = (a: Float64Array) => a.sort()[a.length >> 1] || 0;
   const su = (med(lu) * nu) / (s.u1 - s.u0) || 1,
     sv = (med(lv) * nv) / (s.v1 - s.v0) || 1;
   let periodicU = true,
@@ -225,6 +229,17 @@ function invert(g: Sampled, p: ArrayLike<number>, uv: Float64Array, guess: boole
   return d;
 }
 
+/** Scratch columns of rayHit's Newton system. */
+const RA = new Float64Array(3),
+  RB = new Float64Array(3),
+  RC = new Float64Array(3),
+  RF = new Float64Array(3);
+
+/** Determinant of the 3×3 matrix with columns x, y, z. */
+function det3(x: Float64Array, y: Float64Array, z: Float64Array): number {
+  return x[0] * (y[1] * z[2] - y[2] * z[1]) - y[0] * (x[1] * z[2] - x[2] * z[1]) + z[0] * (x[1] * y[2] - x[2] * y[1]);
+}
+
 /**
  * Where the line through p along `axis` meets the surface, by Newton on S(u, v) − t·axis = p from the
  * (u, v) in uv (the closest point); writes the hit into uv and returns true, or false (uv unchanged)
@@ -232,9 +247,9 @@ function invert(g: Sampled, p: ArrayLike<number>, uv: Float64Array, guess: boole
  */
 function rayHit(g: Sampled, p: ArrayLike<number>, axis: ArrayLike<number>, uv: Float64Array): boolean {
   const { s } = g;
-  const q = new Float64Array(3),
-    qu = new Float64Array(3),
-    qv = new Float64Array(3);
+  const q = Q,
+    qu = QU,
+    qv = QV;
   let u = uv[0],
     v = uv[1];
   s.eval(u, v, q);
@@ -256,14 +271,20 @@ function rayHit(g: Sampled, p: ArrayLike<number>, axis: ArrayLike<number>, uv: F
     s.eval(u + ue, v, qu);
     s.eval(u, v + ve, qv);
     // columns: dS/du, dS/dv, −axis; solve J·d = −f by Cramer's rule
-    const a = [(qu[0] - q[0]) / ue, (qu[1] - q[1]) / ue, (qu[2] - q[2]) / ue];
-    const b = [(qv[0] - q[0]) / ve, (qv[1] - q[1]) / ve, (qv[2] - q[2]) / ve];
-    const c = [-axis[0], -axis[1], -axis[2]];
-    const det3 = (x: number[], y: number[], z: number[]) =>
-      x[0] * (y[1] * z[2] - y[2] * z[1]) - y[0] * (x[1] * z[2] - x[2] * z[1]) + z[0] * (x[1] * y[2] - x[2] * y[1]);
+    const a = RA,
+      b = RB,
+      c = RC,
+      f = RF;
+    for (let k = 0; k < 3; k++) {
+      a[k] = (qu[k] - q[k]) / ue;
+      b[k] = (qv[k] - q[k]) / ve;
+      c[k] = -axis[k];
+    }
     const D = det3(a, b, c);
     if (!(Math.abs(D) > 1e-12)) return false;
-    const f = [-f0, -f1, -f2];
+    f[0] = -f0;
+    f[1] = -f1;
+    f[2] = -f2;
     const du = det3(f, b, c) / D,
       dv = det3(a, f, c) / D,
       dt = det3(a, b, f) / D;
@@ -329,8 +350,11 @@ function toPlane(g: Sampled, loop3: number[], tolMm: number, axis?: ArrayLike<nu
     pv = (g.s.v1 - g.s.v0) * g.sv;
   let px = NaN,
     py = NaN;
+  const p = new Float64Array(3);
   for (let i = 0; i < loop.length; i += 3) {
-    const p = [loop[i], loop[i + 1], loop[i + 2]];
+    p[0] = loop[i];
+    p[1] = loop[i + 1];
+    p[2] = loop[i + 2];
     let d = invert(g, p, uv, guess);
     if (guess && d > tolMm) d = invert(g, p, uv, false); // the previous point misled it
     if (axis && d > 1e-3 && rayHit(g, p, axis, uv)) d = 0;
@@ -360,6 +384,13 @@ function toPlane(g: Sampled, loop3: number[], tolMm: number, axis?: ArrayLike<nu
 const ring = (r: number[]): Ring => {
   const out: Ring = [];
   for (let i = 0; i + 1 < r.length; i += 2) out.push([r[i], r[i + 1]]);
+  return out;
+};
+
+/** A ring (xy pairs) closed as polygon-clipping writes its output: the first point repeated at the end. */
+const closedRing = (r: number[]): Ring => {
+  const out = ring(r);
+  if (out.length) out.push([out[0][0], out[0][1]]);
   return out;
 };
 
@@ -505,20 +536,28 @@ export function paramSheet(
     return null;
   }
   const uncut: number[][] = [];
-  for (let k = 0; k < cut.length; k++) {
+  const holeRings = cut.map((c) => {
     // a hole near the seam may be written a period away from the region
-    const c = cut[k];
     let cx = 0;
     for (let i = 0; i < c.xy.length; i += 2) cx += c.xy[i];
     cx /= c.xy.length / 2;
     const shift = g.periodicU && (cx < x0 || cx > x0 + P) ? -Math.floor((cx - x0) / P) * P : 0;
-    const r = shift ? c.xy.map((v, i) => (i % 2 ? v : v + shift)) : c.xy;
-    try {
-      region = polygonClipping.difference(region, [ring(r)]);
-    } catch {
-      uncut.push(cutFrom[k]);
+    return shift ? c.xy.map((v, i) => (i % 2 ? v : v + shift)) : c.xy;
+  });
+  const single = region.length === 1 && region[0].length === 1 ? region[0][0] : null;
+  const singleOuter = single && holeRings.length ? single.slice(0, -1).flat() : null;
+  if (single && singleOuter && holesInside(singleOuter, holeRings)) {
+    // the common case, holes strictly inside one hole-free region and apart from each other: they are
+    // the region's holes as they are (the polygon boolean per hole was most of the meshing time)
+    region = [[single, ...holeRings.map(closedRing)]];
+  } else
+    for (let k = 0; k < holeRings.length; k++) {
+      try {
+        region = polygonClipping.difference(region, [ring(holeRings[k])]);
+      } catch {
+        uncut.push(cutFrom[k]);
+      }
     }
-  }
   if (!region.length) return null;
   // cells small enough that the chord of a cell departs from the surface by at most chordMm
   let xMin = Infinity,

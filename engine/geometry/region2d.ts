@@ -164,9 +164,9 @@ export function triangulateRegion(outer: number[], holes: number[][], steinerSpa
 /**
  * True when every hole lies strictly inside the outer ring (its first vertex inside, no edge crossing
  * the outer ring) and the holes' bounding boxes are pairwise disjoint: then outer − ∪ holes is the
- * polygon with those holes as they are.
+ * polygon with those holes as they are. Rings are flat xy pairs (not closed), any orientation.
  */
-function holesInside(outer: number[], holes: number[][]): boolean {
+export function holesInside(outer: number[], holes: number[][]): boolean {
   const boxes = holes.map(bbox);
   for (let i = 0; i < holes.length; i++)
     for (let j = i + 1; j < holes.length; j++) {
