@@ -5,13 +5,14 @@
  * another user's.
  */
 import type { AddressInfo } from 'node:net';
-import { io as connect, type Socket } from 'socket.io-client';
+import type { Socket } from 'socket.io-client';
 import type { Server } from 'socket.io';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { UserNotificationSchema } from '../../api/contract';
 import { attachRealtime, type JoinReply } from '../../api/realtime';
 import { bearer, grantProjects, login, makeApp, signUp, type TestApp, uploadSample } from './helpers';
 import * as v from 'valibot';
+import { openSocket } from '../support/realtimeClient';
 
 let t: TestApp;
 let url: string;
@@ -31,20 +32,7 @@ afterAll(async () => {
   await t.close();
 });
 
-function open(token: string): Promise<Socket> {
-  return new Promise((resolve, reject) => {
-    const s = connect(url, {
-      path: '/api/socket.io',
-      transports: ['websocket'],
-      upgrade: false,
-      auth: { token },
-      reconnection: false,
-    });
-    sockets.push(s);
-    s.on('connect', () => resolve(s));
-    s.on('connect_error', reject);
-  });
-}
+const open = (token: string): Promise<Socket> => openSocket(url, { token }, sockets);
 
 const join = async (s: Socket, room: string) => (await s.timeout(2000).emitWithAck('join', room)) as JoinReply;
 

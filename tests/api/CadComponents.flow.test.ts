@@ -12,7 +12,7 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { io as connect, type Socket } from 'socket.io-client';
+import type { Socket } from 'socket.io-client';
 import * as v from 'valibot';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -41,6 +41,7 @@ import {
   type TestApp,
   uploadFile,
 } from './helpers';
+import { openSocket } from '../support/realtimeClient';
 
 const NAME = 'CADFLOW';
 /** The pump's box as made: 400 × 300 × 200 mm centred at (1000, 2000, 3000). */
@@ -92,13 +93,7 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-function openSocket(token: string): Promise<Socket> {
-  return new Promise((resolve, reject) => {
-    const s = connect(url, { path: '/api/socket.io', transports: ['websocket'], auth: { token }, reconnection: false });
-    s.on('connect', () => resolve(s));
-    s.on('connect_error', reject);
-  });
-}
+const openClient = (token: string): Promise<Socket> => openSocket(url, { token });
 const join = (s: Socket, room: string) =>
   new Promise<JoinReply>((resolve) => s.emit('join', room, (r: JoinReply) => resolve(r)));
 
@@ -147,11 +142,11 @@ describe('CAD components: pause, upload, resume', () => {
     await mkdir(cadDir, { recursive: true });
     await writeFile(path.join(cadDir, 'old-valve.stl'), boxStl([10, 10, 10], [0, 0, 0]));
     conversionId = await startPaused();
-    watcher = await openSocket(reader);
+    watcher = await openClient(reader);
     watcher.on(CAD_FILES_EVENT, (e: unknown) => seen.push(v.parse(CadFilesStateSchema, e)));
     watcher.on('progress', (e: unknown) => progress.push(v.parse(ProgressEventSchema, e)));
     expect(await join(watcher, conversionId)).toMatchObject({ ok: true });
-    const stranger = await openSocket(outsider);
+    const stranger = await openClient(outsider);
     expect(await join(stranger, conversionId)).toMatchObject({ ok: false });
     stranger.close();
 

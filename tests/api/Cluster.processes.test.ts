@@ -12,7 +12,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { io as connect, type Socket } from 'socket.io-client';
+import type { Socket } from 'socket.io-client';
 import pg from 'pg';
 import * as v from 'valibot';
 import { afterAll, describe, expect, inject, it } from 'vitest';
@@ -33,6 +33,7 @@ import { type JoinReply, REALTIME_APPLICATION_NAME } from '../../api/realtime';
 import { writeCadShip } from '../support/cadShip';
 import { ROOT, type ServerProcess, startServerProcess } from '../support/serverProcess';
 import { bearer, multipartFile, SAMPLES } from './helpers';
+import { openSocket } from '../support/realtimeClient';
 
 const pgUrl = inject('pgUrl') as string | undefined;
 const COMMENTS = '/api/keelson-static/comments';
@@ -91,20 +92,7 @@ async function signIn(base: string, email: string): Promise<string> {
   return r.token;
 }
 
-function open(base: string, token: string): Promise<Socket> {
-  return new Promise((resolve, reject) => {
-    const s = connect(base, {
-      path: '/api/socket.io',
-      transports: ['websocket'],
-      upgrade: false,
-      auth: { token },
-      reconnection: false,
-    });
-    sockets.push(s);
-    s.on('connect', () => resolve(s));
-    s.on('connect_error', reject);
-  });
-}
+const open = (base: string, token: string): Promise<Socket> => openSocket(base, { token }, sockets);
 
 async function join(s: Socket, room: string): Promise<void> {
   const ack = (await s.emitWithAck('join', room)) as JoinReply;

@@ -4,7 +4,7 @@
  * what GET /all answers afterwards. A room of a project the user may not see cannot be joined.
  */
 import type { AddressInfo } from 'node:net';
-import { io as connect, type Socket } from 'socket.io-client';
+import type { Socket } from 'socket.io-client';
 import * as v from 'valibot';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -16,6 +16,7 @@ import {
 } from '../../api/contract';
 import type { JoinReply } from '../../api/realtime';
 import { BASE, type CommentsWorld, commentsWorld, EMAILS, place, type Who } from './commentsSetup';
+import { openSocket } from '../support/realtimeClient';
 
 let w: CommentsWorld;
 let url: string;
@@ -31,20 +32,7 @@ afterAll(async () => {
   await w?.t.close();
 });
 
-function open(who: Who): Promise<Socket> {
-  return new Promise((resolve, reject) => {
-    const s = connect(url, {
-      path: '/api/socket.io',
-      transports: ['websocket'],
-      upgrade: false,
-      auth: { token: w.token[who] },
-      reconnection: false,
-    });
-    sockets.push(s);
-    s.on('connect', () => resolve(s));
-    s.on('connect_error', reject);
-  });
-}
+const open = (who: Who): Promise<Socket> => openSocket(url, { token: w.token[who] }, sockets);
 
 async function http(who: Who, method: string, path: string, body?: unknown): Promise<unknown> {
   const r = await fetch(`${url}${path}`, {

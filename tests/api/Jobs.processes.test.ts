@@ -9,7 +9,6 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -21,6 +20,7 @@ import { inProcessRunner } from '../../api/conversion/runners';
 import { writeShipOcx } from '../../tools/generator/generateShip';
 import { pgDatabaseFor } from '../support/pgSetup';
 import { signUp } from './helpers';
+import { freePort } from '../support/serverProcess';
 
 const onPostgres = Boolean(inject('pgUrl'));
 const ROOT = path.resolve(__dirname, '../..');
@@ -29,17 +29,6 @@ const SHIP_PARTS = 1500;
 const SECRET = 'test-secret-0123456789';
 /** JOB_TIMEOUT_SEC of every instance: how long a silent holder lives. */
 const TIMEOUT_SEC = 5;
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const a = s.address();
-      s.close(() => (a && typeof a === 'object' ? resolve(a.port) : reject(new Error('no port'))));
-    });
-  });
-}
 
 async function until(check: () => Promise<boolean> | boolean): Promise<void> {
   while (!(await check())) await new Promise((r) => setTimeout(r, 50));

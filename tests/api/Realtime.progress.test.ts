@@ -7,11 +7,12 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { io as connect, type Socket } from 'socket.io-client';
+import type { Socket } from 'socket.io-client';
 import * as v from 'valibot';
 import { ProgressEventSchema, type ProgressEvent } from '../../api/contract';
 import { attachRealtime } from '../../api/realtime';
 import { SAMPLES, bearer, makeApp, multipartFile, signUp, type TestApp } from './helpers';
+import { openSocket } from '../support/realtimeClient';
 
 let t: TestApp;
 let url: string;
@@ -28,22 +29,7 @@ afterAll(async () => {
   await t.close();
 });
 
-function open(auth: Record<string, string>): Promise<Socket> {
-  return new Promise((resolve, reject) => {
-    const s = connect(url, {
-      path: '/api/socket.io',
-      transports: ['websocket'],
-      upgrade: false,
-      auth,
-      reconnection: false,
-    });
-    s.on('connect', () => resolve(s));
-    s.on('connect_error', (e) => {
-      s.close();
-      reject(e);
-    });
-  });
-}
+const open = (auth: Record<string, string>): Promise<Socket> => openSocket(url, auth);
 
 describe('realtime progress', () => {
   it('refuses a connection without a valid token', async () => {

@@ -4,10 +4,11 @@
  */
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'socket.io';
-import { io as connect, type Socket } from 'socket.io-client';
+import type { Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { attachRealtime, notifyUser, type JoinReply } from '../../api/realtime';
 import { makeApp, signUp, type TestApp } from './helpers';
+import { openSocket } from '../support/realtimeClient';
 
 let t: TestApp;
 let io: Server;
@@ -27,20 +28,7 @@ afterAll(async () => {
   await t.close();
 });
 
-function open(): Promise<Socket> {
-  return new Promise((resolve, reject) => {
-    const s = connect(url, {
-      path: '/api/socket.io',
-      transports: ['websocket'],
-      upgrade: false,
-      auth: { token },
-      reconnection: false,
-    });
-    sockets.push(s);
-    s.on('connect', () => resolve(s));
-    s.on('connect_error', reject);
-  });
-}
+const open = (): Promise<Socket> => openSocket(url, { token }, sockets);
 
 /** Sends 'join' and resolves with the acknowledgement and any 'error' event that came with it. */
 async function join(s: Socket, room: unknown): Promise<{ ack: JoinReply; errors: unknown[] }> {

@@ -5,10 +5,10 @@
  */
 import { execFile, execFileSync, spawnSync } from 'node:child_process';
 import { chownSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { pgBinary } from '../../api/db/pgBinaries';
+import { freePort } from './serverProcess';
 
 /** A running cluster: `url` reaches its maintenance database as superuser `postgres` (trust auth). */
 export interface PgCluster {
@@ -20,18 +20,6 @@ export interface PgCluster {
    */
   restart(): Promise<void>;
   stop(): void;
-}
-
-/** A free TCP port on 127.0.0.1. */
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const a = s.address();
-      s.close(() => (a && typeof a === 'object' ? resolve(a.port) : reject(new Error('no port'))));
-    });
-  });
 }
 
 /** uid/gid of the `postgres` user when this process is root, else none (run as ourselves). */

@@ -5,9 +5,9 @@
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, statSync, readdirSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { freePort } from '../../support/serverProcess';
 
 export const repoRoot = path.resolve(import.meta.dirname, '../../..');
 export const samplesDir = path.resolve(repoRoot, '../shared/models/ocx');
@@ -49,17 +49,6 @@ export function ensureUiBuilt(): void {
   if (existsSync(index) && statSync(index).mtimeMs > Math.max(...sources)) return;
   const r = spawnSync('npx', ['vite', 'build', '--logLevel', 'warn'], { cwd: repoRoot, stdio: 'inherit' });
   if (r.status !== 0) throw new Error('vite build failed');
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.listen(0, '127.0.0.1', () => {
-      const port = (srv.address() as { port: number }).port;
-      srv.close(() => resolve(port));
-    });
-    srv.on('error', reject);
-  });
 }
 
 /** Starts the server with `env` overrides; resolves once GET /api/config answers. */
