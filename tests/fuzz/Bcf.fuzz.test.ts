@@ -4,13 +4,12 @@
  * bounds or be refused with a BcfError; a share goes through the import route, where a refused package is a
  * 400 that stores no comment, attachment row or file, and an accepted one stores exactly its topics.
  */
-import { readdirSync, statSync } from 'node:fs';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { objectIndex } from '../../api/comments/bcf/viewpoint';
 import { loadRevision } from '../../api/projects/loadRevision';
 import { bearer, makeApp, multipartFile, signUp, type TestApp, uploadSample } from '../api/helpers';
 import { BCF_FINDINGS, type BcfResult, bcfCase, describeBcf, loadBcfBases, runBcfFuzz } from './bcfHarness';
+import { dataFiles } from '../support/serverClient';
 
 const CASES = 60;
 /** Growth of one change in CI (the bench: 8 MB). */
@@ -29,17 +28,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await t?.close();
 });
-
-/** Every file under `dir` (relative path → size), leaving out the database's own files. */
-function files(dir: string): Record<string, number> {
-  const out: Record<string, number> = {};
-  for (const e of readdirSync(dir, { withFileTypes: true, recursive: true })) {
-    const p = path.join(e.parentPath, e.name);
-    if (e.isFile() && !/\.(db|sqlite)(-wal|-shm|-journal)?$/.test(e.name))
-      out[path.relative(dir, p)] = statSync(p).size;
-  }
-  return out;
-}
 
 describe('BCF import fuzz', () => {
   it(`${CASES} mutated packages each import within the comment bounds or are refused with a BcfError`, async () => {
@@ -72,7 +60,7 @@ describe('BCF import fuzz', () => {
         ).n,
       );
     for (const r of chosen) {
-      const before = files(t.config.dataDir);
+      const before = dataFiles(t.config.dataDir);
       const [comments, attachments] = [await count('comments'), await count('comment_attachments')];
       const { payload, headers } = multipartFile('fuzz.bcf', Buffer.from(bcfCase(r.seed, bases, GROW).bytes));
       const res = await t.app.inject({
@@ -86,7 +74,7 @@ describe('BCF import fuzz', () => {
         expect(res.json().message).toBe(r.message.replace(/^\w+: /, ''));
         expect(await count('comments'), describeBcf(r)).toBe(comments);
         expect(await count('comment_attachments'), describeBcf(r)).toBe(attachments);
-        expect(files(t.config.dataDir), describeBcf(r)).toEqual(before);
+        expect(dataFiles(t.config.dataDir), describeBcf(r)).toEqual(before);
       } else {
         expect(res.statusCode, `${describeBcf(r)}: ${res.body.slice(0, 300)}`).toBe(200);
         expect(res.json().threadIds.length).toBe(res.json().topics);

@@ -5,8 +5,6 @@
  * through the real upload route, where a refused file must leave no revision row and no file behind.
  * A failing seed is printed with its base, mutations and read mode; `npm run bench -- fuzz` runs ≥ 10,000.
  */
-import { readdirSync, statSync } from 'node:fs';
-import path from 'node:path';
 import * as v from 'valibot';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { UploadResponseSchema } from '../../api/contract';
@@ -21,6 +19,7 @@ import {
   SMALL_BASES,
 } from './ocxHarness';
 import { ocxCase } from './ocxMutations';
+import { dataFiles } from '../support/serverClient';
 
 const CASES = 1000;
 /** Inputs grow by at most 256 KiB in CI (the bench goes to 16 MB): most cases stay small and quick. */
@@ -47,17 +46,6 @@ describe('OCX importer fuzz', () => {
   }, 900_000);
 });
 
-/** Every file under `dir` (relative path → size), leaving out the database's own files. */
-function files(dir: string): Record<string, number> {
-  const out: Record<string, number> = {};
-  for (const e of readdirSync(dir, { withFileTypes: true, recursive: true })) {
-    const p = path.join(e.parentPath, e.name);
-    if (e.isFile() && !/\.(db|sqlite)(-wal|-shm|-journal)?$/.test(e.name))
-      out[path.relative(dir, p)] = statSync(p).size;
-  }
-  return out;
-}
-
 describe('fuzzed uploads through the server', () => {
   let t: TestApp;
   let admin: string;
@@ -79,7 +67,7 @@ describe('fuzzed uploads through the server', () => {
     const revisions = () => t.app.ctx.db.selectFrom('revisions').select(['project_id', 'number', 'dir']).execute();
     for (const r of chosen) {
       const c = ocxCase(r.seed, bases, LIMITS);
-      const before = files(t.config.dataDir);
+      const before = dataFiles(t.config.dataDir);
       const rowsBefore = await revisions();
       const { payload, headers } = multipartFile('fuzz.3docx', Buffer.from(c.bytes));
       const up = await t.app.inject({
@@ -96,7 +84,7 @@ describe('fuzzed uploads through the server', () => {
         expect(final.message).toContain(`Failed to add project FUZZ: ${r.message.slice(0, 40)}`);
         expect(rowsAfter, describeResult(r)).toEqual(rowsBefore);
         // the failed status is published before the upload and scratch files are removed: wait for that state
-        await vi.waitFor(() => expect(files(t.config.dataDir), describeResult(r)).toEqual(before), {
+        await vi.waitFor(() => expect(dataFiles(t.config.dataDir), describeResult(r)).toEqual(before), {
           timeout: 60_000,
           interval: 50,
         });

@@ -5,7 +5,7 @@
  * ZipArchiveError leaving nothing behind; a share goes through the upload route, where a refused archive is a
  * 400 with the reason and leaves no upload, revision or file. `npm run bench -- fuzz` runs more.
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import * as v from 'valibot';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,6 +14,7 @@ import { bearer, makeApp, multipartFile, signUp, type TestApp } from '../api/hel
 import { OCX_SAMPLES } from './ocxHarness';
 import { describeZip, runZipFuzz, ZIP_FINDINGS, type ZipResult } from './zipHarness';
 import { zipCase } from './zipMutations';
+import { dataFiles } from '../support/serverClient';
 
 const CASES = 100;
 const SOURCES = {
@@ -42,17 +43,6 @@ describe('zip upload fuzz', () => {
   }, 600_000);
 });
 
-/** Every file under `dir` (relative path → size), leaving out the database's own files. */
-function files(dir: string): Record<string, number> {
-  const out: Record<string, number> = {};
-  for (const e of readdirSync(dir, { withFileTypes: true, recursive: true })) {
-    const p = path.join(e.parentPath, e.name);
-    if (e.isFile() && !/\.(db|sqlite)(-wal|-shm|-journal)?$/.test(e.name))
-      out[path.relative(dir, p)] = statSync(p).size;
-  }
-  return out;
-}
-
 describe('hostile archives through the upload route', () => {
   let t: TestApp;
   let admin: string;
@@ -73,7 +63,7 @@ describe('hostile archives through the upload route', () => {
     const extracted = results.filter((r) => r.kind === 'extracted' && r.bytes < 1 << 20).slice(0, 4);
     const revisions = () => t.app.ctx.db.selectFrom('revisions').select(['project_id', 'number', 'dir']).execute();
     for (const r of [...refused, ...extracted]) {
-      const before = files(t.config.dataDir);
+      const before = dataFiles(t.config.dataDir);
       const rowsBefore = await revisions();
       const { payload, headers } = multipartFile('fuzz.zip', Buffer.from(zipCase(r.seed, SOURCES).bytes));
       const up = await t.app.inject({
@@ -86,7 +76,7 @@ describe('hostile archives through the upload route', () => {
         expect(r.kind, describeZip(r)).toBe('refused');
         expect(up.json().message, describeZip(r)).toBe(r.message.replace(/^ZipArchiveError: /, ''));
         expect(await revisions()).toEqual(rowsBefore);
-        expect(files(t.config.dataDir), describeZip(r)).toEqual(before);
+        expect(dataFiles(t.config.dataDir), describeZip(r)).toEqual(before);
       } else {
         expect(up.statusCode, `${describeZip(r)}: ${up.body}`).toBe(200);
         expect(r.kind, describeZip(r)).toBe('extracted');
@@ -94,7 +84,7 @@ describe('hostile archives through the upload route', () => {
         // an extracted entry may still be a damaged document: then the conversion fails and stores nothing
         if (final.status === 4) {
           expect(await revisions(), `${describeZip(r)}: ${final.message}`).toEqual(rowsBefore);
-          expect(files(t.config.dataDir), describeZip(r)).toEqual(before);
+          expect(dataFiles(t.config.dataDir), describeZip(r)).toEqual(before);
         } else expect((await revisions()).length, describeZip(r)).toBe(rowsBefore.length + 1);
       }
     }

@@ -2,7 +2,7 @@
  * A small HTTP client for tests that drive a real server process (tests/browser/support/keelsonServer.ts)
  * through its public API: sign-up, upload, conversion status, comments and the data directory's leftovers.
  */
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 
 /** One reply: status and parsed JSON body (null when the body is not JSON). */
@@ -110,4 +110,18 @@ export function leftovers(dataDir: string): { uploads: string[]; projects: Recor
   const projects: Record<string, string[]> = {};
   for (const p of list(path.join(dataDir, 'projects'))) projects[p] = list(path.join(dataDir, 'projects', p));
   return { uploads: list(path.join(dataDir, 'uploads')), projects };
+}
+
+/**
+ * Every file under a data directory `dir` (relative path → size in bytes), leaving out the database's own
+ * files: what a refused request must leave as it found.
+ */
+export function dataFiles(dir: string): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const e of readdirSync(dir, { withFileTypes: true, recursive: true })) {
+    const p = path.join(e.parentPath, e.name);
+    if (e.isFile() && !/\.(db|sqlite)(-wal|-shm|-journal)?$/.test(e.name))
+      out[path.relative(dir, p)] = statSync(p).size;
+  }
+  return out;
 }
