@@ -634,6 +634,16 @@ export class ConversionManager {
     await a.executing;
   }
 
+  /** The row of conversion `id`; none when it is gone or the database does not answer. */
+  private rowOrNone(id: string) {
+    return this.db
+      .selectFrom('conversions')
+      .selectAll()
+      .where('id', '=', id)
+      .executeTakeFirst()
+      .catch(() => undefined);
+  }
+
   /** This process no longer holds `a` (cancelled elsewhere, or reaped): stop it without writing its row. */
   private async lose(a: Active): Promise<void> {
     if (this.active.get(a.projectName) !== a) return;
@@ -641,12 +651,7 @@ export class ConversionManager {
     this.ended.set(a.id, Date.now());
     if (a.pending) clearTimeout(a.pending);
     a.lost = true;
-    const row = await this.db
-      .selectFrom('conversions')
-      .selectAll()
-      .where('id', '=', a.id)
-      .executeTakeFirst()
-      .catch(() => undefined);
+    const row = await this.rowOrNone(a.id);
     // Unfinished: another process retries it with the same input.
     a.keepInput = row?.finished_at === null;
     a.abort.abort();
@@ -988,12 +993,7 @@ export class ConversionManager {
       this.settle(a, e);
       return;
     }
-    const row = await this.db
-      .selectFrom('conversions')
-      .selectAll()
-      .where('id', '=', a.id)
-      .executeTakeFirst()
-      .catch(() => undefined);
+    const row = await this.rowOrNone(a.id);
     this.settle(a, row ? this.rowToEvent(row) : this.event(a));
   }
 }
