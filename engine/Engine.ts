@@ -47,6 +47,7 @@ import type { Vec3 } from './interaction/cameraMath';
 import { isBoxValid, type Box3Tuple } from './model/types';
 import { createStateUniforms, type ObjectStateUniforms } from './scene/chunkMaterial';
 import { FrameLoop } from './scene/FrameLoop';
+import type { OcclusionGl } from './render/chunkOcclusion';
 import { LOD_BUILD_MS_PER_FRAME, ModelScene } from './scene/ModelScene';
 import type { PaintGroup, PaintStyle } from './scene/objectPaint';
 import { describeSceneTree, SCENE_NODE_IDS, sceneNodeObjects, sectionOfNodeId } from './scene/sceneGraph';
@@ -73,6 +74,8 @@ export interface EngineRenderer {
   info?: { render: { calls: number; triangles: number }; autoReset?: boolean };
   /** Local clipping (per-material planes) switch; set on by the engine. */
   localClippingEnabled?: boolean;
+  /** The WebGL context (THREE.WebGLRenderer): a WebGL2 one enables occlusion culling of chunks. */
+  getContext?(): unknown;
 }
 
 /** Dependencies that tests replace; the worker uses the defaults. */
@@ -83,6 +86,12 @@ export interface EngineDeps {
   now?: () => number;
   /** Canvas for label textures (default: OffscreenCanvas when available). */
   canvas?: CanvasFactory;
+}
+
+/** The renderer's context when it is WebGL2 (occlusion queries), else null (Node stand-ins, WebGL1). */
+function occlusionContext(renderer: EngineRenderer | null): OcclusionGl | null {
+  const gl = renderer?.getContext?.();
+  return typeof WebGL2RenderingContext !== 'undefined' && gl instanceof WebGL2RenderingContext ? gl : null;
 }
 
 /** Background colour of the 3D canvas (light, engineering look). */
@@ -686,11 +695,13 @@ export class Engine implements EngineApi {
       // Interactive detail while the camera is navigated or an animated view runs (its last step is full quality).
       this.model.interactive = this.nav.active || cams.orbit.animating;
       this.model.lodBuildMs = Math.max(LOD_BUILD_MS_PER_FRAME, this.loop.stats.frameTimeMs / 2);
+      this.model.useOcclusion(occlusionContext(this.renderer));
       this.model.cull(cams.viewProjection().elements, (box) =>
         cams.worldPerPixel(box.clampPoint(eye, this.eyeOnBox).toArray() as Vec3),
       );
       // LOD levels are built a few per frame; draw again until every chunk has its level.
-      if (this.model.lodPending) this.invalidate();
+      // Likewise until the occlusion answers of this view are in (the frame after them is exact).
+      if (this.model.lodPending || this.model.occlusionPending) this.invalidate();
       if (this.clip.state().active) this.clip.chunksChanged();
     }
     this.renderer!.render(this.scene, cams.camera);
