@@ -610,7 +610,12 @@ export class Engine implements EngineApi {
     const canvas = this.canvas;
     if (!this.renderer || !canvas) throw new Error('captureImage: the engine has no canvas (init() first)');
     // convertToBlob copies the drawing buffer when called, so drawing first in the same task is enough.
+    // Every chunk in the view is drawn: occlusion answers of a view just reached may still be out.
+    const m = this.model;
+    const occlusion = m?.occlusionEnabled ?? true;
+    if (m) m.occlusionEnabled = false;
     this.draw();
+    if (m) m.occlusionEnabled = occlusion;
     const blob = await canvas.convertToBlob({ type, quality: 0.85 });
     return {
       bytes: new Uint8Array(await blob.arrayBuffer()),
