@@ -43,6 +43,9 @@ export interface OcclusionGl {
  */
 export const OCCLUSION_BOX_ORDER = 2;
 
+/** Frames a query may stay unanswered before the culler gives up on it (the chunk is drawn). */
+const MAX_POLLS = 30;
+
 /** Per-chunk query state (index = chunk index in ModelScene.chunks). */
 interface Slot {
   query: WebGLQuery | null;
@@ -54,6 +57,8 @@ interface Slot {
   ofDraw: boolean;
   /** The draw hook began the query (three.js skips the draw call, not the hooks, of an empty range). */
   began: boolean;
+  /** Polls that found the waiting query unanswered. */
+  polls: number;
   /** View signature the waiting query was issued under. */
   askedAt: number;
   /** View signature of the last answer (NaN: never tested). */
@@ -116,7 +121,15 @@ export class ChunkOcclusion {
     const gl = this.gl;
     for (const s of this.slots) {
       if (!s.waiting || !s.query) continue;
-      if (!gl.getQueryParameter(s.query, gl.QUERY_RESULT_AVAILABLE)) continue;
+      if (!gl.getQueryParameter(s.query, gl.QUERY_RESULT_AVAILABLE)) {
+        // A query that never answers (lost context) must not keep the engine drawing: give up, draw the chunk.
+        if (++s.polls > MAX_POLLS) {
+          s.waiting = false;
+          s.answeredAt = s.askedAt;
+          s.drawn = true;
+        }
+        continue;
+      }
       const seen = Number(gl.getQueryParameter(s.query, gl.QUERY_RESULT)) > 0;
       s.waiting = false;
       s.answeredAt = s.askedAt;
@@ -151,6 +164,7 @@ export class ChunkOcclusion {
         armed: false,
         ofDraw: false,
         began: false,
+        polls: 0,
         askedAt: NaN,
         answeredAt: NaN,
         drawn: true,
@@ -178,6 +192,7 @@ export class ChunkOcclusion {
         s.armed = true;
         s.ofDraw = true;
         s.waiting = true;
+        s.polls = 0;
         s.askedAt = signature;
       } else {
         this.test(i, s, boxes, signature);
@@ -272,6 +287,7 @@ export class ChunkOcclusion {
     s.box.visible = true;
     s.ofDraw = false;
     s.waiting = true;
+    s.polls = 0;
     s.askedAt = signature;
   }
 }

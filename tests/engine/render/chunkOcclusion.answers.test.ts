@@ -135,6 +135,25 @@ describe('ChunkOcclusion', () => {
     expect(gl.begun).toBe(2);
   });
 
+  it('gives up on a query that never answers and draws its chunk', () => {
+    const { occ, meshes, gl } = setup();
+    render(occ, meshes, occ.select(ALL, BOXES, VIEW, 1));
+    const [q0, q1] = [...gl.answers.keys()];
+    gl.answers.set(q0, 1);
+    gl.answers.set(q1, 0);
+    occ.poll();
+    render(occ, meshes, occ.select(ALL, BOXES, VIEW, 2));
+    let polls = 0;
+    while (occ.pending && polls < 100) {
+      occ.poll();
+      polls++;
+    }
+    expect(occ.pending).toBe(false);
+    expect(polls).toBeGreaterThan(1);
+    expect(polls).toBeLessThan(100);
+    expect([...occ.select(ALL, BOXES, VIEW, 2)]).toEqual([1, 1]);
+  });
+
   it('withdraws a draw query whose mesh was not rendered, and always draws boxes at the near plane', () => {
     const { gl, occ } = setup();
     occ.select(ALL, BOXES, VIEW, 1);
