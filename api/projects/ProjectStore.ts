@@ -78,7 +78,13 @@ export class ProjectStore {
   async list(): Promise<{ name: string; revisions: RevisionRow[] }[]> {
     const projects = await this.db.selectFrom('projects').select(['id', 'name']).orderBy('name').execute();
     const revs = await this.db.selectFrom('revisions').selectAll().orderBy('number', 'desc').execute();
-    return projects.map((p) => ({ name: p.name, revisions: revs.filter((r) => r.project_id === p.id) }));
+    const byProject = new Map<number, RevisionRow[]>();
+    for (const r of revs) {
+      const list = byProject.get(r.project_id);
+      if (list) list.push(r);
+      else byProject.set(r.project_id, [r]);
+    }
+    return projects.map((p) => ({ name: p.name, revisions: byProject.get(p.id) ?? [] }));
   }
 
   /** The revisions of one project, newest first; [] when the project does not exist. */

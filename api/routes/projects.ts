@@ -10,7 +10,7 @@ import { mkdir, readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { FastifyInstance } from 'fastify';
-import { Access, enforceProject, maySee } from '../access/rules';
+import { Access, enforceProject, starterMaySee } from '../access/rules';
 import { ObjectStatuses } from '../approval/ObjectStatuses';
 import { ConversionStatus } from '../contract/common';
 import {
@@ -79,11 +79,19 @@ export default async function projectRoutes(app: FastifyInstance): Promise<void>
         )
           names.add(name);
       }
-      const shown: string[] = [];
-      for (const name of [...names].sort())
-        if (visible === 'all' || visible.has(name) || (await maySee(app.ctx, user, name))) shown.push(name);
+      const revisionsOf = new Map(list.map((p) => [p.name, p.revisions]));
+      // maySee on what is read above (no query per project): access row, else no revision and the starter.
+      const shown = [...names]
+        .sort()
+        .filter(
+          (name) =>
+            visible === 'all' ||
+            visible.has(name) ||
+            (!revisionsOf.get(name)?.length &&
+              starterMaySee(user, conversions.running(name)?.startedBy ?? latest.get(name)?.started_by)),
+        );
       return shown.map((name) => {
-        const revisions = list.find((p) => p.name === name)?.revisions ?? [];
+        const revisions = revisionsOf.get(name) ?? [];
         const running = conversions.running(name);
         const last = latest.get(name);
         const noRevisions = revisions.length === 0;
