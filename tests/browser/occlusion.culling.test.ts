@@ -165,15 +165,20 @@ describe('occlusion culling of chunks', () => {
     const drawn = [...Array(chunkCount).keys()].filter((i) => !on.occluded.includes(i));
     const objects = await call<number[]>('chunkObjects', drawn[0]);
     let checked = 0;
+    let changed = 0;
     for (const id of objects.slice(0, 40)) {
       const at = await call<[number, number][]>('pixelsOf', id, 16);
       for (const [x, y] of at) {
-        expect(rgbAt(on, x, y)).toEqual(rgbAt(off, x, y));
+        const [a, b] = [rgbAt(on, x, y), rgbAt(off, x, y)];
+        if (Math.abs(a[0] - b[0]) + Math.abs(a[1] - b[1]) + Math.abs(a[2] - b[2]) > COLOUR_TOLERANCE) changed++;
         checked++;
       }
       if (checked > 20) break;
     }
     expect(checked).toBeGreaterThan(0);
+    // A sampled point may sit on the part's silhouette, where coincident faces of neighbouring parts win by
+    // draw order; a dropped part would change them all.
+    expect(changed, `${changed} of ${checked} sampled pixels changed`).toBeLessThanOrEqual(Math.floor(checked / 10));
   });
 
   it('brings culled chunks back when the camera moves to the other side', async () => {
