@@ -359,7 +359,10 @@ describe('viewer defects', () => {
 
   it('a touch held 1 s opens the context menu while held', async () => {
     // Leave the viewer and come back inside the same page: the render worker (and its clock) starts now,
-    // long after the page did, as when a user browses before opening a model.
+    // long after the page did, as when a user browses before opening a model. On a fast machine the page
+    // may be younger than that: wait until it is 10 s old first.
+    const age = await page.evaluate(() => performance.now());
+    if (age < 10_500) await page.waitForTimeout(10_500 - age);
     await page.evaluate(() => history.pushState(null, '', '/'));
     await page.evaluate(() => dispatchEvent(new PopStateEvent('popstate')));
     await page.locator('[data-viewer-phase]').waitFor({ state: 'detached' });
