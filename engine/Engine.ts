@@ -47,6 +47,7 @@ import type { Vec3 } from './interaction/cameraMath';
 import { isBoxValid, type Box3Tuple } from './model/types';
 import { createStateUniforms, type ObjectStateUniforms } from './scene/chunkMaterial';
 import { FrameLoop } from './scene/FrameLoop';
+import type { OcclusionGl } from './render/chunkOcclusion';
 import { LOD_BUILD_MS_PER_FRAME, ModelScene } from './scene/ModelScene';
 import type { PaintGroup, PaintStyle } from './scene/objectPaint';
 import { describeSceneTree, SCENE_NODE_IDS, sceneNodeObjects, sectionOfNodeId } from './scene/sceneGraph';
@@ -73,6 +74,8 @@ export interface EngineRenderer {
   info?: { render: { calls: number; triangles: number }; autoReset?: boolean };
   /** Local clipping (per-material planes) switch; set on by the engine. */
   localClippingEnabled?: boolean;
+  /** The WebGL context (THREE.WebGLRenderer): a WebGL2 one enables occlusion culling of chunks. */
+  getContext?(): unknown;
 }
 
 /** Dependencies that tests replace; the worker uses the defaults. */
@@ -83,6 +86,12 @@ export interface EngineDeps {
   now?: () => number;
   /** Canvas for label textures (default: OffscreenCanvas when available). */
   canvas?: CanvasFactory;
+}
+
+/** The renderer's context when it is WebGL2 (occlusion queries), else null (Node stand-ins, WebGL1). */
+function occlusionContext(renderer: EngineRenderer | null): OcclusionGl | null {
+  const gl = renderer?.getContext?.();
+  return typeof WebGL2RenderingContext !== 'undefined' && gl instanceof WebGL2RenderingContext ? gl : null;
 }
 
 /** Background colour of the 3D canvas (light, engineering look). */
@@ -601,7 +610,12 @@ export class Engine implements EngineApi {
     const canvas = this.canvas;
     if (!this.renderer || !canvas) throw new Error('captureImage: the engine has no canvas (init() first)');
     // convertToBlob copies the drawing buffer when called, so drawing first in the same task is enough.
+    // Every chunk in the view is drawn: occlusion answers of a view just reached may still be out.
+    const m = this.model;
+    const occlusion = m?.occlusionEnabled ?? true;
+    if (m) m.occlusionEnabled = false;
     this.draw();
+    if (m) m.occlusionEnabled = occlusion;
     const blob = await canvas.convertToBlob({ type, quality: 0.85 });
     return {
       bytes: new Uint8Array(await blob.arrayBuffer()),
@@ -686,11 +700,13 @@ export class Engine implements EngineApi {
       // Interactive detail while the camera is navigated or an animated view runs (its last step is full quality).
       this.model.interactive = this.nav.active || cams.orbit.animating;
       this.model.lodBuildMs = Math.max(LOD_BUILD_MS_PER_FRAME, this.loop.stats.frameTimeMs / 2);
+      this.model.useOcclusion(occlusionContext(this.renderer));
       this.model.cull(cams.viewProjection().elements, (box) =>
         cams.worldPerPixel(box.clampPoint(eye, this.eyeOnBox).toArray() as Vec3),
       );
       // LOD levels are built a few per frame; draw again until every chunk has its level.
-      if (this.model.lodPending) this.invalidate();
+      // Likewise until the occlusion answers of this view are in (the frame after them is exact).
+      if (this.model.lodPending || this.model.occlusionPending) this.invalidate();
       if (this.clip.state().active) this.clip.chunksChanged();
     }
     this.renderer!.render(this.scene, cams.camera);

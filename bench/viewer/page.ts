@@ -68,6 +68,13 @@ export interface BenchFigures {
   drawnTriangles?: number;
   /** Triangles in the draw ranges of the still (full-quality) frame after release, Keelson only. */
   stillTriangles?: number;
+  /** Draw calls of the last orbit frame and of the still frame (THREE.WebGLRenderer.info), Keelson only. */
+  orbitDrawCalls?: number;
+  stillDrawCalls?: number;
+  /** Chunks in the view / dropped as hidden by occlusion culling in the last orbit frame and the still frame, Keelson only. */
+  chunksInView?: number;
+  orbitChunksOccluded?: number;
+  stillChunksOccluded?: number;
   /** PNG data URLs of the start view at rest and with interactive detail (BENCH_SHOTS), Keelson only. */
   shots?: Record<string, string>;
   /** Orbit median (ms) with single factors switched off, Keelson only (BENCH_VARIANTS=1). */
@@ -224,6 +231,9 @@ async function keelsonBench(url: string, opts: { variants?: boolean; shots?: boo
     const med = async () => quantile(await orbit(4), 0.5);
     await med(); // warm-up (shader compilation, first LOD levels)
     variants['all optimisations (interactive detail while dragging)'] = await med();
+    model.occlusionEnabled = true;
+    variants['with occlusion culling of chunks (off by default)'] = await med();
+    model.occlusionEnabled = false;
     for (const [d, l] of SHOT_SETTINGS.slice(1)) {
       model.navDetailMinPx = d;
       model.navLodMaxPx = l;
@@ -279,6 +289,9 @@ async function keelsonBench(url: string, opts: { variants?: boolean; shots?: boo
   }
   const frames = await orbit(ORBIT_FRAMES);
   const drawnTriangles = model.trianglesDrawn;
+  const orbitDrawCalls = engine.getRenderStats().drawCalls;
+  const orbitChunksOccluded = model.chunksOccluded;
+  const chunksInView = model.chunksDrawn + model.chunksOccluded;
   // Still frames: full quality at the orbit's end view after the release (each one redrawn and finished).
   const still: number[] = [];
   for (let i = 0; i < STILL_FRAMES; i++) {
@@ -290,6 +303,8 @@ async function keelsonBench(url: string, opts: { variants?: boolean; shots?: boo
     await raf();
   }
   const stillTriangles = model.trianglesDrawn;
+  const stillDrawCalls = engine.getRenderStats().drawCalls;
+  const stillChunksOccluded = model.chunksOccluded;
   // Bytes after orbiting: the LOD indices built for the view count too.
   const stats1 = engine.getRenderStats();
   const geometryAtLoad = model.geometryBytes,
@@ -330,6 +345,11 @@ async function keelsonBench(url: string, opts: { variants?: boolean; shots?: boo
     triangles: stats0.modelTriangles + 0 * boxCount,
     drawnTriangles,
     stillTriangles,
+    orbitDrawCalls,
+    stillDrawCalls,
+    chunksInView,
+    orbitChunksOccluded,
+    stillChunksOccluded,
     variants,
     shots,
   };

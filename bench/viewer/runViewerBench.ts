@@ -128,6 +128,12 @@ function table(results: { parts: number; keelson: BenchFigures; baseline: BenchF
         '',
         `Keelson drew ${r.keelson.drawnTriangles.toLocaleString('en-US')} of ${r.keelson.triangles.toLocaleString('en-US')} triangles in the last orbit frame (interactive detail)${still}.`,
       );
+      if (r.keelson.orbitDrawCalls !== undefined)
+        lines.push(
+          '',
+          `Draw calls: ${r.keelson.orbitDrawCalls} in the last orbit frame, ${r.keelson.stillDrawCalls} in the still frame. ` +
+            `Chunks in the view: ${r.keelson.chunksInView}, of them dropped by occlusion culling ${r.keelson.orbitChunksOccluded} (last orbit frame) and ${r.keelson.stillChunksOccluded} (still frame).`,
+        );
     }
     const v = r.keelson.variants ?? {};
     if (Object.keys(v).length) {

@@ -16,6 +16,7 @@ import {
 import { ObjectBoundsTreeBuild, type ObjectBoundsTree } from '../interaction/objectBoundsTree';
 import { boxesAlongRay, type RayBoxEntries } from '../interaction/rayBoxes';
 import { cullBoxes } from './culling';
+import { ChunkOcclusion, nearestDepth, type OcclusionGl } from '../render/chunkOcclusion';
 import type { Box3Tuple } from '../model/types';
 import type { SceneChunk, SceneHeader } from '../package/types';
 import { buildChildren, collectSubtrees, owningMainObject, type NodeChildren } from '../interaction/objectLookup';
@@ -91,6 +92,23 @@ export class ModelScene {
   trianglesDrawn = 0;
   /** GPU vertex + index bytes of all chunks at load (LOD indices built later: see lodBytes). */
   geometryBytes = 0;
+  /**
+   * Occlusion culling of chunks hidden behind others (render/chunkOcclusion.ts), once `useOcclusion`
+   * gave it a WebGL2 context; off while clipping (caps need every cut solid) and while the whole model
+   * is see-through. Switching it off draws every chunk in the view again. Off by default: in Chromium's
+   * software WebGL (SwiftShader) each query costs so much that orbit frames at 500k parts took 105 s
+   * against 5 s without (bench/README.md "Occlusion culling of chunks"); turn on where queries are cheap.
+   */
+  occlusionEnabled = false;
+  /** Chunks in the view dropped as hidden by the last cull(). */
+  chunksOccluded = 0;
+  /** True when the last cull() left occlusion answers to read: the engine draws another frame. */
+  occlusionPending = false;
+  private occlusion: ChunkOcclusion | null = null;
+  private occlusionWasOn = false;
+  /** What the depth buffer depends on (view-projection, object states, detail, chunks) and its serial number. */
+  private readonly viewKey = new Float64Array(22);
+  private viewSerial = 0;
 
   /** Bytes of the LOD index buffers built so far and of the translucent passes' own index buffers. */
   get lodBytes(): number {
@@ -180,6 +198,7 @@ export class ModelScene {
     }
     const wb = batch.worldBox;
     this.chunkBoxes.set([wb.min.x, wb.min.y, wb.min.z, wb.max.x, wb.max.y, wb.max.z], ci * 6);
+    this.occlusion?.wrapDraw(ci, [batch.mesh, batch.lodMesh]);
     this.triangles += batch.triangles;
     this.geometryBytes += batch.geometryBytes;
     for (let r = 0; r * 5 < chunk.objects.length; r++) this.linkRow(chunk.objects[r * 5], ci, r);
@@ -191,6 +210,67 @@ export class ModelScene {
     this.root.add(batch.lodMesh);
     if (batch.edges) this.root.add(batch.edges);
     return batch;
+  }
+
+  /**
+   * Gives the scene a WebGL2 context for occlusion queries (render/chunkOcclusion.ts); null or a
+   * second call changes nothing. The test boxes join `root`.
+   */
+  useOcclusion(gl: OcclusionGl | null): void {
+    if (!gl || this.occlusion) return;
+    this.occlusion = new ChunkOcclusion(gl);
+    this.root.add(this.occlusion.group);
+    this.chunks.forEach((c, i) => this.occlusion?.wrapDraw(i, [c.mesh, c.lodMesh]));
+  }
+
+  /** True when chunk `i` is dropped as hidden behind others now (occlusion culling). */
+  isChunkOccluded(i: number): boolean {
+    return this.occlusion !== null && this.occlusionWasOn && this.occlusion.isOccluded(i);
+  }
+
+  /** Serial number of the view key: changes whenever the camera, object states, detail or chunk set change. */
+  private viewSignature(viewProjection: ArrayLike<number>, detailPx: number, lodPx: number, nav: boolean): number {
+    const k = this.viewKey;
+    let changed = false;
+    const put = (i: number, v: number) => {
+      if (k[i] !== v) {
+        k[i] = v;
+        changed = true;
+      }
+    };
+    for (let i = 0; i < 16; i++) put(i, viewProjection[i]);
+    put(16, this.state.version);
+    put(17, this.chunks.length);
+    put(18, detailPx);
+    put(19, lodPx);
+    put(20, nav ? 1 : 0);
+    put(21, this.uniforms.uModelOpacity.value);
+    if (changed) this.viewSerial++;
+    return this.viewSerial;
+  }
+
+  /**
+   * Front-to-back draw order of the chunks in the view (nearest box corner first), as fractional
+   * render orders in [0, 1): big occluders such as the shell, whose boxes reach nearest, fill the
+   * depth buffer before the structure behind them (fewer fragments shaded, occlusion tests that see
+   * what hides them). Other objects keep their integer orders.
+   */
+  private orderFrontToBack(viewProjection: ArrayLike<number>, boxes: Float64Array, draw: Uint8Array): void {
+    const ids: number[] = [];
+    const depth = new Float64Array(this.chunks.length);
+    for (let i = 0; i < this.chunks.length; i++) {
+      if (!draw[i]) continue;
+      ids.push(i);
+      depth[i] = nearestDepth(viewProjection, boxes, i * 6);
+    }
+    ids.sort((a, b) => depth[a] - depth[b] || a - b);
+    ids.forEach((i, rank) => {
+      const c = this.chunks[i];
+      const order = rank / ids.length;
+      c.mesh.renderOrder = order;
+      c.lodMesh.renderOrder = order;
+      if (c.edges) c.edges.renderOrder = order;
+    });
   }
 
   private linkRow(object: number, chunk: number, row: number): void {
@@ -336,10 +416,31 @@ export class ModelScene {
         i * 6,
       ),
     );
-    const mask = cullBoxes(viewProjection, boxes);
+    const inView = cullBoxes(viewProjection, boxes);
     const nav = this.interactive && !this.clipPlanes;
     const detailPx = nav ? Math.max(this.detailMinPx, this.navDetailMinPx) : this.detailMinPx;
     const lodPx = nav && this.lodMaxPx > 0 ? Math.max(this.lodMaxPx, this.navLodMaxPx) : this.lodMaxPx;
+    let mask = inView;
+    const occ =
+      this.occlusion && this.occlusionEnabled && !this.clipPlanes && this.uniforms.uModelOpacity.value >= 0.999
+        ? this.occlusion
+        : null;
+    if (occ) {
+      // After a pause (clipping, culling switched off) the old answers are stale: draw everything, test anew.
+      if (!this.occlusionWasOn) occ.reset();
+      occ.poll();
+      // Chunks whose opaque draw cannot answer for them: a translucent pass, or nothing drawn last time.
+      const boxOnly = new Uint8Array(this.chunks.length);
+      this.chunks.forEach((c, i) => {
+        boxOnly[i] = (this.translucentOn && c.hasTranslucent) || c.drawnTriangles === 0 ? 1 : 0;
+      });
+      const key = this.viewSignature(viewProjection, detailPx, lodPx, nav);
+      mask = occ.select(inView, boxes, viewProjection, key, boxOnly);
+    } else this.occlusion?.select(new Uint8Array(this.chunks.length), boxes, viewProjection, NaN);
+    this.occlusionWasOn = occ !== null;
+    this.chunksOccluded = occ ? occ.occluded : 0;
+    this.occlusionPending = occ ? occ.pending : false;
+    this.orderFrontToBack(viewProjection, boxes, mask);
     let drawn = 0,
       drawnTriangles = 0,
       pending = false;
@@ -524,6 +625,8 @@ export class ModelScene {
   dispose(): void {
     for (const c of this.chunks) c.dispose();
     this.chunks.length = 0;
+    this.occlusion?.dispose();
+    this.occlusion = null;
     this.root.removeFromParent();
     if (this.uniforms.uObjectFlags.value === this.state.flagTexture) this.uniforms.uObjectFlags.value = null;
     if (this.uniforms.uObjectColors.value === this.state.colorTexture) this.uniforms.uObjectColors.value = null;

@@ -1,0 +1,123 @@
+/**
+ * Browser side of tests/browser/occlusion.culling.test.ts, bundled by the test with esbuild: the render
+ * engine (engine/Engine.ts) on a page canvas in real Chromium (SwiftShader WebGL2), drawn frame by frame
+ * so the test can compare pixels with occlusion culling on and off. Not part of the app.
+ */
+import { Engine } from '../../../engine/Engine';
+import type { ClipBox } from '../../../engine/EngineApi';
+
+let engine: Engine | null = null;
+let gl: WebGL2RenderingContext | null = null;
+let width = 0,
+  height = 0;
+
+const raf = () => new Promise<number>((r) => requestAnimationFrame(r));
+
+function parts() {
+  if (!engine || !gl) throw new Error('occlusionPage: open() first');
+  const inspection = engine.inspect();
+  const model = inspection.model;
+  if (!model) throw new Error('occlusionPage: no model loaded');
+  return { engine, gl, model, loop: inspection.loop, invalidate: inspection.invalidate };
+}
+
+/** Creates the engine on a `w` × `h` canvas and loads the package at `url`. Returns the chunk count. */
+async function open(url: string, w: number, h: number): Promise<number> {
+  const c = document.createElement('canvas');
+  c.width = width = w;
+  c.height = height = h;
+  document.body.appendChild(c);
+  engine = new Engine();
+  await engine.init({ canvas: c as unknown as OffscreenCanvas, width: w, height: h, pixelRatio: 1 });
+  gl = c.getContext('webgl2');
+  await engine.loadModel(url, {});
+  return parts().model.chunks.length;
+}
+
+/** Orbit view (degrees), fitted. */
+function view(longitude: number, latitude: number): void {
+  const { engine } = parts();
+  engine.orbitTo(longitude, latitude, 0);
+  engine.fitToWindow();
+}
+
+/**
+ * Draws with occlusion culling on or off until the engine asks for no more frames (LOD levels built,
+ * occlusion answers in), a frame per animation frame, then draws once more and reads the canvas in the
+ * same task. Returns the pixels (RGBA, bottom row first, base64), the chunks dropped as hidden and the
+ * frames it took.
+ */
+async function settle(occlusion: boolean): Promise<{ pixels: string; occluded: number[]; frames: number }> {
+  const { model, loop, invalidate, gl } = parts();
+  model.occlusionEnabled = occlusion;
+  let frames = 0;
+  do {
+    invalidate();
+    loop.frame();
+    gl.readPixels(0, 0, 1, 1, gl.RGBA, gl.UNSIGNED_BYTE, new Uint8Array(4));
+    frames++;
+    await raf();
+  } while ((model.lodPending || model.occlusionPending) && frames < 40);
+  invalidate();
+  loop.frame();
+  const px = new Uint8Array(width * height * 4);
+  gl.readPixels(0, 0, width, height, gl.RGBA, gl.UNSIGNED_BYTE, px);
+  const occluded = model.chunks.flatMap((_, i) => (model.isChunkOccluded(i) ? [i] : []));
+  let s = '';
+  for (let i = 0; i < px.length; i += 8192) s += String.fromCharCode(...px.subarray(i, i + 8192));
+  return { pixels: btoa(s), occluded, frames };
+}
+
+/** One interactive (dragging) frame after moving the camera by `degrees` of longitude; returns the chunks dropped. */
+function dragFrame(degrees: number): number[] {
+  const { engine, model, loop, invalidate } = parts();
+  const v = engine.getView();
+  engine.inspect().nav.begin('drag');
+  engine.orbitTo(v.longitude + degrees, v.latitude, 0);
+  invalidate();
+  loop.frame();
+  engine.inspect().nav.end('drag');
+  return model.chunks.flatMap((_, i) => (model.isChunkOccluded(i) ? [i] : []));
+}
+
+/** Objects (node ids) of chunk `i`. */
+function chunkObjects(i: number): number[] {
+  const o = parts().model.chunks[i].chunk.objects;
+  const ids: number[] = [];
+  for (let r = 0; r < o.length; r += 5) ids.push(o[r]);
+  return ids;
+}
+
+/** Screen positions (canvas px, top-left origin) where `nodeId` is the nearest pick, sampled on a grid. */
+function pixelsOf(nodeId: number, step: number): [number, number][] {
+  const { engine } = parts();
+  const out: [number, number][] = [];
+  for (let y = step / 2; y < height; y += step)
+    for (let x = step / 2; x < width; x += step) {
+      const hit = engine.pick(x, y);
+      if (hit.type === 'hit' && hit.nodeId === nodeId) out.push([x, y]);
+    }
+  return out;
+}
+
+function select(nodeIds: number[]): void {
+  parts().engine.setSelection(nodeIds);
+}
+
+function hide(nodeIds: number[], hidden: boolean): void {
+  parts().engine.setVisibility(nodeIds, !hidden);
+}
+
+function clip(box: ClipBox | null): void {
+  const { engine } = parts();
+  if (box) engine.setClipBox(box);
+  engine.setClipping(box !== null);
+}
+
+function modelBounds(): number[] {
+  return [...parts().model.header.bounds];
+}
+
+Object.assign(globalThis, {
+  occlusionPage: { open, view, settle, dragFrame, chunkObjects, pixelsOf, select, hide, clip, modelBounds },
+});
