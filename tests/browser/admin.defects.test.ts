@@ -174,11 +174,13 @@ describe('D5: Cancel while the file uploads', () => {
       downloadThroughput: -1,
       uploadThroughput: -1,
     });
-    // The server kept nothing of it: no project, no running conversion of that name.
-    const models = (await (await apiRequest(server.url, admin, 'GET', '/api/viewer/project/models')).json()) as Array<{
-      name: string;
-    }>;
-    expect(models.some((m) => m.name === 'SLOW')).toBe(false);
+    // The server kept nothing of it: no project, no running conversion of that name (the server learns of
+    // the aborted upload when its connection closes, which may come a moment after the page's toast).
+    const listed = async () =>
+      (
+        (await (await apiRequest(server.url, admin, 'GET', '/api/viewer/project/models')).json()) as { name: string }[]
+      ).some((m) => m.name === 'SLOW');
+    await expect.poll(listed, { timeout: 15_000 }).toBe(false);
     await page.context().close();
   });
 });
