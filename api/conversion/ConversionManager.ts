@@ -32,20 +32,36 @@ import type { ProjectStore } from '../projects/ProjectStore';
 import type { ConversionConfig } from '../contract/settings';
 import type { ConvertOutput } from './convertFile';
 import { readCadFiles } from './cadFiles';
-import type { CadAdder } from './cadAdders';
-import type { CadWaits } from './CadWaits';
 import type { ConversionRunner } from './runners';
 import {
   ConversionLeases,
   type ConversionRow,
   DEFAULT_LEASES,
   heartbeatInterval,
-  type LeaseOptions,
   newWorkerId,
   STRANDED,
 } from './conversionLeases';
 
 export type { ConversionRow } from './conversionLeases';
+export {
+  type CadStep,
+  type ConversionInput,
+  type ConversionJobs,
+  conversionErrorMessage,
+  type RevisionWriter,
+  type RunningConversion,
+} from './conversionTypes';
+import {
+  type CadStep,
+  cancelledEvent,
+  type ConversionInput,
+  type ConversionJobs,
+  conversionErrorMessage,
+  type EndRow,
+  parseJob,
+  type RevisionWriter,
+  type RunningConversion,
+} from './conversionTypes';
 
 /** Minimum interval between two progress events of one conversion, ms (≤ 10/s). */
 const EMIT_INTERVAL_MS = 100;
@@ -66,18 +82,6 @@ const PROCESS_DIED = 'The server converting the model stopped';
 const UPLOAD_DIED = 'The server receiving the upload stopped';
 /** How long a locally ended conversion is not taken from a database snapshot read meanwhile, ms. */
 const ENDED_MEMORY_MS = 10_000;
-
-/**
- * The message of a failed conversion shown to users: the importer's own message (it names what is wrong
- * and where), but for file-system and other system errors only their code, never server paths or stacks.
- */
-export function conversionErrorMessage(e: unknown): string {
-  if (!(e instanceof Error)) return String(e);
-  const sys = e as NodeJS.ErrnoException;
-  if (typeof sys.syscall === 'string' || (typeof sys.code === 'string' && /^E[A-Z]+$/.test(sys.code)))
-    return `A file operation on the server failed (${sys.code ?? 'unknown error'})`;
-  return e.message;
-}
 
 /** State of one conversion this process holds (reserved here, or taken from the queue here). */
 interface Active {
@@ -113,58 +117,8 @@ interface Active {
   executing: Promise<void> | null;
 }
 
-/** A conversion running or queued anywhere, as the model list and the checks see it. */
-export interface RunningConversion {
-  id: string;
-  startedBy: string;
-  progress: number;
-  message: string;
-  waitingForCadFiles: boolean;
-}
-
-/** The CAD step of conversions: where paused conversions wait, and where the components are added. */
-export interface CadStep {
-  waits: CadWaits;
-  adder: CadAdder;
-}
-
-/** Where conversions are queued and how long a silent holder lives (README "Running at scale"). */
-export interface ConversionJobs {
-  /** The queue (default: in-process). */
-  queue: JobQueue;
-  /** Time-out and attempts of a job whose process dies (default 60 s, 2). */
-  leases?: LeaseOptions;
-  /** Jobs this process runs at once from a shared queue (default 2). */
-  concurrency?: number;
-  /** Where queue problems are logged. */
-  log?: (message: string) => void;
-}
-
 /** Share of the progress the model's own conversion gets when CAD components follow. */
 const MODEL_SHARE_WITH_CAD = 0.9;
-
-/** What start() needs once the original is on disk (stored as the queued job: JSON, paths in DATA_DIR). */
-export interface ConversionInput {
-  /** Path of the stored original. */
-  input: string;
-  description: string;
-  /** Replace the latest revision instead of adding one. */
-  replace: boolean;
-  /** Delete `input` (and `original`) when the conversion fails or is cancelled (uploads: yes). */
-  deleteInputOnFailure?: boolean;
-  /** The stored upload when `input` was extracted from it (a .zip); kept on success as the original. */
-  original?: string;
-  /** Scratch files or directories (an extracted archive entry) removed when the conversion ends. */
-  scratch?: string[];
-  /**
-   * Pause for the starter to upload the model's CAD files (a user watches: upload, project location); off
-   * (scheduled updates, CLI, demo) uses the files already on the server.
-   */
-  waitForCadFiles?: boolean;
-}
-
-/** What a conversion needs of the project store: a temp directory, the commit, the project directory. */
-export type RevisionWriter = Pick<ProjectStore, 'createTempDir' | 'commitRevision' | 'projectDir'>;
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms).unref?.());
 
@@ -996,31 +950,4 @@ export class ConversionManager {
     const row = await this.rowOrNone(a.id);
     this.settle(a, row ? this.rowToEvent(row) : this.event(a));
   }
-}
-
-/** The columns a conversion's end writes. */
-interface EndRow {
-  status: ConversionStatusValue;
-  progress: number;
-  message: string;
-  error: string | null;
-  finished_at: string;
-  worker: null;
-}
-
-/** The queued job of a row. */
-function parseJob(job: string): ConversionInput {
-  return JSON.parse(job) as ConversionInput;
-}
-
-/** The final event of a conversion whose row is gone (released). */
-function cancelledEvent(id: string): ProgressEvent {
-  return {
-    conversionId: id,
-    projectName: '',
-    status: ConversionStatus.Canceled,
-    message: 'Upload refused',
-    subMessages: [],
-    progress: 0,
-  };
 }
