@@ -18,6 +18,17 @@ export interface AreaMoments {
   mz: number;
 }
 
+/** Area of the triangle whose corners start at offsets `a`, `b`, `c` of `positions` (xyz triples). */
+function triangleArea(positions: ArrayLike<number>, a: number, b: number, c: number): number {
+  const ux = positions[b] - positions[a],
+    uy = positions[b + 1] - positions[a + 1],
+    uz = positions[b + 2] - positions[a + 2];
+  const vx = positions[c] - positions[a],
+    vy = positions[c + 1] - positions[a + 1],
+    vz = positions[c + 2] - positions[a + 2];
+  return 0.5 * hypot3(uy * vz - uz * vy, uz * vx - ux * vz, ux * vy - uy * vx);
+}
+
 /**
  * Area and first moments of the triangles `indices[start, end)` (whole triangles; `positions` xyz per vertex).
  * Parts split over several meshes add their moments and divide by the summed area once.
@@ -36,13 +47,7 @@ export function meshAreaMoments(
     const a = 3 * indices[t],
       b = 3 * indices[t + 1],
       c = 3 * indices[t + 2];
-    const ux = positions[b] - positions[a],
-      uy = positions[b + 1] - positions[a + 1],
-      uz = positions[b + 2] - positions[a + 2];
-    const vx = positions[c] - positions[a],
-      vy = positions[c + 1] - positions[a + 1],
-      vz = positions[c + 2] - positions[a + 2];
-    const ar = 0.5 * hypot3(uy * vz - uz * vy, uz * vx - ux * vz, ux * vy - uy * vx);
+    const ar = triangleArea(positions, a, b, c);
     A += ar;
     mx += (ar * (positions[a] + positions[b] + positions[c])) / 3;
     my += (ar * (positions[a + 1] + positions[b + 1] + positions[c + 1])) / 3;
@@ -67,13 +72,7 @@ export function meanNormal(
     const a = 3 * indices[t],
       b = 3 * indices[t + 1],
       c = 3 * indices[t + 2];
-    const ux = positions[b] - positions[a],
-      uy = positions[b + 1] - positions[a + 1],
-      uz = positions[b + 2] - positions[a + 2];
-    const vx = positions[c] - positions[a],
-      vy = positions[c + 1] - positions[a + 1],
-      vz = positions[c + 2] - positions[a + 2];
-    const ar = 0.5 * hypot3(uy * vz - uz * vy, uz * vx - ux * vz, ux * vy - uy * vx);
+    const ar = triangleArea(positions, a, b, c);
     A += ar;
     for (let k = 0; k < 3; k++) m[k] += (ar * (normals[a + k] + normals[b + k] + normals[c + k])) / 3;
   }
