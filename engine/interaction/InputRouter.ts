@@ -126,7 +126,12 @@ export class InputRouter {
     }
   }
 
-  /** Re-arms the touch hold timer: 1000 ms after a still finger went down, the context menu opens while held. */
+  /**
+   * Re-arms the touch hold timer: 1000 ms after a still finger went down, the context menu opens while held.
+   * A timer's delay is whole milliseconds (a fraction is dropped) and its clock is not the input clock, so it
+   * may fire a little before the hold is due by `now()`: the timer then arms again until the hold is decided,
+   * instead of leaving the press waiting for a timer that never comes.
+   */
   private armTouchHold(): void {
     if (this.touchTimer) clearTimeout(this.touchTimer);
     this.touchTimer = null;
@@ -137,8 +142,9 @@ export class InputRouter {
         this.touchTimer = null;
         if (!this.t.alive()) return;
         for (const a of this.touch.tick(this.t.now())) this.act(a, this.t.now());
+        this.armTouchHold();
       },
-      Math.max(0, due - this.t.now()),
+      Math.max(1, Math.ceil(due - this.t.now())),
     );
   }
 }
