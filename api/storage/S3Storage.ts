@@ -143,8 +143,10 @@ export class S3Storage implements RevisionStorage {
     const prefix = `${k}/${manifest.generation}/`;
     const old = await this.manifest(k);
     try {
-      for (let i = 0; i < files.length; i += UPLOADS_AT_ONCE)
-        await Promise.all(
+      for (let i = 0; i < files.length; i += UPLOADS_AT_ONCE) {
+        // Every upload of the batch settles before a failure is acted on: the clean-up below must not run
+        // while a sibling upload can still land after it.
+        const settled = await Promise.allSettled(
           files.slice(i, i + UPLOADS_AT_ONCE).map((f) =>
             this.call(`store ${k}/${f.name}`, () =>
               this.client.send(
@@ -158,6 +160,9 @@ export class S3Storage implements RevisionStorage {
             ),
           ),
         );
+        const failed = settled.find((r) => r.status === 'rejected');
+        if (failed) throw failed.reason;
+      }
       await this.call(`store ${k}/${MANIFEST}`, () =>
         this.client.send(
           new PutObjectCommand({
