@@ -167,7 +167,10 @@ async function main(): Promise<number> {
     if (tty) process.stderr.write('\n');
     if (final.status === ConversionStatus.Ready) {
       const rev = await projects.revision(name, 'latest');
-      const where = config.storage.kind === 's3' ? `bucket ${config.storage.bucket} as ${rev.dir}` : path.join(config.dataDir, rev.dir);
+      const where =
+        config.storage.kind === 's3'
+          ? `bucket ${config.storage.bucket} as ${rev.dir}`
+          : path.join(config.dataDir, rev.dir);
       console.log(`Project ${name} revision ${rev.number} is ready in ${where}`);
       return 0;
     }

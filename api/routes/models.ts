@@ -11,12 +11,7 @@ import { Access } from '../access/rules';
 import { ScParamsSchema } from '../contract/models';
 import { ApiError, Errors } from '../errors';
 import { normaliseProjectName } from '../projects/ProjectStore';
-import {
-  RangeNotSatisfiable,
-  type RangeRequest,
-  type StoredFile,
-  StoredFileMissing,
-} from '../storage/RevisionStorage';
+import { RangeNotSatisfiable, type RangeRequest, type StoredFile, StoredFileMissing } from '../storage/RevisionStorage';
 import { defineRoute } from './define';
 
 export default async function modelRoutes(app: FastifyInstance): Promise<void> {

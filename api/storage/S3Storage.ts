@@ -123,7 +123,9 @@ export class S3Storage implements RevisionStorage {
    */
   async check(): Promise<void> {
     try {
-      await this.call('open the bucket', () => this.client.send(new HeadBucketCommand({ Bucket: this.settings.bucket })));
+      await this.call('open the bucket', () =>
+        this.client.send(new HeadBucketCommand({ Bucket: this.settings.bucket })),
+      );
     } catch (e) {
       if (isMissing(e))
         throw new StorageUnavailable(`The S3 revision store's ${this.where()} does not exist`, { cause: e });
@@ -262,10 +264,12 @@ export class S3Storage implements RevisionStorage {
     const m = await this.manifest(k);
     if (!m) throw new StoredFileMissing(key, MANIFEST);
     const dir = path.join(this.cacheRoot, k, m.generation);
-    if (await stat(dir).then(
-      (s) => s.isDirectory(),
-      () => false,
-    ))
+    if (
+      await stat(dir).then(
+        (s) => s.isDirectory(),
+        () => false,
+      )
+    )
       return dir;
     const tmp = `${dir}.tmp-${randomUUID()}`;
     try {

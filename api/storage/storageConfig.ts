@@ -26,7 +26,9 @@ export function storageConfig(env: NodeJS.ProcessEnv): StorageConfig {
   const accessKeyId = env.S3_ACCESS_KEY_ID ?? '';
   const secretAccessKey = env.S3_SECRET_ACCESS_KEY ?? '';
   if (!accessKeyId !== !secretAccessKey)
-    throw new Error('S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY are set together (or neither: the AWS credential chain)');
+    throw new Error(
+      'S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY are set together (or neither: the AWS credential chain)',
+    );
   const pathStyle = (env.S3_FORCE_PATH_STYLE ?? '').trim();
   if (pathStyle && !/^(true|false|1|0|yes|no|on|off)$/i.test(pathStyle))
     throw new Error(`Environment variable S3_FORCE_PATH_STYLE="${pathStyle}" is not a boolean (use true or false)`);

@@ -69,15 +69,11 @@ describe('S3 revision store', () => {
     const { store, bucket } = await freshStore();
     await publish(store, 'c1', 'projects/SHIP/rev-1', { 'SHIP.sc': 'one' });
     // A process stopped after uploading rev-2's files, before its manifest (and before its row).
-    await client.send(
-      new PutObjectCommand({ Bucket: bucket, Key: 'projects/SHIP/rev-2/0123/SHIP.sc', Body: 'half' }),
-    );
+    await client.send(new PutObjectCommand({ Bucket: bucket, Key: 'projects/SHIP/rev-2/0123/SHIP.sc', Body: 'half' }));
     await expect(store.open('projects/SHIP/rev-2', 'SHIP.sc')).rejects.toBeInstanceOf(StoredFileMissing);
     await expect(store.localDir('projects/SHIP/rev-2')).rejects.toBeInstanceOf(StoredFileMissing);
     // Also a stopped re-publish of rev-1: a second generation its manifest does not name.
-    await client.send(
-      new PutObjectCommand({ Bucket: bucket, Key: 'projects/SHIP/rev-1/4567/SHIP.sc', Body: 'stray' }),
-    );
+    await client.send(new PutObjectCommand({ Bucket: bucket, Key: 'projects/SHIP/rev-1/4567/SHIP.sc', Body: 'stray' }));
     await store.removeLeftovers(new Set(['projects/SHIP/rev-1']), []);
     const left = await objects(bucket);
     expect(left).toHaveLength(2);
@@ -106,7 +102,9 @@ describe('S3 revision store', () => {
     await writeFile(path.join(staged, 'objects.json'), '[2]');
     const e = await store.publish(staged, 'projects/SHIP/rev-1').catch((x: unknown) => x);
     expect(e).toBeInstanceOf(StorageUnavailable);
-    expect((e as Error).message).toMatch(/^The S3 revision store \(bucket "s3-\d+" at http:\/\/127\.0\.0\.1:\d+\) failed to store/);
+    expect((e as Error).message).toMatch(
+      /^The S3 revision store \(bucket "s3-\d+" at http:\/\/127\.0\.0\.1:\d+\) failed to store/,
+    );
     expect(await objects(bucket)).toEqual(before);
     expect(await text((await store.open('projects/SHIP/rev-1', 'objects.json')).stream)).toBe('[1]');
   });
@@ -168,7 +166,9 @@ describe('STORAGE and REALTIME settings', () => {
       url: 'redis://r:6379',
     });
     expect(() => loadConfig({ ...pg, REALTIME: 'redis' }, opts)).toThrow('REALTIME=redis needs REDIS_URL=redis://');
-    expect(() => loadConfig({ ...pg, REALTIME: 'kafka' }, opts)).toThrow(`REALTIME="kafka" is not 'postgres' or 'redis'`);
+    expect(() => loadConfig({ ...pg, REALTIME: 'kafka' }, opts)).toThrow(
+      `REALTIME="kafka" is not 'postgres' or 'redis'`,
+    );
     expect(() =>
       loadConfig({ REALTIME: 'redis', REDIS_URL: 'redis://r:6379' }, { ...opts, database: { kind: 'sqlite' } }),
     ).toThrow('REALTIME=redis joins several server processes, which need PostgreSQL');
