@@ -4,8 +4,8 @@
  * client connected to process B (the conversion pauses for its CAD files, so B joins its room before it can
  * end, and B hears the resume and the end), a comment written on A reaches B's client, and a user deleted on A
  * gets the notice and is disconnected on B — once with the socket.io PostgreSQL adapter and once with the Redis
- * adapter (REALTIME=redis on a throwaway Debian redis-server), each surviving its connections being cut
- * (api/realtime.ts). `npm run
+ * adapter (REALTIME=redis on a throwaway Debian redis-server, with the revisions in a local s3rver bucket,
+ * STORAGE=s3), each surviving its connections being cut (api/realtime.ts); B streams the package A stored. `npm run
  * start:cluster -- 2` serves clients spread over both of its processes on one port, every one of them
  * getting the comment, and refuses SQLite with a clear error. The PostgreSQL parts run in the 'api-pg'
  * project (its throwaway cluster); the SQLite refusal in 'unit'.
@@ -35,6 +35,7 @@ import { withDatabase } from '../../api/db/postgres';
 import { type JoinReply, REALTIME_APPLICATION_NAME } from '../../api/realtime';
 import { writeCadShip } from '../support/cadShip';
 import { startRedis, type TestRedis } from '../support/redisServer';
+import { startS3Server, type TestS3Server } from '../support/s3Server';
 import { ROOT, type ServerProcess, startServerProcess } from '../support/serverProcess';
 import { bearer, multipartFile, SAMPLES } from './helpers';
 import { openSocket } from '../support/realtimeClient';
@@ -49,10 +50,12 @@ const started: ServerProcess[] = [];
 const sockets: Socket[] = [];
 const dirs: string[] = [];
 let redis: TestRedis | undefined;
+let s3: TestS3Server | undefined;
 afterAll(async () => {
   for (const s of sockets) s.close();
   await Promise.all(started.map((p) => p.stop()));
   await redis?.stop();
+  await s3?.close();
   for (const d of dirs) rmSync(d, { recursive: true, force: true });
 });
 
@@ -95,10 +98,11 @@ const ADAPTERS: {
     },
   },
   {
-    name: 'the Redis adapter (REALTIME=redis)',
+    name: 'the Redis adapter (REALTIME=redis) and the revisions in S3 (STORAGE=s3)',
     env: async () => {
       redis ??= await startRedis();
-      return { REALTIME: 'redis', REDIS_URL: redis.url };
+      s3 ??= await startS3Server();
+      return { REALTIME: 'redis', REDIS_URL: redis.url, ...s3.env };
     },
     links: async () => {
       const admin = createClient({ url: redis?.url });
@@ -255,6 +259,10 @@ describe.skipIf(!pgUrl).each(ADAPTERS)('two server processes on one PostgreSQL d
     expect(changed).toEqual(['SPREAD', 'SPREAD']);
     const models = (await http(b.url, admin, 'GET', '/api/viewer/project/models')) as { projectName: string }[];
     expect(JSON.stringify(models)).toContain('SPREAD');
+    // The revision A stored streams from B (the shared revision store: DATA_DIR, or the S3 bucket).
+    const sc = await fetch(`${b.url}/api/keelson-static/models/SPREAD/latest/SPREAD.sc`, { headers: bearer(admin) });
+    expect(sc.status).toBe(200);
+    expect(Buffer.from(await sc.arrayBuffer()).subarray(0, 4).toString('latin1')).toBe('KSC1');
 
     await join(onB, 'project:SPREAD');
     const seen = next<unknown>(onB, COMMENT_EVENT);

@@ -3,14 +3,17 @@
  * converted is stored in the bucket (not in DATA_DIR), its package streams whole and as HTTP byte ranges
  * (206 with Content-Range; 416 past the end), the instance calls read the revision's files through the local
  * copy, a second revision and its removal leave only the first, and deleting the project empties the bucket.
+ * A server process (api/server.ts) whose bucket cannot be reached does not start and says why.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import * as v from 'valibot';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ModelObjectsResponseSchema } from '../../api/contract';
 import { startS3Server, type TestS3Server } from '../support/s3Server';
+import { freePort, startServerProcess } from '../support/serverProcess';
 import { SAMPLES, bearer, makeApp, signUp, type TestApp, uploadFile } from './helpers';
 
 let s3: TestS3Server;
@@ -106,5 +109,27 @@ describe('STORAGE=s3', () => {
     expect(await objects()).toEqual([]);
     expect(existsSync(path.join(t.config.dataDir, 'projects', 'M1'))).toBe(false);
     expect((await t.app.inject({ method: 'GET', url, headers: bearer(admin) })).statusCode).toBe(404);
+  });
+});
+
+describe('a server process with STORAGE=s3', () => {
+  it('does not start when the bucket cannot be reached, naming it', async () => {
+    const dataDir = mkdtempSync(path.join(os.tmpdir(), 'keelson-s3down-'));
+    const endpoint = `http://127.0.0.1:${await freePort()}`;
+    try {
+      const e = await startServerProcess({
+        ...s3.env,
+        S3_ENDPOINT: endpoint,
+        DATA_DIR: dataDir,
+        DEMO_SHIP: 'false',
+        DATABASE_URL: '',
+      }).catch((x: unknown) => x);
+      expect(e).toBeInstanceOf(Error);
+      expect((e as Error).message).toContain(
+        `The S3 revision store (bucket "${s3.settings.bucket}" at ${endpoint}) failed to open the bucket: `,
+      );
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });
