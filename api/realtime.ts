@@ -24,9 +24,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { createAdapter } from '@socket.io/postgres-adapter';
-import { createAdapter as createRedisAdapter } from '@socket.io/redis-adapter';
 import pg from 'pg';
-import { createClient } from 'redis';
 import { Server } from 'socket.io';
 import { maySee, userOfToken } from './access/rules';
 import { ConversionStatus, PROJECTS_CHANGED_EVENT, type ProgressEvent, type UserNotification } from './contract/common';
@@ -70,14 +68,19 @@ export const REALTIME_APPLICATION_NAME = 'keelson-realtime';
 /** Acknowledgement of a 'join' (when the client passes a callback). */
 export type JoinReply = { ok: true; room: string } | { ok: false; error: string; message: string; type: string };
 
-/** A Redis client reconnecting as `reconnectStrategy` says. */
-const newRedisClient = (url: string, reconnectStrategy: (retries: number, cause: Error) => number | Error) =>
-  createClient({ url, socket: { reconnectStrategy } });
+/** What Keelson itself calls on a connected Redis client (the `redis` package); the adapter uses the rest. */
+interface RedisClient {
+  close(): Promise<unknown>;
+}
 
-/** The two connected Redis clients the Redis adapter needs (one publishes, one subscribes). */
+/**
+ * The two connected Redis clients the Redis adapter needs (one publishes, one subscribes) and the adapter's
+ * factory (both packages are loaded only with REALTIME=redis).
+ */
 export interface RedisClients {
-  pub: ReturnType<typeof newRedisClient>;
-  sub: ReturnType<typeof newRedisClient>;
+  pub: RedisClient;
+  sub: RedisClient;
+  createAdapter: typeof import('@socket.io/redis-adapter').createAdapter;
 }
 
 /** Prefix of the Redis adapter's channels (another application on the same Redis keeps its own). */
@@ -194,7 +197,7 @@ export function attachRealtime(app: FastifyInstance, redis?: RedisClients): Serv
   if (realtime.kind === 'redis' && !redis) throw new Error('REALTIME=redis: connect with openRealtime');
   let closeAdapter: (() => Promise<void>) | null = null;
   if (redis) {
-    io.adapter(createRedisAdapter(redis.pub, redis.sub, { key: REDIS_CHANNEL_PREFIX }));
+    io.adapter(redis.createAdapter(redis.pub, redis.sub, { key: REDIS_CHANNEL_PREFIX }));
     closeAdapter = async () => {
       await Promise.allSettled([redis.pub.close(), redis.sub.close()]);
     };
@@ -293,8 +296,12 @@ async function connectRedis(url: string, app: FastifyInstance): Promise<RedisCli
     !started && retries >= REDIS_START_ATTEMPTS
       ? new Error(`Redis at ${shown.toString()} cannot be reached: ${cause.message || cause.name}`)
       : Math.min(100 * 2 ** retries, 2000);
-  const pub = newRedisClient(url, reconnectStrategy);
-  const sub = newRedisClient(url, reconnectStrategy);
+  const [{ createClient }, { createAdapter }] = await Promise.all([
+    import('redis'),
+    import('@socket.io/redis-adapter'),
+  ]);
+  const pub = createClient({ url, socket: { reconnectStrategy } });
+  const sub = createClient({ url, socket: { reconnectStrategy } });
   for (const c of [pub, sub])
     c.on('error', (e: Error) => {
       if (started) app.log.warn({ err: e }, 'realtime adapter connection lost');
@@ -311,7 +318,7 @@ async function connectRedis(url: string, app: FastifyInstance): Promise<RedisCli
     throw e;
   }
   started = true;
-  return { pub, sub };
+  return { pub, sub, createAdapter };
 }
 
 /** How long a member's checked access to a project is trusted before the next event checks it again, ms. */

@@ -43,6 +43,12 @@ export class DirectoryStorage implements RevisionStorage {
     return dir;
   }
 
+  /** Nothing to do ahead: publishing is one rename. */
+  async prepare(_staged: string): Promise<void> {}
+
+  /** The staged directory is its conversion's to remove. */
+  async discard(_staged: string): Promise<void> {}
+
   async publish(staged: string, key: string): Promise<void> {
     const target = this.dir(key);
     await rm(target, { recursive: true, force: true });

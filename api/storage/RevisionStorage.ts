@@ -43,6 +43,16 @@ export interface RevisionStorage {
   stage(project: string, conversionId: string): Promise<string>;
 
   /**
+   * Does the slow part of publishing `staged` ahead of it, outside the database transaction that records the
+   * revision (S3: uploads its files; directories: nothing), without making anything visible. Optional:
+   * publish prepares what was not prepared. @throws the store's error; then nothing of it is stored.
+   */
+  prepare(staged: string): Promise<void>;
+
+  /** Drops what prepare stored for `staged` when it will not be published (the transaction failed). */
+  discard(staged: string): Promise<void>;
+
+  /**
    * Stores the staged directory `staged` as revision `key`, replacing anything stored under `key`; the
    * staged directory is gone afterwards. @throws the store's error; then nothing is stored under `key`.
    */

@@ -2,13 +2,15 @@
  * The S3-compatible object store of converted revisions (api/storage/RevisionStorage.ts; STORAGE=s3, README
  * "Running at scale"), through @aws-sdk/client-s3. Revision `K` (`projects/{NAME}/rev-{N}`) is kept as
  *
- *   K/{generation}/{file}   the revision's files (nested paths '/'-separated), one object each
- *   K/manifest.json         `{ generation, files: { name: bytes } }`, written last
+ *   projects/{NAME}/{generation}/{file}   the revision's files (nested paths '/'-separated), one object each
+ *   K/manifest.json                       `{ prefix, generation, files: { name: bytes } }`, written last
  *
- * Readers trust only the manifest (application.md §3 "a revision is visible only when complete"): publish
- * uploads the files under a fresh generation, then writes the manifest in one PUT (atomic in S3), so a
- * revision appears whole or not at all; a failed upload removes its generation's objects before throwing.
- * Removal deletes the manifest first. Staging stays local (DATA_DIR/projects/{NAME}/.tmp-{id}, as in the
+ * where the generation is `.rev-{conversion id}-{random}`. Readers trust only the manifest (application.md §3
+ * "a revision is visible only when complete"): prepare uploads the files under a fresh generation before the
+ * database transaction that records the revision (so the write lock is not held during the upload), and
+ * publish, inside it, writes the manifest in one PUT (atomic in S3): a revision appears whole or not at all. A
+ * failed upload removes its generation's objects before throwing; discard removes a prepared generation that
+ * will not be published. Removal deletes the manifest first. Staging stays local (DATA_DIR/projects/{NAME}/.tmp-{id}, as in the
  * directory store: the converter writes files), and localDir keeps a local copy per generation under
  * DATA_DIR/cache/revisions, downloaded whole into a private directory and renamed into place.
  */
@@ -52,12 +54,17 @@ export interface S3Settings {
 
 /** The revision's table of contents, written last. */
 interface Manifest {
+  /** Where its files are: `projects/{NAME}/{generation}/`. */
+  prefix: string;
+  /** `.rev-{conversion id}-{random}`. */
   generation: string;
   /** File name ('/'-separated below the revision) → size in bytes. */
   files: Record<string, number>;
 }
 
 const MANIFEST = 'manifest.json';
+/** First characters of a generation's name (never a revision key's, which start with `rev-`). */
+const GENERATION_PREFIX = '.rev-';
 /** Files uploaded at once while publishing. */
 const UPLOADS_AT_ONCE = 4;
 
@@ -76,10 +83,12 @@ export class S3Storage implements RevisionStorage {
   /** Staging (and its sweep) is the directory store's. */
   private readonly local: DirectoryStorage;
   private readonly cacheRoot: string;
+  /** Staged directory → its uploaded, not yet published generation. */
+  private readonly prepared = new Map<string, Manifest>();
 
   constructor(
     readonly settings: S3Settings,
-    dataDir: string,
+    private readonly dataDir: string,
   ) {
     const credentials = settings.accessKeyId
       ? { accessKeyId: settings.accessKeyId, secretAccessKey: settings.secretAccessKey }
@@ -137,20 +146,27 @@ export class S3Storage implements RevisionStorage {
     return this.local.stage(project, conversionId);
   }
 
-  async publish(staged: string, key: string): Promise<void> {
-    const k = checkedKey(key);
+  /**
+   * Uploads the staged directory's files under a fresh generation of its project (once; publish then only
+   * writes the manifest). Invisible to readers until published.
+   * @throws StorageUnavailable; then nothing of it is stored.
+   */
+  async prepare(staged: string): Promise<void> {
+    if (this.prepared.has(staged)) return;
+    const project = checkedKey(path.relative(this.dataDir, path.dirname(staged)).split(path.sep).join('/'));
+    const conversion = path.basename(staged).replace(/^\.tmp-/, '');
+    const generation = `${GENERATION_PREFIX}${conversion}-${randomUUID().slice(0, 8)}`;
+    const prefix = `${project}/${generation}/`;
     const files = await listFiles(staged);
-    const manifest: Manifest = { generation: randomUUID(), files: {} };
+    const manifest: Manifest = { prefix, generation, files: {} };
     for (const f of files) manifest.files[f.name] = f.size;
-    const prefix = `${k}/${manifest.generation}/`;
-    const old = await this.manifest(k);
     try {
       for (let i = 0; i < files.length; i += UPLOADS_AT_ONCE) {
         // Every upload of the batch settles before a failure is acted on: the clean-up below must not run
         // while a sibling upload can still land after it.
         const settled = await Promise.allSettled(
           files.slice(i, i + UPLOADS_AT_ONCE).map((f) =>
-            this.call(`store ${k}/${f.name}`, () =>
+            this.call(`store ${prefix}${f.name}`, () =>
               this.client.send(
                 new PutObjectCommand({
                   Bucket: this.settings.bucket,
@@ -165,6 +181,29 @@ export class S3Storage implements RevisionStorage {
         const failed = settled.find((r) => r.status === 'rejected');
         if (failed) throw failed.reason;
       }
+    } catch (e) {
+      await this.deletePrefix(prefix).catch(() => {});
+      throw e;
+    }
+    this.prepared.set(staged, manifest);
+  }
+
+  /** Removes what prepare uploaded for `staged` when it is not going to be published. */
+  async discard(staged: string): Promise<void> {
+    const m = this.prepared.get(staged);
+    if (!m) return;
+    this.prepared.delete(staged);
+    await this.deletePrefix(m.prefix);
+  }
+
+  async publish(staged: string, key: string): Promise<void> {
+    const k = checkedKey(key);
+    await this.prepare(staged);
+    const manifest = this.prepared.get(staged) as Manifest;
+    this.prepared.delete(staged);
+    let old: Manifest | null;
+    try {
+      old = await this.manifest(k);
       await this.call(`store ${k}/${MANIFEST}`, () =>
         this.client.send(
           new PutObjectCommand({
@@ -177,18 +216,19 @@ export class S3Storage implements RevisionStorage {
       );
     } catch (e) {
       // Nothing half-stored: the new generation goes; the manifest (if any) still names the old one.
-      await this.deletePrefix(prefix).catch(() => {});
+      await this.deletePrefix(manifest.prefix).catch(() => {});
       throw e;
     }
-    if (old) await this.deletePrefix(`${k}/${old.generation}/`).catch(() => {});
+    if (old && old.prefix !== manifest.prefix) await this.deletePrefix(old.prefix).catch(() => {});
     await rm(staged, { recursive: true, force: true });
   }
 
   async remove(key: string): Promise<void> {
     const k = checkedKey(key);
+    const m = await this.manifest(k);
     // The manifest first: readers see the revision gone before its files go.
     await this.deleteKeys([`${k}/${MANIFEST}`]);
-    await this.deletePrefix(`${k}/`);
+    if (m) await this.deletePrefix(m.prefix);
     await rm(path.join(this.cacheRoot, k), { recursive: true, force: true });
   }
 
@@ -199,33 +239,36 @@ export class S3Storage implements RevisionStorage {
     await this.deleteKeys(manifests);
     await this.deletePrefix(`${dir}/`);
     await rm(path.join(this.cacheRoot, dir), { recursive: true, force: true });
+    for (const staged of this.prepared.keys())
+      if (path.basename(path.dirname(staged)) === project) this.prepared.delete(staged);
     await this.local.removeProject(project);
   }
 
+  /**
+   * Also removes, per project, the manifests of unreferenced revisions with the generations they name (a
+   * process stopped between publishing and committing, or before removing a replaced revision) and the
+   * generations uploaded for the conversions `staleIds` (stopped before publishing). Generations of other
+   * conversions are left alone: another process may be about to publish them.
+   */
   async removeLeftovers(referenced: ReadonlySet<string>, staleIds: readonly string[]): Promise<void> {
     const keys = new Set([...referenced].map((k) => checkedKey(k)));
     await this.local.removeLeftovers(keys, staleIds).catch(() => {});
     const objects = await this.listKeys('projects/').catch(() => [] as string[]);
-    // Revision key (projects/{NAME}/{rev}) → its generations seen.
-    const generations = new Map<string, Set<string>>();
-    const orphans: string[] = [];
+    const orphanManifests = objects.filter(
+      (o) => o.endsWith(`/${MANIFEST}`) && !keys.has(o.slice(0, -MANIFEST.length - 1)),
+    );
+    const doomed = new Set<string>();
+    for (const o of orphanManifests) {
+      const m = await this.manifest(o.slice(0, -MANIFEST.length - 1)).catch(() => null);
+      if (m) doomed.add(m.prefix);
+    }
+    const stale = staleIds.map((id) => `${GENERATION_PREFIX}${id}-`);
     for (const o of objects) {
       const parts = o.split('/');
-      if (parts.length < 4) continue;
-      const key = parts.slice(0, 3).join('/');
-      if (!keys.has(key)) orphans.push(o);
-      else if (parts[3] !== MANIFEST) generations.set(key, (generations.get(key) ?? new Set()).add(parts[3]));
+      if (parts.length > 3 && stale.some((p) => parts[2].startsWith(p))) doomed.add(`${parts.slice(0, 3).join('/')}/`);
     }
-    // Unreferenced revisions (a process stopped between publishing and committing): manifests first.
-    orphans.sort((a, b) => Number(b.endsWith(`/${MANIFEST}`)) - Number(a.endsWith(`/${MANIFEST}`)));
-    await this.deleteKeys(orphans).catch(() => {});
-    // A referenced revision's generations other than its manifest's (a publish stopped before its manifest).
-    for (const [key, gens] of generations) {
-      if (gens.size < 2) continue;
-      const m = await this.manifest(key).catch(() => null);
-      if (!m) continue;
-      for (const g of gens) if (g !== m.generation) await this.deletePrefix(`${key}/${g}/`).catch(() => {});
-    }
+    await this.deleteKeys(orphanManifests).catch(() => {});
+    for (const prefix of doomed) await this.deletePrefix(prefix).catch(() => {});
   }
 
   async open(key: string, file: string, range?: RangeRequest): Promise<StoredFile> {
@@ -240,7 +283,7 @@ export class S3Storage implements RevisionStorage {
         this.client.send(
           new GetObjectCommand({
             Bucket: this.settings.bucket,
-            Key: `${k}/${m.generation}/${file}`,
+            Key: `${m.prefix}${file}`,
             ...(range ? { Range: `bytes=${start}-${end}` } : {}),
           }),
         ),
@@ -282,7 +325,7 @@ export class S3Storage implements RevisionStorage {
           continue;
         }
         const r = await this.call(`read ${k}/${name}`, () =>
-          this.client.send(new GetObjectCommand({ Bucket: this.settings.bucket, Key: `${k}/${m.generation}/${name}` })),
+          this.client.send(new GetObjectCommand({ Bucket: this.settings.bucket, Key: `${m.prefix}${name}` })),
         );
         await pipeline(r.Body as Readable, createWriteStream(target));
       }
@@ -310,7 +353,12 @@ export class S3Storage implements RevisionStorage {
       );
       const body = await r.Body?.transformToString('utf8');
       const m = JSON.parse(body ?? '') as Manifest;
-      if (typeof m.generation !== 'string' || typeof m.files !== 'object' || m.files === null)
+      if (
+        typeof m.prefix !== 'string' ||
+        typeof m.generation !== 'string' ||
+        typeof m.files !== 'object' ||
+        m.files === null
+      )
         throw new Error(`The manifest of revision ${k} is damaged`);
       return m;
     } catch (e) {

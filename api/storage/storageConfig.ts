@@ -4,7 +4,7 @@
  */
 import { DirectoryStorage } from './DirectoryStorage';
 import type { RevisionStorage } from './RevisionStorage';
-import { type S3Settings, S3Storage } from './S3Storage';
+import type { S3Settings } from './S3Storage';
 
 /** The revision store setting. */
 export type StorageConfig = { kind: 'directory' } | ({ kind: 's3' } & S3Settings);
@@ -51,6 +51,8 @@ export function storageConfig(env: NodeJS.ProcessEnv): StorageConfig {
 export async function openRevisionStorage(config: StorageConfig, dataDir: string): Promise<RevisionStorage> {
   if (config.kind === 'directory') return new DirectoryStorage(dataDir);
   const { kind: _kind, ...settings } = config;
+  // Loaded only when configured: the SDK adds about a second to every start otherwise.
+  const { S3Storage } = await import('./S3Storage');
   const store = new S3Storage(settings, dataDir);
   await store.check();
   return store;

@@ -262,7 +262,11 @@ describe.skipIf(!pgUrl).each(ADAPTERS)('two server processes on one PostgreSQL d
     // The revision A stored streams from B (the shared revision store: DATA_DIR, or the S3 bucket).
     const sc = await fetch(`${b.url}/api/keelson-static/models/SPREAD/latest/SPREAD.sc`, { headers: bearer(admin) });
     expect(sc.status).toBe(200);
-    expect(Buffer.from(await sc.arrayBuffer()).subarray(0, 4).toString('latin1')).toBe('KSC1');
+    expect(
+      Buffer.from(await sc.arrayBuffer())
+        .subarray(0, 4)
+        .toString('latin1'),
+    ).toBe('KSC1');
 
     await join(onB, 'project:SPREAD');
     const seen = next<unknown>(onB, COMMENT_EVENT);

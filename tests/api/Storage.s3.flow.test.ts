@@ -46,7 +46,7 @@ describe('STORAGE=s3', () => {
     expect(await uploadFile(t, admin, 'M1.3docx', sample)).toBe('M1');
     const stored = await objects();
     expect(stored).toContain('projects/M1/rev-1/manifest.json');
-    expect(stored.some((k) => /^projects\/M1\/rev-1\/[0-9a-f-]{36}\/M1\.sc$/.test(k))).toBe(true);
+    expect(stored.some((k) => /^projects\/M1\/\.rev-[0-9a-f-]{36}-[0-9a-f]{8}\/M1\.sc$/.test(k))).toBe(true);
     expect(existsSync(path.join(t.config.dataDir, 'projects', 'M1', 'rev-1'))).toBe(false);
 
     const url = '/api/keelson-static/models/M1/latest/M1.sc';
@@ -95,8 +95,9 @@ describe('STORAGE=s3', () => {
     });
     expect(del.statusCode, del.body).toBe(200);
     const afterRevision = await objects();
-    expect(afterRevision.length).toBeGreaterThan(1);
-    expect(afterRevision.every((k) => k.startsWith('projects/M1/rev-2/'))).toBe(true);
+    expect(afterRevision.filter((k) => k.endsWith('/manifest.json'))).toEqual(['projects/M1/rev-2/manifest.json']);
+    const generations = new Set(afterRevision.filter((k) => !k.endsWith('/manifest.json')).map((k) => k.split('/')[2]));
+    expect(generations.size).toBe(1);
     const latest = await t.app.inject({ method: 'GET', url, headers: bearer(admin) });
     expect([latest.statusCode, latest.headers['x-keelson-revision']]).toEqual([200, '2']);
 

@@ -1,7 +1,8 @@
 /**
  * What only the S3 revision store (api/storage/S3Storage.ts) promises, against a real local s3rver: readers
- * trust only a revision's manifest (objects uploaded without one are invisible, and the start-up sweep
- * removes them), a publish whose upload fails midway leaves nothing of itself and the revision it was to
+ * trust only a revision's manifest (files uploaded ahead of publishing are invisible; discard removes them; the
+ * start-up sweep removes those of stale conversions and unreferenced revisions, and keeps those another process
+ * may still publish), a publish whose upload fails midway leaves nothing of itself and the revision it was to
  * replace intact, an unreachable endpoint or a missing bucket is refused at start with a message naming
  * them, and STORAGE / S3_* / REALTIME / REDIS_URL are read or refused clearly (api/config.ts).
  */
@@ -10,7 +11,7 @@ import { writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
-import { CreateBucketCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { CreateBucketCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../api/config';
 import { StorageUnavailable, StoredFileMissing } from '../../api/storage/RevisionStorage';
@@ -65,21 +66,37 @@ async function publish(store: S3Storage, id: string, key: string, files: Record<
 }
 
 describe('S3 revision store', () => {
-  it('shows a revision only through its manifest; objects without one are swept at start', async () => {
+  it('shows a revision only through its manifest; the sweep keeps what another process may still publish', async () => {
     const { store, bucket } = await freshStore();
     await publish(store, 'c1', 'projects/SHIP/rev-1', { 'SHIP.sc': 'one' });
-    // A process stopped after uploading rev-2's files, before its manifest (and before its row).
-    await client.send(new PutObjectCommand({ Bucket: bucket, Key: 'projects/SHIP/rev-2/0123/SHIP.sc', Body: 'half' }));
+    const stored = await objects(bucket);
+    expect(stored).toHaveLength(2);
+    expect(stored).toContain('projects/SHIP/rev-1/manifest.json');
+    expect(stored.some((k) => /^projects\/SHIP\/\.rev-c1-[0-9a-f]{8}\/SHIP\.sc$/.test(k))).toBe(true);
+    // Uploaded ahead of the transaction, not published: invisible.
+    const prepare = async (id: string) => {
+      const staged = await store.stage('SHIP', id);
+      await writeFile(path.join(staged, 'SHIP.sc'), id);
+      await store.prepare(staged);
+      return staged;
+    };
+    await prepare('stale');
+    await prepare('running');
     await expect(store.open('projects/SHIP/rev-2', 'SHIP.sc')).rejects.toBeInstanceOf(StoredFileMissing);
-    await expect(store.localDir('projects/SHIP/rev-2')).rejects.toBeInstanceOf(StoredFileMissing);
-    // Also a stopped re-publish of rev-1: a second generation its manifest does not name.
-    await client.send(new PutObjectCommand({ Bucket: bucket, Key: 'projects/SHIP/rev-1/4567/SHIP.sc', Body: 'stray' }));
-    await store.removeLeftovers(new Set(['projects/SHIP/rev-1']), []);
+    const dropped = await prepare('dropped');
+    await store.discard(dropped);
+    expect((await objects(bucket)).some((k) => k.includes('.rev-dropped-'))).toBe(false);
+    // Published, but the process stopped before committing its row: rev-2 is referenced by nothing.
+    await publish(store, 'uncommitted', 'projects/SHIP/rev-2', { 'SHIP.sc': 'two' });
+    expect(await text((await store.open('projects/SHIP/rev-2', 'SHIP.sc')).stream)).toBe('two');
+
+    await store.removeLeftovers(new Set(['projects/SHIP/rev-1']), ['stale']);
     const left = await objects(bucket);
-    expect(left).toHaveLength(2);
-    expect(left).toContain('projects/SHIP/rev-1/manifest.json');
-    expect(left.some((k) => k.includes('rev-2') || k.includes('/4567/'))).toBe(false);
+    expect(left.filter((k) => !stored.includes(k)).map((k) => k.replace(/-[0-9a-f]{8}\//, '-*/'))).toEqual([
+      'projects/SHIP/.rev-running-*/SHIP.sc',
+    ]);
     expect(await text((await store.open('projects/SHIP/rev-1', 'SHIP.sc')).stream)).toBe('one');
+    await expect(store.open('projects/SHIP/rev-2', 'SHIP.sc')).rejects.toBeInstanceOf(StoredFileMissing);
   });
 
   it('leaves nothing of a publish whose upload fails, and the revision it replaces readable', async () => {
