@@ -24,6 +24,8 @@ import { openDatabase } from './db/database';
 import { unstorableText } from './db/errors';
 import { ApiError, Errors } from './errors';
 import { ProjectStore } from './projects/ProjectStore';
+import { StorageUnavailable } from './storage/RevisionStorage';
+import { openRevisionStorage } from './storage/storageConfig';
 import { RevisionCache } from './projects/RevisionCache';
 import { registerUi, wantsSpaFallback } from './ui';
 import authRoutes from './routes/auth';
@@ -109,8 +111,10 @@ export async function buildApp(
     schedulerClock?: SchedulerClock;
   } = {},
 ): Promise<FastifyInstance> {
+  // The revision store first: an unreachable bucket stops the start before the database opens.
+  const storage = await openRevisionStorage(config.storage, config.dataDir);
   const db = await openDatabase(config.dataDir, config.database);
-  const projects = new ProjectStore(db, config.dataDir);
+  const projects = new ProjectStore(db, config.dataDir, storage);
   // Conversions run from a job queue: in this process on SQLite, shared by every process on PostgreSQL.
   let queueLog: (message: string) => void = () => {};
   const queue =
@@ -211,6 +215,11 @@ export async function buildApp(
     if (err instanceof ApiError) {
       if (err.retryAfter !== undefined) reply.header('Retry-After', String(err.retryAfter));
       return reply.code(err.statusCode).send(err.toJSON());
+    }
+    // Every reader of a revision's files (package, sections, quantities, comparisons): the details go to the log.
+    if (err instanceof StorageUnavailable) {
+      app.log.error(err);
+      return reply.code(503).send(Errors.storageUnavailable().toJSON());
     }
     if (unstorableText(err))
       return reply.code(400).send(Errors.badRequest('Text must not contain the NUL character').toJSON());

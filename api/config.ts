@@ -11,6 +11,7 @@ import {
   type ProjectLocationConfig,
   type TrustedServer,
 } from './locations/locationsConfig';
+import { type StorageConfig, storageConfig } from './storage/storageConfig';
 
 /** Resolved server settings. Paths are absolute. */
 export interface ServerConfig {
@@ -66,6 +67,37 @@ export interface ServerConfig {
   scheduleTimezone: string;
   /** The job queue of conversions (README "Running at scale"). */
   jobs: JobsConfig;
+  /** Where converted revisions are kept: DATA_DIR/projects or an S3 bucket (STORAGE, S3_*). */
+  storage: StorageConfig;
+  /** How realtime pushes reach the other server processes (REALTIME, REDIS_URL). */
+  realtime: RealtimeConfig;
+}
+
+/**
+ * The socket.io adapter joining server processes (README "Running at scale"): none ('local', one process:
+ * SQLite's default), the PostgreSQL adapter on the database (PostgreSQL's default) or Redis at `url`.
+ */
+export type RealtimeConfig = { kind: 'local' } | { kind: 'postgres' } | { kind: 'redis'; url: string };
+
+/**
+ * REALTIME (`postgres`, `redis`; unset: `postgres` on PostgreSQL, none on SQLite) and REDIS_URL.
+ * @throws Error naming the variable: another value; `redis` without a redis:// or rediss:// REDIS_URL; either
+ * adapter on SQLite (one process serves every client; several processes need PostgreSQL).
+ */
+export function realtimeConfig(env: NodeJS.ProcessEnv, database: DatabaseConfig): RealtimeConfig {
+  const v = (env.REALTIME ?? '').trim().toLowerCase();
+  if (v === '') return database.kind === 'postgres' ? { kind: 'postgres' } : { kind: 'local' };
+  if (v !== 'postgres' && v !== 'redis')
+    throw new Error(`Environment variable REALTIME="${env.REALTIME}" is not 'postgres' or 'redis'`);
+  if (database.kind !== 'postgres')
+    throw new Error(
+      `REALTIME=${v} joins several server processes, which need PostgreSQL (DATABASE_URL=postgres://...); on SQLite one process serves every client: unset REALTIME`,
+    );
+  if (v === 'postgres') return { kind: 'postgres' };
+  const url = (env.REDIS_URL ?? '').trim();
+  if (!/^rediss?:\/\/./i.test(url))
+    throw new Error('REALTIME=redis needs REDIS_URL=redis://host:port (or rediss:// for TLS)');
+  return { kind: 'redis', url };
 }
 
 /** How conversions are queued and how a server process stops (README "Running at scale"). */
@@ -220,8 +252,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       concurrency: Math.max(1, int(env.JOB_CONCURRENCY, 2, 'JOB_CONCURRENCY')),
       shutdownGraceSec: int(env.SHUTDOWN_GRACE_SEC, 30, 'SHUTDOWN_GRACE_SEC'),
     },
+    storage: storageConfig(env),
+    realtime: { kind: 'local' },
     ...overrides,
   };
+  if (!overrides.realtime) cfg.realtime = realtimeConfig(env, cfg.database);
   if (cfg.authProvider === 'oidc' && (!cfg.oidc.issuer || !cfg.oidc.clientId))
     throw new Error('AUTH_PROVIDER=oidc needs OIDC_ISSUER and OIDC_CLIENT_ID');
   if (!cfg.jwtSecret) cfg.jwtSecret = loadOrCreateSecret(cfg.dataDir);

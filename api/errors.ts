@@ -63,6 +63,10 @@ export const Errors = {
     new ApiError('Conflict', 409, `Adding the project ${name} is already in progress`, 'conflict'),
   /** A server process that is stopping (SIGTERM) refuses new work; the balancer sends the retry elsewhere. */
   shuttingDown: () => new ApiError('ServiceUnavailable', 503, 'The server is shutting down', 'unavailable'),
+  storageUnavailable: () =>
+    new ApiError('StorageUnavailable', 503, 'The revision store cannot be reached now', 'unavailable'),
+  rangeNotSatisfiable: (size: number) =>
+    new ApiError('RangeNotSatisfiable', 416, `The range asked for is outside the file of ${size} bytes`, 'validation'),
   conversionFinishing: (name: string) =>
     new ApiError('Conflict', 409, `The conversion of ${name} is being saved and can no longer be canceled`, 'conflict'),
   passwordChangeRequired: () => new ApiError('Forbidden', 403, 'Change your password before continuing', 'permission'),

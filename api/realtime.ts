@@ -15,8 +15,9 @@
  * 'projectsChanged' tells those who may see a project that a conversion of it started or ended (start pages
  * then show other users' conversions live).
  *
- * Several server processes (PostgreSQL, `npm run start:cluster`): the socket.io PostgreSQL adapter
- * (LISTEN/NOTIFY on the same database) joins them. Every push leaves its process once, as one
+ * Several server processes (PostgreSQL, `npm run start:cluster`): a socket.io adapter joins them, by
+ * default the PostgreSQL adapter (LISTEN/NOTIFY on the same database), with REALTIME=redis the Redis adapter
+ * (publish/subscribe on REDIS_URL; README "Running at scale"). Every push leaves its process once, as one
  * server-side event (RELAY_EVENT), and each process delivers it to its own sockets after checking their
  * access, so a client connected to any process gets what any other process emits, in the order it was
  * sent. On SQLite (one process) the in-memory adapter is kept.
@@ -67,8 +68,40 @@ export const REALTIME_APPLICATION_NAME = 'keelson-realtime';
 /** Acknowledgement of a 'join' (when the client passes a callback). */
 export type JoinReply = { ok: true; room: string } | { ok: false; error: string; message: string; type: string };
 
-/** Attaches socket.io to the app's HTTP server; closed with the app. @returns the io server. */
-export function attachRealtime(app: FastifyInstance): Server {
+/** What Keelson itself calls on a connected Redis client (the `redis` package); the adapter uses the rest. */
+interface RedisClient {
+  close(): Promise<unknown>;
+}
+
+/**
+ * The two connected Redis clients the Redis adapter needs (one publishes, one subscribes) and the adapter's
+ * factory (both packages are loaded only with REALTIME=redis).
+ */
+export interface RedisClients {
+  pub: RedisClient;
+  sub: RedisClient;
+  createAdapter: typeof import('@socket.io/redis-adapter').createAdapter;
+}
+
+/** Prefix of the Redis adapter's channels (another application on the same Redis keeps its own). */
+export const REDIS_CHANNEL_PREFIX = 'keelson';
+
+/**
+ * Attaches socket.io with the adapter of the app's configuration (REALTIME): for Redis, first connects to
+ * REDIS_URL. @returns the io server (closed with the app).
+ * @throws Error 'Redis at URL cannot be reached: ...' (password hidden) when Redis does not answer at start.
+ */
+export async function openRealtime(app: FastifyInstance): Promise<Server> {
+  const rt = app.ctx.config.realtime;
+  return attachRealtime(app, rt.kind === 'redis' ? await connectRedis(rt.url, app) : undefined);
+}
+
+/**
+ * Attaches socket.io to the app's HTTP server; closed with the app. `redis`: the connected clients of the
+ * Redis adapter (openRealtime), closed with the app.
+ * @returns the io server. @throws Error when the configuration asks for Redis and `redis` is not given.
+ */
+export function attachRealtime(app: FastifyInstance, redis?: RedisClients): Server {
   const ctx = app.ctx;
   const { conversions } = ctx;
   const io = new Server(app.server, {
@@ -160,9 +193,19 @@ export function attachRealtime(app: FastifyInstance): Server {
       )
       .catch(() => {});
   };
-  const { database } = ctx.config;
-  const adapterPool = database.kind === 'postgres' ? useClusterAdapter(io, database.url, app) : null;
-  const clustered = adapterPool !== null;
+  const { database, realtime } = ctx.config;
+  if (realtime.kind === 'redis' && !redis) throw new Error('REALTIME=redis: connect with openRealtime');
+  let closeAdapter: (() => Promise<void>) | null = null;
+  if (redis) {
+    io.adapter(redis.createAdapter(redis.pub, redis.sub, { key: REDIS_CHANNEL_PREFIX }));
+    closeAdapter = async () => {
+      await Promise.allSettled([redis.pub.close(), redis.sub.close()]);
+    };
+  } else if (realtime.kind === 'postgres' && database.kind === 'postgres') {
+    const pool = useClusterAdapter(io, database.url, app);
+    closeAdapter = () => pool.end();
+  }
+  const clustered = closeAdapter !== null;
   // The other processes get each push once and deliver it to their own sockets (see the file comment).
   if (clustered) io.on(RELAY_EVENT, (p: Push) => deliver(p));
   const push = (p: Push) => {
@@ -201,7 +244,7 @@ export function attachRealtime(app: FastifyInstance): Server {
     offCad();
     await new Promise<void>((resolve) => io.close(() => resolve()));
     await queue;
-    await adapterPool?.end();
+    await closeAdapter?.();
   });
   return io;
 }
@@ -235,6 +278,47 @@ function useClusterAdapter(io: Server, url: string, app: FastifyInstance): pg.Po
     }),
   );
   return pool;
+}
+
+/** Attempts to reach Redis at start before the server gives up; once connected, it reconnects for ever. */
+const REDIS_START_ATTEMPTS = 5;
+
+/**
+ * Connects the Redis adapter's two clients to `url`. A lost connection (a Redis restart) is logged and
+ * reconnected with a back-off of up to 2 s, without ending the process.
+ * @throws Error naming Redis (URL without its password) and the cause when it does not answer at start.
+ */
+async function connectRedis(url: string, app: FastifyInstance): Promise<RedisClients> {
+  const shown = new URL(url);
+  if (shown.password) shown.password = '***';
+  let started = false;
+  const reconnectStrategy = (retries: number, cause: Error) =>
+    !started && retries >= REDIS_START_ATTEMPTS
+      ? new Error(`Redis at ${shown.toString()} cannot be reached: ${cause.message || cause.name}`)
+      : Math.min(100 * 2 ** retries, 2000);
+  const [{ createClient }, { createAdapter }] = await Promise.all([
+    import('redis'),
+    import('@socket.io/redis-adapter'),
+  ]);
+  const pub = createClient({ url, socket: { reconnectStrategy } });
+  const sub = createClient({ url, socket: { reconnectStrategy } });
+  for (const c of [pub, sub])
+    c.on('error', (e: Error) => {
+      if (started) app.log.warn({ err: e }, 'realtime adapter connection lost');
+    });
+  try {
+    await Promise.all([pub.connect(), sub.connect()]);
+  } catch (e) {
+    for (const c of [pub, sub])
+      try {
+        c.destroy();
+      } catch {
+        // never opened
+      }
+    throw e;
+  }
+  started = true;
+  return { pub, sub, createAdapter };
 }
 
 /** How long a member's checked access to a project is trusted before the next event checks it again, ms. */

@@ -11,7 +11,7 @@
 import { buildApp } from './app';
 import { loadConfig } from './config';
 import { startDemoShipImport } from './demo';
-import { attachRealtime } from './realtime';
+import { openRealtime } from './realtime';
 import { loadKernelSync } from '../engine/node/wasm/loadKernel';
 
 async function main(): Promise<void> {
@@ -21,7 +21,7 @@ async function main(): Promise<void> {
   // Server-side sections use the WebAssembly kernel when it is built (else the TypeScript one, with one line).
   loadKernelSync();
   const app = await buildApp(config, { logger: process.env.LOG !== 'false', serveUi: true });
-  attachRealtime(app);
+  await openRealtime(app);
   await app.listen({ port: config.port, host: config.host });
   console.log(`Keelson is running at http://localhost:${config.port}/`);
   void startDemoShipImport(app.ctx, (m) => app.log.info(m)).catch((e) => app.log.error(e));

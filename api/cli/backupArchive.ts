@@ -120,6 +120,8 @@ export async function backup(config: ServerConfig, archive: string): Promise<Bac
         '--exclude=./keelson.sqlite',
         '--exclude=./keelson.sqlite-*',
         '--exclude=./logs',
+        // Local copies of revisions kept in an S3 bucket (api/storage/S3Storage.ts), fetched again when read.
+        '--exclude=./cache',
         `--exclude=./${BACKUP_DIR}`,
         '--warning=no-file-changed',
         '--warning=no-file-removed',

@@ -16,6 +16,7 @@ import { ConversionManager } from '../conversion/ConversionManager';
 import { inProcessRunner } from '../conversion/runners';
 import { openDatabase } from '../db/database';
 import { ProjectStore, normaliseProjectName, projectNameFromFile } from '../projects/ProjectStore';
+import { openRevisionStorage } from '../storage/storageConfig';
 import { AdminSettings } from '../settings/AdminSettings';
 import { PROJECT_FILE_EXTENSIONS } from '../routes/projects';
 import { ConversionStatus } from '../contract/common';
@@ -123,8 +124,9 @@ async function main(): Promise<number> {
     console.error((e as Error).message);
     return 2;
   }
+  const storage = await openRevisionStorage(config.storage, config.dataDir);
   const db = await openDatabase(config.dataDir, config.database);
-  const projects = new ProjectStore(db, config.dataDir);
+  const projects = new ProjectStore(db, config.dataDir, storage);
   // the administrator's conversion options hold for the CLI too (README "Conversion options")
   const settings = new AdminSettings(db);
   const options = async () => {
@@ -165,7 +167,11 @@ async function main(): Promise<number> {
     if (tty) process.stderr.write('\n');
     if (final.status === ConversionStatus.Ready) {
       const rev = await projects.revision(name, 'latest');
-      console.log(`Project ${name} revision ${rev.number} is ready in ${path.join(config.dataDir, rev.dir)}`);
+      const where =
+        config.storage.kind === 's3'
+          ? `bucket ${config.storage.bucket} as ${rev.dir}`
+          : path.join(config.dataDir, rev.dir);
+      console.log(`Project ${name} revision ${rev.number} is ready in ${where}`);
       return 0;
     }
     console.error(final.message);

@@ -146,83 +146,91 @@ export class ProjectStore {
     });
     let oldKey: string | null = null;
     let oldConversion: string | null = null;
-    const number = await this.db.transaction().execute(async (trx) => {
-      let project = await trx.selectFrom('projects').select('id').where('name', '=', name).executeTakeFirst();
-      if (!project) {
-        project = await trx
-          .insertInto('projects')
-          .values({ name, created_at: now })
-          .returning('id')
-          .executeTakeFirstOrThrow();
-        const starter = startedBy
-          ? await trx
-              .selectFrom('users')
-              .select('id')
-              .where('email', '=', startedBy)
-              .where('user_type', '!=', 'administrator')
-              .executeTakeFirst()
-          : undefined;
-        if (starter)
-          await trx
-            .insertInto('project_access')
-            .values({ user_id: starter.id, project_name: name, valid_until: null })
-            .onConflict((oc) => oc.doNothing())
-            .execute();
-      }
-      // Only an unfinished conversion completes, and only once: a cancel from another process, or a
-      // second process retrying the job, rolls this commit back instead of adding a second revision.
-      const markReady = async (n: number) => {
-        if (!conversionId) return;
-        const r = await trx
-          .updateTable('conversions')
-          .set({ status: 2, progress: 100, message: `Revision ${n} is ready`, finished_at: now, worker: null })
-          .where('id', '=', conversionId)
-          .where('finished_at', 'is', null)
+    // The slow part (an object store's upload) before the write transaction, so it holds no lock meanwhile.
+    await this.storage.prepare(tmpDir);
+    const number = await this.db
+      .transaction()
+      .execute(async (trx) => {
+        let project = await trx.selectFrom('projects').select('id').where('name', '=', name).executeTakeFirst();
+        if (!project) {
+          project = await trx
+            .insertInto('projects')
+            .values({ name, created_at: now })
+            .returning('id')
+            .executeTakeFirstOrThrow();
+          const starter = startedBy
+            ? await trx
+                .selectFrom('users')
+                .select('id')
+                .where('email', '=', startedBy)
+                .where('user_type', '!=', 'administrator')
+                .executeTakeFirst()
+            : undefined;
+          if (starter)
+            await trx
+              .insertInto('project_access')
+              .values({ user_id: starter.id, project_name: name, valid_until: null })
+              .onConflict((oc) => oc.doNothing())
+              .execute();
+        }
+        // Only an unfinished conversion completes, and only once: a cancel from another process, or a
+        // second process retrying the job, rolls this commit back instead of adding a second revision.
+        const markReady = async (n: number) => {
+          if (!conversionId) return;
+          const r = await trx
+            .updateTable('conversions')
+            .set({ status: 2, progress: 100, message: `Revision ${n} is ready`, finished_at: now, worker: null })
+            .where('id', '=', conversionId)
+            .where('finished_at', 'is', null)
+            .executeTakeFirst();
+          if (Number(r.numUpdatedRows) !== 1)
+            throw Object.assign(new Error('Conversion canceled'), { name: 'AbortError' });
+        };
+        const latest = await trx
+          .selectFrom('revisions')
+          .selectAll()
+          .where('project_id', '=', project.id)
+          .orderBy('number', 'desc')
           .executeTakeFirst();
-        if (Number(r.numUpdatedRows) !== 1)
-          throw Object.assign(new Error('Conversion canceled'), { name: 'AbortError' });
-      };
-      const latest = await trx
-        .selectFrom('revisions')
-        .selectAll()
-        .where('project_id', '=', project.id)
-        .orderBy('number', 'desc')
-        .executeTakeFirst();
-      const values = {
-        description,
-        last_updated: now,
-        thumbnail: output.thumbnail,
-        info,
-        warnings: output.warnings,
-        conversion_id: conversionId ?? null,
-      };
-      if (replace && latest) {
-        const relDir = path.join(
-          'projects',
-          name,
-          `rev-${latest.number}-${path.basename(tmpDir).replace(/^\.tmp-/, '')}`,
-        );
+        const values = {
+          description,
+          last_updated: now,
+          thumbnail: output.thumbnail,
+          info,
+          warnings: output.warnings,
+          conversion_id: conversionId ?? null,
+        };
+        if (replace && latest) {
+          const relDir = path.join(
+            'projects',
+            name,
+            `rev-${latest.number}-${path.basename(tmpDir).replace(/^\.tmp-/, '')}`,
+          );
+          await trx
+            .updateTable('revisions')
+            .set({ ...values, dir: relDir })
+            .where('id', '=', latest.id)
+            .execute();
+          await markReady(latest.number);
+          await this.storage.publish(tmpDir, relDir);
+          oldKey = latest.dir;
+          oldConversion = latest.conversion_id;
+          return latest.number;
+        }
+        const n = (latest?.number ?? 0) + 1;
+        const relDir = path.join('projects', name, `rev-${n}`);
         await trx
-          .updateTable('revisions')
-          .set({ ...values, dir: relDir })
-          .where('id', '=', latest.id)
+          .insertInto('revisions')
+          .values({ ...values, project_id: project.id, number: n, dir: relDir })
           .execute();
-        await markReady(latest.number);
+        await markReady(n);
         await this.storage.publish(tmpDir, relDir);
-        oldKey = latest.dir;
-        oldConversion = latest.conversion_id;
-        return latest.number;
-      }
-      const n = (latest?.number ?? 0) + 1;
-      const relDir = path.join('projects', name, `rev-${n}`);
-      await trx
-        .insertInto('revisions')
-        .values({ ...values, project_id: project.id, number: n, dir: relDir })
-        .execute();
-      await markReady(n);
-      await this.storage.publish(tmpDir, relDir);
-      return n;
-    });
+        return n;
+      })
+      .catch(async (e: unknown) => {
+        await this.storage.discard(tmpDir).catch(() => {});
+        throw e;
+      });
     // Open readers keep their file handles; the replaced files go once the row points elsewhere.
     // The revision is committed: a leftover old directory must not turn the conversion into a failure.
     if (oldKey) await this.storage.remove(oldKey).catch(() => {});

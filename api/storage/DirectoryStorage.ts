@@ -7,7 +7,14 @@
 import { createReadStream } from 'node:fs';
 import { mkdir, readdir, rename, rm, rmdir, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { type RevisionStorage, type StoredFile, StoredFileMissing } from './RevisionStorage';
+import {
+  checkedKey,
+  type RangeRequest,
+  type RevisionStorage,
+  resolveRange,
+  type StoredFile,
+  StoredFileMissing,
+} from './RevisionStorage';
 
 /** Directory of the staged revision of a conversion, inside its project's directory. */
 const stagedName = (conversionId: string) => `.tmp-${conversionId}`;
@@ -20,14 +27,10 @@ export class DirectoryStorage implements RevisionStorage {
 
   /**
    * The absolute directory of key `key`.
-   * @throws Error for a key that is absolute or leaves the store (`..`): keys come from the database,
-   * and a damaged row must not reach other files.
+   * @throws Error for a key that is absolute or leaves the store (`..`), see checkedKey.
    */
   private dir(key: string): string {
-    const rel = path.normalize(key);
-    if (path.isAbsolute(rel) || rel === '.' || rel.startsWith('..'))
-      throw new Error(`Revision key ${key} is outside the revision store`);
-    return path.join(this.root, rel);
+    return path.join(this.root, checkedKey(key));
   }
 
   private projectDir(project: string): string {
@@ -39,6 +42,12 @@ export class DirectoryStorage implements RevisionStorage {
     await mkdir(dir, { recursive: true, mode: 0o700 });
     return dir;
   }
+
+  /** Nothing to do ahead: publishing is one rename. */
+  async prepare(_staged: string): Promise<void> {}
+
+  /** The staged directory is its conversion's to remove. */
+  async discard(_staged: string): Promise<void> {}
 
   async publish(staged: string, key: string): Promise<void> {
     const target = this.dir(key);
@@ -72,7 +81,7 @@ export class DirectoryStorage implements RevisionStorage {
     }
   }
 
-  async open(key: string, file: string): Promise<StoredFile> {
+  async open(key: string, file: string, range?: RangeRequest): Promise<StoredFile> {
     if (file !== path.basename(file)) throw new StoredFileMissing(key, file);
     const name = path.join(this.dir(key), file);
     let size: number;
@@ -86,7 +95,9 @@ export class DirectoryStorage implements RevisionStorage {
       if (code === 'ENOENT' || code === 'ENOTDIR') throw new StoredFileMissing(key, file);
       throw e;
     }
-    return { size, stream: createReadStream(name) };
+    const { start, end } = resolveRange(range, size);
+    // A range is never empty (resolveRange); a whole empty file is read without bounds.
+    return { size, start, end, stream: createReadStream(name, range ? { start, end } : {}) };
   }
 
   async localDir(key: string): Promise<string> {

@@ -3,7 +3,9 @@
  * child processes with real socket.io clients: a project uploaded on process A is watched converting from a
  * client connected to process B (the conversion pauses for its CAD files, so B joins its room before it can
  * end, and B hears the resume and the end), a comment written on A reaches B's client, and a user deleted on A
- * gets the notice and is disconnected on B (the socket.io PostgreSQL adapter, api/realtime.ts). `npm run
+ * gets the notice and is disconnected on B — once with the socket.io PostgreSQL adapter and once with the Redis
+ * adapter (REALTIME=redis on a throwaway Debian redis-server, with the revisions in a local s3rver bucket,
+ * STORAGE=s3), each surviving its connections being cut (api/realtime.ts); B streams the package A stored. `npm run
  * start:cluster -- 2` serves clients spread over both of its processes on one port, every one of them
  * getting the comment, and refuses SQLite with a clear error. The PostgreSQL parts run in the 'api-pg'
  * project (its throwaway cluster); the SQLite refusal in 'unit'.
@@ -28,9 +30,12 @@ import {
   UploadResponseSchema,
   UserNotificationSchema,
 } from '../../api/contract';
+import { createClient } from 'redis';
 import { withDatabase } from '../../api/db/postgres';
 import { type JoinReply, REALTIME_APPLICATION_NAME } from '../../api/realtime';
 import { writeCadShip } from '../support/cadShip';
+import { startRedis, type TestRedis } from '../support/redisServer';
+import { startS3Server, type TestS3Server } from '../support/s3Server';
 import { ROOT, type ServerProcess, startServerProcess } from '../support/serverProcess';
 import { bearer, multipartFile, SAMPLES } from './helpers';
 import { openSocket } from '../support/realtimeClient';
@@ -44,11 +49,80 @@ const PASSWORD = 'secret-password';
 const started: ServerProcess[] = [];
 const sockets: Socket[] = [];
 const dirs: string[] = [];
+let redis: TestRedis | undefined;
+let s3: TestS3Server | undefined;
 afterAll(async () => {
   for (const s of sockets) s.close();
   await Promise.all(started.map((p) => p.stop()));
+  await redis?.stop();
+  await s3?.close();
   for (const d of dirs) rmSync(d, { recursive: true, force: true });
 });
+
+/** How the realtime adapter's connections are counted and cut (as by a restart of the server behind them). */
+interface AdapterLinks {
+  /** Adapter connections subscribed now (one per server process when all are listening). */
+  listening(): Promise<number>;
+  cut(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** The adapters the scenario runs with: the server's extra environment and their connections. */
+const ADAPTERS: {
+  name: string;
+  env: () => Promise<Record<string, string>>;
+  links: (store: { DATABASE_URL: string }) => Promise<AdapterLinks>;
+}[] = [
+  {
+    name: 'the PostgreSQL adapter',
+    env: async () => ({}),
+    links: async (store) => {
+      const db = new pg.Client({ connectionString: store.DATABASE_URL });
+      await db.connect();
+      return {
+        listening: async () =>
+          (
+            await db.query(
+              "SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = $1 AND datname = current_database() AND query LIKE 'LISTEN%'",
+              [REALTIME_APPLICATION_NAME],
+            )
+          ).rows[0].n as number,
+        cut: async () => {
+          await db.query(
+            'SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1 AND datname = current_database()',
+            [REALTIME_APPLICATION_NAME],
+          );
+        },
+        close: () => db.end(),
+      };
+    },
+  },
+  {
+    name: 'the Redis adapter (REALTIME=redis) and the revisions in S3 (STORAGE=s3)',
+    env: async () => {
+      redis ??= await startRedis();
+      s3 ??= await startS3Server();
+      return { REALTIME: 'redis', REDIS_URL: redis.url, ...s3.env };
+    },
+    links: async () => {
+      const admin = createClient({ url: redis?.url });
+      await admin.connect();
+      return {
+        // The subscribing client of each process (the publishing ones are type 'normal').
+        listening: async () =>
+          (await admin.sendCommand(['CLIENT', 'LIST', 'TYPE', 'pubsub']))
+            .toString()
+            .split('\n')
+            .filter((l) => l.trim()).length,
+        cut: async () => {
+          await admin.sendCommand(['CLIENT', 'KILL', 'TYPE', 'pubsub']);
+          await admin.sendCommand(['CLIENT', 'KILL', 'TYPE', 'normal', 'SKIPME', 'yes']);
+        },
+        close: () => admin.close(),
+      };
+    },
+  },
+];
 
 /** A fresh DATA_DIR and database of the test cluster (each scenario its own). */
 function freshStore(): { DATA_DIR: string; DATABASE_URL: string } {
@@ -125,10 +199,10 @@ async function upload(base: string, token: string, file: string, project: string
 const place = (project: string) =>
   new URLSearchParams({ projectName: project, projectVersionName: 'MAIN', projectRevisionNumber: '1' }).toString();
 
-describe.skipIf(!pgUrl)('two server processes on one PostgreSQL database', () => {
+describe.skipIf(!pgUrl).each(ADAPTERS)('two server processes on one PostgreSQL database, $name', (adapter) => {
   it('upload on A, watch progress on B, comment on A, see it on B; a user deleted on A leaves B', async () => {
     const store = freshStore();
-    const env = { ...store, DEMO_SHIP: 'false', CONVERT_IN_WORKERS: 'false' };
+    const env = { ...store, DEMO_SHIP: 'false', CONVERT_IN_WORKERS: 'false', ...(await adapter.env()) };
     // One after the other: a starting server marks conversions left running by a stopped one as failed.
     const a = await startServerProcess(env);
     started.push(a);
@@ -185,6 +259,14 @@ describe.skipIf(!pgUrl)('two server processes on one PostgreSQL database', () =>
     expect(changed).toEqual(['SPREAD', 'SPREAD']);
     const models = (await http(b.url, admin, 'GET', '/api/viewer/project/models')) as { projectName: string }[];
     expect(JSON.stringify(models)).toContain('SPREAD');
+    // The revision A stored streams from B (the shared revision store: DATA_DIR, or the S3 bucket).
+    const sc = await fetch(`${b.url}/api/keelson-static/models/SPREAD/latest/SPREAD.sc`, { headers: bearer(admin) });
+    expect(sc.status).toBe(200);
+    expect(
+      Buffer.from(await sc.arrayBuffer())
+        .subarray(0, 4)
+        .toString('latin1'),
+    ).toBe('KSC1');
 
     await join(onB, 'project:SPREAD');
     const seen = next<unknown>(onB, COMMENT_EVENT);
@@ -194,27 +276,16 @@ describe.skipIf(!pgUrl)('two server processes on one PostgreSQL database', () =>
     const e = v.parse(CommentEventSchema, await seen);
     expect(e.kind === 'threadChanged' && e.thread.message).toBe('Written on A');
 
-    // The adapter's database connections cut (as by a database restart): both processes keep running,
-    // listen again, and the next comment reaches B.
-    const db = new pg.Client({ connectionString: store.DATABASE_URL });
-    await db.connect();
-    const listening = async () =>
-      (
-        await db.query(
-          "SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = $1 AND datname = current_database() AND query LIKE 'LISTEN%'",
-          [REALTIME_APPLICATION_NAME],
-        )
-      ).rows[0].n as number;
-    expect(await listening()).toBe(2);
-    await db.query(
-      'SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1 AND datname = current_database()',
-      [REALTIME_APPLICATION_NAME],
-    );
-    while ((await listening()) < 2) {
+    // The adapter's connections cut (as by a restart of the database or of Redis): both processes keep
+    // running, listen again, and the next comment reaches B.
+    const links = await adapter.links(store);
+    expect(await links.listening()).toBe(2);
+    await links.cut();
+    while ((await links.listening()) < 2) {
       expect([a.child.exitCode, b.child.exitCode]).toEqual([null, null]);
       await new Promise((r) => setTimeout(r, 100));
     }
-    await db.end();
+    await links.close();
     const again = next<unknown>(onB, COMMENT_EVENT);
     await http(a.url, admin, 'POST', `${COMMENTS}/add-thread?${place('SPREAD')}`, {
       comment: { message: 'Written on A after the cut' },
@@ -234,7 +305,9 @@ describe.skipIf(!pgUrl)('two server processes on one PostgreSQL database', () =>
     expect(await a.stop()).toBe(0);
     expect(onB.connected).toBe(true);
   });
+});
 
+describe.skipIf(!pgUrl)('npm run start:cluster on PostgreSQL', () => {
   it('npm run start:cluster -- 2 spreads clients over both processes on one port; each gets the comment', async () => {
     const store = freshStore();
     const cluster = await startServerProcess(
