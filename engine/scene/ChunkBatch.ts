@@ -50,9 +50,15 @@ import { alignObjectVertices, vertexBlockBytes, vertexBlockTexture } from './ver
 
 /** Cell size (mm) of LOD level 0; level L clusters vertices in cells of LOD_BASE_MM · 2^L. */
 export const LOD_BASE_MM = 25;
-/** A LOD level is kept only when it has at most this share of the chunk's triangles; at most LOD_LEVELS_KEPT levels per chunk. */
+/**
+ * A LOD level is kept only when it has at most this share of the chunk's triangles: its indices cost
+ * 6 bytes per kept triangle, so a level that keeps more buys too few triangles for its bytes (full detail is
+ * drawn instead). One level per chunk: a view that needs another replaces it (built again when needed).
+ */
 export const LOD_KEEP_MAX = 0.6;
-export const LOD_LEVELS_KEPT = 2;
+export const LOD_LEVELS_KEPT = 1;
+/** LOD levels leave out clustered triangles narrower than this share of their cell (scene/lodCluster.ts). */
+export const LOD_SLIVER = 0.2;
 
 const QMAX = 65535;
 
@@ -124,6 +130,8 @@ export class ChunkBatch {
     const blockUniforms: ChunkBlockUniforms = {
       uVertexBlocks: { value: this.blockTexture },
       uVertexBlockShift: { value: blocks.shift },
+      uVertexBlockWidth: { value: this.blockTexture.image.width },
+      uVertexBlockBase: { value: blocks.base },
     };
     this.blockUniforms = blockUniforms;
     this.uniforms = uniforms;
@@ -271,7 +279,8 @@ export class ChunkBatch {
   buildLod(level: number): void {
     if (this.lods.has(level) || this.uselessLods.has(level)) return;
     this.facing ??= vertexFacing(this.chunk);
-    const lv = buildLodLevel(this.chunk, this.facing, LOD_BASE_MM * 2 ** level);
+    const cell = LOD_BASE_MM * 2 ** level;
+    const lv = buildLodLevel(this.chunk, this.facing, cell, LOD_SLIVER * cell);
     if (lv.indices.length > LOD_KEEP_MAX * this.chunk.indices.length) {
       this.uselessLods.add(level);
       return;
