@@ -7,8 +7,9 @@
  *
  * GPU bytes: Uint16 xyz positions (6 B/vertex), Uint16 triangle indices (6 B/triangle), Uint16 edge
  * indices (4 B/edge) and the block texture from which the shader reads each vertex's object
- * (scene/vertexBlocks.ts: object ranges padded to blocks of 8 vertices, 4 B per block, instead of a
- * 2 B/vertex slot attribute). See `geometryBytes`.
+ * (scene/vertexBlocks.ts: object ranges padded to blocks of 8 vertices, 2 B per block — 4 when the
+ * chunk's objects span 65,535 indices or more — instead of a 2 B/vertex slot attribute), and at most one
+ * LOD index buffer (6 B per kept triangle). See `geometryBytes` and `lodBytes`.
  *
  * Quantisation: positions are uploaded as they are (values 0..65535); the meshes carry
  * scale = (max − min) / 65535 per axis (1 on a flat axis, whose values are all 0) and position = min,

@@ -133,7 +133,11 @@ export function buildLodLevel(chunk: SceneChunk, facing: Uint8Array, cellMm: num
         const nx = uy * vz - uz * vy,
           ny = uz * vx - ux * vz,
           nz = ux * vy - uy * vx;
-        const longest2 = Math.max(ux * ux + uy * uy + uz * uz, vx * vx + vy * vy + vz * vz, wx * wx + wy * wy + wz * wz);
+        const longest2 = Math.max(
+          ux * ux + uy * uy + uz * uz,
+          vx * vx + vy * vy + vz * vz,
+          wx * wx + wy * wy + wz * wz,
+        );
         if (nx * nx + ny * ny + nz * nz < minH2 * longest2) continue;
       }
       out[n++] = a;
