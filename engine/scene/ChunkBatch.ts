@@ -55,8 +55,11 @@ export const LOD_BASE_MM = 25;
  * A LOD level is kept only when it has at most this share of the chunk's triangles: its indices cost
  * 6 bytes per kept triangle, so a level that keeps more buys too few triangles for its bytes (full detail is
  * drawn instead). One level per chunk: a view that needs another replaces it (built again when needed).
+ * 0.35 keeps the GPU geometry of the 10k bench ship at ≤ 12 B per triangle after its views with as many
+ * triangles drawn while orbiting as before slivers were dropped (0.6 would halve them at ~14 B per
+ * triangle; bench/README.md "GPU geometry bytes per triangle").
  */
-export const LOD_KEEP_MAX = 0.6;
+export const LOD_KEEP_MAX = 0.35;
 export const LOD_LEVELS_KEPT = 1;
 /** LOD levels leave out clustered triangles narrower than this share of their cell (scene/lodCluster.ts). */
 export const LOD_SLIVER = 0.2;
