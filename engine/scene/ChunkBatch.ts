@@ -7,8 +7,9 @@
  *
  * GPU bytes: Uint16 xyz positions (6 B/vertex), Uint16 triangle indices (6 B/triangle), Uint16 edge
  * indices (4 B/edge) and the block texture from which the shader reads each vertex's object
- * (scene/vertexBlocks.ts: object ranges padded to blocks of 8 vertices, 4 B per block, instead of a
- * 2 B/vertex slot attribute). See `geometryBytes`.
+ * (scene/vertexBlocks.ts: object ranges padded to blocks of 8 vertices, 2 B per block — 4 when the
+ * chunk's objects span 65,535 indices or more — instead of a 2 B/vertex slot attribute), and at most one
+ * LOD index buffer (6 B per kept triangle). See `geometryBytes` and `lodBytes`.
  *
  * Quantisation: positions are uploaded as they are (values 0..65535); the meshes carry
  * scale = (max − min) / 65535 per axis (1 on a flat axis, whose values are all 0) and position = min,
@@ -50,9 +51,18 @@ import { alignObjectVertices, vertexBlockBytes, vertexBlockTexture } from './ver
 
 /** Cell size (mm) of LOD level 0; level L clusters vertices in cells of LOD_BASE_MM · 2^L. */
 export const LOD_BASE_MM = 25;
-/** A LOD level is kept only when it has at most this share of the chunk's triangles; at most LOD_LEVELS_KEPT levels per chunk. */
-export const LOD_KEEP_MAX = 0.6;
-export const LOD_LEVELS_KEPT = 2;
+/**
+ * A LOD level is kept only when it has at most this share of the chunk's triangles: its indices cost
+ * 6 bytes per kept triangle, so a level that keeps more buys too few triangles for its bytes (full detail is
+ * drawn instead). One level per chunk: a view that needs another replaces it (built again when needed).
+ * 0.35 keeps the GPU geometry of the 10k bench ship at ≤ 12 B per triangle after its views with as many
+ * triangles drawn while orbiting as before slivers were dropped (0.6 would halve them at ~14 B per
+ * triangle; bench/README.md "GPU geometry bytes per triangle").
+ */
+export const LOD_KEEP_MAX = 0.35;
+export const LOD_LEVELS_KEPT = 1;
+/** LOD levels leave out clustered triangles narrower than this share of their cell (scene/lodCluster.ts). */
+export const LOD_SLIVER = 0.2;
 
 const QMAX = 65535;
 
@@ -124,6 +134,8 @@ export class ChunkBatch {
     const blockUniforms: ChunkBlockUniforms = {
       uVertexBlocks: { value: this.blockTexture },
       uVertexBlockShift: { value: blocks.shift },
+      uVertexBlockWidth: { value: this.blockTexture.image.width },
+      uVertexBlockBase: { value: blocks.base },
     };
     this.blockUniforms = blockUniforms;
     this.uniforms = uniforms;
@@ -271,7 +283,8 @@ export class ChunkBatch {
   buildLod(level: number): void {
     if (this.lods.has(level) || this.uselessLods.has(level)) return;
     this.facing ??= vertexFacing(this.chunk);
-    const lv = buildLodLevel(this.chunk, this.facing, LOD_BASE_MM * 2 ** level);
+    const cell = LOD_BASE_MM * 2 ** level;
+    const lv = buildLodLevel(this.chunk, this.facing, cell, LOD_SLIVER * cell);
     if (lv.indices.length > LOD_KEEP_MAX * this.chunk.indices.length) {
       this.uselessLods.add(level);
       return;

@@ -63,8 +63,10 @@ export function createStateUniforms(): ObjectStateUniforms {
 const VERTEX_PARS = /* glsl */ `
 uniform sampler2D uObjectFlags;
 uniform sampler2D uObjectColors;
-uniform sampler2D uVertexBlocks;
+uniform highp usampler2D uVertexBlocks;
 uniform int uVertexBlockShift;
+uniform int uVertexBlockWidth;
+uniform float uVertexBlockBase;
 uniform float uModelOpacity;
 flat varying float vObjectFlags;
 flat varying vec4 vObjectColor;
@@ -76,7 +78,8 @@ ivec2 keelsonTexel(float index) {
 
 /** Reads flags/colour and hides the vertex of a hidden object by moving it outside the clip volume. */
 const VERTEX_STATE = /* glsl */ `
-  float objectIndex = texelFetch(uVertexBlocks, keelsonTexel(float(gl_VertexID >> uVertexBlockShift)), 0).r;
+  int kBlock = gl_VertexID >> uVertexBlockShift;
+  float objectIndex = uVertexBlockBase + float(texelFetch(uVertexBlocks, ivec2(kBlock % uVertexBlockWidth, kBlock / uVertexBlockWidth), 0).r);
   ivec2 kTexel = keelsonTexel(objectIndex);
   vObjectFlags = floor(texelFetch(uObjectFlags, kTexel, 0).r * 255.0 + 0.5);
   vObjectColor = texelFetch(uObjectColors, kTexel, 0);
@@ -130,10 +133,15 @@ const FRAGMENT_NORMAL = /* glsl */ `
   }
 `;
 
-/** Per-chunk uniforms: the chunk's block → object texture and log2 of its block size (scene/vertexBlocks.ts). */
+/**
+ * Per-chunk uniforms (scene/vertexBlocks.ts): the chunk's block → object texture (R16UI or R32UI, object
+ * index minus `uVertexBlockBase`), its width in texels and log2 of its block size.
+ */
 export interface ChunkBlockUniforms {
   uVertexBlocks: IUniform<Texture | null>;
   uVertexBlockShift: IUniform<number>;
+  uVertexBlockWidth: IUniform<number>;
+  uVertexBlockBase: IUniform<number>;
 }
 
 function inject(
@@ -184,7 +192,7 @@ export function createSurfaceMaterial(
   });
   m.defines = translucent ? { KEELSON_SURFACE: 1, KEELSON_TRANSLUCENT_PASS: 1 } : { KEELSON_SURFACE: 1 };
   m.onBeforeCompile = (shader) => inject(shader, uniforms, runs, FRAGMENT_COLOR, true);
-  m.customProgramCacheKey = () => (translucent ? 'keelson-chunk-surface-v6-translucent' : 'keelson-chunk-surface-v6');
+  m.customProgramCacheKey = () => (translucent ? 'keelson-chunk-surface-v7-translucent' : 'keelson-chunk-surface-v7');
   return m;
 }
 
@@ -192,7 +200,7 @@ export function createSurfaceMaterial(
 export function createEdgeMaterial(uniforms: ObjectStateUniforms, runs: ChunkBlockUniforms): LineBasicMaterial {
   const m = new LineBasicMaterial({ color: new Color(EDGE_COLOR) });
   m.onBeforeCompile = (shader) => inject(shader, uniforms, runs, FRAGMENT_EDGE, false);
-  m.customProgramCacheKey = () => 'keelson-chunk-edge-v4';
+  m.customProgramCacheKey = () => 'keelson-chunk-edge-v5';
   return m;
 }
 
@@ -238,6 +246,6 @@ export function createStencilMaterial(
       '#include <common>\nflat varying float vObjectFlags;\nflat varying vec4 vObjectColor;',
     );
   };
-  m.customProgramCacheKey = () => 'keelson-chunk-stencil-v3';
+  m.customProgramCacheKey = () => 'keelson-chunk-stencil-v4';
   return m;
 }

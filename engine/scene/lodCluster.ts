@@ -10,6 +10,11 @@
  * normals, millimetres apart) stay two surfaces while its rim and its small holes and arcs collapse.
  * Rows keep the chunk's size order (scene/sizeOrder.ts), so the size prefixes still apply: `indexEnd[k]`
  * is the LOD index count of rows 0..k. World units mm; positions are the chunk's quantised Uint16 xyz.
+ *
+ * Slivers go too: a clustered triangle narrower than `minHeightMm` (twice its area over its longest side)
+ * covers under a fraction of a pixel wherever the level is drawn — mostly the rims of plates and flanges,
+ * whose two faces stay. ChunkBatch passes LOD_SLIVER of the cell, so a level keeps fewer triangles (fewer
+ * to draw, fewer index bytes) without a visible change at the distance it is drawn from.
  */
 import type { SceneChunk } from '../package/types';
 
@@ -22,13 +27,18 @@ export interface LodLevel {
 
 const QMAX = 65535;
 
+/** mm per quantum on each axis of a chunk's bounds (1 on a flat axis). */
+function stepOf(b: ArrayLike<number>): number[] {
+  return [0, 1, 2].map((a) => (b[a + 3] > b[a] ? (b[a + 3] - b[a]) / QMAX : 1));
+}
+
 /**
  * Facing class per vertex (0..5: +x, −x, +y, −y, +z, −z of the area-weighted normal; 6 when the vertex
  * belongs to no triangle).
  */
 export function vertexFacing(chunk: SceneChunk): Uint8Array {
   const { positions: q, indices: idx, bounds: b } = chunk;
-  const s = [0, 1, 2].map((a) => (b[a + 3] > b[a] ? (b[a + 3] - b[a]) / QMAX : 1));
+  const s = stepOf(b);
   const n = new Float32Array(q.length);
   for (let t = 0; t < idx.length; t += 3) {
     const a = idx[t] * 3,
@@ -65,12 +75,19 @@ export function vertexFacing(chunk: SceneChunk): Uint8Array {
 
 /**
  * Builds the LOD level of `chunk` for cells of `cellMm` (> 0) with the vertex classes of
- * `vertexFacing`. Rows are taken in the chunk's current order.
- * @throws Error when the cell size is not a positive number.
+ * `vertexFacing`, leaving out clustered triangles narrower than `minHeightMm` (≥ 0, mm; 0 keeps them).
+ * Rows are taken in the chunk's current order.
+ * @throws Error when the cell size is not a positive number or the sliver width is negative.
  */
-export function buildLodLevel(chunk: SceneChunk, facing: Uint8Array, cellMm: number): LodLevel {
+export function buildLodLevel(chunk: SceneChunk, facing: Uint8Array, cellMm: number, minHeightMm = 0): LodLevel {
   if (!(cellMm > 0)) throw new Error(`LOD cell size ${cellMm} mm is not positive`);
+  if (!(minHeightMm >= 0)) throw new Error(`LOD sliver width ${minHeightMm} mm is negative`);
   const { positions: q, indices: idx, objects, bounds: b } = chunk;
+  const s = stepOf(b);
+  const sx = s[0],
+    sy = s[1],
+    sz = s[2];
+  const minH2 = minHeightMm * minHeightMm;
   // Cell size in quantised units per axis (a flat axis has step 1 and a single cell).
   const cq = [0, 1, 2].map((a) => (b[a + 3] > b[a] ? Math.max(1, (cellMm * QMAX) / (b[a + 3] - b[a])) : QMAX + 1));
   const rows = objects.length / 5;
@@ -102,6 +119,27 @@ export function buildLodLevel(chunk: SceneChunk, facing: Uint8Array, cellMm: num
         c = remap[idx[t + 1]],
         d = remap[idx[t + 2]];
       if (a < 0 || c < 0 || d < 0 || a === c || c === d || a === d) continue;
+      if (minH2 > 0) {
+        // height² = |u × v|² / longest side², in mm.
+        const ux = (q[c * 3] - q[a * 3]) * sx,
+          uy = (q[c * 3 + 1] - q[a * 3 + 1]) * sy,
+          uz = (q[c * 3 + 2] - q[a * 3 + 2]) * sz;
+        const vx = (q[d * 3] - q[a * 3]) * sx,
+          vy = (q[d * 3 + 1] - q[a * 3 + 1]) * sy,
+          vz = (q[d * 3 + 2] - q[a * 3 + 2]) * sz;
+        const wx = vx - ux,
+          wy = vy - uy,
+          wz = vz - uz;
+        const nx = uy * vz - uz * vy,
+          ny = uz * vx - ux * vz,
+          nz = ux * vy - uy * vx;
+        const longest2 = Math.max(
+          ux * ux + uy * uy + uz * uz,
+          vx * vx + vy * vy + vz * vz,
+          wx * wx + wy * wy + wz * wz,
+        );
+        if (nx * nx + ny * ny + nz * nz < minH2 * longest2) continue;
+      }
       out[n++] = a;
       out[n++] = c;
       out[n++] = d;

@@ -2,17 +2,20 @@
  * Object of a vertex without a per-vertex attribute (viewer.md §4 "Scale": GPU bytes per triangle). Each
  * object's vertices are one contiguous range of its chunk (package/types.ts SceneChunk `objects`). When a
  * chunk arrives its ranges are moved to start on multiples of a block size B (8, or less when the padded
- * chunk would pass 65,536 vertices), so every block of B vertices belongs to one object, and one R32F
- * texel per block holds that object's global index. The chunk shader (scene/chunkMaterial.ts) reads it
- * at `gl_VertexID >> log2 B` (the vertex index of an indexed draw): one texture fetch, as the slot attribute
- * needed before, for 4/B bytes per vertex plus the padding vertices (6 bytes each) instead of 2 bytes
- * per vertex. On the bench ships B = 8 and the padding adds ~4 % vertices.
+ * chunk would pass 65,536 vertices), so every block of B vertices belongs to one object, and one integer
+ * texel per block holds that object's global index minus the chunk's smallest one (`base`): R16UI when the
+ * chunk's objects span fewer than 65,535 indices (2 bytes a block; the usual case, chunks are spatial
+ * groups of neighbouring parts), R32UI otherwise. The texture is as wide as its texels divided evenly over
+ * its rows (at most TEXTURE_ROW wide), so it wastes fewer texels than it has rows. The chunk shader
+ * (scene/chunkMaterial.ts) reads it at `gl_VertexID >> log2 B` (the vertex index of an indexed draw): one
+ * texture fetch, as the slot attribute needed before, for 2/B bytes per vertex plus the padding vertices
+ * (6 bytes each) instead of 2 bytes per vertex. On the bench ships B = 8 and the padding adds ~4 % vertices.
  *
  * Padding vertices repeat the last vertex of their object and belong to no triangle or edge; object rows
  * keep their vertex counts, so everything that walks a row's range (bounds, size order, LOD, snapping,
  * the BVH) sees the same vertices as before. `objectAtVertex` is the shader's lookup on the CPU.
  */
-import { DataTexture, FloatType, NearestFilter, RedFormat } from 'three';
+import { DataTexture, NearestFilter, RedIntegerFormat, UnsignedIntType, UnsignedShortType } from 'three';
 import { MAX_CHUNK_VERTICES } from '../package/format';
 import type { SceneChunk } from '../package/types';
 import { TEXTURE_ROW } from './ObjectStateTable';
@@ -20,14 +23,23 @@ import { TEXTURE_ROW } from './ObjectStateTable';
 /** Preferred vertices per block; halved while the padded chunk would not fit 16-bit indices. */
 export const VERTEX_BLOCK = 8;
 
-/** Block size and per-block global object index of one chunk. */
+/** Block size and per-block object of one chunk. */
 export interface VertexBlocks {
   /** Vertices per block (8, 4, 2 or 1) and its log2 (the shader shifts gl_VertexID by it). */
   size: number;
   shift: number;
-  /** Global object index of each block (−1 for blocks in no object). */
-  objects: Float32Array;
+  /** Smallest global object index of the chunk's rows (0 when it has none). */
+  base: number;
+  /**
+   * Global object index minus `base` of each block; NO_OBJECT_16 / NO_OBJECT_32 (the type's largest
+   * value) for blocks in no object. 16-bit when every index of the chunk fits below NO_OBJECT_16.
+   */
+  objects: Uint16Array | Uint32Array;
 }
+
+/** Block value of a block in no object (16-bit and 32-bit tables). */
+export const NO_OBJECT_16 = 0xffff;
+export const NO_OBJECT_32 = 0xffffffff;
 
 /**
  * Moves the vertex ranges of `chunk` (in place: new arrays for all of its fields, row starts
@@ -125,28 +137,50 @@ export function alignObjectVertices(chunk: SceneChunk): VertexBlocks {
     chunk.edgeObjects = chunk.edgeObjects.slice();
   }
   const table = chunk.objects;
-  const blocks = new Float32Array(Math.max(1, Math.ceil(total / size))).fill(-1);
+  let base = Infinity,
+    top = -1;
+  for (const r of rows) {
+    base = Math.min(base, table[r]);
+    top = Math.max(top, table[r]);
+  }
+  if (top < 0) base = 0;
+  const blocks =
+    top - base < NO_OBJECT_16
+      ? new Uint16Array(Math.max(1, Math.ceil(total / size))).fill(NO_OBJECT_16)
+      : new Uint32Array(Math.max(1, Math.ceil(total / size))).fill(NO_OBJECT_32);
   for (const r of rows) {
     const first = table[r + 1] / size,
       end = Math.ceil((table[r + 1] + table[r + 2]) / size);
-    blocks.fill(table[r], first, end);
+    blocks.fill(table[r] - base, first, end);
   }
-  return { size, shift: Math.log2(size), objects: blocks };
+  return { size, shift: Math.log2(size), base, objects: blocks };
 }
 
 /** Global object index of vertex `v` by the shader's lookup (−1 outside every object). */
 export function objectAtVertex(b: VertexBlocks, v: number): number {
-  return b.objects[Math.floor(v / b.size)];
+  const k = b.objects[Math.floor(v / b.size)];
+  return k === (b.objects instanceof Uint16Array ? NO_OBJECT_16 : NO_OBJECT_32) ? -1 : b.base + k;
 }
 
-/** The block table as an R32F texture, TEXTURE_ROW texels a row (one shorter row when it holds fewer). */
+/** Texture width and height of `n` texels: rows of at most TEXTURE_ROW texels, filled evenly. */
+export function blockTextureSize(n: number): { width: number; height: number } {
+  const height = Math.max(1, Math.ceil(n / TEXTURE_ROW));
+  return { width: Math.max(1, Math.ceil(n / height)), height };
+}
+
+/**
+ * The block table as an R16UI or R32UI texture of blockTextureSize (block k at texel (k % width,
+ * k / width)); the shader adds `base`.
+ */
 export function vertexBlockTexture(b: VertexBlocks): DataTexture {
-  const n = b.objects.length;
-  const width = n <= TEXTURE_ROW ? n : TEXTURE_ROW;
-  const height = Math.ceil(n / width);
-  const data = new Float32Array(width * height);
+  const { width, height } = blockTextureSize(b.objects.length);
+  const wide = b.objects instanceof Uint32Array;
+  const data = wide ? new Uint32Array(width * height) : new Uint16Array(width * height);
   data.set(b.objects);
-  const t = new DataTexture(data, width, height, RedFormat, FloatType);
+  const t = new DataTexture(data, width, height, RedIntegerFormat, wide ? UnsignedIntType : UnsignedShortType);
+  t.internalFormat = wide ? 'R32UI' : 'R16UI';
+  // Rows of an odd number of 16-bit texels are not 4-byte aligned.
+  t.unpackAlignment = wide ? 4 : 2;
   t.magFilter = NearestFilter;
   t.minFilter = NearestFilter;
   t.generateMipmaps = false;
@@ -154,8 +188,8 @@ export function vertexBlockTexture(b: VertexBlocks): DataTexture {
   return t;
 }
 
-/** GPU bytes of the block texture of `b` (4 bytes a texel, rows padded to TEXTURE_ROW). */
+/** GPU bytes of the block texture of `b` (2 or 4 bytes a texel, the last row's padding included). */
 export function vertexBlockBytes(b: VertexBlocks): number {
-  const n = b.objects.length;
-  return 4 * (n <= TEXTURE_ROW ? n : Math.ceil(n / TEXTURE_ROW) * TEXTURE_ROW);
+  const { width, height } = blockTextureSize(b.objects.length);
+  return width * height * b.objects.BYTES_PER_ELEMENT;
 }

@@ -1,51 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import type { PartMesh } from '../../../engine/model/types';
 import { decodeScenePackage } from '../../../engine/package/reader';
 import { buildLodLevel, vertexFacing } from '../../../engine/scene/lodCluster';
 import { lodLevelFor } from '../../../engine/scene/ModelScene';
 import { LOD_BASE_MM } from '../../../engine/scene/ChunkBatch';
 import { orderChunkBySize } from '../../../engine/scene/sizeOrder';
-import { boxMesh, packageBytes } from './sceneFixtures';
-
-/** A 2000 × 2000 × 10 mm plate: top and bottom faces as n × n grids (outward normals), rim as quads. */
-function gridPlate(object: number, n: number): PartMesh {
-  const pos: number[] = [],
-    idx: number[] = [];
-  const L = 2000,
-    T = 10;
-  const v = (i: number, j: number, z: number) => (pos.push((i / n) * L, (j / n) * L, z), pos.length / 3 - 1);
-  const top: number[][] = [],
-    bot: number[][] = [];
-  for (let i = 0; i <= n; i++) {
-    top.push([]);
-    bot.push([]);
-    for (let j = 0; j <= n; j++) {
-      top[i].push(v(i, j, T));
-      bot[i].push(v(i, j, 0));
-    }
-  }
-  for (let i = 0; i < n; i++)
-    for (let j = 0; j < n; j++) {
-      idx.push(top[i][j], top[i + 1][j], top[i + 1][j + 1], top[i][j], top[i + 1][j + 1], top[i][j + 1]);
-      idx.push(bot[i][j], bot[i + 1][j + 1], bot[i + 1][j], bot[i][j], bot[i][j + 1], bot[i + 1][j + 1]);
-    }
-  const ring: [number, number][] = [];
-  for (let i = 0; i < n; i++) ring.push([i, 0]);
-  for (let j = 0; j < n; j++) ring.push([n, j]);
-  for (let i = n; i > 0; i--) ring.push([i, n]);
-  for (let j = n; j > 0; j--) ring.push([0, j]);
-  ring.forEach(([i, j], k) => {
-    const [i2, j2] = ring[(k + 1) % ring.length];
-    idx.push(bot[i][j], bot[i2][j2], top[i2][j2], bot[i][j], top[i2][j2], top[i][j]);
-  });
-  return {
-    object,
-    positions: new Float32Array(pos),
-    normals: new Float32Array(pos.length),
-    indices: new Uint32Array(idx),
-    edges: new Float32Array(0),
-  };
-}
+import { boxMesh, gridPlate, packageBytes } from './sceneFixtures';
 
 /** Sum of the signed z-normal areas of a triangle list (mm²): +top, −bottom. */
 function facingArea(
@@ -61,6 +20,16 @@ function facingArea(
     if (nz * sign > 0) area += Math.abs(nz);
   }
   return area;
+}
+
+/** Triangles of a list without z-normal area (walls of the plate's rim). */
+function countVertical(c: { positions: Uint16Array; bounds: ArrayLike<number> }, indices: ArrayLike<number>): number {
+  let n = 0;
+  for (let t = 0; t < indices.length; t += 3) {
+    const one = [indices[t], indices[t + 1], indices[t + 2]];
+    if (facingArea(c, one, 1) === 0 && facingArea(c, one, -1) === 0) n++;
+  }
+  return n;
 }
 
 describe('LOD by vertex clustering', () => {
@@ -85,6 +54,27 @@ describe('LOD by vertex clustering', () => {
       vc = chunk.objects[2];
     for (const v of lod.indices.subarray(0, lod.indexEnd[0])) expect(v >= v0 && v < v0 + vc).toBe(true);
     expect(() => buildLodLevel(chunk, facing, 0)).toThrow('not positive');
+  });
+  it('leaves out slivers narrower than asked (the plate rim), not the faces', () => {
+    const chunk = decodeScenePackage(bytes).chunks[0];
+    orderChunkBySize(chunk);
+    const facing = vertexFacing(chunk);
+    const plate = (lod: { indexEnd: Uint32Array }) => lod.indexEnd[0] / 3;
+    const withRim = buildLodLevel(chunk, facing, 200);
+    const noRim = buildLodLevel(chunk, facing, 200, 30);
+    // The rim of the 10 mm plate: vertical triangles (no z-area) in the level without the sliver limit only.
+    expect(countVertical(chunk, withRim.indices.subarray(0, withRim.indexEnd[0]))).toBeGreaterThan(0);
+    expect(countVertical(chunk, noRim.indices.subarray(0, noRim.indexEnd[0]))).toBe(0);
+    expect(plate(noRim)).toBeLessThan(plate(withRim));
+    // The faces lose only the odd thin triangle of their clustered outline.
+    for (const side of [1, -1] as const)
+      expect(facingArea(chunk, noRim.indices, side)).toBeGreaterThan(0.99 * facingArea(chunk, withRim.indices, side));
+    // The 50 mm box's triangles are 35 mm high (50 · 50 / 70.7): it keeps what it had, and loses them at 40 mm.
+    expect(withRim.indexEnd[1] - withRim.indexEnd[0]).toBeGreaterThan(0);
+    expect(noRim.indexEnd[1] - noRim.indexEnd[0]).toBe(withRim.indexEnd[1] - withRim.indexEnd[0]);
+    const narrower = buildLodLevel(chunk, facing, 200, 40);
+    expect(narrower.indexEnd[1] - narrower.indexEnd[0]).toBe(0);
+    expect(() => buildLodLevel(chunk, facing, 200, -1)).toThrow('negative');
   });
   it('picks the coarsest level whose cell fits the pixel budget', () => {
     expect(lodLevelFor(LOD_BASE_MM - 1)).toBe(-1);

@@ -68,6 +68,46 @@ export function boxMesh(object: number, min: [number, number, number], max: [num
   };
 }
 
+/** A 2000 × 2000 × 10 mm plate: top and bottom faces as n × n grids (outward normals), rim as quads. */
+export function gridPlate(object: number, n: number): PartMesh {
+  const pos: number[] = [],
+    idx: number[] = [];
+  const L = 2000,
+    T = 10;
+  const v = (i: number, j: number, z: number) => (pos.push((i / n) * L, (j / n) * L, z), pos.length / 3 - 1);
+  const top: number[][] = [],
+    bot: number[][] = [];
+  for (let i = 0; i <= n; i++) {
+    top.push([]);
+    bot.push([]);
+    for (let j = 0; j <= n; j++) {
+      top[i].push(v(i, j, T));
+      bot[i].push(v(i, j, 0));
+    }
+  }
+  for (let i = 0; i < n; i++)
+    for (let j = 0; j < n; j++) {
+      idx.push(top[i][j], top[i + 1][j], top[i + 1][j + 1], top[i][j], top[i + 1][j + 1], top[i][j + 1]);
+      idx.push(bot[i][j], bot[i + 1][j + 1], bot[i + 1][j], bot[i][j], bot[i][j + 1], bot[i + 1][j + 1]);
+    }
+  const ring: [number, number][] = [];
+  for (let i = 0; i < n; i++) ring.push([i, 0]);
+  for (let j = 0; j < n; j++) ring.push([n, j]);
+  for (let i = n; i > 0; i--) ring.push([i, n]);
+  for (let j = n; j > 0; j--) ring.push([0, j]);
+  ring.forEach(([i, j], k) => {
+    const [i2, j2] = ring[(k + 1) % ring.length];
+    idx.push(bot[i][j], bot[i2][j2], top[i2][j2], bot[i][j], top[i2][j2], top[i][j]);
+  });
+  return {
+    object,
+    positions: new Float32Array(pos),
+    normals: new Float32Array(pos.length),
+    indices: new Uint32Array(idx),
+    edges: new Float32Array(0),
+  };
+}
+
 /** Encodes meshes into one package buffer with bounds grown from the meshes. */
 export function packageBytes(meshes: PartMesh[], objectCount: number, maxChunkTriangles?: number): Uint8Array {
   const frames = encodeScenePackage(

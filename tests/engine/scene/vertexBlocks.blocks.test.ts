@@ -13,9 +13,11 @@ import { concatFrames, encodeScenePackage } from '../../../engine/package/writer
 import { decodeScenePackage } from '../../../engine/package/reader';
 import {
   alignObjectVertices,
+  blockTextureSize,
   objectAtVertex,
   VERTEX_BLOCK,
   vertexBlockBytes,
+  vertexBlockTexture,
 } from '../../../engine/scene/vertexBlocks';
 
 const MODEL = path.resolve(__dirname, '../../../../shared/models/ocx/NAPA-OCX_M8.3docx');
@@ -99,7 +101,11 @@ describe('vertex blocks', () => {
       const blocks = alignObjectVertices(c);
       padded += c.positions.length / 3;
       expectAligned(before, c, VERTEX_BLOCK, blocks);
-      expect(vertexBlockBytes(blocks)).toBe(4 * blocks.objects.length);
+      // A real chunk's objects are neighbours: 2 bytes a block, rows filled but for fewer texels than rows.
+      expect(blocks.objects).toBeInstanceOf(Uint16Array);
+      const { height } = blockTextureSize(blocks.objects.length);
+      expect(vertexBlockBytes(blocks)).toBeGreaterThanOrEqual(2 * blocks.objects.length);
+      expect(vertexBlockBytes(blocks)).toBeLessThan(2 * (blocks.objects.length + height));
     }
     expect(vertices).toBeGreaterThan(1000);
     // Padding stays a small share of the vertices.
@@ -119,6 +125,38 @@ describe('vertex blocks', () => {
       ),
       { numRuns: 150 },
     );
+  });
+
+  it('store blocks as 16-bit offsets from the smallest object, 32-bit when the objects span 65,535 or more', () => {
+    for (const [first, last, wide] of [
+      [70000, 70000 + 65534, false],
+      [5, 5 + 65535, true],
+    ] as const) {
+      const c = chunkOf([10, 3, 9], [1]);
+      c.objects[0] = first;
+      c.objects[5] = last;
+      c.objects[10] = first + 7;
+      const blocks = alignObjectVertices(c);
+      expect(blocks.base).toBe(first);
+      expect(blocks.objects).toBeInstanceOf(wide ? Uint32Array : Uint16Array);
+      expectAligned(rowGeometry(c), c, VERTEX_BLOCK, blocks);
+      // The texture holds exactly the table (the shader adds the base) in the matching integer format.
+      const t = vertexBlockTexture(blocks);
+      expect(t.internalFormat).toBe(wide ? 'R32UI' : 'R16UI');
+      expect(Array.from((t.image.data as Uint16Array).subarray(0, blocks.objects.length))).toEqual(
+        Array.from(blocks.objects),
+      );
+      expect(vertexBlockBytes(blocks)).toBe(blocks.objects.length * (wide ? 4 : 2));
+    }
+  });
+
+  it('lay the texture out in rows of at most 2,048 texels with less padding than rows', () => {
+    for (const n of [1, 7, 2048, 2049, 4095, 6001, 8192, 20000]) {
+      const { width, height } = blockTextureSize(n);
+      expect(width).toBeLessThanOrEqual(2048);
+      expect(width * height).toBeGreaterThanOrEqual(n);
+      expect(width * height - n).toBeLessThan(height);
+    }
   });
 
   it('take smaller blocks when padding to 8 would pass 65,536 vertices', () => {
