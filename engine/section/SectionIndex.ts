@@ -74,7 +74,19 @@ export class SectionIndex {
   private nodeB = new Int32Array(0);
   private nodeLeaf = new Uint8Array(0);
   private order = new Int32Array(0);
+  /** Range bounds (6 per entry, mm) in `order`: a leaf's ranges read as one run of memory. */
+  private orderBounds = new Float64Array(0);
+  private stack = new Int32Array(0);
   private nodeCount = 0;
+  // The ranges again as flat tables, indexed like `ranges` and built with the tree: the per-cut loops
+  // (section.ts) read these instead of chasing one range object per hit, which at 500k parts costs cache
+  // misses rather than arithmetic.
+  /** Per range: its object index. */
+  rangeObject = new Int32Array(0);
+  /** Per range, 5 values: batch, first block, block count, first index, index count (the kernel's section job row). */
+  rangeSpan = new Uint32Array(0);
+  /** Per range, 6 values: min xyz, max xyz (mm), the same numbers as its `bounds`. */
+  rangeBounds = new Float64Array(0);
   /** Per triangle block: min and max of each axis (6 values, mm), in range order. */
   blockBounds = new Float32Array(0);
   private blockList: number[] = [];
@@ -269,6 +281,7 @@ export class SectionIndex {
     this.nodeB = new Int32Array(maxNodes);
     this.nodeLeaf = new Uint8Array(maxNodes);
     this.nodeCount = 0;
+    this.flattenRanges();
     if (n === 0) return;
     const cent = new Float64Array(n * 3);
     this.ranges.forEach((r, i) => {
@@ -310,6 +323,30 @@ export class SectionIndex {
       this.nodeB[node] = right;
       stack.push([left, start, mid], [right, mid, end]);
     }
+    this.orderBounds = new Float64Array(n * 6);
+    for (let i = 0; i < n; i++)
+      this.orderBounds.set(this.rangeBounds.subarray(this.order[i] * 6, this.order[i] * 6 + 6), i * 6);
+    this.stack = new Int32Array(this.nodeCount + 1);
+  }
+
+  /** The flat range tables (see `rangeObject`). */
+  private flattenRanges(): void {
+    const n = this.ranges.length;
+    this.rangeObject = new Int32Array(n);
+    this.rangeSpan = new Uint32Array(n * 5);
+    this.rangeBounds = new Float64Array(n * 6);
+    for (let i = 0; i < n; i++) {
+      const r = this.ranges[i];
+      const s = i * 5,
+        b = i * 6;
+      this.rangeObject[i] = r.object;
+      this.rangeSpan[s] = r.batch;
+      this.rangeSpan[s + 1] = r.blockStart;
+      this.rangeSpan[s + 2] = r.blockCount;
+      this.rangeSpan[s + 3] = r.indexStart;
+      this.rangeSpan[s + 4] = r.indexCount;
+      for (let k = 0; k < 6; k++) this.rangeBounds[b + k] = r.bounds[k];
+    }
   }
 
   private newNode(): number {
@@ -329,19 +366,27 @@ export class SectionIndex {
   rangesInSlab(axis: 0 | 1 | 2, lo: number, hi: number): number[] {
     const out: number[] = [];
     if (this.nodeCount === 0) return out;
-    const stack = [0];
-    const nb = this.nodeBounds;
-    while (stack.length) {
-      const node = stack.pop()!;
+    const stack = this.stack,
+      nb = this.nodeBounds,
+      ob = this.orderBounds,
+      order = this.order,
+      leaf = this.nodeLeaf,
+      na = this.nodeA,
+      nc = this.nodeB;
+    // Depth-first with the right child pushed last, as before: the same ranges in the same order.
+    let sp = 0;
+    stack[sp++] = 0;
+    while (sp > 0) {
+      const node = stack[--sp];
       if (nb[node * 6 + axis] > hi || nb[node * 6 + axis + 3] < lo) continue;
-      if (this.nodeLeaf[node]) {
-        const s = this.nodeA[node],
-          c = this.nodeB[node];
-        for (let i = s; i < s + c; i++) {
-          const r = this.ranges[this.order[i]].bounds;
-          if (r[axis] <= hi && r[axis + 3] >= lo) out.push(this.order[i]);
-        }
-      } else stack.push(this.nodeA[node], this.nodeB[node]);
+      if (leaf[node]) {
+        const s = na[node],
+          e = s + nc[node];
+        for (let i = s; i < e; i++) if (ob[i * 6 + axis] <= hi && ob[i * 6 + axis + 3] >= lo) out.push(order[i]);
+      } else {
+        stack[sp++] = na[node];
+        stack[sp++] = nc[node];
+      }
     }
     return out;
   }

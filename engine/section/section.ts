@@ -119,9 +119,10 @@ export function computeSection(
   const hits = options.linear
     ? index.rangesLinear(k, coordinate - tol, coordinate + tol)
     : index.rangesInSlab(k, coordinate - tol, coordinate + tol);
-  const jobs = planObjects(model, hits, k, coordinate, tol, want);
+  const { jobs, rangesOf } = planObjects(model, hits, k, coordinate, tol, want);
   const store = options.kernel === 'typescript' ? null : index.store;
-  const fromKernel = store ? kernelCurves(store, index, jobs, k, coordinate, options.linear === true) : null;
+  const fromKernel = store ? kernelCurves(store, index, jobs, rangesOf, k, coordinate, options.linear === true) : null;
+  const span = index.rangeSpan;
 
   const steel = emptySteelSection(axis, coordinate);
   const compartments: CompartmentSection[] = [];
@@ -130,24 +131,30 @@ export function computeSection(
   const touched: number[] = [];
   const segs = fromKernel ? null : segmentBuffer(4096);
   for (let j = 0; j < jobs.length; j++) {
-    const { o, rs, ext, relation, sliceAt, cls, isComp, isCad, props, thickness } = jobs[j];
+    const { o, first, count, ext, relation, sliceAt, cls, isComp, isCad, props, thickness } = jobs[j];
     const obj = objects[o];
     // Edge ranges (seams, feature lines) are cut here in both kernels: points where they cross the plane,
     // pieces lying in it (the curves of an object that has no triangles).
     let inPlane: number[] | null = null,
-      pts: number[] | null = null;
-    for (const r of rs) {
+      pts: number[] | null = null,
+      triangles = false;
+    for (let q = first; q < first + count; q++) {
+      const r = rangesOf[q];
+      if (span[r * 5 + 4] > 0) {
+        triangles = true;
+        continue;
+      }
       const rg = index.ranges[r];
       const b = index.batches[rg.batch];
-      if (rg.indexCount === 0 && b.edges && rg.edgeCount > 0)
+      if (b.edges && rg.edgeCount > 0)
         sliceEdges(b.edges, rg.edgeStart, rg.edgeCount, k, coordinate, tol, (inPlane ??= []), (pts ??= []));
     }
     let curves: SectionPolyline[];
     if (fromKernel) curves = fromKernel.segments[j] > 0 ? fromKernel.curves[j] : chainSegments(inPlane ?? []);
     else {
       segs!.length = 0;
-      for (const r of rs) {
-        const rg = index.ranges[r];
+      for (let q = first; q < first + count; q++) {
+        const rg = index.ranges[rangesOf[q]];
         const b = index.batches[rg.batch];
         if (rg.indexCount > 0 && options.linear)
           sliceTrianglesInto(b.positions, b.indices, rg.indexStart, rg.indexCount, k, sliceAt, segs!, coordinate);
@@ -173,11 +180,7 @@ export function computeSection(
       cadComponents.push({ componentName: obj.name, stid: obj.id, curves });
       continue;
     }
-    const rel: SectionRelation = rs.every((r) => index.ranges[r].indexCount === 0)
-      ? inPlane?.length
-        ? 'inSection'
-        : 'intersected'
-      : relation;
+    const rel: SectionRelation = !triangles ? (inPlane?.length ? 'inSection' : 'intersected') : relation;
     const curve: SteelSectionCurve = { stid: obj.id, object: o, name: obj.name, type: obj.type, relation: rel, curves };
     if (cls === 'plates' && rel !== 'inSection') Object.assign(curve, plateDimensions(curves, k, thickness));
     if (cls === 'pillars') curve.centerline = pillarCenterline(curves, ext, k, coordinate, rel);
@@ -193,9 +196,10 @@ export function computeSection(
 
 /** One object the plane touches, what it is and where it is sliced. */
 interface ObjectJob {
-  /** Object index and its ranges among the hits (in hit order). */
+  /** Object index; its ranges are `rangesOf[first .. first+count)` (in hit order). */
   o: number;
-  rs: number[];
+  first: number;
+  count: number;
   /** Union bounds of its ranges (mm). */
   ext: number[];
   relation: SectionRelation;
@@ -209,8 +213,8 @@ interface ObjectJob {
 }
 
 /**
- * The objects of the hit ranges that the section wants, in object order, each with its ranges, extent,
- * relation to the plane and slicing plane.
+ * The objects of the hit ranges that the section wants, in object order, each with its ranges (a run of
+ * `rangesOf`: the hits sorted by object), extent, relation to the plane and slicing plane.
  */
 function planObjects(
   model: SectionModel,
@@ -219,17 +223,24 @@ function planObjects(
   coordinate: number,
   tol: number,
   want: { steel: boolean; compartments: boolean; cad: boolean },
-): ObjectJob[] {
+): { jobs: ObjectJob[]; rangesOf: Int32Array } {
   const { index, objects } = model;
-  const ranges = index.ranges;
-  // Stable sort: an object's ranges stay in hit order.
-  const order = hits.slice().sort((a, b) => ranges[a].object - ranges[b].object);
+  const ro = index.rangeObject;
+  // Stable sort by object as one numeric sort of object·n + hit position (exact: below 2^53), so an
+  // object's ranges stay in hit order.
+  const n = hits.length;
+  const keys = new Float64Array(n);
+  for (let i = 0; i < n; i++) keys[i] = ro[hits[i]] * n + i;
+  keys.sort();
+  const rangesOf = new Int32Array(n);
+  for (let i = 0; i < n; i++) rangesOf[i] = hits[keys[i] % n];
   const jobs: ObjectJob[] = [];
-  for (let i = 0; i < order.length; ) {
-    const o = ranges[order[i]].object;
+  for (let i = 0; i < n; ) {
+    const o = ro[rangesOf[i]];
     let e = i + 1;
-    while (e < order.length && ranges[order[e]].object === o) e++;
-    const rs = order.slice(i, e);
+    while (e < n && ro[rangesOf[e]] === o) e++;
+    const first = i,
+      count = e - i;
     i = e;
     const obj = objects[o];
     if (!obj) continue;
@@ -238,7 +249,7 @@ function planObjects(
       isCad = obj.type === 'CAD COMPONENT';
     if ((cls && !want.steel) || (isComp && !want.compartments) || (isCad && !want.cad) || (!cls && !isComp && !isCad))
       continue;
-    const ext = extentOf(index, rs);
+    const ext = extentOf(index.rangeBounds, rangesOf, first, count);
     const props = model.properties?.[o];
     const thickness = typeof props?.PLTH === 'number' && props.PLTH > 0 ? props.PLTH * 1000 : undefined;
     const relation = classifyRelation(ext, k, coordinate, tol, cls, thickness);
@@ -250,9 +261,9 @@ function planObjects(
           : relation === 'connectingNegative'
             ? ext[k + 3] - Math.min(tol / 2, (ext[k + 3] - ext[k]) / 2)
             : ext[k] + Math.min(tol / 2, (ext[k + 3] - ext[k]) / 2);
-    jobs.push({ o, rs, ext, relation, sliceAt, cls, isComp, isCad, props, thickness });
+    jobs.push({ o, first, count, ext, relation, sliceAt, cls, isComp, isCad, props, thickness });
   }
-  return jobs;
+  return { jobs, rangesOf };
 }
 
 /** Every job's triangle ranges sliced and chained by the WebAssembly kernel in one call (see GeometryKernel.section). */
@@ -260,28 +271,25 @@ function kernelCurves(
   store: KernelStore,
   index: SectionIndex,
   jobs: ObjectJob[],
+  rangesOf: Int32Array,
   k: 0 | 1 | 2,
   project: number,
   linear: boolean,
 ): { curves: SectionPolyline[][]; segments: Uint32Array } {
   let nRanges = 0;
-  for (const j of jobs) nRanges += j.rs.length;
+  for (const j of jobs) nRanges += j.count;
   const { obj, rng } = store.kernel.sectionJobs(jobs.length, nRanges);
+  const span = index.rangeSpan;
   let w = 0;
   for (let j = 0; j < jobs.length; j++) {
-    const rs = jobs[j].rs;
+    const { first, count } = jobs[j];
     obj[j * 3] = jobs[j].sliceAt;
     obj[j * 3 + 1] = w;
-    obj[j * 3 + 2] = rs.length;
-    for (const r of rs) {
-      const rg = index.ranges[r];
-      const q = w * 5;
-      rng[q] = rg.batch;
-      rng[q + 1] = rg.blockStart;
-      rng[q + 2] = rg.blockCount;
-      rng[q + 3] = rg.indexStart;
-      rng[q + 4] = rg.indexCount;
-      w++;
+    obj[j * 3 + 2] = count;
+    // The range table rows are already in the kernel's layout.
+    for (let q = first; q < first + count; q++, w++) {
+      const r = rangesOf[q] * 5;
+      for (let i = 0; i < 5; i++) rng[w * 5 + i] = span[r + i];
     }
   }
   return store.kernel.section(store, jobs.length, k, project, 3 * BLOCK_TRIANGLES, linear);
@@ -319,14 +327,14 @@ function sliceBlocks(
   }
 }
 
-/** Union bounds of ranges. */
-function extentOf(index: SectionIndex, rs: number[]): number[] {
+/** Union bounds (mm) of ranges `rangesOf[first .. first+count)`, from the flat range bounds. */
+function extentOf(bounds: Float64Array, rangesOf: Int32Array, first: number, count: number): number[] {
   const e = [Infinity, Infinity, Infinity, -Infinity, -Infinity, -Infinity];
-  for (const r of rs) {
-    const b = index.ranges[r].bounds;
+  for (let q = first; q < first + count; q++) {
+    const b = rangesOf[q] * 6;
     for (let i = 0; i < 3; i++) {
-      e[i] = Math.min(e[i], b[i]);
-      e[i + 3] = Math.max(e[i + 3], b[i + 3]);
+      e[i] = Math.min(e[i], bounds[b + i]);
+      e[i + 3] = Math.max(e[i + 3], bounds[b + i + 3]);
     }
   }
   return e;
