@@ -21,6 +21,11 @@ export interface ParamSurface {
   v1: number;
   /** Writes S(u, v) (mm) into out[0..2]; u, v within the domain. */
   eval(u: number, v: number, out: Float64Array): void;
+  /**
+   * A box [min x, y, z, max x, y, z] (mm) the whole surface lies in (a NURBS surface's control points'
+   * box: its convex hull property), when known without sampling: points outside it are off the surface.
+   */
+  hull?: ArrayLike<number>;
 }
 
 /** The sheet, the boundary points' largest distance from the surface (mm) and the uncut hole loops. */
@@ -55,6 +60,18 @@ function outsideBox(g: Sampled, x: number, y: number, z: number, tolMm: number):
   const b = g.box;
   return (
     x < b[0] - tolMm || y < b[1] - tolMm || z < b[2] - tolMm || x > b[3] + tolMm || y > b[4] + tolMm || z > b[5] + tolMm
+  );
+}
+
+/** True when point l[o..o+2] lies outside box `hull` (ParamSurface.hull) grown by tolMm. */
+function outsideHull(hull: ArrayLike<number>, l: ArrayLike<number>, o: number, tolMm: number): boolean {
+  return (
+    l[o] < hull[0] - tolMm ||
+    l[o + 1] < hull[1] - tolMm ||
+    l[o + 2] < hull[2] - tolMm ||
+    l[o] > hull[3] + tolMm ||
+    l[o + 1] > hull[4] + tolMm ||
+    l[o + 2] > hull[5] + tolMm
   );
 }
 
@@ -420,6 +437,14 @@ function curtain(l: PlaneLoop, x0: number, P: number, yLow: number, yHigh: numbe
  * surface collection a plate lies on).
  */
 export function surfaceHolds(s: ParamSurface, loops: number[][], tolMm: number): boolean {
+  // a point off the surface's hull is off the surface: most members of a collection are ruled out
+  // without sampling them
+  if (s.hull)
+    for (const l of loops) {
+      const n = l.length / 3,
+        step = Math.max(1, Math.floor(n / 16));
+      for (let i = 0; i < n; i += step) if (outsideHull(s.hull, l, 3 * i, tolMm)) return false;
+    }
   const g = sampled(s);
   const uv = new Float64Array(2);
   for (const l of loops) {
@@ -436,6 +461,16 @@ export function surfaceHolds(s: ParamSurface, loops: number[][], tolMm: number):
  * s: the surface is one of the faces a plate runs over.
  */
 export function surfaceTouches(s: ParamSurface, loops: number[][], tolMm: number): boolean {
+  if (s.hull) {
+    // fewer than 3 of the tested points within the surface's hull: no stretch on it (without sampling it)
+    let near = 0;
+    for (const l of loops) {
+      const n = l.length / 3,
+        step = Math.max(1, Math.floor(n / 64));
+      for (let i = 0; i < n && near < 3; i += step) if (!outsideHull(s.hull, l, 3 * i, tolMm)) near++;
+    }
+    if (near < 3) return false;
+  }
   const g = sampled(s);
   const uv = new Float64Array(2);
   let hits = 0;

@@ -432,34 +432,42 @@ function segDist2(x: number, y: number, ax: number, ay: number, bx: number, by: 
  */
 export function weld(mesh: SurfaceMesh, tol: number, remap: number[] = []): SurfaceMesh {
   // grid of cell size tol; a point joins any earlier vertex within tol in its own or a neighbouring
-  // cell (rounding alone would keep two points 0.001 mm apart when they straddle a cell border)
-  const cells = new Map<string, number[]>();
+  // cell (rounding alone would keep two points 0.001 mm apart when they straddle a cell border).
+  // Cells are a typed open-addressing table, each holding its vertices in the order they were made
+  // (a linked list through `after`): no key strings or arrays per cell.
   remap.length = 0;
   const positions: number[] = [];
   const P = mesh.positions;
-  for (let i = 0; i < P.length / 3; i++) {
+  const n = Math.floor(P.length / 3);
+  const cells = new WeldCells(n);
+  const after = new Int32Array(Math.max(1, n)); // next vertex of the same cell, −1 at its end
+  for (let i = 0; i < n; i++) {
     const x = P[3 * i],
       y = P[3 * i + 1],
       z = P[3 * i + 2];
     const cx = Math.floor(x / tol),
       cy = Math.floor(y / tol),
       cz = Math.floor(z / tol);
-    let k: number | undefined;
-    for (let dx = -1; dx <= 1 && k === undefined; dx++)
-      for (let dy = -1; dy <= 1 && k === undefined; dy++)
-        for (let dz = -1; dz <= 1 && k === undefined; dz++)
-          for (const v of cells.get(`${cx + dx},${cy + dy},${cz + dz}`) ?? [])
+    let k = -1;
+    for (let dx = -1; dx <= 1 && k < 0; dx++)
+      for (let dy = -1; dy <= 1 && k < 0; dy++)
+        for (let dz = -1; dz <= 1 && k < 0; dz++) {
+          const c = cells.find(cx + dx, cy + dy, cz + dz);
+          if (c < 0) continue;
+          for (let v = cells.head[c]; v >= 0; v = after[v])
             if (hypot3(positions[3 * v] - x, positions[3 * v + 1] - y, positions[3 * v + 2] - z) <= tol) {
               k = v;
               break;
             }
-    if (k === undefined) {
+        }
+    if (k < 0) {
       k = positions.length / 3;
       positions.push(x, y, z);
-      const key = `${cx},${cy},${cz}`;
-      const list = cells.get(key);
-      if (list) list.push(k);
-      else cells.set(key, [k]);
+      after[k] = -1;
+      const c = cells.slot(cx, cy, cz);
+      if (cells.head[c] < 0) cells.head[c] = k;
+      else after[cells.tail[c]] = k;
+      cells.tail[c] = k;
     }
     remap.push(k);
   }
@@ -577,6 +585,53 @@ export function boundaryRings(indices: ArrayLike<number>): number[][] {
     l = undefined;
   }
   return rings;
+}
+
+/** The occupied cells of weld's grid: integer cell coordinates → first and last vertex, open addressing. */
+class WeldCells {
+  private readonly key: Float64Array;
+  /** First and last vertex of each slot's cell (−1: the slot is empty). */
+  readonly head: Int32Array;
+  readonly tail: Int32Array;
+  private readonly mask: number;
+
+  /** @param maxCells upper bound of distinct cells added. */
+  constructor(maxCells: number) {
+    let cap = 16;
+    while (cap < 2 * maxCells) cap *= 2;
+    this.key = new Float64Array(3 * cap);
+    this.head = new Int32Array(cap).fill(-1);
+    this.tail = new Int32Array(cap);
+    this.mask = cap - 1;
+  }
+
+  /** The first slot of cell (x, y, z)'s probe sequence (the coordinates may exceed 32 bits: hashed by their low bits). */
+  private start(x: number, y: number, z: number): number {
+    return (Math.imul(x | 0, 0x9e3779b1) ^ Math.imul(y | 0, 0x85ebca77) ^ Math.imul(z | 0, 0xc2b2ae3d)) & this.mask;
+  }
+
+  /** The slot holding cell (x, y, z), or −1 when it has no vertex. */
+  find(x: number, y: number, z: number): number {
+    const K = this.key;
+    for (let h = this.start(x, y, z); ; h = (h + 1) & this.mask) {
+      if (this.head[h] < 0) return -1;
+      if (K[3 * h] === x && K[3 * h + 1] === y && K[3 * h + 2] === z) return h;
+    }
+  }
+
+  /** The slot of cell (x, y, z), claimed (head −1) when it has none yet. */
+  slot(x: number, y: number, z: number): number {
+    const K = this.key;
+    for (let h = this.start(x, y, z); ; h = (h + 1) & this.mask) {
+      if (this.head[h] < 0) {
+        K[3 * h] = x;
+        K[3 * h + 1] = y;
+        K[3 * h + 2] = z;
+        return h;
+      }
+      if (K[3 * h] === x && K[3 * h + 1] === y && K[3 * h + 2] === z) return h;
+    }
+  }
 }
 
 /** Use counts of undirected edges (vertex pairs, indices < 2^31) in an open-addressing hash table. */

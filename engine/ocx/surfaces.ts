@@ -133,6 +133,7 @@ function paramSurface(n: XNode, ctx: SurfaceContext): ParamSurface | null {
         v0: s.knotsV[s.degreeV],
         v1: s.knotsV[s.nV],
         eval: (u, v, out) => evalSurface(s, u, v, out),
+        hull: controlBox(s.pw),
       };
     }
     case 'Cylinder3D':
@@ -204,6 +205,21 @@ function paramSurface(n: XNode, ctx: SurfaceContext): ParamSurface | null {
     default:
       return null;
   }
+}
+
+/**
+ * The box [min x, y, z, max x, y, z] of homogeneous control points (4 numbers each, weights > 0, as
+ * `homogeneous` makes them): a NURBS surface lies in its control points' convex hull, so in this box.
+ */
+function controlBox(pw: Float64Array): number[] {
+  const b = [Infinity, Infinity, Infinity, -Infinity, -Infinity, -Infinity];
+  for (let i = 0; i + 3 < pw.length; i += 4)
+    for (let k = 0; k < 3; k++) {
+      const x = pw[i + k] / pw[i + 3];
+      if (x < b[k]) b[k] = x;
+      if (x > b[3 + k]) b[3 + k] = x;
+    }
+  return b;
 }
 
 /** A NURBSSurface element read (control points, repaired knots), or null with a warning when `warn`. */
