@@ -53,6 +53,8 @@ interface Sampled {
   kappa: number;
   /** Box of the samples [min xyz, max xyz] grown by the chord of a sample cell (mm). */
   box: number[];
+  /** Boxes of blocks of samples for the nearest-sample search (sampleBlocks). */
+  blocks: Float64Array;
 }
 
 /** True when point p lies outside the sampled surface's box grown by tolMm. */
@@ -153,13 +155,88 @@ function sample(s: ParamSurface, tolMm: number): Sampled {
     box[k] -= grow;
     box[3 + k] += grow;
   }
-  return { s, nu, nv, xyz, su, sv, periodicU, periodicV, kappa, box };
+  return { s, nu, nv, xyz, su, sv, periodicU, periodicV, kappa, box, blocks: sampleBlocks(xyz, nu, nv) };
 }
 
 /**
  * Closest point of the surface to p by Gauss–Newton from (u, v) (clamped to the domain, wrapped in a
  * closed direction); writes the parameters into uv and returns the distance (mm).
  */
+/** Scratch of nearestSample: each block's lower bound of the squared distance. */
+let BLOCK_LB = new Float64Array(32);
+
+/**
+ * The index (i · (nv + 1) + j) of the sample nearest to (x, y, z), the lowest index among equally near
+ * ones (what a scan of all samples in order finds): blocks whose box is farther than the best sample so
+ * far are skipped, the nearest box first.
+ */
+function nearestSample(g: Sampled, x: number, y: number, z: number): number {
+  const { xyz, blocks } = g,
+    nb = blocks.length / 10;
+  if (BLOCK_LB.length < nb) BLOCK_LB = new Float64Array(nb);
+  const lb = BLOCK_LB;
+  let first = 0;
+  for (let b = 0; b < nb; b++) {
+    const o = 10 * b;
+    const dx = Math.max(blocks[o] - x, 0, x - blocks[o + 3]),
+      dy = Math.max(blocks[o + 1] - y, 0, y - blocks[o + 4]),
+      dz = Math.max(blocks[o + 2] - z, 0, z - blocks[o + 5]);
+    lb[b] = dx * dx + dy * dy + dz * dz;
+    if (lb[b] < lb[first]) first = b;
+  }
+  let best = Infinity,
+    at = -1;
+  const w = g.nv + 1;
+  for (let q = -1; q < nb; q++) {
+    const b = q < 0 ? first : q;
+    if (q === first || lb[b] > best) continue;
+    const o = 10 * b;
+    for (let i = blocks[o + 6]; i < blocks[o + 7]; i++)
+      for (let j = blocks[o + 8]; j < blocks[o + 9]; j++) {
+        const k = i * w + j,
+          m = 3 * k;
+        const dd = (xyz[m] - x) ** 2 + (xyz[m + 1] - y) ** 2 + (xyz[m + 2] - z) ** 2;
+        if (dd < best || (dd === best && k < at)) {
+          best = dd;
+          at = k;
+        }
+      }
+  }
+  return at < 0 ? 0 : at;
+}
+
+/** Samples per side of a block of nearestSample. */
+const BLOCK = 5;
+
+/** Boxes of blocks of BLOCK × BLOCK samples: per block min xyz, max xyz, then i0, i1, j0, j1 (ends exclusive). */
+function sampleBlocks(xyz: Float64Array, nu: number, nv: number): Float64Array {
+  const bi = Math.ceil((nu + 1) / BLOCK),
+    bj = Math.ceil((nv + 1) / BLOCK);
+  const out = new Float64Array(10 * bi * bj);
+  let o = 0;
+  for (let a = 0; a < bi; a++)
+    for (let b = 0; b < bj; b++, o += 10) {
+      const i0 = a * BLOCK,
+        i1 = Math.min(nu + 1, i0 + BLOCK),
+        j0 = b * BLOCK,
+        j1 = Math.min(nv + 1, j0 + BLOCK);
+      out.fill(Infinity, o, o + 3);
+      out.fill(-Infinity, o + 3, o + 6);
+      for (let i = i0; i < i1; i++)
+        for (let j = j0; j < j1; j++)
+          for (let k = 0; k < 3; k++) {
+            const x = xyz[3 * (i * (nv + 1) + j) + k];
+            if (x < out[o + k]) out[o + k] = x;
+            if (x > out[o + 3 + k]) out[o + 3 + k] = x;
+          }
+      out[o + 6] = i0;
+      out[o + 7] = i1;
+      out[o + 8] = j0;
+      out[o + 9] = j1;
+    }
+  return out;
+}
+
 /** Scratch points of invert and rayHit (no allocation per call). */
 const Q = new Float64Array(3),
   QU = new Float64Array(3),
@@ -184,23 +261,17 @@ function invert(g: Sampled, p: ArrayLike<number>, uv: Float64Array, guess: boole
   let u = uv[0],
     v = uv[1];
   if (!guess) {
-    let best = Infinity;
-    for (let i = 0; i <= g.nu; i++)
-      for (let j = 0; j <= g.nv; j++) {
-        const o = 3 * (i * (g.nv + 1) + j);
-        const dd = (g.xyz[o] - p[0]) ** 2 + (g.xyz[o + 1] - p[1]) ** 2 + (g.xyz[o + 2] - p[2]) ** 2;
-        if (dd < best) {
-          best = dd;
-          u = s.u0 + ((s.u1 - s.u0) * i) / g.nu;
-          v = s.v0 + ((s.v1 - s.v0) * j) / g.nv;
-        }
-      }
+    const k = nearestSample(g, p[0], p[1], p[2]),
+      i = Math.floor(k / (g.nv + 1)),
+      j = k - i * (g.nv + 1);
+    u = s.u0 + ((s.u1 - s.u0) * i) / g.nu;
+    v = s.v0 + ((s.v1 - s.v0) * j) / g.nv;
   }
   const hu = 1e-6 * (s.u1 - s.u0),
     hv = 1e-6 * (s.v1 - s.v0);
   let d = distAt(s, u, v, p);
   for (let it = 0; it < 20 && d > 1e-3; it++) {
-    s.eval(u, v, q);
+    // q (= Q) holds S(u, v): distAt evaluated it last, for the start or the accepted step
     const fx = q[0] - p[0],
       fy = q[1] - p[1],
       fz = q[2] - p[2];
@@ -274,7 +345,7 @@ function rayHit(g: Sampled, p: ArrayLike<number>, axis: ArrayLike<number>, uv: F
   const hu = 1e-6 * (s.u1 - s.u0),
     hv = 1e-6 * (s.v1 - s.v0);
   for (let it = 0; it < 30; it++) {
-    s.eval(u, v, q);
+    if (it) s.eval(u, v, q); // the first: evaluated above
     const f0 = q[0] - t * axis[0] - p[0],
       f1 = q[1] - t * axis[1] - p[1],
       f2 = q[2] - t * axis[2] - p[2];
