@@ -550,39 +550,46 @@ export function splitTJunctions(positions: ArrayLike<number>, indices: ArrayLike
 /** Boundary loops of a welded mesh (edges used by one triangle), as vertex index lists in edge direction. */
 export function boundaryRings(indices: ArrayLike<number>): number[][] {
   const count = new EdgeCounter(indices.length); // uses of each undirected edge (typed hash: no boxed keys)
-  const next = new Map<number, number[]>();
+  let top = -1;
   for (let t = 0; t + 2 < indices.length; t += 3)
     for (let k = 0; k < 3; k++) {
       const a = indices[t + k],
         b = indices[t + ((k + 1) % 3)];
       count.add(a, b);
+      if (a > top) top = a;
     }
+  // the boundary edges a → b as lists of successors per vertex (compressed rows, in scan order), and
+  // the vertices in the order their first boundary edge was met
+  const deg = new Int32Array(top + 2);
+  const order: number[] = [];
   for (let t = 0; t + 2 < indices.length; t += 3)
     for (let k = 0; k < 3; k++) {
       const a = indices[t + k],
         b = indices[t + ((k + 1) % 3)];
-      if (count.get(a, b) === 1) {
-        const l = next.get(a);
-        if (l) l.push(b);
-        else next.set(a, [b]);
-      }
+      if (count.get(a, b) === 1 && deg[a + 1]++ === 0) order.push(a);
+    }
+  for (let v = 0; v <= top; v++) deg[v + 1] += deg[v];
+  const succ = new Int32Array(deg[top + 1]);
+  const left = new Int32Array(top + 1); // successors not yet used: succ[deg[v] .. deg[v] + left[v])
+  for (let t = 0; t + 2 < indices.length; t += 3)
+    for (let k = 0; k < 3; k++) {
+      const a = indices[t + k],
+        b = indices[t + ((k + 1) % 3)];
+      if (count.get(a, b) === 1) succ[deg[a] + left[a]++] = b;
     }
   const rings: number[][] = [];
-  for (const start of next.keys()) {
-    let l = next.get(start);
-    if (!l || l.length === 0) continue;
+  for (const start of order) {
+    if (left[start] === 0) continue;
     const ring = [start];
     let cur = start;
     for (let guard = 0; guard < 1e6; guard++) {
-      const nl = next.get(cur);
-      if (!nl || nl.length === 0) break;
-      const nx = nl.pop()!;
+      if (left[cur] === 0) break;
+      const nx = succ[deg[cur] + --left[cur]]; // the last one added first
       if (nx === start) break;
       ring.push(nx);
       cur = nx;
     }
     if (ring.length >= 3) rings.push(ring);
-    l = undefined;
   }
   return rings;
 }
