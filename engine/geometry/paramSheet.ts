@@ -51,6 +51,10 @@ interface Sampled {
   periodicV: boolean;
   /** Largest curvature seen between samples (1/mm), for the cell size. */
   kappa: number;
+  /** The same along u only, along v only, and along the diagonals of the sample grid (1/mm). */
+  kappaU: number;
+  kappaV: number;
+  kappaD: number;
   /** Box of the samples [min xyz, max xyz] grown by the chord of a sample cell (mm). */
   box: number[];
   /** Boxes of blocks of samples for the nearest-sample search (sampleBlocks). */
@@ -126,16 +130,29 @@ function sample(s: ParamSurface, tolMm: number): Sampled {
     return Math.acos(cos) / ((l1 + l2) / 2);
   };
   // the larger of the two directions' curvatures per sample; the 90th percentile over the samples (a
-  // pole or a degenerate edge of the parametrisation would otherwise set it)
-  const ks = new Float64Array((nu - 1) * (nv - 1));
+  // pole or a degenerate edge of the parametrisation would otherwise set it). Also each direction's
+  // own and the diagonals' (a twisted surface bends along its diagonals while straight along u and v)
+  const m = (nu - 1) * (nv - 1);
+  const ks = new Float64Array(m),
+    kus = new Float64Array(m),
+    kvs = new Float64Array(m),
+    kds = new Float64Array(m);
   for (let i = 1; i < nu; i++)
-    for (let j = 1; j < nv; j++)
-      ks[(i - 1) * (nv - 1) + j - 1] = Math.max(
-        turn(at(i - 1, j), at(i, j), at(i + 1, j)),
-        turn(at(i, j - 1), at(i, j), at(i, j + 1)),
+    for (let j = 1; j < nv; j++) {
+      const o = (i - 1) * (nv - 1) + j - 1;
+      kus[o] = turn(at(i - 1, j), at(i, j), at(i + 1, j));
+      kvs[o] = turn(at(i, j - 1), at(i, j), at(i, j + 1));
+      ks[o] = Math.max(kus[o], kvs[o]);
+      kds[o] = Math.max(
+        turn(at(i - 1, j - 1), at(i, j), at(i + 1, j + 1)),
+        turn(at(i - 1, j + 1), at(i, j), at(i + 1, j - 1)),
       );
-  ks.sort();
-  kappa = ks.length ? ks[Math.floor(0.9 * (ks.length - 1))] : 0;
+    }
+  const pct90 = (a: Float64Array) => (a.length ? a.sort()[Math.floor(0.9 * (a.length - 1))] : 0);
+  kappa = pct90(ks);
+  const kappaU = pct90(kus),
+    kappaV = pct90(kvs),
+    kappaD = pct90(kds);
   const med = (a: Float64Array) => a.sort()[a.length >> 1] || 0;
   const su = (med(lu) * nu) / (s.u1 - s.u0) || 1,
     sv = (med(lv) * nv) / (s.v1 - s.v0) || 1;
@@ -155,7 +172,22 @@ function sample(s: ParamSurface, tolMm: number): Sampled {
     box[k] -= grow;
     box[3 + k] += grow;
   }
-  return { s, nu, nv, xyz, su, sv, periodicU, periodicV, kappa, box, blocks: sampleBlocks(xyz, nu, nv) };
+  return {
+    s,
+    nu,
+    nv,
+    xyz,
+    su,
+    sv,
+    periodicU,
+    periodicV,
+    kappa,
+    kappaU,
+    kappaV,
+    kappaD,
+    box,
+    blocks: sampleBlocks(xyz, nu, nv),
+  };
 }
 
 /**
@@ -679,18 +711,28 @@ export function paramSheet(
   cell = Math.min(cell, Math.sqrt(areaTotal / 64) || cell, extent || cell);
   cell = Math.max(cell, Math.sqrt(areaTotal / MAX_CELLS));
   if (!Number.isFinite(cell) || cell <= 0) return null;
+  const [ax, ay] = stretch(g, region, cell, chordMm);
   const pos: number[] = [],
     idx: number[] = [],
     uvs: number[] = []; // the parameters of each vertex, for its normal
   const q = new Float64Array(3);
   for (const poly of region) {
-    const outer = poly[0].slice(0, -1).flat();
-    const hs = poly.slice(1).map((r) => r.slice(0, -1).flat());
+    // in the plane scaled by the stretch, where the cells are square
+    const squeeze = (r: Ring) => {
+      const out: number[] = [];
+      for (const [x, y] of r) out.push(x / ax, y / ay);
+      out.length -= 2; // the closing point
+      return out;
+    };
+    const outer = ax === 1 && ay === 1 ? poly[0].slice(0, -1).flat() : squeeze(poly[0]);
+    const hs = poly.slice(1).map((r) => (ax === 1 && ay === 1 ? r.slice(0, -1).flat() : squeeze(r)));
     const r = triangulateGrid(outer, hs, cell);
     const base = pos.length / 3;
     for (let i = 0; i < r.points.length; i += 2) {
-      const u = g.periodicU ? wrap(r.points[i] / g.su, s.u0, s.u1) : Math.min(s.u1, Math.max(s.u0, r.points[i] / g.su)),
-        v = Math.min(s.v1, Math.max(s.v0, r.points[i + 1] / g.sv));
+      const px = r.points[i] * ax,
+        py = r.points[i + 1] * ay;
+      const u = g.periodicU ? wrap(px / g.su, s.u0, s.u1) : Math.min(s.u1, Math.max(s.u0, px / g.su)),
+        v = Math.min(s.v1, Math.max(s.v0, py / g.sv));
       s.eval(u, v, q);
       pos.push(q[0], q[1], q[2]);
       uvs.push(u, v);
@@ -755,6 +797,35 @@ export function paramSheet(
     maxDistance,
     uncut,
   };
+}
+
+/**
+ * How far the grid's cells (cell × cell in the metric parameter plane, mm) may be stretched along x
+ * and along y, [ax, ay] (one of them 1): along a direction the surface is straight in — the rulings of
+ * an extrusion or a cylinder — the chordal error does not grow with the cell's length, so a cell there
+ * spans up to the chordal size of that direction's own curvature, at most a quarter of the region's
+ * extent (four rows at least). Only when the other direction clearly carries the curvature (16 × the
+ * straight one's, and the diagonals bend no more: a twisted surface is straight along u and v but not
+ * along its diagonals).
+ */
+function stretch(g: Sampled, region: Polygon[], cell: number, chordMm: number): [number, number] {
+  const { kappaU: ku, kappaV: kv, kappaD: kd } = g;
+  const kMax = Math.max(ku, kv);
+  if (!(kMax > 0) || kd > kMax || 16 * Math.min(ku, kv) > kMax) return [1, 1];
+  const alongY = kv < ku; // y (v) is the straight direction
+  let lo = Infinity,
+    hi = -Infinity;
+  for (const p of region)
+    for (const pt of p[0]) {
+      const c = pt[alongY ? 1 : 0];
+      if (c < lo) lo = c;
+      if (c > hi) hi = c;
+    }
+  const kFlat = Math.min(ku, kv);
+  const own = kFlat > 0 ? Math.sqrt((8 * chordMm) / kFlat) : Infinity;
+  const a = Math.max(1, Math.min(own, (hi - lo) / 4) / cell);
+  if (!Number.isFinite(a)) return [1, 1];
+  return alongY ? [1, a] : [a, 1];
 }
 
 /**
