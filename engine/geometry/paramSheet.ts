@@ -418,31 +418,8 @@ function rayHit(g: Sampled, p: ArrayLike<number>, axis: ArrayLike<number>, uv: F
   return false;
 }
 
-/** Points per loop the edges of a loop are subdivided to (at least; long edges get more). */
+/** A loop's edges are split no finer than its perimeter / EDGE_SAMPLES (toPlane). */
 const EDGE_SAMPLES = 256;
-
-/** A closed loop (xyz) with points inserted so that no edge is longer than its perimeter / n. */
-function densify3(l: number[], n: number): number[] {
-  const m = l.length / 3;
-  let per = 0;
-  for (let i = 0; i < m; i++) {
-    const j = (i + 1) % m;
-    per += hypot3(l[3 * j] - l[3 * i], l[3 * j + 1] - l[3 * i + 1], l[3 * j + 2] - l[3 * i + 2]);
-  }
-  const max = per / n;
-  if (!(max > 0)) return l;
-  const out: number[] = [];
-  for (let i = 0; i < m; i++) {
-    const j = (i + 1) % m;
-    const dx = l[3 * j] - l[3 * i],
-      dy = l[3 * j + 1] - l[3 * i + 1],
-      dz = l[3 * j + 2] - l[3 * i + 2];
-    const k = Math.max(1, Math.ceil(hypot3(dx, dy, dz) / max));
-    for (let t = 0; t < k; t++)
-      out.push(l[3 * i] + (dx * t) / k, l[3 * i + 1] + (dy * t) / k, l[3 * i + 2] + (dz * t) / k);
-  }
-  return out;
-}
 
 function wrap(x: number, a: number, b: number): number {
   const p = b - a;
@@ -458,37 +435,95 @@ interface PlaneLoop {
   maxDistance: number;
 }
 
-function toPlane(g: Sampled, loop3: number[], tolMm: number, axis?: ArrayLike<number>): PlaneLoop {
-  // straight edges of the loop are straight in space, not in (u, v): sampled densely enough that the
-  // chords in the parameter plane follow them
-  const loop = densify3(loop3, EDGE_SAMPLES);
+/**
+ * A loop mapped to the metric parameter plane. Straight edges of the loop are straight in space, not
+ * in (u, v): an edge is split at its midpoint (mapped too) while that midpoint lies more than
+ * chordMm / 4 from the middle of the edge's chord in the plane, or the edge spans more than a quarter
+ * period of a closed direction, down to the perimeter / EDGE_SAMPLES (the fixed density this replaces);
+ * a midpoint off the surface (farther than tolMm) is always kept. Points are found by closest-point
+ * inversion warm-started from their neighbour, and when `axis` is given, where the line through them
+ * along it meets the surface (a hole projected onto a curved plate).
+ */
+function toPlane(g: Sampled, loop3: number[], tolMm: number, axis?: ArrayLike<number>, chordMm = 1): PlaneLoop {
+  const { s } = g;
+  const m = loop3.length / 3;
+  let per = 0;
+  for (let i = 0; i < m; i++) {
+    const j = (i + 1) % m;
+    per += hypot3(loop3[3 * j] - loop3[3 * i], loop3[3 * j + 1] - loop3[3 * i + 1], loop3[3 * j + 2] - loop3[3 * i + 2]);
+  }
+  const minLen = per / EDGE_SAMPLES,
+    tolPlane = chordMm / 4;
   const uv = new Float64Array(2);
   const xy: number[] = [];
-  let maxDistance = 0,
-    guess = false;
-  const pu = (g.s.u1 - g.s.u0) * g.su,
-    pv = (g.s.v1 - g.s.v0) * g.sv;
-  let px = NaN,
-    py = NaN;
+  let maxDistance = 0;
+  const pu = (s.u1 - s.u0) * g.su,
+    pv = (s.v1 - s.v0) * g.sv;
   const p = new Float64Array(3);
-  for (let i = 0; i < loop.length; i += 3) {
-    p[0] = loop[i];
-    p[1] = loop[i + 1];
-    p[2] = loop[i + 2];
+  const P = new Float64Array(2); // the last mapped point (x, y)
+  /** Maps point (px, py, pz) from the parameters in uv (or the nearest sample when !guess) into P, next to (nx, ny). */
+  const map = (px: number, py: number, pz: number, guess: boolean, nx: number, ny: number) => {
+    p[0] = px;
+    p[1] = py;
+    p[2] = pz;
     let d = invert(g, p, uv, guess);
-    if (guess && d > tolMm) d = invert(g, p, uv, false); // the previous point misled it
+    if (guess && d > tolMm) d = invert(g, p, uv, false); // the neighbour misled it
     if (axis && d > 1e-3 && rayHit(g, p, axis, uv)) d = 0;
-    maxDistance = Math.max(maxDistance, d);
-    guess = true;
+    if (d > maxDistance) maxDistance = d;
     let x = uv[0] * g.su,
       y = uv[1] * g.sv;
-    if (xy.length) {
-      if (g.periodicU) x += Math.round((px - x) / pu) * pu;
-      if (g.periodicV) y += Math.round((py - y) / pv) * pv;
+    if (!Number.isNaN(nx)) {
+      if (g.periodicU) x += Math.round((nx - x) / pu) * pu;
+      if (g.periodicV) y += Math.round((ny - y) / pv) * pv;
     }
+    P[0] = x;
+    P[1] = y;
+    return d;
+  };
+  /** Pushes the points that split the edge from A (xyz at a, plane xa, ya) to B, in order. */
+  const refine = (a: number[], xa: number, ya: number, b: number[], xb: number, yb: number, len: number): void => {
+    if (len <= minLen) return;
+    const mx = (xa + xb) / 2,
+      my = (ya + yb) / 2;
+    uv[0] = g.periodicU ? wrap(mx / g.su, s.u0, s.u1) : Math.min(s.u1, Math.max(s.u0, mx / g.su));
+    uv[1] = g.periodicV ? wrap(my / g.sv, s.v0, s.v1) : Math.min(s.v1, Math.max(s.v0, my / g.sv));
+    const mid = [(a[0] + b[0]) / 2, (a[1] + b[1]) / 2, (a[2] + b[2]) / 2];
+    const d = map(mid[0], mid[1], mid[2], true, xa, ya);
+    const x = P[0],
+      y = P[1];
+    const wide = (g.periodicU && Math.abs(xb - xa) > pu / 4) || (g.periodicV && Math.abs(yb - ya) > pv / 4);
+    if (!wide && d <= tolMm && Math.hypot(x - mx, y - my) <= tolPlane) return;
+    refine(a, xa, ya, mid, x, y, len / 2);
     xy.push(x, y);
-    px = x;
-    py = y;
+    refine(mid, x, y, b, xb, yb, len / 2);
+  };
+  const A = [0, 0, 0],
+    B = [0, 0, 0];
+  for (let i = 0; i <= m && m > 0; i++) {
+    const k = i % m;
+    B[0] = loop3[3 * k];
+    B[1] = loop3[3 * k + 1];
+    B[2] = loop3[3 * k + 2];
+    if (i === 0) {
+      map(B[0], B[1], B[2], false, NaN, NaN);
+      xy.push(P[0], P[1]);
+    } else {
+      const xa = xy[xy.length - 2],
+        ya = xy[xy.length - 1];
+      // the closing edge ends at the first point, unwrapped next to the last one
+      map(B[0], B[1], B[2], true, xa, ya);
+      const xb = P[0],
+        yb = P[1],
+        ub = uv[0],
+        vb = uv[1];
+      refine(A, xa, ya, B, xb, yb, hypot3(B[0] - A[0], B[1] - A[1], B[2] - A[2]));
+      if (i < m) xy.push(xb, yb);
+      uv[0] = ub; // the next point starts from this one
+      uv[1] = vb;
+    }
+    A[0] = B[0];
+    A[1] = B[1];
+    A[2] = B[2];
   }
   // the closing step: a loop around a closed surface does not come back to its start
   const n = xy.length;
@@ -614,13 +649,13 @@ export function paramSheet(
   partial = false,
 ): ParamSheet | null {
   const g = sampled(s);
-  const contour = loops.map((l) => toPlane(g, l, tolMm));
+  const contour = loops.map((l) => toPlane(g, l, tolMm, undefined, chordMm));
   const maxDistance = Math.max(...contour.map((c) => c.maxDistance));
   if (!partial && !(maxDistance <= tolMm)) return null;
   const cut: PlaneLoop[] = [],
     cutFrom: number[][] = [];
   for (const h of holes) {
-    const c = toPlane(g, h, tolMm, axisOf?.(h));
+    const c = toPlane(g, h, tolMm, axisOf?.(h), chordMm);
     if (c.maxDistance <= tolMm && c.windU === 0 && c.windV === 0 && c.xy.length >= 6) {
       cut.push(c);
       cutFrom.push(h);

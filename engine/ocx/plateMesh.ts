@@ -31,7 +31,7 @@ export interface PlateMeshResult {
   area: number;
   /** Area centroid of the sheet (mm). */
   centroid: Vec3;
-  /** Mean unit normal of the sheet (surface orientation). */
+  /** Mean unit normal of the sheet (surface orientation); [0, 0, 0] when its normals cancel (a closed band). */
   normal: Vec3;
   /**
    * Area-weighted mean of the sheet's unit normals (length ≤ 1; 0 for a closed ring): the centroid of the
@@ -100,7 +100,9 @@ export function meshPlate(
     mesh: mb,
     area: measured.area,
     centroid: measured.centroid,
-    normal: normalize([mx, my, mz]),
+    // a sheet whose normals cancel (a closed band or tube: under 1 % of them left) has no side of its
+    // own; the direction of the remainder would follow the mesh's vertex layout
+    normal: hypot3(mx, my, mz) >= 0.01 * (sheet.normals.length / 3) ? normalize([mx, my, mz]) : [0, 0, 0],
     offsetNormal: meanNormal(sheet.positions, sheet.normals, sheet.indices),
     solidArea:
       o1 === o2
