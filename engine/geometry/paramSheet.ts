@@ -22,6 +22,11 @@ export interface ParamSurface {
   /** Writes S(u, v) (mm) into out[0..2]; u, v within the domain. */
   eval(u: number, v: number, out: Float64Array): void;
   /**
+   * Optional: S at every (us[i], vs[j]) into out at 3 · (i · vs.length + j), each point as `eval` gives
+   * it (a NURBS surface finds its basis functions once per row and column).
+   */
+  evalGrid?(us: Float64Array, vs: Float64Array, out: Float64Array): void;
+  /**
    * A box [min x, y, z, max x, y, z] (mm) the whole surface lies in (a NURBS surface's control points'
    * box: its convex hull property), when known without sampling: points outside it are off the surface.
    */
@@ -98,12 +103,19 @@ function sample(s: ParamSurface, tolMm: number): Sampled {
   const nu = N_SAMPLES,
     nv = N_SAMPLES;
   const xyz = new Float64Array(3 * (nu + 1) * (nv + 1));
-  const p = new Float64Array(3);
-  for (let i = 0; i <= nu; i++)
-    for (let j = 0; j <= nv; j++) {
-      s.eval(s.u0 + ((s.u1 - s.u0) * i) / nu, s.v0 + ((s.v1 - s.v0) * j) / nv, p);
-      xyz.set(p, 3 * (i * (nv + 1) + j));
-    }
+  const us = new Float64Array(nu + 1),
+    vs = new Float64Array(nv + 1);
+  for (let i = 0; i <= nu; i++) us[i] = s.u0 + ((s.u1 - s.u0) * i) / nu;
+  for (let j = 0; j <= nv; j++) vs[j] = s.v0 + ((s.v1 - s.v0) * j) / nv;
+  if (s.evalGrid) s.evalGrid(us, vs, xyz);
+  else {
+    const p = new Float64Array(3);
+    for (let i = 0; i <= nu; i++)
+      for (let j = 0; j <= nv; j++) {
+        s.eval(us[i], vs[j], p);
+        xyz.set(p, 3 * (i * (nv + 1) + j));
+      }
+  }
   const at = (i: number, j: number) => 3 * (i * (nv + 1) + j);
   const d = (a: number, b: number) => hypot3(xyz[a] - xyz[b], xyz[a + 1] - xyz[b + 1], xyz[a + 2] - xyz[b + 2]);
   // typed arrays: their numeric sort needs no comparator calls

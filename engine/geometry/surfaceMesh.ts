@@ -33,6 +33,21 @@ export function appendGrid(
     }
 }
 
+/**
+ * Appends a grid of (nu + 1) × (nv + 1) points given as xyz (point (i, j) at 3 · (i · (nv + 1) + j),
+ * mm) with appendGrid's triangles.
+ */
+export function appendGridPoints(mesh: SurfaceMesh, nu: number, nv: number, xyz: ArrayLike<number>): void {
+  const base = mesh.positions.length / 3;
+  for (let k = 0; k < 3 * (nu + 1) * (nv + 1); k++) mesh.positions.push(xyz[k]);
+  for (let i = 0; i < nu; i++)
+    for (let j = 0; j < nv; j++) {
+      const a = base + i * (nv + 1) + j,
+        b = a + nv + 1;
+      mesh.indices.push(a, b, b + 1, a, b + 1, a + 1);
+    }
+}
+
 /** Result of lifting one point. */
 export interface LiftHit {
   point: Vec3;
