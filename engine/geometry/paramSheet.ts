@@ -8,6 +8,7 @@
  * two edges project onto each other, and patches curving through more than a half turn. Units: mm.
  */
 import polygonClipping, { type Polygon, type Ring } from 'polygon-clipping';
+import { simpleRing } from './cellClip';
 import { hypot3 } from './curves';
 import { clipRingToBox, holesInside, signedArea2d, triangulateGrid } from './region2d';
 import { boundaryRings, weld } from './surfaceMesh';
@@ -707,7 +708,9 @@ export function paramSheet(
   if (!rings.length) return null;
   let region: Polygon[];
   try {
-    region = polygonClipping.xor(rings[0], ...rings.slice(1));
+    // one ordinary loop that does not cross itself is the region as it is (the boolean only normalises it)
+    const simple = all.length === 1 && winding === 0 ? simpleRing(all[0].xy) : null;
+    region = simple ? [[closedRing(simple)]] : polygonClipping.xor(rings[0], ...rings.slice(1));
     if (winding % 2 === 1) {
       // one edge around the surface: the zone on one side of it, the side whose area is nearer the file's
       const periodBox: Polygon = [ring([x0, yLow, x0 + P, yLow, x0 + P, yHigh, x0, yHigh])];

@@ -96,14 +96,15 @@ export function meshPlate(
     my += sheet.normals[i + 1];
     mz += sheet.normals[i + 2];
   }
+  const offsetNormal = meanNormal(sheet.positions, sheet.normals, sheet.indices);
   return {
     mesh: mb,
     area: measured.area,
     centroid: measured.centroid,
-    // a sheet whose normals cancel (a closed band or tube: under 1 % of them left) has no side of its
-    // own; the direction of the remainder would follow the mesh's vertex layout
-    normal: hypot3(mx, my, mz) >= 0.01 * (sheet.normals.length / 3) ? normalize([mx, my, mz]) : [0, 0, 0],
-    offsetNormal: meanNormal(sheet.positions, sheet.normals, sheet.indices),
+    // a sheet whose normals cancel over its area (a closed band or tube: under 1 % left) has no side of
+    // its own; the direction of the remainder would follow the mesh's vertex layout
+    normal: len(offsetNormal) >= 0.01 ? normalize([mx, my, mz]) : [0, 0, 0],
+    offsetNormal,
     solidArea:
       o1 === o2
         ? measured.area
