@@ -231,7 +231,12 @@ export function evalSurface(s: NurbsSurface, u: number, v: number, out: number[]
  * each point exactly as evalSurface gives it: the spans and basis functions of every u and every v are
  * found once instead of once per point.
  */
-export function evalSurfaceGrid(s: NurbsSurface, us: ArrayLike<number>, vs: ArrayLike<number>, out: Float64Array): void {
+export function evalSurfaceGrid(
+  s: NurbsSurface,
+  us: ArrayLike<number>,
+  vs: ArrayLike<number>,
+  out: Float64Array,
+): void {
   const pu = s.degreeU,
     pv = s.degreeV,
     nu = us.length,

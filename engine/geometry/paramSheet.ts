@@ -463,7 +463,11 @@ function toPlane(g: Sampled, loop3: number[], tolMm: number, axis?: ArrayLike<nu
   let per = 0;
   for (let i = 0; i < m; i++) {
     const j = (i + 1) % m;
-    per += hypot3(loop3[3 * j] - loop3[3 * i], loop3[3 * j + 1] - loop3[3 * i + 1], loop3[3 * j + 2] - loop3[3 * i + 2]);
+    per += hypot3(
+      loop3[3 * j] - loop3[3 * i],
+      loop3[3 * j + 1] - loop3[3 * i + 1],
+      loop3[3 * j + 2] - loop3[3 * i + 2],
+    );
   }
   const minLen = per / EDGE_SAMPLES,
     tolPlane = chordMm / 4;
