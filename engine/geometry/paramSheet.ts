@@ -941,6 +941,20 @@ function transposed(s: ParamSurface): ParamSurface {
   let t = TRANSPOSED.get(s);
   if (!t) {
     t = { u0: s.v0, u1: s.v1, v0: s.u0, v1: s.u1, eval: (v, u, out) => s.eval(u, v, out) };
+    if (s.evalGrid)
+      t.evalGrid = (vs, us, out) => {
+        // the surface's own grid (us × vs), written transposed
+        const own = new Float64Array(out.length);
+        s.evalGrid?.(us, vs, own);
+        for (let i = 0; i < us.length; i++)
+          for (let j = 0; j < vs.length; j++) {
+            const a = 3 * (i * vs.length + j),
+              b = 3 * (j * us.length + i);
+            out[b] = own[a];
+            out[b + 1] = own[a + 1];
+            out[b + 2] = own[a + 2];
+          }
+      };
     TRANSPOSED.set(s, t);
     TRANSPOSED.set(t, s);
   }
