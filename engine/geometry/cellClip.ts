@@ -358,6 +358,24 @@ function clean(r: number[], minArea: number): number[] | null {
   return s ? pts.slice(s).concat(pts.slice(0, s)) : pts;
 }
 
+/**
+ * A ring (xy pairs) that crosses neither itself nor overlaps itself along a stretch, counter-clockwise
+ * and without repeated or collinear points, starting at its lowest point (the form a polygon boolean
+ * of it alone gives); null when it crosses itself or less than a triangle is left (then use the boolean).
+ */
+export function simpleRing(r: number[]): number[] | null {
+  if (r.length < 6 || ringsCross([r])) return null;
+  let ccw = r;
+  if (signedArea2d(r) < 0) {
+    ccw = new Array(r.length);
+    for (let i = 0, j = r.length - 2; j >= 0; i += 2, j -= 2) {
+      ccw[i] = r[j];
+      ccw[i + 1] = r[j + 1];
+    }
+  }
+  return clean(ccw, 0);
+}
+
 /** Orders rings by their first point, x then y. */
 const byFirstPoint = (a: number[], b: number[]) => a[0] - b[0] || a[1] - b[1];
 

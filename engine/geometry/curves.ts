@@ -188,6 +188,19 @@ export function chainLoops(segments: number[][], eps: number, gapTol: number): C
   const used = new Uint8Array(segs.length);
   const loops: number[][] = [];
   let gapsClosed = 0;
+  // each segment's start (code 2i) and end (2i + 1) by their exact coordinates, codes ascending
+  const ends = new Map<string, number[]>();
+  segs.forEach((s, i) => {
+    for (const [o, code] of [
+      [0, 2 * i],
+      [s.length - 3, 2 * i + 1],
+    ]) {
+      const k = pointKey3(s, o);
+      const l = ends.get(k);
+      if (l) l.push(code);
+      else ends.set(k, [code]);
+    }
+  });
   for (let start = 0; start < segs.length; start++) {
     if (used[start]) continue;
     used[start] = 1;
@@ -201,7 +214,19 @@ export function chainLoops(segments: number[][], eps: number, gapTol: number): C
         bestD = Infinity,
         bestRev = false;
       const e = loop.length - 3;
-      for (let i = 0; i < segs.length; i++) {
+      // an unused segment ending exactly at the loop's end is what the scan below would find (the first
+      // one, its start before its end): looked up instead of scanned for
+      const finite = Number.isFinite(loop[e]) && Number.isFinite(loop[e + 1]) && Number.isFinite(loop[e + 2]);
+      const exact = finite ? ends.get(pointKey3(loop, e)) : undefined; // (NaN or ∞ is at no distance 0)
+      if (exact)
+        for (const code of exact)
+          if (!used[code >> 1]) {
+            best = code >> 1;
+            bestD = 0;
+            bestRev = (code & 1) === 1;
+            break;
+          }
+      for (let i = 0; i < segs.length && bestD > 0; i++) {
         if (used[i]) continue;
         const s = segs[i];
         const d0 = dist3(loop, e, s, 0),
@@ -233,6 +258,11 @@ export function chainLoops(segments: number[][], eps: number, gapTol: number): C
     if (clean.length >= 9) loops.push(clean);
   }
   return { loops, gapsClosed };
+}
+
+/** Exact key of point p[o..o+2] (−0 and 0 alike, as their distance is 0). */
+function pointKey3(p: ArrayLike<number>, o: number): string {
+  return `${p[o]},${p[o + 1]},${p[o + 2]}`;
 }
 
 /** Reverses the point order of a polyline (xyz triplets). */

@@ -8,6 +8,7 @@
  * two edges project onto each other, and patches curving through more than a half turn. Units: mm.
  */
 import polygonClipping, { type Polygon, type Ring } from 'polygon-clipping';
+import { simpleRing } from './cellClip';
 import { hypot3 } from './curves';
 import { clipRingToBox, holesInside, signedArea2d, triangulateGrid } from './region2d';
 import { boundaryRings, weld } from './surfaceMesh';
@@ -21,6 +22,16 @@ export interface ParamSurface {
   v1: number;
   /** Writes S(u, v) (mm) into out[0..2]; u, v within the domain. */
   eval(u: number, v: number, out: Float64Array): void;
+  /**
+   * Optional: S at every (us[i], vs[j]) into out at 3 · (i · vs.length + j), each point as `eval` gives
+   * it (a NURBS surface finds its basis functions once per row and column).
+   */
+  evalGrid?(us: Float64Array, vs: Float64Array, out: Float64Array): void;
+  /**
+   * A box [min x, y, z, max x, y, z] (mm) the whole surface lies in (a NURBS surface's control points'
+   * box: its convex hull property), when known without sampling: points outside it are off the surface.
+   */
+  hull?: ArrayLike<number>;
 }
 
 /** The sheet, the boundary points' largest distance from the surface (mm) and the uncut hole loops. */
@@ -46,8 +57,14 @@ interface Sampled {
   periodicV: boolean;
   /** Largest curvature seen between samples (1/mm), for the cell size. */
   kappa: number;
+  /** The same along u only, along v only, and along the diagonals of the sample grid (1/mm). */
+  kappaU: number;
+  kappaV: number;
+  kappaD: number;
   /** Box of the samples [min xyz, max xyz] grown by the chord of a sample cell (mm). */
   box: number[];
+  /** Boxes of blocks of samples for the nearest-sample search (sampleBlocks). */
+  blocks: Float64Array;
 }
 
 /** True when point p lies outside the sampled surface's box grown by tolMm. */
@@ -55,6 +72,18 @@ function outsideBox(g: Sampled, x: number, y: number, z: number, tolMm: number):
   const b = g.box;
   return (
     x < b[0] - tolMm || y < b[1] - tolMm || z < b[2] - tolMm || x > b[3] + tolMm || y > b[4] + tolMm || z > b[5] + tolMm
+  );
+}
+
+/** True when point l[o..o+2] lies outside box `hull` (ParamSurface.hull) grown by tolMm. */
+function outsideHull(hull: ArrayLike<number>, l: ArrayLike<number>, o: number, tolMm: number): boolean {
+  return (
+    l[o] < hull[0] - tolMm ||
+    l[o + 1] < hull[1] - tolMm ||
+    l[o + 2] < hull[2] - tolMm ||
+    l[o] > hull[3] + tolMm ||
+    l[o + 1] > hull[4] + tolMm ||
+    l[o + 2] > hull[5] + tolMm
   );
 }
 
@@ -75,12 +104,19 @@ function sample(s: ParamSurface, tolMm: number): Sampled {
   const nu = N_SAMPLES,
     nv = N_SAMPLES;
   const xyz = new Float64Array(3 * (nu + 1) * (nv + 1));
-  const p = new Float64Array(3);
-  for (let i = 0; i <= nu; i++)
-    for (let j = 0; j <= nv; j++) {
-      s.eval(s.u0 + ((s.u1 - s.u0) * i) / nu, s.v0 + ((s.v1 - s.v0) * j) / nv, p);
-      xyz.set(p, 3 * (i * (nv + 1) + j));
-    }
+  const us = new Float64Array(nu + 1),
+    vs = new Float64Array(nv + 1);
+  for (let i = 0; i <= nu; i++) us[i] = s.u0 + ((s.u1 - s.u0) * i) / nu;
+  for (let j = 0; j <= nv; j++) vs[j] = s.v0 + ((s.v1 - s.v0) * j) / nv;
+  if (s.evalGrid) s.evalGrid(us, vs, xyz);
+  else {
+    const p = new Float64Array(3);
+    for (let i = 0; i <= nu; i++)
+      for (let j = 0; j <= nv; j++) {
+        s.eval(us[i], vs[j], p);
+        xyz.set(p, 3 * (i * (nv + 1) + j));
+      }
+  }
   const at = (i: number, j: number) => 3 * (i * (nv + 1) + j);
   const d = (a: number, b: number) => hypot3(xyz[a] - xyz[b], xyz[a + 1] - xyz[b + 1], xyz[a + 2] - xyz[b + 2]);
   // typed arrays: their numeric sort needs no comparator calls
@@ -107,16 +143,29 @@ function sample(s: ParamSurface, tolMm: number): Sampled {
     return Math.acos(cos) / ((l1 + l2) / 2);
   };
   // the larger of the two directions' curvatures per sample; the 90th percentile over the samples (a
-  // pole or a degenerate edge of the parametrisation would otherwise set it)
-  const ks = new Float64Array((nu - 1) * (nv - 1));
+  // pole or a degenerate edge of the parametrisation would otherwise set it). Also each direction's
+  // own and the diagonals' (a twisted surface bends along its diagonals while straight along u and v)
+  const m = (nu - 1) * (nv - 1);
+  const ks = new Float64Array(m),
+    kus = new Float64Array(m),
+    kvs = new Float64Array(m),
+    kds = new Float64Array(m);
   for (let i = 1; i < nu; i++)
-    for (let j = 1; j < nv; j++)
-      ks[(i - 1) * (nv - 1) + j - 1] = Math.max(
-        turn(at(i - 1, j), at(i, j), at(i + 1, j)),
-        turn(at(i, j - 1), at(i, j), at(i, j + 1)),
+    for (let j = 1; j < nv; j++) {
+      const o = (i - 1) * (nv - 1) + j - 1;
+      kus[o] = turn(at(i - 1, j), at(i, j), at(i + 1, j));
+      kvs[o] = turn(at(i, j - 1), at(i, j), at(i, j + 1));
+      ks[o] = Math.max(kus[o], kvs[o]);
+      kds[o] = Math.max(
+        turn(at(i - 1, j - 1), at(i, j), at(i + 1, j + 1)),
+        turn(at(i - 1, j + 1), at(i, j), at(i + 1, j - 1)),
       );
-  ks.sort();
-  kappa = ks.length ? ks[Math.floor(0.9 * (ks.length - 1))] : 0;
+    }
+  const pct90 = (a: Float64Array) => (a.length ? a.sort()[Math.floor(0.9 * (a.length - 1))] : 0);
+  kappa = pct90(ks);
+  const kappaU = pct90(kus),
+    kappaV = pct90(kvs),
+    kappaD = pct90(kds);
   const med = (a: Float64Array) => a.sort()[a.length >> 1] || 0;
   const su = (med(lu) * nu) / (s.u1 - s.u0) || 1,
     sv = (med(lv) * nv) / (s.v1 - s.v0) || 1;
@@ -136,13 +185,103 @@ function sample(s: ParamSurface, tolMm: number): Sampled {
     box[k] -= grow;
     box[3 + k] += grow;
   }
-  return { s, nu, nv, xyz, su, sv, periodicU, periodicV, kappa, box };
+  return {
+    s,
+    nu,
+    nv,
+    xyz,
+    su,
+    sv,
+    periodicU,
+    periodicV,
+    kappa,
+    kappaU,
+    kappaV,
+    kappaD,
+    box,
+    blocks: sampleBlocks(xyz, nu, nv),
+  };
 }
 
 /**
  * Closest point of the surface to p by Gauss–Newton from (u, v) (clamped to the domain, wrapped in a
  * closed direction); writes the parameters into uv and returns the distance (mm).
  */
+/** Scratch of nearestSample: each block's lower bound of the squared distance. */
+let BLOCK_LB = new Float64Array(32);
+
+/**
+ * The index (i · (nv + 1) + j) of the sample nearest to (x, y, z), the lowest index among equally near
+ * ones (what a scan of all samples in order finds): blocks whose box is farther than the best sample so
+ * far are skipped, the nearest box first.
+ */
+function nearestSample(g: Sampled, x: number, y: number, z: number): number {
+  const { xyz, blocks } = g,
+    nb = blocks.length / 10;
+  if (BLOCK_LB.length < nb) BLOCK_LB = new Float64Array(nb);
+  const lb = BLOCK_LB;
+  let first = 0;
+  for (let b = 0; b < nb; b++) {
+    const o = 10 * b;
+    const dx = Math.max(blocks[o] - x, 0, x - blocks[o + 3]),
+      dy = Math.max(blocks[o + 1] - y, 0, y - blocks[o + 4]),
+      dz = Math.max(blocks[o + 2] - z, 0, z - blocks[o + 5]);
+    lb[b] = dx * dx + dy * dy + dz * dz;
+    if (lb[b] < lb[first]) first = b;
+  }
+  let best = Infinity,
+    at = -1;
+  const w = g.nv + 1;
+  for (let q = -1; q < nb; q++) {
+    const b = q < 0 ? first : q;
+    if (q === first || lb[b] > best) continue;
+    const o = 10 * b;
+    for (let i = blocks[o + 6]; i < blocks[o + 7]; i++)
+      for (let j = blocks[o + 8]; j < blocks[o + 9]; j++) {
+        const k = i * w + j,
+          m = 3 * k;
+        const dd = (xyz[m] - x) ** 2 + (xyz[m + 1] - y) ** 2 + (xyz[m + 2] - z) ** 2;
+        if (dd < best || (dd === best && k < at)) {
+          best = dd;
+          at = k;
+        }
+      }
+  }
+  return at < 0 ? 0 : at;
+}
+
+/** Samples per side of a block of nearestSample. */
+const BLOCK = 5;
+
+/** Boxes of blocks of BLOCK × BLOCK samples: per block min xyz, max xyz, then i0, i1, j0, j1 (ends exclusive). */
+function sampleBlocks(xyz: Float64Array, nu: number, nv: number): Float64Array {
+  const bi = Math.ceil((nu + 1) / BLOCK),
+    bj = Math.ceil((nv + 1) / BLOCK);
+  const out = new Float64Array(10 * bi * bj);
+  let o = 0;
+  for (let a = 0; a < bi; a++)
+    for (let b = 0; b < bj; b++, o += 10) {
+      const i0 = a * BLOCK,
+        i1 = Math.min(nu + 1, i0 + BLOCK),
+        j0 = b * BLOCK,
+        j1 = Math.min(nv + 1, j0 + BLOCK);
+      out.fill(Infinity, o, o + 3);
+      out.fill(-Infinity, o + 3, o + 6);
+      for (let i = i0; i < i1; i++)
+        for (let j = j0; j < j1; j++)
+          for (let k = 0; k < 3; k++) {
+            const x = xyz[3 * (i * (nv + 1) + j) + k];
+            if (x < out[o + k]) out[o + k] = x;
+            if (x > out[o + 3 + k]) out[o + 3 + k] = x;
+          }
+      out[o + 6] = i0;
+      out[o + 7] = i1;
+      out[o + 8] = j0;
+      out[o + 9] = j1;
+    }
+  return out;
+}
+
 /** Scratch points of invert and rayHit (no allocation per call). */
 const Q = new Float64Array(3),
   QU = new Float64Array(3),
@@ -167,23 +306,17 @@ function invert(g: Sampled, p: ArrayLike<number>, uv: Float64Array, guess: boole
   let u = uv[0],
     v = uv[1];
   if (!guess) {
-    let best = Infinity;
-    for (let i = 0; i <= g.nu; i++)
-      for (let j = 0; j <= g.nv; j++) {
-        const o = 3 * (i * (g.nv + 1) + j);
-        const dd = (g.xyz[o] - p[0]) ** 2 + (g.xyz[o + 1] - p[1]) ** 2 + (g.xyz[o + 2] - p[2]) ** 2;
-        if (dd < best) {
-          best = dd;
-          u = s.u0 + ((s.u1 - s.u0) * i) / g.nu;
-          v = s.v0 + ((s.v1 - s.v0) * j) / g.nv;
-        }
-      }
+    const k = nearestSample(g, p[0], p[1], p[2]),
+      i = Math.floor(k / (g.nv + 1)),
+      j = k - i * (g.nv + 1);
+    u = s.u0 + ((s.u1 - s.u0) * i) / g.nu;
+    v = s.v0 + ((s.v1 - s.v0) * j) / g.nv;
   }
   const hu = 1e-6 * (s.u1 - s.u0),
     hv = 1e-6 * (s.v1 - s.v0);
   let d = distAt(s, u, v, p);
   for (let it = 0; it < 20 && d > 1e-3; it++) {
-    s.eval(u, v, q);
+    // q (= Q) holds S(u, v): distAt evaluated it last, for the start or the accepted step
     const fx = q[0] - p[0],
       fy = q[1] - p[1],
       fz = q[2] - p[2];
@@ -257,7 +390,7 @@ function rayHit(g: Sampled, p: ArrayLike<number>, axis: ArrayLike<number>, uv: F
   const hu = 1e-6 * (s.u1 - s.u0),
     hv = 1e-6 * (s.v1 - s.v0);
   for (let it = 0; it < 30; it++) {
-    s.eval(u, v, q);
+    if (it) s.eval(u, v, q); // the first: evaluated above
     const f0 = q[0] - t * axis[0] - p[0],
       f1 = q[1] - t * axis[1] - p[1],
       f2 = q[2] - t * axis[2] - p[2];
@@ -298,31 +431,8 @@ function rayHit(g: Sampled, p: ArrayLike<number>, axis: ArrayLike<number>, uv: F
   return false;
 }
 
-/** Points per loop the edges of a loop are subdivided to (at least; long edges get more). */
+/** A loop's edges are split no finer than its perimeter / EDGE_SAMPLES (toPlane). */
 const EDGE_SAMPLES = 256;
-
-/** A closed loop (xyz) with points inserted so that no edge is longer than its perimeter / n. */
-function densify3(l: number[], n: number): number[] {
-  const m = l.length / 3;
-  let per = 0;
-  for (let i = 0; i < m; i++) {
-    const j = (i + 1) % m;
-    per += hypot3(l[3 * j] - l[3 * i], l[3 * j + 1] - l[3 * i + 1], l[3 * j + 2] - l[3 * i + 2]);
-  }
-  const max = per / n;
-  if (!(max > 0)) return l;
-  const out: number[] = [];
-  for (let i = 0; i < m; i++) {
-    const j = (i + 1) % m;
-    const dx = l[3 * j] - l[3 * i],
-      dy = l[3 * j + 1] - l[3 * i + 1],
-      dz = l[3 * j + 2] - l[3 * i + 2];
-    const k = Math.max(1, Math.ceil(hypot3(dx, dy, dz) / max));
-    for (let t = 0; t < k; t++)
-      out.push(l[3 * i] + (dx * t) / k, l[3 * i + 1] + (dy * t) / k, l[3 * i + 2] + (dz * t) / k);
-  }
-  return out;
-}
 
 function wrap(x: number, a: number, b: number): number {
   const p = b - a;
@@ -338,37 +448,99 @@ interface PlaneLoop {
   maxDistance: number;
 }
 
-function toPlane(g: Sampled, loop3: number[], tolMm: number, axis?: ArrayLike<number>): PlaneLoop {
-  // straight edges of the loop are straight in space, not in (u, v): sampled densely enough that the
-  // chords in the parameter plane follow them
-  const loop = densify3(loop3, EDGE_SAMPLES);
+/**
+ * A loop mapped to the metric parameter plane. Straight edges of the loop are straight in space, not
+ * in (u, v): an edge is split at its midpoint (mapped too) while that midpoint lies more than
+ * chordMm / 4 from the middle of the edge's chord in the plane, or the edge spans more than a quarter
+ * period of a closed direction, down to the perimeter / EDGE_SAMPLES (the fixed density this replaces);
+ * a midpoint off the surface (farther than tolMm) is always kept. Points are found by closest-point
+ * inversion warm-started from their neighbour, and when `axis` is given, where the line through them
+ * along it meets the surface (a hole projected onto a curved plate).
+ */
+function toPlane(g: Sampled, loop3: number[], tolMm: number, axis?: ArrayLike<number>, chordMm = 1): PlaneLoop {
+  const { s } = g;
+  const m = loop3.length / 3;
+  let per = 0;
+  for (let i = 0; i < m; i++) {
+    const j = (i + 1) % m;
+    per += hypot3(
+      loop3[3 * j] - loop3[3 * i],
+      loop3[3 * j + 1] - loop3[3 * i + 1],
+      loop3[3 * j + 2] - loop3[3 * i + 2],
+    );
+  }
+  const minLen = per / EDGE_SAMPLES,
+    tolPlane = chordMm / 4;
   const uv = new Float64Array(2);
   const xy: number[] = [];
-  let maxDistance = 0,
-    guess = false;
-  const pu = (g.s.u1 - g.s.u0) * g.su,
-    pv = (g.s.v1 - g.s.v0) * g.sv;
-  let px = NaN,
-    py = NaN;
+  let maxDistance = 0;
+  const pu = (s.u1 - s.u0) * g.su,
+    pv = (s.v1 - s.v0) * g.sv;
   const p = new Float64Array(3);
-  for (let i = 0; i < loop.length; i += 3) {
-    p[0] = loop[i];
-    p[1] = loop[i + 1];
-    p[2] = loop[i + 2];
+  const P = new Float64Array(2); // the last mapped point (x, y)
+  /** Maps point (px, py, pz) from the parameters in uv (or the nearest sample when !guess) into P, next to (nx, ny). */
+  const map = (px: number, py: number, pz: number, guess: boolean, nx: number, ny: number) => {
+    p[0] = px;
+    p[1] = py;
+    p[2] = pz;
     let d = invert(g, p, uv, guess);
-    if (guess && d > tolMm) d = invert(g, p, uv, false); // the previous point misled it
+    if (guess && d > tolMm) d = invert(g, p, uv, false); // the neighbour misled it
     if (axis && d > 1e-3 && rayHit(g, p, axis, uv)) d = 0;
-    maxDistance = Math.max(maxDistance, d);
-    guess = true;
+    if (d > maxDistance) maxDistance = d;
     let x = uv[0] * g.su,
       y = uv[1] * g.sv;
-    if (xy.length) {
-      if (g.periodicU) x += Math.round((px - x) / pu) * pu;
-      if (g.periodicV) y += Math.round((py - y) / pv) * pv;
+    if (!Number.isNaN(nx)) {
+      if (g.periodicU) x += Math.round((nx - x) / pu) * pu;
+      if (g.periodicV) y += Math.round((ny - y) / pv) * pv;
     }
+    P[0] = x;
+    P[1] = y;
+    return d;
+  };
+  /** Pushes the points that split the edge from A (xyz at a, plane xa, ya) to B, in order. */
+  const refine = (a: number[], xa: number, ya: number, b: number[], xb: number, yb: number, len: number): void => {
+    if (len <= minLen) return;
+    const mx = (xa + xb) / 2,
+      my = (ya + yb) / 2;
+    uv[0] = g.periodicU ? wrap(mx / g.su, s.u0, s.u1) : Math.min(s.u1, Math.max(s.u0, mx / g.su));
+    uv[1] = g.periodicV ? wrap(my / g.sv, s.v0, s.v1) : Math.min(s.v1, Math.max(s.v0, my / g.sv));
+    const mid = [(a[0] + b[0]) / 2, (a[1] + b[1]) / 2, (a[2] + b[2]) / 2];
+    const d = map(mid[0], mid[1], mid[2], true, xa, ya);
+    const x = P[0],
+      y = P[1];
+    const wide = (g.periodicU && Math.abs(xb - xa) > pu / 4) || (g.periodicV && Math.abs(yb - ya) > pv / 4);
+    if (!wide && d <= tolMm && Math.hypot(x - mx, y - my) <= tolPlane) return;
+    refine(a, xa, ya, mid, x, y, len / 2);
     xy.push(x, y);
-    px = x;
-    py = y;
+    refine(mid, x, y, b, xb, yb, len / 2);
+  };
+  const A = [0, 0, 0],
+    B = [0, 0, 0];
+  for (let i = 0; i <= m && m > 0; i++) {
+    const k = i % m;
+    B[0] = loop3[3 * k];
+    B[1] = loop3[3 * k + 1];
+    B[2] = loop3[3 * k + 2];
+    if (i === 0) {
+      map(B[0], B[1], B[2], false, NaN, NaN);
+      xy.push(P[0], P[1]);
+    } else {
+      const xa = xy[xy.length - 2],
+        ya = xy[xy.length - 1];
+      // the closing edge ends at the first point, unwrapped next to the last one
+      map(B[0], B[1], B[2], true, xa, ya);
+      const xb = P[0],
+        yb = P[1],
+        ub = uv[0],
+        vb = uv[1];
+      refine(A, xa, ya, B, xb, yb, hypot3(B[0] - A[0], B[1] - A[1], B[2] - A[2]));
+      if (i < m) xy.push(xb, yb);
+      uv[0] = ub; // the next point starts from this one
+      uv[1] = vb;
+    }
+    A[0] = B[0];
+    A[1] = B[1];
+    A[2] = B[2];
   }
   // the closing step: a loop around a closed surface does not come back to its start
   const n = xy.length;
@@ -420,6 +592,14 @@ function curtain(l: PlaneLoop, x0: number, P: number, yLow: number, yHigh: numbe
  * surface collection a plate lies on).
  */
 export function surfaceHolds(s: ParamSurface, loops: number[][], tolMm: number): boolean {
+  // a point off the surface's hull is off the surface: most members of a collection are ruled out
+  // without sampling them
+  if (s.hull)
+    for (const l of loops) {
+      const n = l.length / 3,
+        step = Math.max(1, Math.floor(n / 16));
+      for (let i = 0; i < n; i += step) if (outsideHull(s.hull, l, 3 * i, tolMm)) return false;
+    }
   const g = sampled(s);
   const uv = new Float64Array(2);
   for (const l of loops) {
@@ -436,6 +616,16 @@ export function surfaceHolds(s: ParamSurface, loops: number[][], tolMm: number):
  * s: the surface is one of the faces a plate runs over.
  */
 export function surfaceTouches(s: ParamSurface, loops: number[][], tolMm: number): boolean {
+  if (s.hull) {
+    // fewer than 3 of the tested points within the surface's hull: no stretch on it (without sampling it)
+    let near = 0;
+    for (const l of loops) {
+      const n = l.length / 3,
+        step = Math.max(1, Math.floor(n / 64));
+      for (let i = 0; i < n && near < 3; i += step) if (!outsideHull(s.hull, l, 3 * i, tolMm)) near++;
+    }
+    if (near < 3) return false;
+  }
   const g = sampled(s);
   const uv = new Float64Array(2);
   let hits = 0;
@@ -476,13 +666,13 @@ export function paramSheet(
   partial = false,
 ): ParamSheet | null {
   const g = sampled(s);
-  const contour = loops.map((l) => toPlane(g, l, tolMm));
+  const contour = loops.map((l) => toPlane(g, l, tolMm, undefined, chordMm));
   const maxDistance = Math.max(...contour.map((c) => c.maxDistance));
   if (!partial && !(maxDistance <= tolMm)) return null;
   const cut: PlaneLoop[] = [],
     cutFrom: number[][] = [];
   for (const h of holes) {
-    const c = toPlane(g, h, tolMm, axisOf?.(h));
+    const c = toPlane(g, h, tolMm, axisOf?.(h), chordMm);
     if (c.maxDistance <= tolMm && c.windU === 0 && c.windV === 0 && c.xy.length >= 6) {
       cut.push(c);
       cutFrom.push(h);
@@ -522,7 +712,9 @@ export function paramSheet(
   if (!rings.length) return null;
   let region: Polygon[];
   try {
-    region = polygonClipping.xor(rings[0], ...rings.slice(1));
+    // one ordinary loop that does not cross itself is the region as it is (the boolean only normalises it)
+    const simple = all.length === 1 && winding === 0 ? simpleRing(all[0].xy) : null;
+    region = simple ? [[closedRing(simple)]] : polygonClipping.xor(rings[0], ...rings.slice(1));
     if (winding % 2 === 1) {
       // one edge around the surface: the zone on one side of it, the side whose area is nearer the file's
       const periodBox: Polygon = [ring([x0, yLow, x0 + P, yLow, x0 + P, yHigh, x0, yHigh])];
@@ -573,18 +765,28 @@ export function paramSheet(
   cell = Math.min(cell, Math.sqrt(areaTotal / 64) || cell, extent || cell);
   cell = Math.max(cell, Math.sqrt(areaTotal / MAX_CELLS));
   if (!Number.isFinite(cell) || cell <= 0) return null;
+  const [ax, ay] = stretch(g, region, cell, chordMm);
   const pos: number[] = [],
     idx: number[] = [],
     uvs: number[] = []; // the parameters of each vertex, for its normal
   const q = new Float64Array(3);
   for (const poly of region) {
-    const outer = poly[0].slice(0, -1).flat();
-    const hs = poly.slice(1).map((r) => r.slice(0, -1).flat());
+    // in the plane scaled by the stretch, where the cells are square
+    const squeeze = (r: Ring) => {
+      const out: number[] = [];
+      for (const [x, y] of r) out.push(x / ax, y / ay);
+      out.length -= 2; // the closing point
+      return out;
+    };
+    const outer = ax === 1 && ay === 1 ? poly[0].slice(0, -1).flat() : squeeze(poly[0]);
+    const hs = poly.slice(1).map((r) => (ax === 1 && ay === 1 ? r.slice(0, -1).flat() : squeeze(r)));
     const r = triangulateGrid(outer, hs, cell);
     const base = pos.length / 3;
     for (let i = 0; i < r.points.length; i += 2) {
-      const u = g.periodicU ? wrap(r.points[i] / g.su, s.u0, s.u1) : Math.min(s.u1, Math.max(s.u0, r.points[i] / g.su)),
-        v = Math.min(s.v1, Math.max(s.v0, r.points[i + 1] / g.sv));
+      const px = r.points[i] * ax,
+        py = r.points[i + 1] * ay;
+      const u = g.periodicU ? wrap(px / g.su, s.u0, s.u1) : Math.min(s.u1, Math.max(s.u0, px / g.su)),
+        v = Math.min(s.v1, Math.max(s.v0, py / g.sv));
       s.eval(u, v, q);
       pos.push(q[0], q[1], q[2]);
       uvs.push(u, v);
@@ -652,6 +854,35 @@ export function paramSheet(
 }
 
 /**
+ * How far the grid's cells (cell × cell in the metric parameter plane, mm) may be stretched along x
+ * and along y, [ax, ay] (one of them 1): along a direction the surface is straight in — the rulings of
+ * an extrusion or a cylinder — the chordal error does not grow with the cell's length, so a cell there
+ * spans up to the chordal size of that direction's own curvature, at most a quarter of the region's
+ * extent (four rows at least). Only when the other direction clearly carries the curvature (16 × the
+ * straight one's, and the diagonals bend no more: a twisted surface is straight along u and v but not
+ * along its diagonals).
+ */
+function stretch(g: Sampled, region: Polygon[], cell: number, chordMm: number): [number, number] {
+  const { kappaU: ku, kappaV: kv, kappaD: kd } = g;
+  const kMax = Math.max(ku, kv);
+  if (!(kMax > 0) || kd > kMax || 16 * Math.min(ku, kv) > kMax) return [1, 1];
+  const alongY = kv < ku; // y (v) is the straight direction
+  let lo = Infinity,
+    hi = -Infinity;
+  for (const p of region)
+    for (const pt of p[0]) {
+      const c = pt[alongY ? 1 : 0];
+      if (c < lo) lo = c;
+      if (c > hi) hi = c;
+    }
+  const kFlat = Math.min(ku, kv);
+  const own = kFlat > 0 ? Math.sqrt((8 * chordMm) / kFlat) : Infinity;
+  const a = Math.max(1, Math.min(own, (hi - lo) / 4) / cell);
+  if (!Number.isFinite(a)) return [1, 1];
+  return alongY ? [1, a] : [a, 1];
+}
+
+/**
  * Replaces the triangles' vertex normals (in `normals`, unit, per vertex) by the surface's own, Su × Sv
  * at each vertex's parameters (uv pairs), turned to the side the triangles face: a vertex of the
  * outline that only sliver triangles along a curved edge touch would otherwise get their normal, across
@@ -710,6 +941,20 @@ function transposed(s: ParamSurface): ParamSurface {
   let t = TRANSPOSED.get(s);
   if (!t) {
     t = { u0: s.v0, u1: s.v1, v0: s.u0, v1: s.u1, eval: (v, u, out) => s.eval(u, v, out) };
+    if (s.evalGrid)
+      t.evalGrid = (vs, us, out) => {
+        // the surface's own grid (us × vs), written transposed
+        const own = new Float64Array(out.length);
+        s.evalGrid?.(us, vs, own);
+        for (let i = 0; i < us.length; i++)
+          for (let j = 0; j < vs.length; j++) {
+            const a = 3 * (i * vs.length + j),
+              b = 3 * (j * us.length + i);
+            out[b] = own[a];
+            out[b + 1] = own[a + 1];
+            out[b + 2] = own[a + 2];
+          }
+      };
     TRANSPOSED.set(s, t);
     TRANSPOSED.set(t, s);
   }

@@ -432,10 +432,16 @@ export function triangulateGrid(outer: number[], holes: number[][], cell: number
       c = remap[idx[t + 2]];
     if (a !== b && b !== c && a !== c) wi.push(a, b, c);
   }
+  const indices = Uint32Array.from(wi);
+  let rings: number[][] | undefined;
   return {
     points: Float64Array.from(wp),
-    indices: Uint32Array.from(wi),
-    rings: boundaryRings(wi),
+    indices,
+    // found when first asked for (a caller that welds the grid further finds its own)
+    get rings() {
+      rings ??= boundaryRings(indices);
+      return rings;
+    },
     area,
     uncut,
     lostCells,

@@ -33,6 +33,21 @@ export function appendGrid(
     }
 }
 
+/**
+ * Appends a grid of (nu + 1) × (nv + 1) points given as xyz (point (i, j) at 3 · (i · (nv + 1) + j),
+ * mm) with appendGrid's triangles.
+ */
+export function appendGridPoints(mesh: SurfaceMesh, nu: number, nv: number, xyz: ArrayLike<number>): void {
+  const base = mesh.positions.length / 3;
+  for (let k = 0; k < 3 * (nu + 1) * (nv + 1); k++) mesh.positions.push(xyz[k]);
+  for (let i = 0; i < nu; i++)
+    for (let j = 0; j < nv; j++) {
+      const a = base + i * (nv + 1) + j,
+        b = a + nv + 1;
+      mesh.indices.push(a, b, b + 1, a, b + 1, a + 1);
+    }
+}
+
 /** Result of lifting one point. */
 export interface LiftHit {
   point: Vec3;
@@ -432,34 +447,42 @@ function segDist2(x: number, y: number, ax: number, ay: number, bx: number, by: 
  */
 export function weld(mesh: SurfaceMesh, tol: number, remap: number[] = []): SurfaceMesh {
   // grid of cell size tol; a point joins any earlier vertex within tol in its own or a neighbouring
-  // cell (rounding alone would keep two points 0.001 mm apart when they straddle a cell border)
-  const cells = new Map<string, number[]>();
+  // cell (rounding alone would keep two points 0.001 mm apart when they straddle a cell border).
+  // Cells are a typed open-addressing table, each holding its vertices in the order they were made
+  // (a linked list through `after`): no key strings or arrays per cell.
   remap.length = 0;
   const positions: number[] = [];
   const P = mesh.positions;
-  for (let i = 0; i < P.length / 3; i++) {
+  const n = Math.floor(P.length / 3);
+  const cells = new WeldCells(n);
+  const after = new Int32Array(Math.max(1, n)); // next vertex of the same cell, −1 at its end
+  for (let i = 0; i < n; i++) {
     const x = P[3 * i],
       y = P[3 * i + 1],
       z = P[3 * i + 2];
     const cx = Math.floor(x / tol),
       cy = Math.floor(y / tol),
       cz = Math.floor(z / tol);
-    let k: number | undefined;
-    for (let dx = -1; dx <= 1 && k === undefined; dx++)
-      for (let dy = -1; dy <= 1 && k === undefined; dy++)
-        for (let dz = -1; dz <= 1 && k === undefined; dz++)
-          for (const v of cells.get(`${cx + dx},${cy + dy},${cz + dz}`) ?? [])
+    let k = -1;
+    for (let dx = -1; dx <= 1 && k < 0; dx++)
+      for (let dy = -1; dy <= 1 && k < 0; dy++)
+        for (let dz = -1; dz <= 1 && k < 0; dz++) {
+          const c = cells.find(cx + dx, cy + dy, cz + dz);
+          if (c < 0) continue;
+          for (let v = cells.head[c]; v >= 0; v = after[v])
             if (hypot3(positions[3 * v] - x, positions[3 * v + 1] - y, positions[3 * v + 2] - z) <= tol) {
               k = v;
               break;
             }
-    if (k === undefined) {
+        }
+    if (k < 0) {
       k = positions.length / 3;
       positions.push(x, y, z);
-      const key = `${cx},${cy},${cz}`;
-      const list = cells.get(key);
-      if (list) list.push(k);
-      else cells.set(key, [k]);
+      after[k] = -1;
+      const c = cells.slot(cx, cy, cz);
+      if (cells.head[c] < 0) cells.head[c] = k;
+      else after[cells.tail[c]] = k;
+      cells.tail[c] = k;
     }
     remap.push(k);
   }
@@ -542,41 +565,95 @@ export function splitTJunctions(positions: ArrayLike<number>, indices: ArrayLike
 /** Boundary loops of a welded mesh (edges used by one triangle), as vertex index lists in edge direction. */
 export function boundaryRings(indices: ArrayLike<number>): number[][] {
   const count = new EdgeCounter(indices.length); // uses of each undirected edge (typed hash: no boxed keys)
-  const next = new Map<number, number[]>();
+  let top = -1;
   for (let t = 0; t + 2 < indices.length; t += 3)
     for (let k = 0; k < 3; k++) {
       const a = indices[t + k],
         b = indices[t + ((k + 1) % 3)];
       count.add(a, b);
+      if (a > top) top = a;
     }
+  // the boundary edges a → b as lists of successors per vertex (compressed rows, in scan order), and
+  // the vertices in the order their first boundary edge was met
+  const deg = new Int32Array(top + 2);
+  const order: number[] = [];
   for (let t = 0; t + 2 < indices.length; t += 3)
     for (let k = 0; k < 3; k++) {
       const a = indices[t + k],
         b = indices[t + ((k + 1) % 3)];
-      if (count.get(a, b) === 1) {
-        const l = next.get(a);
-        if (l) l.push(b);
-        else next.set(a, [b]);
-      }
+      if (count.get(a, b) === 1 && deg[a + 1]++ === 0) order.push(a);
+    }
+  for (let v = 0; v <= top; v++) deg[v + 1] += deg[v];
+  const succ = new Int32Array(deg[top + 1]);
+  const left = new Int32Array(top + 1); // successors not yet used: succ[deg[v] .. deg[v] + left[v])
+  for (let t = 0; t + 2 < indices.length; t += 3)
+    for (let k = 0; k < 3; k++) {
+      const a = indices[t + k],
+        b = indices[t + ((k + 1) % 3)];
+      if (count.get(a, b) === 1) succ[deg[a] + left[a]++] = b;
     }
   const rings: number[][] = [];
-  for (const start of next.keys()) {
-    let l = next.get(start);
-    if (!l || l.length === 0) continue;
+  for (const start of order) {
+    if (left[start] === 0) continue;
     const ring = [start];
     let cur = start;
     for (let guard = 0; guard < 1e6; guard++) {
-      const nl = next.get(cur);
-      if (!nl || nl.length === 0) break;
-      const nx = nl.pop()!;
+      if (left[cur] === 0) break;
+      const nx = succ[deg[cur] + --left[cur]]; // the last one added first
       if (nx === start) break;
       ring.push(nx);
       cur = nx;
     }
     if (ring.length >= 3) rings.push(ring);
-    l = undefined;
   }
   return rings;
+}
+
+/** The occupied cells of weld's grid: integer cell coordinates → first and last vertex, open addressing. */
+class WeldCells {
+  private readonly key: Float64Array;
+  /** First and last vertex of each slot's cell (−1: the slot is empty). */
+  readonly head: Int32Array;
+  readonly tail: Int32Array;
+  private readonly mask: number;
+
+  /** @param maxCells upper bound of distinct cells added. */
+  constructor(maxCells: number) {
+    let cap = 16;
+    while (cap < 2 * maxCells) cap *= 2;
+    this.key = new Float64Array(3 * cap);
+    this.head = new Int32Array(cap).fill(-1);
+    this.tail = new Int32Array(cap);
+    this.mask = cap - 1;
+  }
+
+  /** The first slot of cell (x, y, z)'s probe sequence (the coordinates may exceed 32 bits: hashed by their low bits). */
+  private start(x: number, y: number, z: number): number {
+    return (Math.imul(x | 0, 0x9e3779b1) ^ Math.imul(y | 0, 0x85ebca77) ^ Math.imul(z | 0, 0xc2b2ae3d)) & this.mask;
+  }
+
+  /** The slot holding cell (x, y, z), or −1 when it has no vertex. */
+  find(x: number, y: number, z: number): number {
+    const K = this.key;
+    for (let h = this.start(x, y, z); ; h = (h + 1) & this.mask) {
+      if (this.head[h] < 0) return -1;
+      if (K[3 * h] === x && K[3 * h + 1] === y && K[3 * h + 2] === z) return h;
+    }
+  }
+
+  /** The slot of cell (x, y, z), claimed (head −1) when it has none yet. */
+  slot(x: number, y: number, z: number): number {
+    const K = this.key;
+    for (let h = this.start(x, y, z); ; h = (h + 1) & this.mask) {
+      if (this.head[h] < 0) {
+        K[3 * h] = x;
+        K[3 * h + 1] = y;
+        K[3 * h + 2] = z;
+        return h;
+      }
+      if (K[3 * h] === x && K[3 * h + 1] === y && K[3 * h + 2] === z) return h;
+    }
+  }
 }
 
 /** Use counts of undirected edges (vertex pairs, indices < 2^31) in an open-addressing hash table. */

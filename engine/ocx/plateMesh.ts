@@ -31,7 +31,7 @@ export interface PlateMeshResult {
   area: number;
   /** Area centroid of the sheet (mm). */
   centroid: Vec3;
-  /** Mean unit normal of the sheet (surface orientation). */
+  /** Mean unit normal of the sheet (surface orientation); [0, 0, 0] when its normals cancel (a closed band). */
   normal: Vec3;
   /**
    * Area-weighted mean of the sheet's unit normals (length ≤ 1; 0 for a closed ring): the centroid of the
@@ -96,12 +96,15 @@ export function meshPlate(
     my += sheet.normals[i + 1];
     mz += sheet.normals[i + 2];
   }
+  const offsetNormal = meanNormal(sheet.positions, sheet.normals, sheet.indices);
   return {
     mesh: mb,
     area: measured.area,
     centroid: measured.centroid,
-    normal: normalize([mx, my, mz]),
-    offsetNormal: meanNormal(sheet.positions, sheet.normals, sheet.indices),
+    // a sheet whose normals cancel over its area (a closed band or tube: under 1 % left) has no side of
+    // its own; the direction of the remainder would follow the mesh's vertex layout
+    normal: len(offsetNormal) >= 0.01 ? normalize([mx, my, mz]) : [0, 0, 0],
+    offsetNormal,
     solidArea:
       o1 === o2
         ? measured.area

@@ -6,10 +6,10 @@
  */
 import { cross, len, newellNormal, normalize, perpendicular, type Vec3 } from '../geometry/curves';
 import { chainLoops } from '../geometry/curves';
-import { evalSurface, homogeneous, type NurbsSurface, usableKnots } from '../geometry/nurbs';
+import { evalSurface, evalSurfaceGrid, homogeneous, type NurbsSurface, usableKnots } from '../geometry/nurbs';
 import type { ParamSurface } from '../geometry/paramSheet';
 import { triangulateRegion } from '../geometry/region2d';
-import { appendGrid, type SurfaceMesh } from '../geometry/surfaceMesh';
+import { appendGrid, appendGridPoints, type SurfaceMesh } from '../geometry/surfaceMesh';
 import { curveSegments, directionOf, readControlPoints, type CurveContext } from './curveRead';
 import { child, children, num, numList, type XNode } from './xmlTree';
 
@@ -133,6 +133,8 @@ function paramSurface(n: XNode, ctx: SurfaceContext): ParamSurface | null {
         v0: s.knotsV[s.degreeV],
         v1: s.knotsV[s.nV],
         eval: (u, v, out) => evalSurface(s, u, v, out),
+        evalGrid: (us, vs, out) => evalSurfaceGrid(s, us, vs, out),
+        hull: controlBox(s.pw),
       };
     }
     case 'Cylinder3D':
@@ -204,6 +206,21 @@ function paramSurface(n: XNode, ctx: SurfaceContext): ParamSurface | null {
     default:
       return null;
   }
+}
+
+/**
+ * The box [min x, y, z, max x, y, z] of homogeneous control points (4 numbers each, weights > 0, as
+ * `homogeneous` makes them): a NURBS surface lies in its control points' convex hull, so in this box.
+ */
+function controlBox(pw: Float64Array): number[] {
+  const b = [Infinity, Infinity, Infinity, -Infinity, -Infinity, -Infinity];
+  for (let i = 0; i + 3 < pw.length; i += 4)
+    for (let k = 0; k < 3; k++) {
+      const x = pw[i + k] / pw[i + 3];
+      if (x < b[k]) b[k] = x;
+      if (x > b[3 + k]) b[3 + k] = x;
+    }
+  return b;
 }
 
 /** A NURBSSurface element read (control points, repaired knots), or null with a warning when `warn`. */
@@ -334,7 +351,14 @@ function appendSurface(mesh: SurfaceMesh, n: XNode, ctx: SurfaceContext): void {
         v1 = kv[nV];
       const cu = Math.min(64, Math.max(2, (nU - pu) * 6)),
         cv = Math.min(64, Math.max(2, (nV - pv) * 6));
-      appendGrid(mesh, cu, cv, (a, b, out) => evalSurface(s, u0 + a * (u1 - u0), v0 + b * (v1 - v0), out));
+      // the parameters appendGrid's (i / cu, j / cv) give, evaluated row by row
+      const us = new Float64Array(cu + 1),
+        vs = new Float64Array(cv + 1);
+      for (let i = 0; i <= cu; i++) us[i] = u0 + (i / cu) * (u1 - u0);
+      for (let j = 0; j <= cv; j++) vs[j] = v0 + (j / cv) * (v1 - v0);
+      const xyz = new Float64Array(3 * (cu + 1) * (cv + 1));
+      evalSurfaceGrid(s, us, vs, xyz);
+      appendGridPoints(mesh, cu, cv, xyz);
       return;
     }
     case 'ExtrudedSurface': {
