@@ -17,8 +17,6 @@ const VARIANTS: Record<string, string> = {
   'Keelson without edges': 'm.chunks.forEach((c) => c.edges?.layers.disable(0));',
   'Keelson, full edges (no edge LOD)': `m.chunks.forEach((c) => { c.edges?.layers.enable(0); if (c.edgeLods) c.edgeLods.select = (l, rows) => ({ geometry: c.edgeLods.full, count: rows > 0 ? c.order.edgeEnd[rows - 1] : 0, pending: false }); });`,
   'Keelson still frame again': 'm.chunks.forEach((c) => { if (c.edgeLods) delete c.edgeLods.select; });',
-  'X plain Lambert surfaces, no edges': `m.chunks.forEach((c) => { c.edges?.layers.disable(0); globalThis.kOwnS ??= new Map(); if (!globalThis.kOwnS.has(c)) globalThis.kOwnS.set(c, c.mesh.material); globalThis.kPlainS ??= new c.mesh.material.constructor({ color: 0xb6bcc4, flatShading: true, polygonOffset: true, polygonOffsetFactor: 1, polygonOffsetUnits: 1 }); c.mesh.material = c.lodMesh.material = globalThis.kPlainS; });`,
-  'X own surfaces, no edges': `m.chunks.forEach((c) => { c.mesh.material = c.lodMesh.material = globalThis.kOwnS.get(c); });`,
 };
 
 /** User + system CPU time (ms) of process `root` and its descendants (Linux /proc; clock ticks of 10 ms). */

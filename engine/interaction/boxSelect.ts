@@ -61,13 +61,6 @@ export interface BoxSelectSource {
    * `fn` returns true. The piece object may be reused between calls.
    */
   forEachPiece(id: number, fn: (piece: TrianglePiece) => boolean): void;
-  /**
-   * Optional shortcut of touch mode through a spatial index of the triangles (./boxSelectBvh.ts): calls
-   * `touched(id)` for exactly those `ids` (ascending, objects straddling the rectangle's edge) with a
-   * triangle that `test.triangleTouches`, and returns true; returns false without calling it when the
-   * index cannot answer (not built yet), and the kernel tests each object's triangles itself.
-   */
-  touching?(ids: Int32Array, test: RectTriangleTest, touched: (id: number) => void): boolean;
 }
 
 /**
@@ -84,7 +77,7 @@ export interface TrianglePiece {
 }
 
 /** How an object's (or a hierarchy node's) world box projects against the rectangle. */
-export const BoxClass = {
+const BoxClass = {
   /** A corner is behind the camera: undecided for a node, skipped for an object. */
   Behind: 0,
   Disjoint: 1,
@@ -92,7 +85,7 @@ export const BoxClass = {
   /** The projected box straddles the rectangle's edge: the triangles decide. */
   Partial: 3,
 } as const;
-export type BoxClass = (typeof BoxClass)[keyof typeof BoxClass];
+type BoxClass = (typeof BoxClass)[keyof typeof BoxClass];
 
 /**
  * Classifies the world box at `b[o..o+6)` by the screen extent of its 8 projected corners against the
@@ -208,9 +201,7 @@ export function boxSelect(
   }
   // Triangles in id order: objects' geometry lies in id order, so this walks memory forward.
   const partial = Int32Array.from(straddling).sort();
-  const test = new RectTriangleTest(view, rx0, ry0, rx1, ry1, margin);
-  if (mode === 'touch' && src.touching?.(partial, test, (id) => out.push(id)))
-    return Array.from(Int32Array.from(out).sort());
+  const test = new TriangleTest(view, rx0, ry0, rx1, ry1);
   for (let k = 0; k < partial.length; k++) {
     const id = partial[k];
     if (mode === 'inside' ? test.allInside(src, id) : test.anyTouches(src, id)) out.push(id);
@@ -219,12 +210,10 @@ export function boxSelect(
 }
 
 /**
- * The triangle tests of straddling objects against one rectangle (CSS px, x0 ≤ x1, y0 ≤ y1): loops
- * straight over each piece's quantised vertices (a large box tests thousands of triangles; no garbage per
- * triangle). Also what a spatial index of the triangles needs (./boxSelectBvh.ts): the class of a world box
- * and the test of one triangle, with the same arithmetic as the per-object loops.
+ * The triangle tests of straddling objects against one rectangle: loops straight over each piece's
+ * quantised vertices (a large box tests thousands of triangles; no call or garbage per triangle).
  */
-export class RectTriangleTest {
+class TriangleTest {
   private readonly p = new Float64Array(6);
   private inside = true;
   private any = false;
@@ -252,67 +241,49 @@ export class RectTriangleTest {
   };
   private readonly touchFn = (piece: TrianglePiece): boolean => {
     const { positions: q, indices: idx, origin: o, step: st, start, end } = piece;
-    for (let i = start; i < end; i += 3) if (this.triangleTouches(q, idx, i, o, st)) return (this.touched = true);
+    const m = this.m,
+      p = this.p;
+    for (let i = start; i < end; i += 3) {
+      let corner = false,
+        behind = false;
+      for (let k = 0; k < 3; k++) {
+        const vi = idx[i + k] * 3;
+        const x = o[0] + q[vi] * st[0],
+          y = o[1] + q[vi + 1] * st[1],
+          z = o[2] + q[vi + 2] * st[2];
+        const cw = m[3] * x + m[7] * y + m[11] * z + m[15];
+        if (!(cw > 0)) {
+          behind = true;
+          break;
+        }
+        const sx = (((m[0] * x + m[4] * y + m[8] * z + m[12]) / cw + 1) / 2) * this.w;
+        const sy = ((1 - (m[1] * x + m[5] * y + m[9] * z + m[13]) / cw) / 2) * this.h;
+        p[k * 2] = sx;
+        p[k * 2 + 1] = sy;
+        if (sx >= this.x0 && sx <= this.x1 && sy >= this.y0 && sy <= this.y1) corner = true;
+      }
+      if (behind) continue;
+      // A corner inside the rectangle overlaps it; a triangle whose screen extent misses the rectangle does
+      // not (most of a straddling object's triangles): only the rest need the separating-axis test.
+      if (corner) return (this.touched = true);
+      if (
+        (p[0] < this.x0 && p[2] < this.x0 && p[4] < this.x0) ||
+        (p[0] > this.x1 && p[2] > this.x1 && p[4] > this.x1) ||
+        (p[1] < this.y0 && p[3] < this.y0 && p[5] < this.y0) ||
+        (p[1] > this.y1 && p[3] > this.y1 && p[5] > this.y1)
+      )
+        continue;
+      if (triangleOverlapsRect(p, this.x0, this.y0, this.x1, this.y1)) return (this.touched = true);
+    }
     return false;
   };
 
-  /**
-   * True when the triangle at `idx[i .. i+3)` (vertex v at world origin + positions[3v..] · step, mm)
-   * overlaps the rectangle; false when it does not or a corner is behind the camera.
-   */
-  triangleTouches(
-    q: ArrayLike<number>,
-    idx: ArrayLike<number>,
-    i: number,
-    o: ArrayLike<number>,
-    st: ArrayLike<number>,
-  ): boolean {
-    const m = this.m,
-      p = this.p;
-    let corner = false;
-    for (let k = 0; k < 3; k++) {
-      const vi = idx[i + k] * 3;
-      const x = o[0] + q[vi] * st[0],
-        y = o[1] + q[vi + 1] * st[1],
-        z = o[2] + q[vi + 2] * st[2];
-      const cw = m[3] * x + m[7] * y + m[11] * z + m[15];
-      if (!(cw > 0)) return false;
-      const sx = (((m[0] * x + m[4] * y + m[8] * z + m[12]) / cw + 1) / 2) * this.w;
-      const sy = ((1 - (m[1] * x + m[5] * y + m[9] * z + m[13]) / cw) / 2) * this.h;
-      p[k * 2] = sx;
-      p[k * 2 + 1] = sy;
-      if (sx >= this.x0 && sx <= this.x1 && sy >= this.y0 && sy <= this.y1) corner = true;
-    }
-    // A corner inside the rectangle overlaps it; a triangle whose screen extent misses the rectangle does
-    // not (most of a straddling object's triangles): only the rest need the separating-axis test.
-    if (corner) return true;
-    if (
-      (p[0] < this.x0 && p[2] < this.x0 && p[4] < this.x0) ||
-      (p[0] > this.x1 && p[2] > this.x1 && p[4] > this.x1) ||
-      (p[1] < this.y0 && p[3] < this.y0 && p[5] < this.y0) ||
-      (p[1] > this.y1 && p[3] > this.y1 && p[5] > this.y1)
-    )
-      return false;
-    return triangleOverlapsRect(p, this.x0, this.y0, this.x1, this.y1);
-  }
-
-  /**
-   * Class of the world box `b[o .. o+6)` (min xyz, max xyz; mm) decided with the rounding margin, as the
-   * hierarchy's nodes are: Behind unless every corner is in front by more than rounding.
-   */
-  classifyNode(b: ArrayLike<number>, o: number): BoxClass {
-    if (!nodeInFront(this.view, b, o)) return BoxClass.Behind;
-    return classifyBox(this.view, b, o, this.x0, this.y0, this.x1, this.y1, this.margin);
-  }
-
-  /** `margin`: px by which box classes stay clear of rounding (see classifyBox). */
   constructor(
-    private readonly view: ScreenProjection,
+    view: ScreenProjection,
     private readonly x0: number,
     private readonly y0: number,
     private readonly x1: number,
     private readonly y1: number,
-    private readonly margin: number,
   ) {
     this.m = view.matrix;
     this.w = view.width;

@@ -194,11 +194,6 @@ export class ChunkBatch {
     this.snapTables();
   }
 
-  /** The picking BVH (null before it is built or without triangles) and triangle → object, for box selection. */
-  get triangleIndex(): { bvh: MeshBVH | null; lookup: TriangleObjectLookup } {
-    return { bvh: this.bvh, lookup: this.lookup };
-  }
-
   /** Bytes held by the BVH (0 before it is built). */
   get bvhBytes(): number {
     if (!this.bvh) return 0;

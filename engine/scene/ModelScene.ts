@@ -9,12 +9,10 @@ import type { EngineObjectTable, SelectionItem } from '../EngineApi';
 import {
   boxSelect,
   type BoxSelectMode,
-  type RectTriangleTest,
   type ScreenProjection,
   type ScreenRect,
   type TrianglePiece,
 } from '../interaction/boxSelect';
-import { touchingThroughBvh } from '../interaction/boxSelectBvh';
 import { ObjectBoundsTreeBuild, type ObjectBoundsTree } from '../interaction/objectBoundsTree';
 import { boxesAlongRay, type RayBoxEntries } from '../interaction/rayBoxes';
 import { cullBoxes } from './culling';
@@ -344,23 +342,6 @@ export class ModelScene {
   }
   private readonly piece: TrianglePiece = { positions: [], indices: [], start: 0, end: 0, origin: [], step: [] };
 
-  /** Box selection's touch test through the chunks' BVHs (interaction/boxSelectBvh.ts); false until all are built. */
-  private touchingThroughBvh(ids: Int32Array, test: RectTriangleTest, touched: (id: number) => void): boolean {
-    if (!this.chunks.every((c) => c.hasBvh)) return false;
-    const indexed = this.chunks.map((c) => ({ chunk: c.chunk, ...c.triangleIndex }));
-    touchingThroughBvh(
-      indexed,
-      (id, fn) => {
-        for (let k = this.firstRow[id]; k >= 0; k = this.rowNext[k]) fn(this.rowChunk[k]);
-      },
-      this.nodeCount,
-      ids,
-      test,
-      touched,
-    );
-    return true;
-  }
-
   /**
    * Works on the hierarchy of object bounds for box selection (interaction/objectBoundsTree.ts) for up to
    * `budgetMs`; the idle builder (./ModelLoader.ts) calls it once the package is in. Returns true when the
@@ -407,7 +388,6 @@ export class ModelScene {
         bounds: this.objectBounds,
         eligible: (i) => (hidden[i] & OBJECT_FLAGS.hidden) === 0,
         forEachPiece: (i, fn) => this.forEachPiece(i, fn),
-        touching: (ids, test, touched) => this.touchingThroughBvh(ids, test, touched),
       },
       rect,
       mode,

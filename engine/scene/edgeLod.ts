@@ -1,5 +1,5 @@
 /**
- * Level of detail of a chunk's feature edges (the still frame's edges; ARCHITECTURE.md "The `.sc` package"): at a distance
+ * Level of detail of a chunk's feature edges (the still frame's edges, viewer.md §2 "Scale"): at a distance
  * where a cell of `cellMm` is at most LOD_MAX_PX pixels, most edge segments add no pixel of their own —
  * the thickness edges of plates (shorter than a cell) and the nearly coincident outlines of holes, arcs
  * and chamfers (both ends in the same two cells) — yet each costs a vertex pair and a line set-up on a
