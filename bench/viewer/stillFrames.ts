@@ -15,8 +15,6 @@ import { bundlePage, preparePackage, serve } from './runViewerBench';
 const VARIANTS: Record<string, string> = {
   'Keelson still frame': 'm.chunks.forEach((c) => c.edges?.layers.enable(0));',
   'Keelson without edges': 'm.chunks.forEach((c) => c.edges?.layers.disable(0));',
-  'Keelson, full edges (no edge LOD)': `m.chunks.forEach((c) => { c.edges?.layers.enable(0); if (c.edgeLods) c.edgeLods.select = (l, rows) => ({ geometry: c.edgeLods.full, count: rows > 0 ? c.order.edgeEnd[rows - 1] : 0, pending: false }); });`,
-  'Keelson still frame again': 'm.chunks.forEach((c) => { if (c.edgeLods) delete c.edgeLods.select; });',
 };
 
 /** User + system CPU time (ms) of process `root` and its descendants (Linux /proc; clock ticks of 10 ms). */

@@ -44,7 +44,6 @@ import {
   type ObjectStateUniforms,
 } from './chunkMaterial';
 import { gatherNearRay, snapTables, type SnapTables } from './chunkSnap';
-import { ChunkEdgeLods } from './edgeLod';
 import { buildLodLevel, vertexFacing, type LodLevel } from './lodCluster';
 import { orderChunkBySize, rowsAtLeast, type SizeOrder } from './sizeOrder';
 import { alignObjectVertices, vertexBlockBytes, vertexBlockTexture } from './vertexBlocks';
@@ -71,8 +70,6 @@ export class ChunkBatch {
   /** Second draw of the same geometry for objects with opacity < 1 (invisible unless enabled). */
   readonly translucentMesh: Mesh;
   readonly edges: LineSegments | null;
-  /** Fewer edge segments where cells of the surfaces' LOD grid are under a pixel or two (./edgeLod.ts). */
-  private readonly edgeLods: ChunkEdgeLods | null;
   readonly triangles: number;
   readonly vertexCount: number;
   readonly edgeCount: number;
@@ -166,10 +163,8 @@ export class ChunkBatch {
       this.edges = new LineSegments(eg, this.materials[2]);
       placeQuantised(this.edges, chunk);
       this.edges.name = `chunk-${chunk.index}-edges`;
-      this.edgeLods = new ChunkEdgeLods(chunk, this.order, eg, (l) => LOD_BASE_MM * 2 ** l);
     } else {
       this.edges = null;
-      this.edgeLods = null;
     }
     this.geometryBytes =
       chunk.positions.byteLength + chunk.indices.byteLength + chunk.edges.byteLength + vertexBlockBytes(blocks);
@@ -256,26 +251,14 @@ export class ChunkBatch {
     } else {
       this.lodMesh.visible = false;
     }
-    let edgesPending = false;
-    if (this.edges && this.edgeLods) {
+    if (this.edges) {
       const ke = rowsAtLeast(o.sizes, Math.max(edgeMinMm, surfaceMinMm));
-      // Hidden edges (interactive detail) build no level.
-      const bytes = this.edgeLods.bytes;
-      const e = this.edgeLods.select(
-        lodLevel,
-        ke,
-        mayBuild && this.edges.visible,
-        () => (this.facing ??= vertexFacing(this.chunk)),
-      );
-      this.lodBytes += this.edgeLods.bytes - bytes;
-      this.edges.geometry = e.geometry;
-      e.geometry.setDrawRange(0, e.count);
-      edgesPending = e.pending && this.edges.visible;
+      this.edges.geometry.setDrawRange(0, ke > 0 ? o.edgeEnd[ke - 1] : 0);
     }
     this.drawnTriangles = count / 3;
     return {
       triangles: this.drawnTriangles,
-      pending: (lodLevel >= 0 && use !== lodLevel && !this.uselessLods.has(lodLevel)) || edgesPending,
+      pending: lodLevel >= 0 && use !== lodLevel && !this.uselessLods.has(lodLevel),
       built,
     };
   }
@@ -490,7 +473,6 @@ export class ChunkBatch {
     this.ownTranslucent?.dispose();
     this.lods.clear();
     this.edges?.geometry.dispose();
-    this.edgeLods?.dispose();
     for (const m of this.materials) m.dispose();
     this.blockTexture.dispose();
     this.bvh = null;
