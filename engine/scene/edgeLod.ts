@@ -1,5 +1,6 @@
 /**
- * Level of detail of a chunk's feature edges (the still frame's edges, viewer.md §2 "Scale"): at a distance
+ * Level of detail of a chunk's feature edges in the full-quality frame (ARCHITECTURE.md "The `.sc` package":
+ * edges are 16-bit index pairs on the chunk's vertices; README "interactive detail"): at a distance
  * where a cell of `cellMm` is at most LOD_MAX_PX pixels, most edge segments add no pixel of their own —
  * the thickness edges of plates (shorter than a cell) and the nearly coincident outlines of holes, arcs
  * and chamfers (both ends in the same two cells) — yet each costs a vertex pair and a line set-up on a
