@@ -356,7 +356,7 @@ async function keelsonBench(url: string, opts: { variants?: boolean; shots?: boo
 }
 
 /** Measures the baseline: one Mesh per part, Float32 geometry, Raycaster without BVH. */
-async function baselineBench(url: string): Promise<BenchFigures> {
+async function baselineBench(url: string, opts: { keep?: boolean } = {}): Promise<BenchFigures> {
   const c = canvas();
   const renderer = new WebGLRenderer({ canvas: c, antialias: true });
   renderer.setSize(W, H, false);
@@ -450,8 +450,18 @@ async function baselineBench(url: string): Promise<BenchFigures> {
   }
   const boxMs = performance.now() - tb;
   const heap = heapMB() + 0 * boxed;
-  for (const m of meshes) m.geometry.dispose();
-  renderer.dispose();
+  if (opts.keep) {
+    // Kept for bench/viewer/stillFrames.ts: one more frame of the same scene at orbit longitude `lon` (°).
+    const frame = (lon: number) => {
+      place(lon, 10);
+      renderer.render(scene, cam);
+      sync(gl);
+    };
+    Object.assign(globalThis, { keelsonBaselineFrame: frame });
+  } else {
+    for (const m of meshes) m.geometry.dispose();
+    renderer.dispose();
+  }
   return {
     firstFrameMs,
     firstFrameAtPercent: 100,

@@ -45,6 +45,7 @@ import {
   type ObjectStateUniforms,
 } from './chunkMaterial';
 import { gatherNearRay, snapTables, type SnapTables } from './chunkSnap';
+import { ChunkEdgeOrder } from './edgeLod';
 import { buildLodLevel, vertexFacing, type LodLevel } from './lodCluster';
 import { orderChunkBySize, rowsAtLeast, type SizeOrder } from './sizeOrder';
 import { alignObjectVertices, vertexBlockBytes, vertexBlockTexture } from './vertexBlocks';
@@ -80,6 +81,8 @@ export class ChunkBatch {
   /** Second draw of the same geometry for objects with opacity < 1 (invisible unless enabled). */
   readonly translucentMesh: Mesh;
   readonly edges: LineSegments | null;
+  /** Fewer edge segments where cells of the surfaces' LOD grid are under a pixel or two (./edgeLod.ts). */
+  private readonly edgeOrder: ChunkEdgeOrder | null;
   readonly triangles: number;
   readonly vertexCount: number;
   readonly edgeCount: number;
@@ -169,14 +172,17 @@ export class ChunkBatch {
       const eg = new BufferGeometry();
       // Same attribute objects: three uploads each buffer once and both draws use it.
       eg.setAttribute('position', position);
-      eg.setIndex(new BufferAttribute(chunk.edges, 1));
+      // A copy: the edge level reorders it (./edgeLod.ts), snapping indexes chunk.edges by segment.
+      eg.setIndex(new BufferAttribute(chunk.edges.slice(), 1));
       eg.boundingBox = geometry.boundingBox;
       eg.boundingSphere = geometry.boundingSphere;
       this.edges = new LineSegments(eg, this.materials[2]);
       placeQuantised(this.edges, chunk);
       this.edges.name = `chunk-${chunk.index}-edges`;
+      this.edgeOrder = new ChunkEdgeOrder(chunk, this.order, this.edges, (l) => LOD_BASE_MM * 2 ** l);
     } else {
       this.edges = null;
+      this.edgeOrder = null;
     }
     this.geometryBytes =
       chunk.positions.byteLength + chunk.indices.byteLength + chunk.edges.byteLength + vertexBlockBytes(blocks);
@@ -263,14 +269,23 @@ export class ChunkBatch {
     } else {
       this.lodMesh.visible = false;
     }
-    if (this.edges) {
+    let edgesPending = false;
+    if (this.edges && this.edgeOrder) {
       const ke = rowsAtLeast(o.sizes, Math.max(edgeMinMm, surfaceMinMm));
-      this.edges.geometry.setDrawRange(0, ke > 0 ? o.edgeEnd[ke - 1] : 0);
+      // Hidden edges (interactive detail) are not reordered.
+      const visible = this.edges.visible;
+      const p = this.edgeOrder.select(
+        lodLevel,
+        ke,
+        mayBuild && visible,
+        () => (this.facing ??= vertexFacing(this.chunk)),
+      );
+      edgesPending = p && visible;
     }
     this.drawnTriangles = count / 3;
     return {
       triangles: this.drawnTriangles,
-      pending: lodLevel >= 0 && use !== lodLevel && !this.uselessLods.has(lodLevel),
+      pending: (lodLevel >= 0 && use !== lodLevel && !this.uselessLods.has(lodLevel)) || edgesPending,
       built,
     };
   }
@@ -486,6 +501,7 @@ export class ChunkBatch {
     this.ownTranslucent?.dispose();
     this.lods.clear();
     this.edges?.geometry.dispose();
+    this.edgeOrder?.dispose();
     for (const m of this.materials) m.dispose();
     this.blockTexture.dispose();
     this.bvh = null;
