@@ -131,17 +131,37 @@ export class CoarseDepthBuffer {
     let wrote = false;
     for (let y = y0; y <= y1; y++) {
       const py = y + 0.5;
+      // Pixels of this row whose square may reach inside every edge: E(centre) ≥ −½(|A| + |B|) for each.
+      let xa = x0,
+        xb = x1;
+      const ea = b0 * py + c0 + m0,
+        eb = b1 * py + c1 + m1,
+        ec = b2 * py + c2 + m2;
+      if (a0 > 0) xa = Math.max(xa, Math.ceil(-ea / a0 - 0.5));
+      else if (a0 < 0) xb = Math.min(xb, Math.floor(-ea / a0 - 0.5));
+      else if (ea < 0) continue;
+      if (a1 > 0) xa = Math.max(xa, Math.ceil(-eb / a1 - 0.5));
+      else if (a1 < 0) xb = Math.min(xb, Math.floor(-eb / a1 - 0.5));
+      else if (eb < 0) continue;
+      if (a2 > 0) xa = Math.max(xa, Math.ceil(-ec / a2 - 0.5));
+      else if (a2 < 0) xb = Math.min(xb, Math.floor(-ec / a2 - 0.5));
+      else if (ec < 0) continue;
+      // One pixel of slack either side: the bounds above are computed in floating point.
+      xa = Math.max(x0, xa - 1);
+      xb = Math.min(x1, xb + 1);
       // Edge functions at the pixel centre; step by A per pixel.
-      let e0 = a0 * (x0 + 0.5) + b0 * py + c0,
-        e1 = a1 * (x0 + 0.5) + b1 * py + c1,
-        e2 = a2 * (x0 + 0.5) + b2 * py + c2;
-      let z = zx * (x0 + 0.5) + zy * py + zc + zm;
+      let e0 = a0 * (xa + 0.5) + b0 * py + c0,
+        e1 = a1 * (xa + 0.5) + b1 * py + c1,
+        e2 = a2 * (xa + 0.5) + b2 * py + c2;
+      let z = zx * (xa + 0.5) + zy * py + zc + zm;
       const row = y * w;
-      for (let x = x0; x <= x1; x++, e0 += a0, e1 += a1, e2 += a2, z += zx) {
+      for (let x = xa; x <= xb; x++, e0 += a0, e1 += a1, e2 += a2, z += zx) {
+        const i = row + x;
+        // Already covered by something nearer than any point of this triangle in the pixel: nothing to add.
+        if (d[i] <= z - 2 * zm) continue;
         // The pixel square wholly outside one edge: nothing of the triangle in it.
         if (e0 < -m0 || e1 < -m1 || e2 < -m2) continue;
         const far = z < zFar ? z : zFar;
-        const i = row + x;
         if (e0 >= m0 && e1 >= m1 && e2 >= m2) {
           if (far < d[i]) d[i] = far;
           wrote = true;

@@ -116,6 +116,9 @@ export class ModelScene {
   softOcclusionEnabled = true;
   /** Chunks in the view dropped by the CPU culler in the last cull() (included in chunksOccluded). */
   chunksSoftOccluded = 0;
+  /** CPU time (ms) of the last cull()'s CPU occlusion culling, and the occluder triangles it rasterised. */
+  softOcclusionMs = 0;
+  softOccluderTriangles = 0;
   private readonly softOcclusion = new SoftOcclusion();
   /** Chunks dropped by the CPU culler in the last cull(), 1 per chunk. */
   private softDropped = new Uint8Array(0);
@@ -519,7 +522,10 @@ export class ModelScene {
       // An object whose geometry has not arrived has infinite bounds: no size yet.
       return Number.isFinite(d) ? d : 0;
     };
+    const t0 = clock();
     this.softOcclusion.select(viewProjection, viewAspect(viewProjection), mask, boxes, drawnIndex, opaque, size);
+    this.softOcclusionMs = clock() - t0;
+    this.softOccluderTriangles = this.softOcclusion.occluderTriangles;
     let dropped = 0,
       triangles = 0;
     for (let i = 0; i < mask.length; i++) {
