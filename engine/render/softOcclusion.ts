@@ -58,6 +58,56 @@ interface VertexRows {
 }
 
 const vertexRowsCache = new WeakMap<SceneChunk, VertexRows>();
+const rowBoxesCache = new WeakMap<SceneChunk, Float64Array>();
+
+/** A chunk with more object rows than this is tested by its box only (the row test would cost more than it saves). */
+export const ROW_TEST_MAX_ROWS = 4096;
+
+/**
+ * World boxes (6 values per row: min xyz, max xyz, mm) of the chunk's object rows, from their vertices;
+ * a row without vertices gets an empty box (min > max), which never shows.
+ */
+export function rowBoxes(chunk: SceneChunk): Float64Array {
+  let out = rowBoxesCache.get(chunk);
+  if (out) return out;
+  const o = chunk.objects,
+    q = chunk.positions,
+    b = chunk.bounds;
+  const rows = Math.floor(o.length / 5);
+  const s = [0, 1, 2].map((a) => (b[a + 3] > b[a] ? (b[a + 3] - b[a]) / 65535 : 1));
+  out = new Float64Array(rows * 6);
+  for (let r = 0; r < rows; r++) {
+    const v0 = o[r * 5 + 1],
+      vc = o[r * 5 + 2];
+    let x0 = 65535,
+      y0 = 65535,
+      z0 = 65535,
+      x1 = -1,
+      y1 = -1,
+      z1 = -1;
+    for (let v = v0; v < v0 + vc; v++) {
+      const x = q[v * 3],
+        y = q[v * 3 + 1],
+        z = q[v * 3 + 2];
+      if (x < x0) x0 = x;
+      if (x > x1) x1 = x;
+      if (y < y0) y0 = y;
+      if (y > y1) y1 = y;
+      if (z < z0) z0 = z;
+      if (z > z1) z1 = z;
+    }
+    if (x1 < 0) {
+      out.set([1, 1, 1, 0, 0, 0], r * 6);
+      continue;
+    }
+    out.set(
+      [b[0] + x0 * s[0], b[1] + y0 * s[1], b[2] + z0 * s[2], b[0] + x1 * s[0], b[1] + y1 * s[1], b[2] + z1 * s[2]],
+      r * 6,
+    );
+  }
+  rowBoxesCache.set(chunk, out);
+  return out;
+}
 
 function vertexRows(chunk: SceneChunk): VertexRows {
   let v = vertexRowsCache.get(chunk);
@@ -187,7 +237,7 @@ export class SoftOcclusion {
     }
     let occluded = 0;
     for (let i = 0; i < draw.length; i++) {
-      if (!draw[i] || buf.boxVisible(boxes, i * 6)) continue;
+      if (!draw[i] || chunkVisibleIn(buf, boxes, i, drawnIndex)) continue;
       draw[i] = 0;
       occluded++;
     }
@@ -195,6 +245,27 @@ export class SoftOcclusion {
     this.occluderTriangles = buf.trianglesDrawn;
     return draw;
   }
+}
+
+/**
+ * True when chunk `i` may show a pixel: its box is visible in `buf`, and so is the box of one of its
+ * object rows (rows without vertices aside). The rows' boxes lie inside the chunk's and hold all its
+ * triangles, so a chunk whose every row box is hidden is hidden, however much empty space its own box
+ * encloses. A chunk without a drawn index is tested by its box alone.
+ */
+function chunkVisibleIn(
+  buf: CoarseDepthBuffer,
+  boxes: Float64Array,
+  i: number,
+  drawnIndex: (i: number) => DrawnIndex | null,
+): boolean {
+  if (buf.boxVisible(boxes, i * 6)) {
+    const d = drawnIndex(i);
+    if (!d || d.chunk.objects.length / 5 > ROW_TEST_MAX_ROWS) return true;
+    const rb = rowBoxes(d.chunk);
+    for (let r = 0; r * 6 < rb.length; r++) if (rb[r * 6] <= rb[r * 6 + 3] && buf.boxVisible(rb, r * 6)) return true;
+  }
+  return false;
 }
 
 /** Width / height of the view of a column-major view-projection matrix (|row 1| / |row 0| of its 3 × 3 part). */
