@@ -16,6 +16,7 @@
  * Units: world mm; matrices column-major (THREE.Matrix4.elements). No DOM, no GPU.
  */
 import type { SceneChunk } from '../package/types';
+import { nearestDepth } from './chunkOcclusion';
 import { CoarseDepthBuffer } from './coarseDepth';
 
 /**
@@ -222,8 +223,24 @@ export class SoftOcclusion {
     const height = Math.max(8, Math.min(4 * width, Math.round(width / (aspect > 0 ? aspect : 1))));
     const buf = this.buffer;
     buf.begin(viewProjection, width, height);
-    for (let i = 0; i < draw.length; i++) {
-      if (!draw[i]) continue;
+    // Nearest chunks first: a chunk already hidden by what is drawn so far stays hidden (the buffer only
+    // gets nearer) and its occluders, all inside its box, cannot add anything; later plates are mostly
+    // skipped pixel by pixel behind the nearer ones.
+    const ids: number[] = [];
+    const near = new Float64Array(draw.length);
+    for (let i = 0; i < draw.length; i++)
+      if (draw[i]) {
+        ids.push(i);
+        near[i] = nearestDepth(viewProjection, boxes, i * 6);
+      }
+    ids.sort((a, b) => near[a] - near[b] || a - b);
+    let occluded = 0;
+    for (const i of ids) {
+      if (!buf.boxVisible(boxes, i * 6)) {
+        draw[i] = 0;
+        occluded++;
+        continue;
+      }
       const d = drawnIndex(i);
       if (!d) continue;
       let set = this.sets.get(d.index);
@@ -235,8 +252,7 @@ export class SoftOcclusion {
       for (let k = 0; k < set.count && set.at[k] < limit; k++)
         if (opaque(set.objects[k])) buf.drawTriangle(set.corners, k * 9);
     }
-    let occluded = 0;
-    for (let i = 0; i < draw.length; i++) {
+    for (const i of ids) {
       if (!draw[i] || chunkVisibleIn(buf, boxes, i, drawnIndex)) continue;
       draw[i] = 0;
       occluded++;
