@@ -234,6 +234,9 @@ async function keelsonBench(url: string, opts: { variants?: boolean; shots?: boo
     model.occlusionEnabled = true;
     variants['with occlusion culling of chunks (off by default)'] = await med();
     model.occlusionEnabled = false;
+    model.softOcclusionEnabled = false;
+    variants['without CPU occlusion culling of chunks (as before this round)'] = await med();
+    model.softOcclusionEnabled = true;
     for (const [d, l] of SHOT_SETTINGS.slice(1)) {
       model.navDetailMinPx = d;
       model.navLodMaxPx = l;

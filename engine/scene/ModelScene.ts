@@ -17,6 +17,7 @@ import { ObjectBoundsTreeBuild, type ObjectBoundsTree } from '../interaction/obj
 import { boxesAlongRay, type RayBoxEntries } from '../interaction/rayBoxes';
 import { cullBoxes } from './culling';
 import { ChunkOcclusion, nearestDepth, type OcclusionGl } from '../render/chunkOcclusion';
+import { SoftOcclusion, viewAspect, type DrawnIndex } from '../render/softOcclusion';
 import type { Box3Tuple } from '../model/types';
 import type { SceneChunk, SceneHeader } from '../package/types';
 import { buildChildren, collectSubtrees, owningMainObject, type NodeChildren } from '../interaction/objectLookup';
@@ -106,6 +107,21 @@ export class ModelScene {
   occlusionPending = false;
   private occlusion: ChunkOcclusion | null = null;
   private occlusionWasOn = false;
+  /**
+   * Occlusion culling of chunks on the CPU (render/softOcclusion.ts): the big plates each frame draws
+   * are rasterised into a coarse depth buffer and chunks whose box lies wholly behind them are not
+   * drawn; the answer is ready in the same frame, nothing visible is dropped. On by default; off while
+   * clipping and while the whole model is see-through, like the query-based culling.
+   */
+  softOcclusionEnabled = true;
+  /** Chunks in the view dropped by the CPU culler in the last cull() (included in chunksOccluded). */
+  chunksSoftOccluded = 0;
+  /** CPU time (ms) of the last cull()'s CPU occlusion culling, and the occluder triangles it rasterised. */
+  softOcclusionMs = 0;
+  softOccluderTriangles = 0;
+  private readonly softOcclusion = new SoftOcclusion();
+  /** Chunks dropped by the CPU culler in the last cull(), 1 per chunk. */
+  private softDropped = new Uint8Array(0);
   /** What the depth buffer depends on (view-projection, object states, detail, chunks) and its serial number. */
   private readonly viewKey = new Float64Array(22);
   private viewSerial = 0;
@@ -225,6 +241,7 @@ export class ModelScene {
 
   /** True when chunk `i` is dropped as hidden behind others now (occlusion culling). */
   isChunkOccluded(i: number): boolean {
+    if (this.softDropped[i] === 1) return true;
     return this.occlusion !== null && this.occlusionWasOn && this.occlusion.isOccluded(i);
   }
 
@@ -465,10 +482,64 @@ export class ModelScene {
       drawnTriangles += d.triangles;
     });
     this.lodPending = pending;
-    this.chunksDrawn = drawn;
-    this.trianglesDrawn = drawnTriangles;
+    const soft = this.softCull(viewProjection, boxes, mask);
+    this.chunksDrawn = drawn - soft.dropped;
+    this.trianglesDrawn = drawnTriangles - soft.triangles;
+    this.chunksOccluded += soft.dropped;
     this.interactiveDrawn = nav;
     return drawn;
+  }
+
+  /**
+   * CPU occlusion culling (render/softOcclusion.ts) of the chunks `mask` draws, once their detail for
+   * this frame is set (occluders are what each chunk really draws): dropped chunks are hidden, their
+   * mask entry cleared. Returns how many chunks and triangles were dropped.
+   */
+  private softCull(
+    viewProjection: ArrayLike<number>,
+    boxes: Float64Array,
+    mask: Uint8Array,
+  ): { dropped: number; triangles: number } {
+    if (this.softDropped.length !== this.chunks.length) this.softDropped = new Uint8Array(this.chunks.length);
+    else this.softDropped.fill(0);
+    this.chunksSoftOccluded = 0;
+    if (!this.softOcclusionEnabled || this.clipPlanes || this.uniforms.uModelOpacity.value < 0.999)
+      return { dropped: 0, triangles: 0 };
+    const before = mask.slice();
+    const state = this.state,
+      ob = this.objectBounds;
+    const drawnIndex = (i: number): DrawnIndex | null => {
+      const c = this.chunks[i];
+      const mesh = c.lodMesh.visible ? c.lodMesh : c.mesh.visible ? c.mesh : null;
+      const index = mesh?.geometry.index?.array;
+      if (!mesh || !(index instanceof Uint16Array)) return null;
+      return { chunk: c.chunk, index, count: Math.min(index.length, mesh.geometry.drawRange.count) };
+    };
+    const opaque = (o: number) => !state.isHidden(o) && state.opacity(o) >= 1;
+    const size = (o: number) => {
+      const k = o * 6;
+      const d = k + 5 < ob.length ? Math.hypot(ob[k + 3] - ob[k], ob[k + 4] - ob[k + 1], ob[k + 5] - ob[k + 2]) : 0;
+      // An object whose geometry has not arrived has infinite bounds: no size yet.
+      return Number.isFinite(d) ? d : 0;
+    };
+    const t0 = clock();
+    this.softOcclusion.select(viewProjection, viewAspect(viewProjection), mask, boxes, drawnIndex, opaque, size);
+    this.softOcclusionMs = clock() - t0;
+    this.softOccluderTriangles = this.softOcclusion.occluderTriangles;
+    let dropped = 0,
+      triangles = 0;
+    for (let i = 0; i < mask.length; i++) {
+      if (!before[i] || mask[i]) continue;
+      const c = this.chunks[i];
+      c.mesh.visible = false;
+      c.lodMesh.visible = false;
+      if (c.edges) c.edges.visible = false;
+      this.softDropped[i] = 1;
+      dropped++;
+      triangles += c.drawnTriangles;
+    }
+    this.chunksSoftOccluded = dropped;
+    return { dropped, triangles };
   }
 
   /** Sets the colour (sRGB bytes) of nodes and descendants; null restores the type colour. */

@@ -41,15 +41,24 @@ function view(longitude: number, latitude: number): void {
   engine.fitToWindow();
 }
 
+/** Which occlusion culling draws: none, WebGL2 queries (render/chunkOcclusion.ts) or the CPU depth buffer (render/softOcclusion.ts). */
+type Culling = 'off' | 'queries' | 'cpu';
+
+function useCulling(mode: Culling): void {
+  const { model } = parts();
+  model.occlusionEnabled = mode === 'queries';
+  model.softOcclusionEnabled = mode === 'cpu';
+}
+
 /**
- * Draws with occlusion culling on or off until the engine asks for no more frames (LOD levels built,
+ * Draws with the given occlusion culling until the engine asks for no more frames (LOD levels built,
  * occlusion answers in), a frame per animation frame, then draws once more and reads the canvas in the
  * same task. Returns the pixels (RGBA, bottom row first, base64), the chunks dropped as hidden and the
  * frames it took.
  */
-async function settle(occlusion: boolean): Promise<{ pixels: string; occluded: number[]; frames: number }> {
+async function settle(mode: Culling): Promise<{ pixels: string; occluded: number[]; frames: number }> {
   const { model, loop, invalidate, gl } = parts();
-  model.occlusionEnabled = occlusion;
+  useCulling(mode);
   let frames = 0;
   do {
     invalidate();
