@@ -364,6 +364,8 @@ export class ConversionManager {
     const running = [...this.registry.active.values()].filter((a) => a.claimed);
     if (running.length > 0 && graceMs > 0)
       await Promise.race([Promise.all(running.map((a) => a.done)), sleep(graceMs)]);
+    // What is left is handed back or failed now: no beat may renew it or list it as running elsewhere.
+    this.heartbeat.stop();
     for (const a of [...this.registry.active.values()]) {
       if (a.claimed && this.queue.shared) await this.heartbeat.handBack(a);
       else {
@@ -582,7 +584,8 @@ export class ConversionManager {
       const aborted = a.abort.signal.aborted || (e instanceof Error && e.name === 'AbortError');
       // What the conversion wrote goes before its end is recorded: on a full disk the status row can only
       // be written once the half revision has freed its space.
-      if (tmpDir && !a.keepInput) await removeStaged(tmpDir, this.projects.projectDir(a.projectName));
+      if (tmpDir && !(a.keepInput && input.cadPause))
+        await removeStaged(tmpDir, this.projects.projectDir(a.projectName));
       if (input.deleteInputOnFailure && !a.keepInput) await discardInput(input);
       if (aborted) await this.finish(a, ConversionStatus.Canceled, 'Conversion canceled', null);
       else {
@@ -590,7 +593,10 @@ export class ConversionManager {
         await this.finish(a, ConversionStatus.Error, `Failed to add project ${a.projectName}: ${msg}`, msg);
       }
     } finally {
-      if (tmpDir && !a.keepInput) await removeStaged(tmpDir, this.projects.projectDir(a.projectName));
+      // A stopped attempt's staged directory goes (the next attempt starts afresh), but the converted model
+      // of a continued CAD pause stays for the process that takes it over.
+      if (tmpDir && !(a.keepInput && input.cadPause))
+        await removeStaged(tmpDir, this.projects.projectDir(a.projectName));
     }
   }
 

@@ -107,8 +107,8 @@ export class ConversionHeartbeat {
     if (registry.active.get(a.projectName) !== a) return;
     a.keepInput = true;
     a.lost = true;
-    registry.active.delete(a.projectName);
-    if (a.pending) clearTimeout(a.pending);
+    // Dropped as ended here: a beat already under way must not list it as running elsewhere.
+    registry.drop(a);
     a.abort.abort();
     // Row and job in one transaction; when it fails the row keeps this process as holder, whose silence
     // then has it queued again by another process after the time-out.
