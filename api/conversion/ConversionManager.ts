@@ -111,6 +111,13 @@ export class ConversionManager {
       leases: this.leases,
       send,
       projects,
+      ...(this.queue.liveJobs
+        ? {
+            liveJobs: () =>
+              this.queue.liveJobs?.(CONVERSION_QUEUE, 'conversionId', this.leases.options.timeoutMs / 1000) ??
+              Promise.resolve(new Set<string>()),
+          }
+        : {}),
       expirePauses: () => this.cadStep?.expire() ?? Promise.resolve(),
       log: (m) => this.jobs.log?.(m),
     });

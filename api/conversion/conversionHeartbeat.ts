@@ -2,7 +2,8 @@
  * The heartbeat of a process on a shared queue and its view of the other processes (README "Running at
  * scale" → "Conversion queue, health and shutdown"). Every interval (a quarter of JOB_TIMEOUT_SEC, at most
  * a second) it renews the rows this process holds and stops the ones it lost (cancelled elsewhere, or
- * reaped after a stall), queues again or fails the conversions of dead processes, ends CAD pauses past
+ * reaped after a stall), queues again or fails the conversions of dead processes, sends again the jobs a
+ * dead process took from the queue before recording itself as their holder, ends CAD pauses past
  * their time-out, and re-reads the unfinished conversions held elsewhere, so `running()`, the 409 checks
  * and wait() answer the same on every process. It also hands a running conversion back to the queue when
  * this process stops past its grace period.
@@ -29,6 +30,8 @@ export interface HeartbeatParts {
   /** Sends a conversion's job (in the transaction of its row change). */
   send: SendJob;
   projects: RevisionWriter;
+  /** The ids of the conversions whose queue job waits or was taken within the time-out (shared queue). */
+  liveJobs?: () => Promise<Set<string>>;
   /** Ends the CAD pauses past their time-out (api/conversion/conversionCadStep.ts). */
   expirePauses?: () => Promise<void>;
   log?: (message: string) => void;
@@ -76,6 +79,12 @@ export class ConversionHeartbeat {
         const e = registry.rowToEvent(row);
         registry.emit(e);
         registry.settleId(row.id, e);
+      }
+      if (this.parts.liveJobs) {
+        // A job taken by a process that died before recording it as holder: sent again.
+        const resent = await leases.resend(await this.parts.liveJobs(), this.parts.send);
+        if (resent.length > 0)
+          this.parts.log?.(`Conversion jobs lost with their process, sent again: ${resent.join(', ')}`);
       }
       await this.parts.expirePauses?.();
       await this.refresh();

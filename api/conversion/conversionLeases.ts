@@ -98,6 +98,7 @@ export class ConversionLeases {
       .where('worker', 'is', null)
       .executeTakeFirst();
     if (!row || waitsForCadFiles(row)) return null;
+    faultPoint(FaultPoints.jobTaken);
     const r = await this.db
       .updateTable('conversions')
       .set({ worker: this.worker, heartbeat_at: Date.now(), attempts: row.attempts + 1 })
@@ -278,6 +279,43 @@ export class ConversionLeases {
       }
     }
     return { requeued, failed };
+  }
+
+  /**
+   * Queued conversions whose job is gone (its process took it and died before recording it as holder):
+   * rows without a holder, not paused for CAD files, unchanged for the time-out, whose id is not in
+   * `live` (the ids of the queue's live jobs). Each is sent again with `send`, in the transaction of a
+   * guarded renewal of its row, so of several processes sweeping at once one sends it. Returns their ids.
+   */
+  async resend(live: ReadonlySet<string>, send: SendJob): Promise<string[]> {
+    const cutoff = Date.now() - this.options.timeoutMs;
+    const rows = await this.db
+      .selectFrom('conversions')
+      .selectAll()
+      .where('finished_at', 'is', null)
+      .where('worker', 'is', null)
+      .where('job', 'is not', null)
+      .where('heartbeat_at', '<', cutoff)
+      .execute();
+    const sent: string[] = [];
+    for (const row of rows) {
+      if (live.has(row.id) || waitsForCadFiles(row)) continue;
+      const again = await this.db.transaction().execute(async (trx) => {
+        const r = await trx
+          .updateTable('conversions')
+          .set({ heartbeat_at: Date.now() })
+          .where('id', '=', row.id)
+          .where('worker', 'is', null)
+          .where('heartbeat_at', '=', row.heartbeat_at)
+          .where('finished_at', 'is', null)
+          .executeTakeFirst();
+        if (Number(r.numUpdatedRows) !== 1) return false;
+        await send(row.id, trx);
+        return true;
+      });
+      if (again) sent.push(row.id);
+    }
+    return sent;
   }
 
   /** Every unfinished conversion (reserved, queued or running on any process). */

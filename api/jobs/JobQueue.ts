@@ -36,6 +36,12 @@ export interface JobQueue {
    * @throws Error when the queue is stopping or the database refuses it (the transaction then fails too).
    */
   send<T extends object>(name: string, data: T, options?: SendOptions): Promise<void>;
+  /**
+   * Shared queues: the values of `data[key]` of the jobs of `name` that wait, or that a process took less
+   * than `staleAfterSec` seconds ago (a job taken longer ago by a process that has not recorded it since
+   * is one whose process died). @throws the database's error.
+   */
+  liveJobs?(name: string, key: string, staleAfterSec: number): Promise<Set<string>>;
   /** Takes no more jobs (graceful shutdown); running handlers go on and sent jobs wait for another process. */
   stopTaking(): Promise<void>;
   /** Stops the queue (after stopTaking and the running jobs). */

@@ -11,6 +11,8 @@ export const KILL_AT_ENV = 'KEELSON_TEST_KILL_AT';
 export const FaultPoints = {
   /** A conversion's job is written into its row, and the queue entry not yet sent. */
   jobWritten: 'conversion-job-written',
+  /** A process took a conversion's job and found the row free, and has not yet recorded itself as holder. */
+  jobTaken: 'conversion-job-taken',
 } as const;
 
 /**

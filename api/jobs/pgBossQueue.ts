@@ -67,6 +67,16 @@ export function pgBossQueue(url: string, log: (message: string) => void = () => 
       // A free worker of this process takes it now instead of at its next poll.
       if (taking) for (const id of workers.get(name) ?? []) boss.notifyWorker(id);
     },
+    async liveJobs(name: string, key: string, staleAfterSec: number) {
+      await ensure(name);
+      const { rows } = await boss
+        .getDb()
+        .executeSql(
+          `SELECT DISTINCT data->>$2 AS v FROM pgboss.job WHERE name = $1 AND (state IN ('created', 'retry') OR (state = 'active' AND started_on > now() - make_interval(secs => $3)))`,
+          [name, key, staleAfterSec],
+        );
+      return new Set((rows as { v: string | null }[]).flatMap((r) => (r.v === null ? [] : [r.v])));
+    },
     async stopTaking() {
       taking = false;
       await started.catch(() => {});

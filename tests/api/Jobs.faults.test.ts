@@ -6,6 +6,9 @@
  *   conversion's job into its row and before sending it to the queue leaves no conversion that no process
  *   will take: row and queue entry are one transaction, so the row is still the dead process's reservation
  *   and the other instance fails it after the time-out, removes its upload and frees the name;
+ * - a process killed after taking a conversion's job from the queue and before recording itself as its
+ *   holder: the job is gone with it, and the other instance's heartbeat sends it again after the time-out
+ *   (the conversion then completes there);
  * - a conversion paused for its CAD files by a process that then dies is answered by the other instance:
  *   the dialog's state, the CAD uploads and the Continue, after which that instance converts the CAD
  *   components and commits the revision.
@@ -20,7 +23,8 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { buildApp } from '../../api/app';
 import { loadConfig } from '../../api/config';
 import { CadComponentsResponseSchema, CadFilesStateSchema, ConversionStatus } from '../../api/contract';
-import { inProcessRunner } from '../../api/conversion/runners';
+import type { ConvertOutput } from '../../api/conversion/convertFile';
+import { type ConversionRunner, inProcessRunner } from '../../api/conversion/runners';
 import { FaultPoints, KILL_AT_ENV } from '../../api/jobs/faultPoint';
 import { boxStl, writeCadShip } from '../support/cadShip';
 import { pgDatabaseFor } from '../support/pgSetup';
@@ -213,4 +217,84 @@ describe.skipIf(!onPostgres)('conversion jobs when a process dies at the wrong m
     expect(readdirSync(path.join(dataDir, 'projects', name)).filter((e) => e.startsWith('.tmp-'))).toEqual([]);
     expect(await b.ctx.cadWaits.isWaiting(name)).toBe(false);
   }, 240_000);
+});
+
+describe.skipIf(!onPostgres)('a conversion job taken by a process that dies before holding it', () => {
+  let dataDir: string;
+  let b: FastifyInstance;
+  let token: string;
+  let a: ServerProcess | undefined;
+  /** B's runner: the conversion of HELD runs until aborted (B stays full); the others convert for real. */
+  const real = inProcessRunner();
+  const runner: ConversionRunner = {
+    run: (task, onProgress, signal) =>
+      task.modelName !== 'HELD'
+        ? real.run(task, onProgress, signal)
+        : new Promise<ConvertOutput>((_resolve, reject) => {
+            onProgress(0.25, 'held');
+            signal.addEventListener('abort', () => reject(Object.assign(new Error('aborted'), { name: 'AbortError' })));
+          }),
+    close: () => real.close(),
+  };
+
+  beforeAll(async () => {
+    dataDir = mkdtempSync(path.join(os.tmpdir(), 'keelson-taken-'));
+    const config = loadConfig(
+      {},
+      {
+        dataDir,
+        demoShip: false,
+        useWorkerThreads: false,
+        jwtSecret: SECRET,
+        authRateLimitPerMin: 1000,
+        jobs: { timeoutSec: TIMEOUT_SEC, attempts: 2, concurrency: 1, shutdownGraceSec: 0 },
+      },
+    );
+    b = await buildApp(config, { runner });
+    token = await signUp(b, 'admin@yard.com', { admin: true });
+  });
+
+  afterAll(async () => {
+    if (a && a.child.exitCode === null && a.child.signalCode === null) a.child.kill('SIGKILL');
+    await b?.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  const upload = (name: string) => {
+    const { payload, headers } = multipartFile(`${name}.3docx`, readFileSync(path.join(SAMPLES, 'NAPA-OCX_M2.3docx')));
+    return b.inject({
+      method: 'POST',
+      url: `/api/viewer/project/add/project-uploaded?projectName=${name}`,
+      payload,
+      headers: { ...headers, ...bearer(token) },
+    });
+  };
+
+  it('is sent again by the other instance after the time-out and completes there', async () => {
+    const held = await upload('HELD');
+    expect(held.statusCode, held.body).toBe(200);
+    await until(() => b.ctx.conversions.running('HELD')?.message === 'held');
+    const db = pgDatabaseFor(dataDir);
+    a = await startServerProcess({
+      DATA_DIR: dataDir,
+      DATABASE_URL: db.kind === 'postgres' ? db.url : '',
+      JWT_SECRET: SECRET,
+      DEMO_SHIP: 'false',
+      JOB_TIMEOUT_SEC: String(TIMEOUT_SEC),
+      JOB_CONCURRENCY: '1',
+      [KILL_AT_ENV]: FaultPoints.jobTaken,
+    });
+    // B is full, so the job waits in the queue until A, idle, takes it and dies before holding it.
+    const other = await upload('OTHER');
+    expect(other.statusCode, other.body).toBe(200);
+    const id = other.json().conversionId as string;
+    expect(await exited(a)).toBe('SIGKILL');
+    expect(await b.ctx.conversions.latest('OTHER')).toMatchObject({ id, worker: null, finished_at: null });
+    // B gets room; only a job sent again can bring the conversion to it.
+    await b.ctx.conversions.cancel('HELD', 'admin@yard.com');
+    const final = await b.ctx.conversions.wait(id);
+    expect(final.status, JSON.stringify(final)).toBe(ConversionStatus.Ready);
+    expect(await b.ctx.conversions.latest('OTHER')).toMatchObject({ status: ConversionStatus.Ready, attempts: 1 });
+    expect((await b.ctx.projects.revisions('OTHER')).map((r) => r.number)).toEqual([1]);
+  }, 180_000);
 });
