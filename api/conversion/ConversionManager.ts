@@ -130,6 +130,7 @@ export class ConversionManager {
           projects,
           send,
           lose: (a) => this.heartbeat.lose(a),
+          takeNow: (id) => this.takeNow(id),
         })
       : null;
   }
@@ -446,10 +447,16 @@ export class ConversionManager {
       registry.others.set(a.projectName, registry.info(a));
       a.resolve(registry.event(a));
     }
-    // With room here, this process takes the job at once instead of at the queue's next poll (the queued
-    // copy then finds it held and ends); a full process leaves it to the others.
+    this.takeNow(a.id);
+  }
+
+  /**
+   * With room here, this process takes a job it just queued at once instead of at the queue's next poll
+   * (the queued copy then finds it held and ends); a full process leaves it to the others.
+   */
+  private takeNow(conversionId: string): void {
     if (this.queue.shared && this.runningHere < (this.jobs.concurrency ?? 2) && !this.stopping)
-      void this.runJob(a.id).catch(() => {});
+      void this.runJob(conversionId).catch(() => {});
   }
 
   /**

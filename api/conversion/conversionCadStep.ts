@@ -42,6 +42,8 @@ export interface CadStepParts {
   send: SendJob;
   /** Lets go of a conversion whose row is no longer this process's (api/conversion/conversionHeartbeat.ts). */
   lose: (a: Active) => Promise<void>;
+  /** Takes a just-queued job in this process at once when it has room (else another process takes it). */
+  takeNow: (conversionId: string) => void;
 }
 
 /** Progress p∈[0,1] of a held conversion with a message. */
@@ -118,6 +120,8 @@ export class ConversionCadStep implements PauseSource {
     if (other?.id === row.id)
       registry.others.set(row.project_name, { ...other, message: CONTINUING, waitingForCadFiles: false });
     registry.emit({ ...registry.rowToEvent(row), message: CONTINUING });
+    // The process the starter talks to goes on with it when it can, as the one receiving an upload does.
+    this.parts.takeNow(row.id);
     return true;
   }
 
