@@ -64,7 +64,8 @@ export async function fuzzSuite(): Promise<BenchRow[]> {
     .filter((f) => f.endsWith('.3docx') && statSync(path.join(OCX_SAMPLES, f)).size <= 400_000)
     .sort();
   const ocxCases = num('FUZZ_CASES', 10_000);
-  let done = 0;
+  // The results so far, for the progress lines: `ocx` is only assigned once the whole run has ended.
+  const seen: FuzzResult[] = [];
   const ocx: FuzzResult[] = await runOcxFuzz({
     seeds: seeds(from, ocxCases),
     bases: loadBases(names),
@@ -74,10 +75,11 @@ export async function fuzzSuite(): Promise<BenchRow[]> {
     onResult: (r) => {
       if (FINDINGS.includes(r.kind)) console.error(`fuzz finding: ${describeResult(r)}`);
       // Often enough that a run stopped on a loaded machine still tells how far it got (and with what CPU).
-      if (++done % PROGRESS_EVERY === 0)
+      seen.push(r);
+      if (seen.length % PROGRESS_EVERY === 0)
         console.error(
-          `fuzz: ${done}/${ocxCases} OCX cases after ${((performance.now() - started) / 1000).toFixed(0)} s, ` +
-            `${(process.cpuUsage().user / 1e6).toFixed(0)} s CPU (${JSON.stringify(countByClass(ocx))})`,
+          `fuzz: ${seen.length}/${ocxCases} OCX cases after ${((performance.now() - started) / 1000).toFixed(0)} s, ` +
+            `${(process.cpuUsage().user / 1e6).toFixed(0)} s CPU (${JSON.stringify(countByClass(seen))})`,
         );
     },
   });
