@@ -7,32 +7,31 @@
  * .../model-conversion answers after a reload and on any process.
  *
  * The upload reserves the name; start() then hands the conversion to the job queue (api/jobs/JobQueue.ts):
- * in-process on SQLite, pg-boss on PostgreSQL, where any server process may take it. The process holding
- * a conversion beats a heartbeat in its row (api/conversion/conversionLeases.ts); when it dies, another
- * process retries the job or fails it after JOB_TIMEOUT_SEC. A cancel from another process marks the row
- * cancelled and the holder stops at its next heartbeat. The revision commit marks the row Ready in the
- * same transaction, guarded on the row being unfinished, so a conversion completes once at most.
+ * in-process on SQLite, pg-boss on PostgreSQL, where any server process may take it. The row's job and the
+ * queue entry are written in one transaction. The process holding a conversion beats a heartbeat in its
+ * row (api/conversion/conversionHeartbeat.ts, conversionLeases.ts); when it dies, another process retries
+ * the job or fails it after JOB_TIMEOUT_SEC. A cancel from another process marks the row cancelled and
+ * the holder stops at its next heartbeat. The revision commit marks the row Ready in the same transaction,
+ * guarded on the row being unfinished, so a conversion completes once at most.
  *
  * With the "CAD components" option on and a CadStep given, a model that names CAD files gets its CAD
- * components after the model is converted (api/conversion/cadComponents.ts); a conversion started with
- * `waitForCadFiles` first pauses until its starter has uploaded them (api/conversion/CadWaits.ts,
- * application.md §4 "CAD upload dialog"), with `waitingForCadFiles` in its progress events. The model's
- * own conversion then counts as 0-90 % and the CAD files as the rest.
+ * components after the model is converted; a conversion started with `waitForCadFiles` first pauses, in
+ * the database, until its starter has uploaded them and continued on any process
+ * (api/conversion/conversionCadStep.ts, CadWaits.ts; application.md §4 "CAD upload dialog"), with
+ * `waitingForCadFiles` in its progress events. The model's own conversion then counts as 0-90 % and the
+ * CAD files as the rest.
  */
 import { randomUUID } from 'node:crypto';
-import { rm, rmdir } from 'node:fs/promises';
-import path from 'node:path';
 import type { Kysely } from 'kysely';
 import { ConversionStatus, type ConversionStatusValue, type ProgressEvent } from '../contract/common';
+import type { ConversionConfig } from '../contract/settings';
 import type { DB } from '../db/database';
 import { uniqueViolation } from '../db/errors';
 import { Errors } from '../errors';
-import { inProcessQueue, type JobQueue } from '../jobs/JobQueue';
-import type { ProjectStore } from '../projects/ProjectStore';
-import type { ConversionConfig } from '../contract/settings';
-import type { ConvertOutput } from './convertFile';
-import { readCadFiles } from './cadFiles';
-import type { ConversionRunner } from './runners';
+import { inProcessQueue, type JobQueue, type SendOptions } from '../jobs/JobQueue';
+import { ConversionCadStep, MODEL_SHARE_WITH_CAD } from './conversionCadStep';
+import { discardInput, discardQueued, removeScratch, removeStaged } from './conversionFiles';
+import { ConversionHeartbeat } from './conversionHeartbeat';
 import {
   ConversionLeases,
   type ConversionRow,
@@ -40,7 +39,11 @@ import {
   heartbeatInterval,
   newWorkerId,
   STRANDED,
+  waitsForCadFiles,
 } from './conversionLeases';
+import { type Active, ConversionRegistry } from './conversionRegistry';
+import type { ConversionRunner } from './runners';
+import type { ConvertOutput } from './convertFile';
 
 export type { ConversionRow } from './conversionLeases';
 export {
@@ -53,7 +56,6 @@ export {
 } from './conversionTypes';
 import {
   type CadStep,
-  cancelledEvent,
   type ConversionInput,
   type ConversionJobs,
   conversionErrorMessage,
@@ -76,70 +78,18 @@ const CONVERSION_QUEUE = 'keelson-conversion';
 const CLEANUP_WAIT_MS = 5000;
 /** How long a job a full process got waits before it is offered again, s. */
 const REOFFER_SEC = 2;
-/** What a failed conversion says when the process running it stopped. */
-const PROCESS_DIED = 'The server converting the model stopped';
-/** What a reservation says when the process receiving its upload stopped. */
-const UPLOAD_DIED = 'The server receiving the upload stopped';
-/** How long a locally ended conversion is not taken from a database snapshot read meanwhile, ms. */
-const ENDED_MEMORY_MS = 10_000;
-
-/** State of one conversion this process holds (reserved here, or taken from the queue here). */
-interface Active {
-  id: string;
-  projectName: string;
-  startedBy: string;
-  status: ConversionStatusValue;
-  progress: number;
-  message: string;
-  subMessages: string[];
-  abort: AbortController;
-  lastEmit: number;
-  lastDbWrite: number;
-  pending: ReturnType<typeof setTimeout> | null;
-  /** Resolves when this process lets go of it (ended, handed back or lost). */
-  done: Promise<ProgressEvent>;
-  resolve: (e: ProgressEvent) => void;
-  /** Set while the revision is being committed; a cancel then comes too late. */
-  committing: boolean;
-  /** Set while the conversion is paused for its CAD files. */
-  waitingForCadFiles: boolean;
-  /** The row names this process as holder (the heartbeat may judge it). */
-  leased: boolean;
-  /** Taken from the queue (running), not only reserved. */
-  claimed: boolean;
-  /** Which take of the job this is (1 = first). */
-  attempt: number;
-  /** Another process owns the outcome now (handed back, or the row was reaped): keep the input files. */
-  keepInput: boolean;
-  /** The row's outcome is not this process's to write (cancelled elsewhere, reaped, handed back). */
-  lost: boolean;
-  /** The running execute(), awaited on shutdown so its clean-up ends before the database closes. */
-  executing: Promise<void> | null;
-}
-
-/** Share of the progress the model's own conversion gets when CAD components follow. */
-const MODEL_SHARE_WITH_CAD = 0.9;
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms).unref?.());
+const abortError = () => Object.assign(new Error('Conversion canceled'), { name: 'AbortError' });
 
 /** Starts, queues, runs, cancels and reports conversions. */
 export class ConversionManager {
-  private readonly active = new Map<string, Active>();
-  /** Unfinished conversions this process does not hold (queued, or held by another process), by project. */
-  private readonly others = new Map<string, RunningConversion>();
-  /** Final events awaited with wait(), by conversion id. */
-  private readonly waiters = new Map<
-    string,
-    { promise: Promise<ProgressEvent>; resolve: (e: ProgressEvent) => void }
-  >();
-  /** Conversions ended here lately (id → time), so an older snapshot does not bring them back. */
-  private readonly ended = new Map<string, number>();
-  private readonly listeners = new Set<(e: ProgressEvent) => void>();
+  private readonly registry = new ConversionRegistry();
   private readonly queue: JobQueue;
   private readonly leases: ConversionLeases;
+  private readonly heartbeat: ConversionHeartbeat;
+  private readonly cadStep: ConversionCadStep | null;
   private working: Promise<void> | null = null;
-  private timer: ReturnType<typeof setInterval> | null = null;
-  private ticking = false;
   private stopping = false;
 
   constructor(
@@ -154,6 +104,35 @@ export class ConversionManager {
   ) {
     this.queue = jobs.queue;
     this.leases = new ConversionLeases(db, newWorkerId(), jobs.leases ?? DEFAULT_LEASES);
+    const send = (id: string, trx: Kysely<DB>) => this.send(id, { within: trx });
+    this.heartbeat = new ConversionHeartbeat({
+      db,
+      registry: this.registry,
+      leases: this.leases,
+      send,
+      projects,
+      ...(this.queue.liveJobs
+        ? {
+            liveJobs: () =>
+              this.queue.liveJobs?.(CONVERSION_QUEUE, 'conversionId', this.leases.options.timeoutMs / 1000) ??
+              Promise.resolve(new Set<string>()),
+          }
+        : {}),
+      expirePauses: () => this.cadStep?.expire() ?? Promise.resolve(),
+      log: (m) => this.jobs.log?.(m),
+    });
+    this.cadStep = cad
+      ? new ConversionCadStep({
+          db,
+          registry: this.registry,
+          leases: this.leases,
+          cad,
+          projects,
+          send,
+          lose: (a) => this.heartbeat.lose(a),
+          takeNow: (id) => this.takeNow(id),
+        })
+      : null;
   }
 
   /** This process's worker id in the `conversions` rows it holds. */
@@ -171,34 +150,23 @@ export class ConversionManager {
       this.runJob(job.conversionId, true),
     );
     await this.working;
-    if (this.queue.shared && !this.timer && !this.stopping) {
-      this.timer = setInterval(() => void this.tick(), heartbeatInterval(this.leases.options.timeoutMs));
-      this.timer.unref?.();
-      await this.tick();
-    }
+    if (this.queue.shared && !this.stopping)
+      await this.heartbeat.start(heartbeatInterval(this.leases.options.timeoutMs));
   }
 
   /** Subscribes to every progress event (socket.io fan-out, CLI progress bar); returns the unsubscribe. */
   onProgress(fn: (e: ProgressEvent) => void): () => void {
-    this.listeners.add(fn);
-    return () => this.listeners.delete(fn);
+    return this.registry.onProgress(fn);
   }
 
   /**
-   * The unfinished conversion of a project, if any: held here (live) or elsewhere (as of the last
-   * heartbeat, at most a second old).
+   * The unfinished conversion of a project, if any: held here (live) or elsewhere, queued or paused for
+   * its CAD files (as of the last heartbeat, at most a second old).
    */
   running(projectName: string): RunningConversion | null {
-    const a = this.active.get(projectName);
-    if (a)
-      return {
-        id: a.id,
-        startedBy: a.startedBy,
-        progress: a.progress,
-        message: a.message,
-        waitingForCadFiles: a.waitingForCadFiles,
-      };
-    return this.others.get(projectName) ?? null;
+    const a = this.registry.active.get(projectName);
+    if (a) return this.registry.info(a);
+    return this.registry.others.get(projectName) ?? null;
   }
 
   /**
@@ -208,12 +176,14 @@ export class ConversionManager {
    * @returns the conversion id (the socket.io room).
    */
   async reserve(projectName: string, startedBy: string): Promise<string> {
+    const { registry } = this;
     if (this.stopping) throw Errors.shuttingDown();
-    if (this.active.has(projectName) || this.others.has(projectName)) throw Errors.conversionInProgress(projectName);
+    if (registry.active.has(projectName) || registry.others.has(projectName))
+      throw Errors.conversionInProgress(projectName);
     const id = randomUUID();
-    const a = this.newActive(id, projectName, startedBy, 'Uploading the file');
-    this.active.set(projectName, a);
-    this.waiter(id);
+    const a = registry.newActive(id, projectName, startedBy, 'Uploading the file');
+    registry.active.set(projectName, a);
+    registry.waiter(id);
     try {
       await this.db
         .insertInto('conversions')
@@ -235,8 +205,8 @@ export class ConversionManager {
       a.leased = true;
     } catch (e) {
       // Not recorded: the name must not stay locked.
-      this.active.delete(projectName);
-      this.waiters.delete(id);
+      registry.active.delete(projectName);
+      registry.forgetWaiter(id);
       if (uniqueViolation(e)) throw Errors.conversionInProgress(projectName);
       throw e;
     }
@@ -245,7 +215,7 @@ export class ConversionManager {
 
   /** Ends a reservation whose upload failed (status Error with `message`). */
   async fail(conversionId: string, message: string): Promise<void> {
-    const a = this.byId(conversionId);
+    const a = this.registry.byId(conversionId);
     if (a) await this.finish(a, ConversionStatus.Error, message, message);
   }
 
@@ -255,24 +225,22 @@ export class ConversionManager {
    * Waiters and progress listeners get a Canceled event. No-op for an unknown or finished conversion.
    */
   async release(conversionId: string): Promise<void> {
-    const a = this.byId(conversionId);
+    const a = this.registry.byId(conversionId);
     if (!a) return;
-    this.active.delete(a.projectName);
-    this.ended.set(a.id, Date.now());
-    if (a.pending) clearTimeout(a.pending);
+    this.registry.drop(a);
     a.abort.abort();
     await this.db.deleteFrom('conversions').where('id', '=', a.id).execute();
     a.status = ConversionStatus.Canceled;
     a.message = 'Upload refused';
     // Clients that saw the reservation (the start pages following it) learn that it is gone.
-    const e = this.event(a);
-    this.emit(e);
-    this.settle(a, e);
+    const e = this.registry.event(a);
+    this.registry.emit(e);
+    this.registry.settle(a, e);
   }
 
   /** True while `conversionId` is reserved here (false once handed to the queue, ended, cancelled or released). */
   isActive(conversionId: string): boolean {
-    return this.byId(conversionId) !== undefined;
+    return this.registry.byId(conversionId) !== undefined;
   }
 
   /** True when a conversion with this id was ever recorded (running, finished, failed or cancelled). */
@@ -282,7 +250,7 @@ export class ConversionManager {
 
   /** The project name of a recorded conversion, or null for an unknown id. */
   async projectOf(conversionId: string): Promise<string | null> {
-    const a = this.byId(conversionId);
+    const a = this.registry.byId(conversionId);
     if (a) return a.projectName;
     const row = await this.db
       .selectFrom('conversions')
@@ -298,7 +266,7 @@ export class ConversionManager {
    * @throws ApiError 404 when the reservation no longer exists (cancelled during the upload).
    */
   start(conversionId: string, input: ConversionInput): void {
-    const a = this.byId(conversionId);
+    const a = this.registry.byId(conversionId);
     if (!a) throw Errors.conversionNotFound(conversionId);
     this.enqueue(a, input).catch(() => {
       // enqueue() ends every failure with finish(); a failure there (database gone) must not crash the process.
@@ -307,23 +275,24 @@ export class ConversionManager {
 
   /** Resolves with the final progress event of a conversion (immediately when it already ended). */
   async wait(conversionId: string): Promise<ProgressEvent> {
-    const w = this.waiters.get(conversionId);
+    const w = this.registry.existingWaiter(conversionId);
     if (w) return w.promise;
     const row = await this.db.selectFrom('conversions').selectAll().where('id', '=', conversionId).executeTakeFirst();
     if (!row) throw Errors.conversionNotFound(conversionId);
     // Held by another process: the heartbeat resolves the waiter when the row ends.
-    if (row.finished_at === null && this.queue.shared) return this.waiter(conversionId).promise;
-    return this.rowToEvent(row);
+    if (row.finished_at === null && this.queue.shared) return this.registry.waiter(conversionId).promise;
+    return this.registry.rowToEvent(row);
   }
 
   /**
    * Cancels an unfinished conversion (application.md §4: only the user who started it), on whichever
-   * process it runs or while it waits in the queue.
+   * process it runs, while it waits in the queue or while it is paused for its CAD files.
    * @throws ApiError 404 when none runs, 403 when `email` did not start it, 409 when its revision is
    *   being committed.
    */
   async cancel(projectName: string, email: string): Promise<void> {
-    const a = this.active.get(projectName);
+    const { registry } = this;
+    const a = registry.active.get(projectName);
     if (a) {
       if (a.startedBy !== email) throw Errors.forbidden('Only the user who started the conversion can cancel it');
       if (a.committing) throw Errors.conversionFinishing(projectName);
@@ -345,13 +314,16 @@ export class ConversionManager {
       if (now?.id === row.id && now.status === ConversionStatus.Ready) throw Errors.conversionFinishing(projectName);
       throw Errors.conversionNotFound(projectName);
     }
-    this.ended.set(row.id, Date.now());
-    if (this.others.get(projectName)?.id === row.id) this.others.delete(projectName);
-    const e = this.rowToEvent(done);
-    this.emit(e);
-    this.settleId(row.id, e);
-    // Still in the queue: nobody else will remove the upload (a holder removes it when it stops).
-    if (row.worker === null && row.job) await this.discardInput(parseJob(row.job));
+    registry.markEnded(row.id);
+    if (registry.others.get(projectName)?.id === row.id) registry.others.delete(projectName);
+    // Still in the queue or paused: nobody else will remove its files (a holder removes them when it stops).
+    if (row.worker === null && row.job)
+      await discardQueued(parseJob(row.job), this.projects.projectDir(row.project_name));
+    // The CAD upload dialogs of a paused conversion close.
+    if (waitsForCadFiles(row)) this.cad?.waits.ended(row.id, projectName);
+    const e = registry.rowToEvent(done);
+    registry.emit(e);
+    registry.settleId(row.id, e);
   }
 
   /** The latest conversion row of a project, or undefined. */
@@ -374,7 +346,7 @@ export class ConversionManager {
 
   /** Forgets the conversion history of a project (Remove of a failed card, project deletion). */
   async forget(projectName: string): Promise<void> {
-    if (this.active.has(projectName) || this.others.has(projectName)) return;
+    if (this.registry.active.has(projectName) || this.registry.others.has(projectName)) return;
     await this.db
       .deleteFrom('conversions')
       .where('project_name', '=', projectName)
@@ -384,32 +356,26 @@ export class ConversionManager {
 
   /** A progress event from a stored row. */
   rowToEvent(row: ConversionRow): ProgressEvent {
-    const a = this.active.get(row.project_name);
-    if (a && a.id === row.id) return this.event(a);
-    return {
-      conversionId: row.id,
-      projectName: row.project_name,
-      status: row.status as ConversionStatusValue,
-      message: row.message,
-      subMessages: row.error ? [row.error] : [],
-      progress: row.progress,
-    };
+    return this.registry.rowToEvent(row, waitsForCadFiles(row));
   }
 
   /**
    * Graceful stop (SIGTERM): takes no more jobs, lets the running conversions finish for up to `graceMs`,
    * then, with a shared queue, hands the rest back to the queue (another process continues them) or, with
    * the in-process queue, fails them ('The server stopped during the conversion'). Reservations whose
-   * upload is still arriving fail too. Closes the runner and the queue.
+   * upload is still arriving fail too. Conversions paused for their CAD files stay paused in the database.
+   * Closes the runner and the queue.
    */
   async shutdown(graceMs: number): Promise<void> {
     this.stopping = true;
     await this.queue.stopTaking().catch(() => {});
-    const running = [...this.active.values()].filter((a) => a.claimed);
+    const running = [...this.registry.active.values()].filter((a) => a.claimed);
     if (running.length > 0 && graceMs > 0)
       await Promise.race([Promise.all(running.map((a) => a.done)), sleep(graceMs)]);
-    for (const a of [...this.active.values()]) {
-      if (a.claimed && this.queue.shared) await this.handBack(a);
+    // What is left is handed back or failed now: no beat may renew it or list it as running elsewhere.
+    this.heartbeat.stop();
+    for (const a of [...this.registry.active.values()]) {
+      if (a.claimed && this.queue.shared) await this.heartbeat.handBack(a);
       else {
         a.abort.abort();
         await this.finish(
@@ -423,8 +389,8 @@ export class ConversionManager {
     // Their clean-up (temp directories) ends before the database closes; a runner that ignores the abort
     // does not hold the stop for ever.
     await Promise.race([Promise.all(running.map((a) => a.executing?.catch(() => {}))), sleep(CLEANUP_WAIT_MS)]);
-    if (this.timer) clearInterval(this.timer);
-    this.timer = null;
+    this.heartbeat.stop();
+    this.cadStep?.close();
     await this.runner.close();
     await this.cad?.adder.close();
     await this.queue.close().catch(() => {});
@@ -437,149 +403,95 @@ export class ConversionManager {
 
   /** Jobs this process runs now (readiness, shutdown logs). */
   get runningHere(): number {
-    return [...this.active.values()].filter((a) => a.claimed).length;
+    return [...this.registry.active.values()].filter((a) => a.claimed).length;
   }
 
-  private newActive(id: string, projectName: string, startedBy: string, message: string): Active {
-    let resolve!: (e: ProgressEvent) => void;
-    const done = new Promise<ProgressEvent>((r) => (resolve = r));
-    return {
-      id,
-      projectName,
-      startedBy,
-      status: ConversionStatus.InProgress,
-      progress: 0,
-      message,
-      subMessages: [],
-      abort: new AbortController(),
-      lastEmit: 0,
-      lastDbWrite: Date.now(),
-      pending: null,
-      done,
-      resolve,
-      committing: false,
-      waitingForCadFiles: false,
-      leased: false,
-      claimed: false,
-      attempt: 0,
-      keepInput: false,
-      lost: false,
-      executing: null,
-    };
+  /** Sends conversion `id`'s job to the queue. */
+  private send(conversionId: string, options?: SendOptions): Promise<void> {
+    return this.queue.send(CONVERSION_QUEUE, { conversionId }, options);
   }
 
-  private waiter(id: string): { promise: Promise<ProgressEvent>; resolve: (e: ProgressEvent) => void } {
-    let w = this.waiters.get(id);
-    if (!w) {
-      let resolve!: (e: ProgressEvent) => void;
-      const promise = new Promise<ProgressEvent>((r) => (resolve = r));
-      w = { promise, resolve };
-      this.waiters.set(id, w);
-    }
-    return w;
-  }
-
-  /** Resolves this process's hold of `a` and the waiters of its conversion. */
-  private settle(a: Active, e: ProgressEvent): void {
-    a.resolve(e);
-    this.settleId(a.id, e);
-  }
-
-  private settleId(id: string, e: ProgressEvent): void {
-    const w = this.waiters.get(id);
-    if (!w) return;
-    this.waiters.delete(id);
-    w.resolve(e);
-  }
-
-  /** Writes the job into the row and sends it to the queue; the reservation leaves this process. */
+  /**
+   * Writes the job into the row and sends it to the queue, in one transaction; the reservation leaves
+   * this process. When either fails neither is written and the conversion ends as an Error.
+   */
   private async enqueue(a: Active, input: ConversionInput): Promise<void> {
+    const { registry } = this;
     // From here the row names no holder: the heartbeat must not take that for a cancel.
     a.leased = false;
+    let queued: boolean;
     try {
       await this.begin();
-      if (!(await this.leases.enqueue(a.id, JSON.stringify(input)))) {
-        // Cancelled from another process while the upload was stored.
-        await this.lose(a);
-        if (input.deleteInputOnFailure) await this.discardInput(input);
-        return;
-      }
+      queued = await this.leases.enqueue(a.id, JSON.stringify(input), (id, trx) => this.send(id, { within: trx }));
     } catch (e) {
+      // Rolled back: the row still names this process, which ends it.
+      a.leased = true;
       await this.finish(
         a,
         ConversionStatus.Error,
         `Failed to add project ${a.projectName}: ${conversionErrorMessage(e)}`,
         conversionErrorMessage(e),
       );
-      if (input.deleteInputOnFailure) await this.discardInput(input);
+      if (input.deleteInputOnFailure) await discardInput(input);
       return;
     }
-    if (this.active.get(a.projectName) === a) {
-      this.active.delete(a.projectName);
+    if (!queued) {
+      // Cancelled from another process while the upload was stored.
+      await this.heartbeat.lose(a);
+      if (input.deleteInputOnFailure) await discardInput(input);
+      return;
+    }
+    if (registry.active.get(a.projectName) === a) {
+      registry.active.delete(a.projectName);
       if (a.pending) clearTimeout(a.pending);
-      this.others.set(a.projectName, this.info(a));
-      a.resolve(this.event(a));
+      registry.others.set(a.projectName, registry.info(a));
+      a.resolve(registry.event(a));
     }
-    try {
-      await this.queue.send(CONVERSION_QUEUE, { conversionId: a.id });
-      // With room here, this process takes the job at once instead of at the queue's next poll (the
-      // queued copy then finds it held and ends); a full process leaves it to the others.
-      if (this.queue.shared && this.runningHere < (this.jobs.concurrency ?? 2) && !this.stopping)
-        void this.runJob(a.id).catch(() => {});
-    } catch (e) {
-      // The job never reached the queue: the row must not stay unfinished.
-      const msg = conversionErrorMessage(e);
-      const row = await this.leases.cancel(a.id, `Failed to add project ${a.projectName}: ${msg}`);
-      this.others.delete(a.projectName);
-      if (row) {
-        await this.db
-          .updateTable('conversions')
-          .set({ status: ConversionStatus.Error, error: msg })
-          .where('id', '=', a.id)
-          .execute();
-        const ev = { ...this.rowToEvent(row), status: ConversionStatus.Error, subMessages: [msg] };
-        this.emit(ev);
-        this.settleId(a.id, ev);
-      }
-      if (input.deleteInputOnFailure) await this.discardInput(input);
-    }
+    this.takeNow(a.id);
   }
 
-  private info(a: Active): RunningConversion {
-    return { id: a.id, startedBy: a.startedBy, progress: a.progress, message: a.message, waitingForCadFiles: false };
+  /**
+   * With room here, this process takes a job it just queued at once instead of at the queue's next poll
+   * (the queued copy then finds it held and ends); a full process leaves it to the others.
+   */
+  private takeNow(conversionId: string): void {
+    if (this.queue.shared && this.runningHere < (this.jobs.concurrency ?? 2) && !this.stopping)
+      void this.runJob(conversionId).catch(() => {});
   }
 
   /**
    * Runs one job (from the queue, or taken at once by the process that queued it): takes the row (or ends
-   * at once when it ended or another process holds it) and converts.
+   * at once when it ended, another process holds it or it is paused) and converts.
    */
   private async runJob(conversionId: string, fromQueue = false): Promise<void> {
+    const { registry } = this;
     if (this.stopping) {
       // Taken while stopping: back to the queue for another process (never dropped).
-      if (this.queue.shared && fromQueue) await this.queue.send(CONVERSION_QUEUE, { conversionId });
+      if (this.queue.shared && fromQueue) await this.send(conversionId);
       return;
     }
     // Conversions this process took at once count too: a full process offers the job again a little later.
     if (this.queue.shared && fromQueue && this.runningHere >= (this.jobs.concurrency ?? 2)) {
-      await this.queue.send(CONVERSION_QUEUE, { conversionId }, REOFFER_SEC);
+      await this.send(conversionId, { delaySec: REOFFER_SEC });
       return;
     }
     const row = await this.leases.claim(conversionId);
     if (!row) {
-      for (const [name, o] of this.others) if (o.id === conversionId) this.others.delete(name);
+      for (const [name, o] of registry.others)
+        if (o.id === conversionId && !o.waitingForCadFiles) registry.others.delete(name);
       return;
     }
     const input = parseJob(row.job ?? '{}');
-    const a = this.newActive(row.id, row.project_name, row.started_by, row.message);
+    const a = registry.newActive(row.id, row.project_name, row.started_by, row.message);
     a.progress = row.progress;
     a.leased = true;
     a.claimed = true;
     a.attempt = row.attempts;
-    this.others.delete(row.project_name);
-    this.active.set(row.project_name, a);
+    registry.others.delete(row.project_name);
+    registry.active.set(row.project_name, a);
     if (this.stopping) {
       // Taken while shutdown() went past it: not started, so handed back (or failed) like the rest.
-      if (this.queue.shared) await this.handBack(a);
+      if (this.queue.shared) await this.heartbeat.handBack(a);
       else
         await this.finish(a, ConversionStatus.Error, `Failed to add project ${a.projectName}: ${STRANDED}`, STRANDED);
       return;
@@ -588,148 +500,10 @@ export class ConversionManager {
     await a.executing;
   }
 
-  /** The row of conversion `id`; none when it is gone or the database does not answer. */
-  private rowOrNone(id: string) {
-    return this.db
-      .selectFrom('conversions')
-      .selectAll()
-      .where('id', '=', id)
-      .executeTakeFirst()
-      .catch(() => undefined);
-  }
-
-  /** This process no longer holds `a` (cancelled elsewhere, or reaped): stop it without writing its row. */
-  private async lose(a: Active): Promise<void> {
-    if (this.active.get(a.projectName) !== a) return;
-    this.active.delete(a.projectName);
-    this.ended.set(a.id, Date.now());
-    if (a.pending) clearTimeout(a.pending);
-    a.lost = true;
-    const row = await this.rowOrNone(a.id);
-    // Unfinished: another process retries it with the same input.
-    a.keepInput = row?.finished_at === null;
-    a.abort.abort();
-    const e = row ? this.rowToEvent(row) : this.event(a);
-    if (row?.finished_at) this.settle(a, e);
-    else a.resolve(e);
-  }
-
-  /** Gives a running job back to the queue (shutdown past the grace period). */
-  private async handBack(a: Active): Promise<void> {
-    if (this.active.get(a.projectName) !== a) return;
-    a.keepInput = true;
-    a.lost = true;
-    this.active.delete(a.projectName);
-    if (a.pending) clearTimeout(a.pending);
-    a.abort.abort();
-    const released = await this.leases
-      .release(a.id, 'The server converting the model stopped; continuing on another server')
-      .catch(() => false);
-    if (released) await this.queue.send(CONVERSION_QUEUE, { conversionId: a.id }).catch(() => {});
-    a.resolve(this.event(a));
-  }
-
-  /** Removes the stored upload of a conversion that will not run again. */
-  private async discardInput(input: ConversionInput): Promise<void> {
-    await rm(input.input, { force: true }).catch(() => {});
-    if (input.original) await rm(input.original, { force: true }).catch(() => {});
-    for (const p of input.scratch ?? []) await rm(p, { recursive: true, force: true }).catch(() => {});
-  }
-
-  /** One heartbeat (shared queue): renew, notice cancels and dead processes, refresh the view of others. */
-  private async tick(): Promise<void> {
-    if (this.ticking) return;
-    this.ticking = true;
-    try {
-      const leased = [...this.active.values()].filter((a) => a.leased);
-      const held = await this.leases.beat(leased.map((a) => a.id));
-      for (const a of leased) if (!held.has(a.id)) await this.lose(a);
-      const { requeued, failed } = await this.leases.reap(PROCESS_DIED, UPLOAD_DIED);
-      for (const id of requeued) await this.queue.send(CONVERSION_QUEUE, { conversionId: id });
-      for (const row of failed) {
-        this.ended.set(row.id, Date.now());
-        // The dead attempt's files go before the final event, as a conversion's own do.
-        const input = row.job ? parseJob(row.job) : null;
-        if (!input || input.deleteInputOnFailure) await this.removeUploads(row.id, input);
-        await rm(path.join(this.projects.projectDir(row.project_name), `.tmp-${row.id}`), {
-          recursive: true,
-          force: true,
-        }).catch(() => {});
-        await rmdir(this.projects.projectDir(row.project_name)).catch(() => {});
-        if (this.others.get(row.project_name)?.id === row.id) this.others.delete(row.project_name);
-        const e = this.rowToEvent(row);
-        this.emit(e);
-        this.settleId(row.id, e);
-      }
-      await this.refresh();
-    } catch (e) {
-      this.jobs.log?.(`Conversion heartbeat: ${e instanceof Error ? e.message : String(e)}`);
-    } finally {
-      this.ticking = false;
-    }
-  }
-
-  /** Removes a dead conversion's upload: its job's files, or uploads/{id}-* of a reservation. */
-  private async removeUploads(id: string, input: ConversionInput | null): Promise<void> {
-    if (input) return this.discardInput(input);
-    const store = this.projects as Partial<Pick<ProjectStore, 'removeUploads'>>;
-    await store.removeUploads?.([id]);
-  }
-
-  /** Re-reads the unfinished conversions held elsewhere and resolves waiters of those that ended. */
-  private async refresh(): Promise<void> {
-    const now = Date.now();
-    for (const [id, t] of this.ended) if (now - t > ENDED_MEMORY_MS) this.ended.delete(id);
-    const rows = await this.leases.unfinished();
-    const unfinished = new Set(rows.map((r) => r.id));
-    this.others.clear();
-    for (const r of rows) {
-      if (this.ended.has(r.id) || this.active.get(r.project_name)?.id === r.id) continue;
-      this.others.set(r.project_name, {
-        id: r.id,
-        startedBy: r.started_by,
-        progress: r.progress,
-        message: r.message,
-        waitingForCadFiles: false,
-      });
-    }
-    for (const id of [...this.waiters.keys()]) {
-      if (unfinished.has(id) || this.byId(id)) continue;
-      const row = await this.db.selectFrom('conversions').selectAll().where('id', '=', id).executeTakeFirst();
-      if (!row || row.finished_at !== null) this.settleId(id, row ? this.rowToEvent(row) : cancelledEvent(id));
-    }
-  }
-
-  private byId(id: string): Active | undefined {
-    for (const a of this.active.values()) if (a.id === id) return a;
-    return undefined;
-  }
-
-  private event(a: Active): ProgressEvent {
-    return {
-      conversionId: a.id,
-      projectName: a.projectName,
-      status: a.status,
-      message: a.message,
-      subMessages: a.subMessages,
-      progress: a.progress,
-      ...(a.waitingForCadFiles ? { waitingForCadFiles: true } : {}),
-    };
-  }
-
-  private emit(e: ProgressEvent): void {
-    for (const fn of this.listeners) {
-      try {
-        fn(e);
-      } catch {
-        // A failing listener must not stop the conversion.
-      }
-    }
-  }
-
   /** Records progress p∈[0,1]; emits now or within EMIT_INTERVAL_MS (the latest state wins). */
   private report(a: Active, fraction: number, message: string): void {
-    if (!this.active.has(a.projectName) || this.active.get(a.projectName) !== a || a.abort.signal.aborted) return;
+    const { registry } = this;
+    if (registry.active.get(a.projectName) !== a || a.abort.signal.aborted) return;
     const p = Math.min(100, Math.max(a.progress, Math.round(fraction * 1000) / 10));
     a.progress = Number.isFinite(p) ? p : a.progress;
     if (message) a.message = message;
@@ -746,41 +520,57 @@ export class ConversionManager {
     }
     if (now - a.lastEmit >= EMIT_INTERVAL_MS) {
       a.lastEmit = now;
-      this.emit(this.event(a));
+      registry.emit(registry.event(a));
     } else if (!a.pending) {
       a.pending = setTimeout(
         () => {
           a.pending = null;
-          if (this.active.get(a.projectName) !== a) return;
+          if (registry.active.get(a.projectName) !== a) return;
           a.lastEmit = Date.now();
-          this.emit(this.event(a));
+          registry.emit(registry.event(a));
         },
         EMIT_INTERVAL_MS - (now - a.lastEmit),
       );
     }
   }
 
+  /** Converts the model (or, resumed after a CAD pause, takes the converted one), adds CAD, commits. */
   private async execute(a: Active, input: ConversionInput): Promise<void> {
     let tmpDir: string | null = null;
     try {
-      tmpDir = await this.projects.createTempDir(a.projectName, a.id);
-      if (a.attempt > 1) {
-        // What a dead process left half-written is not this attempt's.
-        await rm(tmpDir, { recursive: true, force: true });
+      let output: ConvertOutput;
+      if (input.cadPause) {
+        // Continued after its CAD pause: the model was converted before the pause, on any process.
+        tmpDir = input.cadPause.tmpDir;
+        output = input.cadPause.output;
+      } else {
         tmpDir = await this.projects.createTempDir(a.projectName, a.id);
+        if (a.attempt > 1) {
+          // What a dead process left half-written is not this attempt's.
+          await removeStaged(tmpDir, this.projects.projectDir(a.projectName));
+          tmpDir = await this.projects.createTempDir(a.projectName, a.id);
+        }
+        this.report(a, 0, 'Converting the model');
+        const options = await this.conversionConfig?.();
+        const share = options?.cadComponents && this.cad ? MODEL_SHARE_WITH_CAD : 1;
+        // Cancelled (or stopped) before the runner got it: an aborted signal never fires 'abort' again.
+        if (a.abort.signal.aborted) throw abortError();
+        output = await this.runner.run(
+          { input: input.input, outDir: tmpDir, modelName: a.projectName, ...(options ? { options } : {}) },
+          (f, m) => this.report(a, f * share, m),
+          a.abort.signal,
+        );
       }
-      this.report(a, 0, 'Converting the model');
-      const options = await this.conversionConfig?.();
-      const share = options?.cadComponents && this.cad ? MODEL_SHARE_WITH_CAD : 1;
-      // Cancelled (or stopped) before the runner got it: an aborted signal never fires 'abort' again.
-      if (a.abort.signal.aborted) throw Object.assign(new Error('Conversion canceled'), { name: 'AbortError' });
-      let output = await this.runner.run(
-        { input: input.input, outDir: tmpDir, modelName: a.projectName, ...(options ? { options } : {}) },
-        (f, m) => this.report(a, f * share, m),
-        a.abort.signal,
-      );
-      if (this.cad && output.cadFiles) output = await this.addCad(a, this.cad, input, tmpDir, output);
-      if (a.abort.signal.aborted) throw Object.assign(new Error('Conversion canceled'), { name: 'AbortError' });
+      if (this.cadStep && output.cadFiles) {
+        const withCad = await this.cadStep.run(a, input, tmpDir, output, (c, f, m) => this.report(c, f, m));
+        if (!withCad) {
+          // Paused for its CAD files: the staged model stays for whichever process continues it.
+          tmpDir = null;
+          return;
+        }
+        output = withCad;
+      }
+      if (a.abort.signal.aborted) throw abortError();
       a.committing = true;
       // Marks the row Ready in the same transaction, only while it is unfinished (not cancelled elsewhere).
       const revision = await this.projects.commitRevision({
@@ -794,87 +584,34 @@ export class ConversionManager {
       });
       tmpDir = null;
       // Scratch goes before the final event, so a waiter sees the data directory as it stays.
-      await this.removeScratch(input);
+      await removeScratch(input);
       if (output.warnings > 0) {
         a.status = ConversionStatus.Warning;
         a.subMessages = output.warningMessages;
         a.message = `Project ${a.projectName} was added with ${output.warnings} warning${output.warnings === 1 ? '' : 's'}`;
-        this.emit(this.event(a));
+        this.registry.emit(this.registry.event(a));
       }
       a.progress = 100;
       await this.finish(a, ConversionStatus.Ready, `Revision ${revision} is ready`, null, true);
     } catch (e) {
-      if (!a.keepInput) await this.removeScratch(input);
+      if (!a.keepInput) await removeScratch(input);
       const aborted = a.abort.signal.aborted || (e instanceof Error && e.name === 'AbortError');
       // What the conversion wrote goes before its end is recorded: on a full disk the status row can only
       // be written once the half revision has freed its space.
-      await this.removeTemp(a, tmpDir);
-      if (input.deleteInputOnFailure && !a.keepInput) await this.discardInput(input);
+      if (tmpDir && !(a.keepInput && input.cadPause))
+        await removeStaged(tmpDir, this.projects.projectDir(a.projectName));
+      if (input.deleteInputOnFailure && !a.keepInput) await discardInput(input);
       if (aborted) await this.finish(a, ConversionStatus.Canceled, 'Conversion canceled', null);
       else {
         const msg = conversionErrorMessage(e);
         await this.finish(a, ConversionStatus.Error, `Failed to add project ${a.projectName}: ${msg}`, msg);
       }
     } finally {
-      await this.removeTemp(a, tmpDir);
+      // A stopped attempt's staged directory goes (the next attempt starts afresh), but the converted model
+      // of a continued CAD pause stays for the process that takes it over.
+      if (tmpDir && !(a.keepInput && input.cadPause))
+        await removeStaged(tmpDir, this.projects.projectDir(a.projectName));
     }
-  }
-
-  /** Removes a conversion's temporary revision directory (and the project directory when it is left empty). */
-  private async removeTemp(a: Active, tmpDir: string | null): Promise<void> {
-    if (!tmpDir) return;
-    await rm(tmpDir, { recursive: true, force: true }).catch(() => {});
-    // A failed first conversion leaves no empty project directory behind (rmdir refuses a non-empty one).
-    await rmdir(this.projects.projectDir(a.projectName)).catch(() => {});
-  }
-
-  private async removeScratch(input: ConversionInput): Promise<void> {
-    for (const p of input.scratch ?? []) await rm(p, { recursive: true, force: true }).catch(() => {});
-  }
-
-  /** Pauses for the CAD files when asked to, then adds the CAD components to the revision in `tmpDir`. */
-  private async addCad(
-    a: Active,
-    cad: CadStep,
-    input: ConversionInput,
-    tmpDir: string,
-    output: ConvertOutput,
-  ): Promise<ConvertOutput> {
-    const { files } = await readCadFiles(tmpDir);
-    if (files.length === 0) return output;
-    if (input.waitForCadFiles) {
-      a.waitingForCadFiles = true;
-      a.message = 'Waiting for the CAD files';
-      this.emit(this.event(a));
-      try {
-        await cad.waits.wait(
-          { conversionId: a.id, projectName: a.projectName, startedBy: a.startedBy },
-          files,
-          a.abort.signal,
-        );
-      } finally {
-        a.waitingForCadFiles = false;
-      }
-    }
-    this.report(a, MODEL_SHARE_WITH_CAD, 'Converting the CAD components');
-    const added = await cad.adder.run(
-      { dir: tmpDir, modelName: a.projectName, files, cadDir: cad.waits.cadDir(a.projectName) },
-      (done, total) =>
-        this.report(
-          a,
-          MODEL_SHARE_WITH_CAD + ((1 - MODEL_SHARE_WITH_CAD) * done) / total,
-          'Converting the CAD components',
-        ),
-      a.abort.signal,
-    );
-    return {
-      ...output,
-      bytes: added.bytes,
-      triangles: added.triangles,
-      objectCount: added.objectCount,
-      warnings: output.warnings + added.warnings.length,
-      warningMessages: [...output.warningMessages, ...added.warnings].slice(0, 10),
-    };
   }
 
   /**
@@ -908,10 +645,9 @@ export class ConversionManager {
     error: string | null,
     written = false,
   ): Promise<void> {
-    if (this.active.get(a.projectName) !== a) return;
-    this.active.delete(a.projectName);
-    this.ended.set(a.id, Date.now());
-    if (a.pending) clearTimeout(a.pending);
+    const { registry } = this;
+    if (registry.active.get(a.projectName) !== a) return;
+    registry.drop(a);
     a.status = status;
     a.message = message;
     if (error) a.subMessages = [error];
@@ -942,12 +678,17 @@ export class ConversionManager {
       ours = true;
     }
     if (ours) {
-      const e = this.event(a);
-      this.emit(e);
-      this.settle(a, e);
+      const e = registry.event(a);
+      registry.emit(e);
+      registry.settle(a, e);
       return;
     }
-    const row = await this.rowOrNone(a.id);
-    this.settle(a, row ? this.rowToEvent(row) : this.event(a));
+    const row = await this.db
+      .selectFrom('conversions')
+      .selectAll()
+      .where('id', '=', a.id)
+      .executeTakeFirst()
+      .catch(() => undefined);
+    registry.settle(a, row ? registry.rowToEvent(row) : registry.event(a));
   }
 }

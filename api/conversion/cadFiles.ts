@@ -2,8 +2,8 @@
  * The CAD files a revision needs (issue "CAD components" §1; application.md §7 "cad-files-available"):
  * with the "CAD components" conversion option on, the conversion records the distinct file names the
  * model's ExternalGeometryRef elements name, with their referring objects, in the revision's
- * `cad-files.json`; with it off no file is written (the revision needs none). The conversion does not pause
- * for the files (the upload dialog of application.md §4 is not built). Node-only.
+ * `cad-files.json`; with it off no file is written (the revision needs none). The CAD step reads it to pause
+ * for the files and to add the components (api/conversion/conversionCadStep.ts). Node-only.
  */
 import { createReadStream } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';

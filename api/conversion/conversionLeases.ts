@@ -2,13 +2,17 @@
  * Who holds a conversion, in the `conversions` table (issue "Running at scale" §2): the process that
  * reserved it or took its job writes its worker id and a heartbeat; a heartbeat older than the time-out
  * means that process died, and any process then hands the job back to the queue (while attempts remain)
- * or fails it. Every change is a guarded UPDATE, so of two processes acting on one row only one wins.
+ * or fails it. Every change is a guarded UPDATE, so of two processes acting on one row only one wins; a
+ * change that queues the job sends it in the same transaction (SendJob), so no process can die between
+ * the row saying "queued" and the queue holding its job.
  */
 import { hostname } from 'node:os';
 import { randomUUID } from 'node:crypto';
 import type { Kysely, Selectable } from 'kysely';
 import { ConversionStatus } from '../contract/common';
 import type { ConversionsTable, DB } from '../db/database';
+import { FaultPoints, faultPoint } from '../jobs/faultPoint';
+import type { CadPause } from './conversionTypes';
 
 /** A conversion row. */
 export type ConversionRow = Selectable<ConversionsTable>;
@@ -34,6 +38,24 @@ export function heartbeatInterval(timeoutMs: number): number {
   return Math.max(50, Math.min(1000, Math.floor(timeoutMs / 4)));
 }
 
+/** Sends conversion `id`'s job to the queue inside the transaction `trx` of the row change. */
+export type SendJob = (id: string, trx: Kysely<DB>) => Promise<void>;
+
+/** The CAD pause recorded in a job, if any. */
+function pauseOf(job: string | null): CadPause | undefined {
+  if (!job) return undefined;
+  try {
+    return (JSON.parse(job) as { cadPause?: CadPause }).cadPause;
+  } catch {
+    return undefined;
+  }
+}
+
+/** True when the row's conversion is paused for its CAD files and not yet continued. */
+export function waitsForCadFiles(row: Pick<ConversionRow, 'job' | 'finished_at'>): boolean {
+  return row.finished_at === null && pauseOf(row.job)?.waiting === true;
+}
+
 /** Row operations of one worker. */
 export class ConversionLeases {
   constructor(
@@ -42,19 +64,31 @@ export class ConversionLeases {
     readonly options: LeaseOptions,
   ) {}
 
-  /** Hands a reserved conversion to the queue with its input (the row no longer has a holder). */
-  async enqueue(id: string, job: string): Promise<boolean> {
-    const r = await this.db
-      .updateTable('conversions')
-      .set({ job, worker: null, heartbeat_at: Date.now() })
-      .where('id', '=', id)
-      .where('worker', '=', this.worker)
-      .where('finished_at', 'is', null)
-      .executeTakeFirst();
-    return Number(r.numUpdatedRows) === 1;
+  /**
+   * Hands a reserved conversion to the queue with its input (the row no longer has a holder) and sends its
+   * job, in one transaction; false (nothing written) when the row is no longer this worker's.
+   * @throws the database's or the queue's error; then neither is written.
+   */
+  async enqueue(id: string, job: string, send: SendJob): Promise<boolean> {
+    return this.db.transaction().execute(async (trx) => {
+      const r = await trx
+        .updateTable('conversions')
+        .set({ job, worker: null, heartbeat_at: Date.now() })
+        .where('id', '=', id)
+        .where('worker', '=', this.worker)
+        .where('finished_at', 'is', null)
+        .executeTakeFirst();
+      if (Number(r.numUpdatedRows) !== 1) return false;
+      faultPoint(FaultPoints.jobWritten);
+      await send(id, trx);
+      return true;
+    });
   }
 
-  /** Takes a queued conversion; null when it ended meanwhile or another process holds it. */
+  /**
+   * Takes a queued conversion; null when it ended meanwhile, another process holds it, or it is paused for
+   * its CAD files (a stale job: the Continue queues a new one).
+   */
   async claim(id: string): Promise<ConversionRow | null> {
     const row = await this.db
       .selectFrom('conversions')
@@ -63,7 +97,8 @@ export class ConversionLeases {
       .where('finished_at', 'is', null)
       .where('worker', 'is', null)
       .executeTakeFirst();
-    if (!row) return null;
+    if (!row || waitsForCadFiles(row)) return null;
+    faultPoint(FaultPoints.jobTaken);
     const r = await this.db
       .updateTable('conversions')
       .set({ worker: this.worker, heartbeat_at: Date.now(), attempts: row.attempts + 1 })
@@ -93,11 +128,34 @@ export class ConversionLeases {
     return new Set(held.map((r) => r.id));
   }
 
-  /** Gives a held conversion back to the queue (shutdown past its grace period); false when not held. */
-  async release(id: string, message: string): Promise<boolean> {
+  /**
+   * Gives a held conversion back to the queue (shutdown past its grace period) and sends its job, in one
+   * transaction; false when it is not held here.
+   */
+  async release(id: string, message: string, send: SendJob): Promise<boolean> {
+    return this.db.transaction().execute(async (trx) => {
+      const r = await trx
+        .updateTable('conversions')
+        .set({ worker: null, heartbeat_at: Date.now(), message })
+        .where('id', '=', id)
+        .where('worker', '=', this.worker)
+        .where('finished_at', 'is', null)
+        .executeTakeFirst();
+      if (Number(r.numUpdatedRows) !== 1) return false;
+      await send(id, trx);
+      return true;
+    });
+  }
+
+  /**
+   * Records a held conversion as paused for its CAD files (`job` holds the pause) and lets go of it: no
+   * process holds it while it waits, and its attempts count again from the Continue. False when it is not
+   * held here any more (cancelled or reaped meanwhile).
+   */
+  async pause(id: string, job: string, message: string, progress: number): Promise<boolean> {
     const r = await this.db
       .updateTable('conversions')
-      .set({ worker: null, heartbeat_at: Date.now(), message })
+      .set({ job, worker: null, heartbeat_at: Date.now(), message, progress, attempts: 0 })
       .where('id', '=', id)
       .where('worker', '=', this.worker)
       .where('finished_at', 'is', null)
@@ -106,12 +164,76 @@ export class ConversionLeases {
   }
 
   /**
-   * Rows whose holder stopped beating: each is handed back to the queue (`requeued`: send its job again)
+   * Continues a paused conversion whose row still holds `seenJob`: writes `job` (the pause marked
+   * continued) and sends the job, in one transaction. False when it no longer waits.
+   */
+  async resume(id: string, seenJob: string, job: string, message: string, send: SendJob): Promise<boolean> {
+    return this.db.transaction().execute(async (trx) => {
+      const r = await trx
+        .updateTable('conversions')
+        .set({ job, heartbeat_at: Date.now(), message })
+        .where('id', '=', id)
+        .where('worker', 'is', null)
+        .where('job', '=', seenJob)
+        .where('finished_at', 'is', null)
+        .executeTakeFirst();
+      if (Number(r.numUpdatedRows) !== 1) return false;
+      await send(id, trx);
+      return true;
+    });
+  }
+
+  /**
+   * Cancels the conversions paused for their CAD files since before `cutoff` (ms since the epoch), or only
+   * `ids` of them when given, with `message`; returns the final rows. Guarded on the job seen, so a
+   * Continue arriving meanwhile wins.
+   */
+  async expirePauses(cutoff: number, message: string, ids?: readonly string[]): Promise<ConversionRow[]> {
+    let q = this.db
+      .selectFrom('conversions')
+      .selectAll()
+      .where('finished_at', 'is', null)
+      .where('worker', 'is', null)
+      .where('job', 'is not', null);
+    if (ids) {
+      if (ids.length === 0) return [];
+      q = q.where('id', 'in', ids);
+    }
+    const ended: ConversionRow[] = [];
+    for (const row of await q.execute()) {
+      const pause = pauseOf(row.job);
+      if (!pause?.waiting || pause.since >= cutoff) continue;
+      const finished = {
+        status: ConversionStatus.Canceled,
+        message,
+        error: null,
+        finished_at: new Date().toISOString(),
+      };
+      const r = await this.db
+        .updateTable('conversions')
+        .set(finished)
+        .where('id', '=', row.id)
+        .where('worker', 'is', null)
+        .where('job', '=', row.job)
+        .where('finished_at', 'is', null)
+        .executeTakeFirst();
+      if (Number(r.numUpdatedRows) === 1) ended.push({ ...row, ...finished });
+    }
+    return ended;
+  }
+
+  /**
+   * Rows whose holder stopped beating: each is handed back to the queue (`requeued`: its job sent again
+   * with `send`, in the transaction of the row change)
    * when it has a job and attempts left, else failed (`failed`: the final rows) with `message`, or with
    * `uploadMessage` when it had no job yet (its upload never arrived). Guarded on the holder and
    * heartbeat seen, so when several processes reap at once each row goes to one of them.
    */
-  async reap(message: string, uploadMessage: string): Promise<{ requeued: string[]; failed: ConversionRow[] }> {
+  async reap(
+    message: string,
+    uploadMessage: string,
+    send: SendJob,
+  ): Promise<{ requeued: string[]; failed: ConversionRow[] }> {
     const cutoff = Date.now() - this.options.timeoutMs;
     const stale = await this.db
       .selectFrom('conversions')
@@ -123,19 +245,25 @@ export class ConversionLeases {
     const requeued: string[] = [];
     const failed: ConversionRow[] = [];
     for (const row of stale) {
-      const guard = this.db
-        .updateTable('conversions')
-        .where('id', '=', row.id)
-        .where('worker', '=', row.worker)
-        .where((eb) =>
-          row.heartbeat_at === null ? eb('heartbeat_at', 'is', null) : eb('heartbeat_at', '=', row.heartbeat_at),
-        )
-        .where('finished_at', 'is', null);
+      const guard = (db: Kysely<DB>) =>
+        db
+          .updateTable('conversions')
+          .where('id', '=', row.id)
+          .where('worker', '=', row.worker)
+          .where((eb) =>
+            row.heartbeat_at === null ? eb('heartbeat_at', 'is', null) : eb('heartbeat_at', '=', row.heartbeat_at),
+          )
+          .where('finished_at', 'is', null);
       if (row.job && row.attempts < this.options.attempts) {
-        const r = await guard
-          .set({ worker: null, heartbeat_at: Date.now(), message: `${message}; trying again` })
-          .executeTakeFirst();
-        if (Number(r.numUpdatedRows) === 1) requeued.push(row.id);
+        const again = await this.db.transaction().execute(async (trx) => {
+          const r = await guard(trx)
+            .set({ worker: null, heartbeat_at: Date.now(), message: `${message}; trying again` })
+            .executeTakeFirst();
+          if (Number(r.numUpdatedRows) !== 1) return false;
+          await send(row.id, trx);
+          return true;
+        });
+        if (again) requeued.push(row.id);
       } else {
         // No job yet: the process died while it received the upload.
         const why = row.job ? message : uploadMessage;
@@ -146,11 +274,48 @@ export class ConversionLeases {
           finished_at: new Date().toISOString(),
           worker: null,
         };
-        const r = await guard.set(finished).executeTakeFirst();
+        const r = await guard(this.db).set(finished).executeTakeFirst();
         if (Number(r.numUpdatedRows) === 1) failed.push({ ...row, ...finished });
       }
     }
     return { requeued, failed };
+  }
+
+  /**
+   * Queued conversions whose job is gone (its process took it and died before recording it as holder):
+   * rows without a holder, not paused for CAD files, unchanged for the time-out, whose id is not in
+   * `live` (the ids of the queue's live jobs). Each is sent again with `send`, in the transaction of a
+   * guarded renewal of its row, so of several processes sweeping at once one sends it. Returns their ids.
+   */
+  async resend(live: ReadonlySet<string>, send: SendJob): Promise<string[]> {
+    const cutoff = Date.now() - this.options.timeoutMs;
+    const rows = await this.db
+      .selectFrom('conversions')
+      .selectAll()
+      .where('finished_at', 'is', null)
+      .where('worker', 'is', null)
+      .where('job', 'is not', null)
+      .where('heartbeat_at', '<', cutoff)
+      .execute();
+    const sent: string[] = [];
+    for (const row of rows) {
+      if (live.has(row.id) || waitsForCadFiles(row)) continue;
+      const again = await this.db.transaction().execute(async (trx) => {
+        const r = await trx
+          .updateTable('conversions')
+          .set({ heartbeat_at: Date.now() })
+          .where('id', '=', row.id)
+          .where('worker', 'is', null)
+          .where('heartbeat_at', '=', row.heartbeat_at)
+          .where('finished_at', 'is', null)
+          .executeTakeFirst();
+        if (Number(r.numUpdatedRows) !== 1) return false;
+        await send(row.id, trx);
+        return true;
+      });
+      if (again) sent.push(row.id);
+    }
+    return sent;
   }
 
   /** Every unfinished conversion (reserved, queued or running on any process). */

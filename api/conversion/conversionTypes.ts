@@ -8,6 +8,7 @@ import { ConversionStatus, type ConversionStatusValue, type ProgressEvent } from
 import type { ProjectStore } from '../projects/ProjectStore';
 import type { JobQueue } from '../jobs/JobQueue';
 import type { CadAdder } from './cadAdders';
+import type { ConvertOutput } from './convertFile';
 import type { CadWaits } from './CadWaits';
 import type { LeaseOptions } from './conversionLeases';
 
@@ -68,6 +69,24 @@ export interface ConversionInput {
    * (scheduled updates, CLI, demo) uses the files already on the server.
    */
   waitForCadFiles?: boolean;
+  /** Set once the model is converted and the conversion paused for its CAD files (then the job resumes it). */
+  cadPause?: CadPause;
+}
+
+/**
+ * A conversion paused for its CAD files (application.md §4 "CAD upload dialog"), recorded in its row's job
+ * so any process may answer the dialog and continue it: the model is converted into `tmpDir` (on the
+ * shared DATA_DIR) and the rest is the CAD step and the commit.
+ */
+export interface CadPause {
+  /** The temporary revision directory holding the converted model (DATA_DIR/projects/{NAME}/.tmp-{id}). */
+  tmpDir: string;
+  /** What the model's conversion returned. */
+  output: ConvertOutput;
+  /** True until the starter continues; false once the rest is queued. */
+  waiting: boolean;
+  /** When the pause began, ms since the epoch (its time-out counts from here). */
+  since: number;
 }
 
 /** What a conversion needs of the project store: a temp directory, the commit, the project directory. */

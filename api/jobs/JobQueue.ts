@@ -6,8 +6,19 @@
  * once.
  */
 
+import type { Kysely } from 'kysely';
+import type { DB } from '../db/database';
+
 /** Runs one job; resolves when the job is done (a rejection counts as done too: the state is in the database). */
 export type JobHandler<T> = (data: T) => Promise<void>;
+
+/** How a job is sent. */
+export interface SendOptions {
+  /** Taken this many seconds from now at the earliest (default at once; the in-process queue ignores it). */
+  delaySec?: number;
+  /** A transaction of Keelson's database to write the job in. */
+  within?: Kysely<DB>;
+}
 
 /** A named queue of jobs. */
 export interface JobQueue {
@@ -19,10 +30,18 @@ export interface JobQueue {
    */
   work<T extends object>(name: string, concurrency: number, handler: JobHandler<T>): Promise<void>;
   /**
-   * Adds a job, to be taken `delaySec` seconds from now at the earliest (default at once; the in-process
-   * queue runs it at once). @throws Error when the queue is stopping or the database refuses it.
+   * Adds a job. With `options.within` (a transaction of Keelson's database) the job is written in that
+   * transaction, so it exists exactly when the caller's own writes commit (pg-boss; the in-process queue
+   * runs it after the caller's bookkeeping, and a job whose writes were rolled back finds nothing to do).
+   * @throws Error when the queue is stopping or the database refuses it (the transaction then fails too).
    */
-  send<T extends object>(name: string, data: T, delaySec?: number): Promise<void>;
+  send<T extends object>(name: string, data: T, options?: SendOptions): Promise<void>;
+  /**
+   * Shared queues: the values of `data[key]` of the jobs of `name` that wait, or that a process took less
+   * than `staleAfterSec` seconds ago (a job taken longer ago by a process that has not recorded it since
+   * is one whose process died). @throws the database's error.
+   */
+  liveJobs?(name: string, key: string, staleAfterSec: number): Promise<Set<string>>;
   /** Takes no more jobs (graceful shutdown); running handlers go on and sent jobs wait for another process. */
   stopTaking(): Promise<void>;
   /** Stops the queue (after stopTaking and the running jobs). */

@@ -4,8 +4,9 @@
  * heartbeat (api/conversion/conversionLeases.ts) decides when a taken job is retried, so pg-boss's own
  * retry is off and its expiry is the longest it allows.
  */
+import { CompiledQuery } from 'kysely';
 import PgBoss from 'pg-boss';
-import type { JobHandler, JobQueue } from './JobQueue';
+import type { JobHandler, JobQueue, SendOptions } from './JobQueue';
 
 /** How often an idle process asks for a job, s (the sending process is woken at once). */
 const POLL_SECONDS = 1;
@@ -45,16 +46,36 @@ export function pgBossQueue(url: string, log: (message: string) => void = () => 
         );
       workers.set(name, ids);
     },
-    async send(name, data, delaySec) {
+    async send(name, data, options: SendOptions = {}) {
+      const { delaySec, within } = options;
       await ensure(name);
       await boss.send(name, data, {
         retryLimit: 0,
         expireInSeconds: EXPIRE_SECONDS,
         ...(delaySec ? { startAfter: delaySec } : {}),
+        // pg-boss runs its INSERT through this connection: the job commits or rolls back with the caller.
+        ...(within
+          ? {
+              db: {
+                executeSql: (text: string, values: unknown[]) => within.executeQuery(CompiledQuery.raw(text, values)),
+              },
+            }
+          : {}),
       });
-      if (delaySec) return;
+      // A job in a transaction is visible once it commits: the idle workers' next poll finds it.
+      if (delaySec || within) return;
       // A free worker of this process takes it now instead of at its next poll.
       if (taking) for (const id of workers.get(name) ?? []) boss.notifyWorker(id);
+    },
+    async liveJobs(name: string, key: string, staleAfterSec: number) {
+      await ensure(name);
+      const { rows } = await boss
+        .getDb()
+        .executeSql(
+          `SELECT DISTINCT data->>$2 AS v FROM pgboss.job WHERE name = $1 AND (state IN ('created', 'retry') OR (state = 'active' AND started_on > now() - make_interval(secs => $3)))`,
+          [name, key, staleAfterSec],
+        );
+      return new Set((rows as { v: string | null }[]).flatMap((r) => (r.v === null ? [] : [r.v])));
     },
     async stopTaking() {
       taking = false;

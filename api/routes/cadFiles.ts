@@ -114,7 +114,7 @@ export default async function cadRoutes(app: FastifyInstance): Promise<void> {
     query: NotifyCadFilesQuerySchema,
     body: NotifyCadFilesBodySchema,
     handler: async ({ query, body, user }): Promise<{ success: boolean }> => {
-      cadWaits.resume(normaliseProjectName(query.projectName), user.email, body.fileNames);
+      await cadWaits.resume(normaliseProjectName(query.projectName), user.email, body.fileNames);
       return { success: true };
     },
   });

@@ -23,6 +23,9 @@ import {
 import { describeZip, runZipFuzz, ZIP_FINDINGS } from '../../tests/fuzz/zipHarness';
 import type { BenchRow } from '../run';
 
+/** OCX cases between two progress lines on stderr. */
+const PROGRESS_EVERY = 100;
+
 const num = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
 const seeds = (from: number, n: number) => Array.from({ length: n }, (_, i) => from + i);
 
@@ -61,7 +64,8 @@ export async function fuzzSuite(): Promise<BenchRow[]> {
     .filter((f) => f.endsWith('.3docx') && statSync(path.join(OCX_SAMPLES, f)).size <= 400_000)
     .sort();
   const ocxCases = num('FUZZ_CASES', 10_000);
-  let done = 0;
+  // The results so far, for the progress lines: `ocx` is only assigned once the whole run has ended.
+  const seen: FuzzResult[] = [];
   const ocx: FuzzResult[] = await runOcxFuzz({
     seeds: seeds(from, ocxCases),
     bases: loadBases(names),
@@ -70,8 +74,13 @@ export async function fuzzSuite(): Promise<BenchRow[]> {
     memoryMb: 2048,
     onResult: (r) => {
       if (FINDINGS.includes(r.kind)) console.error(`fuzz finding: ${describeResult(r)}`);
-      if (++done % 500 === 0)
-        console.error(`fuzz: ${done}/${ocxCases} OCX cases (${JSON.stringify(countByClass(ocx))})`);
+      // Often enough that a run stopped on a loaded machine still tells how far it got (and with what CPU).
+      seen.push(r);
+      if (seen.length % PROGRESS_EVERY === 0)
+        console.error(
+          `fuzz: ${seen.length}/${ocxCases} OCX cases after ${((performance.now() - started) / 1000).toFixed(0)} s, ` +
+            `${(process.cpuUsage().user / 1e6).toFixed(0)} s CPU (${JSON.stringify(countByClass(seen))})`,
+        );
     },
   });
   const counts = countByClass(ocx);

@@ -344,7 +344,7 @@ describe('CAD components: pause, upload, resume', () => {
     });
     expect(r.statusCode, r.body).toBe(200);
     expect((await t.app.ctx.conversions.wait(id)).status).toBe(ConversionStatus.Canceled);
-    expect(t.app.ctx.cadWaits.isWaiting(NAME)).toBe(false);
+    expect(await t.app.ctx.cadWaits.isWaiting(NAME)).toBe(false);
     expect((await t.app.ctx.projects.revisions(NAME)).length).toBe(before);
     const after = await t.app.inject({
       method: 'POST',
