@@ -16,6 +16,7 @@
  * Units: world mm; matrices column-major (THREE.Matrix4.elements). No DOM, no GPU.
  */
 import type { SceneChunk } from '../package/types';
+import { quantizedRangeBox } from '../scene/sizeOrder';
 import { nearestDepth } from './chunkOcclusion';
 import { CoarseDepthBuffer } from './coarseDepth';
 
@@ -77,34 +78,15 @@ export function rowBoxes(chunk: SceneChunk): Float64Array {
   const rows = Math.floor(o.length / 5);
   const s = [0, 1, 2].map((a) => (b[a + 3] > b[a] ? (b[a + 3] - b[a]) / 65535 : 1));
   out = new Float64Array(rows * 6);
+  const qb = new Float64Array(6);
   for (let r = 0; r < rows; r++) {
     const v0 = o[r * 5 + 1],
       vc = o[r * 5 + 2];
-    let x0 = 65535,
-      y0 = 65535,
-      z0 = 65535,
-      x1 = -1,
-      y1 = -1,
-      z1 = -1;
-    for (let v = v0; v < v0 + vc; v++) {
-      const x = q[v * 3],
-        y = q[v * 3 + 1],
-        z = q[v * 3 + 2];
-      if (x < x0) x0 = x;
-      if (x > x1) x1 = x;
-      if (y < y0) y0 = y;
-      if (y > y1) y1 = y;
-      if (z < z0) z0 = z;
-      if (z > z1) z1 = z;
-    }
-    if (x1 < 0) {
+    if (!quantizedRangeBox(q, v0, vc, qb)) {
       out.set([1, 1, 1, 0, 0, 0], r * 6);
       continue;
     }
-    out.set(
-      [b[0] + x0 * s[0], b[1] + y0 * s[1], b[2] + z0 * s[2], b[0] + x1 * s[0], b[1] + y1 * s[1], b[2] + z1 * s[2]],
-      r * 6,
-    );
+    for (let a = 0; a < 6; a++) out[r * 6 + a] = b[a % 3] + qb[a] * s[a % 3];
   }
   rowBoxesCache.set(chunk, out);
   return out;

@@ -26,6 +26,38 @@ export interface SizeOrder {
 const QMAX = 65535;
 
 /**
+ * Extent of one object's vertex range in a chunk's 16-bit quantised positions (`q`, 3 per vertex): writes
+ * [x0, y0, z0, x1, y1, z1] in quantised units (0..65535 across the chunk's bounds) into `out`.
+ * @returns false, leaving `out` as an empty box (min > max), when the range has no vertices.
+ */
+export function quantizedRangeBox(q: ArrayLike<number>, v0: number, vc: number, out: Float64Array): boolean {
+  let x0 = QMAX,
+    y0 = QMAX,
+    z0 = QMAX,
+    x1 = -1,
+    y1 = -1,
+    z1 = -1;
+  for (let v = v0; v < v0 + vc; v++) {
+    const x = q[v * 3],
+      y = q[v * 3 + 1],
+      z = q[v * 3 + 2];
+    if (x < x0) x0 = x;
+    if (x > x1) x1 = x;
+    if (y < y0) y0 = y;
+    if (y > y1) y1 = y;
+    if (z < z0) z0 = z;
+    if (z > z1) z1 = z;
+  }
+  out[0] = x0;
+  out[1] = y0;
+  out[2] = z0;
+  out[3] = x1;
+  out[4] = y1;
+  out[5] = z1;
+  return vc > 0;
+}
+
+/**
  * Reorders `chunk` largest object first (in place) and returns the prefix tables.
  * @throws Error naming the chunk when a row's ranges fall outside the vertex or index arrays.
  */
@@ -35,6 +67,7 @@ export function orderChunkBySize(chunk: SceneChunk): SizeOrder {
   const vertexCount = q.length / 3;
   const step = [0, 1, 2].map((a) => (b[a + 3] > b[a] ? (b[a + 3] - b[a]) / QMAX : 1));
   const size = new Float64Array(rows);
+  const box = new Float64Array(6);
   for (let r = 0; r < rows; r++) {
     const v0 = objects[r * 5 + 1],
       vc = objects[r * 5 + 2],
@@ -45,24 +78,9 @@ export function orderChunkBySize(chunk: SceneChunk): SizeOrder {
         `Chunk ${chunk.index}: object ${objects[r * 5]} ranges ${v0}+${vc} / ${i0}+${ic} exceed the chunk's arrays`,
       );
     }
-    let x0 = QMAX,
-      y0 = QMAX,
-      z0 = QMAX,
-      x1 = 0,
-      y1 = 0,
-      z1 = 0;
-    for (let v = v0; v < v0 + vc; v++) {
-      const x = q[v * 3],
-        y = q[v * 3 + 1],
-        z = q[v * 3 + 2];
-      if (x < x0) x0 = x;
-      if (x > x1) x1 = x;
-      if (y < y0) y0 = y;
-      if (y > y1) y1 = y;
-      if (z < z0) z0 = z;
-      if (z > z1) z1 = z;
-    }
-    size[r] = vc > 0 ? Math.hypot((x1 - x0) * step[0], (y1 - y0) * step[1], (z1 - z0) * step[2]) : 0;
+    size[r] = quantizedRangeBox(q, v0, vc, box)
+      ? Math.hypot((box[3] - box[0]) * step[0], (box[4] - box[1]) * step[1], (box[5] - box[2]) * step[2])
+      : 0;
   }
   const order = Array.from({ length: rows }, (_, i) => i).sort((a, c) => size[c] - size[a] || a - c);
 
