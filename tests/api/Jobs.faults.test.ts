@@ -21,7 +21,6 @@ import type { FastifyInstance } from 'fastify';
 import * as v from 'valibot';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { buildApp } from '../../api/app';
-import { loadConfig } from '../../api/config';
 import { CadComponentsResponseSchema, CadFilesStateSchema, ConversionStatus } from '../../api/contract';
 import type { ConvertOutput } from '../../api/conversion/convertFile';
 import { type ConversionRunner, inProcessRunner } from '../../api/conversion/runners';
@@ -29,7 +28,7 @@ import { FaultPoints, KILL_AT_ENV } from '../../api/jobs/faultPoint';
 import { boxStl, writeCadShip } from '../support/cadShip';
 import { pgDatabaseFor } from '../support/pgSetup';
 import { type ServerProcess, startServerProcess } from '../support/serverProcess';
-import { bearer, multipartFile, multipartFiles, SAMPLES, signUp } from './helpers';
+import { bearer, multipartFile, multipartFiles, SAMPLES, jobsTestConfig, signUp } from './helpers';
 
 const onPostgres = Boolean(inject('pgUrl'));
 const SECRET = 'test-secret-0123456789';
@@ -56,17 +55,7 @@ describe.skipIf(!onPostgres)('conversion jobs when a process dies at the wrong m
   beforeAll(async () => {
     dataDir = mkdtempSync(path.join(os.tmpdir(), 'keelson-faults-'));
     shipDir = mkdtempSync(path.join(os.tmpdir(), 'keelson-faults-ship-'));
-    const config = loadConfig(
-      {},
-      {
-        dataDir,
-        demoShip: false,
-        useWorkerThreads: false,
-        jwtSecret: SECRET,
-        authRateLimitPerMin: 1000,
-        jobs: { timeoutSec: TIMEOUT_SEC, attempts: 2, concurrency: 1, shutdownGraceSec: 0 },
-      },
-    );
+    const config = jobsTestConfig(dataDir, TIMEOUT_SEC);
     b = await buildApp(config, { runner: inProcessRunner() });
     token = await signUp(b, 'admin@yard.com', { admin: true });
   });
@@ -239,17 +228,7 @@ describe.skipIf(!onPostgres)('a conversion job taken by a process that dies befo
 
   beforeAll(async () => {
     dataDir = mkdtempSync(path.join(os.tmpdir(), 'keelson-taken-'));
-    const config = loadConfig(
-      {},
-      {
-        dataDir,
-        demoShip: false,
-        useWorkerThreads: false,
-        jwtSecret: SECRET,
-        authRateLimitPerMin: 1000,
-        jobs: { timeoutSec: TIMEOUT_SEC, attempts: 2, concurrency: 1, shutdownGraceSec: 0 },
-      },
-    );
+    const config = jobsTestConfig(dataDir, TIMEOUT_SEC);
     b = await buildApp(config, { runner });
     token = await signUp(b, 'admin@yard.com', { admin: true });
   });

@@ -14,12 +14,11 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../api/app';
-import { loadConfig } from '../../api/config';
 import { ConversionStatus } from '../../api/contract/common';
 import { inProcessRunner } from '../../api/conversion/runners';
 import { writeShipOcx } from '../../tools/generator/generateShip';
 import { pgDatabaseFor } from '../support/pgSetup';
-import { signUp } from './helpers';
+import { jobsTestConfig, signUp } from './helpers';
 import { freePort } from '../support/serverProcess';
 
 const onPostgres = Boolean(inject('pgUrl'));
@@ -88,17 +87,7 @@ describe.skipIf(!onPostgres)('conversion jobs across server processes', () => {
     shipDir = mkdtempSync(path.join(os.tmpdir(), 'keelson-procs-ship-'));
     await writeShipOcx(path.join(shipDir, 'ship.3docx'), { targetParts: SHIP_PARTS, seed: 7 });
     ship = readFileSync(path.join(shipDir, 'ship.3docx'));
-    const config = loadConfig(
-      {},
-      {
-        dataDir,
-        demoShip: false,
-        useWorkerThreads: false,
-        jwtSecret: SECRET,
-        authRateLimitPerMin: 1000,
-        jobs: { timeoutSec: TIMEOUT_SEC, attempts: 2, concurrency: 1, shutdownGraceSec: 0 },
-      },
-    );
+    const config = jobsTestConfig(dataDir, TIMEOUT_SEC);
     b = await buildApp(config, { runner: inProcessRunner() });
     token = await signUp(b, 'admin@yard.com', { admin: true });
   });

@@ -10,11 +10,11 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../api/app';
-import { loadConfig, type ServerConfig } from '../../api/config';
+import type { ServerConfig } from '../../api/config';
 import { ConversionStatus } from '../../api/contract/common';
 import type { ConvertOutput } from '../../api/conversion/convertFile';
 import { inProcessRunner, type ConversionRunner } from '../../api/conversion/runners';
-import { bearer, multipartFile, SAMPLES, signUp } from './helpers';
+import { bearer, multipartFile, SAMPLES, jobsTestConfig, signUp } from './helpers';
 import { readFileSync } from 'node:fs';
 
 const onPostgres = Boolean(inject('pgUrl'));
@@ -53,17 +53,7 @@ describe.skipIf(!onPostgres)('two server instances on one PostgreSQL queue', () 
 
   beforeAll(async () => {
     dataDir = mkdtempSync(path.join(os.tmpdir(), 'keelson-queue-'));
-    config = loadConfig(
-      {},
-      {
-        dataDir,
-        demoShip: false,
-        useWorkerThreads: false,
-        jwtSecret: 'test-secret-0123456789',
-        authRateLimitPerMin: 1000,
-        jobs: { timeoutSec: 2, attempts: 2, concurrency: 1, shutdownGraceSec: 0 },
-      },
-    );
+    config = jobsTestConfig(dataDir, 2);
     // A holds whatever it takes; B converts for real.
     a = await buildApp(config, { runner: held.runner });
     b = await buildApp(config, { runner: inProcessRunner() });

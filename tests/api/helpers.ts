@@ -20,6 +20,25 @@ export interface TestApp {
 }
 
 /**
+ * The configuration of a test server on the shared queue: `dataDir` its DATA_DIR (the caller removes it),
+ * in-process conversions, the tests' JWT secret and sign-in limit, and conversion jobs taken as lost after
+ * `timeoutSec` seconds of silence, 2 attempts, one at a time per process, no shutdown grace.
+ */
+export function jobsTestConfig(dataDir: string, timeoutSec: number): ServerConfig {
+  return loadConfig(
+    {},
+    {
+      dataDir,
+      demoShip: false,
+      useWorkerThreads: false,
+      jwtSecret: 'test-secret-0123456789',
+      authRateLimitPerMin: 1000,
+      jobs: { timeoutSec, attempts: 2, concurrency: 1, shutdownGraceSec: 0 },
+    },
+  );
+}
+
+/**
  * Builds an app on a new temp DATA_DIR; `close` closes it and removes the directory. The sign-in limit
  * is raised to 1000/min (tests sign in often); rate-limit tests pass their own `authRateLimitPerMin`.
  */
