@@ -8,7 +8,7 @@
  * (bench/viewer/pickSuite.ts runPickSize); then the big ship once (./bigShipRun.ts). Ratios are taken within
  * one run (both sides under the same load), then their median, min and max over the runs. Sizes: ./goalsConfig.ts.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -281,6 +281,7 @@ function goalsSection(
       '',
     );
   }
+  lines.push(readFileSync(path.join(here, 'whatHelped.md'), 'utf8').trimEnd(), '');
   return lines.join('\n');
 }
 
