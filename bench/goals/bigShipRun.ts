@@ -46,7 +46,13 @@ const PAGE_HEAP_MB = Number(process.env.BENCH_GOALS_PAGE_HEAP_MB ?? 16384);
 
 /** Makes bench/out/ship-N.sc in a child process with its own heap bound; returns what it reported. */
 async function makePackage(parts: number): Promise<BigShipFigures['made']> {
-  const args = [`--max-old-space-size=${PACKAGER_HEAP_MB}`, '--import', 'tsx', path.join(here, 'bigShip.ts'), `${parts}`];
+  const args = [
+    `--max-old-space-size=${PACKAGER_HEAP_MB}`,
+    '--import',
+    'tsx',
+    path.join(here, 'bigShip.ts'),
+    `${parts}`,
+  ];
   const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
   let out = '';
   child.stdout.on('data', (d) => (out += d));

@@ -49,7 +49,7 @@ export interface StreamPackageStats {
 const SPILL_BUFFER_BYTES = 64 << 20;
 
 /**
- * Imports the OCX file `ocx` (one thread) and writes its `.sc` package to `sc` without holding the whole
+ * Imports the OCX file `ocx` (`threads` tessellation threads besides this one, importOcxFile) and writes its `.sc` package to `sc` without holding the whole
  * geometry in memory; the spill file is `${sc}.spill`, removed afterwards.
  * @throws OcxImportError for a refused file, file system errors as they come, or Error when a chunk
  *   cannot be encoded (encodeChunk).
@@ -58,6 +58,7 @@ export async function streamPackage(
   ocx: string,
   sc: string,
   log: (msg: string) => void = () => undefined,
+  threads = 0,
 ): Promise<StreamPackageStats> {
   const maxV = DEFAULT_MAX_CHUNK_VERTICES,
     maxT = DEFAULT_MAX_CHUNK_TRIANGLES;
@@ -111,7 +112,7 @@ export async function streamPackage(
 
   let t = performance.now();
   log(`importing ${ocx} with the meshes spilled to ${spillPath} …`);
-  let imported: Awaited<ReturnType<typeof importOcxFile>> | null = await importOcxFile(ocx, { threads: 0, onMeshes });
+  let imported: Awaited<ReturnType<typeof importOcxFile>> | null = await importOcxFile(ocx, { threads, onMeshes });
   flush();
   sample();
   const importMs = performance.now() - t;

@@ -284,10 +284,7 @@ export async function viewerSuite(): Promise<{ suite: string; case: string; valu
   );
 }
 
-async function writeReadme(
-  results: ViewerResult[],
-  failures: string[],
-): Promise<void> {
+async function writeReadme(results: ViewerResult[], failures: string[]): Promise<void> {
   const cpu = os.cpus()[0]?.model ?? 'unknown CPU';
   const machine = `${cpu}, ${os.cpus().length} cores, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB RAM, ${os.platform()} ${os.release()}; headless Chromium with SwiftShader (software WebGL)`;
   const section = [

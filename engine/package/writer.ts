@@ -248,7 +248,10 @@ function weldPart(p: ChunkPart, box: Box3Tuple, step: [number, number, number]):
  * numbered `index`, with its triangle and edge counts.
  * @throws Error when the welded chunk needs more than MAX_CHUNK_VERTICES vertices.
  */
-export function encodeChunk(parts: ChunkPart[], index: number): { bytes: Uint8Array; triangles: number; edges: number } {
+export function encodeChunk(
+  parts: ChunkPart[],
+  index: number,
+): { bytes: Uint8Array; triangles: number; edges: number } {
   const box = emptyBox();
   for (const p of parts) {
     growBox(box, p.positions);

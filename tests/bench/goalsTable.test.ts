@@ -48,7 +48,15 @@ describe('formatGoalsTable', () => {
         goal: { kind: 'atLeast', value: 10 },
         digits: 1,
       },
-      { figure: 'snap', keelson: [], baseline: [], result: [20, 17], unit: 'ms', goal: { kind: 'atMost', value: 16 }, digits: 2 },
+      {
+        figure: 'snap',
+        keelson: [],
+        baseline: [],
+        result: [20, 17],
+        unit: 'ms',
+        goal: { kind: 'atMost', value: 16 },
+        digits: 2,
+      },
     ];
     const lines = formatGoalsTable(rows).split('\n');
     expect(lines).toHaveLength(4);
