@@ -1,6 +1,6 @@
 /**
  * Sizes and repeats of the goals bench (`npm run bench`, issue 16 §3), from the environment:
- *   BENCH_RUNS                 runs per figure (median, min, max); default 3, quick 2
+ *   BENCH_RUNS                 runs per figure (median, min, max); default 3, quick 2; 0 = the big ship only
  *   BENCH_GOALS_ORBIT_PARTS    orbit, draw calls, bytes per triangle, first triangles; default 500000
  *   BENCH_GOALS_SECTION_PARTS  sections X/Y/Z against the linear scan, WASM vs TypeScript kernels; default 500000
  *   BENCH_GOALS_PICK_PARTS     picking against the Raycaster without BVH; default 500000
@@ -39,7 +39,7 @@ export function goalsConfig(env: Record<string, string | undefined> = process.en
     return v;
   };
   return {
-    runs: int('BENCH_RUNS', 3, 2, 1),
+    runs: int('BENCH_RUNS', 3, 2),
     orbitParts: int('BENCH_GOALS_ORBIT_PARTS', 500_000, 10_000, 1),
     sectionParts: int('BENCH_GOALS_SECTION_PARTS', 500_000, 10_000, 1),
     pickParts: int('BENCH_GOALS_PICK_PARTS', 500_000, 10_000, 1),

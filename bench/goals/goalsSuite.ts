@@ -100,6 +100,7 @@ export function goalRows(cfg: GoalsConfig, runs: RunFigures[], big: BigShipFigur
       unit: '×',
       goal: { kind: 'atLeast', value: 1000 },
       digits: 3,
+      resultDigits: 0,
     },
     {
       figure: `snap under the cursor at ${k(cfg.snapParts)} parts, median ms (baseline: linear scan near the ray)`,
@@ -183,6 +184,7 @@ export function goalRows(cfg: GoalsConfig, runs: RunFigures[], big: BigShipFigur
     unit: '×',
     goal: { kind: 'report' },
     digits,
+    resultDigits: 2,
   });
   rows.push(
     kernel('kernel: slice every triangle at the middle Y plane', 'kernel.sliceTs', 'kernel.sliceWasm'),
@@ -254,7 +256,7 @@ function goalsSection(
     '',
     `Run ${stamp(started)}–${stamp(new Date()).slice(11)} UTC${cfg.quick ? ' (**BENCH_GOALS_QUICK: small sizes, plumbing check only — the goals are set at the sizes named in issue 16**)' : ''} on ${cpu}, ` +
       `${os.cpus().length} cores, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB; load average (1 min) during the run ${Math.min(...loads).toFixed(1)}–${Math.max(...loads).toFixed(1)}. ` +
-      `${cfg.runs} runs of each figure (BENCH_RUNS); every ratio is taken within one run, then the median, min and max over the runs. ` +
+      `${cfg.runs ? `${cfg.runs} runs of each figure (BENCH_RUNS)` : 'BENCH_RUNS=0: the big ship only'}; every ratio is taken within one run, then the median, min and max over the runs. ` +
       'Keelson and baseline columns are medians of their own figures. Sources: the viewer bench in Chromium with SwiftShader ' +
       '(`npm run bench -- viewer`, its section below explains the method), the tools bench (`-- tools`, wall clock unless ' +
       'BENCH_CLOCK=cpu) and the pick bench (`-- pick`) in Node; sizes from `bench/goals/goalsConfig.ts`.',

@@ -21,6 +21,8 @@ export interface GoalRow {
   goal: GoalTest;
   /** Decimals of the printed figures. */
   digits: number;
+  /** Decimals of the result, min and max when they differ from `digits` (ratios of small figures). */
+  resultDigits?: number;
 }
 
 /** Median, min and max of the finite values (NaN for none); the median of an even count is the mean of the middle two. */
@@ -62,9 +64,10 @@ export function formatGoalsTable(rows: GoalRow[]): string {
       b = spread(r.baseline);
     const met = meets(r.goal, s.median);
     const u = r.unit === '×' ? '×' : '';
+    const d = r.resultDigits ?? r.digits;
     lines.push(
       `| ${r.figure} | ${r.keelson.length ? num(k.median, r.digits) : ''} | ${r.baseline.length ? num(b.median, r.digits) : ''} | ` +
-        `${num(s.median, r.digits)}${Number.isFinite(s.median) ? u : ''} | ${num(s.min, r.digits)} | ${num(s.max, r.digits)} | ${s.n} | ` +
+        `${num(s.median, d)}${Number.isFinite(s.median) ? u : ''} | ${num(s.min, d)} | ${num(s.max, d)} | ${s.n} | ` +
         `${goalText(r.goal, r.unit)} | ${met === null ? '–' : met ? '**met**' : 'not met'} |`,
     );
   }

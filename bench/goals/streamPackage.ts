@@ -105,12 +105,18 @@ export async function streamPackage(
     put(p.indices);
     if (p.edges) put(p.edges);
   };
+  let t = performance.now();
   const onMeshes = (meshes: PartMesh[]) => {
     for (const part of mergeMeshesByObject(meshes)) for (const piece of splitPart(part, maxV, maxT)) spillPiece(piece);
     if (++groups % 256 === 0) sample();
+    if (groups % 4096 === 0)
+      log(
+        `${groups} part groups, ${sizes.length} pieces spilled (${(spillBytes / 1e6).toFixed(0)} MB), ` +
+          `${((performance.now() - t) / 1000).toFixed(0)} s, RSS ${(process.memoryUsage.rss() / 1e6).toFixed(0)} MB`,
+      );
   };
 
-  let t = performance.now();
+  t = performance.now();
   log(`importing ${ocx} with the meshes spilled to ${spillPath} …`);
   let imported: Awaited<ReturnType<typeof importOcxFile>> | null = await importOcxFile(ocx, { threads, onMeshes });
   flush();

@@ -89,7 +89,8 @@ describe('goalsConfig', () => {
     expect(goalsConfig({ BENCH_GOALS_BIG_PARTS: '0' }).bigParts).toBe(0);
   });
   it('refuses a value that is not a whole number in range, naming the variable', () => {
-    expect(() => goalsConfig({ BENCH_RUNS: '0' })).toThrow(/BENCH_RUNS must be an integer ≥ 1, got "0"/);
+    expect(() => goalsConfig({ BENCH_RUNS: '-1' })).toThrow(/BENCH_RUNS must be an integer ≥ 0, got "-1"/);
+    expect(() => goalsConfig({ BENCH_GOALS_BIG_RUNS: '0' })).toThrow(/BENCH_GOALS_BIG_RUNS must be an integer ≥ 1/);
     expect(() => goalsConfig({ BENCH_GOALS_ORBIT_PARTS: '1e5x' })).toThrow(/BENCH_GOALS_ORBIT_PARTS/);
     expect(() => goalsConfig({ BENCH_GOALS_PICK_PARTS: '2.5' })).toThrow(/BENCH_GOALS_PICK_PARTS/);
   });
