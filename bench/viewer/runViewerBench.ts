@@ -168,7 +168,7 @@ export interface ViewerRunOptions {
   baseline?: boolean;
   /** Keelson page options: load only (no gestures; the goals bench's largest ship). */
   loadOnly?: boolean;
-  /** Node heap bound of the page, MB (default 8192). */
+  /** JS heap bound of the page (V8 --max-old-space-size), MB (default 8192). */
   pageHeapMB?: number;
   /** Makes a package that preparePackage cannot hold in memory (the goals bench's big ship). */
   prepare?: (parts: number) => Promise<string>;
