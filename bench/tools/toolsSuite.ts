@@ -14,7 +14,7 @@
  * 'Tools' section of bench/README.md (other sections kept).
  */
 import { existsSync } from 'node:fs';
-import { readFile, writeFile, mkdir } from 'node:fs/promises';
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -52,8 +52,10 @@ async function prepare(parts: number): Promise<{ bytes: Uint8Array; objects: Mod
     console.error(`tools bench: generating and importing ${parts} parts …`);
     if (!existsSync(ocx)) await writeShipOcx(ocx, { targetParts: parts, seed: 1 });
     const model = await importOcxFile(ocx);
+    // A new file renamed over the old one: bench/out may hold hard links shared with other checkouts, which
+    // writing in place would change too.
     await writeFile(
-      sc,
+      `${sc}.new`,
       concatFrames(
         encodeScenePackage(model.meshes, {
           bounds: model.info.bounds,
@@ -62,6 +64,7 @@ async function prepare(parts: number): Promise<{ bytes: Uint8Array; objects: Mod
         }),
       ),
     );
+    await rename(`${sc}.new`, sc);
     await writeFile(oj, JSON.stringify(model.objects.map((o) => ({ ...o, bounds: null }))));
   }
   return {
