@@ -14,7 +14,7 @@
  * 'Tools' section of bench/README.md (other sections kept).
  */
 import { existsSync } from 'node:fs';
-import { readFile, writeFile, mkdir } from 'node:fs/promises';
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -52,8 +52,10 @@ async function prepare(parts: number): Promise<{ bytes: Uint8Array; objects: Mod
     console.error(`tools bench: generating and importing ${parts} parts …`);
     if (!existsSync(ocx)) await writeShipOcx(ocx, { targetParts: parts, seed: 1 });
     const model = await importOcxFile(ocx);
+    // A new file renamed over the old one: bench/out may hold hard links shared with other checkouts, which
+    // writing in place would change too.
     await writeFile(
-      sc,
+      `${sc}.new`,
       concatFrames(
         encodeScenePackage(model.meshes, {
           bounds: model.info.bounds,
@@ -62,6 +64,7 @@ async function prepare(parts: number): Promise<{ bytes: Uint8Array; objects: Mod
         }),
       ),
     );
+    await rename(`${sc}.new`, sc);
     await writeFile(oj, JSON.stringify(model.objects.map((o) => ({ ...o, bounds: null }))));
   }
   return {
@@ -117,10 +120,13 @@ function kernelRows(
   tsIndex: SectionIndex,
   index: SectionIndex,
   bounds: number[],
+  figures: ToolsFigures = {},
 ): Row[] {
   const rows: Row[] = [];
-  const add = (c: string, value: number, unit: string) =>
+  const add = (c: string, value: number, unit: string, key?: string) => {
     rows.push({ suite: 'tools', case: `${parts} parts: kernel ${c}`, value, unit });
+    if (key) figures[`kernel.${key}`] = value;
+  };
   const c = (bounds[1] + bounds[4]) / 2 + 13.7;
   const store = index.store!;
   const buf = segmentBuffer(1 << 16);
@@ -157,11 +163,16 @@ function kernelRows(
     }
     if (rep) chainWasm.push(now() - t);
   }
-  add(`slice every triangle at the middle Y plane (${segs} segments), TypeScript`, median(sliceTs), 'ms');
-  add('slice every triangle at the middle Y plane, WebAssembly', median(sliceWasm), 'ms');
+  add(`slice every triangle at the middle Y plane (${segs} segments), TypeScript`, median(sliceTs), 'ms', 'sliceTs');
+  add('slice every triangle at the middle Y plane, WebAssembly', median(sliceWasm), 'ms', 'sliceWasm');
   add('slicing speed-up', median(sliceTs) / median(sliceWasm), '×');
-  add('chain those segments per batch, TypeScript', median(chainTs), 'ms');
-  add('chain those segments per batch, WebAssembly (segments copied in, polylines out)', median(chainWasm), 'ms');
+  add('chain those segments per batch, TypeScript', median(chainTs), 'ms', 'chainTs');
+  add(
+    'chain those segments per batch, WebAssembly (segments copied in, polylines out)',
+    median(chainWasm),
+    'ms',
+    'chainWasm',
+  );
   add('chaining speed-up', median(chainTs) / median(chainWasm), '×');
   return rows;
 }
@@ -187,31 +198,59 @@ function linearRayScan(world: Float32Array[], chunks: SceneChunk[], o: number[],
   return n;
 }
 
-async function runSize(parts: number): Promise<Row[]> {
+/**
+ * The figures of one ship as data (ms, ×, MB; keys named where they are measured), for the goals bench
+ * (bench/goals): e.g. `sectionY.index`, `sectionY.linear` (same kernel), `kernel.sliceTs`, `snap.median`.
+ */
+export type ToolsFigures = Record<string, number>;
+
+/** Which parts of the tools bench runToolsSize measures (default: all). */
+export interface ToolsParts {
+  /** Sections X/Y/Z (index vs linear scan) and the kernels alone. */
+  sections?: boolean;
+  /** Snap and clip through the engine. */
+  snap?: boolean;
+}
+
+/** Runs the tools bench on the ship of `parts` parts; returns the table rows and the figures as data. */
+export async function runToolsSize(
+  parts: number,
+  what: ToolsParts = {},
+): Promise<{ rows: Row[]; figures: ToolsFigures }> {
+  const figures: ToolsFigures = {};
+  const rows = await runSize(parts, figures, what);
+  return { rows, figures };
+}
+
+async function runSize(parts: number, figures: ToolsFigures = {}, what: ToolsParts = {}): Promise<Row[]> {
   const rows: Row[] = [];
-  const add = (c: string, value: number, unit: string) =>
+  const add = (c: string, value: number, unit: string, key?: string) => {
     rows.push({ suite: 'tools', case: `${parts} parts: ${c}`, value, unit });
+    if (key) figures[key] = value;
+  };
   const { bytes, objects } = await prepare(parts);
   const { header, chunks } = decodeScenePackage(bytes);
   const bounds = [...header.bounds];
   const world = chunks.map((c) => decodeChunkPositions(c));
   const triangles = chunks.reduce((n, c) => n + c.indices.length / 3, 0);
-  add('objects', objects.length, 'objects');
-  add('triangles', triangles, 'tris');
+  add('objects', objects.length, 'objects', 'objects');
+  add('triangles', triangles, 'tris', 'triangles');
+  if (what.sections === false) return runSnap(parts, bytes, objects, bounds, world, chunks, rows, add);
   const kernel = loadKernelSync(undefined, { install: false });
   let t = now();
   const tsIndex = SectionIndex.fromChunks(chunks, null);
-  add('section index build (TypeScript)', now() - t, 'ms');
+  add('section index build (TypeScript)', now() - t, 'ms', 'indexBuildTs');
   t = now();
   const index = SectionIndex.fromChunks(chunks, kernel);
   add(
     `section index build (${kernel ? 'WebAssembly block extents' : 'no WebAssembly kernel: TypeScript'})`,
     now() - t,
     'ms',
+    kernel ? 'indexBuildWasm' : undefined,
   );
   if (kernel) {
     const mem = kernel.memoryStats();
-    add('WebAssembly kernel memory after the index build (linear memory)', mem.total / 1e6, 'MB');
+    add('WebAssembly kernel memory after the index build (linear memory)', mem.total / 1e6, 'MB', 'kernelMemoryMB');
     add('WebAssembly kernel page arena in use (batches, block extents, buffers)', mem.arena / 1e6, 'MB');
   }
   const model = { objects, index };
@@ -257,9 +296,19 @@ async function runSize(parts: number): Promise<Row[]> {
       number
     >;
     const span = (v: number[]) => `min ${Math.min(...v).toFixed(1)}, max ${Math.max(...v).toFixed(1)}`;
-    add(`section ${axis} (index + WebAssembly kernel, ${cut} plates+stiffeners cut; ${span(runs.bvh)})`, m.bvh, 'ms');
-    add(`section ${axis} (index + TypeScript kernel; ${span(runs.bvhTs)})`, m.bvhTs, 'ms');
-    add(`section ${axis} linear scan, WebAssembly slicing and chaining (${span(runs.ref)})`, m.ref, 'ms');
+    add(
+      `section ${axis} (index + WebAssembly kernel, ${cut} plates+stiffeners cut; ${span(runs.bvh)})`,
+      m.bvh,
+      'ms',
+      `section${axis}.index`,
+    );
+    add(`section ${axis} (index + TypeScript kernel; ${span(runs.bvhTs)})`, m.bvhTs, 'ms', `section${axis}.indexTs`);
+    add(
+      `section ${axis} linear scan, WebAssembly slicing and chaining (${span(runs.ref)})`,
+      m.ref,
+      'ms',
+      `section${axis}.linear`,
+    );
     add(
       `section ${axis} linear scan, TypeScript (every triangle visited, sliced, chained, classified; ${span(runs.refTs)})`,
       m.refTs,
@@ -270,10 +319,25 @@ async function runSize(parts: number): Promise<Row[]> {
     add(`section ${axis} speed-up vs TypeScript linear scan`, m.refTs / m.bvh, '×');
     add(`section ${axis} WebAssembly vs TypeScript kernel (index path)`, m.bvhTs / m.bvh, '×');
   }
-  if (kernel) rows.push(...kernelRows(parts, kernel, tsIndex, index, bounds));
+  if (kernel) rows.push(...kernelRows(parts, kernel, tsIndex, index, bounds, figures));
 
   // BENCH_TOOLS=sections stops after the section rows (no snap or clip, README untouched).
-  if (process.env.BENCH_TOOLS === 'sections') return rows;
+  if (process.env.BENCH_TOOLS === 'sections' || what.snap === false) return rows;
+  return runSnap(parts, bytes, objects, bounds, world, chunks, rows, add);
+}
+
+/** Snap and clip through the engine in Node (rows appended to `rows`). */
+async function runSnap(
+  parts: number,
+  bytes: Uint8Array,
+  objects: ModelObject[],
+  bounds: number[],
+  world: Float32Array[],
+  chunks: SceneChunk[],
+  rows: Row[],
+  add: (c: string, value: number, unit: string, key?: string) => void,
+): Promise<Row[]> {
+  let t: number;
   // Snap and clip through the engine in Node.
   const renderer: EngineRenderer = { setPixelRatio() {}, setSize() {}, render() {}, dispose() {} };
   const engine = new Engine({
@@ -321,9 +385,9 @@ async function runSize(parts: number): Promise<Row[]> {
       linSnaps.push(now() - t);
     }
   }
-  add(`snap latency median (${hits}/200 snapped)`, median(snaps), 'ms');
+  add(`snap latency median (${hits}/200 snapped)`, median(snaps), 'ms', 'snap.median');
   add('snap latency p95', p95(snaps), 'ms');
-  add('snap linear scan of all triangles, median', median(linSnaps), 'ms');
+  add('snap linear scan of all triangles, median', median(linSnaps), 'ms', 'snap.linear');
   engine.setClipping(true);
   const clips: number[] = [],
     linClips: number[] = [];

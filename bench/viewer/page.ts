@@ -79,6 +79,8 @@ export interface BenchFigures {
   shots?: Record<string, string>;
   /** Orbit median (ms) with single factors switched off, Keelson only (BENCH_VARIANTS=1). */
   variants?: Record<string, number>;
+  /** Time until every chunk's picking BVH and the box-selection hierarchy are built (ms from the start), Keelson only. */
+  readyMs?: number;
 }
 
 function canvas(): HTMLCanvasElement {
@@ -131,7 +133,10 @@ function ptr(kind: PointerInput['kind'], x: number, y: number, over: Partial<Poi
 }
 
 /** Measures the Keelson engine on the package at `url`. */
-async function keelsonBench(url: string, opts: { variants?: boolean; shots?: boolean } = {}): Promise<BenchFigures> {
+async function keelsonBench(
+  url: string,
+  opts: { variants?: boolean; shots?: boolean; loadOnly?: boolean } = {},
+): Promise<BenchFigures> {
   const c = canvas();
   const engine = new Engine();
   await engine.init({ canvas: c as unknown as OffscreenCanvas, width: W, height: H, pixelRatio: 1 });
@@ -165,6 +170,23 @@ async function keelsonBench(url: string, opts: { variants?: boolean; shots?: boo
     !(engine.inspect().model!.chunks.every((ch) => ch.hasBvh) && engine.inspect().model!.boxTreeReady)
   ) {
     await new Promise((r) => setTimeout(r, 20));
+  }
+  const readyMs = performance.now() - t0;
+  if (opts.loadOnly) {
+    // Opening only (the goals bench's largest ship): load, first frame, idle structures, heap; no gestures.
+    const heap = heapMB();
+    const st = engine.getRenderStats();
+    engine.dispose();
+    return {
+      ...loadOnlyFigures(),
+      firstFrameMs: firstFrame - t0,
+      firstFrameAtPercent: (100 * firstFrameBytes) / total,
+      loadedMs,
+      readyMs,
+      heapMB: heap,
+      loadBytesPerTriangle: st.geometryBytes / st.modelTriangles,
+      triangles: st.modelTriangles,
+    };
   }
 
   // Orbit: the same camera path as the baseline (from 160°/10°, fitted, 1.2° per frame = a 4 px drag step);
@@ -355,6 +377,27 @@ async function keelsonBench(url: string, opts: { variants?: boolean; shots?: boo
     stillChunksOccluded,
     variants,
     shots,
+    readyMs,
+  };
+}
+
+/** BenchFigures of a load-only run: the gesture and frame figures not measured (NaN). */
+function loadOnlyFigures(): BenchFigures {
+  const n = Number.NaN;
+  return {
+    firstFrameMs: n,
+    firstFrameAtPercent: n,
+    loadedMs: n,
+    orbitMedianMs: n,
+    orbitP95Ms: n,
+    stillMedianMs: n,
+    pickMs: n,
+    boxMs: n,
+    heapMB: n,
+    bytesPerTriangle: n,
+    loadBytesPerTriangle: n,
+    bvhBytesPerTriangle: n,
+    triangles: n,
   };
 }
 

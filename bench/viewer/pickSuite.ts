@@ -32,7 +32,23 @@ function median(a: number[]): number {
   return s[Math.floor(s.length / 2)];
 }
 
-async function runSize(parts: number): Promise<Row[]> {
+/** Pick medians of one ship as data (ms; `hits` and `agree` of `points` rays), for the goals bench (bench/goals). */
+export interface PickFigures {
+  keelsonMs: number;
+  baselineMs: number;
+  hits: number;
+  agree: number;
+  points: number;
+}
+
+/** Runs the pick bench on the ship of `parts` parts; returns the table rows and the figures as data. */
+export async function runPickSize(parts: number): Promise<{ rows: Row[]; figures: PickFigures }> {
+  const holder: { figures?: PickFigures } = {};
+  const rows = await runSize(parts, holder);
+  return { rows, figures: holder.figures! };
+}
+
+async function runSize(parts: number, out: { figures?: PickFigures } = {}): Promise<Row[]> {
   const file = path.join(OUT, `ship-${parts}.sc`);
   if (!existsSync(file)) throw new Error(`pick bench: ${file} is missing (run the viewer or tools bench first)`);
   const bytes = new Uint8Array(await readFile(file));
@@ -88,6 +104,7 @@ async function runSize(parts: number): Promise<Row[]> {
   add('pick latency median, baseline Raycaster without BVH', median(base), 'ms');
   add('pick speed-up', median(base) / median(ours), '×');
   add('same object picked', agree, `of ${points.length}`);
+  out.figures = { keelsonMs: median(ours), baselineMs: median(base), hits, agree, points: points.length };
   for (const m of meshes) m.geometry.dispose();
   engine.dispose();
   return rows;

@@ -102,7 +102,7 @@ const ROWS: [NumericFigure, string, number][] = [
   ['bvhBytesPerTriangle', 'geometry + picking BVH bytes per triangle', 2],
 ];
 
-function table(results: { parts: number; keelson: BenchFigures; baseline: BenchFigures | null }[]): string {
+function table(results: ViewerResult[]): string {
   const lines: string[] = [];
   for (const r of results) {
     lines.push(
@@ -155,20 +155,29 @@ function fmt(v: number, d: number): string {
   return Number.isFinite(v) ? v.toFixed(d) : 'n/a';
 }
 
-/** Runs the suite; returns rows for bench/run.ts's table. */
-export async function viewerSuite(): Promise<{ suite: string; case: string; value: number; unit: string }[]> {
-  const sizes = (process.env.BENCH_SIZES ?? '10000,100000')
-    .split(',')
-    .map((s) => Number(s.trim()))
-    .filter((n) => n > 0);
-  if (sizes.length === 0) throw new Error(`BENCH_SIZES "${process.env.BENCH_SIZES}" names no part counts`);
-  await mkdir(OUT, { recursive: true });
-  const files = new Map<number, string>();
-  for (const n of sizes) files.set(n, await preparePackage(n));
-  await bundlePage();
-  const server = await serve();
+/** One ship's figures from runViewerSizes: Keelson's and the baseline's (null when skipped or failed). */
+export interface ViewerResult {
+  parts: number;
+  keelson: BenchFigures;
+  baseline: BenchFigures | null;
+}
+
+/** Options of runViewerSizes (defaults: the `viewer` suite's, from its environment variables). */
+export interface ViewerRunOptions {
+  /** Run the three.js baseline too (default: unless BENCH_SKIP_BASELINE=1). */
+  baseline?: boolean;
+  /** Keelson page options: load only (no gestures; the goals bench's largest ship). */
+  loadOnly?: boolean;
+  /** JS heap bound of the page (V8 --max-old-space-size), MB (default 8192). */
+  pageHeapMB?: number;
+  /** Makes a package that preparePackage cannot hold in memory (the goals bench's big ship). */
+  prepare?: (parts: number) => Promise<string>;
+}
+
+/** The bench's Chromium: headless, SwiftShader (software WebGL), precise heap figures and gc(). */
+export async function launchBenchBrowser(pageHeapMB = 8192) {
   const { chromium } = await import('playwright-core');
-  const browser = await chromium.launch({
+  return chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
     args: [
       '--no-sandbox',
@@ -177,10 +186,26 @@ export async function viewerSuite(): Promise<{ suite: string; case: string; valu
       '--disable-background-networking',
       '--no-first-run',
       '--enable-precise-memory-info',
-      '--js-flags=--expose-gc --max-old-space-size=8192',
+      `--js-flags=--expose-gc --max-old-space-size=${pageHeapMB}`,
     ],
   });
-  const results: { parts: number; keelson: BenchFigures; baseline: BenchFigures | null }[] = [];
+}
+
+/**
+ * Measures Keelson (and the baseline) in headless Chromium on the generated ships of `sizes` parts and
+ * returns the figures (bench/viewer/page.ts BenchFigures) with the baseline failures, writing nothing.
+ */
+export async function runViewerSizes(
+  sizes: number[],
+  options: ViewerRunOptions = {},
+): Promise<{ results: ViewerResult[]; failures: string[] }> {
+  await mkdir(OUT, { recursive: true });
+  const files = new Map<number, string>();
+  for (const n of sizes) files.set(n, await (options.prepare ?? preparePackage)(n));
+  await bundlePage();
+  const server = await serve();
+  const browser = await launchBenchBrowser(options.pageHeapMB);
+  const results: ViewerResult[] = [];
   const failures: string[] = [];
   try {
     for (const n of sizes) {
@@ -193,6 +218,7 @@ export async function viewerSuite(): Promise<{ suite: string; case: string; valu
           .includes(n),
         // BENCH_SHOTS=1: PNGs of the start view at rest and with interactive detail into bench/out/shot-<parts>-*.png.
         shots: process.env.BENCH_SHOTS === '1',
+        loadOnly: options.loadOnly === true,
       };
       const run = async (fn: 'keelsonBench' | 'keelsonBaseline') => {
         const page = await browser.newPage({ viewport: { width: 1280, height: 720 } });
@@ -219,9 +245,9 @@ export async function viewerSuite(): Promise<{ suite: string; case: string; valu
         );
       }
       delete keelson.shots;
-      console.error(`viewer bench: ${n} parts — baseline …`);
       let baseline: BenchFigures | null = null;
-      if (process.env.BENCH_SKIP_BASELINE !== '1')
+      if (options.baseline ?? process.env.BENCH_SKIP_BASELINE !== '1') {
+        console.error(`viewer bench: ${n} parts — baseline …`);
         try {
           baseline = await run('keelsonBaseline');
         } catch (e) {
@@ -229,12 +255,24 @@ export async function viewerSuite(): Promise<{ suite: string; case: string; valu
           console.error(`viewer bench: baseline failed at ${n} parts: ${why}`);
           failures.push(`${n.toLocaleString('en-US')} parts: the baseline did not finish (${why.slice(0, 160)}).`);
         }
+      }
       results.push({ parts: n, keelson, baseline });
     }
   } finally {
     await browser.close();
     server.close();
   }
+  return { results, failures };
+}
+
+/** Runs the suite; returns rows for bench/run.ts's table. */
+export async function viewerSuite(): Promise<{ suite: string; case: string; value: number; unit: string }[]> {
+  const sizes = (process.env.BENCH_SIZES ?? '10000,100000')
+    .split(',')
+    .map((s) => Number(s.trim()))
+    .filter((n) => n > 0);
+  if (sizes.length === 0) throw new Error(`BENCH_SIZES "${process.env.BENCH_SIZES}" names no part counts`);
+  const { results, failures } = await runViewerSizes(sizes);
   await writeReadme(results, failures);
   return results.flatMap((r) =>
     ROWS.map(([k, label]) => ({
@@ -246,10 +284,7 @@ export async function viewerSuite(): Promise<{ suite: string; case: string; valu
   );
 }
 
-async function writeReadme(
-  results: { parts: number; keelson: BenchFigures; baseline: BenchFigures | null }[],
-  failures: string[],
-): Promise<void> {
+async function writeReadme(results: ViewerResult[], failures: string[]): Promise<void> {
   const cpu = os.cpus()[0]?.model ?? 'unknown CPU';
   const machine = `${cpu}, ${os.cpus().length} cores, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB RAM, ${os.platform()} ${os.release()}; headless Chromium with SwiftShader (software WebGL)`;
   const section = [

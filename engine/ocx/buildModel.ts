@@ -64,6 +64,8 @@ export interface BuildOptions {
   /** Progress of this phase in [0, 1]. */
   onProgress?: (f: number, message: string) => void;
   signal?: AbortSignal;
+  /** ImportOptions.onMeshes: each group's meshes go here, in document order, instead of into the result. */
+  onMeshes?: (meshes: PartMesh[]) => void;
 }
 
 /**
@@ -233,7 +235,8 @@ export class ModelBuilder {
       throw new Error(`ModelBuilder: group at ${base} arrives after ${this.objects.length} objects`);
     for (const o of out.objects) this.objects.push(o);
     for (const p of out.properties) this.properties.push(p);
-    for (const m of out.meshes) this.meshes.push(m);
+    if (this.opts.onMeshes) this.opts.onMeshes(out.meshes);
+    else for (const m of out.meshes) this.meshes.push(m);
     for (const f of out.fidelity) this.fidelity.push(f);
     for (const { key, warning } of out.warnings) this.addWarning(key, warning);
     for (const [k, v] of out.unitProblems) if (!this.units.problems.has(k)) this.units.problems.set(k, v);

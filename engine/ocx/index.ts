@@ -2,7 +2,7 @@
  * OCX import entry points. Implementation: engine/ocx/reader.ts (phase 1, streaming
  * SAX), engine/ocx/buildModel.ts (phases 2–3: resolution and tessellation) and engine/geometry/*.
  */
-import type { ImportResult, ProgressFn } from '../model/types';
+import type { ImportResult, PartMesh, ProgressFn } from '../model/types';
 import { buildModel, ModelBuilder, type BuildOptions, type SharedData } from './buildModel';
 import { collectShared } from './prepass';
 import { readOcx, type PartRecord } from './reader';
@@ -44,6 +44,12 @@ export interface ImportOptions {
    * group is processed on the calling thread (the browser's path). The result is the same either way.
    */
   offload?: OffloadFactory;
+  /**
+   * Takes the meshes (mm) of each top-level part group as soon as it is tessellated, in document order,
+   * instead of keeping them: the result's `meshes` is then empty. For models whose meshes do not fit in
+   * memory at once (the bench's 2,000,000-part ship is packaged chunk by chunk from a spill file).
+   */
+  onMeshes?: (meshes: PartMesh[]) => void;
 }
 
 /**
@@ -105,6 +111,7 @@ export async function importOcx(
     details: options.details ?? true,
     healing: options.healing ?? true,
     signal: options.signal,
+    onMeshes: options.onMeshes,
   };
   if (options.reopen) {
     let shared = null;
@@ -117,7 +124,7 @@ export async function importOcx(
       // pre-pass 0..0.1 (a scan), main pass 0.1..1 by bytes
       progress(0.1, 'Importing parts');
       const builder = new ModelBuilder(shared, build);
-      const { signal: _signal, ...plain } = build;
+      const { signal: _signal, onMeshes: _onMeshes, ...plain } = build;
       const offload = options.offload?.(shared, plain, builder) ?? null;
       try {
         const onBytes = total

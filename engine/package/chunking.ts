@@ -130,21 +130,35 @@ export function splitPart(p: ChunkPart, maxV: number, maxT: number): ChunkPart[]
   return pieces;
 }
 
-interface Item {
-  part: ChunkPart;
+/** What chunk planning needs of a part (or a piece of one within the chunk limits): its box and counts. */
+export interface ChunkItemSize {
+  /** World box of its positions and edges, mm. */
   box: Box3Tuple;
-  centre: [number, number, number];
-  diagonal: number;
+  /** partVertexBound of the part. */
   vertices: number;
+  /** Triangles. */
   triangles: number;
 }
 
-function toItem(part: ChunkPart): Item {
+interface Item extends ChunkItemSize {
+  /** Position in the planned list. */
+  at: number;
+  centre: [number, number, number];
+  diagonal: number;
+}
+
+/** The box and counts of a part within the chunk limits (planChunks' input). */
+export function chunkItemSize(part: ChunkPart): ChunkItemSize {
   const box = growBox(emptyBox(), part.positions);
   if (part.edges) growBox(box, part.edges);
+  return { box, vertices: partVertexBound(part), triangles: part.indices.length / 3 };
+}
+
+function toItem(size: ChunkItemSize, at: number): Item {
+  const box = size.box;
   const centre: [number, number, number] = [(box[0] + box[3]) / 2, (box[1] + box[4]) / 2, (box[2] + box[5]) / 2];
   const diagonal = Math.hypot(box[3] - box[0], box[4] - box[1], box[5] - box[2]);
-  return { part, box, centre, diagonal, vertices: partVertexBound(part), triangles: part.indices.length / 3 };
+  return { ...size, at, centre, diagonal };
 }
 
 /**
@@ -154,11 +168,21 @@ function toItem(part: ChunkPart): Item {
  * model centre first. A model that fits one chunk gives one chunk.
  */
 export function groupIntoChunks(parts: ChunkPart[], modelBounds: Box3Tuple, maxV: number, maxT: number): ChunkPart[][] {
-  const items = parts.flatMap((p) => splitPart(p, maxV, maxT)).map(toItem);
+  const pieces = parts.flatMap((p) => splitPart(p, maxV, maxT));
+  return planChunks(pieces.map(chunkItemSize), modelBounds, maxV, maxT).map((g) => g.map((i) => pieces[i]));
+}
+
+/**
+ * groupIntoChunks on the parts' sizes alone (each within the chunk limits, e.g. splitPart's pieces), so a
+ * model whose geometry does not fit in memory can be planned first and encoded chunk by chunk.
+ * @returns the chunks in streaming order, each as positions in `sizes`.
+ */
+export function planChunks(sizes: ChunkItemSize[], modelBounds: Box3Tuple, maxV: number, maxT: number): number[][] {
+  const items = sizes.map(toItem);
   const totalV = items.reduce((n, i) => n + i.vertices, 0);
   const totalT = items.reduce((n, i) => n + i.triangles, 0);
   if (items.length === 0) return [];
-  if (totalV <= maxV && totalT <= maxT) return [items.map((i) => i.part)];
+  if (totalV <= maxV && totalT <= maxT) return [items.map((i) => i.at)];
 
   const mb = modelBounds;
   const modelCentre = [(mb[0] + mb[3]) / 2, (mb[1] + mb[4]) / 2, (mb[2] + mb[5]) / 2];
@@ -178,7 +202,7 @@ export function groupIntoChunks(parts: ChunkPart[], modelBounds: Box3Tuple, maxV
         return { g, d };
       })
       .sort((a, b) => a.d - b.d)
-      .map((x) => x.g.map((i) => i.part));
+      .map((x) => x.g.map((i) => i.at));
   return [...byCentrality(splitSpatially(large, maxV, maxT)), ...byCentrality(splitSpatially(small, maxV, maxT))];
 }
 

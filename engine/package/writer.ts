@@ -175,7 +175,11 @@ function validateMesh(m: PartMesh, i: number, objectCount: number): void {
       if (!Number.isFinite(m.edges[k])) throw new Error(`Scene package: ${where} edge value ${k} is not finite`);
 }
 
-function encodeHeader(
+/**
+ * The header frame (HEADER_BYTES) of a package with these bounds (mm), chunk, triangle and edge counts; for
+ * writers that encode chunk by chunk (encodeChunk) and write the header last.
+ */
+export function encodeHeader(
   bounds: Box3Tuple,
   info: ScenePackageInfo,
   chunkCount: number,
@@ -239,7 +243,15 @@ function weldPart(p: ChunkPart, box: Box3Tuple, step: [number, number, number]):
   return { object: p.object, q, tris, edges };
 }
 
-function encodeChunk(parts: ChunkPart[], index: number): { bytes: Uint8Array; triangles: number; edges: number } {
+/**
+ * One chunk frame of `parts` (world mm, together within the chunk limits; pieces of one object merged),
+ * numbered `index`, with its triangle and edge counts.
+ * @throws Error when the welded chunk needs more than MAX_CHUNK_VERTICES vertices.
+ */
+export function encodeChunk(
+  parts: ChunkPart[],
+  index: number,
+): { bytes: Uint8Array; triangles: number; edges: number } {
   const box = emptyBox();
   for (const p of parts) {
     growBox(box, p.positions);
