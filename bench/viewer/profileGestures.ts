@@ -5,7 +5,7 @@
  * the CDP sampling profiler and prints each gesture's time and the functions with the most self time
  * (ms summed over the gestures) and their callers, so the lead can see where a gesture's time goes.
  */
-import { bundlePage, preparePackage, serve } from './runViewerBench';
+import { bundlePage, launchBenchBrowser, preparePackage, serve } from './runViewerBench';
 import path from 'node:path';
 
 interface ProfileNode {
@@ -22,11 +22,7 @@ async function main(): Promise<void> {
   const file = await preparePackage(parts);
   await bundlePage();
   const server = await serve();
-  const { chromium } = await import('playwright-core');
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: ['--no-sandbox', '--use-angle=swiftshader', '--enable-unsafe-swiftshader', '--js-flags=--expose-gc'],
-  });
+  const browser = await launchBenchBrowser();
   try {
     const page = await browser.newPage({ viewport: { width: 1280, height: 720 } });
     page.setDefaultTimeout(0);

@@ -9,7 +9,7 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { bundlePage, preparePackage, serve } from './runViewerBench';
+import { bundlePage, launchBenchBrowser, preparePackage, serve } from './runViewerBench';
 
 /** Keelson variants: page-side code run before the variant's frames (`m` = the ModelScene). */
 const VARIANTS: Record<string, string> = {
@@ -56,11 +56,7 @@ async function main(): Promise<void> {
   const file = await preparePackage(parts);
   await bundlePage();
   const server = await serve();
-  const { chromium } = await import('playwright-core');
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: ['--no-sandbox', '--use-angle=swiftshader', '--enable-unsafe-swiftshader', '--js-flags=--expose-gc'],
-  });
+  const browser = await launchBenchBrowser();
   // Chromium runs as a child of this process.
   const root = process.pid;
   try {

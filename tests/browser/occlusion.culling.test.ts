@@ -6,13 +6,11 @@
  * chunks are dropped — at the start view, after the camera moved to the other side, after the objects
  * in front were hidden, with a selection highlight, and while clipping (where culling stands aside).
  */
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import http from 'node:http';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { launchChromium } from './support/chromium';
+import { type OcclusionHarness, startOcclusionPage } from './support/occlusionHarness';
 import { writeShipOcx } from '../../tools/generator/index';
 import { importOcxFile } from '../../engine/node/ocx/importFile';
 import { concatFrames, encodeScenePackage } from '../../engine/package/writer';
@@ -38,9 +36,7 @@ interface Settled {
 }
 
 let dir: string;
-let server: http.Server;
-let browser: Browser;
-let page: Page;
+let harness: OcclusionHarness;
 let chunkCount = 0;
 
 beforeAll(async () => {
@@ -55,54 +51,18 @@ beforeAll(async () => {
     { maxChunkTriangles: 1500 },
   );
   await writeFile(path.join(dir, 'ship.sc'), concatFrames(frames));
-  const esbuild = await import('esbuild');
-  await esbuild.build({
-    entryPoints: [path.resolve(__dirname, 'support/occlusionPage.ts')],
-    bundle: true,
-    format: 'esm',
-    outfile: path.join(dir, 'page.js'),
-    target: 'es2022',
-    logLevel: 'error',
-  });
-  server = http.createServer(async (req, res) => {
-    const name = (req.url ?? '/').split('?')[0];
-    if (name === '/') {
-      res.writeHead(200, { 'content-type': 'text/html' });
-      res.end(
-        '<!doctype html><html><body style="margin:0"><script type="module" src="/page.js"></script></body></html>',
-      );
-      return;
-    }
-    if (name !== '/page.js' && name !== '/ship.sc') return void res.writeHead(404).end();
-    const body = await readFile(path.join(dir, name.slice(1)));
-    res.writeHead(200, {
-      'content-type': name.endsWith('.js') ? 'text/javascript' : 'application/octet-stream',
-      'content-length': String(body.length),
-    });
-    res.end(body);
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const port = (server.address() as { port: number }).port;
-  browser = await launchChromium();
-  page = await browser.newPage({ viewport: { width: W, height: H } });
-  await page.goto(`http://127.0.0.1:${port}/`);
-  await page.waitForFunction(() => 'occlusionPage' in globalThis);
+  harness = await startOcclusionPage(dir, W, H);
   chunkCount = await call<number>('open', '/ship.sc', W, H);
 });
 
 afterAll(async () => {
-  await browser?.close();
-  server?.close();
+  await harness?.close();
   if (dir) await rm(dir, { recursive: true, force: true });
 });
 
 /** Calls a function of support/occlusionPage.ts in the page. */
 function call<T>(fn: string, ...args: unknown[]): Promise<T> {
-  return page.evaluate(
-    ([f, a]) =>
-      (globalThis as unknown as { occlusionPage: Record<string, (...x: unknown[]) => unknown> }).occlusionPage[f](...a),
-    [fn, args] as const,
-  ) as Promise<T>;
+  return harness.call<T>(fn, ...args);
 }
 
 /** Number of pixels whose colour differs beyond COLOUR_TOLERANCE and whose 8 neighbours differ too. */

@@ -5,13 +5,11 @@
  * occlusion.culling.test.ts uses). Selecting or hiding one object must change exactly that object's pixels:
  * a wrong base or texel would colour or hide another box, or none.
  */
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import http from 'node:http';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { launchChromium } from './support/chromium';
+import { type OcclusionHarness, startOcclusionPage } from './support/occlusionHarness';
 import { decodeScenePackage } from '../../engine/package/reader';
 import { alignObjectVertices } from '../../engine/scene/vertexBlocks';
 import { boxMesh, packageBytes } from '../engine/scene/sceneFixtures';
@@ -26,9 +24,7 @@ interface Settled {
 }
 
 let dir: string;
-let server: http.Server;
-let browser: Browser;
-let page: Page;
+let harness: OcclusionHarness;
 
 beforeAll(async () => {
   dir = await mkdtemp(path.join(os.tmpdir(), 'keelson-blocks-'));
@@ -41,54 +37,18 @@ beforeAll(async () => {
   expect(chunks.length).toBe(1);
   expect(alignObjectVertices(chunks[0]).objects).toBeInstanceOf(Uint32Array);
   await writeFile(path.join(dir, 'ship.sc'), bytes);
-  const esbuild = await import('esbuild');
-  await esbuild.build({
-    entryPoints: [path.resolve(__dirname, 'support/occlusionPage.ts')],
-    bundle: true,
-    format: 'esm',
-    outfile: path.join(dir, 'page.js'),
-    target: 'es2022',
-    logLevel: 'error',
-  });
-  server = http.createServer(async (req, res) => {
-    const name = (req.url ?? '/').split('?')[0];
-    if (name === '/') {
-      res.writeHead(200, { 'content-type': 'text/html' });
-      res.end(
-        '<!doctype html><html><body style="margin:0"><script type="module" src="/page.js"></script></body></html>',
-      );
-      return;
-    }
-    if (name !== '/page.js' && name !== '/ship.sc') return void res.writeHead(404).end();
-    const body = await readFile(path.join(dir, name.slice(1)));
-    res.writeHead(200, {
-      'content-type': name.endsWith('.js') ? 'text/javascript' : 'application/octet-stream',
-      'content-length': String(body.length),
-    });
-    res.end(body);
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const port = (server.address() as { port: number }).port;
-  browser = await launchChromium();
-  page = await browser.newPage({ viewport: { width: W, height: H } });
-  await page.goto(`http://127.0.0.1:${port}/`);
-  await page.waitForFunction(() => 'occlusionPage' in globalThis);
+  harness = await startOcclusionPage(dir, W, H);
   await call<number>('open', '/ship.sc', W, H);
 });
 
 afterAll(async () => {
-  await browser?.close();
-  server?.close();
+  await harness?.close();
   if (dir) await rm(dir, { recursive: true, force: true });
 });
 
 /** Calls a function of support/occlusionPage.ts in the page. */
 function call<T>(fn: string, ...args: unknown[]): Promise<T> {
-  return page.evaluate(
-    ([f, a]) =>
-      (globalThis as unknown as { occlusionPage: Record<string, (...x: unknown[]) => unknown> }).occlusionPage[f](...a),
-    [fn, args] as const,
-  ) as Promise<T>;
+  return harness.call<T>(fn, ...args);
 }
 
 /** RGB at canvas position (x, y), top-left origin (readPixels rows start at the bottom). */

@@ -8,6 +8,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { EngineEvent, PointerInput } from '../../../engine/EngineApi';
 import { InputRouter, type InputTargets } from '../../../engine/interaction/InputRouter';
+import { pointerInput } from './pointerInput';
 
 /** A router whose input clock is `clock()`; only the parts a touch hold reaches do anything. */
 function router(clock: () => number, events: EngineEvent[]): InputRouter {
@@ -27,20 +28,7 @@ function router(clock: () => number, events: EngineEvent[]): InputRouter {
 }
 
 function touch(kind: PointerInput['kind'], time: number, x = 200, y = 150): PointerInput {
-  return {
-    kind,
-    x,
-    y,
-    button: 0,
-    buttons: kind === 'up' ? 0 : 1,
-    ctrlKey: false,
-    shiftKey: false,
-    altKey: false,
-    metaKey: false,
-    pointerId: 7,
-    pointerType: 'touch',
-    time,
-  };
+  return pointerInput(kind, x, y, { pointerType: 'touch', pointerId: 7, time });
 }
 
 describe('InputRouter touch hold timer', () => {

@@ -1,23 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { PointerGesture, selectionAfterClick } from '../../../engine/interaction/PointerGesture';
 import type { PointerInput } from '../../../engine/EngineApi';
+import { pointerInput } from './pointerInput';
 
 function ev(kind: PointerInput['kind'], x: number, y: number, over: Partial<PointerInput> = {}): PointerInput {
-  return {
-    kind,
-    x,
-    y,
-    button: 0,
-    buttons: kind === 'up' ? 0 : 1,
-    ctrlKey: false,
-    shiftKey: false,
-    altKey: false,
-    metaKey: false,
-    pointerId: 1,
-    pointerType: 'mouse',
-    time: 0,
-    ...over,
-  };
+  return pointerInput(kind, x, y, over);
 }
 
 describe('click vs drag', () => {

@@ -1,22 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { TouchGesture } from '../../../engine/interaction/TouchGesture';
 import type { PointerInput } from '../../../engine/EngineApi';
+import { pointerInput } from './pointerInput';
 
 function t(kind: PointerInput['kind'], x: number, y: number, pointerId = 1, time = 0): PointerInput {
-  return {
-    kind,
-    x,
-    y,
-    button: 0,
-    buttons: kind === 'up' ? 0 : 1,
-    ctrlKey: false,
-    shiftKey: false,
-    altKey: false,
-    metaKey: false,
-    pointerId,
-    pointerType: 'touch',
-    time,
-  };
+  return pointerInput(kind, x, y, { pointerType: 'touch', pointerId, time });
 }
 
 describe('touch gestures', () => {
