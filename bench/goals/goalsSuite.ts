@@ -9,7 +9,7 @@
  * one run (both sides under the same load), then their median, min and max over the runs. Sizes: ./goalsConfig.ts.
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -19,6 +19,7 @@ import { type ViewerResult, runViewerSizes } from '../viewer/runViewerBench';
 import { type BigShipFigures, measureBigShip } from './bigShipRun';
 import { type GoalsConfig, goalsConfig } from './goalsConfig';
 import { GOALS_HEADING, type GoalRow, formatGoalsTable, replaceGoalsSection } from './goalsTable';
+import { writeBenchReadme } from '../benchReadme';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const README = path.resolve(here, '../README.md');
@@ -237,7 +238,7 @@ export async function runGoals(cfg: GoalsConfig = goalsConfig()): Promise<string
   const section = goalsSection(cfg, runs, big, started, loads);
   console.log(section);
   const readme = existsSync(README) ? await readFile(README, 'utf8') : '# Benchmarks\n\n';
-  await writeFile(README, replaceGoalsSection(readme, section));
+  await writeBenchReadme(replaceGoalsSection(readme, section));
   return section;
 }
 

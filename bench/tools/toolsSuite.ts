@@ -27,6 +27,7 @@ import { SectionIndex } from '../../engine/section/SectionIndex';
 import type { SectionAxis } from '../../engine/section/types';
 import { sliceTrianglesInto, segmentBuffer, chainSegments } from '../../engine/section/slice';
 import { loadKernelSync } from '../../engine/node/wasm/loadKernel';
+import { writeBenchReadme } from '../benchReadme';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const OUT = path.resolve(here, '../out');
@@ -450,5 +451,5 @@ async function writeReadme(rows: Row[]): Promise<void> {
     const next = text.indexOf('\n## ', start + 5);
     text = text.slice(0, start) + section + (next >= 0 ? `\n${text.slice(next)}` : '\n');
   } else text = `${text.trimEnd()}\n\n${section}\n`;
-  await writeFile(README, text);
+  await writeBenchReadme(text);
 }

@@ -14,6 +14,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { BenchFigures } from './page';
 import { NAV_DETAIL_MIN_PX, NAV_LOD_MAX_PX } from '../../engine/scene/ModelScene';
+import { writeBenchReadme } from '../benchReadme';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const OUT = path.resolve(here, '../out');
@@ -317,5 +318,5 @@ async function writeReadme(results: ViewerResult[], failures: string[]): Promise
     const next = text.indexOf('\n## ', start + 5);
     text = text.slice(0, start) + section + (next >= 0 ? text.slice(next) : '\n');
   } else text = `${text.trimEnd()}\n\n${section}\n`;
-  await writeFile(README, text);
+  await writeBenchReadme(text);
 }
