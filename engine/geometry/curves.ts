@@ -73,11 +73,22 @@ export function perpendicular(n: ArrayLike<number>): Vec3 {
   return normalize(cross(n, a));
 }
 
-/** Number of segments for an arc of radius r spanning sweep radians (chordal + angular tolerance). */
+/**
+ * Most segments one arc is cut into. A radius far beyond any ship (a mutated or broken file's 1e20 mm) makes
+ * the chordal step vanish — 1 - chordTol / r rounds to 1 — and the count unbounded; the cap keeps such an
+ * arc to a few MB instead of filling memory. Real arcs stay far below it (a 100 m radius at 0.1 mm: ~2,300).
+ */
+export const MAX_ARC_SEGMENTS = 1 << 16;
+
+/**
+ * Number of segments for an arc of radius r (mm) spanning sweep radians (chordal + angular tolerance), at
+ * least 2 and at most MAX_ARC_SEGMENTS; NaN for a NaN input.
+ */
 export function arcSegments(r: number, sweep: number, chordTol: number, angTolRad: number): number {
   let step = angTolRad;
   if (r > chordTol) step = Math.min(step, 2 * Math.acos(1 - chordTol / r));
-  return Math.max(2, Math.ceil(Math.abs(sweep) / step - 1e-9));
+  const n = Math.max(2, Math.ceil(Math.abs(sweep) / step - 1e-9));
+  return Math.min(MAX_ARC_SEGMENTS, n);
 }
 
 /**

@@ -8,6 +8,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { arcSegments, circumArc, MAX_ARC_SEGMENTS } from '../../engine/geometry/curves';
 import { importOcx, OcxImportError } from '../../engine/ocx/index';
 import { OCX_SAMPLES } from './ocxHarness';
 
@@ -74,5 +75,27 @@ describe('a start tag of megabytes fed in small chunks (was quadratic in the chu
     const e = await importOcx(cutPieces(), { reopen: cutPieces }).catch((x) => x);
     expect(e).toBeInstanceOf(OcxImportError);
     expect(e.message).toMatch(/^The document is truncated: element <ocxXML> is not closed .*\(line \d+\)$/);
+  });
+});
+
+describe('an arc with an absurd radius (was unbounded: the process died growing an array)', () => {
+  // Fuzz seed 105460: a hole's CircumArc3D end point moved to y = 1e20 mm. Its radius (~5e19 mm) made the
+  // chordal step 0 (1 - chordTol / r rounds to 1), so the arc asked for infinitely many points and V8
+  // aborted the whole process on the array's size instead of throwing.
+  it('cuts such an arc into at most MAX_ARC_SEGMENTS segments', () => {
+    expect(arcSegments(5e19, Math.PI, 0.1, 0.2)).toBe(MAX_ARC_SEGMENTS);
+    expect(arcSegments(9e15, Math.PI, 0.1, 0.2)).toBe(MAX_ARC_SEGMENTS);
+    expect(arcSegments(1000, Math.PI, 0.1, 0.2)).toBeLessThan(200);
+    const pts = circumArc([-125, 0, 0], [0, 125, 0], [-125, 1e20, 0], 0.1, 0.2);
+    expect(pts.length).toBe((MAX_ARC_SEGMENTS + 1) * 3);
+  });
+
+  it('imports the file with the moved point', async () => {
+    const tc12 = readFileSync(path.join(OCX_SAMPLES, 'AVEVA-TR03_TC12.3docx'), 'utf8');
+    const at = tc12.indexOf('<ocx:EndPoint coordinates="125 0 0"', tc12.indexOf('name="D250"'));
+    expect(at).toBeGreaterThan(0);
+    const doc = `${tc12.slice(0, at)}<ocx:EndPoint coordinates="-125 99999999999999999999 0"${tc12.slice(at + '<ocx:EndPoint coordinates="125 0 0"'.length)}`;
+    const r = await run(doc);
+    expect(r.objects.length).toBeGreaterThan(0);
   });
 });
