@@ -593,10 +593,26 @@ function expectedHeight(s: number[], x: number, y: number): number {
   return w > 0 ? h / w : 0;
 }
 
-/** Inserts points on 2D ring edges longer than maxLen (xy pairs). */
+/**
+ * Most points densify inserts into one ring. An outline with an absurd edge (a broken or mutated file's
+ * 1e20 mm corner) against a spacing taken from the surface's mesh would otherwise ask for more points than an
+ * array can hold, and V8 aborts the whole process; real plate outlines stay far below it.
+ */
+export const MAX_DENSIFY_POINTS = 1 << 16;
+
+/**
+ * Inserts points on 2D ring edges longer than maxLen (xy pairs, mm); the spacing grows where the ring's
+ * perimeter would need more than MAX_DENSIFY_POINTS points.
+ */
 export function densify(ring: number[], maxLen: number): number[] {
   const out: number[] = [];
   const n = ring.length / 2;
+  let perimeter = 0;
+  for (let i = 0; i < n; i++) {
+    const j = (i + 1) % n;
+    perimeter += hypot2(ring[2 * j] - ring[2 * i], ring[2 * j + 1] - ring[2 * i + 1]);
+  }
+  if (perimeter / maxLen > MAX_DENSIFY_POINTS) maxLen = perimeter / MAX_DENSIFY_POINTS;
   for (let i = 0; i < n; i++) {
     const j = (i + 1) % n;
     const x0 = ring[2 * i],

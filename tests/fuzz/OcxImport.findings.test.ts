@@ -10,6 +10,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { arcSegments, circumArc, MAX_ARC_SEGMENTS } from '../../engine/geometry/curves';
 import { importOcx, OcxImportError } from '../../engine/ocx/index';
+import { densify, MAX_DENSIFY_POINTS } from '../../engine/ocx/plateMesh';
 import { OCX_SAMPLES } from './ocxHarness';
 
 const M1 = readFileSync(path.join(OCX_SAMPLES, 'NAPA-OCX_M1.3docx'), 'utf8');
@@ -95,6 +96,27 @@ describe('an arc with an absurd radius (was unbounded: the process died growing 
     const at = tc12.indexOf('<ocx:EndPoint coordinates="125 0 0"', tc12.indexOf('name="D250"'));
     expect(at).toBeGreaterThan(0);
     const doc = `${tc12.slice(0, at)}<ocx:EndPoint coordinates="-125 99999999999999999999 0"${tc12.slice(at + '<ocx:EndPoint coordinates="125 0 0"'.length)}`;
+    const r = await run(doc);
+    expect(r.objects.length).toBeGreaterThan(0);
+  });
+});
+
+describe('a curved plate with an absurd control point (was unbounded: the process died growing an array)', () => {
+  // Fuzz seed 105703: one NURBS control point of a PROSTEP TC10 surface moved to z = 9e15 m. The plate's
+  // outline in the surface's plane then had an edge of ~1e19 mm, densified at the mesh's ~100 mm spacing:
+  // more points than an array holds, and V8 aborted the whole process instead of throwing.
+  it('densifies a ring into at most MAX_DENSIFY_POINTS extra points', () => {
+    const ring = [0, 0, 1e19, 0, 1e19, 1, 0, 1];
+    expect(densify(ring, 100).length / 2).toBeLessThanOrEqual(MAX_DENSIFY_POINTS + 4);
+    expect(densify([0, 0, 1000, 0, 1000, 1000, 0, 1000], 100)).toHaveLength(2 * 40);
+  });
+
+  it('imports the file with the moved control point', async () => {
+    const tc10 = readFileSync(path.join(OCX_SAMPLES, 'PROSTEP-TR03_TC10.3docx'), 'utf8');
+    const point = '<ocx:ControlPoint coordinates="35 5.91215 1.4966"';
+    const at = tc10.indexOf(point, tc10.indexOf(point) + 1);
+    expect(at).toBeGreaterThan(0);
+    const doc = `${tc10.slice(0, at)}<ocx:ControlPoint coordinates="35 5.91215 9007199254740993"${tc10.slice(at + point.length)}`;
     const r = await run(doc);
     expect(r.objects.length).toBeGreaterThan(0);
   });
