@@ -1,7 +1,7 @@
 /**
  * Benchmark runner: `npm run bench -- NAME ...` runs the named suites and prints a results table. Timings
- * are reported, never asserted. `npm run bench` with no suite named runs the goals bench: every goal of
- * issue 16 against its baseline in one table, also written as the first section of bench/README.md
+ * are reported, never asserted. `npm run bench` with no suite named runs the goals bench: every one of
+ * the performance goals against its baseline in one table, also written as the first section of bench/README.md
  * (bench/goals/goalsSuite.ts; sizes and runs by environment, bench/goals/goalsConfig.ts; BENCH_GOALS_QUICK=1
  * for small sizes). It takes hours at the issue's sizes (500,000 and 2,000,000 parts).
  *

@@ -1,5 +1,5 @@
 /**
- * The goals bench's largest ship (issue 16 §2: "a 2,000,000-part generated ship opens on this 24 GB machine
+ * The goals bench's largest ship (the goal "a 2,000,000-part generated ship opens on this 24 GB machine
  * with its peak memory in the table"): makes its package in a child process (./bigShip.ts: generated OCX
  * streamed to disk, packaged chunk by chunk) unless bench/out/ship-N.sc exists, then opens it in the viewer
  * bench page (bench/viewer/page.ts keelsonBench, load only: no gestures) in headless Chromium (SwiftShader)

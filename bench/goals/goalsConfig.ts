@@ -1,5 +1,5 @@
 /**
- * Sizes and repeats of the goals bench (`npm run bench`, issue 16 §3), from the environment:
+ * Sizes and repeats of the goals bench (`npm run bench`), from the environment:
  *   BENCH_RUNS                 runs per figure (median, min, max); default 3, quick 2; 0 = the big ship only
  *   BENCH_GOALS_ORBIT_PARTS    orbit, draw calls, bytes per triangle, first triangles; default 500000
  *   BENCH_GOALS_SECTION_PARTS  sections X/Y/Z against the linear scan, WASM vs TypeScript kernels; default 500000

@@ -1,5 +1,5 @@
 /**
- * `npm run bench` (no suite named) or `npm run bench -- goals`: every goal of issue 16 against its baseline
+ * `npm run bench` (no suite named) or `npm run bench -- goals`: every performance goal (frame time, sections, memory, picking) against its baseline
  * in one table, printed and written as the first section of bench/README.md (replaced on each run). The
  * figures come from the suites' own runners, called BENCH_RUNS times: the viewer bench in Chromium
  * (bench/viewer/runViewerBench.ts runViewerSizes: orbit, draw calls, still frame, box selection, bytes per
@@ -38,7 +38,7 @@ const ratio = (base: number | undefined, ours: number | undefined) =>
   base !== undefined && ours !== undefined && ours > 0 ? base / ours : Number.NaN;
 const nan = (v: number | undefined) => v ?? Number.NaN;
 
-/** The goal rows of the runs (and of the big ship's runs), in the order of issue 16 §2. */
+/** The goal rows of the runs (and of the big ship's runs), in the order of the goals list (orbit, sections, bytes, picking, still frame, memory). */
 export function goalRows(cfg: GoalsConfig, runs: RunFigures[], big: BigShipFigures[]): GoalRow[] {
   const rows: GoalRow[] = [];
   const of = <T>(xs: T[], f: (x: T) => number | undefined) => xs.map((x) => nan(f(x)));
@@ -255,7 +255,7 @@ function goalsSection(
   const lines = [
     GOALS_HEADING,
     '',
-    `Run ${stamp(started)}–${stamp(new Date()).slice(11)} UTC${cfg.quick ? ' (**BENCH_GOALS_QUICK: small sizes, plumbing check only — the goals are set at the sizes named in issue 16**)' : ''} on ${cpu}, ` +
+    `Run ${stamp(started)}–${stamp(new Date()).slice(11)} UTC${cfg.quick ? ' (**BENCH_GOALS_QUICK: small sizes, plumbing check only — the goals are set at the full sizes**)' : ''} on ${cpu}, ` +
       `${os.cpus().length} cores, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB; load average (1 min) during the run ${Math.min(...loads).toFixed(1)}–${Math.max(...loads).toFixed(1)}. ` +
       `${cfg.runs ? `${cfg.runs} runs of each figure (BENCH_RUNS)` : 'BENCH_RUNS=0: the big ship only'}; every ratio is taken within one run, then the median, min and max over the runs. ` +
       'Keelson and baseline columns are medians of their own figures. Sources: the viewer bench in Chromium with SwiftShader ' +

@@ -1,5 +1,5 @@
 /**
- * The goals table of `npm run bench` (issue 16 §3): one row per goal with Keelson's and the baseline's
+ * The goals table of `npm run bench`: one row per goal with Keelson's and the baseline's
  * medians, the result (a ratio of the two measured in the same run, or a figure) as median, min and max over
  * the runs, the goal and whether the median meets it. Pure: figures in, markdown out; and the README
  * section replaced in place (bench/README.md keeps every other section).
@@ -75,7 +75,7 @@ export function formatGoalsTable(rows: GoalRow[]): string {
 }
 
 /** Heading of the goals section in bench/README.md (the section runs to the next `## `). */
-export const GOALS_HEADING = '## Goals of issue 16 (`npm run bench`)';
+export const GOALS_HEADING = '## Performance goals (`npm run bench`)';
 
 /**
  * `readme` with the goals section replaced by `section` (which starts with GOALS_HEADING), or the section

@@ -1,6 +1,6 @@
 /**
  * Peak memory of a process tree, sampled from Linux /proc (the goals bench's "browser peak memory" of the
- * 2,000,000-part ship, issue 16 §2): every `intervalMs` the resident (VmRSS) and proportional (Pss, from
+ * 2,000,000-part ship): every `intervalMs` the resident (VmRSS) and proportional (Pss, from
  * smaps_rollup) set sizes of every descendant of `root` whose command line matches `match` are summed; the
  * largest sums are kept with the per-kind split (Chromium's --type=renderer / gpu-process / utility, or
  * "browser" for the main process) at the moment of the PSS peak. PSS counts shared pages once across the

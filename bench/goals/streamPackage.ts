@@ -1,6 +1,6 @@
 /**
  * A `.sc` package for a model whose meshes do not fit in memory at once (the goals bench's 2,000,000-part
- * ship, issue 16 §2): the importer hands each part group's meshes over as soon as they are tessellated
+ * ship): the importer hands each part group's meshes over as soon as they are tessellated
  * (ImportOptions.onMeshes); they are merged by object, split to the chunk limits and appended to a spill
  * file on disk with only their box and counts kept; the chunks are then planned on those sizes
  * (engine/package/chunking.ts planChunks, the same plan encodeScenePackage makes) and encoded one by one

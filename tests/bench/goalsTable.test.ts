@@ -1,5 +1,5 @@
 /**
- * The goals bench's table and configuration (bench/goals/goalsTable.ts, goalsConfig.ts; issue 16 §3): median,
+ * The goals bench's table and configuration (bench/goals/goalsTable.ts, goalsConfig.ts): median,
  * min and max over runs, the goal test, the markdown row and the README section replaced in place.
  */
 import { describe, expect, it } from 'vitest';

@@ -1,6 +1,6 @@
 /**
  * The goals bench packages ships too large for memory chunk by chunk from a spill file
- * (bench/goals/streamPackage.ts, issue 16 §2): its package must be the one encodeScenePackage writes from the
+ * (bench/goals/streamPackage.ts): its package must be the one encodeScenePackage writes from the
  * whole import, byte for byte — same chunk plan, order, welding and header — on real inputs.
  */
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
