@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { EngineEvent, EngineObjectTable, PointerInput } from '../../../engine/EngineApi';
+import { pointerInput } from '../interaction/pointerInput';
 import { COMPARTMENT_OPACITY } from '../../../engine/scene/ModelScene';
 import { loadedSideView, sx, sy } from './engineFixtures';
 import { boxMesh, packageBytes } from './sceneFixtures';
@@ -28,21 +29,8 @@ async function loaded() {
   return { engine, events, internals };
 }
 
-const ptr = (kind: PointerInput['kind'], x: number, y: number, over: Partial<PointerInput> = {}): PointerInput => ({
-  kind,
-  x,
-  y,
-  button: 0,
-  buttons: kind === 'move' ? 0 : 1,
-  ctrlKey: false,
-  shiftKey: false,
-  altKey: false,
-  metaKey: false,
-  pointerId: 1,
-  pointerType: 'mouse',
-  time: 0,
-  ...over,
-});
+const ptr = (kind: PointerInput['kind'], x: number, y: number, over: Partial<PointerInput> = {}): PointerInput =>
+  pointerInput(kind, x, y, { buttons: kind === 'move' ? 0 : 1, ...over });
 const visEvents = (events: EngineEvent[]) =>
   events.filter((e): e is Extract<EngineEvent, { type: 'visibility-changed' }> => e.type === 'visibility-changed');
 

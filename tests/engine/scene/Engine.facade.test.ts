@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Engine, type EngineRenderer } from '../../../engine/Engine';
 import type { EngineEvent, PointerInput } from '../../../engine/EngineApi';
+import { pointerInput } from '../interaction/pointerInput';
 import { H, W, sx, twoPanelBytes as bytes, twoPanelTable as table } from './engineFixtures';
 import { fakeFetch } from './sceneFixtures';
 
@@ -26,21 +27,7 @@ async function loaded(options: { fetchStatus?: number; data?: Uint8Array } = {})
 }
 
 function ptr(kind: PointerInput['kind'], x: number, y: number, over: Partial<PointerInput> = {}): PointerInput {
-  return {
-    kind,
-    x,
-    y,
-    button: 0,
-    buttons: 1,
-    ctrlKey: false,
-    shiftKey: false,
-    altKey: false,
-    metaKey: false,
-    pointerId: 1,
-    pointerType: 'mouse',
-    time: 0,
-    ...over,
-  };
+  return pointerInput(kind, x, y, { buttons: 1, ...over });
 }
 
 function click(engine: Engine, x: number, y: number, over: Partial<PointerInput> = {}) {

@@ -1,26 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import type { Engine } from '../../../engine/Engine';
 import type { EngineEvent, PointerInput } from '../../../engine/EngineApi';
+import { pointerInput } from '../interaction/pointerInput';
 import { H, loadedSideView, sx, sy, twoPanelBytes as bytes, twoPanelTable as table } from './engineFixtures';
 
 const ready = () => loadedSideView(bytes, table, { info: { render: { calls: 7, triangles: 48 } } });
 
 function ptr(kind: PointerInput['kind'], x: number, y: number, over: Partial<PointerInput> = {}): PointerInput {
-  return {
-    kind,
-    x,
-    y,
-    button: 0,
-    buttons: 1,
-    ctrlKey: false,
-    shiftKey: false,
-    altKey: false,
-    metaKey: false,
-    pointerId: 1,
-    pointerType: 'mouse',
-    time: 0,
-    ...over,
-  };
+  return pointerInput(kind, x, y, { buttons: 1, ...over });
 }
 
 function boxDrag(engine: Engine, x0: number, y0: number, x1: number, y1: number, over: Partial<PointerInput> = {}) {

@@ -4,6 +4,7 @@ import { decodeScenePackage } from '../../../engine/package/reader';
 import { createStateUniforms } from '../../../engine/scene/chunkMaterial';
 import { ModelScene } from '../../../engine/scene/ModelScene';
 import type { PointerInput } from '../../../engine/EngineApi';
+import { pointerInput } from '../interaction/pointerInput';
 import { NAV_IDLE_MS } from '../../../engine/interaction/NavigationQuality';
 import { boxMesh, packageBytes } from './sceneFixtures';
 import { W, H, loadedSideView, twoPanelBytes, twoPanelTable } from './engineFixtures';
@@ -58,21 +59,7 @@ describe('ModelScene.cull with interactive detail', () => {
 });
 
 function ptr(kind: PointerInput['kind'], x: number, y: number, over: Partial<PointerInput> = {}): PointerInput {
-  return {
-    kind,
-    x,
-    y,
-    button: 0,
-    buttons: 1,
-    ctrlKey: false,
-    shiftKey: false,
-    altKey: false,
-    metaKey: false,
-    pointerId: 1,
-    pointerType: 'mouse',
-    time: 0,
-    ...over,
-  };
+  return pointerInput(kind, x, y, { buttons: 1, ...over });
 }
 
 describe('Engine switches to interactive detail while navigating', () => {

@@ -1,21 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { EngineEvent, PointerInput } from '../../../engine/EngineApi';
+import { pointerInput } from '../interaction/pointerInput';
 import { loadedSideView, sx, sy, twoPanelBytes as bytes, twoPanelTable as table } from '../scene/engineFixtures';
 
-const ptr = (kind: PointerInput['kind'], x: number, y: number, button = 0): PointerInput => ({
-  kind,
-  x,
-  y,
-  button,
-  buttons: kind === 'move' ? 0 : 1 << button,
-  ctrlKey: false,
-  shiftKey: false,
-  altKey: false,
-  metaKey: false,
-  pointerId: 1,
-  pointerType: 'mouse',
-  time: 0,
-});
+const ptr = (kind: PointerInput['kind'], x: number, y: number, button = 0): PointerInput =>
+  pointerInput(kind, x, y, { button, buttons: kind === 'move' ? 0 : 1 << button });
 const of = <T extends EngineEvent['type']>(events: EngineEvent[], type: T) =>
   events.filter((e) => e.type === type) as Extract<EngineEvent, { type: T }>[];
 

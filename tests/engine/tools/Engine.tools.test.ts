@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { EngineEvent, PointerInput } from '../../../engine/EngineApi';
+import { pointerInput } from '../interaction/pointerInput';
 import { loadedSideView, sx, sy, twoPanelBytes as bytes, twoPanelTable as table } from '../scene/engineFixtures';
 
 async function loaded() {
@@ -8,21 +9,8 @@ async function loaded() {
   return { engine, events, internals };
 }
 
-const ptr = (kind: PointerInput['kind'], x: number, y: number, over: Partial<PointerInput> = {}): PointerInput => ({
-  kind,
-  x,
-  y,
-  button: 0,
-  buttons: kind === 'move' ? 0 : 1,
-  ctrlKey: false,
-  shiftKey: false,
-  altKey: false,
-  metaKey: false,
-  pointerId: 1,
-  pointerType: 'mouse',
-  time: 0,
-  ...over,
-});
+const ptr = (kind: PointerInput['kind'], x: number, y: number, over: Partial<PointerInput> = {}): PointerInput =>
+  pointerInput(kind, x, y, { buttons: kind === 'move' ? 0 : 1, ...over });
 const last = <T extends EngineEvent['type']>(events: EngineEvent[], type: T) =>
   events.filter((e) => e.type === type).pop() as Extract<EngineEvent, { type: T }> | undefined;
 
