@@ -1,0 +1,400 @@
+/**
+ * A parametric surface sampled on a grid, and the point queries paramSheet.ts meshes with (OCX_GUIDE §5.2.3):
+ * the grid (metric scales of u and v, closure, curvature), the nearest sample by blocks, closest-point
+ * inversion by Gauss–Newton and ray hits along a hole's axis. Samples are cached per surface. Units: mm.
+ */
+import { hypot3 } from './curves';
+import type { ParamSurface } from './paramSheet';
+/** Samples of a surface on a grid, with the metric scales of u and v and the closure flags. */
+export interface Sampled {
+  s: ParamSurface;
+  nu: number;
+  nv: number;
+  /** xyz of sample (i, j) at 3 * (i * (nv + 1) + j). */
+  xyz: Float64Array;
+  /** mm per unit of u and of v (median over the samples). */
+  su: number;
+  sv: number;
+  periodicU: boolean;
+  periodicV: boolean;
+  /** Largest curvature seen between samples (1/mm), for the cell size. */
+  kappa: number;
+  /** The same along u only, along v only, and along the diagonals of the sample grid (1/mm). */
+  kappaU: number;
+  kappaV: number;
+  kappaD: number;
+  /** Box of the samples [min xyz, max xyz] grown by the chord of a sample cell (mm). */
+  box: number[];
+  /** Boxes of blocks of samples for the nearest-sample search (sampleBlocks). */
+  blocks: Float64Array;
+}
+
+/** True when point p lies outside the sampled surface's box grown by tolMm. */
+export function outsideBox(g: Sampled, x: number, y: number, z: number, tolMm: number): boolean {
+  const b = g.box;
+  return (
+    x < b[0] - tolMm || y < b[1] - tolMm || z < b[2] - tolMm || x > b[3] + tolMm || y > b[4] + tolMm || z > b[5] + tolMm
+  );
+}
+
+/** True when point l[o..o+2] lies outside box `hull` (ParamSurface.hull) grown by tolMm. */
+export function outsideHull(hull: ArrayLike<number>, l: ArrayLike<number>, o: number, tolMm: number): boolean {
+  return (
+    l[o] < hull[0] - tolMm ||
+    l[o + 1] < hull[1] - tolMm ||
+    l[o + 2] < hull[2] - tolMm ||
+    l[o] > hull[3] + tolMm ||
+    l[o + 1] > hull[4] + tolMm ||
+    l[o + 2] > hull[5] + tolMm
+  );
+}
+
+export const N_SAMPLES = 24;
+/** Most grid cells of one sheet (the chordal cell size grows beyond it: area stays within 0.1 %). */
+export const MAX_CELLS = 2500;
+/** Gap (mm) up to which a surface's opposite edges count as joined (a closed surface). */
+export const CLOSED_MM = 1;
+const SAMPLED = new WeakMap<ParamSurface, Sampled>();
+
+export function sampled(s: ParamSurface): Sampled {
+  let g = SAMPLED.get(s);
+  if (!g) SAMPLED.set(s, (g = sample(s, CLOSED_MM)));
+  return g;
+}
+
+export function sample(s: ParamSurface, tolMm: number): Sampled {
+  const nu = N_SAMPLES,
+    nv = N_SAMPLES;
+  const xyz = new Float64Array(3 * (nu + 1) * (nv + 1));
+  const us = new Float64Array(nu + 1),
+    vs = new Float64Array(nv + 1);
+  for (let i = 0; i <= nu; i++) us[i] = s.u0 + ((s.u1 - s.u0) * i) / nu;
+  for (let j = 0; j <= nv; j++) vs[j] = s.v0 + ((s.v1 - s.v0) * j) / nv;
+  if (s.evalGrid) s.evalGrid(us, vs, xyz);
+  else {
+    const p = new Float64Array(3);
+    for (let i = 0; i <= nu; i++)
+      for (let j = 0; j <= nv; j++) {
+        s.eval(us[i], vs[j], p);
+        xyz.set(p, 3 * (i * (nv + 1) + j));
+      }
+  }
+  const at = (i: number, j: number) => 3 * (i * (nv + 1) + j);
+  const d = (a: number, b: number) => hypot3(xyz[a] - xyz[b], xyz[a + 1] - xyz[b + 1], xyz[a + 2] - xyz[b + 2]);
+  // typed arrays: their numeric sort needs no comparator calls
+  const lu = new Float64Array(nu * nv),
+    lv = new Float64Array(nu * nv);
+  let kappa = 0;
+  for (let i = 0; i < nu; i++)
+    for (let j = 0; j < nv; j++) {
+      lu[i * nv + j] = d(at(i, j), at(i + 1, j));
+      lv[i * nv + j] = d(at(i, j), at(i, j + 1));
+    }
+  // curvature from the turn of consecutive sample chords along both directions
+  const turn = (a: number, b: number, c: number) => {
+    const x1 = xyz[b] - xyz[a],
+      y1 = xyz[b + 1] - xyz[a + 1],
+      z1 = xyz[b + 2] - xyz[a + 2];
+    const x2 = xyz[c] - xyz[b],
+      y2 = xyz[c + 1] - xyz[b + 1],
+      z2 = xyz[c + 2] - xyz[b + 2];
+    const l1 = hypot3(x1, y1, z1),
+      l2 = hypot3(x2, y2, z2);
+    if (l1 < 1e-9 || l2 < 1e-9) return 0;
+    const cos = Math.max(-1, Math.min(1, (x1 * x2 + y1 * y2 + z1 * z2) / (l1 * l2)));
+    return Math.acos(cos) / ((l1 + l2) / 2);
+  };
+  // the larger of the two directions' curvatures per sample; the 90th percentile over the samples (a
+  // pole or a degenerate edge of the parametrisation would otherwise set it). Also each direction's
+  // own and the diagonals' (a twisted surface bends along its diagonals while straight along u and v)
+  const m = (nu - 1) * (nv - 1);
+  const ks = new Float64Array(m),
+    kus = new Float64Array(m),
+    kvs = new Float64Array(m),
+    kds = new Float64Array(m);
+  for (let i = 1; i < nu; i++)
+    for (let j = 1; j < nv; j++) {
+      const o = (i - 1) * (nv - 1) + j - 1;
+      kus[o] = turn(at(i - 1, j), at(i, j), at(i + 1, j));
+      kvs[o] = turn(at(i, j - 1), at(i, j), at(i, j + 1));
+      ks[o] = Math.max(kus[o], kvs[o]);
+      kds[o] = Math.max(
+        turn(at(i - 1, j - 1), at(i, j), at(i + 1, j + 1)),
+        turn(at(i - 1, j + 1), at(i, j), at(i + 1, j - 1)),
+      );
+    }
+  const pct90 = (a: Float64Array) => (a.length ? a.sort()[Math.floor(0.9 * (a.length - 1))] : 0);
+  kappa = pct90(ks);
+  const kappaU = pct90(kus),
+    kappaV = pct90(kvs),
+    kappaD = pct90(kds);
+  const med = (a: Float64Array) => a.sort()[a.length >> 1] || 0;
+  const su = (med(lu) * nu) / (s.u1 - s.u0) || 1,
+    sv = (med(lv) * nv) / (s.v1 - s.v0) || 1;
+  let periodicU = true,
+    periodicV = true;
+  for (let j = 0; j <= nv && periodicU; j++) periodicU = d(at(0, j), at(nu, j)) <= tolMm;
+  for (let i = 0; i <= nu && periodicV; i++) periodicV = d(at(i, 0), at(i, nv)) <= tolMm;
+  const box = [Infinity, Infinity, Infinity, -Infinity, -Infinity, -Infinity];
+  for (let i = 0; i < xyz.length; i += 3)
+    for (let k = 0; k < 3; k++) {
+      box[k] = Math.min(box[k], xyz[i + k]);
+      box[3 + k] = Math.max(box[3 + k], xyz[i + k]);
+    }
+  // the surface bulges between samples by at most about a sample chord
+  const grow = Math.max(med(lu), med(lv));
+  for (let k = 0; k < 3; k++) {
+    box[k] -= grow;
+    box[3 + k] += grow;
+  }
+  return {
+    s,
+    nu,
+    nv,
+    xyz,
+    su,
+    sv,
+    periodicU,
+    periodicV,
+    kappa,
+    kappaU,
+    kappaV,
+    kappaD,
+    box,
+    blocks: sampleBlocks(xyz, nu, nv),
+  };
+}
+
+/** Scratch of nearestSample: each block's lower bound of the squared distance. */
+let BLOCK_LB = new Float64Array(32);
+
+/**
+ * The index (i · (nv + 1) + j) of the sample nearest to (x, y, z), the lowest index among equally near
+ * ones (what a scan of all samples in order finds): blocks whose box is farther than the best sample so
+ * far are skipped, the nearest box first.
+ */
+export function nearestSample(g: Sampled, x: number, y: number, z: number): number {
+  const { xyz, blocks } = g,
+    nb = blocks.length / 10;
+  if (BLOCK_LB.length < nb) BLOCK_LB = new Float64Array(nb);
+  const lb = BLOCK_LB;
+  let first = 0;
+  for (let b = 0; b < nb; b++) {
+    const o = 10 * b;
+    const dx = Math.max(blocks[o] - x, 0, x - blocks[o + 3]),
+      dy = Math.max(blocks[o + 1] - y, 0, y - blocks[o + 4]),
+      dz = Math.max(blocks[o + 2] - z, 0, z - blocks[o + 5]);
+    lb[b] = dx * dx + dy * dy + dz * dz;
+    if (lb[b] < lb[first]) first = b;
+  }
+  let best = Infinity,
+    at = -1;
+  const w = g.nv + 1;
+  for (let q = -1; q < nb; q++) {
+    const b = q < 0 ? first : q;
+    if (q === first || lb[b] > best) continue;
+    const o = 10 * b;
+    for (let i = blocks[o + 6]; i < blocks[o + 7]; i++)
+      for (let j = blocks[o + 8]; j < blocks[o + 9]; j++) {
+        const k = i * w + j,
+          m = 3 * k;
+        const dd = (xyz[m] - x) ** 2 + (xyz[m + 1] - y) ** 2 + (xyz[m + 2] - z) ** 2;
+        if (dd < best || (dd === best && k < at)) {
+          best = dd;
+          at = k;
+        }
+      }
+  }
+  return at < 0 ? 0 : at;
+}
+
+/** Samples per side of a block of nearestSample. */
+const BLOCK = 5;
+
+/** Boxes of blocks of BLOCK × BLOCK samples: per block min xyz, max xyz, then i0, i1, j0, j1 (ends exclusive). */
+export function sampleBlocks(xyz: Float64Array, nu: number, nv: number): Float64Array {
+  const bi = Math.ceil((nu + 1) / BLOCK),
+    bj = Math.ceil((nv + 1) / BLOCK);
+  const out = new Float64Array(10 * bi * bj);
+  let o = 0;
+  for (let a = 0; a < bi; a++)
+    for (let b = 0; b < bj; b++, o += 10) {
+      const i0 = a * BLOCK,
+        i1 = Math.min(nu + 1, i0 + BLOCK),
+        j0 = b * BLOCK,
+        j1 = Math.min(nv + 1, j0 + BLOCK);
+      out.fill(Infinity, o, o + 3);
+      out.fill(-Infinity, o + 3, o + 6);
+      for (let i = i0; i < i1; i++)
+        for (let j = j0; j < j1; j++)
+          for (let k = 0; k < 3; k++) {
+            const x = xyz[3 * (i * (nv + 1) + j) + k];
+            if (x < out[o + k]) out[o + k] = x;
+            if (x > out[o + 3 + k]) out[o + 3 + k] = x;
+          }
+      out[o + 6] = i0;
+      out[o + 7] = i1;
+      out[o + 8] = j0;
+      out[o + 9] = j1;
+    }
+  return out;
+}
+
+/** Scratch points of invert and rayHit (no allocation per call). */
+const Q = new Float64Array(3),
+  QU = new Float64Array(3),
+  QV = new Float64Array(3);
+
+/** Distance (mm) of S(u, v) from p. */
+export function distAt(s: ParamSurface, u: number, v: number, p: ArrayLike<number>): number {
+  s.eval(u, v, Q);
+  return hypot3(Q[0] - p[0], Q[1] - p[1], Q[2] - p[2]);
+}
+
+/** A parameter kept in [a, b]: wrapped for a closed direction, clamped otherwise. */
+export function keepIn(x: number, a: number, b: number, closed: boolean): number {
+  return closed ? wrap(x, a, b) : Math.min(b, Math.max(a, x));
+}
+
+/**
+ * Closest point of the surface to p by Gauss–Newton from (u, v) (clamped to the domain, wrapped in a
+ * closed direction); writes the parameters into uv and returns the distance (mm).
+ */
+export function invert(g: Sampled, p: ArrayLike<number>, uv: Float64Array, guess: boolean): number {
+  const { s } = g;
+  const q = Q,
+    qu = QU,
+    qv = QV;
+  let u = uv[0],
+    v = uv[1];
+  if (!guess) {
+    const k = nearestSample(g, p[0], p[1], p[2]),
+      i = Math.floor(k / (g.nv + 1)),
+      j = k - i * (g.nv + 1);
+    u = s.u0 + ((s.u1 - s.u0) * i) / g.nu;
+    v = s.v0 + ((s.v1 - s.v0) * j) / g.nv;
+  }
+  const hu = 1e-6 * (s.u1 - s.u0),
+    hv = 1e-6 * (s.v1 - s.v0);
+  let d = distAt(s, u, v, p);
+  for (let it = 0; it < 20 && d > 1e-3; it++) {
+    // q (= Q) holds S(u, v): distAt evaluated it last, for the start or the accepted step
+    const fx = q[0] - p[0],
+      fy = q[1] - p[1],
+      fz = q[2] - p[2];
+    const ue = u + hu <= s.u1 ? hu : -hu,
+      ve = v + hv <= s.v1 ? hv : -hv;
+    s.eval(u + ue, v, qu);
+    s.eval(u, v + ve, qv);
+    const ax = (qu[0] - q[0]) / ue,
+      ay = (qu[1] - q[1]) / ue,
+      az = (qu[2] - q[2]) / ue;
+    const bx = (qv[0] - q[0]) / ve,
+      by = (qv[1] - q[1]) / ve,
+      bz = (qv[2] - q[2]) / ve;
+    const a11 = ax * ax + ay * ay + az * az,
+      a12 = ax * bx + ay * by + az * bz,
+      a22 = bx * bx + by * by + bz * bz;
+    const r1 = -(ax * fx + ay * fy + az * fz),
+      r2 = -(bx * fx + by * fy + bz * fz);
+    const det = a11 * a22 - a12 * a12;
+    if (!(Math.abs(det) > 1e-30)) break;
+    let du = (r1 * a22 - r2 * a12) / det,
+      dv = (a11 * r2 - a12 * r1) / det;
+    // damped step: accept only an improvement
+    let accepted = false;
+    for (let k = 0; k < 6 && !accepted; k++) {
+      const nu = keepIn(u + du, s.u0, s.u1, g.periodicU),
+        nv = keepIn(v + dv, s.v0, s.v1, g.periodicV);
+      const nd = distAt(s, nu, nv, p);
+      if (nd < d) {
+        u = nu;
+        v = nv;
+        d = nd;
+        accepted = true;
+      } else {
+        du /= 2;
+        dv /= 2;
+      }
+    }
+    if (!accepted) break;
+  }
+  uv[0] = u;
+  uv[1] = v;
+  return d;
+}
+
+/** Scratch columns of rayHit's Newton system. */
+const RA = new Float64Array(3),
+  RB = new Float64Array(3),
+  RC = new Float64Array(3),
+  RF = new Float64Array(3);
+
+/** Determinant of the 3×3 matrix with columns x, y, z. */
+export function det3(x: Float64Array, y: Float64Array, z: Float64Array): number {
+  return x[0] * (y[1] * z[2] - y[2] * z[1]) - y[0] * (x[1] * z[2] - x[2] * z[1]) + z[0] * (x[1] * y[2] - x[2] * y[1]);
+}
+
+/**
+ * Where the line through p along `axis` meets the surface, by Newton on S(u, v) − t·axis = p from the
+ * (u, v) in uv (the closest point); writes the hit into uv and returns true, or false (uv unchanged)
+ * when the iteration does not converge within the domain.
+ */
+export function rayHit(g: Sampled, p: ArrayLike<number>, axis: ArrayLike<number>, uv: Float64Array): boolean {
+  const { s } = g;
+  const q = Q,
+    qu = QU,
+    qv = QV;
+  let u = uv[0],
+    v = uv[1];
+  s.eval(u, v, q);
+  let t = (q[0] - p[0]) * axis[0] + (q[1] - p[1]) * axis[1] + (q[2] - p[2]) * axis[2];
+  const hu = 1e-6 * (s.u1 - s.u0),
+    hv = 1e-6 * (s.v1 - s.v0);
+  for (let it = 0; it < 30; it++) {
+    if (it) s.eval(u, v, q); // the first: evaluated above
+    const f0 = q[0] - t * axis[0] - p[0],
+      f1 = q[1] - t * axis[1] - p[1],
+      f2 = q[2] - t * axis[2] - p[2];
+    if (hypot3(f0, f1, f2) < 1e-4) {
+      uv[0] = u;
+      uv[1] = v;
+      return true;
+    }
+    const ue = u + hu <= s.u1 ? hu : -hu,
+      ve = v + hv <= s.v1 ? hv : -hv;
+    s.eval(u + ue, v, qu);
+    s.eval(u, v + ve, qv);
+    // columns: dS/du, dS/dv, −axis; solve J·d = −f by Cramer's rule
+    const a = RA,
+      b = RB,
+      c = RC,
+      f = RF;
+    for (let k = 0; k < 3; k++) {
+      a[k] = (qu[k] - q[k]) / ue;
+      b[k] = (qv[k] - q[k]) / ve;
+      c[k] = -axis[k];
+    }
+    const D = det3(a, b, c);
+    if (!(Math.abs(D) > 1e-12)) return false;
+    f[0] = -f0;
+    f[1] = -f1;
+    f[2] = -f2;
+    const du = det3(f, b, c) / D,
+      dv = det3(a, f, c) / D,
+      dt = det3(a, b, f) / D;
+    u += du;
+    v += dv;
+    t += dt;
+    if (g.periodicU) u = wrap(u, s.u0, s.u1);
+    if (g.periodicV) v = wrap(v, s.v0, s.v1);
+    if (u < s.u0 - 1e-9 || u > s.u1 + 1e-9 || v < s.v0 - 1e-9 || v > s.v1 + 1e-9 || !Number.isFinite(t)) return false;
+  }
+  return false;
+}
+
+/** x wrapped into [a, b) (a closed direction's parameter). */
+export function wrap(x: number, a: number, b: number): number {
+  const p = b - a;
+  return x - Math.floor((x - a) / p) * p;
+}
