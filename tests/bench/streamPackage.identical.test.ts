@@ -12,7 +12,7 @@ import { importOcxFile } from '../../engine/node/ocx/importFile';
 import { concatFrames, encodeScenePackage } from '../../engine/package/writer';
 import { writeShipOcx } from '../../tools/generator/index';
 
-const MODELS = '/work/shared/models/ocx';
+const MODELS = path.resolve(__dirname, '../../../shared/models/ocx');
 const dirP = mkdtemp(path.join(os.tmpdir(), 'keelson-stream-package-'));
 afterAll(async () => rm(await dirP, { recursive: true, force: true }));
 

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import type { PartMesh } from '../../../engine/model/types';
 import { importOcxFile } from '../../../engine/node/ocx/importFile';
 
-const FILE = path.join('/work/shared/models/ocx', 'NAPA-OCX_M8.3docx');
+const FILE = path.resolve(__dirname, '../../../../shared/models/ocx/NAPA-OCX_M8.3docx');
 
 describe('ImportOptions.onMeshes', () => {
   it.each([0, 1])('hands every mesh over in document order and keeps none (%i threads)', async (threads) => {

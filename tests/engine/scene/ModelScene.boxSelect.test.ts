@@ -139,7 +139,7 @@ describe('ModelScene.boxSelect (hierarchy query) equals the scan of every object
   });
 
   it('on a real OCX file (NAPA-OCX_M8)', async () => {
-    const m = await loadScene('/work/shared/models/ocx/NAPA-OCX_M8.3docx');
+    const m = await loadScene(path.resolve(__dirname, '../../../../shared/models/ocx/NAPA-OCX_M8.3docx'));
     expect(m.nodeCount).toBeGreaterThan(100);
     expect(checkAgainstScan(m, 40)).toBeGreaterThan(0);
   });

@@ -85,7 +85,7 @@ describe('edge LOD levels', () => {
   });
 
   it('keep a covering subset of each object row’s segments on a real OCX file (NAPA-OCX_M8)', async () => {
-    const chunks = await chunksOf('/work/shared/models/ocx/NAPA-OCX_M8.3docx');
+    const chunks = await chunksOf(path.resolve(__dirname, '../../../../shared/models/ocx/NAPA-OCX_M8.3docx'));
     let kept = 0,
       total = 0;
     for (const c of chunks) {
