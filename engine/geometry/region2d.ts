@@ -241,6 +241,36 @@ function nearRing(poly: number[][], x: number, y: number, d: number): boolean {
   return false;
 }
 
+/**
+ * Most cells of one triangulateGrid call (4 Mi: 8 MB of cell flags). A region's box this much larger than
+ * its cells is no real plate (a 100 m square at 50 mm cells is 4 Mi cells) but an absurd coordinate; without
+ * the bound one cell array would take gigabytes and the cell loop minutes.
+ */
+export const MAX_GRID_CELLS = 1 << 22;
+
+/**
+ * Most boundary-clip steps of one triangulateGrid call: (columns + rows) × boundary points, since each
+ * column clips the whole boundary to its strip and each boundary cell clips its column's strip (about 10⁸ simple steps, ~1 s). Real plates stay far below it
+ * (a 5,000-point outline over 500 rows is 2.5·10⁶); a 65,000-point ring of an absurd 10⁹ mm outline over
+ * millions of rows would take hours.
+ */
+export const MAX_GRID_WORK = 1 << 27;
+
+/**
+ * The cell size (mm, or any one unit) for a region whose box is w × h with `points` boundary points:
+ * `cell`, or larger when the grid would have more than MAX_GRID_CELLS cells or more than MAX_GRID_WORK
+ * clip steps (also for a long thin box, whose cells then run along its length).
+ */
+export function gridCell(w: number, h: number, cell: number, points: number): number {
+  const cols = (c: number) => Math.max(1, Math.ceil(w / c)),
+    rows = (c: number) => Math.max(1, Math.ceil(h / c));
+  const tooMany = (c: number) => cols(c) * rows(c) > MAX_GRID_CELLS || (cols(c) + rows(c)) * points > MAX_GRID_WORK;
+  if (!tooMany(cell)) return cell;
+  let c = Math.max(cell, Math.sqrt((w * h) / MAX_GRID_CELLS), ((w + h) * points) / MAX_GRID_WORK);
+  while (tooMany(c)) c *= 1.25;
+  return c;
+}
+
 /** The four edge neighbours of a grid cell, (dx, dy) pairs. */
 const NEIGHBOURS = [1, 0, -1, 0, 0, 1, 0, -1];
 
@@ -258,6 +288,9 @@ export function triangulateGrid(outer: number[], holes: number[][], cell: number
   let area = 0;
   for (const p of polys) for (let k = 0; k < p.length; k++) area += (k === 0 ? 1 : -1) * Math.abs(signedArea2d(p[k]));
   const [x0, y0, x1, y1] = bbox(outer);
+  let points = outer.length / 2;
+  for (const h of holes) points += h.length / 2;
+  cell = gridCell(x1 - x0, y1 - y0, cell, points);
   const nx = Math.max(1, Math.ceil((x1 - x0) / cell)),
     ny = Math.max(1, Math.ceil((y1 - y0) / cell));
   // cells a boundary edge touches (one byte per cell: no boxed keys)

@@ -9,9 +9,12 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { arcSegments, circumArc, MAX_ARC_SEGMENTS } from '../../engine/geometry/curves';
+import { gridCell, MAX_GRID_CELLS, MAX_GRID_WORK, triangulateGrid } from '../../engine/geometry/region2d';
 import { importOcx, OcxImportError } from '../../engine/ocx/index';
 import { densify, MAX_DENSIFY_POINTS } from '../../engine/ocx/plateMesh';
-import { OCX_SAMPLES } from './ocxHarness';
+import runFuzzCase from './ocxFuzz.worker';
+import { loadBases, OCX_SAMPLES } from './ocxHarness';
+import { ocxCase } from './ocxMutations';
 
 const M1 = readFileSync(path.join(OCX_SAMPLES, 'NAPA-OCX_M1.3docx'), 'utf8');
 
@@ -120,4 +123,63 @@ describe('a curved plate with an absurd control point (was unbounded: the proces
     const r = await run(doc);
     expect(r.objects.length).toBeGreaterThan(0);
   });
+});
+
+describe('a plate outline stretched by absurd numbers over a fine grid (was hours: every boundary cell clipped the whole ring)', () => {
+  // Fuzz seeds 105801 (NAPA TC13) and 105955 (PROSTEP TC10): absurd numbers stretched a curved plate's
+  // outline to ~10⁹–10¹² mm, densified into 65,000 points, on cells of the real plate's ~100 mm: millions
+  // of cells in a column, each clipping the column's strip of the whole ring. The grid is now coarsened
+  // so that cells and clip steps stay bounded (region2d.ts gridCell).
+  const cols = (w: number, c: number) => Math.max(1, Math.ceil(w / c));
+
+  it('keeps the cell of a real plate and bounds cells and clip steps of an absurd one', () => {
+    expect(gridCell(12_000, 3_000, 100, 2_000)).toBe(100);
+    for (const [w, h, points] of [
+      [13_000, 9.5e11, 65_975],
+      [2e9, 800, 65_536],
+      [1e12, 1e12, 200],
+    ]) {
+      const c = gridCell(w, h, 100, points);
+      expect(cols(w, c) * cols(h, c)).toBeLessThanOrEqual(MAX_GRID_CELLS);
+      expect((cols(w, c) + cols(h, c)) * points).toBeLessThanOrEqual(MAX_GRID_WORK);
+    }
+  });
+
+  it('still triangulates such a ring exactly (area of the thin 10⁹ mm strip)', () => {
+    const L = 1e9,
+      W = 800,
+      n = 32_768;
+    const ring: number[] = [];
+    for (let i = 0; i < n; i++) ring.push((i / n) * L, 0);
+    for (let i = 0; i < n; i++) ring.push(L - (i / n) * L, W);
+    let exact = 0; // shoelace of the ring
+    for (let i = 0, j = 2 * n - 1; i < 2 * n; j = i++)
+      exact += ring[2 * j] * ring[2 * i + 1] - ring[2 * i] * ring[2 * j + 1];
+    exact = Math.abs(exact) / 2;
+    const r = triangulateGrid(ring, [], 100);
+    expect(r.area / exact).toBeCloseTo(1, 9);
+    let sum = 0;
+    for (let t = 0; t < r.indices.length; t += 3) {
+      const [a, b, c] = [r.indices[t], r.indices[t + 1], r.indices[t + 2]].map((k) => 2 * k);
+      const p = r.points;
+      sum += ((p[b] - p[a]) * (p[c + 1] - p[a + 1]) - (p[c] - p[a]) * (p[b + 1] - p[a + 1])) / 2;
+    }
+    expect(sum / exact).toBeCloseTo(1, 9);
+  });
+
+  for (const [seed, base] of [
+    [105_801, 'NAPA-TR03_TC13.3docx'],
+    [105_955, 'PROSTEP-TR03_TC10.3docx'],
+  ] as const)
+    it(`fuzz case ${seed} (${base}) ends in a clean import`, async () => {
+      // the seed's case, made from its base alone (the mutations draw the same numbers)
+      const c = ocxCase(seed, loadBases([base]), { maxGrowBytes: 16 << 20 });
+      const out = await runFuzzCase({
+        bytes: c.bytes,
+        twoPass: seed % 4 !== 0,
+        chunkBytes: [256, 4093, 65536, 262144][(seed >>> 2) % 4],
+      });
+      expect(out).toMatchObject({ kind: 'imported' });
+      expect((out as { problem?: string }).problem).toBeUndefined();
+    }, 60_000);
 });
