@@ -50,23 +50,33 @@ export function homogeneous(xyz: ArrayLike<number>, weights?: ArrayLike<number>)
  */
 export function repairKnots(knots: ArrayLike<number>, nCtrl: number, p: number, trim = true): Float64Array | null {
   const want = nCtrl + p + 1;
-  let k = Array.from(knots);
-  if (k.length < want || p < 1 || nCtrl <= p) return null;
-  if (!trim && k.length !== want) return null;
+  if (knots.length < want || p < 1 || nCtrl <= p) return null;
+  if (!trim && knots.length !== want) return null;
+  // the kept window knots[lo, hi): a count per value instead of slicing and counting the whole vector at
+  // every step (a file with millions of surplus knots would take hours)
+  let lo = 0,
+    hi = knots.length;
+  let count: Map<number, number> | null = null;
+  if (hi - lo > want) {
+    count = new Map();
+    // NaN is never counted: it equals no knot, not even itself
+    for (let i = 0; i < hi; i++) if (!Number.isNaN(knots[i])) count.set(knots[i], (count.get(knots[i]) ?? 0) + 1);
+  }
+  const drop = (i: number) => count?.set(knots[i], (count.get(knots[i]) ?? 1) - 1);
   let front = true;
-  const mult = (arr: number[], fromEnd: boolean) => {
-    const v = fromEnd ? arr[arr.length - 1] : arr[0];
-    return arr.filter((x) => x === v).length;
-  };
-  while (k.length > want) {
+  while (hi - lo > want) {
     // drop a surplus end knot where the end multiplicity exceeds p + 1, else alternate ends
-    if (mult(k, true) > p + 1) k = k.slice(0, -1);
-    else if (mult(k, false) > p + 1) k = k.slice(1);
+    const endMult = count?.get(knots[hi - 1]) ?? 0,
+      frontMult = count?.get(knots[lo]) ?? 0;
+    if (endMult > p + 1) drop(--hi);
+    else if (frontMult > p + 1) drop(lo++);
     else {
-      k = front ? k.slice(1) : k.slice(0, -1);
+      if (front) drop(lo++);
+      else drop(--hi);
       front = !front;
     }
   }
+  const k = Array.prototype.slice.call(knots, lo, hi) as number[];
   for (let i = 1; i < k.length; i++) if (!(k[i] >= k[i - 1])) return null;
   if (!(k[nCtrl] > k[p])) return null;
   return Float64Array.from(k);

@@ -9,6 +9,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { arcSegments, circumArc, MAX_ARC_SEGMENTS } from '../../engine/geometry/curves';
+import { repairKnots } from '../../engine/geometry/nurbs';
 import { gridCell, MAX_GRID_CELLS, MAX_GRID_WORK, triangulateGrid } from '../../engine/geometry/region2d';
 import { importOcx, OcxImportError } from '../../engine/ocx/index';
 import { densify, MAX_DENSIFY_POINTS } from '../../engine/ocx/plateMesh';
@@ -182,4 +183,54 @@ describe('a plate outline stretched by absurd numbers over a fine grid (was hour
       expect(out).toMatchObject({ kind: 'imported' });
       expect((out as { problem?: string }).problem).toBeUndefined();
     }, 60_000);
+});
+
+describe('a knot vector with millions of surplus knots (was quadratic: each trimmed knot sliced and counted the vector)', () => {
+  // Fuzz seed 106488: a NAPA M1 KnotVector grown to 16 MB of knots. repairKnots trimmed one end knot at a
+  // time, copying the vector and counting the end value's multiplicity over all of it at every step.
+  /** The former definition, step by step: the reference the windowed trim must equal. */
+  function trimmedReference(knots: number[], nCtrl: number, p: number): number[] | null {
+    const want = nCtrl + p + 1;
+    let k = [...knots];
+    if (k.length < want || p < 1 || nCtrl <= p) return null;
+    let front = true;
+    const mult = (arr: number[], fromEnd: boolean) => {
+      const v = fromEnd ? arr[arr.length - 1] : arr[0];
+      return arr.filter((x) => x === v).length;
+    };
+    while (k.length > want) {
+      if (mult(k, true) > p + 1) k = k.slice(0, -1);
+      else if (mult(k, false) > p + 1) k = k.slice(1);
+      else {
+        k = front ? k.slice(1) : k.slice(0, -1);
+        front = !front;
+      }
+    }
+    for (let i = 1; i < k.length; i++) if (!(k[i] >= k[i - 1])) return null;
+    if (!(k[nCtrl] > k[p])) return null;
+    return k;
+  }
+
+  it('trims as the step-by-step definition does, on random vectors', () => {
+    let state = 12345;
+    const rand = (n: number) => {
+      state = (state * 1103515245 + 12345) % 2147483648;
+      return state % n;
+    };
+    const values = [0, 0, 1, 2, 3, Number.NaN, -1, 1e309];
+    for (let t = 0; t < 3000; t++) {
+      const p = 1 + rand(3),
+        nCtrl = p + 1 + rand(6);
+      const len = nCtrl + p + 1 + rand(8) - 2;
+      const k: number[] = [];
+      for (let i = 0; i < len; i++) k.push(rand(4) === 0 ? values[rand(values.length)] : (k.at(-1) ?? 0) + rand(2));
+      const got = repairKnots(k, nCtrl, p);
+      expect(got ? [...got] : null).toEqual(trimmedReference(k, nCtrl, p));
+    }
+  });
+
+  it('trims 2,000,000 surplus knots at once', () => {
+    const k = [0, 0, 0, 0, ...new Array(2_000_000).fill(0), 1, 2, 3, 4, 4, 4, 4];
+    expect([...(repairKnots(k, 7, 3) ?? [])]).toEqual([0, 0, 0, 0, 1, 2, 3, 4, 4, 4, 4]);
+  });
 });
