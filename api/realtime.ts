@@ -27,7 +27,7 @@ import { createAdapter } from '@socket.io/postgres-adapter';
 import pg from 'pg';
 import { Server } from 'socket.io';
 import { maySee, userOfToken } from './access/rules';
-import { ConversionStatus, PROJECTS_CHANGED_EVENT, type ProgressEvent, type UserNotification } from './contract/common';
+import { PROJECTS_CHANGED_EVENT, type ProgressEvent, type UserNotification } from './contract/common';
 import { CAD_FILES_EVENT } from './contract/cad';
 import { COMMENT_EVENT } from './contract/comments';
 import { TAGS_EVENT } from './contract/tags';
@@ -214,17 +214,12 @@ export function attachRealtime(app: FastifyInstance, redis?: RedisClients): Serv
   };
   const send = (room: string, project: string, event: string, payload: unknown) =>
     push({ kind: 'room', room, project, event, payload });
-  // Conversions announced to SIGNED_IN_ROOM: once when they start, once when they end.
-  const announced = new Set<string>();
-  const off = conversions.onProgress((e: ProgressEvent) => {
-    send(e.conversionId, e.projectName, 'progress', e);
-    const ended = e.status !== ConversionStatus.InProgress && e.status !== ConversionStatus.Warning;
-    if (ended || !announced.has(e.conversionId)) {
-      if (ended) announced.delete(e.conversionId);
-      else announced.add(e.conversionId);
-      send(SIGNED_IN_ROOM, e.projectName, PROJECTS_CHANGED_EVENT, { projectName: e.projectName });
-    }
-  });
+  const off = conversions.onProgress((e: ProgressEvent) => send(e.conversionId, e.projectName, 'progress', e));
+  // Conversions announced to SIGNED_IN_ROOM once when they start and once when they end, by whichever
+  // process queued or ended them (a conversion may run on several processes in between).
+  const offStartEnd = conversions.onStartOrEnd((projectName) =>
+    send(SIGNED_IN_ROOM, projectName, PROJECTS_CHANGED_EVENT, { projectName }),
+  );
   const offComments = ctx.commentEvents.on((e) => send(projectRoom(e.projectName), e.projectName, COMMENT_EVENT, e));
   const offTags = ctx.tagEvents.on((e) => send(projectRoom(e.projectName), e.projectName, TAGS_EVENT, e));
   // The upload state of a conversion paused for its CAD files, to every client watching that conversion.
@@ -238,6 +233,7 @@ export function attachRealtime(app: FastifyInstance, redis?: RedisClients): Serv
   });
   app.addHook('onClose', async () => {
     off();
+    offStartEnd();
     offNotices();
     offComments();
     offTags();
