@@ -71,6 +71,9 @@ export type JoinReply = { ok: true; room: string } | { ok: false; error: string;
 /** What Keelson itself calls on a connected Redis client (the `redis` package); the adapter uses the rest. */
 interface RedisClient {
   close(): Promise<unknown>;
+  /** Connected and not reconnecting. */
+  readonly isReady: boolean;
+  ping(): Promise<unknown>;
 }
 
 /**
@@ -198,7 +201,13 @@ export function attachRealtime(app: FastifyInstance, redis?: RedisClients): Serv
   let closeAdapter: (() => Promise<void>) | null = null;
   if (redis) {
     io.adapter(redis.createAdapter(redis.pub, redis.sub, { key: REDIS_CHANNEL_PREFIX }));
+    // Ready while both clients are connected and Redis answers a PING (GET /api/ready).
+    const offProbe = ctx.readiness.add('realtime', async () => {
+      if (!redis.pub.isReady || !redis.sub.isReady) throw new Error('Redis connection lost');
+      await redis.pub.ping();
+    });
     closeAdapter = async () => {
+      offProbe();
       await Promise.allSettled([redis.pub.close(), redis.sub.close()]);
     };
   } else if (realtime.kind === 'postgres' && database.kind === 'postgres') {
