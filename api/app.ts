@@ -24,6 +24,7 @@ import { openDatabase } from './db/database';
 import { unstorableText } from './db/errors';
 import { ApiError, Errors } from './errors';
 import { ProjectStore } from './projects/ProjectStore';
+import { ReadinessProbes } from './readinessProbes';
 import { StorageUnavailable } from './storage/RevisionStorage';
 import { openRevisionStorage } from './storage/storageConfig';
 import { RevisionCache } from './projects/RevisionCache';
@@ -177,7 +178,10 @@ export async function buildApp(
     tags: new TagStore(db),
     tagEvents: new TagEvents(),
     lifecycle: { stopping: false },
+    readiness: new ReadinessProbes(),
   };
+  // The bucket is asked again on GET /api/ready (its answer reused for a few seconds).
+  if (storage.check) ctx.readiness.add('storage', () => storage.check?.() ?? Promise.resolve());
   let schedulerLog: (message: string) => void = () => {};
 
   // Uploads that never became part of a comment are dropped a day later (checked at start).

@@ -22,6 +22,7 @@ import type { ProjectLocations } from './locations/ProjectLocations';
 import type { ProjectStore } from './projects/ProjectStore';
 import type { RevisionCache } from './projects/RevisionCache';
 import type { AdminSettings } from './settings/AdminSettings';
+import type { ReadinessProbes } from './readinessProbes';
 import type { ProjectUpdateScheduler } from './scheduling/ProjectUpdateScheduler';
 import type { TagEvents } from './tags/events';
 import type { TagStore } from './tags/TagStore';
@@ -58,6 +59,8 @@ export interface AppContext {
   tagEvents: TagEvents;
   /** Whether this process is stopping (SIGTERM): GET /api/ready then answers 503. */
   lifecycle: { stopping: boolean };
+  /** Readiness probes of the S3 bucket and Redis when configured (GET /api/ready). */
+  readiness: ReadinessProbes;
 }
 
 /** Fan-out of user notifications (application.md §4 "Realtime user notification") to subscribers. */

@@ -27,7 +27,7 @@ import { createAdapter } from '@socket.io/postgres-adapter';
 import pg from 'pg';
 import { Server } from 'socket.io';
 import { maySee, userOfToken } from './access/rules';
-import { ConversionStatus, PROJECTS_CHANGED_EVENT, type ProgressEvent, type UserNotification } from './contract/common';
+import { PROJECTS_CHANGED_EVENT, type ProgressEvent, type UserNotification } from './contract/common';
 import { CAD_FILES_EVENT } from './contract/cad';
 import { COMMENT_EVENT } from './contract/comments';
 import { TAGS_EVENT } from './contract/tags';
@@ -71,6 +71,9 @@ export type JoinReply = { ok: true; room: string } | { ok: false; error: string;
 /** What Keelson itself calls on a connected Redis client (the `redis` package); the adapter uses the rest. */
 interface RedisClient {
   close(): Promise<unknown>;
+  /** Connected and not reconnecting. */
+  readonly isReady: boolean;
+  ping(): Promise<unknown>;
 }
 
 /**
@@ -198,7 +201,13 @@ export function attachRealtime(app: FastifyInstance, redis?: RedisClients): Serv
   let closeAdapter: (() => Promise<void>) | null = null;
   if (redis) {
     io.adapter(redis.createAdapter(redis.pub, redis.sub, { key: REDIS_CHANNEL_PREFIX }));
+    // Ready while both clients are connected and Redis answers a PING (GET /api/ready).
+    const offProbe = ctx.readiness.add('realtime', async () => {
+      if (!redis.pub.isReady || !redis.sub.isReady) throw new Error('Redis connection lost');
+      await redis.pub.ping();
+    });
     closeAdapter = async () => {
+      offProbe();
       await Promise.allSettled([redis.pub.close(), redis.sub.close()]);
     };
   } else if (realtime.kind === 'postgres' && database.kind === 'postgres') {
@@ -214,17 +223,12 @@ export function attachRealtime(app: FastifyInstance, redis?: RedisClients): Serv
   };
   const send = (room: string, project: string, event: string, payload: unknown) =>
     push({ kind: 'room', room, project, event, payload });
-  // Conversions announced to SIGNED_IN_ROOM: once when they start, once when they end.
-  const announced = new Set<string>();
-  const off = conversions.onProgress((e: ProgressEvent) => {
-    send(e.conversionId, e.projectName, 'progress', e);
-    const ended = e.status !== ConversionStatus.InProgress && e.status !== ConversionStatus.Warning;
-    if (ended || !announced.has(e.conversionId)) {
-      if (ended) announced.delete(e.conversionId);
-      else announced.add(e.conversionId);
-      send(SIGNED_IN_ROOM, e.projectName, PROJECTS_CHANGED_EVENT, { projectName: e.projectName });
-    }
-  });
+  const off = conversions.onProgress((e: ProgressEvent) => send(e.conversionId, e.projectName, 'progress', e));
+  // Conversions announced to SIGNED_IN_ROOM once when they start and once when they end, by whichever
+  // process queued or ended them (a conversion may run on several processes in between).
+  const offStartEnd = conversions.onStartOrEnd((projectName) =>
+    send(SIGNED_IN_ROOM, projectName, PROJECTS_CHANGED_EVENT, { projectName }),
+  );
   const offComments = ctx.commentEvents.on((e) => send(projectRoom(e.projectName), e.projectName, COMMENT_EVENT, e));
   const offTags = ctx.tagEvents.on((e) => send(projectRoom(e.projectName), e.projectName, TAGS_EVENT, e));
   // The upload state of a conversion paused for its CAD files, to every client watching that conversion.
@@ -238,6 +242,7 @@ export function attachRealtime(app: FastifyInstance, redis?: RedisClients): Serv
   });
   app.addHook('onClose', async () => {
     off();
+    offStartEnd();
     offNotices();
     offComments();
     offTags();
@@ -251,8 +256,9 @@ export function attachRealtime(app: FastifyInstance, redis?: RedisClients): Serv
 
 /**
  * Joins `io` to the other server processes on the PostgreSQL database `url` through the socket.io
- * PostgreSQL adapter. Pushes are sent through a pool of one connection, so they leave in the order they
- * were made. The adapter's LISTEN connection is a client of its own outside that pool: when the database
+ * PostgreSQL adapter. Pushes are sent through a pool of one connection and arrive in the order they were
+ * made, also around a push over the NOTIFY limit (publishInOrder on the sending side, inOrder on the
+ * receiving one). The adapter's LISTEN connection is a client of its own outside that pool: when the database
  * drops it (a restart), the error is logged instead of ending the process, and the adapter's reconnection
  * opens a fresh one (a pooled one would keep its slot for ever and stall the sends). @returns the pool
  * (ended when the app closes).
@@ -265,12 +271,13 @@ function useClusterAdapter(io: Server, url: string, app: FastifyInstance): pg.Po
   const listenClient = async () => {
     const client = new pg.Client(options);
     client.on('error', lost);
+    inOrder(client);
     await client.connect();
     // The adapter hands its connection back with release() when it closes.
     return Object.assign(client, { release: () => void client.end().catch(() => {}) });
   };
   // The adapter uses exactly these two methods of its pool (LISTEN connection, NOTIFY and attachment queries).
-  const adapterPool = { connect: listenClient, query: pool.query.bind(pool) } as unknown as pg.Pool;
+  const adapterPool = { connect: listenClient, query: publishInOrder(pool) } as unknown as pg.Pool;
   io.adapter(
     createAdapter(adapterPool, {
       tableName: ADAPTER_TABLE,
@@ -278,6 +285,80 @@ function useClusterAdapter(io: Server, url: string, app: FastifyInstance): pg.Po
     }),
   );
   return pool;
+}
+
+/** Longest time the pushes after an attachment push wait for its NOTIFY, ms. */
+const ATTACHMENT_NOTIFY_WAIT_MS = 5000;
+
+/**
+ * The adapter's queries on `pool`, with its pushes leaving in the order they were made. A push over the
+ * 8000-byte NOTIFY limit is two queries (its attachment row, then the NOTIFY naming it): the pushes made
+ * meanwhile wait until that NOTIFY has gone instead of overtaking it. Other queries (reading an
+ * attachment, removing old ones) pass at once.
+ */
+function publishInOrder(pool: pg.Pool): (text: string, values?: unknown[]) => Promise<pg.QueryResult> {
+  // Settles when the pushes made so far have been sent (or failed).
+  let sent: Promise<void> = Promise.resolve();
+  // The end of each attachment push, by attachment id, released once its NOTIFY has gone.
+  const ends = new Map<string, () => void>();
+  /** Takes the next place in the order: resolves when the earlier pushes are out; call done() when this one is. */
+  const nextPlace = () => {
+    let done!: () => void;
+    const mine = new Promise<void>((resolve) => (done = resolve));
+    const before = sent;
+    sent = mine;
+    return { before, done };
+  };
+  return async (text, values) => {
+    if (text.startsWith(`INSERT INTO ${ADAPTER_TABLE}`)) {
+      const { before, done } = nextPlace();
+      await before;
+      try {
+        const r = await pool.query(text, values);
+        const id = String(r.rows[0]?.id);
+        ends.set(id, done);
+        // Its NOTIFY follows at once; should it never come, the later pushes are not held for ever.
+        setTimeout(() => {
+          if (ends.get(id) === done) ends.delete(id);
+          done();
+        }, ATTACHMENT_NOTIFY_WAIT_MS).unref();
+        return r;
+      } catch (e) {
+        done();
+        throw e;
+      }
+    }
+    if (text.startsWith('SELECT pg_notify')) {
+      const header = JSON.parse(String(values?.[1] ?? '{}')) as { attachmentId?: unknown };
+      const end = header.attachmentId === undefined ? undefined : ends.get(String(header.attachmentId));
+      if (end) {
+        // Its place was taken with its attachment row.
+        ends.delete(String(header.attachmentId));
+        return pool.query(text, values).finally(end);
+      }
+      const { before, done } = nextPlace();
+      await before;
+      return pool.query(text, values).finally(done);
+    }
+    return pool.query(text, values);
+  };
+}
+
+/**
+ * Makes the 'notification' handlers of the adapter's LISTEN client run one after another, in the order the
+ * notifications arrived. The adapter's handler is async: a push over the 8000-byte NOTIFY limit waits for
+ * its attachment row to be read back, and a small push that arrived after it would otherwise be delivered
+ * first (a removal before the addition it follows).
+ */
+function inOrder(client: pg.Client): void {
+  const on = client.on.bind(client);
+  let last: Promise<unknown> = Promise.resolve();
+  client.on = ((event: Parameters<typeof on>[0], handler: (...args: unknown[]) => unknown) => {
+    if (event !== 'notification') return on(event, handler as never);
+    return on(event, (message: pg.Notification) => {
+      last = last.then(() => handler(message)).catch(() => {});
+    });
+  }) as typeof client.on;
 }
 
 /** Attempts to reach Redis at start before the server gives up; once connected, it reconnects for ever. */

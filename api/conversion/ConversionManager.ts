@@ -160,6 +160,15 @@ export class ConversionManager {
   }
 
   /**
+   * Subscribes to the start (queued) and the end (final event) of every conversion, with the project's
+   * name: each is told once per conversion by one process, whichever processes run it in between (a
+   * conversion continued after its CAD pause, or retried, elsewhere). @returns the unsubscribe.
+   */
+  onStartOrEnd(fn: (projectName: string) => void): () => void {
+    return this.registry.onStartOrEnd(fn);
+  }
+
+  /**
    * The unfinished conversion of a project, if any: held here (live) or elsewhere, queued or paused for
    * its CAD files (as of the last heartbeat, at most a second old).
    */
@@ -446,6 +455,8 @@ export class ConversionManager {
       if (a.pending) clearTimeout(a.pending);
       registry.others.set(a.projectName, registry.info(a));
       a.resolve(registry.event(a));
+      // Not when it was cancelled here meanwhile: its end is announced already.
+      registry.announceStart(a.projectName);
     }
     this.takeNow(a.id);
   }

@@ -64,6 +64,7 @@ export class ConversionRegistry {
   /** Conversions ended here lately (id → time), so an older snapshot does not bring them back. */
   private readonly ended = new Map<string, number>();
   private readonly listeners = new Set<(e: ProgressEvent) => void>();
+  private readonly startEndListeners = new Set<(projectName: string) => void>();
 
   /** A new hold of conversion `id` (not yet in `active`), in progress with `message`. */
   newActive(id: string, projectName: string, startedBy: string, message: string): Active {
@@ -124,11 +125,40 @@ export class ConversionRegistry {
     return () => this.listeners.delete(fn);
   }
 
-  /** Sends `e` to every listener; a failing listener does not stop the others (nor the conversion). */
+  /**
+   * Subscribes to the start and the end of every conversion (the project's name; once each per conversion
+   * over all processes, see announceStart and emit); returns the unsubscribe.
+   */
+  onStartOrEnd(fn: (projectName: string) => void): () => void {
+    this.startEndListeners.add(fn);
+    return () => this.startEndListeners.delete(fn);
+  }
+
+  /**
+   * Tells the start/end listeners that a conversion of `projectName` started. Called once per conversion,
+   * by the process that queued it: the processes that take it later (the first take, a retry, the
+   * continuation after a CAD pause) do not know whether another one announced it.
+   */
+  announceStart(projectName: string): void {
+    this.callEach(this.startEndListeners, projectName);
+  }
+
+  /**
+   * Sends `e` to every listener; a final event (Ready, Error, Canceled) also goes to the start/end
+   * listeners (a conversion's final event is emitted once, by the one process that wrote its end). A
+   * failing listener does not stop the others (nor the conversion).
+   */
   emit(e: ProgressEvent): void {
-    for (const fn of this.listeners) {
+    this.callEach(this.listeners, e);
+    if (e.status !== ConversionStatus.InProgress && e.status !== ConversionStatus.Warning)
+      this.callEach(this.startEndListeners, e.projectName);
+  }
+
+  /** Calls each of `fns` with `arg`, past the ones that throw. */
+  private callEach<T>(fns: ReadonlySet<(arg: T) => void>, arg: T): void {
+    for (const fn of fns) {
       try {
-        fn(e);
+        fn(arg);
       } catch {
         // A failing listener must not stop the conversion.
       }

@@ -37,6 +37,12 @@ export interface RevisionStorage {
   readonly kind: 'directory' | 's3';
 
   /**
+   * Stores on another server (S3): checks that it answers (readiness, GET /api/ready). @throws
+   * StorageUnavailable naming the store when it does not.
+   */
+  check?(): Promise<void>;
+
+  /**
    * A fresh, empty local directory for the files of the revision that conversion `conversionId` of
    * project `project` writes (kept out of every listing until published).
    */

@@ -135,7 +135,15 @@ describe.skipIf(!onPostgres)('two server instances on one PostgreSQL queue', () 
     const ready = await a.inject({ url: '/api/ready' });
     expect([ready.statusCode, ready.json()]).toEqual([
       200,
-      { ready: true, database: true, migrations: true, shuttingDown: false, reasons: [] },
+      {
+        ready: true,
+        database: true,
+        migrations: true,
+        shuttingDown: false,
+        storage: true,
+        realtime: true,
+        reasons: [],
+      },
     ]);
     a.ctx.lifecycle.stopping = true;
     const stopping = await a.inject({ url: '/api/ready' });

@@ -17,11 +17,12 @@ export interface TestRedis {
 }
 
 /**
- * Starts `redis-server` (REDIS_SERVER, default the one on PATH) and resolves once it accepts connections.
- * @throws Error with its output when it exits first or is not ready within 20 s.
+ * Starts `redis-server` (REDIS_SERVER, default the one on PATH) on `port` (default a free one; the port of
+ * a stopped one starts it again for the clients that were connected) and resolves once it accepts
+ * connections. @throws Error with its output when it exits first or is not ready within 20 s.
  */
-export async function startRedis(): Promise<TestRedis> {
-  const port = await freePort();
+export async function startRedis(port?: number): Promise<TestRedis> {
+  port ??= await freePort();
   const dir = mkdtempSync(path.join(os.tmpdir(), 'keelson-redis-'));
   const child = spawn(
     process.env.REDIS_SERVER ?? 'redis-server',
