@@ -38,6 +38,7 @@ import {
   DEFAULT_LEASES,
   heartbeatInterval,
   newWorkerId,
+  runningFromRow,
   STRANDED,
   waitsForCadFiles,
 } from './conversionLeases';
@@ -176,6 +177,17 @@ export class ConversionManager {
     const a = this.registry.active.get(projectName);
     if (a) return this.registry.info(a);
     return this.registry.others.get(projectName) ?? null;
+  }
+
+  /**
+   * The unfinished conversion of a project as `running` sees it, else as its latest row `row` says: a
+   * conversion another process queued less than a heartbeat ago is not yet in this process's view, but
+   * its row is already written (the model list must not show such a project as idle).
+   */
+  current(projectName: string, row: ConversionRow | undefined): RunningConversion | null {
+    const seen = this.running(projectName);
+    if (seen || !row || row.finished_at !== null || this.registry.endedLately(row.id)) return seen;
+    return runningFromRow(row);
   }
 
   /**

@@ -13,7 +13,7 @@ import type { Kysely } from 'kysely';
 import type { DB } from '../db/database';
 import type { ProjectStore } from '../projects/ProjectStore';
 import { discardInput, removeStaged } from './conversionFiles';
-import { type ConversionLeases, type SendJob, waitsForCadFiles } from './conversionLeases';
+import { type ConversionLeases, runningFromRow, type SendJob } from './conversionLeases';
 import type { Active, ConversionRegistry } from './conversionRegistry';
 import { cancelledEvent, type ConversionInput, parseJob, type RevisionWriter } from './conversionTypes';
 
@@ -152,13 +152,7 @@ export class ConversionHeartbeat {
     registry.others.clear();
     for (const r of rows) {
       if (registry.endedLately(r.id) || registry.active.get(r.project_name)?.id === r.id) continue;
-      registry.others.set(r.project_name, {
-        id: r.id,
-        startedBy: r.started_by,
-        progress: r.progress,
-        message: r.message,
-        waitingForCadFiles: waitsForCadFiles(r),
-      });
+      registry.others.set(r.project_name, runningFromRow(r));
     }
     for (const id of registry.waitedFor()) {
       if (unfinished.has(id) || registry.byId(id)) continue;

@@ -12,7 +12,7 @@ import type { Kysely, Selectable } from 'kysely';
 import { ConversionStatus } from '../contract/common';
 import type { ConversionsTable, DB } from '../db/database';
 import { FaultPoints, faultPoint } from '../jobs/faultPoint';
-import type { CadPause } from './conversionTypes';
+import type { CadPause, RunningConversion } from './conversionTypes';
 
 /** A conversion row. */
 export type ConversionRow = Selectable<ConversionsTable>;
@@ -54,6 +54,17 @@ function pauseOf(job: string | null): CadPause | undefined {
 /** True when the row's conversion is paused for its CAD files and not yet continued. */
 export function waitsForCadFiles(row: Pick<ConversionRow, 'job' | 'finished_at'>): boolean {
   return row.finished_at === null && pauseOf(row.job)?.waiting === true;
+}
+
+/** A row's unfinished conversion as the model list and the checks see it (RunningConversion). */
+export function runningFromRow(r: ConversionRow): RunningConversion {
+  return {
+    id: r.id,
+    startedBy: r.started_by,
+    progress: r.progress,
+    message: r.message,
+    waitingForCadFiles: waitsForCadFiles(r),
+  };
 }
 
 /** Row operations of one worker. */

@@ -88,12 +88,15 @@ export default async function projectRoutes(app: FastifyInstance): Promise<void>
             visible === 'all' ||
             visible.has(name) ||
             (!revisionsOf.get(name)?.length &&
-              starterMaySee(user, conversions.running(name)?.startedBy ?? latest.get(name)?.started_by)),
+              starterMaySee(
+                user,
+                conversions.current(name, latest.get(name))?.startedBy ?? latest.get(name)?.started_by,
+              )),
         );
       return shown.map((name) => {
         const revisions = revisionsOf.get(name) ?? [];
-        const running = conversions.running(name);
         const last = latest.get(name);
+        const running = conversions.current(name, last);
         const noRevisions = revisions.length === 0;
         return {
           name,
