@@ -6,7 +6,7 @@
 //! are closed, and the remaining open chains are joined end to end (first match first) and closed or
 //! kept. Output: OUT_PTS / OUT_POLY (closed chains in walk order, then the open ones' results).
 
-use crate::jsmath::{js_round, to_int32};
+use crate::jsmath::js_round;
 use crate::state::{OUT_POLY, OUT_PTS, SEGS};
 
 /// One slot of the weld table: an endpoint's rounded coordinates and its vertex number. A slot is
@@ -64,17 +64,6 @@ pub extern "C" fn kk_chain(closed_tol: f64, zero_len: f64, fixed: u32, fixed_val
         OUT_PTS.clear();
         OUT_POLY.clear();
         chain(&SEGS, closed_tol, zero_len, (fixed as usize).min(3), fixed_value, &mut OUT_PTS, &mut OUT_POLY)
-    }
-}
-
-/// `x | 0` of a value that `Math.round` produced: exact conversion when it fits (the common case).
-#[inline(always)]
-fn int_of_rounded(q: f64) -> i32 {
-    if q > -2147483649.0 && q < 2147483648.0 {
-        // In range and integral (a rounded finite value): the conversion is exact.
-        unsafe { q.to_int_unchecked::<i32>() }
-    } else {
-        to_int32(q)
     }
 }
 
@@ -166,10 +155,13 @@ fn weld(segs: &[f64], zero_len: f64, fixed: usize, fixed_value: f64, sc: &mut Sc
             for k in 0..3 {
                 q[k] = if k == fixed { qf } else { js_round(p[k] * 1000.0) };
             }
-            let mut h = ((int_of_rounded(q[0]).wrapping_mul(73856093)
-                ^ int_of_rounded(q[1]).wrapping_mul(19349663)
-                ^ int_of_rounded(q[2]).wrapping_mul(83492791)) as u32)
-                .wrapping_mul(0x9E37_79B1)
+            // Any hash works (vertices are numbered by first appearance); keys equal under `==` must hash
+            // alike, so −0 is made +0 before its bits are taken.
+            let bits = |x: f64| (x + 0.0).to_bits();
+            let mut h = ((bits(q[0]).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+                ^ bits(q[1]).wrapping_mul(0xC2B2_AE3D_27D4_EB4F)
+                ^ bits(q[2]).wrapping_mul(0x1656_67B1_9E37_79F9))
+                >> 32) as u32
                 >> shift;
             let endpoint = (s * 2 + e) as i32;
             let v = loop {
