@@ -418,8 +418,9 @@ export function polygonArea(points: ArrayLike<number>, axis: 0 | 1 | 2): number 
     v = axis === 2 ? 1 : 2;
   const n = Math.floor(points.length / 3);
   let a = 0;
+  // The same terms in the same order as with j = (i + 1) % n, without a division per point.
   for (let i = 0; i < n; i++) {
-    const j = (i + 1) % n;
+    const j = i + 1 < n ? i + 1 : 0;
     a += points[i * 3 + u] * points[j * 3 + v] - points[j * 3 + u] * points[i * 3 + v];
   }
   return Math.abs(a) / 2;

@@ -275,11 +275,17 @@ export class GeometryKernel {
 
   /**
    * Chains the segment buffer into polylines with the tolerances of slice.ts `chainSegments` (closed
-   * 1 mm, zero length 1e-3 mm by default): the same polylines in the same order.
+   * 1 mm, zero length 1e-3 mm by default): the same polylines in the same order. `fixed` tells the kernel
+   * that every point's coordinate `axis` is `value` (mm; a section's projected axis, as `section` does), which
+   * makes the weld cheaper and must not change the result; wrong, it welds points that differ there.
    */
-  chain(closedTol: number = POLYLINE_TOLERANCE_MM.closed, zeroLen: number = POLYLINE_TOLERANCE_MM.zeroLength) {
+  chain(
+    closedTol: number = POLYLINE_TOLERANCE_MM.closed,
+    zeroLen: number = POLYLINE_TOLERANCE_MM.zeroLength,
+    fixed?: { axis: 0 | 1 | 2; value: number },
+  ) {
     const x = this.exports;
-    const n = x.kk_chain(closedTol, zeroLen);
+    const n = x.kk_chain(closedTol, zeroLen, fixed ? fixed.axis : 3, fixed ? fixed.value : 0);
     const out: SectionPolyline[] = [];
     if (n === 0) return out;
     const { f64, u32 } = this.views();

@@ -1,20 +1,34 @@
 //! Segment chaining: segments (6 f64 each, mm) → polylines, as engine/section/slice.ts
 //! `chainSegments` does, step for step: segments shorter than `zero_len` are dropped, endpoints are
-//! welded through an open-addressing hash of their coordinates rounded to 1e-3 mm, chains are walked
-//! from each first unused segment forwards then backwards, chains whose ends meet within `closed_tol`
+//! welded through an open-addressing hash of their coordinates rounded to 1e-3 mm (vertices numbered in
+//! order of first appearance), chains are walked from each first unused segment forwards then backwards
+//! (at a vertex, its first endpoint in segment order whose segment is unused), chains whose ends meet within `closed_tol`
 //! are closed, and the remaining open chains are joined end to end (first match first) and closed or
 //! kept. Output: OUT_PTS / OUT_POLY (closed chains in walk order, then the open ones' results).
 
-use crate::jsmath::{js_round, to_int32};
+use crate::jsmath::js_round;
 use crate::state::{OUT_POLY, OUT_PTS, SEGS};
+
+/// One slot of the weld table: an endpoint's rounded coordinates and its vertex number. A slot is
+/// filled for the current call only when `stamp` equals the call's stamp, so the table is never cleared.
+#[derive(Clone, Copy)]
+struct Slot {
+    q: [f64; 3],
+    v: u32,
+    stamp: u32,
+}
+
+const EMPTY: Slot = Slot { q: [0.0; 3], v: 0, stamp: 0 };
 
 /// Scratch reused across calls (the many small objects of a section make allocation dominate otherwise).
 struct Scratch {
     keep: Vec<u8>,
     used: Vec<u8>,
     vert_of: Vec<i32>,
-    table: Vec<i32>,
-    vq: Vec<f64>,
+    table: Vec<Slot>,
+    stamp: u32,
+    /// Per vertex: its first two endpoints (segment·2 + end) in segment order, -1 when absent.
+    ends: Vec<[i32; 2]>,
     start: Vec<i32>,
     list: Vec<i32>,
     fill: Vec<i32>,
@@ -28,7 +42,8 @@ static mut SCRATCH: Scratch = Scratch {
     used: Vec::new(),
     vert_of: Vec::new(),
     table: Vec::new(),
-    vq: Vec::new(),
+    stamp: 0,
+    ends: Vec::new(),
     start: Vec::new(),
     list: Vec::new(),
     fill: Vec::new(),
@@ -42,38 +57,47 @@ fn reset<T: Copy>(v: &mut Vec<T>, n: usize, x: T) {
 }
 
 /// Chains the segment buffer's segments; returns the number of polylines written to the output.
+/// `fixed` < 3 says every point's coordinate `fixed` equals `fixed_value` (see `chain`); 3 for none.
 #[no_mangle]
-pub extern "C" fn kk_chain(closed_tol: f64, zero_len: f64) -> u32 {
+pub extern "C" fn kk_chain(closed_tol: f64, zero_len: f64, fixed: u32, fixed_value: f64) -> u32 {
     unsafe {
         OUT_PTS.clear();
         OUT_POLY.clear();
-        chain(&SEGS, closed_tol, zero_len, &mut OUT_PTS, &mut OUT_POLY)
+        chain(&SEGS, closed_tol, zero_len, (fixed as usize).min(3), fixed_value, &mut OUT_PTS, &mut OUT_POLY)
     }
 }
 
-/// `x | 0` of a value that `Math.round` produced: exact conversion when it fits (the common case).
-#[inline(always)]
-fn int_of_rounded(q: f64) -> i32 {
-    if q > -2147483649.0 && q < 2147483648.0 {
-        // In range and integral (a rounded finite value): the conversion is exact.
-        unsafe { q.to_int_unchecked::<i32>() }
-    } else {
-        to_int32(q)
-    }
+/// The endpoints at each vertex, for the walk: the first two per vertex, or (when some vertex has more)
+/// all of them in segment order as a CSR table.
+enum Adjacency<'a> {
+    Pairs(&'a [[i32; 2]]),
+    Csr(&'a [i32], &'a [i32]),
 }
 
 /// Walks from endpoint `cur` through unused segments, writing each far endpoint (segment·2 + end) to
-/// `out` and marking its segment used. Returns the number of endpoints written.
-fn walk(sc_start: &[i32], sc_list: &[i32], vert_of: &[i32], used: &mut [u8], mut cur: usize, out: &mut Vec<u32>) -> usize {
+/// `out` and marking its segment used: at each vertex the first endpoint in segment order whose segment
+/// is unused. Returns the number of endpoints written.
+fn walk(adj: &Adjacency, vert_of: &[i32], used: &mut [u8], mut cur: usize, out: &mut Vec<u32>) -> usize {
     out.clear();
     loop {
         let v = vert_of[cur] as usize;
         let mut next: i32 = -1;
-        for k in sc_start[v] as usize..sc_start[v + 1] as usize {
-            let e = sc_list[k];
-            if used[(e >> 1) as usize] == 0 {
-                next = e;
-                break;
+        match adj {
+            Adjacency::Pairs(ends) => {
+                for &e in &ends[v] {
+                    if e >= 0 && used[(e >> 1) as usize] == 0 {
+                        next = e;
+                        break;
+                    }
+                }
+            }
+            Adjacency::Csr(start, list) => {
+                for &e in &list[start[v] as usize..start[v + 1] as usize] {
+                    if used[(e >> 1) as usize] == 0 {
+                        next = e;
+                        break;
+                    }
+                }
             }
         }
         if next < 0 {
@@ -87,22 +111,35 @@ fn walk(sc_start: &[i32], sc_list: &[i32], vert_of: &[i32], used: &mut [u8], mut
     }
 }
 
-/// The chaining algorithm on `segs` (6 values per segment); appends polylines to the output vectors.
-pub fn chain(segs: &[f64], closed_tol: f64, zero_len: f64, out_pts: &mut Vec<f64>, out_poly: &mut Vec<u32>) -> u32 {
+/// Welds the endpoints of the kept segments (length ≥ `zero_len`) into vertices by their coordinates
+/// rounded to 1e-3 mm, numbered in order of first appearance; fills `vert_of`, `keep` and `ends`.
+/// With `fixed` < 3 every endpoint's coordinate `fixed` is `fixed_value` (a section's projected axis),
+/// so it is rounded once. Returns the vertex count and whether some vertex has more than two endpoints.
+fn weld(segs: &[f64], zero_len: f64, fixed: usize, fixed_value: f64, sc: &mut Scratch) -> (usize, bool) {
     let n_seg = segs.len() / 6;
     let mut cap: usize = 16;
     while cap < n_seg * 4 {
         cap <<= 1;
     }
-    let mask = (cap - 1) as i32;
+    let mask = cap - 1;
     let shift = 32 - cap.trailing_zeros();
-    let sc = unsafe { &mut SCRATCH };
+    if sc.table.len() < cap {
+        sc.table.resize(cap, EMPTY);
+    }
+    sc.stamp = sc.stamp.wrapping_add(1);
+    if sc.stamp == 0 {
+        // Wrapped: no slot may look filled by an earlier call.
+        sc.table.fill(EMPTY);
+        sc.stamp = 1;
+    }
+    let stamp = sc.stamp;
     reset(&mut sc.keep, n_seg, 0);
     reset(&mut sc.vert_of, n_seg * 2, -1);
-    reset(&mut sc.table, cap, -1);
-    sc.vq.clear();
-    sc.vq.reserve(n_seg * 6);
-    let mut nv: usize = 0;
+    sc.ends.clear();
+    let qf = js_round(fixed_value * 1000.0);
+    // A NaN key never equals itself (every such endpoint a vertex of its own): keep the general path then.
+    let fixed = if qf == qf { fixed } else { 3 };
+    let mut multi = false;
     for s in 0..n_seg {
         let o = s * 6;
         let dx = segs[o + 3] - segs[o];
@@ -113,35 +150,48 @@ pub fn chain(segs: &[f64], closed_tol: f64, zero_len: f64, out_pts: &mut Vec<f64
         }
         sc.keep[s] = 1;
         for e in 0..2 {
-            let qx = js_round(segs[o + e * 3] * 1000.0);
-            let qy = js_round(segs[o + e * 3 + 1] * 1000.0);
-            let qz = js_round(segs[o + e * 3 + 2] * 1000.0);
-            let mut h = (((int_of_rounded(qx).wrapping_mul(73856093)
-                ^ int_of_rounded(qy).wrapping_mul(19349663)
-                ^ int_of_rounded(qz).wrapping_mul(83492791)) as u32)
-                .wrapping_mul(0x9E37_79B1)
-                >> shift) as i32;
-            let mut v = sc.table[h as usize];
-            while v >= 0 {
-                let i = v as usize * 3;
-                if sc.vq[i] == qx && sc.vq[i + 1] == qy && sc.vq[i + 2] == qz {
-                    break;
+            let p = &segs[o + e * 3..o + e * 3 + 3];
+            let mut q = [0.0f64; 3];
+            for k in 0..3 {
+                q[k] = if k == fixed { qf } else { js_round(p[k] * 1000.0) };
+            }
+            // Any hash works (vertices are numbered by first appearance); keys equal under `==` must hash
+            // alike, so −0 is made +0 before its bits are taken.
+            let bits = |x: f64| (x + 0.0).to_bits();
+            let mut h = ((bits(q[0]).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+                ^ bits(q[1]).wrapping_mul(0xC2B2_AE3D_27D4_EB4F)
+                ^ bits(q[2]).wrapping_mul(0x1656_67B1_9E37_79F9))
+                >> 32) as u32
+                >> shift;
+            let endpoint = (s * 2 + e) as i32;
+            let v = loop {
+                let slot = &mut sc.table[h as usize];
+                if slot.stamp != stamp {
+                    let v = sc.ends.len() as u32;
+                    *slot = Slot { q, v, stamp };
+                    sc.ends.push([endpoint, -1]);
+                    break v;
                 }
-                h = (h + 1) & mask;
-                v = sc.table[h as usize];
-            }
-            if v < 0 {
-                v = nv as i32;
-                nv += 1;
-                sc.table[h as usize] = v;
-                sc.vq.push(qx);
-                sc.vq.push(qy);
-                sc.vq.push(qz);
-            }
-            sc.vert_of[s * 2 + e] = v;
+                if slot.q[0] == q[0] && slot.q[1] == q[1] && slot.q[2] == q[2] {
+                    let v = slot.v;
+                    let pair = &mut sc.ends[v as usize];
+                    if pair[1] < 0 {
+                        pair[1] = endpoint;
+                    } else {
+                        multi = true;
+                    }
+                    break v;
+                }
+                h = (h + 1) & mask as u32;
+            };
+            sc.vert_of[s * 2 + e] = v as i32;
         }
     }
-    // Endpoints per vertex (CSR), in segment order.
+    (sc.ends.len(), multi)
+}
+
+/// Endpoints per vertex in segment order (CSR: `start`, `list`), for vertices with more than two.
+fn build_csr(nv: usize, n_seg: usize, sc: &mut Scratch) {
     reset(&mut sc.start, nv + 1, 0);
     for i in 0..n_seg * 2 {
         let v = sc.vert_of[i];
@@ -163,7 +213,28 @@ pub fn chain(segs: &[f64], closed_tol: f64, zero_len: f64, out_pts: &mut Vec<f64
             *f += 1;
         }
     }
+}
+
+/// The chaining algorithm on `segs` (6 values per segment); appends polylines to the output vectors.
+/// `fixed` < 3 says every point's coordinate `fixed` is `fixed_value` (3: no such axis); the result is
+/// the same either way, only the weld is cheaper.
+pub fn chain(
+    segs: &[f64],
+    closed_tol: f64,
+    zero_len: f64,
+    fixed: usize,
+    fixed_value: f64,
+    out_pts: &mut Vec<f64>,
+    out_poly: &mut Vec<u32>,
+) -> u32 {
+    let n_seg = segs.len() / 6;
+    let sc = unsafe { &mut SCRATCH };
+    let (nv, multi) = weld(segs, zero_len, fixed, fixed_value, sc);
+    if multi {
+        build_csr(nv, n_seg, sc);
+    }
     reset(&mut sc.used, n_seg, 0);
+    let adj = if multi { Adjacency::Csr(&sc.start, &sc.list) } else { Adjacency::Pairs(&sc.ends) };
 
     // Each chain is walked from its first unused segment forwards and backwards (endpoint numbers only);
     // a closed one is written straight to the output, an open one kept for joining.
@@ -175,8 +246,8 @@ pub fn chain(segs: &[f64], closed_tol: f64, zero_len: f64, out_pts: &mut Vec<f64
             continue;
         }
         sc.used[s] = 1;
-        let nf = walk(&sc.start, &sc.list, &sc.vert_of, &mut sc.used, s * 2 + 1, &mut sc.fwd);
-        let nb = walk(&sc.start, &sc.list, &sc.vert_of, &mut sc.used, s * 2, &mut sc.back);
+        let nf = walk(&adj, &sc.vert_of, &mut sc.used, s * 2 + 1, &mut sc.fwd);
+        let nb = walk(&adj, &sc.vert_of, &mut sc.used, s * 2, &mut sc.back);
         // Points in order: the backward walk reversed, the segment's two ends, the forward walk.
         let first = if nb > 0 { sc.back[nb - 1] as usize } else { s * 2 };
         let last = if nf > 0 { sc.fwd[nf - 1] as usize } else { s * 2 + 1 };

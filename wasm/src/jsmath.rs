@@ -10,18 +10,3 @@ pub fn js_round(x: f64) -> f64 {
         f
     }
 }
-
-/// `x | 0` (ECMAScript ToInt32): truncation modulo 2^32 into a signed 32-bit integer; NaN and ±∞ give 0.
-#[inline]
-pub fn to_int32(x: f64) -> i32 {
-    if !x.is_finite() {
-        return 0;
-    }
-    let t = x.trunc();
-    if t.abs() < 9.2e18 {
-        (t as i64) as i32
-    } else {
-        let m = t.rem_euclid(4294967296.0);
-        (m as u64) as u32 as i32
-    }
-}

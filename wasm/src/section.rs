@@ -103,7 +103,7 @@ pub extern "C" fn kk_section(
             }
         }
         let n_seg = segs.len() / 6;
-        let polys = if n_seg > 0 { chain(segs, closed_tol, zero_len, out_pts, out_poly) } else { 0 };
+        let polys = if n_seg > 0 { chain(segs, closed_tol, zero_len, axis, project, out_pts, out_poly) } else { 0 };
         out_obj.extend_from_slice(&[polys, n_seg as u32]);
         total += polys;
     }

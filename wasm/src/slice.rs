@@ -6,17 +6,65 @@
 use crate::geom::{store, Indices};
 use crate::state::SEGS;
 
-#[inline]
-fn crossing(p: &[f32], a: usize, da: f64, b: usize, db: f64, axis: usize, project: f64, out: &mut Vec<f64>) {
+/// The point where the edge from vertex offset `a` (signed distance `da` to the plane) to `b` (`db`)
+/// crosses the plane: interpolated from the negative to the positive vertex, coordinate `AXIS` set to
+/// `project` (the other two are the only ones computed; the axis value would be overwritten anyway).
+#[inline(always)]
+fn crossing<const AXIS: usize>(p: &[f32], a: usize, da: f64, b: usize, db: f64, project: f64, q: &mut [f64]) {
     let (neg, pos, dn, dp) = if da >= 0.0 { (b, a, db, da) } else { (a, b, da, db) };
     let t = dn / (dn - dp);
-    let mut q = [0.0f64; 3];
     for k in 0..3 {
-        let n = p[neg + k] as f64;
-        q[k] = n + (p[pos + k] as f64 - n) * t;
+        q[k] = if k == AXIS {
+            project
+        } else {
+            let n = p[neg + k] as f64;
+            n + (p[pos + k] as f64 - n) * t
+        };
     }
-    q[axis] = project;
-    out.extend_from_slice(&q);
+}
+
+/// `slice_tris` for one axis known at compile time (the crossing skips the axis coordinate).
+fn slice_axis<I: Copy + Into<u32>, const AXIS: usize>(
+    p: &[f32],
+    ix: &[I],
+    start: usize,
+    count: usize,
+    c: f64,
+    project: f64,
+    out: &mut Vec<f64>,
+) -> u32 {
+    let mut n = 0;
+    let end = start + count;
+    let mut t = start;
+    // At most one segment (6 values) per triangle: reserve once, then write in place.
+    out.reserve(count / 3 * 6);
+    while t + 2 < end {
+        let a = ix[t].into() as usize * 3;
+        let b = ix[t + 1].into() as usize * 3;
+        let d = ix[t + 2].into() as usize * 3;
+        t += 3;
+        let da = p[a + AXIS] as f64 - c;
+        let db = p[b + AXIS] as f64 - c;
+        let dd = p[d + AXIS] as f64 - c;
+        let (na, nb, nd) = (da < 0.0, db < 0.0, dd < 0.0);
+        if na == nb && nb == nd {
+            continue;
+        }
+        // The lone vertex is the one whose side differs from the other two.
+        let (lone, dl, o1, d1, o2, d2) = if na != nb && na != nd {
+            (a, da, b, db, d, dd)
+        } else if nb != na && nb != nd {
+            (b, db, d, dd, a, da)
+        } else {
+            (d, dd, a, da, b, db)
+        };
+        let mut q = [0.0f64; 6];
+        crossing::<AXIS>(p, lone, dl, o1, d1, project, &mut q[..3]);
+        crossing::<AXIS>(p, lone, dl, o2, d2, project, &mut q[3..]);
+        out.extend_from_slice(&q);
+        n += 1;
+    }
+    n
 }
 
 /// Slices triangles `ix[start .. start+count)` (3 indices each) against axis = c; returns segments appended.
@@ -30,34 +78,11 @@ pub fn slice_tris<I: Copy + Into<u32>>(
     project: f64,
     out: &mut Vec<f64>,
 ) -> u32 {
-    let mut n = 0;
-    let end = start + count;
-    let mut t = start;
-    while t + 2 < end {
-        let a = ix[t].into() as usize * 3;
-        let b = ix[t + 1].into() as usize * 3;
-        let d = ix[t + 2].into() as usize * 3;
-        t += 3;
-        let da = p[a + axis] as f64 - c;
-        let db = p[b + axis] as f64 - c;
-        let dd = p[d + axis] as f64 - c;
-        let (na, nb, nd) = (da < 0.0, db < 0.0, dd < 0.0);
-        if na == nb && nb == nd {
-            continue;
-        }
-        // The lone vertex is the one whose side differs from the other two.
-        let (lone, dl, o1, d1, o2, d2) = if na != nb && na != nd {
-            (a, da, b, db, d, dd)
-        } else if nb != na && nb != nd {
-            (b, db, d, dd, a, da)
-        } else {
-            (d, dd, a, da, b, db)
-        };
-        crossing(p, lone, dl, o1, d1, axis, project, out);
-        crossing(p, lone, dl, o2, d2, axis, project, out);
-        n += 1;
+    match axis {
+        0 => slice_axis::<I, 0>(p, ix, start, count, c, project, out),
+        1 => slice_axis::<I, 1>(p, ix, start, count, c, project, out),
+        _ => slice_axis::<I, 2>(p, ix, start, count, c, project, out),
     }
-    n
 }
 
 /// Slices indices `start .. start+count` of batch `b` of store `h` at axis = c (every triangle tested),

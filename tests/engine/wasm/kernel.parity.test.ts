@@ -92,6 +92,39 @@ describe('chaining', () => {
     );
   });
 
+  it('chains segments lying in an axis plane the same with and without the fixed-axis weld', () => {
+    // Section segments all share the projected axis value; the kernel then rounds it once. Branches
+    // (vertices of three or more endpoints) take the kernel's general adjacency, paths its two-slot one.
+    const point = fc.array(coord, { minLength: 2, maxLength: 2 });
+    const input = fc.tuple(
+      fc.constantFrom<0 | 1 | 2>(0, 1, 2),
+      fc.oneof(coord, fc.constant(13.7), fc.constant(-0.0005)),
+      fc.array(point, { minLength: 2, maxLength: 10 }),
+      fc.array(fc.tuple(fc.nat(), fc.nat(), fc.constantFrom(0, 0, 0, 1e-4, 0.4, 1.5)), { maxLength: 80 }),
+    );
+    fc.assert(
+      fc.property(input, ([axis, value, pts, pairs]) => {
+        const at = (p: number[], jitter: number) => {
+          const q = p.map((v) => v + jitter);
+          q.splice(axis, 0, value);
+          return q;
+        };
+        const segs = pairs.flatMap(([i, j, jitter]) => [
+          ...at(pts[i % pts.length], 0),
+          ...at(pts[j % pts.length], jitter),
+        ]);
+        const ref = chainSegments(segs);
+        kernel.clearSegments();
+        kernel.pushSegments(segs);
+        expect(samePolylines(kernel.chain(undefined, undefined, { axis, value }), ref)).toBe(true);
+        kernel.clearSegments();
+        kernel.pushSegments(segs);
+        expect(samePolylines(kernel.chain(), ref)).toBe(true);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
   it('joins many open pieces (shuffled, reversed, ends moved within the closed tolerance) in the same order', () => {
     // Pieces of a few random polylines whose shared ends are moved by up to 0.9 mm: the welding keeps them
     // apart, so every join happens in the open-chain pass, many per call.
