@@ -14,7 +14,9 @@ const CENTRAL = 0x02014b50;
 function headers(zip: Uint8Array, sig: number): number[] {
   const out: number[] = [];
   const dv = new DataView(zip.buffer, zip.byteOffset, zip.byteLength);
-  for (let i = 0; i + 4 <= zip.length; i++) if (dv.getUint32(i, true) === sig) out.push(i);
+  // only headers whose fixed part is whole (a truncated archive can end inside one): the mutations write into it
+  const fixed = sig === CENTRAL ? 46 : 30;
+  for (let i = 0; i + fixed <= zip.length; i++) if (dv.getUint32(i, true) === sig) out.push(i);
   return out;
 }
 
