@@ -269,6 +269,9 @@ export function keepIn(x: number, a: number, b: number, closed: boolean): number
   return closed ? wrap(x, a, b) : Math.min(b, Math.max(a, x));
 }
 
+/** Gauss–Newton steps shorter than this (mm, in the metric parameter plane) end invert: converged. */
+export const STEP_MM = 1e-6;
+
 /**
  * Closest point of the surface to p by Gauss–Newton from (u, v) (clamped to the domain, wrapped in a
  * closed direction); writes the parameters into uv and returns the distance (mm).
@@ -314,6 +317,9 @@ export function invert(g: Sampled, p: ArrayLike<number>, uv: Float64Array, guess
     if (!(Math.abs(det) > 1e-30)) break;
     let du = (r1 * a22 - r2 * a12) / det,
       dv = (a11 * r2 - a12 * r1) / det;
+    // converged: a step this short moves the point by less than STEP_MM (the finite-difference
+    // Jacobian's tail would otherwise creep on, or fail six halvings, at round-off level)
+    if (Math.abs(du) * g.su + Math.abs(dv) * g.sv < STEP_MM) break;
     // damped step: accept only an improvement
     let accepted = false;
     for (let k = 0; k < 6 && !accepted; k++) {
