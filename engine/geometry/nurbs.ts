@@ -331,6 +331,7 @@ export function tessellateCurve(c: NurbsCurve, chordTol: number, angTolRad = Mat
     out.push(pt[0], pt[1], pt[2]);
   };
   push(U[p]);
+  const cosAng = Math.cos(angTolRad);
   for (let k = p; k < n; k++) {
     const a = U[k],
       b = U[k + 1];
@@ -339,40 +340,62 @@ export function tessellateCurve(c: NurbsCurve, chordTol: number, angTolRad = Mat
       push(b);
       continue;
     }
-    subdivide(c, a, b, chordTol, Math.cos(angTolRad), 0, out, pt);
+    const pa = [0, 0, 0],
+      pb = [0, 0, 0],
+      pm = [0, 0, 0];
+    evalCurve(c, a, pa);
+    evalCurve(c, b, pb);
+    evalCurve(c, (a + b) / 2, pm);
+    subdivide(c, a, b, pa, pb, pm, chordTol, cosAng, 0, out);
   }
   return out;
 }
 
+/**
+ * Splits span [a, b] of the curve until its chord is within tol of the curve and turns by less than
+ * the angle: pa, pb and pm are the points at a, b and (a + b) / 2, evaluated by the caller (a half's
+ * ends and middle are its parent's points, so each level evaluates only its two quarter points).
+ */
 function subdivide(
   c: NurbsCurve,
   a: number,
   b: number,
+  pa: number[],
+  pb: number[],
+  pm: number[],
   tol: number,
   cosAng: number,
   depth: number,
   out: number[],
-  tmp: number[],
 ): void {
-  const pa = [0, 0, 0],
-    pb = [0, 0, 0],
-    pm = [0, 0, 0],
-    pq = [0, 0, 0],
+  const tq = a + (b - a) / 4,
+    tr = a + (3 * (b - a)) / 4;
+  const pq = [0, 0, 0],
     pr = [0, 0, 0];
-  evalCurve(c, a, pa);
-  evalCurve(c, b, pb);
-  evalCurve(c, (a + b) / 2, pm);
-  evalCurve(c, a + (b - a) / 4, pq);
-  evalCurve(c, a + (3 * (b - a)) / 4, pr);
+  evalCurve(c, tq, pq);
+  evalCurve(c, tr, pr);
   const err = Math.max(distToSegment(pm, pa, pb), distToSegment(pq, pa, pb), distToSegment(pr, pa, pb));
-  const d1 = [pm[0] - pa[0], pm[1] - pa[1], pm[2] - pa[2]],
-    d2 = [pb[0] - pm[0], pb[1] - pm[1], pb[2] - pm[2]];
-  const l1 = hypot3(d1[0], d1[1], d1[2]),
-    l2 = hypot3(d2[0], d2[1], d2[2]);
-  const cos = l1 > 0 && l2 > 0 ? (d1[0] * d2[0] + d1[1] * d2[1] + d1[2] * d2[2]) / (l1 * l2) : 1;
+  const d1x = pm[0] - pa[0],
+    d1y = pm[1] - pa[1],
+    d1z = pm[2] - pa[2],
+    d2x = pb[0] - pm[0],
+    d2y = pb[1] - pm[1],
+    d2z = pb[2] - pm[2];
+  const l1 = hypot3(d1x, d1y, d1z),
+    l2 = hypot3(d2x, d2y, d2z);
+  const cos = l1 > 0 && l2 > 0 ? (d1x * d2x + d1y * d2y + d1z * d2z) / (l1 * l2) : 1;
   if (depth < 12 && (err > tol || (cos < cosAng && l1 + l2 > tol))) {
-    subdivide(c, a, (a + b) / 2, tol, cosAng, depth + 1, out, tmp);
-    subdivide(c, (a + b) / 2, b, tol, cosAng, depth + 1, out, tmp);
+    // a half's middle is this span's quarter point when the two parameters are the same number
+    // (they may differ in the last bit: then it is evaluated at its own)
+    const m = (a + b) / 2;
+    const ml = (a + m) / 2,
+      mr = (m + b) / 2;
+    let pml = pq,
+      pmr = pr;
+    if (ml !== tq) evalCurve(c, ml, (pml = [0, 0, 0]));
+    if (mr !== tr) evalCurve(c, mr, (pmr = [0, 0, 0]));
+    subdivide(c, a, m, pa, pm, pml, tol, cosAng, depth + 1, out);
+    subdivide(c, m, b, pm, pb, pmr, tol, cosAng, depth + 1, out);
     return;
   }
   out.push(pb[0], pb[1], pb[2]);
