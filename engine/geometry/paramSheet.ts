@@ -29,6 +29,12 @@ export interface ParamSurface {
    */
   evalGrid?(us: Float64Array, vs: Float64Array, out: Float64Array): void;
   /**
+   * Optional: S(u, v) into out[0..2] (as `eval` gives it) and its partial derivatives ∂S/∂u, ∂S/∂v
+   * (mm per unit of u, v) into out[3..5], out[6..8] (a NURBS surface: analytic, for point inversion and
+   * the surface normals without finite differences).
+   */
+  evalDerivs?(u: number, v: number, out: Float64Array): void;
+  /**
    * A box [min x, y, z, max x, y, z] (mm) the whole surface lies in (a NURBS surface's control points'
    * box: its convex hull property), when known without sampling: points outside it are off the surface.
    */
@@ -440,11 +446,15 @@ export function paramSheet(
     const nx = uy * vz - uz * vy,
       ny = uz * vx - ux * vz,
       nz = ux * vy - uy * vx;
-    for (const o of [a, b, c]) {
-      normals[o] += nx;
-      normals[o + 1] += ny;
-      normals[o + 2] += nz;
-    }
+    normals[a] += nx;
+    normals[a + 1] += ny;
+    normals[a + 2] += nz;
+    normals[b] += nx;
+    normals[b + 1] += ny;
+    normals[b + 2] += nz;
+    normals[c] += nx;
+    normals[c + 1] += ny;
+    normals[c + 2] += nz;
   }
   for (let i = 0; i < normals.length; i += 3) {
     const l = hypot3(normals[i], normals[i + 1], normals[i + 2]) || 1;
@@ -492,7 +502,8 @@ function stretch(g: Sampled, region: Polygon[], cell: number, chordMm: number): 
 
 /**
  * Replaces the triangles' vertex normals (in `normals`, unit, per vertex) by the surface's own, Su × Sv
- * at each vertex's parameters (uv pairs), turned to the side the triangles face: a vertex of the
+ * at each vertex's parameters (uv pairs; analytic where the surface has evalDerivs, else central
+ * differences), turned to the side the triangles face: a vertex of the
  * outline that only sliver triangles along a curved edge touch would otherwise get their normal, across
  * the surface, and the plate's thickness would not follow the surface there. A vertex where Su × Sv
  * vanishes (a pole) keeps its triangles' normal.
@@ -505,24 +516,36 @@ function surfaceNormals(g: Sampled, uvs: ArrayLike<number>, normals: Float64Arra
     b = new Float64Array(3),
     n = new Float64Array(normals.length);
   let agree = 0;
+  const D = new Float64Array(9);
   for (let k = 0; 2 * k + 1 < uvs.length; k++) {
     const u = uvs[2 * k],
       v = uvs[2 * k + 1];
-    // central differences inside the domain, one-sided at its edges
-    const ua = Math.max(s.u0, u - du),
-      ub = Math.min(s.u1, u + du),
-      va = Math.max(s.v0, v - dv),
-      vb = Math.min(s.v1, v + dv);
-    s.eval(ub, v, a);
-    s.eval(ua, v, b);
-    const sx = a[0] - b[0],
-      sy = a[1] - b[1],
+    let sx: number, sy: number, sz: number, tx: number, ty: number, tz: number;
+    if (s.evalDerivs) {
+      s.evalDerivs(u, v, D);
+      sx = D[3];
+      sy = D[4];
+      sz = D[5];
+      tx = D[6];
+      ty = D[7];
+      tz = D[8];
+    } else {
+      // central differences inside the domain, one-sided at its edges
+      const ua = Math.max(s.u0, u - du),
+        ub = Math.min(s.u1, u + du),
+        va = Math.max(s.v0, v - dv),
+        vb = Math.min(s.v1, v + dv);
+      s.eval(ub, v, a);
+      s.eval(ua, v, b);
+      sx = a[0] - b[0];
+      sy = a[1] - b[1];
       sz = a[2] - b[2];
-    s.eval(u, vb, a);
-    s.eval(u, va, b);
-    const tx = a[0] - b[0],
-      ty = a[1] - b[1],
+      s.eval(u, vb, a);
+      s.eval(u, va, b);
+      tx = a[0] - b[0];
+      ty = a[1] - b[1];
       tz = a[2] - b[2];
+    }
     const nx = sy * tz - sz * ty,
       ny = sz * tx - sx * tz,
       nz = sx * ty - sy * tx;
@@ -549,6 +572,17 @@ function transposed(s: ParamSurface): ParamSurface {
   let t = TRANSPOSED.get(s);
   if (!t) {
     t = { u0: s.v0, u1: s.v1, v0: s.u0, v1: s.u1, eval: (v, u, out) => s.eval(u, v, out) };
+    const own = s.evalDerivs;
+    if (own)
+      t.evalDerivs = (v, u, out) => {
+        // the surface's own derivatives, ∂/∂u and ∂/∂v swapped
+        own(u, v, out);
+        for (let k = 3; k < 6; k++) {
+          const d = out[k];
+          out[k] = out[k + 3];
+          out[k + 3] = d;
+        }
+      };
     if (s.evalGrid)
       t.evalGrid = (vs, us, out) => {
         // the surface's own grid (us × vs), written transposed
