@@ -380,58 +380,66 @@ export function paramSheet(
   cell = Math.max(cell, Math.sqrt(areaTotal / MAX_CELLS));
   if (!Number.isFinite(cell) || cell <= 0) return null;
   const [ax, ay] = stretch(g, region, cell, chordMm);
-  const pos: number[] = [],
-    idx: number[] = [],
-    uvs: number[] = []; // the parameters of each vertex, for its normal
-  const q = new Float64Array(3);
-  for (const poly of region) {
-    // in the plane scaled by the stretch, where the cells are square
-    const squeeze = (r: Ring) => {
-      const out: number[] = [];
-      for (const [x, y] of r) out.push(x / ax, y / ay);
-      out.length -= 2; // the closing point
-      return out;
-    };
+  // each piece triangulated in the plane scaled by the stretch, where the cells are square
+  const squeeze = (r: Ring): number[] => {
+    const out: number[] = [];
+    for (const [x, y] of r) out.push(x / ax, y / ay);
+    out.length -= 2; // the closing point
+    return out;
+  };
+  const grids = region.map((poly) => {
     const outer = ax === 1 && ay === 1 ? poly[0].slice(0, -1).flat() : squeeze(poly[0]);
     const hs = poly.slice(1).map((r) => (ax === 1 && ay === 1 ? r.slice(0, -1).flat() : squeeze(r)));
-    const r = triangulateGrid(outer, hs, cell);
-    const base = pos.length / 3;
-    for (let i = 0; i < r.points.length; i += 2) {
+    return triangulateGrid(outer, hs, cell);
+  });
+  let nv = 0,
+    ni = 0;
+  for (const r of grids) {
+    nv += r.points.length / 2;
+    ni += r.indices.length;
+  }
+  // typed arrays of the exact size: the sheet's vertices on the surface, their parameters (for the
+  // normals) and the triangles
+  let pos = new Float64Array(3 * nv),
+    uvs = new Float64Array(2 * nv),
+    idx: ArrayLike<number> = new Uint32Array(ni);
+  const q = new Float64Array(3);
+  let vi = 0,
+    ti = 0;
+  for (const r of grids) {
+    const base = vi;
+    for (let i = 0; i < r.points.length; i += 2, vi++) {
       const px = r.points[i] * ax,
         py = r.points[i + 1] * ay;
       const u = g.periodicU ? wrap(px / g.su, s.u0, s.u1) : Math.min(s.u1, Math.max(s.u0, px / g.su)),
         v = Math.min(s.v1, Math.max(s.v0, py / g.sv));
       s.eval(u, v, q);
-      pos.push(q[0], q[1], q[2]);
-      uvs.push(u, v);
+      pos[3 * vi] = q[0];
+      pos[3 * vi + 1] = q[1];
+      pos[3 * vi + 2] = q[2];
+      uvs[2 * vi] = u;
+      uvs[2 * vi + 1] = v;
     }
-    for (const i of r.indices) idx.push(base + i);
+    for (let k = 0; k < r.indices.length; k++) (idx as Uint32Array)[ti++] = base + r.indices[k];
   }
   // one vertex where the grid meets itself across the seam of a closed surface
   if (g.periodicU) {
     let big = 0;
-    for (const v of pos) big = Math.max(big, Math.abs(v));
+    for (let k = 0; k < pos.length; k++) big = Math.max(big, Math.abs(pos[k]));
     const remap: number[] = [];
+    // (weld drops the triangles it collapses)
     const w = weld({ positions: pos, indices: idx }, 1e-4 + 1e-9 * big, remap);
-    const kept: number[] = new Array((w.positions.length / 3) * 2);
+    const kept = new Float64Array((w.positions.length / 3) * 2);
     for (let i = remap.length - 1; i >= 0; i--) {
       kept[2 * remap[i]] = uvs[2 * i];
       kept[2 * remap[i] + 1] = uvs[2 * i + 1];
     }
-    uvs.length = 0;
-    uvs.push(...kept);
-    pos.length = 0;
-    pos.push(...w.positions);
-    idx.length = 0;
-    for (let t = 0; t < w.indices.length; t += 3) {
-      const a = w.indices[t],
-        b = w.indices[t + 1],
-        c = w.indices[t + 2];
-      if (a !== b && b !== c && a !== c) idx.push(a, b, c);
-    }
+    uvs = kept;
+    pos = Float64Array.from(w.positions);
+    idx = w.indices;
   }
   // per-vertex normals from the triangles (orientation of the parameter plane: Su × Sv)
-  const P3 = Float64Array.from(pos);
+  const P3 = pos;
   const normals = new Float64Array(P3.length);
   for (let t = 0; t < idx.length; t += 3) {
     const a = 3 * idx[t],
@@ -463,7 +471,7 @@ export function paramSheet(
     normals[i + 2] /= l;
   }
   surfaceNormals(g, uvs, normals);
-  const indices = Uint32Array.from(idx);
+  const indices = idx instanceof Uint32Array ? idx : Uint32Array.from(idx);
   return {
     sheet: { positions: P3, normals, indices, rings: boundaryRings(indices) },
     maxDistance,

@@ -445,7 +445,11 @@ function segDist2(x: number, y: number, ax: number, ay: number, bx: number, by: 
  * position of the first input vertex mapped to it).
  * @returns a new mesh with shared vertices.
  */
-export function weld(mesh: SurfaceMesh, tol: number, remap: number[] = []): SurfaceMesh {
+export function weld(
+  mesh: { positions: ArrayLike<number>; indices: ArrayLike<number> },
+  tol: number,
+  remap: number[] = [],
+): SurfaceMesh {
   // grid of cell size tol; a point joins any earlier vertex within tol in its own or a neighbouring
   // cell (rounding alone would keep two points 0.001 mm apart when they straddle a cell border).
   // Cells are a typed open-addressing table, each holding its vertices in the order they were made
