@@ -12,7 +12,7 @@ import { simpleRing } from './cellClip';
 import { hypot3 } from './curves';
 import { clipRingToBox, holesInside, signedArea2d, triangulateGrid } from './region2d';
 import { boundaryRings, weld } from './surfaceMesh';
-import { invert, MAX_CELLS, outsideBox, outsideHull, rayHit, type Sampled, sampled, wrap } from './surfaceSamples';
+import { invert, kappaDiagonal, MAX_CELLS, outsideBox, outsideHull, rayHit, type Sampled, sampled, wrap } from './surfaceSamples';
 import type { Sheet } from './thicken';
 
 /** A parametric surface on [u0, u1] × [v0, v1]; `periodicU/V` when it closes on itself in that direction. */
@@ -489,9 +489,9 @@ export function paramSheet(
  * along its diagonals).
  */
 function stretch(g: Sampled, region: Polygon[], cell: number, chordMm: number): [number, number] {
-  const { kappaU: ku, kappaV: kv, kappaD: kd } = g;
+  const { kappaU: ku, kappaV: kv } = g;
   const kMax = Math.max(ku, kv);
-  if (!(kMax > 0) || kd > kMax || 16 * Math.min(ku, kv) > kMax) return [1, 1];
+  if (!(kMax > 0) || 16 * Math.min(ku, kv) > kMax || kappaDiagonal(g) > kMax) return [1, 1];
   const alongY = kv < ku; // y (v) is the straight direction
   let lo = Infinity,
     hi = -Infinity;

@@ -20,9 +20,10 @@ export interface Sampled {
   periodicV: boolean;
   /** Largest curvature seen between samples (1/mm), for the cell size. */
   kappa: number;
-  /** The same along u only, along v only, and along the diagonals of the sample grid (1/mm). */
+  /** The same along u only and along v only (1/mm); along the diagonals: kappaDiagonal(). */
   kappaU: number;
   kappaV: number;
+  /** kappaDiagonal's value once found (NaN before). */
   kappaD: number;
   /** Box of the samples [min xyz, max xyz] grown by the chord of a sample cell (mm). */
   box: number[];
@@ -95,8 +96,7 @@ export function sample(s: ParamSurface, tolMm: number): Sampled {
   const m = (nu - 1) * (nv - 1);
   const ks = new Float64Array(m),
     kus = new Float64Array(m),
-    kvs = new Float64Array(m),
-    kds = new Float64Array(m);
+    kvs = new Float64Array(m);
   for (let i = 1; i < nu; i++)
     for (let j = 1; j < nv; j++) {
       const o = (i - 1) * (nv - 1) + j - 1,
@@ -104,12 +104,10 @@ export function sample(s: ParamSurface, tolMm: number): Sampled {
       kus[o] = turn(xyz, c - 3 * w, c, c + 3 * w);
       kvs[o] = turn(xyz, c - 3, c, c + 3);
       ks[o] = Math.max(kus[o], kvs[o]);
-      kds[o] = Math.max(turn(xyz, c - 3 * w - 3, c, c + 3 * w + 3), turn(xyz, c - 3 * w + 3, c, c + 3 * w - 3));
     }
   const kappa = pct90(ks),
     kappaU = pct90(kus),
-    kappaV = pct90(kvs),
-    kappaD = pct90(kds);
+    kappaV = pct90(kvs);
   const medU = median(lu),
     medV = median(lv);
   const su = (medU * nu) / (s.u1 - s.u0) || 1,
@@ -142,10 +140,32 @@ export function sample(s: ParamSurface, tolMm: number): Sampled {
     kappa,
     kappaU,
     kappaV,
-    kappaD,
+    kappaD: NaN,
     box,
     blocks: sampleBlocks(xyz, nu, nv),
   };
+}
+
+/**
+ * The 90th percentile over the inner samples of the larger curvature along the two diagonals of the
+ * sample grid (1/mm; a twisted surface bends along its diagonals while straight along u and v). Found
+ * when first asked for: only the cell stretching of a surface straight in one direction needs it.
+ */
+export function kappaDiagonal(g: Sampled): number {
+  if (!Number.isNaN(g.kappaD)) return g.kappaD;
+  const { xyz, nu, nv } = g;
+  const w = nv + 1;
+  const kds = new Float64Array((nu - 1) * (nv - 1));
+  for (let i = 1; i < nu; i++)
+    for (let j = 1; j < nv; j++) {
+      const c = 3 * (i * w + j);
+      kds[(i - 1) * (nv - 1) + j - 1] = Math.max(
+        turn(xyz, c - 3 * w - 3, c, c + 3 * w + 3),
+        turn(xyz, c - 3 * w + 3, c, c + 3 * w - 3),
+      );
+    }
+  g.kappaD = pct90(kds);
+  return g.kappaD;
 }
 
 /** Distance (mm) between the points at offsets a and b of xyz. */
