@@ -12,7 +12,17 @@ import { simpleRing } from './cellClip';
 import { hypot3 } from './curves';
 import { clipRingToBox, holesInside, signedArea2d, triangulateGrid } from './region2d';
 import { boundaryRings, weld } from './surfaceMesh';
-import { invert, kappaDiagonal, MAX_CELLS, outsideBox, outsideHull, rayHit, type Sampled, sampled, wrap } from './surfaceSamples';
+import {
+  invert,
+  kappaDiagonal,
+  MAX_CELLS,
+  outsideBox,
+  outsideHull,
+  rayHit,
+  type Sampled,
+  sampled,
+  wrap,
+} from './surfaceSamples';
 import type { Sheet } from './thicken';
 
 /** A parametric surface on [u0, u1] × [v0, v1]; `periodicU/V` when it closes on itself in that direction. */

@@ -6,7 +6,14 @@
  */
 import { cross, len, newellNormal, normalize, perpendicular, type Vec3 } from '../geometry/curves';
 import { chainLoops } from '../geometry/curves';
-import { evalSurface, evalSurfaceDerivs, evalSurfaceGrid, homogeneous, type NurbsSurface, usableKnots } from '../geometry/nurbs';
+import {
+  evalSurface,
+  evalSurfaceDerivs,
+  evalSurfaceGrid,
+  homogeneous,
+  type NurbsSurface,
+  usableKnots,
+} from '../geometry/nurbs';
 import type { ParamSurface } from '../geometry/paramSheet';
 import { triangulateRegion } from '../geometry/region2d';
 import { appendGrid, appendGridPoints, type SurfaceMesh } from '../geometry/surfaceMesh';
