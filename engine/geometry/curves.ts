@@ -201,17 +201,16 @@ export function chainLoops(segments: number[][], eps: number, gapTol: number): C
   let gapsClosed = 0;
   // each segment's start (code 2i) and end (2i + 1) by their exact coordinates, codes ascending
   const ends = new Map<string, number[]>();
-  segs.forEach((s, i) => {
-    for (const [o, code] of [
-      [0, 2 * i],
-      [s.length - 3, 2 * i + 1],
-    ]) {
-      const k = pointKey3(s, o);
-      const l = ends.get(k);
-      if (l) l.push(code);
-      else ends.set(k, [code]);
-    }
-  });
+  const addEnd = (s: number[], o: number, code: number) => {
+    const k = pointKey3(s, o);
+    const l = ends.get(k);
+    if (l) l.push(code);
+    else ends.set(k, [code]);
+  };
+  for (let i = 0; i < segs.length; i++) {
+    addEnd(segs[i], 0, 2 * i);
+    addEnd(segs[i], segs[i].length - 3, 2 * i + 1);
+  }
   for (let start = 0; start < segs.length; start++) {
     if (used[start]) continue;
     used[start] = 1;

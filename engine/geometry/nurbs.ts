@@ -236,6 +236,151 @@ export function evalSurface(s: NurbsSurface, u: number, v: number, out: number[]
   out[2] = z / w;
 }
 
+/** Scratch of basisAndDerivatives (the triangular table of The NURBS Book A2.3) and of evalSurfaceDerivs. */
+let NDU = new Float64Array(64);
+let DU = new Float64Array(8);
+let DV = new Float64Array(8);
+
+/**
+ * The p + 1 non-zero B-spline basis functions of degree p at t in span k (into N, as basisFunctions
+ * gives them) and their first derivatives (into dN), from one triangular table (The NURBS Book A2.3,
+ * first derivatives only). One-sided (the span to the right) at a knot.
+ */
+export function basisAndDerivatives(
+  k: number,
+  t: number,
+  p: number,
+  U: ArrayLike<number>,
+  N: Float64Array,
+  dN: Float64Array,
+): void {
+  const w = p + 1;
+  if (NDU.length < w * w) NDU = new Float64Array(4 * w * w);
+  if (LEFT.length < w) {
+    LEFT = new Float64Array(2 * w);
+    RIGHT = new Float64Array(2 * w);
+  }
+  // ndu[j][r] at j·w + r: the functions of degree j (upper triangle, r ≤ j as ndu[r][j]) and the knot
+  // differences (lower triangle)
+  const ndu = NDU,
+    left = LEFT,
+    right = RIGHT;
+  ndu[0] = 1;
+  for (let j = 1; j <= p; j++) {
+    left[j] = t - U[k + 1 - j];
+    right[j] = U[k + j] - t;
+    let saved = 0;
+    for (let r = 0; r < j; r++) {
+      const den = right[r + 1] + left[j - r];
+      ndu[j * w + r] = den;
+      const tmp = den !== 0 ? ndu[r * w + j - 1] / den : 0;
+      ndu[r * w + j] = saved + right[r + 1] * tmp;
+      saved = left[j - r] * tmp;
+    }
+    ndu[j * w + j] = saved;
+  }
+  for (let r = 0; r <= p; r++) N[r] = ndu[r * w + p];
+  for (let r = 0; r <= p; r++) {
+    // p · (N_{r−1, p−1} / (U[k+r] − U[k−p+r]) − N_{r, p−1} / (U[k+r+1] − U[k−p+r+1]))
+    let d = 0;
+    if (r >= 1) {
+      const den = ndu[p * w + r - 1];
+      if (den !== 0) d += ndu[(r - 1) * w + p - 1] / den;
+    }
+    if (r <= p - 1) {
+      const den = ndu[p * w + r];
+      if (den !== 0) d -= ndu[r * w + p - 1] / den;
+    }
+    dN[r] = p * d;
+  }
+}
+
+/**
+ * Evaluates the surface and its first partial derivatives at (u, v): out[0..2] = S, out[3..5] = ∂S/∂u,
+ * out[6..8] = ∂S/∂v (rational: the quotient rule on the homogeneous sums). One-sided at a knot (the
+ * span to the right), like the basis functions. S may differ from evalSurface's in the last bits (the
+ * sums are taken row by row).
+ */
+export function evalSurfaceDerivs(s: NurbsSurface, u: number, v: number, out: Float64Array): void {
+  const pu = s.degreeU,
+    pv = s.degreeV;
+  const ku = findSpan(s.nU, pu, s.knotsU, u);
+  const kv = findSpan(s.nV, pv, s.knotsV, v);
+  if (NU.length < pu + 1) NU = new Float64Array(2 * (pu + 1));
+  if (NV.length < pv + 1) NV = new Float64Array(2 * (pv + 1));
+  if (DU.length < pu + 1) DU = new Float64Array(2 * (pu + 1));
+  if (DV.length < pv + 1) DV = new Float64Array(2 * (pv + 1));
+  const Nu = NU,
+    Nv = NV,
+    Du = DU,
+    Dv = DV;
+  basisAndDerivatives(ku, u, pu, s.knotsU, Nu, Du);
+  basisAndDerivatives(kv, v, pv, s.knotsV, Nv, Dv);
+  let x = 0,
+    y = 0,
+    z = 0,
+    w = 0,
+    xu = 0,
+    yu = 0,
+    zu = 0,
+    wu = 0,
+    xv = 0,
+    yv = 0,
+    zv = 0,
+    wv = 0;
+  const pw = s.pw;
+  for (let a = 0; a <= pu; a++) {
+    // the row's sums along v (value and v derivative), then weighted along u
+    let rx = 0,
+      ry = 0,
+      rz = 0,
+      rw = 0,
+      vx = 0,
+      vy = 0,
+      vz = 0,
+      vw = 0;
+    let o = 4 * ((ku - pu + a) * s.nV + kv - pv);
+    for (let b = 0; b <= pv; b++, o += 4) {
+      const n = Nv[b],
+        d = Dv[b];
+      rx += n * pw[o];
+      ry += n * pw[o + 1];
+      rz += n * pw[o + 2];
+      rw += n * pw[o + 3];
+      vx += d * pw[o];
+      vy += d * pw[o + 1];
+      vz += d * pw[o + 2];
+      vw += d * pw[o + 3];
+    }
+    const f = Nu[a],
+      fu = Du[a];
+    x += f * rx;
+    y += f * ry;
+    z += f * rz;
+    w += f * rw;
+    xu += fu * rx;
+    yu += fu * ry;
+    zu += fu * rz;
+    wu += fu * rw;
+    xv += f * vx;
+    yv += f * vy;
+    zv += f * vz;
+    wv += f * vw;
+  }
+  const sx = x / w,
+    sy = y / w,
+    sz = z / w;
+  out[0] = sx;
+  out[1] = sy;
+  out[2] = sz;
+  out[3] = (xu - wu * sx) / w;
+  out[4] = (yu - wu * sy) / w;
+  out[5] = (zu - wu * sz) / w;
+  out[6] = (xv - wv * sx) / w;
+  out[7] = (yv - wv * sy) / w;
+  out[8] = (zv - wv * sz) / w;
+}
+
 /**
  * Evaluates the surface on the grid us × vs into out (xyz of (us[i], vs[j]) at 3 · (i · vs.length + j)),
  * each point exactly as evalSurface gives it: the spans and basis functions of every u and every v are
@@ -341,6 +486,7 @@ export function tessellateCurve(c: NurbsCurve, chordTol: number, angTolRad = Mat
     out.push(pt[0], pt[1], pt[2]);
   };
   push(U[p]);
+  const cosAng = Math.cos(angTolRad);
   for (let k = p; k < n; k++) {
     const a = U[k],
       b = U[k + 1];
@@ -349,40 +495,62 @@ export function tessellateCurve(c: NurbsCurve, chordTol: number, angTolRad = Mat
       push(b);
       continue;
     }
-    subdivide(c, a, b, chordTol, Math.cos(angTolRad), 0, out, pt);
+    const pa = [0, 0, 0],
+      pb = [0, 0, 0],
+      pm = [0, 0, 0];
+    evalCurve(c, a, pa);
+    evalCurve(c, b, pb);
+    evalCurve(c, (a + b) / 2, pm);
+    subdivide(c, a, b, pa, pb, pm, chordTol, cosAng, 0, out);
   }
   return out;
 }
 
+/**
+ * Splits span [a, b] of the curve until its chord is within tol of the curve and turns by less than
+ * the angle: pa, pb and pm are the points at a, b and (a + b) / 2, evaluated by the caller (a half's
+ * ends and middle are its parent's points, so each level evaluates only its two quarter points).
+ */
 function subdivide(
   c: NurbsCurve,
   a: number,
   b: number,
+  pa: number[],
+  pb: number[],
+  pm: number[],
   tol: number,
   cosAng: number,
   depth: number,
   out: number[],
-  tmp: number[],
 ): void {
-  const pa = [0, 0, 0],
-    pb = [0, 0, 0],
-    pm = [0, 0, 0],
-    pq = [0, 0, 0],
+  const tq = a + (b - a) / 4,
+    tr = a + (3 * (b - a)) / 4;
+  const pq = [0, 0, 0],
     pr = [0, 0, 0];
-  evalCurve(c, a, pa);
-  evalCurve(c, b, pb);
-  evalCurve(c, (a + b) / 2, pm);
-  evalCurve(c, a + (b - a) / 4, pq);
-  evalCurve(c, a + (3 * (b - a)) / 4, pr);
+  evalCurve(c, tq, pq);
+  evalCurve(c, tr, pr);
   const err = Math.max(distToSegment(pm, pa, pb), distToSegment(pq, pa, pb), distToSegment(pr, pa, pb));
-  const d1 = [pm[0] - pa[0], pm[1] - pa[1], pm[2] - pa[2]],
-    d2 = [pb[0] - pm[0], pb[1] - pm[1], pb[2] - pm[2]];
-  const l1 = hypot3(d1[0], d1[1], d1[2]),
-    l2 = hypot3(d2[0], d2[1], d2[2]);
-  const cos = l1 > 0 && l2 > 0 ? (d1[0] * d2[0] + d1[1] * d2[1] + d1[2] * d2[2]) / (l1 * l2) : 1;
+  const d1x = pm[0] - pa[0],
+    d1y = pm[1] - pa[1],
+    d1z = pm[2] - pa[2],
+    d2x = pb[0] - pm[0],
+    d2y = pb[1] - pm[1],
+    d2z = pb[2] - pm[2];
+  const l1 = hypot3(d1x, d1y, d1z),
+    l2 = hypot3(d2x, d2y, d2z);
+  const cos = l1 > 0 && l2 > 0 ? (d1x * d2x + d1y * d2y + d1z * d2z) / (l1 * l2) : 1;
   if (depth < 12 && (err > tol || (cos < cosAng && l1 + l2 > tol))) {
-    subdivide(c, a, (a + b) / 2, tol, cosAng, depth + 1, out, tmp);
-    subdivide(c, (a + b) / 2, b, tol, cosAng, depth + 1, out, tmp);
+    // a half's middle is this span's quarter point when the two parameters are the same number
+    // (they may differ in the last bit: then it is evaluated at its own)
+    const m = (a + b) / 2;
+    const ml = (a + m) / 2,
+      mr = (m + b) / 2;
+    let pml = pq,
+      pmr = pr;
+    if (ml !== tq) evalCurve(c, ml, (pml = [0, 0, 0]));
+    if (mr !== tr) evalCurve(c, mr, (pmr = [0, 0, 0]));
+    subdivide(c, a, m, pa, pm, pml, tol, cosAng, depth + 1, out);
+    subdivide(c, m, b, pm, pb, pmr, tol, cosAng, depth + 1, out);
     return;
   }
   out.push(pb[0], pb[1], pb[2]);

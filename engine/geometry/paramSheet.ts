@@ -12,7 +12,17 @@ import { simpleRing } from './cellClip';
 import { hypot3 } from './curves';
 import { clipRingToBox, holesInside, signedArea2d, triangulateGrid } from './region2d';
 import { boundaryRings, weld } from './surfaceMesh';
-import { invert, MAX_CELLS, outsideBox, outsideHull, rayHit, type Sampled, sampled, wrap } from './surfaceSamples';
+import {
+  invert,
+  kappaDiagonal,
+  MAX_CELLS,
+  outsideBox,
+  outsideHull,
+  rayHit,
+  type Sampled,
+  sampled,
+  wrap,
+} from './surfaceSamples';
 import type { Sheet } from './thicken';
 
 /** A parametric surface on [u0, u1] × [v0, v1]; `periodicU/V` when it closes on itself in that direction. */
@@ -28,6 +38,12 @@ export interface ParamSurface {
    * it (a NURBS surface finds its basis functions once per row and column).
    */
   evalGrid?(us: Float64Array, vs: Float64Array, out: Float64Array): void;
+  /**
+   * Optional: S(u, v) into out[0..2] (as `eval` gives it) and its partial derivatives ∂S/∂u, ∂S/∂v
+   * (mm per unit of u, v) into out[3..5], out[6..8] (a NURBS surface: analytic, for point inversion and
+   * the surface normals without finite differences).
+   */
+  evalDerivs?(u: number, v: number, out: Float64Array): void;
   /**
    * A box [min x, y, z, max x, y, z] (mm) the whole surface lies in (a NURBS surface's control points'
    * box: its convex hull property), when known without sampling: points outside it are off the surface.
@@ -374,58 +390,66 @@ export function paramSheet(
   cell = Math.max(cell, Math.sqrt(areaTotal / MAX_CELLS));
   if (!Number.isFinite(cell) || cell <= 0) return null;
   const [ax, ay] = stretch(g, region, cell, chordMm);
-  const pos: number[] = [],
-    idx: number[] = [],
-    uvs: number[] = []; // the parameters of each vertex, for its normal
-  const q = new Float64Array(3);
-  for (const poly of region) {
-    // in the plane scaled by the stretch, where the cells are square
-    const squeeze = (r: Ring) => {
-      const out: number[] = [];
-      for (const [x, y] of r) out.push(x / ax, y / ay);
-      out.length -= 2; // the closing point
-      return out;
-    };
+  // each piece triangulated in the plane scaled by the stretch, where the cells are square
+  const squeeze = (r: Ring): number[] => {
+    const out: number[] = [];
+    for (const [x, y] of r) out.push(x / ax, y / ay);
+    out.length -= 2; // the closing point
+    return out;
+  };
+  const grids = region.map((poly) => {
     const outer = ax === 1 && ay === 1 ? poly[0].slice(0, -1).flat() : squeeze(poly[0]);
     const hs = poly.slice(1).map((r) => (ax === 1 && ay === 1 ? r.slice(0, -1).flat() : squeeze(r)));
-    const r = triangulateGrid(outer, hs, cell);
-    const base = pos.length / 3;
-    for (let i = 0; i < r.points.length; i += 2) {
+    return triangulateGrid(outer, hs, cell);
+  });
+  let nv = 0,
+    ni = 0;
+  for (const r of grids) {
+    nv += r.points.length / 2;
+    ni += r.indices.length;
+  }
+  // typed arrays of the exact size: the sheet's vertices on the surface, their parameters (for the
+  // normals) and the triangles
+  let pos = new Float64Array(3 * nv),
+    uvs = new Float64Array(2 * nv),
+    idx: ArrayLike<number> = new Uint32Array(ni);
+  const q = new Float64Array(3);
+  let vi = 0,
+    ti = 0;
+  for (const r of grids) {
+    const base = vi;
+    for (let i = 0; i < r.points.length; i += 2, vi++) {
       const px = r.points[i] * ax,
         py = r.points[i + 1] * ay;
       const u = g.periodicU ? wrap(px / g.su, s.u0, s.u1) : Math.min(s.u1, Math.max(s.u0, px / g.su)),
         v = Math.min(s.v1, Math.max(s.v0, py / g.sv));
       s.eval(u, v, q);
-      pos.push(q[0], q[1], q[2]);
-      uvs.push(u, v);
+      pos[3 * vi] = q[0];
+      pos[3 * vi + 1] = q[1];
+      pos[3 * vi + 2] = q[2];
+      uvs[2 * vi] = u;
+      uvs[2 * vi + 1] = v;
     }
-    for (const i of r.indices) idx.push(base + i);
+    for (let k = 0; k < r.indices.length; k++) (idx as Uint32Array)[ti++] = base + r.indices[k];
   }
   // one vertex where the grid meets itself across the seam of a closed surface
   if (g.periodicU) {
     let big = 0;
-    for (const v of pos) big = Math.max(big, Math.abs(v));
+    for (let k = 0; k < pos.length; k++) big = Math.max(big, Math.abs(pos[k]));
     const remap: number[] = [];
+    // (weld drops the triangles it collapses)
     const w = weld({ positions: pos, indices: idx }, 1e-4 + 1e-9 * big, remap);
-    const kept: number[] = new Array((w.positions.length / 3) * 2);
+    const kept = new Float64Array((w.positions.length / 3) * 2);
     for (let i = remap.length - 1; i >= 0; i--) {
       kept[2 * remap[i]] = uvs[2 * i];
       kept[2 * remap[i] + 1] = uvs[2 * i + 1];
     }
-    uvs.length = 0;
-    uvs.push(...kept);
-    pos.length = 0;
-    pos.push(...w.positions);
-    idx.length = 0;
-    for (let t = 0; t < w.indices.length; t += 3) {
-      const a = w.indices[t],
-        b = w.indices[t + 1],
-        c = w.indices[t + 2];
-      if (a !== b && b !== c && a !== c) idx.push(a, b, c);
-    }
+    uvs = kept;
+    pos = Float64Array.from(w.positions);
+    idx = w.indices;
   }
   // per-vertex normals from the triangles (orientation of the parameter plane: Su × Sv)
-  const P3 = Float64Array.from(pos);
+  const P3 = pos;
   const normals = new Float64Array(P3.length);
   for (let t = 0; t < idx.length; t += 3) {
     const a = 3 * idx[t],
@@ -440,11 +464,15 @@ export function paramSheet(
     const nx = uy * vz - uz * vy,
       ny = uz * vx - ux * vz,
       nz = ux * vy - uy * vx;
-    for (const o of [a, b, c]) {
-      normals[o] += nx;
-      normals[o + 1] += ny;
-      normals[o + 2] += nz;
-    }
+    normals[a] += nx;
+    normals[a + 1] += ny;
+    normals[a + 2] += nz;
+    normals[b] += nx;
+    normals[b + 1] += ny;
+    normals[b + 2] += nz;
+    normals[c] += nx;
+    normals[c + 1] += ny;
+    normals[c + 2] += nz;
   }
   for (let i = 0; i < normals.length; i += 3) {
     const l = hypot3(normals[i], normals[i + 1], normals[i + 2]) || 1;
@@ -453,7 +481,7 @@ export function paramSheet(
     normals[i + 2] /= l;
   }
   surfaceNormals(g, uvs, normals);
-  const indices = Uint32Array.from(idx);
+  const indices = idx instanceof Uint32Array ? idx : Uint32Array.from(idx);
   return {
     sheet: { positions: P3, normals, indices, rings: boundaryRings(indices) },
     maxDistance,
@@ -471,9 +499,9 @@ export function paramSheet(
  * along its diagonals).
  */
 function stretch(g: Sampled, region: Polygon[], cell: number, chordMm: number): [number, number] {
-  const { kappaU: ku, kappaV: kv, kappaD: kd } = g;
+  const { kappaU: ku, kappaV: kv } = g;
   const kMax = Math.max(ku, kv);
-  if (!(kMax > 0) || kd > kMax || 16 * Math.min(ku, kv) > kMax) return [1, 1];
+  if (!(kMax > 0) || 16 * Math.min(ku, kv) > kMax || kappaDiagonal(g) > kMax) return [1, 1];
   const alongY = kv < ku; // y (v) is the straight direction
   let lo = Infinity,
     hi = -Infinity;
@@ -492,7 +520,8 @@ function stretch(g: Sampled, region: Polygon[], cell: number, chordMm: number): 
 
 /**
  * Replaces the triangles' vertex normals (in `normals`, unit, per vertex) by the surface's own, Su × Sv
- * at each vertex's parameters (uv pairs), turned to the side the triangles face: a vertex of the
+ * at each vertex's parameters (uv pairs; analytic where the surface has evalDerivs, else central
+ * differences), turned to the side the triangles face: a vertex of the
  * outline that only sliver triangles along a curved edge touch would otherwise get their normal, across
  * the surface, and the plate's thickness would not follow the surface there. A vertex where Su × Sv
  * vanishes (a pole) keeps its triangles' normal.
@@ -505,24 +534,36 @@ function surfaceNormals(g: Sampled, uvs: ArrayLike<number>, normals: Float64Arra
     b = new Float64Array(3),
     n = new Float64Array(normals.length);
   let agree = 0;
+  const D = new Float64Array(9);
   for (let k = 0; 2 * k + 1 < uvs.length; k++) {
     const u = uvs[2 * k],
       v = uvs[2 * k + 1];
-    // central differences inside the domain, one-sided at its edges
-    const ua = Math.max(s.u0, u - du),
-      ub = Math.min(s.u1, u + du),
-      va = Math.max(s.v0, v - dv),
-      vb = Math.min(s.v1, v + dv);
-    s.eval(ub, v, a);
-    s.eval(ua, v, b);
-    const sx = a[0] - b[0],
-      sy = a[1] - b[1],
+    let sx: number, sy: number, sz: number, tx: number, ty: number, tz: number;
+    if (s.evalDerivs) {
+      s.evalDerivs(u, v, D);
+      sx = D[3];
+      sy = D[4];
+      sz = D[5];
+      tx = D[6];
+      ty = D[7];
+      tz = D[8];
+    } else {
+      // central differences inside the domain, one-sided at its edges
+      const ua = Math.max(s.u0, u - du),
+        ub = Math.min(s.u1, u + du),
+        va = Math.max(s.v0, v - dv),
+        vb = Math.min(s.v1, v + dv);
+      s.eval(ub, v, a);
+      s.eval(ua, v, b);
+      sx = a[0] - b[0];
+      sy = a[1] - b[1];
       sz = a[2] - b[2];
-    s.eval(u, vb, a);
-    s.eval(u, va, b);
-    const tx = a[0] - b[0],
-      ty = a[1] - b[1],
+      s.eval(u, vb, a);
+      s.eval(u, va, b);
+      tx = a[0] - b[0];
+      ty = a[1] - b[1];
       tz = a[2] - b[2];
+    }
     const nx = sy * tz - sz * ty,
       ny = sz * tx - sx * tz,
       nz = sx * ty - sy * tx;
@@ -549,6 +590,17 @@ function transposed(s: ParamSurface): ParamSurface {
   let t = TRANSPOSED.get(s);
   if (!t) {
     t = { u0: s.v0, u1: s.v1, v0: s.u0, v1: s.u1, eval: (v, u, out) => s.eval(u, v, out) };
+    const own = s.evalDerivs;
+    if (own)
+      t.evalDerivs = (v, u, out) => {
+        // the surface's own derivatives, ∂/∂u and ∂/∂v swapped
+        own(u, v, out);
+        for (let k = 3; k < 6; k++) {
+          const d = out[k];
+          out[k] = out[k + 3];
+          out[k + 3] = d;
+        }
+      };
     if (s.evalGrid)
       t.evalGrid = (vs, us, out) => {
         // the surface's own grid (us × vs), written transposed

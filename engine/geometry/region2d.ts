@@ -63,14 +63,29 @@ const toRing = (r: ArrayLike<number>, q = 0): Ring => {
  */
 export function regionPolygons(outer: number[], holes: number[][], uncut?: number[]): number[][][] {
   const ob = bbox(outer);
-  const relevant: number[] = [];
+  let relevant: number[] = [];
   holes.forEach((h, k) => {
     const hb = bbox(h);
     if (hb[0] < ob[2] && hb[2] > ob[0] && hb[1] < ob[3] && hb[3] > ob[1] && h.length >= 6) relevant.push(k);
   });
   if (relevant.length === 0) return [[outer]];
-  const rel = relevant.map((k) => holes[k]);
+  let rel = relevant.map((k) => holes[k]);
   if (holesInside(outer, rel)) return [[outer, ...rel]];
+  // holes strictly inside and apart from all others stay out of the boolean (its cost grows with the
+  // edges it is given) and are added to the piece that holds them afterwards
+  const plain: number[][] = [];
+  const apart = plainHoles(outer, rel);
+  if (apart.length) {
+    const keep = new Uint8Array(rel.length);
+    for (const i of apart) keep[i] = 1;
+    for (const i of apart) plain.push(rel[i]);
+    relevant = relevant.filter((_, i) => !keep[i]);
+    rel = rel.filter((_, i) => !keep[i]);
+  }
+  const withPlain = (polys: number[][][]): number[][][] => {
+    for (const h of plain) polys.find((p) => pointInRing(p[0], h[0], h[1]))?.push(h);
+    return polys;
+  };
   const scale = 1 + Math.max(Math.abs(ob[0]), Math.abs(ob[1]), Math.abs(ob[2]), Math.abs(ob[3]));
   const asPolys = (res: Polygon[]) => res.map((poly) => poly.map((ring) => ring.slice(0, -1).flat()));
   for (const q of [0, 1e-9 * scale, 1e-7 * scale, 1e-5 * scale]) {
@@ -78,11 +93,10 @@ export function regionPolygons(outer: number[], holes: number[][], uncut?: numbe
       [toRing(outer, q)],
       rel.map((h) => [toRing(h, q)]),
     );
-    if (res) return asPolys(res);
+    if (res) return withPlain(asPolys(res));
   }
   // hole by hole on the finest grid that works for each: only the holes the boolean cannot take are lost
   let cur: Polygon[] = [[toRing(outer)]];
-  const plain: number[][] = [];
   for (let i = 0; i < rel.length; i++) {
     let next: Polygon[] | null = null;
     for (const q of [0, 1e-9 * scale, 1e-7 * scale, 1e-5 * scale]) {
@@ -93,9 +107,7 @@ export function regionPolygons(outer: number[], holes: number[][], uncut?: numbe
     else if (rel[i].every((_, j) => j % 2 === 1 || pointInRing(outer, rel[i][j], rel[i][j + 1]))) plain.push(rel[i]);
     else uncut?.push(relevant[i]);
   }
-  const out = asPolys(cur);
-  for (const h of plain) out.find((p) => pointInRing(p[0], h[0], h[1]))?.push(h);
-  return out;
+  return withPlain(asPolys(cur));
 }
 
 /** outer − ∪ holes by polygon-clipping, or null when the boolean throws. */
@@ -169,29 +181,47 @@ export function triangulateRegion(outer: number[], holes: number[][], steinerSpa
 export function holesInside(outer: number[], holes: number[][]): boolean {
   const boxes = holes.map(bbox);
   for (let i = 0; i < holes.length; i++)
-    for (let j = i + 1; j < holes.length; j++) {
-      const a = boxes[i],
-        b = boxes[j];
-      if (a[0] <= b[2] && b[0] <= a[2] && a[1] <= b[3] && b[1] <= a[3]) return false;
-    }
-  const n = outer.length / 2;
-  for (let h = 0; h < holes.length; h++) {
-    const r = holes[h],
-      m = r.length / 2,
-      hb = boxes[h];
-    if (!pointInRing(outer, r[0], r[1])) return false;
-    for (let i = 0, j = n - 1; i < n; j = i++) {
-      const ax = outer[2 * j],
-        ay = outer[2 * j + 1],
-        bx = outer[2 * i],
-        by = outer[2 * i + 1];
-      if (Math.max(ax, bx) < hb[0] || Math.min(ax, bx) > hb[2] || Math.max(ay, by) < hb[1] || Math.min(ay, by) > hb[3])
-        continue;
-      for (let k = 0, l = m - 1; k < m; l = k++)
-        if (segmentsTouch(ax, ay, bx, by, r[2 * l], r[2 * l + 1], r[2 * k], r[2 * k + 1])) return false;
-    }
+    for (let j = i + 1; j < holes.length; j++) if (boxesMeet(boxes[i], boxes[j])) return false;
+  for (let h = 0; h < holes.length; h++) if (!ringInside(outer, holes[h], boxes[h])) return false;
+  return true;
+}
+
+/** True when boxes [x0, y0, x1, y1] a and b overlap or touch. */
+function boxesMeet(a: ArrayLike<number>, b: ArrayLike<number>): boolean {
+  return a[0] <= b[2] && b[0] <= a[2] && a[1] <= b[3] && b[1] <= a[3];
+}
+
+/** True when ring r (box hb) lies strictly inside the outer ring: its first vertex inside, no edge of it touching the outer ring. */
+function ringInside(outer: number[], r: number[], hb: ArrayLike<number>): boolean {
+  const n = outer.length / 2,
+    m = r.length / 2;
+  if (!pointInRing(outer, r[0], r[1])) return false;
+  for (let i = 0, j = n - 1; i < n; j = i++) {
+    const ax = outer[2 * j],
+      ay = outer[2 * j + 1],
+      bx = outer[2 * i],
+      by = outer[2 * i + 1];
+    if (Math.max(ax, bx) < hb[0] || Math.min(ax, bx) > hb[2] || Math.max(ay, by) < hb[1] || Math.min(ay, by) > hb[3])
+      continue;
+    for (let k = 0, l = m - 1; k < m; l = k++)
+      if (segmentsTouch(ax, ay, bx, by, r[2 * l], r[2 * l + 1], r[2 * k], r[2 * k + 1])) return false;
   }
   return true;
+}
+
+/**
+ * The indices (into holes) of the holes that lie strictly inside the outer ring and whose boxes meet no
+ * other hole's: each is a hole of the region as it is, whatever the polygon boolean does with the others.
+ */
+function plainHoles(outer: number[], holes: number[][]): number[] {
+  const boxes = holes.map(bbox);
+  const out: number[] = [];
+  for (let i = 0; i < holes.length; i++) {
+    let apart = true;
+    for (let j = 0; j < holes.length && apart; j++) apart = j === i || !boxesMeet(boxes[i], boxes[j]);
+    if (apart && ringInside(outer, holes[i], boxes[i])) out.push(i);
+  }
+  return out;
 }
 
 /** True when segments ab and cd intersect or touch. */

@@ -38,3 +38,44 @@ export function selectNth(
     else return;
   }
 }
+
+/**
+ * The value a numeric sort of `a` (Float64Array.prototype.sort: ascending, NaN last) puts at index
+ * `nth`, found by quickselect in O(n) on average; `a` is reordered in place (not sorted). The order
+ * statistics of surface sampling (a median, a 90th percentile) without sorting every array.
+ * @returns NaN when nth is at or past the NaNs; undefined when nth is outside [0, a.length).
+ */
+export function nthValue(a: Float64Array, nth: number): number | undefined {
+  if (!(nth >= 0 && nth < a.length)) return undefined;
+  // NaNs to the end, as the sort puts them
+  let end = a.length;
+  for (let i = 0; i < end; )
+    if (Number.isNaN(a[i])) {
+      end--;
+      a[i] = a[end];
+      a[end] = NaN;
+    } else i++;
+  if (nth >= end) return NaN;
+  let lo = 0,
+    hi = end - 1;
+  while (hi > lo) {
+    const pivot = a[(lo + hi) >> 1];
+    let i = lo,
+      j = hi;
+    while (i <= j) {
+      while (a[i] < pivot) i++;
+      while (a[j] > pivot) j--;
+      if (i <= j) {
+        const t = a[i];
+        a[i] = a[j];
+        a[j] = t;
+        i++;
+        j--;
+      }
+    }
+    if (nth <= j) hi = j;
+    else if (nth >= i) lo = i;
+    else break;
+  }
+  return a[nth];
+}

@@ -104,6 +104,7 @@ export class SurfaceLifter {
     // only the triangles near the plate are kept, under local numbers (a plate on a
     // large shared surface no longer allocates per-triangle arrays for the whole surface)
     const boxes = within ? triangleBoxes(mesh) : null;
+    const normalsOf = triangleNormals(mesh);
     const sel = new Uint32Array(nt);
     let ns = 0;
     for (let t = 0; t < nt; t++) {
@@ -155,23 +156,9 @@ export class SurfaceLifter {
         miny = Math.min(miny, y);
         maxy = Math.max(maxy, y);
       }
-      const a = 3 * I[3 * t],
-        b = 3 * I[3 * t + 1],
-        c = 3 * I[3 * t + 2];
-      // normalize(cross(b − a, c − a)) in scalars
-      const ux = P[b] - P[a],
-        uy = P[b + 1] - P[a + 1],
-        uz = P[b + 2] - P[a + 2];
-      const vx = P[c] - P[a],
-        vy = P[c + 1] - P[a + 1],
-        vz = P[c + 2] - P[a + 2];
-      const cx = uy * vz - uz * vy,
-        cy = uz * vx - ux * vz,
-        cz = ux * vy - uy * vx;
-      const l = hypot3(cx, cy, cz);
-      const nx = l > 0 ? cx / l : 0,
-        ny = l > 0 ? cy / l : 0,
-        nz = l > 0 ? cz / l : 0;
+      const nx = normalsOf[3 * t],
+        ny = normalsOf[3 * t + 1],
+        nz = normalsOf[3 * t + 2];
       this.triN[3 * j] = nx;
       this.triN[3 * j + 1] = ny;
       this.triN[3 * j + 2] = nz;
@@ -404,6 +391,40 @@ function barycentric(T: Float64Array, o: number, x: number, y: number): boolean 
 const BOXES = new WeakMap<SurfaceMesh, Float64Array>();
 
 /** Bounding boxes of a mesh's triangles (min xyz, max xyz per triangle), cached per mesh object. */
+/** Unit normals of a mesh's triangles, per mesh (a shared surface serves every plate lifted onto it). */
+const NORMALS = new WeakMap<SurfaceMesh, Float64Array>();
+
+/** The unit normal of every triangle of the mesh (normalize((b − a) × (c − a)); 0 for a degenerate one), 3 numbers each, cached per mesh. */
+function triangleNormals(mesh: SurfaceMesh): Float64Array {
+  let n = NORMALS.get(mesh);
+  if (n && n.length === mesh.indices.length) return n;
+  const P = mesh.positions,
+    I = mesh.indices,
+    nt = I.length / 3;
+  n = new Float64Array(nt * 3);
+  for (let t = 0; t < nt; t++) {
+    const a = 3 * I[3 * t],
+      b = 3 * I[3 * t + 1],
+      c = 3 * I[3 * t + 2];
+    // normalize(cross(b − a, c − a)) in scalars
+    const ux = P[b] - P[a],
+      uy = P[b + 1] - P[a + 1],
+      uz = P[b + 2] - P[a + 2];
+    const vx = P[c] - P[a],
+      vy = P[c + 1] - P[a + 1],
+      vz = P[c + 2] - P[a + 2];
+    const cx = uy * vz - uz * vy,
+      cy = uz * vx - ux * vz,
+      cz = ux * vy - uy * vx;
+    const l = hypot3(cx, cy, cz);
+    n[3 * t] = l > 0 ? cx / l : 0;
+    n[3 * t + 1] = l > 0 ? cy / l : 0;
+    n[3 * t + 2] = l > 0 ? cz / l : 0;
+  }
+  NORMALS.set(mesh, n);
+  return n;
+}
+
 function triangleBoxes(mesh: SurfaceMesh): Float64Array {
   let b = BOXES.get(mesh);
   if (b && b.length === mesh.indices.length * 2) return b;
@@ -445,7 +466,11 @@ function segDist2(x: number, y: number, ax: number, ay: number, bx: number, by: 
  * position of the first input vertex mapped to it).
  * @returns a new mesh with shared vertices.
  */
-export function weld(mesh: SurfaceMesh, tol: number, remap: number[] = []): SurfaceMesh {
+export function weld(
+  mesh: { positions: ArrayLike<number>; indices: ArrayLike<number> },
+  tol: number,
+  remap: number[] = [],
+): SurfaceMesh {
   // grid of cell size tol; a point joins any earlier vertex within tol in its own or a neighbouring
   // cell (rounding alone would keep two points 0.001 mm apart when they straddle a cell border).
   // Cells are a typed open-addressing table, each holding its vertices in the order they were made

@@ -4,6 +4,7 @@
  * inversion by Gauss–Newton and ray hits along a hole's axis. Samples are cached per surface. Units: mm.
  */
 import { hypot3 } from './curves';
+import { nthValue } from './selectNth';
 import type { ParamSurface } from './paramSheet';
 /** Samples of a surface on a grid, with the metric scales of u and v and the closure flags. */
 export interface Sampled {
@@ -19,9 +20,10 @@ export interface Sampled {
   periodicV: boolean;
   /** Largest curvature seen between samples (1/mm), for the cell size. */
   kappa: number;
-  /** The same along u only, along v only, and along the diagonals of the sample grid (1/mm). */
+  /** The same along u only and along v only (1/mm); along the diagonals: kappaDiagonal(). */
   kappaU: number;
   kappaV: number;
+  /** kappaDiagonal's value once found (NaN before). */
   kappaD: number;
   /** Box of the samples [min xyz, max xyz] grown by the chord of a sample cell (mm). */
   box: number[];
@@ -79,62 +81,41 @@ export function sample(s: ParamSurface, tolMm: number): Sampled {
         xyz.set(p, 3 * (i * (nv + 1) + j));
       }
   }
-  const at = (i: number, j: number) => 3 * (i * (nv + 1) + j);
-  const d = (a: number, b: number) => hypot3(xyz[a] - xyz[b], xyz[a + 1] - xyz[b + 1], xyz[a + 2] - xyz[b + 2]);
-  // typed arrays: their numeric sort needs no comparator calls
+  const w = nv + 1;
+  // typed arrays: their order statistics need no comparator calls
   const lu = new Float64Array(nu * nv),
     lv = new Float64Array(nu * nv);
-  let kappa = 0;
   for (let i = 0; i < nu; i++)
     for (let j = 0; j < nv; j++) {
-      lu[i * nv + j] = d(at(i, j), at(i + 1, j));
-      lv[i * nv + j] = d(at(i, j), at(i, j + 1));
+      lu[i * nv + j] = dist(xyz, 3 * (i * w + j), 3 * ((i + 1) * w + j));
+      lv[i * nv + j] = dist(xyz, 3 * (i * w + j), 3 * (i * w + j + 1));
     }
-  // curvature from the turn of consecutive sample chords along both directions
-  const turn = (a: number, b: number, c: number) => {
-    const x1 = xyz[b] - xyz[a],
-      y1 = xyz[b + 1] - xyz[a + 1],
-      z1 = xyz[b + 2] - xyz[a + 2];
-    const x2 = xyz[c] - xyz[b],
-      y2 = xyz[c + 1] - xyz[b + 1],
-      z2 = xyz[c + 2] - xyz[b + 2];
-    const l1 = hypot3(x1, y1, z1),
-      l2 = hypot3(x2, y2, z2);
-    if (l1 < 1e-9 || l2 < 1e-9) return 0;
-    const cos = Math.max(-1, Math.min(1, (x1 * x2 + y1 * y2 + z1 * z2) / (l1 * l2)));
-    return Math.acos(cos) / ((l1 + l2) / 2);
-  };
   // the larger of the two directions' curvatures per sample; the 90th percentile over the samples (a
   // pole or a degenerate edge of the parametrisation would otherwise set it). Also each direction's
   // own and the diagonals' (a twisted surface bends along its diagonals while straight along u and v)
   const m = (nu - 1) * (nv - 1);
   const ks = new Float64Array(m),
     kus = new Float64Array(m),
-    kvs = new Float64Array(m),
-    kds = new Float64Array(m);
+    kvs = new Float64Array(m);
   for (let i = 1; i < nu; i++)
     for (let j = 1; j < nv; j++) {
-      const o = (i - 1) * (nv - 1) + j - 1;
-      kus[o] = turn(at(i - 1, j), at(i, j), at(i + 1, j));
-      kvs[o] = turn(at(i, j - 1), at(i, j), at(i, j + 1));
+      const o = (i - 1) * (nv - 1) + j - 1,
+        c = 3 * (i * w + j);
+      kus[o] = turn(xyz, c - 3 * w, c, c + 3 * w);
+      kvs[o] = turn(xyz, c - 3, c, c + 3);
       ks[o] = Math.max(kus[o], kvs[o]);
-      kds[o] = Math.max(
-        turn(at(i - 1, j - 1), at(i, j), at(i + 1, j + 1)),
-        turn(at(i - 1, j + 1), at(i, j), at(i + 1, j - 1)),
-      );
     }
-  const pct90 = (a: Float64Array) => (a.length ? a.sort()[Math.floor(0.9 * (a.length - 1))] : 0);
-  kappa = pct90(ks);
-  const kappaU = pct90(kus),
-    kappaV = pct90(kvs),
-    kappaD = pct90(kds);
-  const med = (a: Float64Array) => a.sort()[a.length >> 1] || 0;
-  const su = (med(lu) * nu) / (s.u1 - s.u0) || 1,
-    sv = (med(lv) * nv) / (s.v1 - s.v0) || 1;
+  const kappa = pct90(ks),
+    kappaU = pct90(kus),
+    kappaV = pct90(kvs);
+  const medU = median(lu),
+    medV = median(lv);
+  const su = (medU * nu) / (s.u1 - s.u0) || 1,
+    sv = (medV * nv) / (s.v1 - s.v0) || 1;
   let periodicU = true,
     periodicV = true;
-  for (let j = 0; j <= nv && periodicU; j++) periodicU = d(at(0, j), at(nu, j)) <= tolMm;
-  for (let i = 0; i <= nu && periodicV; i++) periodicV = d(at(i, 0), at(i, nv)) <= tolMm;
+  for (let j = 0; j <= nv && periodicU; j++) periodicU = dist(xyz, 3 * j, 3 * (nu * w + j)) <= tolMm;
+  for (let i = 0; i <= nu && periodicV; i++) periodicV = dist(xyz, 3 * i * w, 3 * (i * w + nv)) <= tolMm;
   const box = [Infinity, Infinity, Infinity, -Infinity, -Infinity, -Infinity];
   for (let i = 0; i < xyz.length; i += 3)
     for (let k = 0; k < 3; k++) {
@@ -142,7 +123,7 @@ export function sample(s: ParamSurface, tolMm: number): Sampled {
       box[3 + k] = Math.max(box[3 + k], xyz[i + k]);
     }
   // the surface bulges between samples by at most about a sample chord
-  const grow = Math.max(med(lu), med(lv));
+  const grow = Math.max(medU, medV);
   for (let k = 0; k < 3; k++) {
     box[k] -= grow;
     box[3 + k] += grow;
@@ -159,10 +140,62 @@ export function sample(s: ParamSurface, tolMm: number): Sampled {
     kappa,
     kappaU,
     kappaV,
-    kappaD,
+    kappaD: NaN,
     box,
     blocks: sampleBlocks(xyz, nu, nv),
   };
+}
+
+/**
+ * The 90th percentile over the inner samples of the larger curvature along the two diagonals of the
+ * sample grid (1/mm; a twisted surface bends along its diagonals while straight along u and v). Found
+ * when first asked for: only the cell stretching of a surface straight in one direction needs it.
+ */
+export function kappaDiagonal(g: Sampled): number {
+  if (!Number.isNaN(g.kappaD)) return g.kappaD;
+  const { xyz, nu, nv } = g;
+  const w = nv + 1;
+  const kds = new Float64Array((nu - 1) * (nv - 1));
+  for (let i = 1; i < nu; i++)
+    for (let j = 1; j < nv; j++) {
+      const c = 3 * (i * w + j);
+      kds[(i - 1) * (nv - 1) + j - 1] = Math.max(
+        turn(xyz, c - 3 * w - 3, c, c + 3 * w + 3),
+        turn(xyz, c - 3 * w + 3, c, c + 3 * w - 3),
+      );
+    }
+  g.kappaD = pct90(kds);
+  return g.kappaD;
+}
+
+/** Distance (mm) between the points at offsets a and b of xyz. */
+function dist(xyz: Float64Array, a: number, b: number): number {
+  return hypot3(xyz[a] - xyz[b], xyz[a + 1] - xyz[b + 1], xyz[a + 2] - xyz[b + 2]);
+}
+
+/** Curvature (1/mm) at the middle of three points (offsets a, b, c of xyz): the turn of the two chords over their mean length. */
+function turn(xyz: Float64Array, a: number, b: number, c: number): number {
+  const x1 = xyz[b] - xyz[a],
+    y1 = xyz[b + 1] - xyz[a + 1],
+    z1 = xyz[b + 2] - xyz[a + 2];
+  const x2 = xyz[c] - xyz[b],
+    y2 = xyz[c + 1] - xyz[b + 1],
+    z2 = xyz[c + 2] - xyz[b + 2];
+  const l1 = hypot3(x1, y1, z1),
+    l2 = hypot3(x2, y2, z2);
+  if (l1 < 1e-9 || l2 < 1e-9) return 0;
+  const cos = Math.max(-1, Math.min(1, (x1 * x2 + y1 * y2 + z1 * z2) / (l1 * l2)));
+  return Math.acos(cos) / ((l1 + l2) / 2);
+}
+
+/** The 90th percentile of a (the element a sort puts at ⌊0.9 (n − 1)⌋), 0 when empty; reorders a. */
+function pct90(a: Float64Array): number {
+  return a.length ? (nthValue(a, Math.floor(0.9 * (a.length - 1))) as number) : 0;
+}
+
+/** The median of a (the element a sort puts at ⌊n / 2⌋), 0 when empty or NaN; reorders a. */
+function median(a: Float64Array): number {
+  return nthValue(a, a.length >> 1) || 0;
 }
 
 /** Scratch of nearestSample: each block's lower bound of the squared distance. */
@@ -256,6 +289,9 @@ export function keepIn(x: number, a: number, b: number, closed: boolean): number
   return closed ? wrap(x, a, b) : Math.min(b, Math.max(a, x));
 }
 
+/** Gauss–Newton steps shorter than this (mm, in the metric parameter plane) end invert: converged. */
+export const STEP_MM = 1e-6;
+
 /**
  * Closest point of the surface to p by Gauss–Newton from (u, v) (clamped to the domain, wrapped in a
  * closed direction); writes the parameters into uv and returns the distance (mm).
@@ -301,6 +337,9 @@ export function invert(g: Sampled, p: ArrayLike<number>, uv: Float64Array, guess
     if (!(Math.abs(det) > 1e-30)) break;
     let du = (r1 * a22 - r2 * a12) / det,
       dv = (a11 * r2 - a12 * r1) / det;
+    // converged: a step this short moves the point by less than STEP_MM (the finite-difference
+    // Jacobian's tail would otherwise creep on, or fail six halvings, at round-off level)
+    if (Math.abs(du) * g.su + Math.abs(dv) * g.sv < STEP_MM) break;
     // damped step: accept only an improvement
     let accepted = false;
     for (let k = 0; k < 6 && !accepted; k++) {

@@ -31,36 +31,63 @@ export interface Inclination {
 export function traceLine(segments: number[][], gapTol: number): number[] {
   const segs = segments.filter((s) => s.length >= 6);
   if (segs.length <= 1) return segs[0] ?? [];
-  // grow one open chain at both ends with the nearest unused segment (order and direction free)
+  // grow one open chain at both ends with the nearest unused segment (order and direction free); the
+  // pieces are joined once at the end (appending to the chain at every step was quadratic)
   const used = new Uint8Array(segs.length);
   used[0] = 1;
-  let chain = segs[0].slice();
-  const d = (p: number[], i: number, q: number[], j: number) =>
-    hypot3(p[i] - q[j], p[i + 1] - q[j + 1], p[i + 2] - q[j + 2]);
+  const front: number[][] = [],
+    back: number[][] = [];
+  const first = segs[0];
+  // the chain's two end points
+  let sx = first[0],
+    sy = first[1],
+    sz = first[2],
+    ex = first[first.length - 3],
+    ey = first[first.length - 2],
+    ez = first[first.length - 1];
   for (let added = 1; added < segs.length; added++) {
     let best = -1,
       bestD = Infinity,
       atEnd = true,
       rev = false;
-    const e = chain.length - 3;
     for (let k = 0; k < segs.length; k++) {
       if (used[k]) continue;
       const s = segs[k],
         se = s.length - 3;
-      const cands: [number, boolean, boolean][] = [
-        [d(chain, e, s, 0), true, false],
-        [d(chain, e, s, se), true, true],
-        [d(chain, 0, s, se), false, false],
-        [d(chain, 0, s, 0), false, true],
-      ];
-      for (const [dist, end, r] of cands) if (dist < bestD) [bestD, best, atEnd, rev] = [dist, k, end, r];
+      // the candidates in a fixed order, the first of equally near ones kept
+      const d0 = hypot3(ex - s[0], ey - s[1], ez - s[2]),
+        d1 = hypot3(ex - s[se], ey - s[se + 1], ez - s[se + 2]),
+        d2 = hypot3(sx - s[se], sy - s[se + 1], sz - s[se + 2]),
+        d3 = hypot3(sx - s[0], sy - s[1], sz - s[2]);
+      for (let c = 0; c < 4; c++) {
+        const dc = c === 0 ? d0 : c === 1 ? d1 : c === 2 ? d2 : d3;
+        if (dc < bestD) {
+          bestD = dc;
+          best = k;
+          atEnd = c < 2;
+          rev = c === 1 || c === 3;
+        }
+      }
     }
     used[best] = 1;
     const s = rev ? reversePolyline(segs[best]) : segs[best];
     // segments farther than gapTol are still joined (a straight bridge), never dropped
-    if (atEnd) chain = chain.concat(bestD <= gapTol ? s.slice(3) : s);
-    else chain = (bestD <= gapTol ? s.slice(0, -3) : s).concat(chain);
+    if (atEnd) {
+      back.push(bestD <= gapTol ? s.slice(3) : s);
+      ex = s[s.length - 3];
+      ey = s[s.length - 2];
+      ez = s[s.length - 1];
+    } else {
+      front.push(bestD <= gapTol ? s.slice(0, -3) : s);
+      sx = s[0];
+      sy = s[1];
+      sz = s[2];
+    }
   }
+  const chain: number[] = [];
+  for (let k = front.length - 1; k >= 0; k--) for (const v of front[k]) chain.push(v);
+  for (const v of first) chain.push(v);
+  for (const piece of back) for (const v of piece) chain.push(v);
   return chain;
 }
 

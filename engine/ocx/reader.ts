@@ -257,7 +257,12 @@ export async function readOcx(
 class DocumentReader {
   readonly model: RawModel;
   private readonly scanner: XmlScanner;
-  private readonly stack: Frame[] = [];
+  /**
+   * The open elements' frames: frames[0 .. depth) (one object per depth, reused by the next element at
+   * that depth: no object per element).
+   */
+  private readonly frames: Frame[] = [];
+  private depth = 0;
   private readonly lineOffset: number;
   private rootSeen = false;
   private firstChar = true;
@@ -290,7 +295,7 @@ class DocumentReader {
         start: (tag) => this.start(tag),
         end: () => this.end(),
         text: (t) => {
-          const node = this.stack[this.stack.length - 1]?.node;
+          const node = this.depth > 0 ? this.frames[this.depth - 1].node : null;
           if (node) node.t = (node.t ?? '') + t;
         },
         doctype: (d) => {
@@ -328,13 +333,14 @@ class DocumentReader {
    * of ReadOptions.shared into the model.
    */
   finish(): RawModel {
-    const { model, stack, scanner } = this;
+    const { model, frames, scanner } = this;
     if (this.firstChar) throw new OcxImportError('The file is empty (only white space)');
     scanner.end();
-    if (stack.length > 0) {
-      const open = stack[stack.length - 1];
+    const depth = this.depth; // after the held-back text is scanned
+    if (depth > 0) {
+      const open = frames[depth - 1];
       this.fail(
-        `The document is truncated: element <${open.local}> is not closed (${stack.length} open element${stack.length > 1 ? 's' : ''} at the end of the file)`,
+        `The document is truncated: element <${open.local}> is not closed (${depth} open element${depth > 1 ? 's' : ''} at the end of the file)`,
         scanner.line,
       );
     }
@@ -352,14 +358,27 @@ class DocumentReader {
     return model;
   }
 
+  /** The frame of a newly opened element (no node, no record yet), on top of the open ones. */
+  private pushFrame(local: string, skip: boolean, ocx: boolean): Frame {
+    let f = this.frames[this.depth];
+    if (f) {
+      f.local = local;
+      f.node = null;
+      f.record = -1;
+      f.skip = skip;
+      f.ocx = ocx;
+    } else this.frames[this.depth] = f = { local, node: null, record: -1, skip, ocx };
+    this.depth++;
+    return f;
+  }
+
   /** A start tag: @returns whether the element's text is wanted (captured TEXT_ELEMENTS). */
   private start(tag: XmlScanner): boolean {
     if (!this.rootSeen) return this.startRoot(tag);
-    const { model, stack } = this;
+    const { model } = this;
     const local = tag.local;
-    const parent = stack[stack.length - 1];
-    const frame: Frame = { local, node: null, record: -1, skip: parent.skip, ocx: false };
-    stack.push(frame);
+    const parent = this.frames[this.depth - 1];
+    const frame = this.pushFrame(local, parent.skip, false);
     if (frame.skip) return false;
     const line = tag.line + this.lineOffset;
     const isOcx = tag.uri === this.lastUri ? this.lastIsOcx : (this.lastIsOcx = isOcxNs((this.lastUri = tag.uri)));
@@ -401,7 +420,7 @@ class DocumentReader {
         tag.line,
       );
     this.model.schemaVersion = tag.attributes().schemaVersion ?? '';
-    this.stack.push({ local, node: null, record: -1, skip: false, ocx: true });
+    this.pushFrame(local, false, true);
     return false;
   }
 
@@ -451,8 +470,8 @@ class DocumentReader {
 
   /** An end tag: closes a part (handing over a finished top-level group) or a captured shared element. */
   private end(): void {
-    const frame = this.stack.pop();
-    if (!frame) return;
+    if (this.depth === 0) return;
+    const frame = this.frames[--this.depth];
     if (frame.record >= 0) {
       this.partRecordStack.pop();
       const onGroup = this.options.onGroup;

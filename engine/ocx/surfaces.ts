@@ -6,7 +6,14 @@
  */
 import { cross, len, newellNormal, normalize, perpendicular, type Vec3 } from '../geometry/curves';
 import { chainLoops } from '../geometry/curves';
-import { evalSurface, evalSurfaceGrid, homogeneous, type NurbsSurface, usableKnots } from '../geometry/nurbs';
+import {
+  evalSurface,
+  evalSurfaceDerivs,
+  evalSurfaceGrid,
+  homogeneous,
+  type NurbsSurface,
+  usableKnots,
+} from '../geometry/nurbs';
 import type { ParamSurface } from '../geometry/paramSheet';
 import { triangulateRegion } from '../geometry/region2d';
 import { appendGrid, appendGridPoints, type SurfaceMesh } from '../geometry/surfaceMesh';
@@ -134,6 +141,7 @@ function paramSurface(n: XNode, ctx: SurfaceContext): ParamSurface | null {
         v1: s.knotsV[s.nV],
         eval: (u, v, out) => evalSurface(s, u, v, out),
         evalGrid: (us, vs, out) => evalSurfaceGrid(s, us, vs, out),
+        evalDerivs: (u, v, out) => evalSurfaceDerivs(s, u, v, out),
         hull: controlBox(s.pw),
       };
     }

@@ -3,7 +3,7 @@
  * else UnitSymbol/@type, else the English UnitName; @dimensionURL is ignored. A dimension check per
  * quantity fixes areas written in a length unit (AVEVA E3D) and reports it as a warning.
  */
-import { child, children, num, numList, type XNode } from './xmlTree';
+import { child, children, num, numsInto, type XNode } from './xmlTree';
 
 /** UnitsML prefixes (unitsmlSchema_lite-0.9.18 enumeration). */
 const PREFIX: Record<string, number> = {
@@ -37,6 +37,9 @@ const PREFIX: Record<string, number> = {
   Zi: 1024 ** 7,
   Yi: 1024 ** 8,
 };
+/** Scratch of pointMm: a point's coordinates as read (the returned point is a new tuple). */
+const XYZ = new Float64Array(3);
+
 const deg = Math.PI / 180;
 const LB = 0.45359237,
   LBF = LB * 9.80665;
@@ -320,10 +323,10 @@ export class UnitTable {
       if (!inner) return this.xyzMm(src);
       src = inner;
     }
-    const c = numList(src.a.coordinates);
-    if (c.length < 3) return undefined;
+    // the first three numbers only (no list of every number per point)
+    if (numsInto(src.a.coordinates, XYZ, 3) < 3) return undefined;
     const f = this.factor(src.a.unit, 'length') * 1000;
-    return [c[0] * f, c[1] * f, c[2] * f];
+    return [XYZ[0] * f, XYZ[1] * f, XYZ[2] * f];
   }
 
   /** OCX 2.8.x points: X, Y and Z child quantities (mm), or undefined when one is missing or invalid. */

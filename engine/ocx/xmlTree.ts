@@ -50,21 +50,36 @@ export function num(s: string | undefined): number | undefined {
 
 /** Parses a whitespace-separated list of numbers (trailing spaces allowed). */
 export function numList(s: string | undefined): number[] {
-  if (!s) return [];
-  // a scan instead of split(/\s+/).map(Number): no intermediate string array
   const out: number[] = [];
+  readNumbers(s, out, Infinity);
+  return out;
+}
+
+/**
+ * Parses the first `max` numbers of a whitespace-separated list into out (numList's values, without a
+ * list of all of them: a point's three coordinates). @returns how many were read (≤ max).
+ */
+export function numsInto(s: string | undefined, out: Float64Array, max: number): number {
+  return readNumbers(s, out, Math.min(max, out.length));
+}
+
+/** The scan of numList and numsInto: up to `max` numbers of s into out; returns how many. */
+function readNumbers(s: string | undefined, out: number[] | Float64Array, max: number): number {
+  if (!s) return 0;
+  // a scan instead of split(/\s+/).map(Number): no intermediate string array
   const n = s.length;
-  let i = 0;
-  while (i < n) {
+  let i = 0,
+    count = 0;
+  while (i < n && count < max) {
     let c = s.charCodeAt(i);
     while (i < n && (c === 32 || c === 10 || c === 13 || c === 9)) c = s.charCodeAt(++i);
     if (i >= n) break;
     const a = i;
     while (i < n && c !== 32 && c !== 10 && c !== 13 && c !== 9) c = s.charCodeAt(++i);
     const f = plainDecimal(s, a, i);
-    out.push(f === f ? f : Number(s.slice(a, i)));
+    out[count++] = f === f ? f : Number(s.slice(a, i));
   }
-  return out;
+  return count;
 }
 
 /** Exact powers of ten 10^0 … 10^22 (all representable in float64). */

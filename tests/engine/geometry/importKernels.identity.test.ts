@@ -1,0 +1,302 @@
+/**
+ * The import's faster kernels give what the straightforward versions give —
+ * - nthValue: the element a numeric sort puts at the index (NaNs last), for arrays with repeats and NaNs;
+ * - evalSurfaceDerivs: S as evalSurface gives it (to round-off) and ∂S/∂u, ∂S/∂v as central differences
+ *   give them (rational, degrees 1–4, repeated knots);
+ * - tessellateCurve: the polyline of the subdivision that evaluated all five points of every span;
+ * - traceLine: the chain of the version that re-copied the chain at every joined segment;
+ * - regionPolygons: holes strictly inside and apart from the rest kept out of the polygon boolean give
+ *   the area and pieces of the boolean over every hole, and are rings of the result as they were given.
+ */
+import fc from 'fast-check';
+import polygonClipping, { type Polygon } from 'polygon-clipping';
+import { describe, expect, it } from 'vitest';
+import { hypot3, reversePolyline } from '../../../engine/geometry/curves';
+import {
+  distToSegment,
+  evalCurve,
+  evalSurface,
+  evalSurfaceDerivs,
+  homogeneous,
+  type NurbsCurve,
+  type NurbsSurface,
+  tessellateCurve,
+} from '../../../engine/geometry/nurbs';
+import { regionPolygons, signedArea2d } from '../../../engine/geometry/region2d';
+import { nthValue } from '../../../engine/geometry/selectNth';
+import { traceLine } from '../../../engine/ocx/memberMesh';
+
+/** A seeded generator in [0, 1). */
+function rng(seed: number): () => number {
+  let x = seed | 1;
+  return () => ((x = (Math.imul(x, 1103515245) + 12345) | 0) >>> 0) / 2 ** 32;
+}
+
+/** A clamped knot vector of n control points, degree p, with random interior knots (some repeated). */
+function knots(n: number, p: number, r: () => number): Float64Array {
+  const inner = Array.from({ length: n - p - 1 }, () => Math.round(r() * 8) / 8).sort((a, b) => a - b);
+  return Float64Array.from([...Array(p + 1).fill(0), ...inner, ...Array(p + 1).fill(1)]);
+}
+
+describe('nthValue', () => {
+  it('is the element a sort puts at the index', () => {
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.oneof(fc.integer({ min: -5, max: 5 }), fc.double({ noNaN: true, min: -1e6, max: 1e6 }), fc.constant(NaN)),
+          {
+            minLength: 1,
+            maxLength: 80,
+          },
+        ),
+        fc.nat(),
+        (xs, k) => {
+          const a = Float64Array.from(xs);
+          const nth = k % a.length;
+          const sorted = Float64Array.from(xs).sort();
+          const v = nthValue(a, nth) as number;
+          // −0 and +0 count as equal
+          expect(v === sorted[nth] || (Number.isNaN(v) && Number.isNaN(sorted[nth]))).toBe(true);
+          expect(Float64Array.from(a).sort()).toEqual(sorted); // reordered, nothing lost
+        },
+      ),
+      { numRuns: 300 },
+    );
+    expect(nthValue(new Float64Array(3), 3)).toBeUndefined();
+  });
+});
+
+describe('evalSurfaceDerivs', () => {
+  it('gives evalSurface’s point and the central differences’ derivatives', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 4 }), fc.integer({ min: 1, max: 4 }), fc.integer(), (pu, pv, seed) => {
+        const r = rng(seed);
+        const nU = pu + 1 + Math.floor(r() * 5),
+          nV = pv + 1 + Math.floor(r() * 5);
+        const s: NurbsSurface = {
+          degreeU: pu,
+          degreeV: pv,
+          knotsU: knots(nU, pu, r),
+          knotsV: knots(nV, pv, r),
+          nU,
+          nV,
+          pw: homogeneous(
+            Array.from({ length: 3 * nU * nV }, () => (r() - 0.5) * 1e4),
+            Array.from({ length: nU * nV }, () => 0.5 + r()),
+          ),
+        };
+        const out = new Float64Array(9),
+          q = new Float64Array(3),
+          a = new Float64Array(3),
+          b = new Float64Array(3);
+        const h = 1e-7;
+        const awayFromKnots = (t: number, U: Float64Array) => U.every((k) => Math.abs(k - t) > 1e-4);
+        for (let n = 0; n < 12; n++) {
+          const u = 0.001 + 0.998 * r(),
+            v = 0.001 + 0.998 * r();
+          evalSurfaceDerivs(s, u, v, out);
+          evalSurface(s, u, v, q);
+          for (let k = 0; k < 3; k++) expect(Math.abs(out[k] - q[k])).toBeLessThanOrEqual(1e-9 * (1 + Math.abs(q[k])));
+          if (!awayFromKnots(u, s.knotsU) || !awayFromKnots(v, s.knotsV)) continue; // a kink: one-sided by design
+          evalSurface(s, u + h, v, a);
+          evalSurface(s, u - h, v, b);
+          for (let k = 0; k < 3; k++) {
+            const fd = (a[k] - b[k]) / (2 * h);
+            expect(Math.abs(out[3 + k] - fd)).toBeLessThanOrEqual(1e-4 * (1 + Math.abs(fd)));
+          }
+          evalSurface(s, u, v + h, a);
+          evalSurface(s, u, v - h, b);
+          for (let k = 0; k < 3; k++) {
+            const fd = (a[k] - b[k]) / (2 * h);
+            expect(Math.abs(out[6 + k] - fd)).toBeLessThanOrEqual(1e-4 * (1 + Math.abs(fd)));
+          }
+        }
+      }),
+      { numRuns: 150 },
+    );
+  });
+});
+
+/** tessellateCurve as it was written first: every span's ends, middle and quarter points evaluated anew. */
+function referenceTessellate(c: NurbsCurve, tol: number, angTol = Math.PI / 12): number[] {
+  const p = c.degree,
+    n = c.pw.length / 4,
+    U = c.knots;
+  const out: number[] = [];
+  const pt = [0, 0, 0];
+  evalCurve(c, U[p], pt);
+  out.push(...pt);
+  const cosAng = Math.cos(angTol);
+  const sub = (a: number, b: number, depth: number): void => {
+    const [pa, pb, pm, pq, pr] = [a, b, (a + b) / 2, a + (b - a) / 4, a + (3 * (b - a)) / 4].map((t) => {
+      const o = [0, 0, 0];
+      evalCurve(c, t, o);
+      return o;
+    });
+    const err = Math.max(distToSegment(pm, pa, pb), distToSegment(pq, pa, pb), distToSegment(pr, pa, pb));
+    const d1 = [pm[0] - pa[0], pm[1] - pa[1], pm[2] - pa[2]],
+      d2 = [pb[0] - pm[0], pb[1] - pm[1], pb[2] - pm[2]];
+    const l1 = hypot3(d1[0], d1[1], d1[2]),
+      l2 = hypot3(d2[0], d2[1], d2[2]);
+    const cos = l1 > 0 && l2 > 0 ? (d1[0] * d2[0] + d1[1] * d2[1] + d1[2] * d2[2]) / (l1 * l2) : 1;
+    if (depth < 12 && (err > tol || (cos < cosAng && l1 + l2 > tol))) {
+      sub(a, (a + b) / 2, depth + 1);
+      sub((a + b) / 2, b, depth + 1);
+      return;
+    }
+    out.push(...pb);
+  };
+  for (let k = p; k < n; k++) if (U[k + 1] > U[k]) sub(U[k], U[k + 1], 0);
+  return out;
+}
+
+describe('tessellateCurve', () => {
+  it('gives the polyline of the five-point subdivision, bit for bit', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 2, max: 4 }),
+        fc.integer(),
+        fc.double({ min: 0.01, max: 5, noNaN: true }),
+        (p, seed, tol) => {
+          const r = rng(seed);
+          const n = p + 1 + Math.floor(r() * 6);
+          // control points off any line (no collinear span: those take their end points only)
+          const c: NurbsCurve = {
+            degree: p,
+            knots: knots(n, p, r).map((k) => k * 37.5),
+            pw: homogeneous(
+              Array.from({ length: 3 * n }, () => (r() - 0.5) * 2000),
+              Array.from({ length: n }, () => 0.5 + r()),
+            ),
+          };
+          expect(tessellateCurve(c, tol)).toEqual(referenceTessellate(c, tol));
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
+});
+
+/** traceLine as it was written first: the chain re-copied at every joined segment. */
+function referenceTrace(segments: number[][], gapTol: number): number[] {
+  const segs = segments.filter((s) => s.length >= 6);
+  if (segs.length <= 1) return segs[0] ?? [];
+  const used = new Uint8Array(segs.length);
+  used[0] = 1;
+  let chain = segs[0].slice();
+  const d = (p: number[], i: number, q: number[], j: number) =>
+    hypot3(p[i] - q[j], p[i + 1] - q[j + 1], p[i + 2] - q[j + 2]);
+  for (let added = 1; added < segs.length; added++) {
+    let best = -1,
+      bestD = Infinity,
+      atEnd = true,
+      rev = false;
+    const e = chain.length - 3;
+    for (let k = 0; k < segs.length; k++) {
+      if (used[k]) continue;
+      const s = segs[k],
+        se = s.length - 3;
+      const cands: [number, boolean, boolean][] = [
+        [d(chain, e, s, 0), true, false],
+        [d(chain, e, s, se), true, true],
+        [d(chain, 0, s, se), false, false],
+        [d(chain, 0, s, 0), false, true],
+      ];
+      for (const [dist, end, rr] of cands) if (dist < bestD) [bestD, best, atEnd, rev] = [dist, k, end, rr];
+    }
+    used[best] = 1;
+    const s = rev ? reversePolyline(segs[best]) : segs[best];
+    if (atEnd) chain = chain.concat(bestD <= gapTol ? s.slice(3) : s);
+    else chain = (bestD <= gapTol ? s.slice(0, -3) : s).concat(chain);
+  }
+  return chain;
+}
+
+describe('traceLine', () => {
+  it('chains shuffled, reversed and gapped segments as the re-copying version did', () => {
+    fc.assert(
+      fc.property(fc.integer(), fc.integer({ min: 1, max: 12 }), (seed, m) => {
+        const r = rng(seed);
+        // a polyline cut into m pieces, some with gaps or small jitter, shuffled, some reversed
+        const pts: number[] = [];
+        for (let i = 0; i <= 3 * m; i++) pts.push(i * 100 + r() * 10, Math.sin(i) * 50, r() < 0.2 ? 0 : r());
+        const segs: number[][] = [];
+        for (let k = 0; k < m; k++) {
+          let s = pts.slice(9 * k, 9 * k + 12);
+          if (r() < 0.3) s = s.map((v, i) => (i < 3 ? v + r() * 30 : v));
+          if (r() < 0.5) s = reversePolyline(s);
+          segs.push(s);
+        }
+        if (r() < 0.2) segs.push([1, 2, 3]); // too short: dropped
+        for (let i = segs.length - 1; i > 0; i--) {
+          const j = Math.floor(r() * (i + 1));
+          [segs[i], segs[j]] = [segs[j], segs[i]];
+        }
+        const gap = r() * 20;
+        expect(traceLine(segs, gap)).toEqual(referenceTrace(segs, gap));
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
+
+/** A closed polygon-clipping ring of a regular n-gon. */
+function ngon(cx: number, cy: number, rad: number, n: number): number[] {
+  const out: number[] = [];
+  for (let i = 0; i < n; i++)
+    out.push(cx + rad * Math.cos((2 * Math.PI * i) / n), cy + rad * Math.sin((2 * Math.PI * i) / n));
+  return out;
+}
+
+const area = (polys: number[][][]) =>
+  polys.reduce((a, p) => a + p.reduce((b, r, k) => b + (k ? -1 : 1) * Math.abs(signedArea2d(r)), 0), 0);
+
+describe('regionPolygons with holes inside and holes across the outline', () => {
+  it('keeps the boolean’s area and pieces', () => {
+    fc.assert(
+      fc.property(fc.integer(), (seed) => {
+        const r = rng(seed);
+        const outer = [0, 0, 1000, 0, 1000, 600, 0, 600];
+        const holes: number[][] = [];
+        // small holes on a grid of cells inside (apart), some overlapping pairs, some across the edges
+        for (let i = 0; i < 5; i++)
+          for (let j = 0; j < 3; j++)
+            if (r() < 0.4) holes.push(ngon(100 + 200 * i, 100 + 200 * j, 20 + 40 * r(), 12 + Math.floor(r() * 20)));
+        if (r() < 0.7) holes.push(ngon(500, 600, 80, 16)); // across the top edge
+        if (r() < 0.5) holes.push(ngon(0, 300, 50, 10)); // across the left edge
+        if (r() < 0.4) holes.push(ngon(130, 130, 30, 8)); // may overlap the first inside hole
+        const ref = polygonClipping.difference(
+          [outer.reduce<[number, number][]>((a, _, i) => (i % 2 ? a : [...a, [outer[i], outer[i + 1]]]), [])],
+          ...holes.map(
+            (h): Polygon => [h.reduce<[number, number][]>((a, _, i) => (i % 2 ? a : [...a, [h[i], h[i + 1]]]), [])],
+          ),
+        );
+        const refArea = ref.reduce(
+          (a, p) =>
+            a + p.reduce((b, ring, k) => b + (k ? -1 : 1) * Math.abs(signedArea2d(ring.slice(0, -1).flat())), 0),
+          0,
+        );
+        const got = regionPolygons(outer, holes);
+        expect(Math.abs(area(got) - refArea)).toBeLessThanOrEqual(1e-9 * 600000);
+        expect(got.length).toBe(ref.length);
+      }),
+      { numRuns: 100 },
+    );
+  });
+
+  it('hands the inside holes over as they were given next to the boolean’s pieces', () => {
+    const outer = [0, 0, 1000, 0, 1000, 600, 0, 600];
+    const inside = [ngon(200, 300, 50, 24), ngon(700, 250, 80, 40)];
+    const across = ngon(1000, 300, 100, 16); // across the right edge
+    const got = regionPolygons(outer, [inside[0], across, inside[1]]);
+    expect(got.length).toBe(1);
+    for (const h of inside) expect(got[0]).toContainEqual(h);
+    expect(area(got)).toBeCloseTo(
+      600000 -
+        Math.abs(signedArea2d(inside[0])) -
+        Math.abs(signedArea2d(inside[1])) -
+        Math.abs(signedArea2d(across)) / 2,
+      6,
+    );
+  });
+});
