@@ -4,9 +4,9 @@
  * - `boxSelectMode`: the drag direction decides the mode;
  * - `projectToScreen`: world mm → canvas CSS px through a column-major view-projection matrix;
  * - `boxSelect`: a query over the hierarchy of object bounds (./objectBoundsTree.ts): subtrees are decided
- *   on their projected boxes (8 corners), objects straddling the rectangle's edge on their triangles
- *   (inside mode: every vertex inside; touch mode: a triangle overlaps the rectangle, by the
- *   separating-axis test).
+ *   on their projected boxes (./screenBoxes.ts), objects straddling the rectangle's edge on their vertices
+ *   and triangles (./boxTriangles.ts; inside mode: every vertex inside; touch mode: a triangle overlaps the
+ *   rectangle, by the separating-axis test).
  */
 import { buildObjectBoundsTree, type ObjectBoundsTree } from './objectBoundsTree';
 import { TriangleTest } from './boxTriangles';

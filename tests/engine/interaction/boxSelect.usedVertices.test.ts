@@ -18,6 +18,8 @@ import {
 import { usedVertexBits } from '../../../engine/interaction/usedVertices';
 import { scanBoxSelect } from './boxSelectScan';
 
+/** Half the spread of an object's vertices (quantised units of 0.5 mm): up to ~15 m, a few hundred px. */
+const spread = 30000;
 /** An object: vertices around a centre (integer grid, like quantised positions) and triangles over some of them. */
 const object = fc
   .tuple(
@@ -26,9 +28,9 @@ const object = fc
     fc.integer({ min: 0, max: 60000 }),
     fc.array(
       fc.tuple(
-        fc.integer({ min: -3000, max: 3000 }),
-        fc.integer({ min: -3000, max: 3000 }),
-        fc.integer({ min: -3000, max: 3000 }),
+        fc.integer({ min: -spread, max: spread }),
+        fc.integer({ min: -spread, max: spread }),
+        fc.integer({ min: -spread, max: spread }),
       ),
       { minLength: 3, maxLength: 12 },
     ),
