@@ -13,6 +13,7 @@ interface ProfileNode {
   callFrame: { functionName: string; url: string; lineNumber: number };
   children?: number[];
   hitCount?: number;
+  positionTicks?: { line: number; ticks: number }[];
 }
 
 async function main(): Promise<void> {
@@ -72,6 +73,22 @@ async function main(): Promise<void> {
       a.callers.set(ck, (a.callers.get(ck) ?? 0) + ms);
       agg.set(key, a);
     }
+    // Hottest source lines of the bundle (page.js line: ticks), for a look at the line in bench/out/page.js.
+    const lines = new Map<string, number>();
+    for (const n of profile.nodes)
+      for (const t of n.positionTicks ?? [])
+        lines.set(
+          `${n.callFrame.functionName || '(anon)'}:${t.line}`,
+          (lines.get(`${n.callFrame.functionName || '(anon)'}:${t.line}`) ?? 0) + t.ticks,
+        );
+    console.log(
+      'hottest lines (ticks):',
+      [...lines]
+        .sort((a, b) => b[1] - a[1])
+        .slice(0, 20)
+        .map(([k, v]) => `${k}=${v}`)
+        .join(' '),
+    );
     const total = [...agg.values()].reduce((s, a) => s + a.ms, 0);
     console.log(`profiled ${total.toFixed(1)} ms`);
     for (const [k, a] of [...agg].sort((x, y) => y[1].ms - x[1].ms).slice(0, 25)) {

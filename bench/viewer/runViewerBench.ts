@@ -41,11 +41,16 @@ export async function preparePackage(parts: number): Promise<string> {
   return file;
 }
 
-export async function bundlePage(): Promise<string> {
+/**
+ * Bundles the bench page into bench/out/page.js; with `entry` and `name`, another checkout's page (e.g. an
+ * earlier commit's bench/viewer/page.ts, for before/after runs in one browser) into bench/out/<name>.
+ * Returns the bundle's path.
+ */
+export async function bundlePage(entry = path.join(here, 'page.ts'), name = 'page.js'): Promise<string> {
   const esbuild = await import('esbuild');
-  const out = path.join(OUT, 'page.js');
+  const out = path.join(OUT, name);
   await esbuild.build({
-    entryPoints: [path.join(here, 'page.ts')],
+    entryPoints: [entry],
     bundle: true,
     format: 'esm',
     outfile: out,
@@ -55,14 +60,19 @@ export async function bundlePage(): Promise<string> {
   return out;
 }
 
-/** Serves bench/out with a content-length (the engine's progress needs it). */
+/**
+ * Serves bench/out with a content-length (the engine's progress needs it). `/` is the page running
+ * bench/out/page.js, `/?page=<bundle>.js` the page running another bundle of bench/out (see bundlePage).
+ */
 export function serve(): Promise<{ url: string; close(): void }> {
   const server = http.createServer(async (req, res) => {
-    const name = decodeURIComponent((req.url ?? '/').split('?')[0]);
+    const [name0, query] = (req.url ?? '/').split('?');
+    const name = decodeURIComponent(name0);
     if (name === '/') {
+      const bundle = path.basename(new URLSearchParams(query ?? '').get('page') ?? 'page.js');
       res.writeHead(200, { 'content-type': 'text/html' });
       res.end(
-        '<!doctype html><html><body style="margin:0"><script type="module" src="/page.js"></script></body></html>',
+        `<!doctype html><html><body style="margin:0"><script type="module" src="/${bundle}"></script></body></html>`,
       );
       return;
     }

@@ -15,6 +15,7 @@ import {
 } from '../interaction/boxSelect';
 import { ObjectBoundsTreeBuild, type ObjectBoundsTree } from '../interaction/objectBoundsTree';
 import { boxesAlongRay, type RayBoxEntries } from '../interaction/rayBoxes';
+import { usedVertexBits } from '../interaction/usedVertices';
 import { cullBoxes } from './culling';
 import { ChunkOcclusion, nearestDepth, type OcclusionGl } from '../render/chunkOcclusion';
 import { SoftOcclusion, viewAspect, type DrawnIndex } from '../render/softOcclusion';
@@ -354,17 +355,35 @@ export class ModelScene {
       piece.end = c.objects[r + 3] + c.objects[r + 4];
       piece.origin = c.bounds;
       piece.step = quantStep(c.bounds);
+      piece.vertexStart = c.objects[r + 1];
+      piece.vertexEnd = c.objects[r + 1] + c.objects[r + 2];
+      piece.used = this.usedVertices[this.rowChunk[k]] ?? null;
       if (fn(piece)) return;
     }
   }
   private readonly piece: TrianglePiece = { positions: [], indices: [], start: 0, end: 0, origin: [], step: [] };
 
   /**
-   * Works on the hierarchy of object bounds for box selection (interaction/objectBoundsTree.ts) for up to
-   * `budgetMs`; the idle builder (./ModelLoader.ts) calls it once the package is in. Returns true when the
-   * hierarchy is complete for the chunks loaded so far (a later chunk grows the bounds: it starts again).
+   * Works on the hierarchy of object bounds for box selection (interaction/objectBoundsTree.ts), then on
+   * the chunks' used-vertex bits (interaction/usedVertices.ts), for up to `budgetMs`; the idle builder
+   * (./ModelLoader.ts) calls it once the package is in. Returns true when both are complete for the
+   * chunks loaded so far (a later chunk grows the bounds: the hierarchy starts again). A box before then
+   * finishes the hierarchy; chunks without bits are tested on their triangles.
    */
   buildBoxTree(budgetMs: number): boolean {
+    if (this.boxTreeReady) return true;
+    const t0 = clock();
+    if (!this.buildBoundsTree(budgetMs)) return false;
+    // At least one chunk per call, so tiny slices still finish.
+    for (let ci = this.usedVertices.length; ci < this.chunks.length; ci++) {
+      this.usedVertices.push(usedVertexBits(this.chunks[ci].chunk));
+      if (ci + 1 < this.chunks.length && clock() - t0 > budgetMs) return false;
+    }
+    return true;
+  }
+
+  /** The hierarchy part of buildBoxTree. */
+  private buildBoundsTree(budgetMs: number): boolean {
     if (this.boxTree && this.boxTreeChunks === this.chunks.length) return true;
     if (!this.boxTreeBuild || this.boxTreeChunks !== this.chunks.length) {
       this.boxTree = null;
@@ -380,8 +399,14 @@ export class ModelScene {
 
   /** True when box selection needs no hierarchy work first (see buildBoxTree). */
   get boxTreeReady(): boolean {
-    return this.boxTree !== null && this.boxTreeChunks === this.chunks.length;
+    return (
+      this.boxTree !== null &&
+      this.boxTreeChunks === this.chunks.length &&
+      this.usedVertices.length === this.chunks.length
+    );
   }
+  /** Per chunk (in load order) the vertices its triangles use, or null when its rows share vertices. */
+  private readonly usedVertices: (Uint8Array | null)[] = [];
   private boxTree: ObjectBoundsTree | null = null;
   private boxTreeBuild: ObjectBoundsTreeBuild | null = null;
   private boxTreeChunks = -1;
@@ -397,7 +422,7 @@ export class ModelScene {
     view: ScreenProjection,
     selectionMode: 'structural-details' | 'main-objects',
   ): number[] {
-    this.buildBoxTree(Infinity);
+    this.buildBoundsTree(Infinity);
     const hidden = this.state.flags;
     const ids = boxSelect(
       {
