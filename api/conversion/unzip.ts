@@ -58,6 +58,24 @@ function listNames(names: string[]): string {
   return names.length > MAX_NAMES_LISTED ? `${shown} and ${names.length - MAX_NAMES_LISTED} more` : shown;
 }
 
+/** Longest entry base name written, bytes of UTF-8: the common file-system limit for one path component. */
+const MAX_NAME_BYTES = 255;
+
+/**
+ * Why an entry's base name cannot be a file name here (what follows "the OCX entry's name"), or null:
+ * a NUL or another control character, or more than MAX_NAME_BYTES bytes. Such names are refused rather
+ * than altered, so that the model keeps the name it was exported under.
+ */
+function unusableName(base: string): string | null {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is looked for
+  const control = /[\u0000-\u001f\u007f]/.exec(base);
+  if (control)
+    return `holds the control character U+${control[0].charCodeAt(0).toString(16).padStart(4, '0').toUpperCase()}`;
+  const bytes = Buffer.byteLength(base);
+  if (bytes > MAX_NAME_BYTES) return `is ${bytes} bytes long (at most ${MAX_NAME_BYTES}): ${base.slice(0, 40)}…`;
+  return null;
+}
+
 /**
  * Extracts the single OCX entry of `zipFile` into `outDir` (created) under the entry's base name.
  * Directories and `__MACOSX/` entries are ignored.
@@ -65,7 +83,8 @@ function listNames(names: string[]): string {
  * @throws ZipArchiveError 'The archive holds no .3docx, .ocx or .xml file (entries: a, b)' /
  *   'Nested archives are not supported: a.3docx is itself a zip archive' /
  *   'The archive holds more than one OCX file: a.ocx, b.xml' / 'Unsupported archive: ...' for an
- *   unknown compression method, corrupt or truncated data. Nothing is left in `outDir` on error.
+ *   unknown compression method, corrupt or truncated data, or an OCX entry name no file can have (a
+ *   control character, more than 255 bytes). Nothing is left in `outDir` on error.
  * @throws Error (not ZipArchiveError) for I/O failures reading the archive or writing the entry.
  */
 export async function extractSingleOcxFromZip(
@@ -101,6 +120,11 @@ export async function extractSingleOcxFromZip(
         `Unsupported archive: ${file.name} uses compression method ${file.compression} (only stored and deflate are supported)`,
       );
       return;
+    }
+    const bad = unusableName(path.basename(file.name));
+    if (bad) {
+      failure = new ZipArchiveError(`Unsupported archive: the OCX entry's name ${bad}`);
+      return skip(file);
     }
     out = path.join(outDir, path.basename(file.name));
     const stream = createWriteStream(out, { mode: 0o600 });

@@ -58,6 +58,28 @@ async function refusal(zip: Uint8Array, maxBytes?: number): Promise<{ error: unk
   return { error, left: existsSync(out) ? readdirSync(out) : [] };
 }
 
+describe('an OCX entry whose name no file can have', () => {
+  // Found by the full-size zip fuzz (seeds 100081, 100436): a NUL in the name crashed the extraction with
+  // a TypeError, a 306-byte name with ENAMETOOLONG; both were errors of the server, not refusals.
+  it.each([
+    ['a NUL', 'model\u0000.3docx', /the OCX entry's name holds the control character U\+0000/],
+    ['a line feed', 'mod\nel.3docx', /the OCX entry's name holds the control character U\+000A/],
+    ['306 bytes', `${'x'.repeat(300)}.3docx`, /the OCX entry's name is 306 bytes long \(at most 255\): x{40}…$/],
+  ])('refuses %s as an unsupported archive and leaves nothing', async (_what, name, message) => {
+    const { error, left } = await refusal(zipSync({ [name]: SAMPLE }));
+    expect(error).toBeInstanceOf(ZipArchiveError);
+    expect((error as Error).message).toMatch(message);
+    expect(left).toEqual([]);
+  });
+
+  it('still extracts a name of 255 bytes in several scripts', async () => {
+    const name = `${'模'.repeat(82)}x.3docx`; // 82 × 3 + 7 = 253 bytes
+    const { file } = await extract(zipSync({ [name]: SAMPLE }));
+    expect(path.basename(file)).toBe(name);
+    expect(readFileSync(file).equals(SAMPLE)).toBe(true);
+  });
+});
+
 describe('extractSingleOcxFromZip', () => {
   it('stops an entry that unpacks to more than the limit (zip bomb) and leaves nothing behind', async () => {
     // 8 MB of one repeated byte deflate to a few kB.
