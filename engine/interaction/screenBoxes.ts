@@ -111,6 +111,11 @@ export class ScreenBoxClassifier {
   private rx1 = 0;
   private ry1 = 0;
   private margin = 0;
+  // centre()'s answer (no object per box)
+  private sx = 0;
+  private sy = 0;
+  private ex = 0;
+  private ey = 0;
 
   /**
    * Sets the view, the rectangle (ordered: rx0 ≤ rx1, ry0 ≤ ry1; CSS px), the nodes' margin (px) and the
@@ -157,13 +162,11 @@ export class ScreenBoxClassifier {
     if (!Number.isFinite(this.err)) this.affine = false;
   }
 
-  /** A hierarchy node's box at `b[o..o+6)`: Disjoint or Contained (with the margin), else Partial. */
-  node(b: ArrayLike<number>, o: number): BoxClass {
-    if (!this.affine) {
-      if (!boxInFront(this.view, b, o)) return BoxClass.Partial;
-      const c = classifyBox(this.view, b, o, this.rx0, this.ry0, this.rx1, this.ry1, this.margin);
-      return c === BoxClass.Behind ? BoxClass.Partial : c;
-    }
+  /**
+   * The affine view of the box at `b[o..o+6)`: its centre's screen point (sx, sy) and its half extent on
+   * screen (ex, ey), px, before the rounding bound `err`.
+   */
+  private centre(b: ArrayLike<number>, o: number): void {
     const x0 = b[o],
       y0 = b[o + 1],
       z0 = b[o + 2],
@@ -176,10 +179,24 @@ export class ScreenBoxClassifier {
       hx = (x1 - x0) / 2,
       hy = (y1 - y0) / 2,
       hz = (z1 - z0) / 2;
-    const sx = this.ax * mx + this.bx * my + this.cx * mz + this.dx;
-    const sy = this.ay * mx + this.by * my + this.cy * mz + this.dy;
-    const ex = Math.abs(this.ax) * hx + Math.abs(this.bx) * hy + Math.abs(this.cx) * hz + this.err;
-    const ey = Math.abs(this.ay) * hx + Math.abs(this.by) * hy + Math.abs(this.cy) * hz + this.err;
+    this.sx = this.ax * mx + this.bx * my + this.cx * mz + this.dx;
+    this.sy = this.ay * mx + this.by * my + this.cy * mz + this.dy;
+    this.ex = Math.abs(this.ax) * hx + Math.abs(this.bx) * hy + Math.abs(this.cx) * hz;
+    this.ey = Math.abs(this.ay) * hx + Math.abs(this.by) * hy + Math.abs(this.cy) * hz;
+  }
+
+  /** A hierarchy node's box at `b[o..o+6)`: Disjoint or Contained (with the margin), else Partial. */
+  node(b: ArrayLike<number>, o: number): BoxClass {
+    if (!this.affine) {
+      if (!boxInFront(this.view, b, o)) return BoxClass.Partial;
+      const c = classifyBox(this.view, b, o, this.rx0, this.ry0, this.rx1, this.ry1, this.margin);
+      return c === BoxClass.Behind ? BoxClass.Partial : c;
+    }
+    this.centre(b, o);
+    const sx = this.sx,
+      sy = this.sy,
+      ex = this.ex + this.err,
+      ey = this.ey + this.err;
     const g = this.margin;
     if (sx + ex < this.rx0 - g || sx - ex > this.rx1 + g || sy + ey < this.ry0 - g || sy - ey > this.ry1 + g)
       return BoxClass.Disjoint;
@@ -191,22 +208,11 @@ export class ScreenBoxClassifier {
   /** An object's box at `b[o..o+6)`: what classifyBox answers with margin 0. */
   object(b: ArrayLike<number>, o: number): BoxClass {
     if (!this.affine) return classifyBox(this.view, b, o, this.rx0, this.ry0, this.rx1, this.ry1, 0);
-    const x0 = b[o],
-      y0 = b[o + 1],
-      z0 = b[o + 2],
-      x1 = b[o + 3],
-      y1 = b[o + 4],
-      z1 = b[o + 5];
-    const mx = (x0 + x1) / 2,
-      my = (y0 + y1) / 2,
-      mz = (z0 + z1) / 2,
-      hx = (x1 - x0) / 2,
-      hy = (y1 - y0) / 2,
-      hz = (z1 - z0) / 2;
-    const sx = this.ax * mx + this.bx * my + this.cx * mz + this.dx;
-    const sy = this.ay * mx + this.by * my + this.cy * mz + this.dy;
-    const ex = Math.abs(this.ax) * hx + Math.abs(this.bx) * hy + Math.abs(this.cx) * hz;
-    const ey = Math.abs(this.ay) * hx + Math.abs(this.by) * hy + Math.abs(this.cy) * hz;
+    this.centre(b, o);
+    const sx = this.sx,
+      sy = this.sy,
+      ex = this.ex,
+      ey = this.ey;
     const e = this.err,
       rx0 = this.rx0,
       rx1 = this.rx1,
