@@ -137,6 +137,17 @@ export function multipartFile(
   };
 }
 
+/** GET /api/ready's body when every check passes (api/contract/health.ts). */
+export const ALL_READY = {
+  ready: true,
+  database: true,
+  migrations: true,
+  shuttingDown: false,
+  storage: true,
+  realtime: true,
+  reasons: [],
+};
+
 export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 
 /** Uploads the sample `<model>.3docx` from SAMPLES as `token`, waits for its conversion; returns the project name. */
