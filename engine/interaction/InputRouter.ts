@@ -5,7 +5,7 @@
  * actions are dispatched here: a click hides visible clipping planes, then belongs to the measure
  * operator while it is armed, else to an annotation under the cursor, else to selection; a right click
  * cancels measuring or opens the context menu; drags orbit, pan, pinch or draw the selection box; hover
- * (50 ms) moves the snap marker while measuring, highlights, and reports the cursor point. Camera drags
+ * (at most every 50 ms, the last position always) moves the snap marker while measuring, highlights, and reports the cursor point. Camera drags
  * (orbit, pan, pinch) hold the interactive detail (NavigationQuality) from drag-start to drag-end.
  */
 import type { EngineEvent, PointerInput } from '../EngineApi';
@@ -48,6 +48,8 @@ export class InputRouter {
   private readonly touch = new TouchGesture();
   private touchTimer: ReturnType<typeof setTimeout> | null = null;
   private lastHoverPick = -Infinity;
+  private hoverTimer: ReturnType<typeof setTimeout> | null = null;
+  private pendingHover: Extract<GestureAction, { type: 'hover' }> | null = null;
 
   constructor(private readonly t: InputTargets) {}
 
@@ -65,11 +67,40 @@ export class InputRouter {
   dispose(): void {
     if (this.touchTimer) clearTimeout(this.touchTimer);
     this.touchTimer = null;
+    this.cancelHover();
+  }
+
+  /**
+   * A hover inside the rate limit is kept, not dropped: the latest one runs when the interval is over, so
+   * the snap marker, highlight and cursor point end where the pointer stopped (a pointer that stops right
+   * after a move or a click would otherwise keep the previous position until it moves again).
+   */
+  private deferHover(a: Extract<GestureAction, { type: 'hover' }>, time: number): void {
+    this.pendingHover = a;
+    if (this.hoverTimer) return;
+    this.hoverTimer = setTimeout(
+      () => {
+        this.hoverTimer = null;
+        const next = this.pendingHover;
+        this.pendingHover = null;
+        if (!next || !this.t.alive()) return;
+        this.act(next, Math.max(this.t.now(), this.lastHoverPick + HOVER_INTERVAL_MS));
+      },
+      Math.max(1, Math.ceil(this.lastHoverPick + HOVER_INTERVAL_MS - time)),
+    );
+  }
+
+  /** Forgets a deferred hover (another action came first: a click, a drag, the pointer leaving). */
+  private cancelHover(): void {
+    if (this.hoverTimer) clearTimeout(this.hoverTimer);
+    this.hoverTimer = null;
+    this.pendingHover = null;
   }
 
   /** Executes one gesture action. */
   act(a: GestureAction, time: number): void {
     const t = this.t;
+    if (a.type !== 'hover') this.cancelHover();
     switch (a.type) {
       case 'click': {
         if (t.markers.placingMarker) return void t.markers.click(a.x, a.y);
@@ -110,7 +141,7 @@ export class InputRouter {
         }
         return t.cameraMoved();
       case 'hover': {
-        if (time - this.lastHoverPick < HOVER_INTERVAL_MS) return;
+        if (time - this.lastHoverPick < HOVER_INTERVAL_MS) return this.deferHover(a, time);
         this.lastHoverPick = time;
         if (t.measure.active) {
           const s = t.measure.move(a.x, a.y);
