@@ -12,6 +12,7 @@ import { arcSegments, circumArc, MAX_ARC_SEGMENTS } from '../../engine/geometry/
 import { repairKnots } from '../../engine/geometry/nurbs';
 import { gridCell, MAX_GRID_CELLS, MAX_GRID_WORK, triangulateGrid } from '../../engine/geometry/region2d';
 import { importOcx, OcxImportError } from '../../engine/ocx/index';
+import { type Inclination, MAX_TWIST_POINTS, resampleTrace } from '../../engine/ocx/memberMesh';
 import { densify, MAX_DENSIFY_POINTS } from '../../engine/ocx/plateMesh';
 import runFuzzCase from './ocxFuzz.worker';
 import { loadBases, OCX_SAMPLES } from './ocxHarness';
@@ -233,4 +234,27 @@ describe('a knot vector with millions of surplus knots (was quadratic: each trim
     const k = [0, 0, 0, 0, ...new Array(2_000_000).fill(0), 1, 2, 3, 4, 4, 4, 4];
     expect([...(repairKnots(k, 7, 3) ?? [])]).toEqual([0, 0, 0, 0, 1, 2, 3, 4, 4, 4, 4]);
   });
+});
+
+describe('a twisting stiffener trace of absurd length (was unbounded: the process died growing an array)', () => {
+  // Fuzz seed 107918: absurd numbers in NAPA M3 gave a twisting profile's trace a length of ~1e16 mm,
+  // split into 100 mm steps between its inclinations: more points than an array holds, and V8 aborted
+  // the whole process.
+  const web = (a: number) => [0, Math.cos(a), Math.sin(a)] as [number, number, number];
+  const incl = (x: number, a: number): Inclination => ({ position: [x, 0, 0], web: web(a), flange: null });
+
+  it('splits such a trace into at most MAX_TWIST_POINTS points, a real one every 100 mm', () => {
+    const far = resampleTrace([0, 0, 0, 1e16, 0, 0], [incl(0, 0), incl(1e16, 1)]);
+    expect(far.length / 3).toBeLessThanOrEqual(MAX_TWIST_POINTS + 2);
+    const real = resampleTrace([0, 0, 0, 10_000, 0, 0], [incl(0, 0), incl(10_000, 1)]);
+    expect(real.length / 3).toBe(101);
+  });
+
+  it('fuzz case 107918 (NAPA-OCX_M3) ends in a clean import', async () => {
+    const seed = 107_918;
+    const c = ocxCase(seed, loadBases(['NAPA-OCX_M3.3docx']), { maxGrowBytes: 16 << 20 });
+    const out = await runFuzzCase({ bytes: c.bytes, twoPass: true, chunkBytes: 262144 });
+    expect(out).toMatchObject({ kind: 'imported' });
+    expect((out as { problem?: string }).problem).toBeUndefined();
+  }, 60_000);
 });
