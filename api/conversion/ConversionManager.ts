@@ -182,11 +182,17 @@ export class ConversionManager {
   /**
    * The unfinished conversion of a project as `running` sees it, else as its latest row `row` says: a
    * conversion another process queued less than a heartbeat ago is not yet in this process's view, but
-   * its row is already written (the model list must not show such a project as idle).
+   * its row is already written (the model list must not show such a project as idle); one that ended
+   * elsewhere since then is idle by its row.
    */
   current(projectName: string, row: ConversionRow | undefined): RunningConversion | null {
     const seen = this.running(projectName);
-    if (seen || !row || row.finished_at !== null || this.registry.endedLately(row.id)) return seen;
+    if (seen) {
+      // the row read for this answer is newer than the heartbeat's view of other processes
+      const endedElsewhere = row?.id === seen.id && row.finished_at !== null && !this.registry.active.has(projectName);
+      return endedElsewhere ? null : seen;
+    }
+    if (!row || row.finished_at !== null || this.registry.endedLately(row.id)) return null;
     return runningFromRow(row);
   }
 

@@ -2,7 +2,8 @@
  * The model list (GET /api/viewer/project/models, application.md §3) shows a conversion another server
  * process queued a moment ago as converting: its row is written before this process's heartbeat has read
  * it into its view of other processes' conversions, and the list must not show the project as idle (nor
- * hide it from an admin) in that window. Runs on SQLite ('unit') and PostgreSQL ('api-pg').
+ * hide it from an admin) in that window; once the row is finished, the list shows it idle at once, before
+ * the next heartbeat. Runs on SQLite ('unit') and PostgreSQL ('api-pg').
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Model } from '../../api/contract/projects';
@@ -30,7 +31,7 @@ const queuedElsewhere = (id: string, finished: string | null) => ({
 });
 
 describe('the model list and a conversion queued by another process', () => {
-  it('shows it converting at once, from its row, and idle once the row is finished', async () => {
+  it('shows it converting at once, from its row, and idle as soon as the row is finished', async () => {
     t = await makeApp();
     const admin = await signUp(t.app, 'admin@yard.com', { admin: true });
     const models = async () => {
@@ -47,6 +48,9 @@ describe('the model list and a conversion queued by another process', () => {
       conversionId: id,
       waitingForCadFiles: false,
     });
+    // past a heartbeat: this process's view of other processes' conversions now holds it too
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(await models()).toMatchObject({ isConverting: true, conversionId: id });
     await t.app.ctx.db
       .updateTable('conversions')
       .set({ status: 3, message: 'Canceled', finished_at: new Date().toISOString() })
