@@ -16,6 +16,7 @@ import { type Inclination, MAX_TWIST_POINTS, resampleTrace } from '../../engine/
 import { densify, MAX_DENSIFY_POINTS } from '../../engine/ocx/plateMesh';
 import runFuzzCase from './ocxFuzz.worker';
 import { loadBases, OCX_SAMPLES } from './ocxHarness';
+import { rngOf } from './prng';
 import { ocxCase } from './ocxMutations';
 
 const M1 = readFileSync(path.join(OCX_SAMPLES, 'NAPA-OCX_M1.3docx'), 'utf8');
@@ -213,11 +214,7 @@ describe('a knot vector with millions of surplus knots (was quadratic: each trim
   }
 
   it('trims as the step-by-step definition does, on random vectors', () => {
-    let state = 12345;
-    const rand = (n: number) => {
-      state = (state * 1103515245 + 12345) % 2147483648;
-      return state % n;
-    };
+    const rand = rngOf(12345).int;
     const values = [0, 0, 1, 2, 3, Number.NaN, -1, Number.POSITIVE_INFINITY];
     for (let t = 0; t < 3000; t++) {
       const p = 1 + rand(3),

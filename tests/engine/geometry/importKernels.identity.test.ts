@@ -25,18 +25,7 @@ import {
 import { regionPolygons, signedArea2d } from '../../../engine/geometry/region2d';
 import { nthValue } from '../../../engine/geometry/selectNth';
 import { traceLine } from '../../../engine/ocx/memberMesh';
-
-/** A seeded generator in [0, 1). */
-function rng(seed: number): () => number {
-  let x = seed | 1;
-  return () => ((x = (Math.imul(x, 1103515245) + 12345) | 0) >>> 0) / 2 ** 32;
-}
-
-/** A clamped knot vector of n control points, degree p, with random interior knots (some repeated). */
-function knots(n: number, p: number, r: () => number): Float64Array {
-  const inner = Array.from({ length: n - p - 1 }, () => Math.round(r() * 8) / 8).sort((a, b) => a - b);
-  return Float64Array.from([...Array(p + 1).fill(0), ...inner, ...Array(p + 1).fill(1)]);
-}
+import { clampedKnots, uniform } from './randomNurbs';
 
 describe('nthValue', () => {
   it('is the element a sort puts at the index', () => {
@@ -70,14 +59,14 @@ describe('evalSurfaceDerivs', () => {
   it('gives evalSurface’s point and the central differences’ derivatives', () => {
     fc.assert(
       fc.property(fc.integer({ min: 1, max: 4 }), fc.integer({ min: 1, max: 4 }), fc.integer(), (pu, pv, seed) => {
-        const r = rng(seed);
+        const r = uniform(seed);
         const nU = pu + 1 + Math.floor(r() * 5),
           nV = pv + 1 + Math.floor(r() * 5);
         const s: NurbsSurface = {
           degreeU: pu,
           degreeV: pv,
-          knotsU: knots(nU, pu, r),
-          knotsV: knots(nV, pv, r),
+          knotsU: clampedKnots(nU, pu, r),
+          knotsV: clampedKnots(nV, pv, r),
           nU,
           nV,
           pw: homogeneous(
@@ -158,12 +147,12 @@ describe('tessellateCurve', () => {
         fc.integer(),
         fc.double({ min: 0.01, max: 5, noNaN: true }),
         (p, seed, tol) => {
-          const r = rng(seed);
+          const r = uniform(seed);
           const n = p + 1 + Math.floor(r() * 6);
           // control points off any line (no collinear span: those take their end points only)
           const c: NurbsCurve = {
             degree: p,
-            knots: knots(n, p, r).map((k) => k * 37.5),
+            knots: clampedKnots(n, p, r).map((k) => k * 37.5),
             pw: homogeneous(
               Array.from({ length: 3 * n }, () => (r() - 0.5) * 2000),
               Array.from({ length: n }, () => 0.5 + r()),
@@ -216,7 +205,7 @@ describe('traceLine', () => {
   it('chains shuffled, reversed and gapped segments as the re-copying version did', () => {
     fc.assert(
       fc.property(fc.integer(), fc.integer({ min: 1, max: 12 }), (seed, m) => {
-        const r = rng(seed);
+        const r = uniform(seed);
         // a polyline cut into m pieces, some with gaps or small jitter, shuffled, some reversed
         const pts: number[] = [];
         for (let i = 0; i <= 3 * m; i++) pts.push(i * 100 + r() * 10, Math.sin(i) * 50, r() < 0.2 ? 0 : r());
@@ -255,7 +244,7 @@ describe('regionPolygons with holes inside and holes across the outline', () => 
   it('keeps the boolean’s area and pieces', () => {
     fc.assert(
       fc.property(fc.integer(), (seed) => {
-        const r = rng(seed);
+        const r = uniform(seed);
         const outer = [0, 0, 1000, 0, 1000, 600, 0, 600];
         const holes: number[][] = [];
         // small holes on a grid of cells inside (apart), some overlapping pairs, some across the edges

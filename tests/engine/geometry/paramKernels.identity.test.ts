@@ -20,19 +20,13 @@ import { evalSurface, evalSurfaceGrid, homogeneous, type NurbsSurface } from '..
 import { paramSheet, type ParamSurface } from '../../../engine/geometry/paramSheet';
 import { signedArea2d } from '../../../engine/geometry/ring2d';
 import { boundaryRings, weld } from '../../../engine/geometry/surfaceMesh';
-
-/** A clamped knot vector of n control points, degree p, with random interior knots (some repeated). */
-function knots(n: number, p: number, r: () => number): Float64Array {
-  const inner = Array.from({ length: n - p - 1 }, () => Math.round(r() * 8) / 8).sort((a, b) => a - b);
-  return Float64Array.from([...Array(p + 1).fill(0), ...inner, ...Array(p + 1).fill(1)]);
-}
+import { clampedKnots, uniform } from './randomNurbs';
 
 describe('evalSurfaceGrid', () => {
   it('equals evalSurface at every point of the grid', () => {
     fc.assert(
       fc.property(fc.integer({ min: 1, max: 4 }), fc.integer({ min: 1, max: 4 }), fc.integer(), (pu, pv, seed) => {
-        let x = seed | 1;
-        const r = () => ((x = (Math.imul(x, 1103515245) + 12345) | 0) >>> 0) / 2 ** 32;
+        const r = uniform(seed);
         const nU = pu + 1 + Math.floor(r() * 5),
           nV = pv + 1 + Math.floor(r() * 5);
         const xyz = Array.from({ length: 3 * nU * nV }, () => (r() - 0.5) * 1e4);
@@ -40,8 +34,8 @@ describe('evalSurfaceGrid', () => {
         const s: NurbsSurface = {
           degreeU: pu,
           degreeV: pv,
-          knotsU: knots(nU, pu, r),
-          knotsV: knots(nV, pv, r),
+          knotsU: clampedKnots(nU, pu, r),
+          knotsV: clampedKnots(nV, pv, r),
           nU,
           nV,
           pw: homogeneous(xyz, w),
@@ -95,8 +89,7 @@ describe('weld', () => {
   it('maps every vertex as the scan of neighbouring cells does (near-duplicates across cell borders)', () => {
     fc.assert(
       fc.property(fc.integer(), fc.constantFrom(0.01, 1e-4, 0.5), (seed, tol) => {
-        let x = seed | 1;
-        const r = () => ((x = (Math.imul(x, 1103515245) + 12345) | 0) >>> 0) / 2 ** 32;
+        const r = uniform(seed);
         const P: number[] = [];
         for (let i = 0; i < 300; i++) {
           if (i > 0 && r() < 0.5) {
@@ -152,8 +145,7 @@ describe('boundaryRings', () => {
   it('gives the reference rings of grids with cells taken out (holes, pinches, several pieces)', () => {
     fc.assert(
       fc.property(fc.integer(), (seed) => {
-        let x = seed | 1;
-        const r = () => ((x = (Math.imul(x, 1103515245) + 12345) | 0) >>> 0) / 2 ** 32;
+        const r = uniform(seed);
         const n = 2 + Math.floor(r() * 7);
         const I: number[] = [];
         for (let i = 0; i < n; i++)
@@ -212,8 +204,7 @@ describe('chainLoops', () => {
   it('gives the loops of the scan: shuffled, reversed segments, exact joints, gaps and slits', () => {
     fc.assert(
       fc.property(fc.integer(), (seed) => {
-        let x = seed | 1;
-        const r = () => ((x = (Math.imul(x, 1103515245) + 12345) | 0) >>> 0) / 2 ** 32;
+        const r = uniform(seed);
         const segs: number[][] = [];
         for (let k = 0; k < 3; k++) {
           // a polygon of 3–9 corners cut into segments; some joints open by up to 1.5 mm
