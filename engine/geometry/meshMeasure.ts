@@ -18,15 +18,36 @@ export interface AreaMoments {
   mz: number;
 }
 
-/** Area of the triangle whose corners start at offsets `a`, `b`, `c` of `positions` (xyz triples). */
-function triangleArea(positions: ArrayLike<number>, a: number, b: number, c: number): number {
+/**
+ * The cross product (b − a) × (c − a) of the triangle whose corners start at offsets `a`, `b`, `c` of
+ * `positions` (xyz triples): its normal times twice its area (unit² of the input), written to out[o..o+3).
+ * Scalar arithmetic, no vectors per triangle: the one definition for every mesh loop.
+ */
+export function triangleCross(
+  positions: ArrayLike<number>,
+  a: number,
+  b: number,
+  c: number,
+  out: { [i: number]: number },
+  o = 0,
+): void {
   const ux = positions[b] - positions[a],
     uy = positions[b + 1] - positions[a + 1],
     uz = positions[b + 2] - positions[a + 2];
   const vx = positions[c] - positions[a],
     vy = positions[c + 1] - positions[a + 1],
     vz = positions[c + 2] - positions[a + 2];
-  return 0.5 * hypot3(uy * vz - uz * vy, uz * vx - ux * vz, ux * vy - uy * vx);
+  out[o] = uy * vz - uz * vy;
+  out[o + 1] = uz * vx - ux * vz;
+  out[o + 2] = ux * vy - uy * vx;
+}
+
+const CROSS = new Float64Array(3);
+
+/** Area of the triangle whose corners start at offsets `a`, `b`, `c` of `positions` (xyz triples). */
+function triangleArea(positions: ArrayLike<number>, a: number, b: number, c: number): number {
+  triangleCross(positions, a, b, c, CROSS);
+  return 0.5 * hypot3(CROSS[0], CROSS[1], CROSS[2]);
 }
 
 /**

@@ -10,6 +10,7 @@
 import polygonClipping, { type Polygon, type Ring } from 'polygon-clipping';
 import { simpleRing } from './cellClip';
 import { hypot3 } from './curves';
+import { triangleCross } from './meshMeasure';
 import { clipRingToBox, holesInside, signedArea2d, triangulateGrid } from './region2d';
 import { boundaryRings, weld } from './surfaceMesh';
 import {
@@ -451,19 +452,15 @@ export function paramSheet(
   // per-vertex normals from the triangles (orientation of the parameter plane: Su × Sv)
   const P3 = pos;
   const normals = new Float64Array(P3.length);
+  const tri = new Float64Array(3);
   for (let t = 0; t < idx.length; t += 3) {
     const a = 3 * idx[t],
       b = 3 * idx[t + 1],
       c = 3 * idx[t + 2];
-    const ux = P3[b] - P3[a],
-      uy = P3[b + 1] - P3[a + 1],
-      uz = P3[b + 2] - P3[a + 2];
-    const vx = P3[c] - P3[a],
-      vy = P3[c + 1] - P3[a + 1],
-      vz = P3[c + 2] - P3[a + 2];
-    const nx = uy * vz - uz * vy,
-      ny = uz * vx - ux * vz,
-      nz = ux * vy - uy * vx;
+    triangleCross(P3, a, b, c, tri);
+    const nx = tri[0],
+      ny = tri[1],
+      nz = tri[2];
     normals[a] += nx;
     normals[a + 1] += ny;
     normals[a + 2] += nz;

@@ -4,6 +4,7 @@
  * grid tessellation of parametric patches, vertex welding and boundary-ring extraction. Units: mm.
  */
 import { hypot3, cross, normalize, type Vec3 } from './curves';
+import { triangleCross } from './meshMeasure';
 
 /** A triangle soup approximating a surface; triangle normals follow the surface's own orientation. */
 export interface SurfaceMesh {
@@ -406,20 +407,12 @@ function triangleNormals(mesh: SurfaceMesh): Float64Array {
     const a = 3 * I[3 * t],
       b = 3 * I[3 * t + 1],
       c = 3 * I[3 * t + 2];
-    // normalize(cross(b − a, c − a)) in scalars
-    const ux = P[b] - P[a],
-      uy = P[b + 1] - P[a + 1],
-      uz = P[b + 2] - P[a + 2];
-    const vx = P[c] - P[a],
-      vy = P[c + 1] - P[a + 1],
-      vz = P[c + 2] - P[a + 2];
-    const cx = uy * vz - uz * vy,
-      cy = uz * vx - ux * vz,
-      cz = ux * vy - uy * vx;
-    const l = hypot3(cx, cy, cz);
-    n[3 * t] = l > 0 ? cx / l : 0;
-    n[3 * t + 1] = l > 0 ? cy / l : 0;
-    n[3 * t + 2] = l > 0 ? cz / l : 0;
+    const o = 3 * t;
+    triangleCross(P, a, b, c, n, o);
+    const l = hypot3(n[o], n[o + 1], n[o + 2]);
+    n[o] = l > 0 ? n[o] / l : 0;
+    n[o + 1] = l > 0 ? n[o + 1] / l : 0;
+    n[o + 2] = l > 0 ? n[o + 2] / l : 0;
   }
   NORMALS.set(mesh, n);
   return n;

@@ -3,6 +3,7 @@
  * the server): for `POST .../geometry/surface-normals-at-points` (viewer.md §7 "Geometry"). World
  * millimetres.
  */
+import { triangleCross } from '../geometry/meshMeasure';
 import type { SectionIndex } from './SectionIndex';
 
 /** The nearest triangle to a point: the object it belongs to, its unit normal and the distance (mm). */
@@ -130,6 +131,7 @@ function nearestWithin(
     .sort((a, b) => a.d - b.d);
   let best = Infinity,
     bestObject = -1;
+  const tri = new Float64Array(3); // a triangle's cross product (no vector per triangle)
   const off = [0, 0, 0],
     bestOff = [0, 0, 0],
     bestNormal: [number, number, number] = [0, 0, 0];
@@ -146,15 +148,10 @@ function nearestWithin(
         c = ix[k + 2] * 3;
       const d2 = distance2(px, py, pz, pos, a, b, c, off);
       if (d2 >= best) continue;
-      const ux = pos[b] - pos[a],
-        uy = pos[b + 1] - pos[a + 1],
-        uz = pos[b + 2] - pos[a + 2];
-      const vx = pos[c] - pos[a],
-        vy = pos[c + 1] - pos[a + 1],
-        vz = pos[c + 2] - pos[a + 2];
-      const nx = uy * vz - uz * vy,
-        ny = uz * vx - ux * vz,
-        nz = ux * vy - uy * vx;
+      triangleCross(pos, a, b, c, tri);
+      const nx = tri[0],
+        ny = tri[1],
+        nz = tri[2];
       const l = Math.hypot(nx, ny, nz);
       if (!(l > 0)) continue; // a degenerate triangle has no normal
       best = d2;
