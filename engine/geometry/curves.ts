@@ -74,21 +74,30 @@ export function perpendicular(n: ArrayLike<number>): Vec3 {
 }
 
 /**
- * Most segments one arc is cut into. A radius far beyond any ship (a mutated or broken file's 1e20 mm) makes
- * the chordal step vanish — 1 - chordTol / r rounds to 1 — and the count unbounded; the cap keeps such an
- * arc to a few MB instead of filling memory. Real arcs stay far below it (a 100 m radius at 0.1 mm: ~2,300).
+ * Most points (or segments) one subdivision makes: an arc, a densified ring, a twisting trace. A length or
+ * radius far beyond any ship (a mutated or broken file's 1e20 mm) would otherwise ask for more points than an
+ * array holds, and V8 aborts the whole process instead of throwing; the cap keeps such a curve to a few MB.
+ * Real geometry stays far below it (a 100 m radius at 0.1 mm chord: ~2,300 arc segments).
  */
-export const MAX_ARC_SEGMENTS = 1 << 16;
+export const MAX_SUBDIVISION_POINTS = 1 << 16;
+
+/**
+ * The step (mm) for subdividing `length` mm at `step`: `step`, or longer when that would make more than
+ * MAX_SUBDIVISION_POINTS points.
+ */
+export function boundedStep(length: number, step: number): number {
+  return Math.max(step, length / MAX_SUBDIVISION_POINTS);
+}
 
 /**
  * Number of segments for an arc of radius r (mm) spanning sweep radians (chordal + angular tolerance), at
- * least 2 and at most MAX_ARC_SEGMENTS; NaN for a NaN input.
+ * least 2 and at most MAX_SUBDIVISION_POINTS; NaN for a NaN input.
  */
 export function arcSegments(r: number, sweep: number, chordTol: number, angTolRad: number): number {
   let step = angTolRad;
   if (r > chordTol) step = Math.min(step, 2 * Math.acos(1 - chordTol / r));
   const n = Math.max(2, Math.ceil(Math.abs(sweep) / step - 1e-9));
-  return Math.min(MAX_ARC_SEGMENTS, n);
+  return Math.min(MAX_SUBDIVISION_POINTS, n);
 }
 
 /**

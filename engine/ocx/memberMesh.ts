@@ -4,6 +4,7 @@
  * SectionRef OffsetU/OffsetV. Units: mm.
  */
 import {
+  boundedStep,
   hypot3,
   cross,
   dot,
@@ -234,17 +235,11 @@ export function traceFrames(trace: number[], incl: Inclination[]): { F: Float64A
 const TWIST_STEP_MM = 100;
 
 /**
- * Most points a twisting trace is split into (a 6.5 km trace at TWIST_STEP_MM); a longer trace gets longer
- * steps. Without the bound an absurd length made V8 abort the whole process growing the array.
- */
-export const MAX_TWIST_POINTS = 1 << 16;
-
-/**
  * The trace with a vertex at each inclination's position (its foot on the polyline, unless within 1 mm
  * of a vertex) and, when the webs of the inclinations differ, segments split to at most TWIST_STEP_MM,
  * so that a twisting profile is swept through its intermediate inclinations instead of being
  * straight-lined between two far sections (M3 nplcid19: a 10 m straight trace of two points); at most
- * about MAX_TWIST_POINTS points.
+ * about MAX_SUBDIVISION_POINTS points (boundedStep).
  */
 export function resampleTrace(trace: number[], incl: Inclination[]): number[] {
   if (incl.length < 2 || trace.length < 6) return trace;
@@ -276,8 +271,7 @@ export function resampleTrace(trace: number[], incl: Inclination[]): number[] {
   let total = 0;
   for (let i = 3; i < pts.length; i += 3)
     total += hypot3(pts[i] - pts[i - 3], pts[i + 1] - pts[i - 2], pts[i + 2] - pts[i - 1]);
-  // a trace of absurd length (a broken file's 1e15 mm) gets longer steps instead of endless points
-  const step = Math.max(TWIST_STEP_MM, total / MAX_TWIST_POINTS);
+  const step = boundedStep(total, TWIST_STEP_MM);
   const out: number[] = [pts[0], pts[1], pts[2]];
   for (let i = 3; i < pts.length; i += 3) {
     const L = hypot3(pts[i] - pts[i - 3], pts[i + 1] - pts[i - 2], pts[i + 2] - pts[i - 1]);

@@ -5,6 +5,7 @@
  * Offset + thickness along the surface normal. Units: mm.
  */
 import {
+  boundedStep,
   hypot2,
   hypot3,
   chainLoops,
@@ -594,15 +595,8 @@ function expectedHeight(s: number[], x: number, y: number): number {
 }
 
 /**
- * Most points densify inserts into one ring. An outline with an absurd edge (a broken or mutated file's
- * 1e20 mm corner) against a spacing taken from the surface's mesh would otherwise ask for more points than an
- * array can hold, and V8 aborts the whole process; real plate outlines stay far below it.
- */
-export const MAX_DENSIFY_POINTS = 1 << 16;
-
-/**
  * Inserts points on 2D ring edges longer than maxLen (xy pairs, mm); the spacing grows where the ring's
- * perimeter would need more than MAX_DENSIFY_POINTS points.
+ * perimeter would need more than MAX_SUBDIVISION_POINTS points (boundedStep).
  */
 export function densify(ring: number[], maxLen: number): number[] {
   const out: number[] = [];
@@ -612,7 +606,7 @@ export function densify(ring: number[], maxLen: number): number[] {
     const j = (i + 1) % n;
     perimeter += hypot2(ring[2 * j] - ring[2 * i], ring[2 * j + 1] - ring[2 * i + 1]);
   }
-  if (perimeter / maxLen > MAX_DENSIFY_POINTS) maxLen = perimeter / MAX_DENSIFY_POINTS;
+  const step = boundedStep(perimeter, maxLen);
   for (let i = 0; i < n; i++) {
     const j = (i + 1) % n;
     const x0 = ring[2 * i],
@@ -620,7 +614,7 @@ export function densify(ring: number[], maxLen: number): number[] {
       x1 = ring[2 * j],
       y1 = ring[2 * j + 1];
     out.push(x0, y0);
-    const k = Math.ceil(hypot2(x1 - x0, y1 - y0) / maxLen);
+    const k = Math.ceil(hypot2(x1 - x0, y1 - y0) / step);
     for (let m = 1; m < k; m++) out.push(x0 + ((x1 - x0) * m) / k, y0 + ((y1 - y0) * m) / k);
   }
   return out;

@@ -8,12 +8,12 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { arcSegments, circumArc, MAX_ARC_SEGMENTS } from '../../engine/geometry/curves';
+import { arcSegments, circumArc, MAX_SUBDIVISION_POINTS } from '../../engine/geometry/curves';
 import { repairKnots } from '../../engine/geometry/nurbs';
 import { gridCell, MAX_GRID_CELLS, MAX_GRID_WORK, triangulateGrid } from '../../engine/geometry/region2d';
 import { importOcx, OcxImportError } from '../../engine/ocx/index';
-import { type Inclination, MAX_TWIST_POINTS, resampleTrace } from '../../engine/ocx/memberMesh';
-import { densify, MAX_DENSIFY_POINTS } from '../../engine/ocx/plateMesh';
+import { type Inclination, resampleTrace } from '../../engine/ocx/memberMesh';
+import { densify } from '../../engine/ocx/plateMesh';
 import runFuzzCase from './ocxFuzz.worker';
 import { loadBases, OCX_SAMPLES } from './ocxHarness';
 import { rngOf } from './prng';
@@ -89,12 +89,12 @@ describe('an arc with an absurd radius (was unbounded: the process died growing 
   // Fuzz seed 105460: a hole's CircumArc3D end point moved to y = 1e20 mm. Its radius (~5e19 mm) made the
   // chordal step 0 (1 - chordTol / r rounds to 1), so the arc asked for infinitely many points and V8
   // aborted the whole process on the array's size instead of throwing.
-  it('cuts such an arc into at most MAX_ARC_SEGMENTS segments', () => {
-    expect(arcSegments(5e19, Math.PI, 0.1, 0.2)).toBe(MAX_ARC_SEGMENTS);
-    expect(arcSegments(9e15, Math.PI, 0.1, 0.2)).toBe(MAX_ARC_SEGMENTS);
+  it('cuts such an arc into at most MAX_SUBDIVISION_POINTS segments', () => {
+    expect(arcSegments(5e19, Math.PI, 0.1, 0.2)).toBe(MAX_SUBDIVISION_POINTS);
+    expect(arcSegments(9e15, Math.PI, 0.1, 0.2)).toBe(MAX_SUBDIVISION_POINTS);
     expect(arcSegments(1000, Math.PI, 0.1, 0.2)).toBeLessThan(200);
     const pts = circumArc([-125, 0, 0], [0, 125, 0], [-125, 1e20, 0], 0.1, 0.2);
-    expect(pts.length).toBe((MAX_ARC_SEGMENTS + 1) * 3);
+    expect(pts.length).toBe((MAX_SUBDIVISION_POINTS + 1) * 3);
   });
 
   it('imports the file with the moved point', async () => {
@@ -111,9 +111,9 @@ describe('a curved plate with an absurd control point (was unbounded: the proces
   // Fuzz seed 105703: one NURBS control point of a PROSTEP TC10 surface moved to z = 9e15 m. The plate's
   // outline in the surface's plane then had an edge of ~1e19 mm, densified at the mesh's ~100 mm spacing:
   // more points than an array holds, and V8 aborted the whole process instead of throwing.
-  it('densifies a ring into at most MAX_DENSIFY_POINTS extra points', () => {
+  it('densifies a ring into at most MAX_SUBDIVISION_POINTS extra points', () => {
     const ring = [0, 0, 1e19, 0, 1e19, 1, 0, 1];
-    expect(densify(ring, 100).length / 2).toBeLessThanOrEqual(MAX_DENSIFY_POINTS + 4);
+    expect(densify(ring, 100).length / 2).toBeLessThanOrEqual(MAX_SUBDIVISION_POINTS + 4);
     expect(densify([0, 0, 1000, 0, 1000, 1000, 0, 1000], 100)).toHaveLength(2 * 40);
   });
 
@@ -240,9 +240,9 @@ describe('a twisting stiffener trace of absurd length (was unbounded: the proces
   const web = (a: number) => [0, Math.cos(a), Math.sin(a)] as [number, number, number];
   const incl = (x: number, a: number): Inclination => ({ position: [x, 0, 0], web: web(a), flange: null });
 
-  it('splits such a trace into at most MAX_TWIST_POINTS points, a real one every 100 mm', () => {
+  it('splits such a trace into at most MAX_SUBDIVISION_POINTS points, a real one every 100 mm', () => {
     const far = resampleTrace([0, 0, 0, 1e16, 0, 0], [incl(0, 0), incl(1e16, 1)]);
-    expect(far.length / 3).toBeLessThanOrEqual(MAX_TWIST_POINTS + 2);
+    expect(far.length / 3).toBeLessThanOrEqual(MAX_SUBDIVISION_POINTS + 2);
     const real = resampleTrace([0, 0, 0, 10_000, 0, 0], [incl(0, 0), incl(10_000, 1)]);
     expect(real.length / 3).toBe(101);
   });
