@@ -34,7 +34,7 @@ import {
   type LineBasicMaterial,
   type MeshLambertMaterial,
 } from 'three';
-import { MeshBVH } from 'three-mesh-bvh';
+import { MeshBVH, SAH } from 'three-mesh-bvh';
 import type { SceneChunk } from '../package/types';
 import { buildTriangleLookup, objectAtTriangle, type TriangleObjectLookup } from '../interaction/objectLookup';
 import {
@@ -64,6 +64,17 @@ export const LOD_KEEP_MAX = 0.35;
 export const LOD_LEVELS_KEPT = 1;
 /** LOD levels leave out clustered triangles narrower than this share of their cell (scene/lodCluster.ts). */
 export const LOD_SLIVER = 0.2;
+
+/**
+ * The picking BVH's split rule and leaf size (three-mesh-bvh `strategy`, `targetLeafSize`). Its bytes are
+ * 32 per node plus the indirect buffer (2 B per triangle; 4 in a chunk of more than 65,536 triangles), so
+ * nodes per triangle set its size. Surface-area splits with leaves of up to 16 triangles need 0.19 nodes
+ * per triangle against 0.32 for centre splits with 10, and their tighter boxes still make rays cheaper:
+ * on the 10k and 100k bench ships 12.1–12.4 → 7.7–7.9 B per triangle, pick CPU time −10 %, build CPU
+ * ×2–3 in the idle builder (bench/README.md "GPU geometry bytes per triangle", round 3).
+ */
+export const BVH_STRATEGY = SAH;
+export const BVH_LEAF_TRIANGLES = 16;
 
 const QMAX = 65535;
 
@@ -202,12 +213,18 @@ export class ChunkBatch {
     this.bvh = new MeshBVH(this.mesh.geometry, {
       indirect: true,
       range: { start: 0, count: this.chunk.indices.length },
+      strategy: BVH_STRATEGY,
+      targetLeafSize: BVH_LEAF_TRIANGLES,
     });
     // The snapping tables too, so the first snap on this chunk does not pay for them.
     this.snapTables();
   }
 
-  /** Bytes held by the BVH (0 before it is built). */
+  /**
+   * Bytes held by the BVH (0 before it is built): its node buffers (32 B per node) and the indirect buffer
+   * (triangle numbers in tree order). It keeps no copy of positions or indices: it reads the chunk's
+   * 16-bit geometry in place.
+   */
   get bvhBytes(): number {
     if (!this.bvh) return 0;
     const b = this.bvh as unknown as { _roots?: ArrayBuffer[]; _indirectBuffer?: Uint32Array | null };
