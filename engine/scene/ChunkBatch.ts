@@ -70,7 +70,7 @@ export const LOD_SLIVER = 0.2;
  * 32 per node plus the indirect buffer (2 B per triangle; 4 in a chunk of more than 65,536 triangles), so
  * nodes per triangle set its size. Surface-area splits with leaves of up to 16 triangles need 0.19 nodes
  * per triangle against 0.32 for centre splits with 10, and their tighter boxes still make rays cheaper:
- * on the 10k and 100k bench ships 12.1–12.4 → 7.7–7.9 B per triangle, pick CPU time −10 %, build CPU
+ * on the 10k and 100k bench ships 12.1–12.4 → 7.7–7.9 B per triangle, pick CPU time −5…10 %, build CPU
  * ×2–3 in the idle builder (bench/README.md "GPU geometry bytes per triangle", round 3).
  */
 export const BVH_STRATEGY = SAH;
