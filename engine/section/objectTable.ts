@@ -43,6 +43,10 @@ export interface SectionObjectTable {
   kind: Uint8Array;
   /** Per object: its main object's index, -1 for none, -2 not looked up yet (see `mainObjectIndex`). */
   main: Int32Array;
+  /** The ids of all objects of type MAIN OBJECT, sorted as `Array.prototype.sort` sorts strings (duplicates kept). */
+  mainIds: string[];
+  /** Per object of type MAIN OBJECT: the position of its id in `mainIds`; -1 for other objects. */
+  mainRank: Int32Array;
 }
 
 const tables = new WeakMap<readonly ModelObject[], SectionObjectTable>();
@@ -53,7 +57,9 @@ export function sectionObjectTable(objects: readonly ModelObject[]): SectionObje
   if (had && had.kind.length === objects.length) return had;
   const n = objects.length;
   const kind = new Uint8Array(n);
+  const mains: number[] = [];
   for (let i = 0; i < n; i++) {
+    if (objects[i]?.type === 'MAIN OBJECT') mains.push(i);
     const t = objects[i]?.type;
     if (t === undefined) continue;
     const cls = CLASS_OF[t];
@@ -65,9 +71,26 @@ export function sectionObjectTable(objects: readonly ModelObject[]): SectionObje
           ? KIND_CAD
           : KIND_NONE;
   }
-  const table = { kind, main: new Int32Array(n).fill(-2) };
+  const mainIds = mains.map((i) => objects[i].id).sort();
+  const mainRank = new Int32Array(n).fill(-1);
+  // Equal ids share the first position (they give one entry of the result).
+  const at = new Map<string, number>();
+  mainIds.forEach((id, r) => {
+    if (!at.has(id)) at.set(id, r);
+  });
+  for (const i of mains) mainRank[i] = at.get(objects[i].id)!;
+  const table = { kind, main: new Int32Array(n).fill(-2), mainIds, mainRank };
   tables.set(objects, table);
   return table;
+}
+
+/**
+ * The sorted, distinct ids of the main objects `mains` (object indices of type MAIN OBJECT): the same as
+ * `[...new Set(ids)].sort()`, read from the table's sorted ids instead of comparing strings per cut.
+ */
+export function sortedMainIds(table: SectionObjectTable, mains: Iterable<number>): string[] {
+  const ranks = new Int32Array([...new Set(Array.from(mains, (m) => table.mainRank[m]))]).sort();
+  return Array.from(ranks, (r) => table.mainIds[r]);
 }
 
 /**

@@ -32,6 +32,7 @@ import {
   type SectionObjectTable,
   mainObjectIndex,
   sectionObjectTable,
+  sortedMainIds,
   steelClassOfKind,
 } from './objectTable';
 import { purposeColor } from './purposeColors';
@@ -201,7 +202,7 @@ export function computeSection(
     const main = mainObjectIndex(objects, table, o);
     if (main >= 0) mains.add(main);
   }
-  steel.mainObjectsInSection = [...new Set(Array.from(mains, (m) => objects[m].id))].sort();
+  steel.mainObjectsInSection = sortedMainIds(table, mains);
   const grid =
     want.grid && model.frames ? sectionGrid(model.frames, axis, coordinate, gridExtent(index, hits, touched, k)) : [];
   return { axis, coordinate, steel, compartments, cadComponents, grid };
