@@ -18,6 +18,7 @@ import { decodeChunkEdges, decodeChunkPositions } from '../package/reader';
 import type { GeometryKernel, KernelStore } from '../wasm/GeometryKernel';
 import { geometryKernel } from '../wasm/install';
 import { selectNth } from '../geometry/selectNth';
+import { AxisIntervalTree } from './AxisIntervalTree';
 
 /** One batch of geometry: world-mm positions, triangle indices into them, optional edge segments. */
 export interface SectionBatch {
@@ -90,6 +91,11 @@ export class SectionIndex {
   /** Per triangle block: min and max of each axis (6 values, mm), in range order. */
   blockBounds = new Float32Array(0);
   private blockList: number[] = [];
+  /** Per axis, the ranges in an interval tree along that axis (the slab query's structure). */
+  private axisTrees: AxisIntervalTree[] = [];
+  /** Per range, its position in the BVH's depth-first order (the order rangesInSlab answers in), and back. */
+  private rank = new Int32Array(0);
+  private byRank = new Int32Array(0);
   /** The batches in the WebAssembly kernel's memory (same batch numbers and blocks), or null. */
   readonly store: KernelStore | null;
 
@@ -327,6 +333,35 @@ export class SectionIndex {
     for (let i = 0; i < n; i++)
       this.orderBounds.set(this.rangeBounds.subarray(this.order[i] * 6, this.order[i] * 6 + 6), i * 6);
     this.stack = new Int32Array(this.nodeCount + 1);
+    this.rankRanges();
+    this.axisTrees = [0, 1, 2].map((k) => new AxisIntervalTree(this.rangeBounds, k as 0 | 1 | 2));
+  }
+
+  /**
+   * Numbers the ranges in the order a depth-first walk of the whole BVH meets them (right child first, as
+   * the query walked it): any query's ranges sorted by this number are in the order the BVH walk gave.
+   */
+  private rankRanges(): void {
+    const n = this.ranges.length;
+    this.rank = new Int32Array(n);
+    this.byRank = new Int32Array(n);
+    const stack = this.stack;
+    let sp = 0,
+      w = 0;
+    stack[sp++] = 0;
+    while (sp > 0) {
+      const node = stack[--sp];
+      if (this.nodeLeaf[node]) {
+        const s = this.nodeA[node];
+        for (let i = s; i < s + this.nodeB[node]; i++) {
+          this.rank[this.order[i]] = w;
+          this.byRank[w++] = this.order[i];
+        }
+      } else {
+        stack[sp++] = this.nodeA[node];
+        stack[sp++] = this.nodeB[node];
+      }
+    }
   }
 
   /** The flat range tables (see `rangeObject`). */
@@ -360,10 +395,28 @@ export class SectionIndex {
   }
 
   /**
-   * Ranges whose bounds along `axis` (0 = X, 1 = Y, 2 = Z) reach the interval [lo, hi] (mm), through the BVH.
-   * @returns indices into `ranges`, in tree order.
+   * Ranges whose bounds along `axis` (0 = X, 1 = Y, 2 = Z) reach the interval [lo, hi] (mm), found through
+   * that axis's interval tree (AxisIntervalTree.ts) and listed in the BVH's depth-first order (as a walk of
+   * the BVH finds them; computeSection's output depends on the order of an object's ranges).
+   * @returns indices into `ranges`, in BVH order.
    */
   rangesInSlab(axis: 0 | 1 | 2, lo: number, hi: number): number[] {
+    if (this.nodeCount === 0) return [];
+    const tree = this.axisTrees[axis];
+    const count = tree.query(lo, hi);
+    const ranks = new Int32Array(count);
+    for (let i = 0; i < count; i++) ranks[i] = this.rank[tree.hits[i]];
+    ranks.sort();
+    const out = new Array<number>(count);
+    for (let i = 0; i < count; i++) out[i] = this.byRank[ranks[i]];
+    return out;
+  }
+
+  /**
+   * rangesInSlab by a walk of the 3D BVH over range bounds (the query before the per-axis trees; kept as
+   * the reference the tests hold the trees to).
+   */
+  rangesInSlabBvh(axis: 0 | 1 | 2, lo: number, hi: number): number[] {
     const out: number[] = [];
     if (this.nodeCount === 0) return out;
     const stack = this.stack,
@@ -373,7 +426,7 @@ export class SectionIndex {
       leaf = this.nodeLeaf,
       na = this.nodeA,
       nc = this.nodeB;
-    // Depth-first with the right child pushed last, as before: the same ranges in the same order.
+    // Depth-first with the right child pushed last.
     let sp = 0;
     stack[sp++] = 0;
     while (sp > 0) {

@@ -20,12 +20,21 @@ import { BLOCK_TRIANGLES, type SectionIndex, type SectionRange } from './Section
 import {
   type SegmentBuffer,
   chainSegments,
-  polygonArea,
+  closedLengthAndArea,
   polylineLength,
   segmentBuffer,
   sliceEdges,
   sliceTrianglesInto,
 } from './slice';
+import {
+  KIND_CAD,
+  KIND_COMPARTMENT,
+  type SectionObjectTable,
+  mainObjectIndex,
+  sectionObjectTable,
+  sortedMainIds,
+  steelClassOfKind,
+} from './objectTable';
 import { purposeColor } from './purposeColors';
 import { sectionGrid } from './sectionGrid';
 import {
@@ -39,6 +48,7 @@ import {
   type SteelClass,
   type SteelSection,
   type SteelSectionCurve,
+  SECTION_RELATIONS,
   STEEL_CLASSES,
   axisIndex,
   plateLabel,
@@ -69,19 +79,6 @@ export interface SectionOptions {
    */
   kernel?: 'wasm' | 'typescript';
 }
-
-const CLASS_OF: Partial<Record<string, SteelClass>> = {
-  PLATE: 'plates',
-  'COLLAR PLATE': 'plates',
-  SEAM: 'seams',
-  STIFFENER: 'stiffeners',
-  PILLAR: 'pillars',
-  OPENING: 'openings',
-  BRACKET: 'brackets',
-  HOLE: 'holes',
-  CUTOUT: 'cutouts',
-  NOTCH: 'notches',
-};
 
 /** Empty relation groups. */
 export function emptyGroups(): RelationGroups {
@@ -119,20 +116,25 @@ export function computeSection(
   const hits = options.linear
     ? index.rangesLinear(k, coordinate - tol, coordinate + tol)
     : index.rangesInSlab(k, coordinate - tol, coordinate + tol);
-  const { jobs, rangesOf } = planObjects(model, hits, k, coordinate, tol, want);
+  const table = sectionObjectTable(objects);
+  const jobs = planObjects(model, table, hits, k, coordinate, tol, want);
   const store = options.kernel === 'typescript' ? null : index.store;
-  const fromKernel = store ? kernelCurves(store, index, jobs, rangesOf, k, coordinate, options.linear === true) : null;
+  const fromKernel = store ? kernelCurves(store, index, jobs, k, coordinate, options.linear === true) : null;
   const span = index.rangeSpan;
+  const { rangesOf } = jobs;
 
   const steel = emptySteelSection(axis, coordinate);
   const compartments: CompartmentSection[] = [];
   const cadComponents: CadComponentSection[] = [];
-  const mains = new Set<string>();
+  const mains = new Set<number>();
   const touched: number[] = [];
   const segs = fromKernel ? null : segmentBuffer(4096);
-  for (let j = 0; j < jobs.length; j++) {
-    const { o, first, count, ext, relation, sliceAt, cls, isComp, isCad, props, thickness } = jobs[j];
-    const obj = objects[o];
+  for (let j = 0; j < jobs.count; j++) {
+    const o = jobs.object[j],
+      first = jobs.first[j],
+      count = jobs.rangeCount[j],
+      kind = jobs.kind[j],
+      sliceAt = jobs.sliceAt[j];
     // Edge ranges (seams, feature lines) are cut here in both kernels: points where they cross the plane,
     // pieces lying in it (the curves of an object that has no triangles).
     let inPlane: number[] | null = null,
@@ -150,7 +152,8 @@ export function computeSection(
         sliceEdges(b.edges, rg.edgeStart, rg.edgeCount, k, coordinate, tol, (inPlane ??= []), (pts ??= []));
     }
     let curves: SectionPolyline[];
-    if (fromKernel) curves = fromKernel.segments[j] > 0 ? fromKernel.curves[j] : chainSegments(inPlane ?? []);
+    if (fromKernel)
+      curves = fromKernel.segments[j] > 0 ? fromKernel.curves[j] : inPlane?.length ? chainSegments(inPlane) : [];
     else {
       segs!.length = 0;
       for (let q = first; q < first + count; q++) {
@@ -167,7 +170,9 @@ export function computeSection(
         curves.push({ points: [pts[i], pts[i + 1], pts[i + 2]], closed: false });
     if (curves.length === 0) continue;
     touched.push(o);
-    if (isComp) {
+    const obj = objects[o];
+    if (kind === KIND_COMPARTMENT) {
+      const props = model.properties?.[o];
       compartments.push({
         compartmentName: obj.name,
         stid: obj.id,
@@ -176,41 +181,59 @@ export function computeSection(
       });
       continue;
     }
-    if (isCad) {
+    if (kind === KIND_CAD) {
       cadComponents.push({ componentName: obj.name, stid: obj.id, curves });
       continue;
     }
-    const rel: SectionRelation = !triangles ? (inPlane?.length ? 'inSection' : 'intersected') : relation;
+    const cls = steelClassOfKind(kind)!;
+    const rel: SectionRelation = !triangles
+      ? inPlane?.length
+        ? 'inSection'
+        : 'intersected'
+      : SECTION_RELATIONS[jobs.relation[j]];
     const curve: SteelSectionCurve = { stid: obj.id, object: o, name: obj.name, type: obj.type, relation: rel, curves };
-    if (cls === 'plates' && rel !== 'inSection') Object.assign(curve, plateDimensions(curves, k, thickness));
-    if (cls === 'pillars') curve.centerline = pillarCenterline(curves, ext, k, coordinate, rel);
-    steel[cls!][rel].push(curve);
-    const main = mainObjectOf(objects, o);
-    if (main) mains.add(main.id);
+    if (cls === 'plates' && rel !== 'inSection') {
+      const t = jobs.thickness[j];
+      Object.assign(curve, plateDimensions(curves, k, t === t ? t : undefined));
+    }
+    if (cls === 'pillars')
+      curve.centerline = pillarCenterline(curves, Array.from(jobs.ext.subarray(j * 6, j * 6 + 6)), k, coordinate, rel);
+    steel[cls][rel].push(curve);
+    const main = mainObjectIndex(objects, table, o);
+    if (main >= 0) mains.add(main);
   }
-  steel.mainObjectsInSection = [...mains].sort();
+  steel.mainObjectsInSection = sortedMainIds(table, mains);
   const grid =
     want.grid && model.frames ? sectionGrid(model.frames, axis, coordinate, gridExtent(index, hits, touched, k)) : [];
   return { axis, coordinate, steel, compartments, cadComponents, grid };
 }
 
-/** One object the plane touches, what it is and where it is sliced. */
-interface ObjectJob {
-  /** Object index; its ranges are `rangesOf[first .. first+count)` (in hit order). */
-  o: number;
-  first: number;
+/**
+ * The objects a plane touches that the section wants, in object order, as parallel tables (one entry per
+ * object, `count` of them): object index; its ranges `rangesOf[first .. first+rangeCount)` (in hit order);
+ * kind code (objectTable.ts); union extent of its ranges (6 per object, mm); relation to the plane (index
+ * into SECTION_RELATIONS); the plane its triangles are sliced at (mm; see the file comment); the plate
+ * thickness property (mm, NaN when unknown or not a plate or bracket).
+ */
+interface ObjectJobs {
   count: number;
-  /** Union bounds of its ranges (mm). */
-  ext: number[];
-  relation: SectionRelation;
-  /** The plane the object's triangles are sliced at (mm; see the file comment). */
-  sliceAt: number;
-  cls: SteelClass | undefined;
-  isComp: boolean;
-  isCad: boolean;
-  props: PropertyRecord | undefined;
-  thickness: number | undefined;
+  rangesOf: Int32Array;
+  object: Int32Array;
+  first: Int32Array;
+  rangeCount: Int32Array;
+  kind: Uint8Array;
+  ext: Float64Array;
+  relation: Uint8Array;
+  sliceAt: Float64Array;
+  thickness: Float64Array;
 }
+
+const RELATION_CODE: Record<SectionRelation, number> = {
+  inSection: SECTION_RELATIONS.indexOf('inSection'),
+  intersected: SECTION_RELATIONS.indexOf('intersected'),
+  connectingNegative: SECTION_RELATIONS.indexOf('connectingNegative'),
+  connectingPositive: SECTION_RELATIONS.indexOf('connectingPositive'),
+};
 
 /**
  * The objects of the hit ranges that the section wants, in object order, each with its ranges (a run of
@@ -218,14 +241,16 @@ interface ObjectJob {
  */
 function planObjects(
   model: SectionModel,
+  table: SectionObjectTable,
   hits: number[],
   k: 0 | 1 | 2,
   coordinate: number,
   tol: number,
   want: { steel: boolean; compartments: boolean; cad: boolean },
-): { jobs: ObjectJob[]; rangesOf: Int32Array } {
+): ObjectJobs {
   const { index, objects } = model;
   const ro = index.rangeObject;
+  const kinds = table.kind;
   // Stable sort by object as one numeric sort of object·n + hit position (exact: below 2^53), so an
   // object's ranges stay in hit order.
   const n = hits.length;
@@ -234,7 +259,24 @@ function planObjects(
   keys.sort();
   const rangesOf = new Int32Array(n);
   for (let i = 0; i < n; i++) rangesOf[i] = hits[keys[i] % n];
-  const jobs: ObjectJob[] = [];
+  // At most one job per hit; the tables are cut to the jobs made.
+  const jobs: ObjectJobs = {
+    count: 0,
+    rangesOf,
+    object: new Int32Array(n),
+    first: new Int32Array(n),
+    rangeCount: new Int32Array(n),
+    kind: new Uint8Array(n),
+    ext: new Float64Array(n * 6),
+    relation: new Uint8Array(n),
+    sliceAt: new Float64Array(n),
+    thickness: new Float64Array(n),
+  };
+  const bounds = index.rangeBounds,
+    ext = jobs.ext;
+  const u = k === 0 ? 1 : 0,
+    v = k === 2 ? 1 : 2;
+  let j = 0;
   for (let i = 0; i < n; ) {
     const o = ro[rangesOf[i]];
     let e = i + 1;
@@ -242,48 +284,83 @@ function planObjects(
     const first = i,
       count = e - i;
     i = e;
-    const obj = objects[o];
-    if (!obj) continue;
-    const cls = CLASS_OF[obj.type];
-    const isComp = obj.type === 'COMPARTMENT',
-      isCad = obj.type === 'CAD COMPONENT';
-    if ((cls && !want.steel) || (isComp && !want.compartments) || (isCad && !want.cad) || (!cls && !isComp && !isCad))
+    if (o >= objects.length) continue;
+    const kind = kinds[o];
+    const steelObj = kind >= 1 && kind < KIND_COMPARTMENT;
+    if (
+      kind === 0 ||
+      (steelObj && !want.steel) ||
+      (kind === KIND_COMPARTMENT && !want.compartments) ||
+      (kind === KIND_CAD && !want.cad)
+    )
       continue;
-    const ext = extentOf(index.rangeBounds, rangesOf, first, count);
-    const props = model.properties?.[o];
-    const thickness = typeof props?.PLTH === 'number' && props.PLTH > 0 ? props.PLTH * 1000 : undefined;
-    const relation = classifyRelation(ext, k, coordinate, tol, cls, thickness);
-    const sliceAt =
+    // Union extent of the object's ranges.
+    const x = j * 6;
+    ext[x] = ext[x + 1] = ext[x + 2] = Infinity;
+    ext[x + 3] = ext[x + 4] = ext[x + 5] = -Infinity;
+    for (let q = first; q < first + count; q++) {
+      const b = rangesOf[q] * 6;
+      for (let a = 0; a < 3; a++) {
+        ext[x + a] = Math.min(ext[x + a], bounds[b + a]);
+        ext[x + a + 3] = Math.max(ext[x + a + 3], bounds[b + a + 3]);
+      }
+    }
+    const cls = steelClassOfKind(kind);
+    let thickness = Number.NaN;
+    if (cls === 'plates' || cls === 'brackets') {
+      const props = model.properties?.[o];
+      if (typeof props?.PLTH === 'number' && props.PLTH > 0) thickness = props.PLTH * 1000;
+    }
+    const lo = ext[x + k],
+      hi = ext[x + k + 3];
+    const relation = relationOf(
+      lo,
+      hi,
+      Math.max(ext[x + u + 3] - ext[x + u], ext[x + v + 3] - ext[x + v]),
+      coordinate,
+      tol,
+      cls,
+      thickness === thickness ? thickness : undefined,
+    );
+    jobs.object[j] = o;
+    jobs.first[j] = first;
+    jobs.rangeCount[j] = count;
+    jobs.kind[j] = kind;
+    jobs.relation[j] = RELATION_CODE[relation];
+    jobs.thickness[j] = thickness;
+    jobs.sliceAt[j] =
       relation === 'intersected'
         ? coordinate
         : relation === 'inSection'
-          ? (ext[k] + ext[k + 3]) / 2
+          ? (lo + hi) / 2
           : relation === 'connectingNegative'
-            ? ext[k + 3] - Math.min(tol / 2, (ext[k + 3] - ext[k]) / 2)
-            : ext[k] + Math.min(tol / 2, (ext[k + 3] - ext[k]) / 2);
-    jobs.push({ o, first, count, ext, relation, sliceAt, cls, isComp, isCad, props, thickness });
+            ? hi - Math.min(tol / 2, (hi - lo) / 2)
+            : lo + Math.min(tol / 2, (hi - lo) / 2);
+    j++;
   }
-  return { jobs, rangesOf };
+  jobs.count = j;
+  return jobs;
 }
 
 /** Every job's triangle ranges sliced and chained by the WebAssembly kernel in one call (see GeometryKernel.section). */
 function kernelCurves(
   store: KernelStore,
   index: SectionIndex,
-  jobs: ObjectJob[],
-  rangesOf: Int32Array,
+  jobs: ObjectJobs,
   k: 0 | 1 | 2,
   project: number,
   linear: boolean,
 ): { curves: SectionPolyline[][]; segments: Uint32Array } {
   let nRanges = 0;
-  for (const j of jobs) nRanges += j.count;
-  const { obj, rng } = store.kernel.sectionJobs(jobs.length, nRanges);
-  const span = index.rangeSpan;
+  for (let j = 0; j < jobs.count; j++) nRanges += jobs.rangeCount[j];
+  const { obj, rng } = store.kernel.sectionJobs(jobs.count, nRanges);
+  const span = index.rangeSpan,
+    rangesOf = jobs.rangesOf;
   let w = 0;
-  for (let j = 0; j < jobs.length; j++) {
-    const { first, count } = jobs[j];
-    obj[j * 3] = jobs[j].sliceAt;
+  for (let j = 0; j < jobs.count; j++) {
+    const first = jobs.first[j],
+      count = jobs.rangeCount[j];
+    obj[j * 3] = jobs.sliceAt[j];
     obj[j * 3 + 1] = w;
     obj[j * 3 + 2] = count;
     // The range table rows are already in the kernel's layout.
@@ -292,7 +369,7 @@ function kernelCurves(
       for (let i = 0; i < 5; i++) rng[w * 5 + i] = span[r + i];
     }
   }
-  return store.kernel.section(store, jobs.length, k, project, 3 * BLOCK_TRIANGLES, linear);
+  return store.kernel.section(store, jobs.count, k, project, 3 * BLOCK_TRIANGLES, linear);
 }
 
 /**
@@ -327,19 +404,6 @@ function sliceBlocks(
   }
 }
 
-/** Union bounds (mm) of ranges `rangesOf[first .. first+count)`, from the flat range bounds. */
-function extentOf(bounds: Float64Array, rangesOf: Int32Array, first: number, count: number): number[] {
-  const e = [Infinity, Infinity, Infinity, -Infinity, -Infinity, -Infinity];
-  for (let q = first; q < first + count; q++) {
-    const b = rangesOf[q] * 6;
-    for (let i = 0; i < 3; i++) {
-      e[i] = Math.min(e[i], bounds[b + i]);
-      e[i + 3] = Math.max(e[i + 3], bounds[b + i + 3]);
-    }
-  }
-  return e;
-}
-
 /**
  * The relation of an object with extent `ext` (mm) to the plane `k` = `c` (see the file comment).
  * Exported for tests.
@@ -352,13 +416,23 @@ export function classifyRelation(
   cls: SteelClass | undefined,
   thicknessMm?: number,
 ): SectionRelation {
-  const lo = ext[k],
-    hi = ext[k + 3];
-  const along = hi - lo;
-  // The larger extent across the plane (no arrays: this runs for every object a section touches).
+  // The larger extent across the plane.
   const u = k === 0 ? 1 : 0,
     v = k === 2 ? 1 : 2;
-  const inPlane = Math.max(ext[u + 3] - ext[u], ext[v + 3] - ext[v]);
+  return relationOf(ext[k], ext[k + 3], Math.max(ext[u + 3] - ext[u], ext[v + 3] - ext[v]), c, tol, cls, thicknessMm);
+}
+
+/** classifyRelation from the extent `lo..hi` along the axis and the larger extent `inPlane` across it (mm). */
+function relationOf(
+  lo: number,
+  hi: number,
+  inPlane: number,
+  c: number,
+  tol: number,
+  cls: SteelClass | undefined,
+  thicknessMm: number | undefined,
+): SectionRelation {
+  const along = hi - lo;
   const thin =
     cls === 'plates' || cls === 'brackets'
       ? along <= (thicknessMm !== undefined ? 1.5 * thicknessMm + 1 : Math.max(2, 0.02 * inPlane))
@@ -388,8 +462,7 @@ export function plateDimensions(
       length += polylineLength(c.points, false);
       continue;
     }
-    const P = polylineLength(c.points, true),
-      A = polygonArea(c.points, k);
+    const [P, A] = closedLengthAndArea(c.points, k);
     const disc = Math.max(0, (P * P) / 4 - 4 * A);
     const tg = (P / 2 - Math.sqrt(disc)) / 2;
     const t = thicknessMm ?? tg;
@@ -427,19 +500,6 @@ function pillarCenterline(
   a[long] = ext[long];
   b[long] = ext[long + 3];
   return [...a, ...b];
-}
-
-/** The nearest ancestor (or the object itself) of type MAIN OBJECT. */
-function mainObjectOf(objects: readonly ModelObject[], o: number): ModelObject | null {
-  let i = o,
-    guard = 0;
-  while (i >= 0 && guard++ < 64) {
-    const obj = objects[i];
-    if (!obj) return null;
-    if (obj.type === 'MAIN OBJECT') return obj;
-    i = obj.parent;
-  }
-  return null;
 }
 
 /** In-plane extent for the grid: the cut objects' bounds, else the model's, padded by 5 %. */

@@ -425,3 +425,28 @@ export function polygonArea(points: ArrayLike<number>, axis: 0 | 1 | 2): number 
   }
   return Math.abs(a) / 2;
 }
+
+/**
+ * `polylineLength(points, true)` and `polygonArea(points, axis)` of a closed polyline (flat xyz, mm) in one
+ * pass over its points, bit-identical to the two (each sum keeps its terms and their order).
+ * @returns [perimeter mm, area mm²].
+ */
+export function closedLengthAndArea(points: ArrayLike<number>, axis: 0 | 1 | 2): [number, number] {
+  const u = axis === 0 ? 1 : 0,
+    v = axis === 2 ? 1 : 2;
+  const n = Math.floor(points.length / 3);
+  if (n === 0) return [0, 0];
+  let L = 0,
+    a = 0;
+  for (let i = 1; i < n; i++) {
+    const x = points[i * 3] - points[i * 3 - 3],
+      y = points[i * 3 + 1] - points[i * 3 - 2],
+      z = points[i * 3 + 2] - points[i * 3 - 1];
+    L += Math.sqrt(x * x + y * y + z * z);
+    a += points[i * 3 - 3 + u] * points[i * 3 + v] - points[i * 3 + u] * points[i * 3 - 3 + v];
+  }
+  a += points[(n - 1) * 3 + u] * points[v] - points[u] * points[(n - 1) * 3 + v];
+  if (n > 2)
+    L += Math.hypot(points[0] - points[n * 3 - 3], points[1] - points[n * 3 - 2], points[2] - points[n * 3 - 1]);
+  return [L, Math.abs(a) / 2];
+}

@@ -20,12 +20,24 @@ struct Slot {
 
 const EMPTY: Slot = Slot { q: [0.0; 3], v: 0, stamp: 0 };
 
+/// A slot of the weld table when one coordinate is the same for every endpoint (a section's projected
+/// axis): only the other two rounded coordinates are kept and compared.
+#[derive(Clone, Copy)]
+struct Slot2 {
+    q: [f64; 2],
+    v: u32,
+    stamp: u32,
+}
+
+const EMPTY2: Slot2 = Slot2 { q: [0.0; 2], v: 0, stamp: 0 };
+
 /// Scratch reused across calls (the many small objects of a section make allocation dominate otherwise).
 struct Scratch {
     keep: Vec<u8>,
     used: Vec<u8>,
     vert_of: Vec<i32>,
     table: Vec<Slot>,
+    table2: Vec<Slot2>,
     stamp: u32,
     /// Per vertex: its first two endpoints (segment·2 + end) in segment order, -1 when absent.
     ends: Vec<[i32; 2]>,
@@ -42,6 +54,7 @@ static mut SCRATCH: Scratch = Scratch {
     used: Vec::new(),
     vert_of: Vec::new(),
     table: Vec::new(),
+    table2: Vec::new(),
     stamp: 0,
     ends: Vec::new(),
     start: Vec::new(),
@@ -123,22 +136,22 @@ fn weld(segs: &[f64], zero_len: f64, fixed: usize, fixed_value: f64, sc: &mut Sc
     }
     let mask = cap - 1;
     let shift = 32 - cap.trailing_zeros();
-    if sc.table.len() < cap {
-        sc.table.resize(cap, EMPTY);
-    }
-    sc.stamp = sc.stamp.wrapping_add(1);
-    if sc.stamp == 0 {
-        // Wrapped: no slot may look filled by an earlier call.
-        sc.table.fill(EMPTY);
-        sc.stamp = 1;
-    }
-    let stamp = sc.stamp;
+    let stamp = next_stamp(sc);
     reset(&mut sc.keep, n_seg, 0);
     reset(&mut sc.vert_of, n_seg * 2, -1);
     sc.ends.clear();
     let qf = js_round(fixed_value * 1000.0);
     // A NaN key never equals itself (every such endpoint a vertex of its own): keep the general path then.
     let fixed = if qf == qf { fixed } else { 3 };
+    match fixed {
+        0 => return weld_fixed::<1, 2>(segs, zero_len, cap, stamp, sc),
+        1 => return weld_fixed::<0, 2>(segs, zero_len, cap, stamp, sc),
+        2 => return weld_fixed::<0, 1>(segs, zero_len, cap, stamp, sc),
+        _ => {}
+    }
+    if sc.table.len() < cap {
+        sc.table.resize(cap, EMPTY);
+    }
     let mut multi = false;
     for s in 0..n_seg {
         let o = s * 6;
@@ -188,6 +201,83 @@ fn weld(segs: &[f64], zero_len: f64, fixed: usize, fixed_value: f64, sc: &mut Sc
         }
     }
     (sc.ends.len(), multi)
+}
+
+/// The stamp of a new weld call (see `Slot`); on wrap-around both tables are cleared, so no slot can
+/// look filled by an earlier call.
+fn next_stamp(sc: &mut Scratch) -> u32 {
+    sc.stamp = sc.stamp.wrapping_add(1);
+    if sc.stamp == 0 {
+        sc.table.fill(EMPTY);
+        sc.table2.fill(EMPTY2);
+        sc.stamp = 1;
+    }
+    sc.stamp
+}
+
+/// `weld` when every endpoint has the same (non-NaN) rounded coordinate on the third axis: keys are the
+/// rounded coordinates `U` and `V` only (equal third coordinates compare equal anyway), so each endpoint
+/// rounds, hashes and compares two values instead of three. Same vertices, numbered alike. `keep`,
+/// `vert_of` and `ends` are reset by the caller; `cap` is the table size (a power of two ≥ 16).
+fn weld_fixed<const U: usize, const V: usize>(
+    segs: &[f64],
+    zero_len: f64,
+    cap: usize,
+    stamp: u32,
+    sc: &mut Scratch,
+) -> (usize, bool) {
+    if sc.table2.len() < cap {
+        sc.table2.resize(cap, EMPTY2);
+    }
+    let mask = (cap - 1) as u32;
+    let shift = 32 - cap.trailing_zeros();
+    let table = &mut sc.table2[..cap];
+    let ends = &mut sc.ends;
+    let mut multi = false;
+    let n_seg = segs.len() / 6;
+    let keep = &mut sc.keep[..n_seg];
+    let vert_of = &mut sc.vert_of[..n_seg * 2];
+    for (s, g) in segs.chunks_exact(6).enumerate() {
+        let dx = g[3] - g[0];
+        let dy = g[4] - g[1];
+        let dz = g[5] - g[2];
+        if !((dx * dx + dy * dy + dz * dz).sqrt() >= zero_len) {
+            continue;
+        }
+        keep[s] = 1;
+        for e in 0..2 {
+            let q = [js_round(g[e * 3 + U] * 1000.0), js_round(g[e * 3 + V] * 1000.0)];
+            // Keys equal under `==` must hash alike, so −0 is made +0 before its bits are taken.
+            let bits = |x: f64| (x + 0.0).to_bits();
+            let mut h = ((bits(q[0]).wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ bits(q[1]).wrapping_mul(0xC2B2_AE3D_27D4_EB4F))
+                >> 32) as u32
+                >> shift;
+            let endpoint = (s * 2 + e) as i32;
+            let v = loop {
+                // h ≤ mask < cap = table.len()
+                let slot = unsafe { table.get_unchecked_mut(h as usize) };
+                if slot.stamp != stamp {
+                    let v = ends.len() as u32;
+                    *slot = Slot2 { q, v, stamp };
+                    ends.push([endpoint, -1]);
+                    break v;
+                }
+                if slot.q[0] == q[0] && slot.q[1] == q[1] {
+                    let v = slot.v;
+                    let pair = unsafe { ends.get_unchecked_mut(v as usize) };
+                    if pair[1] < 0 {
+                        pair[1] = endpoint;
+                    } else {
+                        multi = true;
+                    }
+                    break v;
+                }
+                h = (h + 1) & mask;
+            };
+            vert_of[s * 2 + e] = v as i32;
+        }
+    }
+    (ends.len(), multi)
 }
 
 /// Endpoints per vertex in segment order (CSR: `start`, `list`), for vertices with more than two.

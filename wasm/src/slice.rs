@@ -9,16 +9,17 @@ use crate::state::SEGS;
 /// The point where the edge from vertex offset `a` (signed distance `da` to the plane) to `b` (`db`)
 /// crosses the plane: interpolated from the negative to the positive vertex, coordinate `AXIS` set to
 /// `project` (the other two are the only ones computed; the axis value would be overwritten anyway).
+/// The caller has checked that `a + 2` and `b + 2` are within `p`.
 #[inline(always)]
-fn crossing<const AXIS: usize>(p: &[f32], a: usize, da: f64, b: usize, db: f64, project: f64, q: &mut [f64]) {
+unsafe fn crossing<const AXIS: usize>(p: &[f32], a: usize, da: f64, b: usize, db: f64, project: f64, q: *mut f64) {
     let (neg, pos, dn, dp) = if da >= 0.0 { (b, a, db, da) } else { (a, b, da, db) };
     let t = dn / (dn - dp);
     for k in 0..3 {
-        q[k] = if k == AXIS {
+        *q.add(k) = if k == AXIS {
             project
         } else {
-            let n = p[neg + k] as f64;
-            n + (p[pos + k] as f64 - n) * t
+            let n = *p.get_unchecked(neg + k) as f64;
+            n + (*p.get_unchecked(pos + k) as f64 - n) * t
         };
     }
 }
@@ -34,18 +35,29 @@ fn slice_axis<I: Copy + Into<u32>, const AXIS: usize>(
     out: &mut Vec<f64>,
 ) -> u32 {
     let mut n = 0;
-    let end = start + count;
-    let mut t = start;
-    // At most one segment (6 values) per triangle: reserve once, then write in place.
-    out.reserve(count / 3 * 6);
-    while t + 2 < end {
-        let a = ix[t].into() as usize * 3;
-        let b = ix[t + 1].into() as usize * 3;
-        let d = ix[t + 2].into() as usize * 3;
-        t += 3;
-        let da = p[a + AXIS] as f64 - c;
-        let db = p[b + AXIS] as f64 - c;
-        let dd = p[d + AXIS] as f64 - c;
+    let tris = &ix[start..start + count];
+    // At most one segment (6 values) per triangle: reserve once, then write through a pointer into the
+    // reserved room (no capacity check per segment).
+    out.reserve(tris.len() / 3 * 6);
+    let base = out.len();
+    let mut w = unsafe { out.as_mut_ptr().add(base) };
+    for t in tris.chunks_exact(3) {
+        let a = t[0].into() as usize * 3;
+        let b = t[1].into() as usize * 3;
+        let d = t[2].into() as usize * 3;
+        // One check for the nine coordinates read below; an index out of range panics (traps) as
+        // indexing would.
+        let hi = a.max(b).max(d);
+        if hi + 2 >= p.len() {
+            panic!("triangle index out of range");
+        }
+        let (da, db, dd) = unsafe {
+            (
+                *p.get_unchecked(a + AXIS) as f64 - c,
+                *p.get_unchecked(b + AXIS) as f64 - c,
+                *p.get_unchecked(d + AXIS) as f64 - c,
+            )
+        };
         let (na, nb, nd) = (da < 0.0, db < 0.0, dd < 0.0);
         if na == nb && nb == nd {
             continue;
@@ -58,12 +70,14 @@ fn slice_axis<I: Copy + Into<u32>, const AXIS: usize>(
         } else {
             (d, dd, a, da, b, db)
         };
-        let mut q = [0.0f64; 6];
-        crossing::<AXIS>(p, lone, dl, o1, d1, project, &mut q[..3]);
-        crossing::<AXIS>(p, lone, dl, o2, d2, project, &mut q[3..]);
-        out.extend_from_slice(&q);
+        unsafe {
+            crossing::<AXIS>(p, lone, dl, o1, d1, project, w);
+            crossing::<AXIS>(p, lone, dl, o2, d2, project, w.add(3));
+            w = w.add(6);
+        }
         n += 1;
     }
+    unsafe { out.set_len(base + n as usize * 6) };
     n
 }
 

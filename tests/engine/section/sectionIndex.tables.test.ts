@@ -1,7 +1,8 @@
 /**
  * The section index's flat range tables (rangeObject, rangeSpan, rangeBounds) mirror its range objects,
  * and the slab query that reads leaf bounds from them finds exactly the ranges whose bounds reach the
- * slab (checked against a scan of every range) on a real sample model, for both kernels' indexes.
+ * slab (checked against a scan of every range) on a real sample model, for both kernels' indexes; the
+ * per-axis interval trees answer with the same ranges in the same order as a walk of the 3D BVH.
  */
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -55,6 +56,23 @@ describe('section index range tables', () => {
           }
         }
       expect(found).toBeGreaterThan(0);
+    }
+  });
+
+  it('finds through the per-axis trees the ranges a BVH walk finds, in the BVH walk order', () => {
+    for (const index of indexes) {
+      const b = index.bounds();
+      let found = 0;
+      for (const k of [0, 1, 2] as const)
+        for (let f = -0.05; f <= 1.05; f += 0.01) {
+          const c = b[k] + (b[k + 3] - b[k]) * f;
+          for (const half of [0, 1, 40, 1e9]) {
+            const got = index.rangesInSlab(k, c - half, c + half);
+            expect(got).toEqual(index.rangesInSlabBvh(k, c - half, c + half));
+            found += got.length;
+          }
+        }
+      expect(found).toBeGreaterThan(1000);
     }
   });
 });
