@@ -304,11 +304,11 @@ function assemble(st: ClipState): number[][][] | null {
   const out: number[][][] = [];
   const index = new Int32Array(pieces.length).fill(-1);
   for (let k = 0; k < pieces.length; k++) {
-    const r = clean(pieces[k], minArea);
+    const r = cleanRing(pieces[k], minArea);
     if (r) (index[k] = out.length), out.push([r]);
   }
   for (let h = 0; h < holes.length; h++) {
-    const r = clean(holes[h], minArea);
+    const r = cleanRing(holes[h], minArea);
     if (r && owner[h] >= 0 && index[owner[h]] >= 0) out[index[owner[h]]].push(r);
   }
   for (const p of out) if (p.length > 2) p.splice(1, p.length - 1, ...p.slice(1).sort(byFirstPoint));
@@ -320,7 +320,7 @@ function assemble(st: ClipState): number[][][] | null {
  * starting at its lowest point in (x, y) order — the form polygon-clipping gives, so that ear clipping
  * makes the same triangles as with the boolean; null when less than a triangle or minArea is left.
  */
-function clean(r: number[], minArea: number): number[] | null {
+export function cleanRing(r: number[], minArea: number): number[] | null {
   const pts: number[] = [];
   const n = r.length / 2;
   for (let i = 0; i < n; i++) {
@@ -373,7 +373,7 @@ export function simpleRing(r: number[]): number[] | null {
       ccw[i + 1] = r[j + 1];
     }
   }
-  return clean(ccw, 0);
+  return cleanRing(ccw, 0);
 }
 
 /** Orders rings by their first point, x then y. */
@@ -383,7 +383,7 @@ const byFirstPoint = (a: number[], b: number[]) => a[0] - b[0] || a[1] - b[1];
  * True when two edges of the rings (xy pairs, closed implicitly) cross properly or overlap along a
  * stretch (touching at a point is allowed). Edges sorted by their lowest x, so only x-overlapping pairs meet.
  */
-function ringsCross(rings: number[][]): boolean {
+export function ringsCross(rings: number[][]): boolean {
   let m = 0;
   for (const r of rings) m += r.length / 2;
   if (m < 2) return false;
