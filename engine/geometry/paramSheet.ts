@@ -215,15 +215,22 @@ function curtain(l: PlaneLoop, x0: number, P: number, yLow: number, yHigh: numbe
 }
 
 /**
- * The band between two loops that each wind once around the closed u direction (the exclusive-or of
- * their curtains, `outer` and `inner` as curtain() gives them) when one curtain holds the other: the
- * larger curtain minus the smaller one widened beyond the period box (which leaves the difference as
- * it is and turns the sides and bottom the two share into crossings), cut by ringDifference instead of
- * a polygon boolean. Null when neither holds the other (their loops cross) or the cut declines.
+ * The band between two loops `a`, `b` that each wind once around the closed u direction (the
+ * exclusive-or of their curtains ca, cb as curtain() gives them) when one curtain holds the other: the
+ * larger curtain minus the smaller one widened beyond the period box (which leaves the difference as it
+ * is and turns the sides and bottom the two share into crossings), cut by ringDifference instead of a
+ * polygon boolean. Null when neither holds the other (their loops cross) or the cut declines.
  */
-function bandBetween(a: PlaneLoop, b: PlaneLoop, x0: number, P: number, yLow: number, yHigh: number): Polygon[] | null {
-  const ca = curtain(a, x0, P, yLow, yHigh),
-    cb = curtain(b, x0, P, yLow, yHigh);
+function bandBetween(
+  a: PlaneLoop,
+  ca: number[],
+  b: PlaneLoop,
+  cb: number[],
+  x0: number,
+  P: number,
+  yLow: number,
+  yHigh: number,
+): Polygon[] | null {
   if (ca.length < 6 || cb.length < 6) return null;
   const margin = 0.01 * (P + (yHigh - yLow));
   const areaA = Math.abs(signedArea2d(ca)),
@@ -353,10 +360,12 @@ export function paramSheet(
   yLow = Math.min(yLow, s.v0 * g.sv);
   yHigh = Math.max(yHigh, s.v1 * g.sv);
   const rings: Polygon[] = [];
+  const curtains: number[][] = [];
   let winding = 0;
   for (const c of all) {
     if (c.windU !== 0) {
       const r = curtain(c, x0, P, yLow, yHigh);
+      curtains.push(r);
       if (r.length >= 6) rings.push([ring(r)]);
       winding++;
     } else if (c.xy.length >= 6) rings.push([ring(c.xy)]);
@@ -368,7 +377,7 @@ export function paramSheet(
     const simple = all.length === 1 && winding === 0 ? simpleRing(all[0].xy) : null;
     const band =
       all.length === 2 && all[0].windU !== 0 && all[1].windU !== 0
-        ? bandBetween(all[0], all[1], x0, P, yLow, yHigh)
+        ? bandBetween(all[0], curtains[0], all[1], curtains[1], x0, P, yLow, yHigh)
         : null;
     region = simple ? [[closedRing(simple)]] : (band ?? polygonClipping.xor(rings[0], ...rings.slice(1)));
     if (winding % 2 === 1) {
