@@ -42,8 +42,9 @@ export function defaultThreads(): number {
  * (importOcx without `reopen`; with worker threads: both passes over it). Opening and streaming the file
  * twice costs more than the parse of such a file, and the catalogue pre-pass and the hand-over of each
  * part as it closes cost 10–17 % of the import of a 0.07–2.3 MB sample (bench/README.md, 'OCX import'),
- * while the parsed parts of a file this small take a few tens of MB at most: the two-pass bound on memory
- * is for the large files. The result is the same either way (tests/engine/ocx/importOcx.twoPass.test.ts).
+ * while the parsed parts of a file this small take about 3 × its size (9.5 MB besides the results for a
+ * 2.9 MB sample, against 0.8 MB in two passes; bench/ocx/memoryProbe.ts): the two-pass bound on memory is
+ * for the large files. The result is the same either way (tests/engine/ocx/importOcx.twoPass.test.ts).
  */
 export const READ_WHOLE_BELOW_BYTES = 4 * 1024 * 1024;
 
