@@ -675,5 +675,17 @@ function flipSheet(sh: Sheet): Sheet {
 }
 
 function polyArea(p: Polygon): number {
-  return p.reduce((a, r, k) => a + (k ? -1 : 1) * Math.abs(signedArea2d(r.slice(0, -1).flat())), 0);
+  return p.reduce((a, r, k) => a + (k ? -1 : 1) * Math.abs(closedRingArea(r)), 0);
+}
+
+/**
+ * signedArea2d of a closed ring of [x, y] pairs (its last point repeating the first) without flattening
+ * a copy of it: the same sums in the same order, so the same value to the bit.
+ */
+function closedRingArea(r: Ring): number {
+  const n = r.length - 1;
+  if (n < 1) return 0;
+  let s = 0;
+  for (let i = 0, j = n - 1; i < n; j = i++) s += (r[j][0] - r[i][0]) * (r[j][1] + r[i][1]);
+  return s / 2;
 }
