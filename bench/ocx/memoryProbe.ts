@@ -1,7 +1,7 @@
 /**
  * Memory probe of the OCX import: `node --expose-gc --import tsx bench/ocx/memoryProbe.ts
- * FILE [two|one]` imports FILE with the two-pass file path (importOcxFile, default) or the single-stream
- * path (importOcx on one stream), forcing a full GC every few progress calls to sample the live heap,
+ * FILE [two|one]` imports FILE with the file path (importOcxFile, default: two passes from 4 MiB up, one pass
+ * over the file read whole below) or the single-stream path (importOcx on one stream), forcing a full GC every few progress calls to sample the live heap,
  * and prints one JSON line: { sizeBytes, objects, livePeakBytes, resultBytes, transientPeakBytes }.
  * resultBytes is the heap the finished ImportResult keeps (after GC); transientPeakBytes =
  * livePeakBytes − resultBytes bounds what the import holds besides its results. Used by

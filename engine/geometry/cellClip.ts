@@ -304,11 +304,11 @@ function assemble(st: ClipState): number[][][] | null {
   const out: number[][][] = [];
   const index = new Int32Array(pieces.length).fill(-1);
   for (let k = 0; k < pieces.length; k++) {
-    const r = clean(pieces[k], minArea);
+    const r = cleanRing(pieces[k], minArea);
     if (r) (index[k] = out.length), out.push([r]);
   }
   for (let h = 0; h < holes.length; h++) {
-    const r = clean(holes[h], minArea);
+    const r = cleanRing(holes[h], minArea);
     if (r && owner[h] >= 0 && index[owner[h]] >= 0) out[index[owner[h]]].push(r);
   }
   for (const p of out) if (p.length > 2) p.splice(1, p.length - 1, ...p.slice(1).sort(byFirstPoint));
@@ -320,7 +320,7 @@ function assemble(st: ClipState): number[][][] | null {
  * starting at its lowest point in (x, y) order — the form polygon-clipping gives, so that ear clipping
  * makes the same triangles as with the boolean; null when less than a triangle or minArea is left.
  */
-function clean(r: number[], minArea: number): number[] | null {
+export function cleanRing(r: number[], minArea: number): number[] | null {
   const pts: number[] = [];
   const n = r.length / 2;
   for (let i = 0; i < n; i++) {
@@ -373,7 +373,7 @@ export function simpleRing(r: number[]): number[] | null {
       ccw[i + 1] = r[j + 1];
     }
   }
-  return clean(ccw, 0);
+  return cleanRing(ccw, 0);
 }
 
 /** Orders rings by their first point, x then y. */
@@ -383,21 +383,36 @@ const byFirstPoint = (a: number[], b: number[]) => a[0] - b[0] || a[1] - b[1];
  * True when two edges of the rings (xy pairs, closed implicitly) cross properly or overlap along a
  * stretch (touching at a point is allowed). Edges sorted by their lowest x, so only x-overlapping pairs meet.
  */
-function ringsCross(rings: number[][]): boolean {
+export function ringsCross(rings: number[][]): boolean {
   let m = 0;
   for (const r of rings) m += r.length / 2;
   if (m < 2) return false;
   const seg = new Float64Array(4 * m),
     lo = new Float64Array(m);
   let k = 0;
-  const add = (x0: number, y0: number, x1: number, y1: number) => {
-    (seg[4 * k] = x0), (seg[4 * k + 1] = y0), (seg[4 * k + 2] = x1), (seg[4 * k + 3] = y1);
-    lo[k++] = Math.min(x0, x1);
-  };
+  let x0b = Infinity,
+    y0b = Infinity,
+    x1b = -Infinity,
+    y1b = -Infinity;
   for (const r of rings) {
     const n = r.length / 2;
-    for (let i = 0, j = n - 1; i < n; j = i++) add(r[2 * j], r[2 * j + 1], r[2 * i], r[2 * i + 1]);
+    for (let i = 0, j = n - 1; i < n; j = i++) {
+      const x0 = r[2 * j],
+        y0 = r[2 * j + 1],
+        x1 = r[2 * i],
+        y1 = r[2 * i + 1];
+      (seg[4 * k] = x0), (seg[4 * k + 1] = y0), (seg[4 * k + 2] = x1), (seg[4 * k + 3] = y1);
+      k++;
+      if (x1 < x0b) x0b = x1;
+      if (x1 > x1b) x1b = x1;
+      if (y1 < y0b) y0b = y1;
+      if (y1 > y1b) y1b = y1;
+    }
   }
+  // swept along the longer side of the rings' box: across a long thin ring most edges overlap
+  const ax = y1b - y0b > x1b - x0b ? 1 : 0,
+    ox = 1 - ax;
+  for (let i = 0; i < m; i++) lo[i] = Math.min(seg[4 * i + ax], seg[4 * i + 2 + ax]);
   const order = new Uint32Array(m);
   for (let i = 0; i < m; i++) order[i] = i;
   order.sort((a, b) => lo[a] - lo[b]);
@@ -407,18 +422,16 @@ function ringsCross(rings: number[][]): boolean {
       y0 = seg[4 * i + 1],
       x1 = seg[4 * i + 2],
       y1 = seg[4 * i + 3];
-    const hi = Math.max(x0, x1),
-      ylo = Math.min(y0, y1),
-      yhi = Math.max(y0, y1);
+    const hi = Math.max(seg[4 * i + ax], seg[4 * i + 2 + ax]),
+      olo = Math.min(seg[4 * i + ox], seg[4 * i + 2 + ox]),
+      ohi = Math.max(seg[4 * i + ox], seg[4 * i + 2 + ox]);
     for (let b = a + 1; b < m; b++) {
       const j = order[b];
       if (lo[j] > hi) break;
-      const u0 = seg[4 * j],
-        v0 = seg[4 * j + 1],
-        u1 = seg[4 * j + 2],
-        v1 = seg[4 * j + 3];
-      if ((v0 < ylo && v1 < ylo) || (v0 > yhi && v1 > yhi)) continue;
-      if (segmentsCross(x0, y0, x1, y1, u0, v0, u1, v1)) return true;
+      const o0 = seg[4 * j + ox],
+        o1 = seg[4 * j + 2 + ox];
+      if ((o0 < olo && o1 < olo) || (o0 > ohi && o1 > ohi)) continue;
+      if (segmentsCross(x0, y0, x1, y1, seg[4 * j], seg[4 * j + 1], seg[4 * j + 2], seg[4 * j + 3])) return true;
     }
   }
   return false;

@@ -12,6 +12,7 @@ import { simpleRing } from './cellClip';
 import { hypot3 } from './curves';
 import { triangleCross } from './meshMeasure';
 import { clipRingToBox, holesInside, signedArea2d, triangulateGrid } from './region2d';
+import { ringDifference } from './ringDifference';
 import { boundaryRings, weld } from './surfaceMesh';
 import {
   invert,
@@ -194,9 +195,10 @@ const closedRing = (r: number[]): Ring => {
 /**
  * The area below a loop that winds once around the closed u direction, within one period
  * [x0, x0 + P] of the metric plane: the loop repeated over three periods, closed far below, cut to the
- * period's box. Exclusive-or of two such areas is the band between their loops.
+ * period's box (widened by `margin` on the left, right and bottom). Exclusive-or of two such areas is the
+ * band between their loops.
  */
-function curtain(l: PlaneLoop, x0: number, P: number, yLow: number, yHigh: number): number[] {
+function curtain(l: PlaneLoop, x0: number, P: number, yLow: number, yHigh: number, margin = 0): number[] {
   const n = l.xy.length / 2;
   const step = l.windU * P; // the shift after one pass
   const pts: number[] = [];
@@ -208,8 +210,40 @@ function curtain(l: PlaneLoop, x0: number, P: number, yLow: number, yHigh: numbe
     pts.length = 0;
     pts.push(...r);
   }
-  pts.push(pts[pts.length - 2], yLow, pts[0], yLow);
-  return clipRingToBox(pts, x0, yLow, x0 + P, yHigh);
+  pts.push(pts[pts.length - 2], yLow - margin, pts[0], yLow - margin);
+  return clipRingToBox(pts, x0 - margin, yLow - margin, x0 + P + margin, yHigh);
+}
+
+/**
+ * The band between two loops `a`, `b` that each wind once around the closed u direction (the
+ * exclusive-or of their curtains ca, cb as curtain() gives them) when one curtain holds the other: the
+ * larger curtain minus the smaller one widened beyond the period box (which leaves the difference as it
+ * is and turns the sides and bottom the two share into crossings), cut by ringDifference instead of a
+ * polygon boolean. Null when neither holds the other (their loops cross) or the cut declines.
+ */
+function bandBetween(
+  a: PlaneLoop,
+  ca: number[],
+  b: PlaneLoop,
+  cb: number[],
+  x0: number,
+  P: number,
+  yLow: number,
+  yHigh: number,
+): Polygon[] | null {
+  if (ca.length < 6 || cb.length < 6) return null;
+  const margin = 0.01 * (P + (yHigh - yLow));
+  const areaA = Math.abs(signedArea2d(ca)),
+    areaB = Math.abs(signedArea2d(cb));
+  const [big, small, bigArea, smallArea] = areaA >= areaB ? [ca, b, areaA, areaB] : [cb, a, areaB, areaA];
+  const wide = curtain(small, x0, P, yLow, yHigh, margin);
+  const cut = ringDifference(big, [wide]);
+  if (!cut) return null;
+  let area = 0;
+  for (const p of cut) for (let k = 0; k < p.length; k++) area += (k ? -1 : 1) * Math.abs(signedArea2d(p[k]));
+  // the difference has the area of the larger less the smaller only when the smaller lies within it
+  if (!(Math.abs(area - (bigArea - smallArea)) <= 1e-9 * bigArea)) return null;
+  return cut.map((p) => p.map(closedRing));
 }
 
 /**
@@ -326,10 +360,12 @@ export function paramSheet(
   yLow = Math.min(yLow, s.v0 * g.sv);
   yHigh = Math.max(yHigh, s.v1 * g.sv);
   const rings: Polygon[] = [];
+  const curtains: number[][] = [];
   let winding = 0;
   for (const c of all) {
     if (c.windU !== 0) {
       const r = curtain(c, x0, P, yLow, yHigh);
+      curtains.push(r);
       if (r.length >= 6) rings.push([ring(r)]);
       winding++;
     } else if (c.xy.length >= 6) rings.push([ring(c.xy)]);
@@ -339,7 +375,11 @@ export function paramSheet(
   try {
     // one ordinary loop that does not cross itself is the region as it is (the boolean only normalises it)
     const simple = all.length === 1 && winding === 0 ? simpleRing(all[0].xy) : null;
-    region = simple ? [[closedRing(simple)]] : polygonClipping.xor(rings[0], ...rings.slice(1));
+    const band =
+      all.length === 2 && all[0].windU !== 0 && all[1].windU !== 0
+        ? bandBetween(all[0], curtains[0], all[1], curtains[1], x0, P, yLow, yHigh)
+        : null;
+    region = simple ? [[closedRing(simple)]] : (band ?? polygonClipping.xor(rings[0], ...rings.slice(1)));
     if (winding % 2 === 1) {
       // one edge around the surface: the zone on one side of it, the side whose area is nearer the file's
       const periodBox: Polygon = [ring([x0, yLow, x0 + P, yLow, x0 + P, yHigh, x0, yHigh])];
@@ -635,5 +675,17 @@ function flipSheet(sh: Sheet): Sheet {
 }
 
 function polyArea(p: Polygon): number {
-  return p.reduce((a, r, k) => a + (k ? -1 : 1) * Math.abs(signedArea2d(r.slice(0, -1).flat())), 0);
+  return p.reduce((a, r, k) => a + (k ? -1 : 1) * Math.abs(closedRingArea(r)), 0);
+}
+
+/**
+ * signedArea2d of a closed ring of [x, y] pairs (its last point repeating the first) without flattening
+ * a copy of it: the same sums in the same order, so the same value to the bit.
+ */
+function closedRingArea(r: Ring): number {
+  const n = r.length - 1;
+  if (n < 1) return 0;
+  let s = 0;
+  for (let i = 0, j = n - 1; i < n; j = i++) s += (r[j][0] - r[i][0]) * (r[j][1] + r[i][1]);
+  return s / 2;
 }

@@ -10,6 +10,7 @@ import { boundaryRings } from './surfaceMesh';
 import polygonClipping, { type Polygon, type Ring } from 'polygon-clipping';
 import { hypot2 } from './curves';
 import { cellClipper, type CellClip } from './cellClip';
+import { ringDifference } from './ringDifference';
 
 export { pointInRing, signedArea2d } from './ring2d';
 import { pointInRing, signedArea2d } from './ring2d';
@@ -86,6 +87,9 @@ export function regionPolygons(outer: number[], holes: number[][], uncut?: numbe
     for (const h of plain) polys.find((p) => pointInRing(p[0], h[0], h[1]))?.push(h);
     return polys;
   };
+  // holes crossing the outline, apart from each other: cut without the polygon boolean
+  const cut = ringDifference(outer, rel);
+  if (cut) return withPlain(cut);
   const scale = 1 + Math.max(Math.abs(ob[0]), Math.abs(ob[1]), Math.abs(ob[2]), Math.abs(ob[3]));
   const asPolys = (res: Polygon[]) => res.map((poly) => poly.map((ring) => ring.slice(0, -1).flat()));
   for (const q of [0, 1e-9 * scale, 1e-7 * scale, 1e-5 * scale]) {

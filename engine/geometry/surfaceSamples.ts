@@ -101,8 +101,9 @@ export function sample(s: ParamSurface, tolMm: number): Sampled {
     for (let j = 1; j < nv; j++) {
       const o = (i - 1) * (nv - 1) + j - 1,
         c = 3 * (i * w + j);
-      kus[o] = turn(xyz, c - 3 * w, c, c + 3 * w);
-      kvs[o] = turn(xyz, c - 3, c, c + 3);
+      // the chords' lengths are the sample spacings found above (hypot3 does not depend on the sign)
+      kus[o] = turn(xyz, c - 3 * w, c, c + 3 * w, lu[(i - 1) * nv + j], lu[i * nv + j]);
+      kvs[o] = turn(xyz, c - 3, c, c + 3, lv[i * nv + j - 1], lv[i * nv + j]);
       ks[o] = Math.max(kus[o], kvs[o]);
     }
   const kappa = pct90(ks),
@@ -173,16 +174,17 @@ function dist(xyz: Float64Array, a: number, b: number): number {
   return hypot3(xyz[a] - xyz[b], xyz[a + 1] - xyz[b + 1], xyz[a + 2] - xyz[b + 2]);
 }
 
-/** Curvature (1/mm) at the middle of three points (offsets a, b, c of xyz): the turn of the two chords over their mean length. */
-function turn(xyz: Float64Array, a: number, b: number, c: number): number {
+/**
+ * Curvature (1/mm) at the middle of three points (offsets a, b, c of xyz): the turn of the two chords over
+ * their mean length. l1, l2: the chords' lengths when already known (dist of a, b and of b, c).
+ */
+function turn(xyz: Float64Array, a: number, b: number, c: number, l1 = dist(xyz, b, a), l2 = dist(xyz, c, b)): number {
   const x1 = xyz[b] - xyz[a],
     y1 = xyz[b + 1] - xyz[a + 1],
     z1 = xyz[b + 2] - xyz[a + 2];
   const x2 = xyz[c] - xyz[b],
     y2 = xyz[c + 1] - xyz[b + 1],
     z2 = xyz[c + 2] - xyz[b + 2];
-  const l1 = hypot3(x1, y1, z1),
-    l2 = hypot3(x2, y2, z2);
   if (l1 < 1e-9 || l2 < 1e-9) return 0;
   const cos = Math.max(-1, Math.min(1, (x1 * x2 + y1 * y2 + z1 * z2) / (l1 * l2)));
   return Math.acos(cos) / ((l1 + l2) / 2);

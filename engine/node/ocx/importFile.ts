@@ -38,8 +38,13 @@ export function defaultThreads(): number {
 }
 
 /**
- * Files up to this size (bytes) are read into memory once and both passes read that copy: opening and
- * streaming the file twice costs more than the parse of such a file (bounded memory is kept: 4 MiB).
+ * Files up to this size (bytes) are read into memory once and imported in a single pass over that copy
+ * (importOcx without `reopen`; with worker threads: both passes over it). Opening and streaming the file
+ * twice costs more than the parse of such a file, and the catalogue pre-pass and the hand-over of each
+ * part as it closes cost 10–17 % of the import of a 0.07–2.3 MB sample (bench/README.md, 'OCX import'),
+ * while the parsed parts of a file this small take about 3 × its size (9.5 MB besides the results for a
+ * 2.9 MB sample, against 0.8 MB in two passes; bench/ocx/memoryProbe.ts): the two-pass bound on memory is
+ * for the large files. The result is the same either way (tests/engine/ocx/importOcx.twoPass.test.ts).
  */
 export const READ_WHOLE_BELOW_BYTES = 4 * 1024 * 1024;
 
@@ -54,8 +59,9 @@ export function maxThreads(): number {
 }
 
 /**
- * Imports the OCX file at `path` in two passes with bounded memory (ImportOptions.reopen: the catalogue
- * pre-pass, then the part pass that releases each part's data once it is tessellated).
+ * Imports the OCX file at `path`: a file of READ_WHOLE_BELOW_BYTES or more in two passes with bounded
+ * memory (ImportOptions.reopen: the catalogue pre-pass, then the part pass that releases each part's data
+ * once it is tessellated), a smaller one read whole and imported in one pass (two with threads > 0).
  * @throws OcxImportError for a refused file; the fs error when the file cannot be read; RangeError for
  * a negative or non-integer `threads`.
  */
@@ -72,8 +78,7 @@ export async function importOcxFile(path: string, options: ImportFileOptions = {
     return importOcx(chunksOf(buf), {
       totalBytes: buf.length,
       fileName,
-      reopen: () => chunksOf(buf),
-      ...offload,
+      ...(threads > 0 ? { reopen: () => chunksOf(buf), ...offload } : {}),
       ...rest,
     });
   }
