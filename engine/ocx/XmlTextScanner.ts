@@ -31,6 +31,9 @@ export interface XmlScanOptions {
 /** The code unit at s[k], or -1 past the end (never an out-of-bounds read: those make V8 deoptimise the scan loops to float compares). */
 export const at = (s: string, k: number): number => (k < s.length ? s.charCodeAt(k) : -1);
 
+/** Longest malformed-XML message before its middle is cut (characters; the input it quotes can be megabytes). */
+const MAX_MESSAGE_CHARS = 300;
+
 /** The tokenizer's state and its handling of everything but tags (see the file comment); not used alone. */
 export class XmlTextScanner {
   /** Line (1-based) of the position reached; inside handler.start the line of the tag's '>'. */
@@ -63,7 +66,9 @@ export class XmlTextScanner {
 
   /** @throws OcxImportError for the malformed construct at buf index `at` (line `ln`, starting at `ls`). */
   protected fail(msg: string, at: number, ln = this.line, ls = this.lineStart): never {
-    throw new OcxImportError(`Malformed XML: ${msg}`, ln + this.lineOffset, Math.max(1, at - ls + 1));
+    // A message quotes names and text from the input, which may be megabytes long: keep both ends, cut the middle.
+    const shown = msg.length > MAX_MESSAGE_CHARS ? `${msg.slice(0, 240)}…${msg.slice(-40)}` : msg;
+    throw new OcxImportError(`Malformed XML: ${shown}`, ln + this.lineOffset, Math.max(1, at - ls + 1));
   }
 
   /** Counts the line ends of s[a, b) into line / lineStart. */

@@ -192,3 +192,13 @@ describe('references, attribute values and line ends', () => {
     expect(raw.parts[0].node.c[0].t).toBe('A & B\nC');
   });
 });
+
+describe('a message quoting a huge name', () => {
+  it('keeps both ends of the quote and stays short (fuzz seed 103232: a 3.7 MB end-tag name)', async () => {
+    const name = 'x'.repeat(1_000_000);
+    const e = await refusal(`${R}\n<a></${name}<b>${END}`, 4093);
+    expect(e.message.length).toBeLessThan(600);
+    expect(e.message).toMatch(/^Malformed XML: disallowed character "<" in the end tag <\/x+…x+>/);
+    expect(e.message).toMatch(/\(line 2, column \d+\)/);
+  });
+});
