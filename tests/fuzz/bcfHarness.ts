@@ -45,6 +45,9 @@ const latin1 = (b: Uint8Array) => Buffer.from(b).toString('latin1');
 const bytesOf = (s: string) => Buffer.from(s, 'latin1');
 
 /** Changes to a package's entries (name → bytes), in place. */
+/** Most bytes the copied topic folders of one case add. */
+const MAX_TOPIC_COPIES_BYTES = 256 << 20;
+
 const STRUCTURE: Record<string, (files: Record<string, Uint8Array>, rng: Rng, maxGrowBytes: number) => void> = {
   /** One XML entry mutated like an OCX document. */
   xml(files, rng, maxGrowBytes) {
@@ -62,7 +65,11 @@ const STRUCTURE: Record<string, (files: Record<string, Uint8Array>, rng: Rng, ma
     // the markup and viewpoints only: thousands of copies of the snapshots would make a 100 MB package
     const entries = Object.entries(files).filter(([n]) => n.startsWith(dir) && !/\.(png|jpe?g)$/i.test(n));
     // 5001 passes the topic limit; 2000 topics (seconds to read) only when the case may grow by megabytes
-    const count = rng.pick(maxGrowBytes >= 1 << 20 ? [100, 2000, 5001] : [100, 5001]);
+    const picked = rng.pick(maxGrowBytes >= 1 << 20 ? [100, 2000, 5001] : [100, 5001]);
+    // a topic an earlier change grew to megabytes would make thousands of copies a package of gigabytes (past
+    // what fflate can zip); keep the copies to MAX_TOPIC_COPIES_BYTES in all
+    const each = entries.reduce((sum, [, b]) => sum + b.length, 0);
+    const count = Math.max(1, Math.min(picked, Math.floor(MAX_TOPIC_COPIES_BYTES / Math.max(1, each))));
     for (let i = count; i > 0; i--) for (const [n, b] of entries) files[`t${i}-${n}`] = b;
   },
   /** Repeated children of a topic: comments, labels, assignees, viewpoints (thousands of each). */
