@@ -12,8 +12,12 @@
  * are idle.
  * Targets: import ≥ 1/3 of the bare-parse throughput, a 100k-part ship in under a minute on one core.
  *
+ * Method (measureFile): each side warmed up (60 runs, or 2 s if sooner), then the sides interleaved in
+ * rounds of BLOCK runs each and each side's median taken; the ratio is bare median ÷ import median.
  * Environment: BENCH_OCX_SHIPS — comma-separated part counts of the generated ships (default
- * "10000,100000"; "" for the samples only). Timings are reported, never asserted.
+ * "10000,100000"; "" for the samples only); BENCH_OCX_FILES — comma-separated parts of sample names to
+ * measure (default: every sample); BENCH_CLOCK=cpu — CPU time of the process instead of wall time.
+ * Timings are reported, never asserted.
  */
 import { createReadStream, readdirSync, statSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -74,46 +78,80 @@ export async function bareParse(file: string): Promise<number> {
   return n;
 }
 
-/** Runs fn until it has run ≥ 0.3 s in all or 10 times (JIT warm-up before timing; once for a file that takes longer). */
+/**
+ * The bench clock, ms: wall time, or with BENCH_CLOCK=cpu this process's CPU time (user + system, all
+ * threads: V8's parallel GC helpers count), which a machine shared with other jobs disturbs far less.
+ */
+const now =
+  process.env.BENCH_CLOCK === 'cpu'
+    ? () => {
+        const u = process.cpuUsage();
+        return (u.user + u.system) / 1000;
+      }
+    : () => performance.now();
+
+/**
+ * Warm-up of the import before timing, by the clock: at least WARM_RUNS imports or WARM_MS ms, whichever
+ * comes first. V8 optimises the importer's many functions only after dozens of runs: a 0.17 MB file's
+ * import took 2–3 × its steady time over its first 40 runs in one process (bench/README.md, 'OCX import'),
+ * so the earlier 10 runs or 0.3 s measured it half warm.
+ */
+const WARM_RUNS = 60;
+const WARM_MS = 2000;
+
+/** Runs fn until it has run WARM_RUNS times or for WARM_MS in all (once for a file that takes longer). */
 async function warm(fn: () => Promise<unknown>): Promise<void> {
   const t0 = performance.now();
-  for (let i = 0; i < 10 && performance.now() - t0 < 300; i++) await fn();
+  for (let i = 0; i < WARM_RUNS && performance.now() - t0 < WARM_MS; i++) await fn();
 }
 
-/** Best of `reps` timings of fn, ms (reps grow for small files so that each side runs ≥ ~300 ms). */
-async function best(fn: () => Promise<unknown>, reps: number): Promise<number> {
-  let min = Infinity;
-  for (let i = 0; i < reps; i++) {
-    const t = performance.now();
-    await fn();
-    min = Math.min(min, performance.now() - t);
-  }
-  return min;
+/**
+ * Runs of one side in a row within a round: the garbage one side leaves behind (a scavenge, a step of
+ * marking) falls on the next side's first run, so the sides change every few runs rather than every run.
+ */
+const BLOCK = 3;
+
+/** The median of a (the upper one of an even count). */
+function median(a: number[]): number {
+  const s = [...a].sort((x, y) => x - y);
+  return s[s.length >> 1];
 }
 
-/** Measures one file: bare parse and import (one thread, then the default threads), each the best of a few runs (one run for files > 50 MB). */
+/**
+ * Measures one file: bare saxes parse, Keelson's tokenizer alone and the import (one thread, and for
+ * files ≥ THREADED_FROM_BYTES the threaded import), after a warm-up of each, **interleaved**: each round
+ * times BLOCK runs of every side in turn, so that a surge of load falls on all sides alike; each side's
+ * time is its median over all its runs (3 to 33 runs; one for files > 50 MB). Clock:
+ * `now` (wall, or CPU time with BENCH_CLOCK=cpu).
+ */
 export async function measureFile(file: string): Promise<OcxThroughput> {
   const mb = statSync(file).size / 1e6;
-  const reps = mb > 50 ? 1 : Math.max(2, Math.min(20, Math.ceil(3 / Math.max(mb, 0.01))));
+  const rounds = mb > 50 ? 1 : Math.max(1, Math.min(11, Math.ceil(2 / Math.max(mb, 0.01))));
+  const block = mb > 50 ? 1 : BLOCK;
   const threads = mb * 1e6 >= THREADED_FROM_BYTES ? maxThreads() : 0;
   const chosen = mb * 1e6 >= THREADED_FROM_BYTES ? defaultThreads() : 0;
   const first = await importOcxFile(file, { threads: 0 }); // the part count
-  await warm(() => importOcxFile(file, { threads: 0 })); // steady state: the JIT has optimised this file's code paths
-  await warm(() => bareParse(file));
-  await warm(() => bareScan(createReadStream(file, { highWaterMark: 256 * 1024 }) as AsyncIterable<Uint8Array>));
-  if (threads) await importOcxFile(file, { threads }); // starts the worker threads
-  const parts = first.objects.length;
-  const bareMs = await best(() => bareParse(file), reps);
-  const scanMs = await best(
+  const sides: (() => Promise<unknown>)[] = [
+    () => bareParse(file),
     () => bareScan(createReadStream(file, { highWaterMark: 256 * 1024 }) as AsyncIterable<Uint8Array>),
-    reps,
-  );
-  const importMs = await best(() => importOcxFile(file, { threads: 0 }), reps);
-  const threadedMs = threads ? await best(() => importOcxFile(file, { threads }), reps) : importMs;
+    () => importOcxFile(file, { threads: 0 }),
+  ];
+  if (threads) sides.push(() => importOcxFile(file, { threads })); // its warm-up starts the worker threads
+  for (const side of sides) await warm(side); // steady state: the JIT has optimised this file's code paths
+  const times: number[][] = sides.map(() => []);
+  for (let r = 0; r < rounds; r++)
+    for (let k = 0; k < sides.length; k++)
+      for (let b = 0; b < block; b++) {
+        const t = now();
+        await sides[k]();
+        times[k].push(now() - t);
+      }
+  const [bareMs, scanMs, importMs] = times.slice(0, 3).map(median);
+  const threadedMs = threads ? median(times[3]) : importMs;
   return {
     file: path.basename(file),
     mb,
-    parts,
+    parts: first.objects.length,
     bareMs,
     scanMs,
     importMs,
@@ -177,8 +215,12 @@ export function markdownTable(ts: OcxThroughput[]): string {
 /** The suite: every sample, then the generated ships. Prints the markdown table to stderr as well. */
 export async function ocxSuite(): Promise<OcxBenchRow[]> {
   const results: OcxThroughput[] = [];
+  const only = (process.env.BENCH_OCX_FILES ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   for (const f of readdirSync(SAMPLES)
-    .filter((n) => n.endsWith('.3docx'))
+    .filter((n) => n.endsWith('.3docx') && (!only.length || only.some((o) => n.includes(o))))
     .sort())
     results.push(await measureFile(path.join(SAMPLES, f)));
   const ships = (process.env.BENCH_OCX_SHIPS ?? '10000,100000')
