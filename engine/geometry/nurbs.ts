@@ -205,16 +205,64 @@ export function evalCurve(c: NurbsCurve, t: number, out: number[] | Float64Array
   out[2] = z / w;
 }
 
+/**
+ * The basis functions of one direction of a surface for the last two parameters they were found at.
+ * Point inversion evaluates S(u, v), S(u + h, v) and S(u, v + h) in turn (its finite differences), so
+ * one direction's parameter repeats from one evaluation to the next: its span and functions are looked
+ * up instead of found again — the same numbers, so the same point to the bit.
+ */
+interface BasisMemo {
+  /** The surface whose direction the slots hold (null: none yet). */
+  owner: NurbsSurface | null;
+  t: [number, number];
+  span: [number, number];
+  basis: [Float64Array, Float64Array];
+  /** The slot the next new parameter replaces. */
+  next: number;
+}
+
+/** Per thread (module state), of u and of v. */
+const memoU = newMemo(),
+  memoV = newMemo();
+
+function newMemo(): BasisMemo {
+  return { owner: null, t: [NaN, NaN], span: [0, 0], basis: [new Float64Array(8), new Float64Array(8)], next: 0 };
+}
+
+/** Same parameter: equal, and zeros of the same sign (−0 and 0 may give different signs of zero). */
+function sameT(a: number, b: number): boolean {
+  return a === b && (a !== 0 || Object.is(a, b));
+}
+
+/**
+ * The slot of memo m holding the span and basis functions of degree p at t on knots U (n control points)
+ * of surface s: found now into the older slot unless one of the two holds them already.
+ */
+function memoBasis(m: BasisMemo, s: NurbsSurface, n: number, p: number, U: Float64Array, t: number): number {
+  if (m.owner === s) {
+    if (sameT(t, m.t[0])) return 0;
+    if (sameT(t, m.t[1])) return 1;
+  } else {
+    m.owner = s;
+    m.t[0] = m.t[1] = NaN;
+  }
+  const slot = m.next;
+  m.next = 1 - slot;
+  if (m.basis[slot].length < p + 1) m.basis[slot] = new Float64Array(2 * (p + 1));
+  m.span[slot] = findSpan(n, p, U, t);
+  basisFunctions(m.span[slot], t, p, U, m.basis[slot]);
+  m.t[slot] = t;
+  return slot;
+}
+
 /** Evaluates the surface at (u, v) into out[0..2]. */
 export function evalSurface(s: NurbsSurface, u: number, v: number, out: number[] | Float64Array): void {
-  const ku = findSpan(s.nU, s.degreeU, s.knotsU, u);
-  const kv = findSpan(s.nV, s.degreeV, s.knotsV, v);
-  if (NU.length < s.degreeU + 1) NU = new Float64Array(2 * (s.degreeU + 1));
-  if (NV.length < s.degreeV + 1) NV = new Float64Array(2 * (s.degreeV + 1));
-  const Nu = NU,
-    Nv = NV;
-  basisFunctions(ku, u, s.degreeU, s.knotsU, Nu);
-  basisFunctions(kv, v, s.degreeV, s.knotsV, Nv);
+  const su = memoBasis(memoU, s, s.nU, s.degreeU, s.knotsU, u);
+  const sv = memoBasis(memoV, s, s.nV, s.degreeV, s.knotsV, v);
+  const ku = memoU.span[su],
+    kv = memoV.span[sv];
+  const Nu = memoU.basis[su],
+    Nv = memoV.basis[sv];
   let x = 0,
     y = 0,
     z = 0,
