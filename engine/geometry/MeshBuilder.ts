@@ -193,16 +193,12 @@ export class MeshBuilder {
   writeKeptIndices(out: Uint32Array, at: number): number {
     const P = this.pos,
       I = this.idx;
-    const near = (a: number, b: number) =>
-      Math.abs(P[3 * a] - P[3 * b]) < 1e-3 &&
-      Math.abs(P[3 * a + 1] - P[3 * b + 1]) < 1e-3 &&
-      Math.abs(P[3 * a + 2] - P[3 * b + 2]) < 1e-3;
     let k = at;
     for (let t = 0; t + 2 < this.ni; t += 3) {
       const a = I[t],
         b = I[t + 1],
         c = I[t + 2];
-      if (!near(a, b) && !near(b, c) && !near(a, c)) {
+      if (!near(P, a, b) && !near(P, b, c) && !near(P, a, c)) {
         out[k] = a;
         out[k + 1] = b;
         out[k + 2] = c;
@@ -222,6 +218,18 @@ export class MeshBuilder {
     this.idx = EMPTY_U32;
     this.np = this.ni = this.ne = 0;
   }
+}
+
+/**
+ * True when vertices a and b of P (xyz triples, mm) are within 1e-3 mm on every axis. A module function,
+ * not a closure per call: under tsx every closure made is also named (esbuild's keepNames), a cost per part.
+ */
+function near(P: Float64Array, a: number, b: number): boolean {
+  return (
+    Math.abs(P[3 * a] - P[3 * b]) < 1e-3 &&
+    Math.abs(P[3 * a + 1] - P[3 * b + 1]) < 1e-3 &&
+    Math.abs(P[3 * a + 2] - P[3 * b + 2]) < 1e-3
+  );
 }
 
 /*

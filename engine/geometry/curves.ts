@@ -197,6 +197,14 @@ export interface ChainResult {
   gapsClosed: number;
 }
 
+/** Files end code `code` of polyline s (its point at offset o) under the point's exact key in `ends`. */
+function addEnd(ends: Map<string, number[]>, s: number[], o: number, code: number): void {
+  const k = pointKey3(s, o);
+  const l = ends.get(k);
+  if (l) l.push(code);
+  else ends.set(k, [code]);
+}
+
 /**
  * Chains polyline segments into closed loops (OCX_GUIDE §4.2): drops segments shorter than eps (keeping
  * closed ones), greedily appends the nearest segment (reversed if needed) while the gap is < gapTol,
@@ -210,15 +218,9 @@ export function chainLoops(segments: number[][], eps: number, gapTol: number): C
   let gapsClosed = 0;
   // each segment's start (code 2i) and end (2i + 1) by their exact coordinates, codes ascending
   const ends = new Map<string, number[]>();
-  const addEnd = (s: number[], o: number, code: number) => {
-    const k = pointKey3(s, o);
-    const l = ends.get(k);
-    if (l) l.push(code);
-    else ends.set(k, [code]);
-  };
   for (let i = 0; i < segs.length; i++) {
-    addEnd(segs[i], 0, 2 * i);
-    addEnd(segs[i], segs[i].length - 3, 2 * i + 1);
+    addEnd(ends, segs[i], 0, 2 * i);
+    addEnd(ends, segs[i], segs[i].length - 3, 2 * i + 1);
   }
   for (let start = 0; start < segs.length; start++) {
     if (used[start]) continue;

@@ -129,8 +129,13 @@ export function solidMeanArea(
   o1: number,
   o2: number,
 ): number {
-  const a = (h: number) => offsetArea(positions, normals, indices, h);
-  return (a(o1) + 4 * a((o1 + o2) / 2) + a(o2)) / 6;
+  // (no closure for the three calls: under tsx each closure made is also named, a cost per plate)
+  return (
+    (offsetArea(positions, normals, indices, o1) +
+      4 * offsetArea(positions, normals, indices, (o1 + o2) / 2) +
+      offsetArea(positions, normals, indices, o2)) /
+    6
+  );
 }
 
 /** Sum of triangle areas and their area-weighted centroid. Empty input gives area 0 and centroid NaN. */

@@ -54,23 +54,28 @@ export { dir as directionOf };
 export function curveSegments(container: XNode | undefined, ctx: CurveContext): number[][] {
   const out: number[][] = [];
   if (!container) return out;
-  const visit = (n: XNode) => {
-    if (n.n === 'CompositeCurve3D') {
-      for (const c of n.c) visit(c);
-      return;
-    }
-    if (!CURVE_ELEMENTS.has(n.n)) return;
-    try {
-      const p = curvePolyline(n, ctx);
-      if (p && p.length >= 6 && p.every(Number.isFinite)) out.push(p);
-      else ctx.warn('bad-curve', `${n.n}${n.a.id ? ` ${n.a.id}` : ''} has no usable geometry; skipped`, n.line);
-    } catch (e) {
-      ctx.warn('bad-curve', `${n.n}${n.a.id ? ` ${n.a.id}` : ''}: ${(e as Error).message}; skipped`, n.line);
-    }
-  };
-  if (CURVE_ELEMENTS.has(container.n)) visit(container);
-  else for (const c of container.c) visit(c);
+  if (CURVE_ELEMENTS.has(container.n)) visitCurve(container, ctx, out);
+  else for (const c of container.c) visitCurve(c, ctx, out);
   return out;
+}
+
+/**
+ * curveSegments' walk: the polyline of curve element n (of each member of a composite, in order) pushed
+ * onto out. A module function rather than a closure per call (under tsx each closure made is also named).
+ */
+function visitCurve(n: XNode, ctx: CurveContext, out: number[][]): void {
+  if (n.n === 'CompositeCurve3D') {
+    for (const c of n.c) visitCurve(c, ctx, out);
+    return;
+  }
+  if (!CURVE_ELEMENTS.has(n.n)) return;
+  try {
+    const p = curvePolyline(n, ctx);
+    if (p && p.length >= 6 && p.every(Number.isFinite)) out.push(p);
+    else ctx.warn('bad-curve', `${n.n}${n.a.id ? ` ${n.a.id}` : ''} has no usable geometry; skipped`, n.line);
+  } catch (e) {
+    ctx.warn('bad-curve', `${n.n}${n.a.id ? ` ${n.a.id}` : ''}: ${(e as Error).message}; skipped`, n.line);
+  }
 }
 
 /** True when the curve element is closed by definition (circle, ellipse). */

@@ -14,6 +14,13 @@ export const COMPARED_ELEMENTS = new Set(['Plate', 'Bracket', 'Stiffener', 'Edge
 /** Fidelity targets: relative deviation (%) for weight and area, distance (mm) for the CoG. */
 export const FIDELITY_TARGETS = { weightPct: 1, areaPct: 1, cogMm: 10, share: 99 } as const;
 
+/** Relative deviation (%) of computed c from vendor v, when both are finite and v is not 0. */
+function rel(v?: number, c?: number): number | undefined {
+  return v !== undefined && c !== undefined && Number.isFinite(v) && Number.isFinite(c) && v !== 0
+    ? (Math.abs(c - v) / Math.abs(v)) * 100
+    : undefined;
+}
+
 /**
  * Builds the comparison record of one part: deviations only where both sides are known and finite
  * (a vendor value of 0 gives no relative deviation).
@@ -23,10 +30,6 @@ export function comparePart(
   vendor: PartFidelity['vendor'],
   computed: PartFidelity['computed'],
 ): PartFidelity {
-  const rel = (v?: number, c?: number) =>
-    v !== undefined && c !== undefined && Number.isFinite(v) && Number.isFinite(c) && v !== 0
-      ? (Math.abs(c - v) / Math.abs(v)) * 100
-      : undefined;
   const out: PartFidelity = {
     object: base.object,
     id: base.id,

@@ -92,6 +92,17 @@ export function traceLine(segments: number[][], gapTol: number): number[] {
   return chain;
 }
 
+/** Unit tangent (central difference) at vertex i of a trace of n vertices (xyz mm). */
+function traceTangent(trace: number[], n: number, i: number): Vec3 {
+  const a = Math.max(0, i - 1),
+    b = Math.min(n - 1, i + 1);
+  return normalize([
+    trace[3 * b] - trace[3 * a],
+    trace[3 * b + 1] - trace[3 * a + 1],
+    trace[3 * b + 2] - trace[3 * a + 2],
+  ]);
+}
+
 /**
  * Per-sample frames along a trace (§5.3.2 steps 2–5): W turned about the tangent between inclinations
  * by the angle interpolated by arc length in a rotation-minimising frame; F = ±W × T with the sign of the nearest inclination's
@@ -104,15 +115,6 @@ export function traceFrames(trace: number[], incl: Inclination[]): { F: Float64A
     s[i] =
       s[i - 1] +
       hypot3(trace[3 * i] - trace[3 * i - 3], trace[3 * i + 1] - trace[3 * i - 2], trace[3 * i + 2] - trace[3 * i - 1]);
-  const tangent = (i: number): Vec3 => {
-    const a = Math.max(0, i - 1),
-      b = Math.min(n - 1, i + 1);
-    return normalize([
-      trace[3 * b] - trace[3 * a],
-      trace[3 * b + 1] - trace[3 * a + 1],
-      trace[3 * b + 2] - trace[3 * a + 2],
-    ]);
-  };
   // parameter of each inclination: nearest trace vertex (deduplicated by position). Its flange sign is
   // taken against W × T at its own position, so that it stays valid where the tangent turns (a flange
   // direction compared far from its position can be perpendicular to F and flip the profile).
@@ -131,7 +133,7 @@ export function traceFrames(trace: number[], incl: Inclination[]): { F: Float64A
         best = i;
       }
     }
-    const T = tangent(best);
+    const T = traceTangent(trace, n, best);
     const sign = inc.flange && dot(cross(inc.web, T), inc.flange) < 0 ? -1 : 1;
     if (!params.some((p) => Math.abs(p.s - s[best]) < 1e-6 && dot(p.inc.web, inc.web) > 0.999))
       params.push({ s: s[best], inc, sign });
@@ -144,14 +146,14 @@ export function traceFrames(trace: number[], incl: Inclination[]): { F: Float64A
   // itself (M4 ring stiffener nplcid660).
   const R = new Float64Array(3 * n);
   {
-    const T0 = tangent(0);
+    const T0 = traceTangent(trace, n, 0);
     const r0 = params.length ? (orthoTo(params[0].inc.web, T0) ?? perpendicular(T0)) : perpendicular(T0);
     R.set(r0, 0);
     for (let i = 1; i < n; i++) {
       const x0: Vec3 = [trace[3 * i - 3], trace[3 * i - 2], trace[3 * i - 1]],
         x1: Vec3 = [trace[3 * i], trace[3 * i + 1], trace[3 * i + 2]];
-      const ti = tangent(i - 1),
-        tj = tangent(i),
+      const ti = traceTangent(trace, n, i - 1),
+        tj = traceTangent(trace, n, i),
         r: Vec3 = [R[3 * i - 3], R[3 * i - 2], R[3 * i - 1]];
       const v1: Vec3 = [x1[0] - x0[0], x1[1] - x0[1], x1[2] - x0[2]],
         c1 = dot(v1, v1);
@@ -167,7 +169,7 @@ export function traceFrames(trace: number[], incl: Inclination[]): { F: Float64A
     }
   }
   const angleAt = (i: number, w: Vec3): number => {
-    const T = tangent(i),
+    const T = traceTangent(trace, n, i),
       r: Vec3 = [R[3 * i], R[3 * i + 1], R[3 * i + 2]];
     return Math.atan2(dot(w, cross(T, r)), dot(w, r));
   };
@@ -197,7 +199,7 @@ export function traceFrames(trace: number[], incl: Inclination[]): { F: Float64A
   const F = new Float64Array(3 * n),
     W = new Float64Array(3 * n);
   for (let i = 0; i < n; i++) {
-    const T = tangent(i);
+    const T = traceTangent(trace, n, i);
     let w: Vec3,
       sign = 1;
     if (params.length === 0) {
