@@ -12,7 +12,7 @@
  * are idle.
  * Targets: import ≥ 1/3 of the bare-parse throughput, a 100k-part ship in under a minute on one core.
  *
- * Method (measureFile): each side warmed up (60 runs, or 2 s if sooner), then the sides interleaved in
+ * Method (measureFile): each side warmed up (60 runs, or 15 s if sooner), then the sides interleaved in
  * rounds of BLOCK runs each and each side's median taken; the ratio is bare median ÷ import median.
  * Environment: BENCH_OCX_SHIPS — comma-separated part counts of the generated ships (default
  * "10000,100000"; "" for the samples only); BENCH_OCX_FILES — comma-separated parts of sample names to
@@ -91,13 +91,14 @@ const now =
     : () => performance.now();
 
 /**
- * Warm-up of the import before timing, by the clock: at least WARM_RUNS imports or WARM_MS ms, whichever
- * comes first. V8 optimises the importer's many functions only after dozens of runs: a 0.17 MB file's
- * import took 2–3 × its steady time over its first 40 runs in one process (bench/README.md, 'OCX import'),
- * so the earlier 10 runs or 0.3 s measured it half warm.
+ * Warm-up of each side before timing: WARM_RUNS runs, or fewer when they take more than WARM_MS ms of
+ * wall time (the large files). V8 optimises the importer's many functions only after dozens of runs: a
+ * 0.17 MB file's import took 2–3 × its steady time over its first 40 runs in one process
+ * (bench/README.md, 'OCX import'), so the earlier 10 runs or 0.3 s measured it half warm — and on a
+ * loaded machine a short time limit cuts the count short, hence the long one.
  */
 const WARM_RUNS = 60;
-const WARM_MS = 2000;
+const WARM_MS = 15_000;
 
 /** Runs fn until it has run WARM_RUNS times or for WARM_MS in all (once for a file that takes longer). */
 async function warm(fn: () => Promise<unknown>): Promise<void> {
