@@ -78,10 +78,11 @@ describe('first end-to-end slice', () => {
       const w = window as unknown as { __progress: number[] };
       w.__progress = [];
       new MutationObserver(() => {
-        const el = document.querySelector('[data-testid="progress-NAPA-OCX_M8"]');
-        const m = el && /(\d+)\s*%/.exec(el.textContent ?? '');
-        if (m && Number(m[1]) !== w.__progress.at(-1)) w.__progress.push(Number(m[1]));
-      }).observe(document.body, { subtree: true, childList: true, characterData: true });
+        // The bar's value, not the card's text: the status message beside the percentage may end in digits.
+        const bar = document.querySelector('[data-testid="progress-NAPA-OCX_M8"] [role="progressbar"]');
+        const value = bar?.getAttribute('aria-valuenow');
+        if (value != null && Number(value) !== w.__progress.at(-1)) w.__progress.push(Number(value));
+      }).observe(document.body, { subtree: true, childList: true, characterData: true, attributes: true });
     });
     await upload(page, path.join(samplesDir, 'NAPA-OCX_M8.3docx'));
     await page.getByText('Project NAPA-OCX_M8 is added').waitFor({ timeout: 180_000 });
