@@ -43,6 +43,7 @@ export interface KernelExports {
   kk_job_obj_ptr(): number;
   kk_job_rng_ptr(): number;
   kk_out_obj_ptr(): number;
+  kk_out_measure_ptr(): number;
   kk_section(
     h: number,
     objects: number,
@@ -85,5 +86,6 @@ export const KERNEL_EXPORTS: readonly (keyof KernelExports)[] = [
   'kk_job_obj_ptr',
   'kk_job_rng_ptr',
   'kk_out_obj_ptr',
+  'kk_out_measure_ptr',
   'kk_section',
 ];

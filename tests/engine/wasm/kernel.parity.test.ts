@@ -12,7 +12,14 @@ import { importOcxFile } from '../../../engine/node/ocx/importFile';
 import type { ImportResult } from '../../../engine/model/types';
 import { computeSection } from '../../../engine/section/section';
 import { SectionIndex } from '../../../engine/section/SectionIndex';
-import { chainSegments, sliceTriangles } from '../../../engine/section/slice';
+import {
+  chainSegments,
+  closeLengthAndArea,
+  closedLengthAndArea,
+  polylineLength,
+  sliceTriangles,
+} from '../../../engine/section/slice';
+import { BLOCK_TRIANGLES } from '../../../engine/section/SectionIndex';
 import type { SectionAxis, SectionPolyline } from '../../../engine/section/types';
 import type { GeometryKernel } from '../../../engine/wasm/GeometryKernel';
 import { builtKernel } from './kernelFixture';
@@ -125,6 +132,36 @@ describe('chaining', () => {
     );
   });
 
+  it('drops the same segments as the reference at the zero-length boundary (squared length tested)', () => {
+    // Segment lengths a few ulps either side of the tolerance, along one axis and diagonally, for several
+    // tolerances: the kernel compares the squared length with a threshold found once, the reference the
+    // square root with the tolerance; every keep-or-drop decision must agree.
+    const ulps = (x: number, n: number) => {
+      const f = new Float64Array([x]);
+      const b = new BigInt64Array(f.buffer);
+      b[0] += BigInt(n);
+      return f[0];
+    };
+    // 0.25702176357141093 and 1.7728414649319637: tolerances whose square, rounded, is not the threshold.
+    for (const zeroLen of [1e-3, 0.37, 1, 0.25702176357141093, 1.7728414649319637, 1e-300, 0]) {
+      const segs: number[] = [];
+      for (let n = -4; n <= 4; n++) {
+        const d = zeroLen > 0 ? ulps(zeroLen, n) : Math.abs(n) * 1e-12;
+        // Isolated segments, 10 mm apart, so that each kept one is a polyline of its own.
+        const y0 = segs.length;
+        segs.push(0, y0, 5, d, y0, 5);
+        segs.push(0, y0 + 1, 5, d * Math.SQRT1_2, y0 + 1 + d * Math.SQRT1_2, 5);
+        segs.push(0, y0 + 2, 5, d * 0.6, y0 + 2 + d * 0.8, 5);
+      }
+      const ref = chainSegments(segs, 1e-9, zeroLen);
+      for (const fixed of [undefined, { axis: 2 as const, value: 5 }]) {
+        kernel.clearSegments();
+        kernel.pushSegments(segs);
+        expect(samePolylines(kernel.chain(1e-9, zeroLen, fixed), ref)).toBe(true);
+      }
+    }
+  });
+
   it('joins many open pieces (shuffled, reversed, ends moved within the closed tolerance) in the same order', () => {
     // Pieces of a few random polylines whose shared ends are moved by up to 0.9 mm: the welding keeps them
     // apart, so every join happens in the open-chain pass, many per call.
@@ -225,6 +262,40 @@ describe.each(napa)('sections of %s', (file) => {
     expect(wasmIndex.blockBounds.length).toBeGreaterThan(0);
     expect(sameValues(wasmIndex.blockBounds, tsIndex.blockBounds)).toBe(true);
     expect(wasmIndex.ranges).toEqual(tsIndex.ranges);
+  });
+
+  it('measures each polyline of a section as slice.ts does (open length, shoelace sum), bit for bit', () => {
+    const b = tsIndex.bounds();
+    let measured = 0;
+    for (const k of [0, 1, 2] as const) {
+      const c = (b[k] + b[k + 3]) / 2;
+      const hits = wasmIndex.rangesInSlab(k, c - 1, c + 1);
+      const objects = [...new Set(hits.map((h) => wasmIndex.rangeObject[h]))];
+      const { obj, rng } = kernel.sectionJobs(objects.length, hits.length);
+      let w = 0;
+      objects.forEach((o, j) => {
+        const mine = hits.filter((h) => wasmIndex.rangeObject[h] === o);
+        obj.set([c, w, mine.length, j % 5 === 4 ? 0 : 1], j * 4);
+        for (const h of mine) rng.set(wasmIndex.rangeSpan.subarray(h * 5, h * 5 + 5), w++ * 5);
+      });
+      const out = kernel.section(wasmIndex.store!, objects.length, k, c, 3 * BLOCK_TRIANGLES, false);
+      objects.forEach((_, j) => {
+        out.curves[j].forEach((p, i) => {
+          const m = (out.firstPolyline[j] + i) * 2;
+          if (j % 5 === 4) {
+            expect([out.measures[m], out.measures[m + 1]]).toEqual([0, 0]);
+            return;
+          }
+          expect(Object.is(out.measures[m], polylineLength(p.points, false))).toBe(true);
+          if (p.closed) {
+            const got = closeLengthAndArea(p.points, out.measures[m], out.measures[m + 1]);
+            expect(sameValues(got, closedLengthAndArea(p.points, k))).toBe(true);
+          }
+          measured++;
+        });
+      });
+    }
+    expect(measured).toBeGreaterThan(0);
   });
 
   it('cuts identical sections on X, Y and Z (index and linear scan)', () => {
