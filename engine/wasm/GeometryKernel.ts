@@ -255,7 +255,8 @@ export class GeometryKernel {
     zeroLen: number = POLYLINE_TOLERANCE_MM.zeroLength,
   ): { curves: SectionPolyline[][]; segments: Uint32Array; firstPolyline: Uint32Array; measures: Float64Array } {
     const x = this.exports;
-    const total = x.kk_section(store.handle, objects, axis, project, blockIndices, linear ? 1 : 0, closedTol, zeroLen) >>> 0;
+    const total =
+      x.kk_section(store.handle, objects, axis, project, blockIndices, linear ? 1 : 0, closedTol, zeroLen) >>> 0;
     const { f64, u32 } = this.views();
     const per = (x.kk_out_obj_ptr() >>> 0) / 4,
       poly = (x.kk_out_poly_ptr() >>> 0) / 4,
