@@ -192,23 +192,32 @@ export function computeSection(
         ? 'inSection'
         : 'intersected'
       : SECTION_RELATIONS[jobs.relation[j]];
-    const curve: SteelSectionCurve = { stid: obj.id, object: o, name: obj.name, type: obj.type, relation: rel, curves };
+    let curve: SteelSectionCurve;
     if (cls === 'plates' && rel !== 'inSection') {
       const t = jobs.thickness[j];
       // The kernel measured its own polylines (see kernelCurves); the edge points appended after them are
       // single points, which plateDimensions skips.
       const measured = fromKernel && fromKernel.segments[j] > 0;
-      Object.assign(
-        curve,
-        plateDimensions(
-          curves,
-          k,
-          t === t ? t : undefined,
-          measured ? fromKernel.measures : undefined,
-          measured ? fromKernel.firstPolyline[j] * 2 : 0,
-        ),
+      const d = plateDimensions(
+        curves,
+        k,
+        t === t ? t : undefined,
+        measured ? fromKernel.measures : undefined,
+        measured ? fromKernel.firstPolyline[j] * 2 : 0,
       );
-    }
+      // One literal with the dimensions last (the key order of the result), not an Object.assign per plate.
+      curve = {
+        stid: obj.id,
+        object: o,
+        name: obj.name,
+        type: obj.type,
+        relation: rel,
+        curves,
+        length: d.length,
+        thickness: d.thickness,
+        label: d.label,
+      };
+    } else curve = { stid: obj.id, object: o, name: obj.name, type: obj.type, relation: rel, curves };
     if (cls === 'pillars')
       curve.centerline = pillarCenterline(curves, Array.from(jobs.ext.subarray(j * 6, j * 6 + 6)), k, coordinate, rel);
     steel[cls][rel].push(curve);
