@@ -273,11 +273,10 @@ export class GeometryKernel {
       firstPolyline[o] = p;
       const list: SectionPolyline[] = new Array(n);
       for (let i = 0; i < n; i++, p++) {
-        const s = pts + u32[poly + p * 3];
-        // Array.from of a view makes the array with double elements at once; filling `new Array(len)`
-        // allocates it twice (tagged, then doubles on the first fraction), which the cut's garbage
-        // collection pays for.
-        const points = Array.from(f64.subarray(s, s + u32[poly + p * 3 + 1]));
+        const s = pts + u32[poly + p * 3],
+          len = u32[poly + p * 3 + 1];
+        const points = new Array<number>(len);
+        for (let j = 0; j < len; j++) points[j] = f64[s + j];
         list[i] = { points, closed: u32[poly + p * 3 + 2] === 1 };
       }
       curves[o] = list;
