@@ -15,12 +15,11 @@
  * get length, thickness and the label of viewer.md §9; pillars a centreline. All lengths mm.
  */
 import type { FrameTables, ModelObject, PropertyRecord } from '../model/types';
-import type { GeometryKernel, KernelStore } from '../wasm/GeometryKernel';
+import type { KernelStore } from '../wasm/GeometryKernel';
 import { BLOCK_TRIANGLES, type SectionIndex, type SectionRange } from './SectionIndex';
 import {
   type SegmentBuffer,
   chainSegments,
-  closeLengthAndArea,
   closedLengthAndArea,
   polylineLength,
   segmentBuffer,
@@ -192,32 +191,11 @@ export function computeSection(
         ? 'inSection'
         : 'intersected'
       : SECTION_RELATIONS[jobs.relation[j]];
-    let curve: SteelSectionCurve;
+    const curve: SteelSectionCurve = { stid: obj.id, object: o, name: obj.name, type: obj.type, relation: rel, curves };
     if (cls === 'plates' && rel !== 'inSection') {
       const t = jobs.thickness[j];
-      // The kernel measured its own polylines (see kernelCurves); the edge points appended after them are
-      // single points, which plateDimensions skips.
-      const measured = fromKernel && fromKernel.segments[j] > 0;
-      const d = plateDimensions(
-        curves,
-        k,
-        t === t ? t : undefined,
-        measured ? fromKernel.measures : undefined,
-        measured ? fromKernel.firstPolyline[j] * 2 : 0,
-      );
-      // One literal with the dimensions last (the key order of the result), not an Object.assign per plate.
-      curve = {
-        stid: obj.id,
-        object: o,
-        name: obj.name,
-        type: obj.type,
-        relation: rel,
-        curves,
-        length: d.length,
-        thickness: d.thickness,
-        label: d.label,
-      };
-    } else curve = { stid: obj.id, object: o, name: obj.name, type: obj.type, relation: rel, curves };
+      Object.assign(curve, plateDimensions(curves, k, t === t ? t : undefined));
+    }
     if (cls === 'pillars')
       curve.centerline = pillarCenterline(curves, Array.from(jobs.ext.subarray(j * 6, j * 6 + 6)), k, coordinate, rel);
     steel[cls][rel].push(curve);
@@ -364,13 +342,7 @@ function planObjects(
   return jobs;
 }
 
-/** Kind code of plates (objectTable.ts). */
-const KIND_PLATES = STEEL_CLASSES.indexOf('plates') + 1;
-
-/**
- * Every job's triangle ranges sliced and chained by the WebAssembly kernel in one call (see
- * GeometryKernel.section), with the polylines of plates not in the section measured for plateDimensions.
- */
+/** Every job's triangle ranges sliced and chained by the WebAssembly kernel in one call (see GeometryKernel.section). */
 function kernelCurves(
   store: KernelStore,
   index: SectionIndex,
@@ -378,7 +350,7 @@ function kernelCurves(
   k: 0 | 1 | 2,
   project: number,
   linear: boolean,
-): ReturnType<GeometryKernel['section']> {
+): { curves: SectionPolyline[][]; segments: Uint32Array } {
   let nRanges = 0;
   for (let j = 0; j < jobs.count; j++) nRanges += jobs.rangeCount[j];
   const { obj, rng } = store.kernel.sectionJobs(jobs.count, nRanges);
@@ -388,10 +360,9 @@ function kernelCurves(
   for (let j = 0; j < jobs.count; j++) {
     const first = jobs.first[j],
       count = jobs.rangeCount[j];
-    obj[j * 4] = jobs.sliceAt[j];
-    obj[j * 4 + 1] = w;
-    obj[j * 4 + 2] = count;
-    obj[j * 4 + 3] = jobs.kind[j] === KIND_PLATES && jobs.relation[j] !== RELATION_CODE.inSection ? 1 : 0;
+    obj[j * 3] = jobs.sliceAt[j];
+    obj[j * 3 + 1] = w;
+    obj[j * 3 + 2] = count;
     // The range table rows are already in the kernel's layout.
     for (let q = first; q < first + count; q++, w++) {
       const r = rangesOf[q] * 5;
@@ -476,30 +447,22 @@ function relationOf(
  * Length and thickness (mm) of a cut plate: with a thickened plate each closed loop is a thin strip
  * of perimeter P and area A = L·t, so t solves t² − (P/2)·t + A = 0 (smaller root) unless the
  * thickness property is known; L = P/2 − t per loop. Open curves (unthickened sheets) count their length.
- * `sums`, when given, holds from `first` on two values per curve as the kernel measures them
- * (GeometryKernel.section `measures`: open length, shoelace sum), used instead of reading the points again;
- * the result is the same.
  */
 export function plateDimensions(
   curves: SectionPolyline[],
   k: 0 | 1 | 2,
   thicknessMm?: number,
-  sums?: ArrayLike<number>,
-  first = 0,
 ): { length: number; thickness: number; label: string } {
   let length = 0,
     tSum = 0,
     tW = 0;
-  for (let i = 0; i < curves.length; i++) {
-    const c = curves[i];
+  for (const c of curves) {
     if (c.points.length < 6) continue;
     if (!c.closed) {
-      length += sums ? sums[first + i * 2] : polylineLength(c.points, false);
+      length += polylineLength(c.points, false);
       continue;
     }
-    const [P, A] = sums
-      ? closeLengthAndArea(c.points, sums[first + i * 2], sums[first + i * 2 + 1])
-      : closedLengthAndArea(c.points, k);
+    const [P, A] = closedLengthAndArea(c.points, k);
     const disc = Math.max(0, (P * P) / 4 - 4 * A);
     const tg = (P / 2 - Math.sqrt(disc)) / 2;
     const t = thicknessMm ?? tg;

@@ -446,18 +446,7 @@ export function closedLengthAndArea(points: ArrayLike<number>, axis: 0 | 1 | 2):
     a += points[i * 3 - 3 + u] * points[i * 3 + v] - points[i * 3 + u] * points[i * 3 - 3 + v];
   }
   a += points[(n - 1) * 3 + u] * points[v] - points[u] * points[(n - 1) * 3 + v];
-  return closeLengthAndArea(points, L, a);
-}
-
-/**
- * The last step of `closedLengthAndArea` on a closed polyline (flat xyz, mm) given the sums over its points:
- * `openLength` (segment lengths from the first point to the last, mm) and `shoelace` (twice the signed area
- * with the closing term, mm²). Adds the closing segment. @returns [perimeter mm, area mm²].
- */
-export function closeLengthAndArea(points: ArrayLike<number>, openLength: number, shoelace: number): [number, number] {
-  const n = Math.floor(points.length / 3);
-  let L = openLength;
   if (n > 2)
     L += Math.hypot(points[0] - points[n * 3 - 3], points[1] - points[n * 3 - 2], points[2] - points[n * 3 - 1]);
-  return [L, Math.abs(shoelace) / 2];
+  return [L, Math.abs(a) / 2];
 }

@@ -218,16 +218,15 @@ export class GeometryKernel {
 
   /**
    * The job tables of a whole-section call, sized for `objects` objects and `ranges` ranges, as views to
-   * fill: `obj` 4 values per object (slice plane mm, first range, range count, 1 to measure its polylines
-   * else 0), `rng` 5 per range (batch, first block, block count, first index, index count). Valid until
-   * the next kernel call.
+   * fill: `obj` 3 values per object (slice plane mm, first range, range count), `rng` 5 per range (batch,
+   * first block, block count, first index, index count). Valid until the next kernel call.
    */
   sectionJobs(objects: number, ranges: number): { obj: Float64Array; rng: Uint32Array } {
     const x = this.exports;
     x.kk_job_reserve(objects, ranges);
     const b = x.memory.buffer;
     return {
-      obj: new Float64Array(b, x.kk_job_obj_ptr() >>> 0, objects * 4),
+      obj: new Float64Array(b, x.kk_job_obj_ptr() >>> 0, objects * 3),
       rng: new Uint32Array(b, x.kk_job_rng_ptr() >>> 0, ranges * 5),
     };
   }
@@ -237,12 +236,7 @@ export class GeometryKernel {
    * `axis`, each at its own plane, every point's axis coordinate set to `project`: per range only the
    * triangle blocks (`blockIndices` indices each) that straddle the plane, or with `linear` every
    * triangle. Same polylines as sliceBlocks / sliceRange then chain per object, in one call.
-   * @returns per object its polylines and the number of segments sliced (0: nothing to chain); per
-   * polyline in that order (the first of object o at `firstPolyline[o]`) two measures in `measures`,
-   * for objects whose job asked for them (else 0): the summed length of its segments from the first point
-   * to the last (mm, as slice.ts `polylineLength(points, false)` sums it) and its shoelace sum on the two
-   * in-plane axes, closing term included when closed (mm², twice the signed area; see slice.ts
-   * `closedLengthAndArea`).
+   * @returns per object its polylines and the number of segments sliced (0: nothing to chain).
    */
   section(
     store: KernelStore,
@@ -253,24 +247,19 @@ export class GeometryKernel {
     linear: boolean,
     closedTol: number = POLYLINE_TOLERANCE_MM.closed,
     zeroLen: number = POLYLINE_TOLERANCE_MM.zeroLength,
-  ): { curves: SectionPolyline[][]; segments: Uint32Array; firstPolyline: Uint32Array; measures: Float64Array } {
+  ): { curves: SectionPolyline[][]; segments: Uint32Array } {
     const x = this.exports;
-    const total =
-      x.kk_section(store.handle, objects, axis, project, blockIndices, linear ? 1 : 0, closedTol, zeroLen) >>> 0;
+    x.kk_section(store.handle, objects, axis, project, blockIndices, linear ? 1 : 0, closedTol, zeroLen);
     const { f64, u32 } = this.views();
     const per = (x.kk_out_obj_ptr() >>> 0) / 4,
       poly = (x.kk_out_poly_ptr() >>> 0) / 4,
-      pts = (x.kk_out_pts_ptr() >>> 0) / 8,
-      m = (x.kk_out_measure_ptr() >>> 0) / 8;
+      pts = (x.kk_out_pts_ptr() >>> 0) / 8;
     const curves: SectionPolyline[][] = new Array(objects);
     const segments = new Uint32Array(objects);
-    const firstPolyline = new Uint32Array(objects);
-    const measures = f64.slice(m, m + total * 2);
     let p = 0;
     for (let o = 0; o < objects; o++) {
       const n = u32[per + o * 2];
       segments[o] = u32[per + o * 2 + 1];
-      firstPolyline[o] = p;
       const list: SectionPolyline[] = new Array(n);
       for (let i = 0; i < n; i++, p++) {
         const s = pts + u32[poly + p * 3],
@@ -281,7 +270,7 @@ export class GeometryKernel {
       }
       curves[o] = list;
     }
-    return { curves, segments, firstPolyline, measures };
+    return { curves, segments };
   }
 
   /**

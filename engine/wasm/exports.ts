@@ -43,7 +43,6 @@ export interface KernelExports {
   kk_job_obj_ptr(): number;
   kk_job_rng_ptr(): number;
   kk_out_obj_ptr(): number;
-  kk_out_measure_ptr(): number;
   kk_section(
     h: number,
     objects: number,
@@ -86,6 +85,5 @@ export const KERNEL_EXPORTS: readonly (keyof KernelExports)[] = [
   'kk_job_obj_ptr',
   'kk_job_rng_ptr',
   'kk_out_obj_ptr',
-  'kk_out_measure_ptr',
   'kk_section',
 ];

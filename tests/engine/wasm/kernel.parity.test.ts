@@ -12,14 +12,7 @@ import { importOcxFile } from '../../../engine/node/ocx/importFile';
 import type { ImportResult } from '../../../engine/model/types';
 import { computeSection } from '../../../engine/section/section';
 import { SectionIndex } from '../../../engine/section/SectionIndex';
-import {
-  chainSegments,
-  closeLengthAndArea,
-  closedLengthAndArea,
-  polylineLength,
-  sliceTriangles,
-} from '../../../engine/section/slice';
-import { BLOCK_TRIANGLES } from '../../../engine/section/SectionIndex';
+import { chainSegments, sliceTriangles } from '../../../engine/section/slice';
 import type { SectionAxis, SectionPolyline } from '../../../engine/section/types';
 import type { GeometryKernel } from '../../../engine/wasm/GeometryKernel';
 import { builtKernel } from './kernelFixture';
@@ -265,40 +258,6 @@ describe.each(napa)('sections of %s', (file) => {
     expect(wasmIndex.blockBounds.length).toBeGreaterThan(0);
     expect(sameValues(wasmIndex.blockBounds, tsIndex.blockBounds)).toBe(true);
     expect(wasmIndex.ranges).toEqual(tsIndex.ranges);
-  });
-
-  it('measures each polyline of a section as slice.ts does (open length, shoelace sum), bit for bit', () => {
-    const b = tsIndex.bounds();
-    let measured = 0;
-    for (const k of [0, 1, 2] as const) {
-      const c = (b[k] + b[k + 3]) / 2;
-      const hits = wasmIndex.rangesInSlab(k, c - 1, c + 1);
-      const objects = [...new Set(hits.map((h) => wasmIndex.rangeObject[h]))];
-      const { obj, rng } = kernel.sectionJobs(objects.length, hits.length);
-      let w = 0;
-      objects.forEach((o, j) => {
-        const mine = hits.filter((h) => wasmIndex.rangeObject[h] === o);
-        obj.set([c, w, mine.length, j % 5 === 4 ? 0 : 1], j * 4);
-        for (const h of mine) rng.set(wasmIndex.rangeSpan.subarray(h * 5, h * 5 + 5), w++ * 5);
-      });
-      const out = kernel.section(wasmIndex.store!, objects.length, k, c, 3 * BLOCK_TRIANGLES, false);
-      objects.forEach((_, j) => {
-        out.curves[j].forEach((p, i) => {
-          const m = (out.firstPolyline[j] + i) * 2;
-          if (j % 5 === 4) {
-            expect([out.measures[m], out.measures[m + 1]]).toEqual([0, 0]);
-            return;
-          }
-          expect(Object.is(out.measures[m], polylineLength(p.points, false))).toBe(true);
-          if (p.closed) {
-            const got = closeLengthAndArea(p.points, out.measures[m], out.measures[m + 1]);
-            expect(sameValues(got, closedLengthAndArea(p.points, k))).toBe(true);
-          }
-          measured++;
-        });
-      });
-    }
-    expect(measured).toBeGreaterThan(0);
   });
 
   it('cuts identical sections on X, Y and Z (index and linear scan)', () => {
