@@ -182,8 +182,8 @@ export function sliceEdges(
  */
 export function chainSegments(
   segments: ArrayLike<number>,
-  closedTol = POLYLINE_TOLERANCE_MM.closed,
-  zeroLen = POLYLINE_TOLERANCE_MM.zeroLength,
+  closedTol: number = POLYLINE_TOLERANCE_MM.closed,
+  zeroLen: number = POLYLINE_TOLERANCE_MM.zeroLength,
 ): SectionPolyline[] {
   const nSeg = Math.floor(segments.length / 6);
   let cap = 16;

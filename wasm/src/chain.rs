@@ -47,6 +47,8 @@ struct Scratch {
     /// Endpoints (segment·2 + end) reached walking forwards / backwards from a chain's first segment.
     fwd: Vec<u32>,
     back: Vec<u32>,
+    /// The last zero-length tolerance's bits and its `min_square`.
+    min_square: (u64, f64),
 }
 
 static mut SCRATCH: Scratch = Scratch {
@@ -62,6 +64,7 @@ static mut SCRATCH: Scratch = Scratch {
     fill: Vec::new(),
     fwd: Vec::new(),
     back: Vec::new(),
+    min_square: (u64::MAX, f64::NAN),
 };
 
 fn reset<T: Copy>(v: &mut Vec<T>, n: usize, x: T) {
@@ -129,6 +132,8 @@ fn walk(adj: &Adjacency, vert_of: &[i32], used: &mut [u8], mut cur: usize, out: 
 /// With `fixed` < 3 every endpoint's coordinate `fixed` is `fixed_value` (a section's projected axis),
 /// so it is rounded once. Returns the vertex count and whether some vertex has more than two endpoints.
 fn weld(segs: &[f64], zero_len: f64, fixed: usize, fixed_value: f64, sc: &mut Scratch) -> (usize, bool) {
+    // `sqrt(d²) >= zero_len` tested as `d² >= min_d2` (the same answer for every d², see `min_square`).
+    let min_d2 = min_square(zero_len, sc);
     let n_seg = segs.len() / 6;
     let mut cap: usize = 16;
     while cap < n_seg * 4 {
@@ -144,9 +149,9 @@ fn weld(segs: &[f64], zero_len: f64, fixed: usize, fixed_value: f64, sc: &mut Sc
     // A NaN key never equals itself (every such endpoint a vertex of its own): keep the general path then.
     let fixed = if qf == qf { fixed } else { 3 };
     match fixed {
-        0 => return weld_fixed::<1, 2>(segs, zero_len, cap, stamp, sc),
-        1 => return weld_fixed::<0, 2>(segs, zero_len, cap, stamp, sc),
-        2 => return weld_fixed::<0, 1>(segs, zero_len, cap, stamp, sc),
+        0 => return weld_fixed::<1, 2>(segs, min_d2, cap, stamp, sc),
+        1 => return weld_fixed::<0, 2>(segs, min_d2, cap, stamp, sc),
+        2 => return weld_fixed::<0, 1>(segs, min_d2, cap, stamp, sc),
         _ => {}
     }
     if sc.table.len() < cap {
@@ -158,7 +163,7 @@ fn weld(segs: &[f64], zero_len: f64, fixed: usize, fixed_value: f64, sc: &mut Sc
         let dx = segs[o + 3] - segs[o];
         let dy = segs[o + 4] - segs[o + 1];
         let dz = segs[o + 5] - segs[o + 2];
-        if !((dx * dx + dy * dy + dz * dz).sqrt() >= zero_len) {
+        if !(dx * dx + dy * dy + dz * dz >= min_d2) {
             continue;
         }
         sc.keep[s] = 1;
@@ -215,13 +220,43 @@ fn next_stamp(sc: &mut Scratch) -> u32 {
     sc.stamp
 }
 
+/// The smallest `t` ≥ 0 with `sqrt(t) >= zero_len`, so that for every sum of squares `d2` (≥ +0, +∞ or NaN)
+/// `d2 >= t` answers exactly as `sqrt(d2) >= zero_len` (sqrt is correctly rounded, hence monotonic; NaN
+/// fails both). A binary search over the bit patterns of the non-negative doubles (ordered like their
+/// values), remembered for the last `zero_len`; NaN for a NaN `zero_len` (every test fails, as before).
+fn min_square(zero_len: f64, sc: &mut Scratch) -> f64 {
+    if zero_len.to_bits() == sc.min_square.0 {
+        return sc.min_square.1;
+    }
+    let t = if zero_len.is_nan() {
+        f64::NAN
+    } else if zero_len <= 0.0 {
+        0.0
+    } else {
+        // Invariant: sqrt(lo) < zero_len <= sqrt(hi) (bit patterns; +∞ satisfies the right side).
+        let (mut lo, mut hi) = (0u64, f64::INFINITY.to_bits());
+        while hi - lo > 1 {
+            let mid = lo + (hi - lo) / 2;
+            if f64::from_bits(mid).sqrt() >= zero_len {
+                hi = mid;
+            } else {
+                lo = mid;
+            }
+        }
+        f64::from_bits(hi)
+    };
+    sc.min_square = (zero_len.to_bits(), t);
+    t
+}
+
 /// `weld` when every endpoint has the same (non-NaN) rounded coordinate on the third axis: keys are the
 /// rounded coordinates `U` and `V` only (equal third coordinates compare equal anyway), so each endpoint
 /// rounds, hashes and compares two values instead of three. Same vertices, numbered alike. `keep`,
-/// `vert_of` and `ends` are reset by the caller; `cap` is the table size (a power of two ≥ 16).
+/// `vert_of` and `ends` are reset by the caller; `cap` is the table size (a power of two ≥ 16);
+/// `min_d2` is `min_square` of the zero-length tolerance.
 fn weld_fixed<const U: usize, const V: usize>(
     segs: &[f64],
-    zero_len: f64,
+    min_d2: f64,
     cap: usize,
     stamp: u32,
     sc: &mut Scratch,
@@ -241,7 +276,7 @@ fn weld_fixed<const U: usize, const V: usize>(
         let dx = g[3] - g[0];
         let dy = g[4] - g[1];
         let dz = g[5] - g[2];
-        if !((dx * dx + dy * dy + dz * dz).sqrt() >= zero_len) {
+        if !(dx * dx + dy * dy + dz * dz >= min_d2) {
             continue;
         }
         keep[s] = 1;

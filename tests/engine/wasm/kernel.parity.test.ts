@@ -125,6 +125,39 @@ describe('chaining', () => {
     );
   });
 
+  it('drops the same segments as the reference at the zero-length boundary (squared length tested)', () => {
+    // Segment lengths a few ulps either side of the tolerance, along one axis and diagonally, for several
+    // tolerances: the kernel compares the squared length with a threshold found once, the reference the
+    // square root with the tolerance; every keep-or-drop decision must agree.
+    const ulps = (x: number, n: number) => {
+      const f = new Float64Array([x]);
+      const b = new BigInt64Array(f.buffer);
+      b[0] += BigInt(n);
+      return f[0];
+    };
+    // 0.25702176357141093 and 1.7728414649319637: tolerances whose square, rounded, is not the threshold.
+    for (const zeroLen of [1e-3, 0.37, 1, 0.25702176357141093, 1.7728414649319637, 1e-300, 0]) {
+      const segs: number[] = [];
+      for (let n = -4; n <= 4; n++) {
+        const d = zeroLen > 0 ? ulps(zeroLen, n) : Math.abs(n) * 1e-12;
+        // Isolated segments, 3 mm or more apart (beyond the 1 mm closed tolerance), so that each kept one
+        // is a polyline of its own.
+        const y0 = segs.length;
+        segs.push(0, y0, 5, d, y0, 5);
+        segs.push(0, y0 + 3, 5, d * Math.SQRT1_2, y0 + 3 + d * Math.SQRT1_2, 5);
+        segs.push(0, y0 + 6, 5, d * 0.6, y0 + 6 + d * 0.8, 5);
+      }
+      const ref = chainSegments(segs, undefined, zeroLen);
+      for (const fixed of [undefined, { axis: 2 as const, value: 5 }]) {
+        kernel.clearSegments();
+        kernel.pushSegments(segs);
+        // (At 1e-300 every square underflows to 0 and the reference drops them all.)
+        if (zeroLen >= 1e-3) expect(ref.length).toBeGreaterThan(0);
+        expect(samePolylines(kernel.chain(undefined, zeroLen, fixed), ref)).toBe(true);
+      }
+    }
+  });
+
   it('joins many open pieces (shuffled, reversed, ends moved within the closed tolerance) in the same order', () => {
     // Pieces of a few random polylines whose shared ends are moved by up to 0.9 mm: the welding keeps them
     // apart, so every join happens in the open-chain pass, many per call.
