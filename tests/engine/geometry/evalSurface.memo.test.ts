@@ -7,24 +7,8 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { evalSurface, evalSurfaceGrid, homogeneous, type NurbsSurface } from '../../../engine/geometry/nurbs';
-import { clampedKnots, uniform } from './randomNurbs';
-
-function randomSurface(pu: number, pv: number, r: () => number): NurbsSurface {
-  const nU = pu + 1 + Math.floor(r() * 5),
-    nV = pv + 1 + Math.floor(r() * 5);
-  const xyz = Array.from({ length: 3 * nU * nV }, () => (r() - 0.5) * 1e4);
-  const w = Array.from({ length: nU * nV }, () => 0.5 + r());
-  return {
-    degreeU: pu,
-    degreeV: pv,
-    knotsU: clampedKnots(nU, pu, r),
-    knotsV: clampedKnots(nV, pv, r),
-    nU,
-    nV,
-    pw: homogeneous(xyz, w),
-  };
-}
+import { evalSurface, evalSurfaceGrid, type NurbsSurface } from '../../../engine/geometry/nurbs';
+import { randomSurface, uniform } from './randomNurbs';
 
 /** A fresh evaluation: evalSurfaceGrid on the 1 × 1 grid (u, v). */
 function fresh(s: NurbsSurface, u: number, v: number): number[] {

@@ -19,13 +19,12 @@ import {
   evalSurfaceDerivs,
   homogeneous,
   type NurbsCurve,
-  type NurbsSurface,
   tessellateCurve,
 } from '../../../engine/geometry/nurbs';
 import { regionPolygons, signedArea2d } from '../../../engine/geometry/region2d';
 import { nthValue } from '../../../engine/geometry/selectNth';
 import { traceLine } from '../../../engine/ocx/memberMesh';
-import { clampedKnots, uniform } from './randomNurbs';
+import { clampedKnots, randomSurface, uniform } from './randomNurbs';
 
 describe('nthValue', () => {
   it('is the element a sort puts at the index', () => {
@@ -60,20 +59,7 @@ describe('evalSurfaceDerivs', () => {
     fc.assert(
       fc.property(fc.integer({ min: 1, max: 4 }), fc.integer({ min: 1, max: 4 }), fc.integer(), (pu, pv, seed) => {
         const r = uniform(seed);
-        const nU = pu + 1 + Math.floor(r() * 5),
-          nV = pv + 1 + Math.floor(r() * 5);
-        const s: NurbsSurface = {
-          degreeU: pu,
-          degreeV: pv,
-          knotsU: clampedKnots(nU, pu, r),
-          knotsV: clampedKnots(nV, pv, r),
-          nU,
-          nV,
-          pw: homogeneous(
-            Array.from({ length: 3 * nU * nV }, () => (r() - 0.5) * 1e4),
-            Array.from({ length: nU * nV }, () => 0.5 + r()),
-          ),
-        };
+        const s = randomSurface(pu, pv, r);
         const out = new Float64Array(9),
           q = new Float64Array(3),
           a = new Float64Array(3),

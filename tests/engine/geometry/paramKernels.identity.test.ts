@@ -16,30 +16,18 @@ import { describe, expect, it } from 'vitest';
 import { simpleRing } from '../../../engine/geometry/cellClip';
 import { chainLoops, dedupe, polylineLength, reversePolyline } from '../../../engine/geometry/curves';
 import { meshArea } from '../../../engine/geometry/meshMeasure';
-import { evalSurface, evalSurfaceGrid, homogeneous, type NurbsSurface } from '../../../engine/geometry/nurbs';
+import { evalSurface, evalSurfaceGrid } from '../../../engine/geometry/nurbs';
 import { paramSheet, type ParamSurface } from '../../../engine/geometry/paramSheet';
 import { signedArea2d } from '../../../engine/geometry/ring2d';
 import { boundaryRings, weld } from '../../../engine/geometry/surfaceMesh';
-import { clampedKnots, uniform } from './randomNurbs';
+import { randomSurface, uniform } from './randomNurbs';
 
 describe('evalSurfaceGrid', () => {
   it('equals evalSurface at every point of the grid', () => {
     fc.assert(
       fc.property(fc.integer({ min: 1, max: 4 }), fc.integer({ min: 1, max: 4 }), fc.integer(), (pu, pv, seed) => {
         const r = uniform(seed);
-        const nU = pu + 1 + Math.floor(r() * 5),
-          nV = pv + 1 + Math.floor(r() * 5);
-        const xyz = Array.from({ length: 3 * nU * nV }, () => (r() - 0.5) * 1e4);
-        const w = Array.from({ length: nU * nV }, () => 0.5 + r());
-        const s: NurbsSurface = {
-          degreeU: pu,
-          degreeV: pv,
-          knotsU: clampedKnots(nU, pu, r),
-          knotsV: clampedKnots(nV, pv, r),
-          nU,
-          nV,
-          pw: homogeneous(xyz, w),
-        };
+        const s = randomSurface(pu, pv, r);
         const us = Float64Array.from({ length: 9 }, (_, i) => i / 8);
         const vs = Float64Array.from({ length: 7 }, (_, j) => (j === 3 ? 0.5 : r()));
         const grid = new Float64Array(3 * us.length * vs.length);
