@@ -8,11 +8,12 @@
  * inside one cell. Cells are the surfaces' LOD grid (./lodCluster.ts) with the same facing classes, so the
  * two faces' outlines of a thin plate both stay (the one facing the viewer must be drawn, and which one
  * that is depends on the view). Kept segments keep their own vertices: nothing moves, only fewer segments
- * are drawn, and no GPU byte is added (ChunkEdgeOrder reorders the one edge index buffer).
+ * are drawn, and no GPU byte is added (ChunkEdgeOrder rewrites the one edge index buffer).
  * Rows keep the chunk's size order (./sizeOrder.ts), so "edges of objects of at least s mm" stays a prefix.
  */
-import { type BufferAttribute, BufferGeometry, LineSegments } from 'three';
+import { BufferAttribute, BufferGeometry, Line, type LineBasicMaterial, LineSegments } from 'three';
 import type { SceneChunk } from '../package/types';
+import { EdgeWriter } from './edgeStrips';
 import type { SizeOrder } from './sizeOrder';
 
 /** One edge level: segment index pairs and, per row, the end of its segments' indices (prefix counts). */
@@ -82,113 +83,129 @@ export function buildEdgeLodLevel(
 }
 
 /**
- * The edge level of one chunk without extra GPU bytes: the chunk's one edge index buffer (a copy of
- * `chunk.edges`, which snapping indexes by segment number and so must keep its order) is reordered for
- * the level last wanted — every row's kept segments first, in row order, then every row's dropped ones —
- * and re-uploaded. The level is then a prefix (the `kept` lines); full edges add the `rest` lines, a
- * second draw range over the same buffer (a child of `kept`, so it shows and hides with it).
+ * The edge level of one chunk without extra GPU bytes. The chunk's one edge index buffer holds either its
+ * full edges or the kept segments of the level last wanted, per row in row order, as line strips
+ * (scene/edgeStrips.ts; pairs in a chunk with a vertex 65535), so a size prefix of rows is a prefix of
+ * the buffer. Its length is that of the full edges as strips: a level's strips are written only when
+ * they fit (those that do not are treated as keeping too many). The full edges stay on the CPU (`full`):
+ * when a view needs more segments than the ordered level has (a finer level, or all edges while
+ * clipping), they are copied back at once, so no frame draws fewer segments than it asks for; a finer
+ * level is then built when building is allowed. Snapping indexes `chunk.edges` by segment and is not
+ * affected.
  */
 export class ChunkEdgeOrder {
-  /** The draws: kept segments (the chunk's edge lines) and the rest (child of `kept`). */
-  readonly rest: LineSegments;
-  /** Level the buffer is ordered for (-1: package order, i.e. all kept). */
+  /** The chunk's edge lines (THREE.Line drawing strips, or LineSegments drawing pairs). */
+  readonly lines: Line;
+  /** GPU bytes of the edge index buffer. */
+  readonly bytes: number;
+  private readonly writer: EdgeWriter;
+  /** The full edges as written at load, and the end of each row's indices in it. */
+  private readonly full: Uint16Array;
+  private readonly fullEnd: Uint32Array;
+  /** Level the buffer holds (-1: the full edges). */
   private level = -1;
-  /** Levels that would keep too many segments (full edges are as cheap). */
+  /** Levels that would keep too many segments or do not fit the buffer (full edges are as good). */
   private readonly useless = new Set<number>();
-  /** keptEnd[r] / restEnd[r]: indices of rows 0..r in the kept part / in the rest (after `keptTotal`). */
+  /** keptEnd[r]: indices of rows 0..r in the buffer. */
   private keptEnd: Uint32Array;
-  private restEnd: Uint32Array;
-  private keptTotal: number;
 
   /**
-   * @param kept the chunk's edge lines; its geometry's index is the reorderable copy of `chunk.edges`.
+   * Writes the edges of the rows of `order` (segments no row names are never drawn and are left out).
+   * @param position the chunk's position attribute (shared with its surfaces: one GPU buffer).
    * @param cellMm cell size (mm) of level L.
    */
   constructor(
     private readonly chunk: SceneChunk,
     private readonly order: SizeOrder,
-    private readonly kept: LineSegments,
+    position: BufferAttribute,
+    material: LineBasicMaterial,
     private readonly cellMm: (level: number) => number,
   ) {
+    this.writer = new EdgeWriter(chunk.positions.length / 3);
+    const ends = order.edgeEnd;
+    const rows = ends.length;
+    const scratch = new Uint16Array(this.writer.bound(rows > 0 ? ends[rows - 1] / 2 : 0));
+    this.fullEnd = new Uint32Array(rows);
+    let n = 0;
+    for (let r = 0, s = 0; r < rows; r++) {
+      n = this.writer.write(chunk.edges, s, ends[r], scratch, n);
+      this.fullEnd[r] = n;
+      s = ends[r];
+    }
+    this.full = scratch.slice(0, n);
+    this.keptEnd = this.fullEnd;
     const g = new BufferGeometry();
-    g.setAttribute('position', kept.geometry.getAttribute('position'));
-    // The same attribute object: one GPU buffer for both draws.
-    g.setIndex(kept.geometry.getIndex());
-    g.boundingBox = kept.geometry.boundingBox;
-    g.boundingSphere = kept.geometry.boundingSphere;
-    this.rest = new LineSegments(g, kept.material);
-    this.rest.name = `${kept.name}-rest`;
-    this.rest.matrixAutoUpdate = false;
-    this.rest.frustumCulled = false;
-    kept.add(this.rest);
-    this.keptEnd = order.edgeEnd;
-    this.restEnd = new Uint32Array(order.edgeEnd.length);
-    this.keptTotal = order.edgeEnd.length > 0 ? order.edgeEnd[order.edgeEnd.length - 1] : 0;
+    g.setAttribute('position', position);
+    g.setIndex(new BufferAttribute(this.full.slice(), 1));
+    this.lines = this.writer.strips ? new Line(g, material) : new LineSegments(g, material);
+    this.bytes = this.full.byteLength;
+  }
+
+  /** True when the buffer holds line strips (false: index pairs). */
+  get strips(): boolean {
+    return this.writer.strips;
   }
 
   /**
-   * Sets the draw ranges for the edges of rows 0..rows-1 at `level` (-1: full edges). When the buffer is
-   * ordered for another level it is reordered now if `mayReorder` (else full edges or the finer ordered
-   * level stand in, and the result is true: pending). `facing`: the chunk's vertex facing classes.
-   * Returns whether the wanted level is still to come.
+   * Sets the draw range for the edges of rows 0..rows-1 at `level` (-1: full edges). When the buffer holds
+   * another level, the wanted one is written now if `mayReorder`; else, when the held level is coarser
+   * than the wanted one, the full edges are copied back. Returns whether the wanted level is still to
+   * come. `facing`: the chunk's vertex facing classes (scene/lodCluster.ts vertexFacing).
    */
   select(level: number, rows: number, mayReorder: boolean, facing: () => Uint8Array): boolean {
     if (level >= 0 && level !== this.level && mayReorder && !this.useless.has(level)) this.reorder(level, facing());
-    const r = rows > 0 ? rows - 1 : -1;
-    const kept = r >= 0 ? this.keptEnd[r] : 0;
-    this.kept.geometry.setDrawRange(0, kept);
-    // A coarser view than the ordered level may draw the finer level's segments; a finer one needs all.
-    const levelOk = level >= 0 && this.level >= 0 && this.level <= level;
-    const rest = levelOk || r < 0 ? 0 : this.restEnd[r];
-    this.rest.geometry.setDrawRange(this.keptTotal, rest);
-    this.rest.visible = rest > 0;
+    // A coarser view may draw the finer level held; a finer one needs segments it lacks.
+    if (this.level >= 0 && (level < 0 || level < this.level)) this.restore();
+    this.lines.geometry.setDrawRange(0, rows > 0 ? this.keptEnd[rows - 1] : 0);
     return level >= 0 && level !== this.level && !this.useless.has(level);
+  }
+
+  /** The edge index buffer's current contents (what the draw range selects from). */
+  get index(): Uint16Array {
+    return this.lines.geometry.getIndex()!.array as Uint16Array;
   }
 
   private reorder(level: number, facing: Uint8Array): void {
     const lv = buildEdgeLodLevel(this.chunk, this.order, facing, this.cellMm(level));
-    const total = this.order.edgeEnd.length > 0 ? this.order.edgeEnd[this.order.edgeEnd.length - 1] : 0;
+    const ends = this.order.edgeEnd;
+    const total = ends.length > 0 ? ends[ends.length - 1] : 0;
     if (lv.indices.length > EDGE_LOD_KEEP_MAX * total) {
       this.useless.add(level);
       return;
     }
-    const src = this.chunk.edges;
-    const index = this.kept.geometry.getIndex() as BufferAttribute;
-    const dst = index.array as Uint16Array;
-    dst.set(lv.indices, 0);
-    // The dropped segments of each row, in row order, after the kept ones (a segment is kept at most once
-    // per row even when the row repeats it, so counts per pair decide).
-    const restEnd = new Uint32Array(this.order.edgeEnd.length);
-    const keptCount = new Map<number, number>();
-    let n = lv.indices.length;
-    for (let r = 0, s = 0, k = 0; r < this.order.edgeEnd.length; r++) {
-      keptCount.clear();
-      for (; k < lv.edgeEnd[r]; k += 2) {
-        const key = lv.indices[k] * 65536 + lv.indices[k + 1];
-        keptCount.set(key, (keptCount.get(key) ?? 0) + 1);
-      }
-      for (const e = this.order.edgeEnd[r]; s < e; s += 2) {
-        const key = src[s] * 65536 + src[s + 1];
-        const c = keptCount.get(key) ?? 0;
-        if (c > 0) {
-          keptCount.set(key, c - 1);
-          continue;
-        }
-        dst[n++] = src[s];
-        dst[n++] = src[s + 1];
-      }
-      restEnd[r] = n - lv.indices.length;
+    const out = new Uint16Array(this.writer.bound(lv.indices.length / 2));
+    const keptEnd = new Uint32Array(ends.length);
+    let n = 0;
+    for (let r = 0, k = 0; r < ends.length; r++) {
+      n = this.writer.write(lv.indices, k, lv.edgeEnd[r], out, n);
+      keptEnd[r] = n;
+      k = lv.edgeEnd[r];
     }
-    index.needsUpdate = true;
-    this.keptEnd = lv.edgeEnd;
-    this.restEnd = restEnd;
-    this.keptTotal = lv.indices.length;
+    if (n > this.full.length) {
+      this.useless.add(level);
+      return;
+    }
+    this.upload(out.subarray(0, n));
+    this.keptEnd = keptEnd;
     this.level = level;
   }
 
-  /** Frees the rest draw's geometry (the index and positions belong to the kept lines' geometry). */
+  /** The full edges back into the buffer. */
+  private restore(): void {
+    this.upload(this.full);
+    this.keptEnd = this.fullEnd;
+    this.level = -1;
+  }
+
+  private upload(indices: Uint16Array): void {
+    const index = this.lines.geometry.getIndex() as BufferAttribute;
+    (index.array as Uint16Array).set(indices, 0);
+    index.needsUpdate = true;
+  }
+
+  /** Frees the edge geometry's index buffer (the positions belong to the chunk's surfaces). */
   dispose(): void {
-    this.rest.geometry.dispose();
-    this.rest.removeFromParent();
+    this.lines.geometry.dispose();
+    this.lines.removeFromParent();
   }
 }

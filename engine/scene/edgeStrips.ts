@@ -1,0 +1,142 @@
+/**
+ * Feature edges as line strips (viewer.md §4 "Scale": GPU bytes per triangle). A chunk's edges arrive as
+ * 16-bit index pairs, 4 bytes a segment; most of them are long outlines whose segments share their ends
+ * (plate contours, holes, arcs), so chained into strips — one index per vertex along the outline and the
+ * primitive-restart index (0xFFFF, always on in WebGL 2 for 16-bit indices) between strips — they need
+ * little more than half of that. The set of segments drawn is the same: every segment of a range is in
+ * exactly one strip, once (a segment repeated within the range, either way round, is written once; drawing
+ * it twice gave the same pixels). Strips never cross ranges, so size prefixes (scene/sizeOrder.ts) and the
+ * edge level of detail (scene/edgeLod.ts) still select edges by range.
+ *
+ * The restart index must not name a vertex, so a chunk with a vertex 65535 (the 65,536-vertex maximum)
+ * keeps pairs (`EdgeWriter.strips` false); the same writer then writes each range's segments as pairs,
+ * repeats dropped too.
+ */
+
+/** The 16-bit primitive-restart index: ends a line strip. */
+export const STRIP_RESTART = 0xffff;
+
+/**
+ * Writes index ranges of a chunk's edge pairs as line strips (or as pairs, see `strips`), reusing its
+ * per-vertex work arrays between ranges. One writer per chunk (vertex indices below `vertexCount`).
+ */
+export class EdgeWriter {
+  /** True when ranges are written as strips (the chunk has at most 65,535 vertices), false for pairs. */
+  readonly strips: boolean;
+  /** First half-edge (2·segment + end) at each vertex within the current range, −1 for none. */
+  private readonly head: Int32Array;
+  /** Segments of the current range at each vertex (odd: a strip must start or end there). */
+  private readonly degree: Uint32Array;
+  private next = new Int32Array(0);
+  private used = new Uint8Array(0);
+  private seg = new Uint16Array(0);
+  private readonly seen = new Set<number>();
+
+  constructor(vertexCount: number) {
+    this.strips = vertexCount <= STRIP_RESTART;
+    this.head = new Int32Array(vertexCount).fill(-1);
+    this.degree = new Uint32Array(vertexCount);
+  }
+
+  /**
+   * Largest number of indices `write` can produce for `segments` segments: 3 per segment as strips (a
+   * strip of one segment and its restart), 2 as pairs.
+   */
+  bound(segments: number): number {
+    return segments * (this.strips ? 3 : 2);
+  }
+
+  /**
+   * Writes the segments `pairs[from..to)` (index pairs, `to − from` even) into `out` from `at` and returns
+   * the end. Strips start where an odd number of the range's segments meet (an open outline's ends), then
+   * close the remaining loops, in the order the segments come; each strip ends with STRIP_RESTART.
+   * @throws RangeError when `out` is too short (`bound` of the range's segments always suffices).
+   */
+  write(pairs: ArrayLike<number>, from: number, to: number, out: Uint16Array, at: number): number {
+    const n = this.unique(pairs, from, to);
+    const s = this.seg;
+    if (!this.strips) {
+      if (at + 2 * n > out.length) throw new RangeError(`edge buffer of ${out.length} too short`);
+      out.set(s.subarray(0, 2 * n), at);
+      return at + 2 * n;
+    }
+    const { head, degree } = this;
+    if (this.next.length < 2 * n) {
+      this.next = new Int32Array(4 * n);
+      this.used = new Uint8Array(2 * n);
+    }
+    const next = this.next,
+      used = this.used;
+    used.fill(0, 0, n);
+    // Lists built backwards, so each vertex offers its segments in the range's order.
+    for (let h = 2 * n - 1; h >= 0; h--) {
+      const v = s[h];
+      next[h] = head[v];
+      head[v] = h;
+      degree[v]++;
+    }
+    let o = at;
+    const put = (v: number) => {
+      if (o >= out.length) throw new RangeError(`edge buffer of ${out.length} too short`);
+      out[o++] = v;
+    };
+    const walk = (v: number) => {
+      put(v);
+      for (;;) {
+        let h = head[v];
+        while (h >= 0 && used[h >> 1]) h = next[h];
+        head[v] = h;
+        if (h < 0) break;
+        used[h >> 1] = 1;
+        degree[v]--;
+        v = s[h ^ 1];
+        degree[v]--;
+        put(v);
+      }
+      put(STRIP_RESTART);
+    };
+    for (let h = 0; h < 2 * n; h++) if (!used[h >> 1] && degree[s[h]] & 1) walk(s[h]);
+    for (let k = 0; k < n; k++) if (!used[k]) walk(s[2 * k]);
+    for (let h = 0; h < 2 * n; h++) {
+      head[s[h]] = -1;
+      degree[s[h]] = 0;
+    }
+    return o;
+  }
+
+  /** Copies the range's segments into `seg` without repeats (either way round); returns their number. */
+  private unique(pairs: ArrayLike<number>, from: number, to: number): number {
+    if (this.seg.length < to - from) this.seg = new Uint16Array(2 * (to - from));
+    const seen = this.seen;
+    seen.clear();
+    let n = 0;
+    for (let i = from; i < to; i += 2) {
+      const a = pairs[i],
+        b = pairs[i + 1];
+      const key = a < b ? a * 65536 + b : b * 65536 + a;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      this.seg[2 * n] = a;
+      this.seg[2 * n + 1] = b;
+      n++;
+    }
+    return n;
+  }
+}
+
+/**
+ * The segments an edge index buffer draws from `from` to `to`: line strips split at STRIP_RESTART when
+ * `strips`, else pairs. Returns unordered pairs as keys min · 65536 + max (one per segment drawn, repeats
+ * kept), for comparing what two buffers draw.
+ */
+export function drawnSegments(index: ArrayLike<number>, from: number, to: number, strips: boolean): number[] {
+  const out: number[] = [];
+  const key = (a: number, b: number) => (a < b ? a * 65536 + b : b * 65536 + a);
+  if (!strips) {
+    for (let i = from; i + 1 < to; i += 2) out.push(key(index[i], index[i + 1]));
+    return out;
+  }
+  for (let i = from; i + 1 < to; i++)
+    if (index[i] !== STRIP_RESTART && index[i + 1] !== STRIP_RESTART) out.push(key(index[i], index[i + 1]));
+  return out;
+}
