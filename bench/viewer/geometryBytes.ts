@@ -3,12 +3,14 @@
  * that draws nothing), then the viewer bench's camera path is driven (bench/viewer/page.ts: start view
  * 160°/10° fitted and settled, a drag of 20 steps of 4 px with interactive detail, the release and a
  * still frame at full quality), and the bytes of every chunk are printed per buffer kind, at load and after
- * the views, in bytes per triangle: positions, triangle indices, feature edges, block texture, LOD indices.
+ * the views, in bytes per triangle: positions, triangle indices, feature edges, block texture, LOD indices,
+ * and the triangles and edge segments drawn.
  * The LOD levels depend only on the camera and the canvas (1280 × 720), so the figures after the views are
  * the browser bench's (`geometry bytes per triangle` there) without a browser.
  *
  * Usage: `node --import tsx bench/viewer/geometryBytes.ts <parts>`; package bench/out/ship-<parts>.sc (made by
- * the viewer bench). Prints also the segments and triangles drawn in the last orbit and the still frame.
+ * the viewer bench). The LOD levels are built within the engine's per-frame time budget, so under load a
+ * few chunks may still lack theirs after the still frames (the browser bench's figure varies alike).
  */
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
@@ -16,6 +18,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Engine, type EngineRenderer } from '../../engine/Engine';
 import type { PointerInput } from '../../engine/EngineApi';
+import { drawnSegments } from '../../engine/scene/edgeStrips';
+import type { Line, LineSegments } from 'three';
 
 const OUT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../out');
 const W = 1280,
@@ -93,7 +97,22 @@ async function main(): Promise<void> {
     engine.inspect().invalidate();
     loop.frame();
   }
-  console.log(`triangles drawn: last orbit frame ${orbitTriangles}, still frame ${model!.trianglesDrawn}`);
+  // Segments drawn by each chunk's edge lines (strips split at the restart index; pairs as they are) and
+  // by the rest of the edge level when present (earlier versions drew a level's dropped segments apart).
+  let segments = 0;
+  for (const c of chunks) {
+    const lines = c.edges;
+    if (!lines?.visible) continue;
+    for (const l of [lines, ...lines.children] as Line[]) {
+      if (!l.visible || !l.geometry.index) continue;
+      const { start, count } = l.geometry.drawRange;
+      const end = Math.min(l.geometry.index.count, start + count);
+      segments += drawnSegments(l.geometry.index.array, start, end, !(l as LineSegments).isLineSegments).length;
+    }
+  }
+  console.log(
+    `drawn: last orbit frame ${orbitTriangles} triangles, still frame ${model!.trianglesDrawn} triangles and ${segments} edge segments`,
+  );
   row('after orbit + still');
 }
 

@@ -13,7 +13,7 @@
  */
 import { BufferAttribute, BufferGeometry, Line, type LineBasicMaterial, LineSegments } from 'three';
 import type { SceneChunk } from '../package/types';
-import { EdgeWriter } from './edgeStrips';
+import { EdgeWriter, thinStrips } from './edgeStrips';
 import type { SizeOrder } from './sizeOrder';
 
 /** One edge level: segment index pairs and, per row, the end of its segments' indices (prefix counts). */
@@ -86,8 +86,9 @@ export function buildEdgeLodLevel(
  * The edge level of one chunk without extra GPU bytes. The chunk's one edge index buffer holds either its
  * full edges or the kept segments of the level last wanted, per row in row order, as line strips
  * (scene/edgeStrips.ts; pairs in a chunk with a vertex 65535), so a size prefix of rows is a prefix of
- * the buffer. Its length is that of the full edges as strips: a level's strips are written only when
- * they fit (those that do not are treated as keeping too many). The full edges stay on the CPU (`full`):
+ * the buffer. Its length is that of the full edges as strips: a level is cut out of those strips
+ * (thinStrips), and where cutting would outgrow the buffer a few single dropped segments between two
+ * kept ones are drawn instead (each saves an index), so it always fits. The full edges stay on the CPU (`full`):
  * when a view needs more segments than the ordered level has (a finer level, or all edges while
  * clipping), they are copied back at once, so no frame draws fewer segments than it asks for; a finer
  * level is then built when building is allowed. Snapping indexes `chunk.edges` by segment and is not
@@ -104,7 +105,7 @@ export class ChunkEdgeOrder {
   private readonly fullEnd: Uint32Array;
   /** Level the buffer holds (-1: the full edges). */
   private level = -1;
-  /** Levels that would keep too many segments or do not fit the buffer (full edges are as good). */
+  /** Levels that would keep too many segments (full edges are as good). */
   private readonly useless = new Set<number>();
   /** keptEnd[r]: indices of rows 0..r in the buffer. */
   private keptEnd: Uint32Array;
@@ -173,19 +174,34 @@ export class ChunkEdgeOrder {
       this.useless.add(level);
       return;
     }
-    const out = new Uint16Array(this.writer.bound(lv.indices.length / 2));
-    const keptEnd = new Uint32Array(ends.length);
-    let n = 0;
-    for (let r = 0, k = 0; r < ends.length; r++) {
-      n = this.writer.write(lv.indices, k, lv.edgeEnd[r], out, n);
-      keptEnd[r] = n;
-      k = lv.edgeEnd[r];
-    }
-    if (n > this.full.length) {
-      this.useless.add(level);
-      return;
-    }
-    this.upload(out.subarray(0, n));
+    // The level is cut out of the full strips. Cutting out a single dropped segment between two kept ones
+    // costs an index, so when cutting all of them would outgrow the buffer, the first ones are drawn
+    // instead, as many as needed (a level then draws a few more segments, never fewer).
+    const keep = new Set<number>();
+    const kept = (a: number, b: number) => keep.has(a < b ? a * 65536 + b : b * 65536 + a);
+    const write = (out: Uint16Array, budget: { bridges: number }) => {
+      const keptEnd = new Uint32Array(ends.length);
+      let n = 0;
+      for (let r = 0, k = 0; r < ends.length; r++) {
+        keep.clear();
+        for (; k < lv.edgeEnd[r]; k += 2) {
+          const a = lv.indices[k],
+            b = lv.indices[k + 1];
+          keep.add(a < b ? a * 65536 + b : b * 65536 + a);
+        }
+        const from = r > 0 ? this.fullEnd[r - 1] : 0;
+        n = thinStrips(this.full, from, this.fullEnd[r], kept, out, n, budget, this.writer.strips);
+        keptEnd[r] = n;
+      }
+      return { n, keptEnd };
+    };
+    // Cutting every gap adds at most one index per segment of the full strips.
+    const scratch = new Uint16Array(2 * this.full.length);
+    const cut = write(scratch, { bridges: 0 });
+    const fits = cut.n <= this.full.length;
+    const { keptEnd } = fits ? cut : write(this.index, { bridges: cut.n - this.full.length });
+    if (fits) this.index.set(scratch.subarray(0, cut.n));
+    (this.lines.geometry.getIndex() as BufferAttribute).needsUpdate = true;
     this.keptEnd = keptEnd;
     this.level = level;
   }

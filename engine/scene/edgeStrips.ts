@@ -125,6 +125,69 @@ export class EdgeWriter {
 }
 
 /**
+ * Writes the strips `strips[from..to)` (as EdgeWriter wrote them; pairs when `asStrips` is false) into
+ * `out` from `at` with only the segments `keep(a, b)` accepts. Other segments are cut out of a strip (a
+ * strip's leading and trailing ones dropped, a run of two or more inside it replaced by a restart), except
+ * that a single other segment between two kept ones is drawn instead of cut while `budget.bridges` lasts
+ * (each one drawn takes one index less than cutting it; the count goes down). With bridges for every such
+ * gap the result is never longer than the input. Returns the end.
+ */
+export function thinStrips(
+  strips: ArrayLike<number>,
+  from: number,
+  to: number,
+  keep: (a: number, b: number) => boolean,
+  out: Uint16Array,
+  at: number,
+  budget: { bridges: number },
+  asStrips = true,
+): number {
+  let o = at;
+  if (!asStrips) {
+    for (let i = from; i + 1 < to; i += 2)
+      if (keep(strips[i], strips[i + 1])) {
+        out[o++] = strips[i];
+        out[o++] = strips[i + 1];
+      }
+    return o;
+  }
+  for (let s = from; s < to; ) {
+    let e = s;
+    while (e < to && strips[e] !== STRIP_RESTART) e++;
+    // Strip s..e-1: segment i joins strips[i] and strips[i + 1].
+    let first = -1,
+      last = -1;
+    for (let i = s; i + 1 < e; i++)
+      if (keep(strips[i], strips[i + 1])) {
+        if (first < 0) first = i;
+        last = i;
+      }
+    if (first >= 0) {
+      out[o++] = strips[first];
+      for (let i = first; i <= last; ) {
+        if (keep(strips[i], strips[i + 1])) {
+          out[o++] = strips[++i];
+          continue;
+        }
+        let j = i + 1;
+        while (!keep(strips[j], strips[j + 1])) j++;
+        if (j - i === 1 && budget.bridges > 0) {
+          budget.bridges--;
+          out[o++] = strips[++i];
+        } else {
+          out[o++] = STRIP_RESTART;
+          out[o++] = strips[j];
+          i = j;
+        }
+      }
+      out[o++] = STRIP_RESTART;
+    }
+    s = e + 1;
+  }
+  return o;
+}
+
+/**
  * The segments an edge index buffer draws from `from` to `to`: line strips split at STRIP_RESTART when
  * `strips`, else pairs. Returns unordered pairs as keys min · 65536 + max (one per segment drawn, repeats
  * kept), for comparing what two buffers draw.

@@ -11,7 +11,7 @@ import { decodeScenePackage } from '../../../engine/package/reader';
 import { concatFrames, encodeScenePackage } from '../../../engine/package/writer';
 import { ChunkBatch } from '../../../engine/scene/ChunkBatch';
 import { createStateUniforms } from '../../../engine/scene/chunkMaterial';
-import { drawnSegments, EdgeWriter, STRIP_RESTART } from '../../../engine/scene/edgeStrips';
+import { drawnSegments, EdgeWriter, STRIP_RESTART, thinStrips } from '../../../engine/scene/edgeStrips';
 
 /** Writes `pairs` (one range) and returns the buffer. */
 function strips(pairs: number[], vertexCount = 100): { out: number[]; writer: EdgeWriter } {
@@ -20,6 +20,8 @@ function strips(pairs: number[], vertexCount = 100): { out: number[]; writer: Ed
   const n = writer.write(pairs, 0, pairs.length, out, 0);
   return { out: Array.from(out.subarray(0, n)), writer };
 }
+
+const strips_ = strips;
 
 /** Distinct unordered segments of `pairs`, sorted. */
 const distinct = (pairs: ArrayLike<number>) => [...new Set(drawnSegments(pairs, 0, pairs.length, false))].sort();
@@ -66,6 +68,67 @@ describe('edge strips', () => {
     const end1 = writer.write(pairs, 4, 8, out, end0);
     expect(drawnSegments(out, 0, end0, true).sort()).toEqual(distinct([0, 1, 1, 2]));
     expect(drawnSegments(out, end0, end1, true).sort()).toEqual(distinct([2, 3, 3, 4]));
+  });
+
+  it('thin strips to the kept segments: runs cut, single gaps bridged while the budget lasts', () => {
+    const R = STRIP_RESTART;
+    const key = (a: number, b: number) => (a < b ? a * 65536 + b : b * 65536 + a);
+    const thin = (strips: number[], kept: number[][], bridges: number, asStrips = true) => {
+      const set = new Set(kept.map(([a, b]) => key(a, b)));
+      const out = new Uint16Array(2 * strips.length);
+      const budget = { bridges };
+      const n = thinStrips(strips, 0, strips.length, (a, b) => set.has(key(a, b)), out, 0, budget, asStrips);
+      return { out: Array.from(out.subarray(0, n)), left: budget.bridges };
+    };
+    const strip = [0, 1, 2, 3, 4, 5, 6, 7, R];
+    // A single gap (2-3) between kept 1-2 and 3-4: cut without budget, drawn with one; a run (4-5-6) always cut;
+    // the leading 0-1 and trailing 7 dropped.
+    expect(
+      thin(
+        strip,
+        [
+          [1, 2],
+          [3, 4],
+          [6, 7],
+        ],
+        0,
+      ).out,
+    ).toEqual([1, 2, R, 3, 4, R, 6, 7, R]);
+    expect(
+      thin(
+        strip,
+        [
+          [1, 2],
+          [3, 4],
+          [6, 7],
+        ],
+        5,
+      ),
+    ).toEqual({ out: [1, 2, 3, 4, R, 6, 7, R], left: 4 });
+    expect(thin(strip, [], 5).out).toEqual([]);
+    expect(thin(strip, [[7, 6]], 0).out).toEqual([6, 7, R]);
+    expect(thin([0, 1, 2, 3, 4, 5], [[2, 3]], 0, false).out).toEqual([2, 3]);
+    // Random ranges: with no budget exactly the kept segments; with enough, never longer than the strips.
+    let seed = 11;
+    const rnd = (n: number) => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed % n;
+    };
+    for (let round = 0; round < 100; round++) {
+      const pairs: number[] = [];
+      for (let k = 1 + rnd(50); k > 0; k--) pairs.push(rnd(30), rnd(30));
+      const { out: strips } = strips_(pairs);
+      const segs = [...new Set(drawnSegments(strips, 0, strips.length, true))];
+      const kept = segs.filter(() => rnd(3) > 0).map((k) => [Math.floor(k / 65536), k % 65536]);
+      const want = [...new Set(kept.map(([a, b]) => key(a, b)))].sort();
+      const exact = thin(strips, kept, 0).out;
+      expect([...new Set(drawnSegments(exact, 0, exact.length, true))].sort()).toEqual(want);
+      const bridged = thin(strips, kept, Number.POSITIVE_INFINITY).out;
+      expect(bridged.length).toBeLessThanOrEqual(strips.length);
+      const got = new Set(drawnSegments(bridged, 0, bridged.length, true));
+      for (const k of want) expect(got.has(k)).toBe(true);
+      for (const k of got) expect(segs.includes(k)).toBe(true);
+    }
   });
 
   it('write pairs, repeats dropped, in a chunk that has a vertex 65535', () => {
