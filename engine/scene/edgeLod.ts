@@ -1,14 +1,15 @@
 /**
  * Level of detail of a chunk's feature edges in the full-quality frame (ARCHITECTURE.md "The `.sc` package":
- * edges are 16-bit index pairs on the chunk's vertices; README "interactive detail"): at a distance
- * where a cell of `cellMm` is at most LOD_MAX_PX pixels, most edge segments add no pixel of their own —
- * the thickness edges of plates (shorter than a cell) and the nearly coincident outlines of holes, arcs
- * and chamfers (both ends in the same two cells) — yet each costs a vertex pair and a line set-up on a
- * software rasteriser. A level keeps, per object row, one segment per pair of cells and drops segments
- * inside one cell. Cells are the surfaces' LOD grid (./lodCluster.ts) with the same facing classes, so the
- * two faces' outlines of a thin plate both stay (the one facing the viewer must be drawn, and which one
- * that is depends on the view). Kept segments keep their own vertices: nothing moves, only fewer segments
- * are drawn, and no GPU byte is added (ChunkEdgeOrder rewrites the one edge index buffer).
+ * the package's edges are 16-bit index pairs on the chunk's vertices, drawn as strips, ./edgeStrips.ts;
+ * README "interactive detail"): at a distance where a cell of `cellMm` is at most LOD_MAX_PX pixels, most
+ * edge segments add no pixel of their own — the thickness edges of plates (shorter than a cell) and the
+ * nearly coincident outlines of holes, arcs and chamfers (both ends in the same two cells) — yet each costs
+ * a vertex pair and a line set-up on a software rasteriser. A level keeps, per object row, one segment per
+ * pair of cells and drops segments inside one cell. Cells are the surfaces' LOD grid (./lodCluster.ts) with
+ * the same facing classes, so the two faces' outlines of a thin plate both stay (the one facing the viewer
+ * must be drawn, and which one that is depends on the view). Kept segments keep their own vertices:
+ * nothing moves, only fewer segments are drawn, and no GPU byte is added (ChunkEdgeOrder rewrites the one
+ * edge index buffer).
  * Rows keep the chunk's size order (./sizeOrder.ts), so "edges of objects of at least s mm" stays a prefix.
  */
 import { BufferAttribute, BufferGeometry, Line, type LineBasicMaterial, LineSegments } from 'three';
