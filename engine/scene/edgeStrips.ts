@@ -27,14 +27,19 @@ export class EdgeWriter {
   private readonly head: Int32Array;
   /** Segments of the current range at each vertex (odd: a strip must start or end there). */
   private readonly degree: Uint32Array;
+  /** Last half-edge in each vertex's list (valid while its head is ≥ 0). */
+  private readonly tail: Int32Array;
+  /** Per half-edge of the current range: the next one at the same vertex, −1 at the end. */
   private next = new Int32Array(0);
+  /** Per segment of the current range: already in a strip. */
   private used = new Uint8Array(0);
+  /** The current range's distinct segments, two vertex indices each (half-edge h is end h & 1 of segment h >> 1). */
   private seg = new Uint16Array(0);
-  private readonly seen = new Set<number>();
 
   constructor(vertexCount: number) {
     this.strips = vertexCount <= STRIP_RESTART;
     this.head = new Int32Array(vertexCount).fill(-1);
+    this.tail = new Int32Array(vertexCount);
     this.degree = new Uint32Array(vertexCount);
   }
 
@@ -53,50 +58,36 @@ export class EdgeWriter {
    * @throws RangeError when `out` is too short (`bound` of the range's segments always suffices).
    */
   write(pairs: ArrayLike<number>, from: number, to: number, out: Uint16Array, at: number): number {
-    const n = this.unique(pairs, from, to);
-    const s = this.seg;
+    const n = this.link(pairs, from, to);
+    const { head, degree, seg: s, next, used } = this;
+    let o = at;
     if (!this.strips) {
       if (at + 2 * n > out.length) throw new RangeError(`edge buffer of ${out.length} too short`);
       out.set(s.subarray(0, 2 * n), at);
-      return at + 2 * n;
+      o += 2 * n;
+    } else {
+      // Each segment adds at most its two ends and a restart.
+      if (at + 3 * n > out.length) throw new RangeError(`edge buffer of ${out.length} too short`);
+      for (let pass = 0; pass < 2; pass++)
+        for (let h = 0; h < 2 * n; h++) {
+          // First from the ends of open outlines (odd degree), then around what is left (loops).
+          if (used[h >> 1] || (pass === 0 && (degree[s[h]] & 1) === 0)) continue;
+          let v = s[h];
+          out[o++] = v;
+          for (;;) {
+            let e = head[v];
+            while (e >= 0 && used[e >> 1]) e = next[e];
+            head[v] = e;
+            if (e < 0) break;
+            used[e >> 1] = 1;
+            degree[v]--;
+            v = s[e ^ 1];
+            degree[v]--;
+            out[o++] = v;
+          }
+          out[o++] = STRIP_RESTART;
+        }
     }
-    const { head, degree } = this;
-    if (this.next.length < 2 * n) {
-      this.next = new Int32Array(4 * n);
-      this.used = new Uint8Array(2 * n);
-    }
-    const next = this.next,
-      used = this.used;
-    used.fill(0, 0, n);
-    // Lists built backwards, so each vertex offers its segments in the range's order.
-    for (let h = 2 * n - 1; h >= 0; h--) {
-      const v = s[h];
-      next[h] = head[v];
-      head[v] = h;
-      degree[v]++;
-    }
-    let o = at;
-    const put = (v: number) => {
-      if (o >= out.length) throw new RangeError(`edge buffer of ${out.length} too short`);
-      out[o++] = v;
-    };
-    const walk = (v: number) => {
-      put(v);
-      for (;;) {
-        let h = head[v];
-        while (h >= 0 && used[h >> 1]) h = next[h];
-        head[v] = h;
-        if (h < 0) break;
-        used[h >> 1] = 1;
-        degree[v]--;
-        v = s[h ^ 1];
-        degree[v]--;
-        put(v);
-      }
-      put(STRIP_RESTART);
-    };
-    for (let h = 0; h < 2 * n; h++) if (!used[h >> 1] && degree[s[h]] & 1) walk(s[h]);
-    for (let k = 0; k < n; k++) if (!used[k]) walk(s[2 * k]);
     for (let h = 0; h < 2 * n; h++) {
       head[s[h]] = -1;
       degree[s[h]] = 0;
@@ -104,20 +95,38 @@ export class EdgeWriter {
     return o;
   }
 
-  /** Copies the range's segments into `seg` without repeats (either way round); returns their number. */
-  private unique(pairs: ArrayLike<number>, from: number, to: number): number {
-    if (this.seg.length < to - from) this.seg = new Uint16Array(2 * (to - from));
-    const seen = this.seen;
-    seen.clear();
+  /**
+   * Copies the range's segments into `seg` without repeats (either way round: the other end already in
+   * the first end's list) and links each end into its vertex's list, in the range's order. Returns their
+   * number.
+   */
+  private link(pairs: ArrayLike<number>, from: number, to: number): number {
+    const m = (to - from) >> 1;
+    if (this.used.length < m) {
+      this.seg = new Uint16Array(4 * m);
+      this.next = new Int32Array(4 * m);
+      this.used = new Uint8Array(2 * m);
+    }
+    const { head, tail, degree, seg: s, next, used } = this;
     let n = 0;
-    for (let i = from; i < to; i += 2) {
+    for (let i = from; i + 1 < to; i += 2) {
       const a = pairs[i],
         b = pairs[i + 1];
-      const key = a < b ? a * 65536 + b : b * 65536 + a;
-      if (seen.has(key)) continue;
-      seen.add(key);
-      this.seg[2 * n] = a;
-      this.seg[2 * n + 1] = b;
+      let h = head[a];
+      while (h >= 0 && s[h ^ 1] !== b) h = next[h];
+      if (h >= 0) continue;
+      s[2 * n] = a;
+      s[2 * n + 1] = b;
+      used[n] = 0;
+      // Both ends onto their vertices' lists, at the end.
+      for (let e = 2 * n; e <= 2 * n + 1; e++) {
+        const v = s[e];
+        next[e] = -1;
+        if (head[v] < 0) head[v] = e;
+        else next[tail[v]] = e;
+        tail[v] = e;
+        degree[v]++;
+      }
       n++;
     }
     return n;
