@@ -17,6 +17,14 @@
 export const STRIP_RESTART = 0xffff;
 
 /**
+ * Edges as strips (true) or as index pairs everywhere (false: 4 B per segment, as the package stores them).
+ * Strips halve the edge bytes, but SwiftShader (software WebGL) draws primitive-restart line strips slower
+ * than pairs: the still frame of the 10k bench ship took about twice as long (bench/README.md "GPU geometry
+ * bytes per triangle", round 4). Hardware draws both alike.
+ */
+export const EDGE_STRIPS = true;
+
+/**
  * Writes index ranges of a chunk's edge pairs as line strips (or as pairs, see `strips`), reusing its
  * per-vertex work arrays between ranges. One writer per chunk (vertex indices below `vertexCount`).
  */
@@ -37,7 +45,7 @@ export class EdgeWriter {
   private seg = new Uint16Array(0);
 
   constructor(vertexCount: number) {
-    this.strips = vertexCount <= STRIP_RESTART;
+    this.strips = EDGE_STRIPS && vertexCount <= STRIP_RESTART;
     this.head = new Int32Array(vertexCount).fill(-1);
     this.tail = new Int32Array(vertexCount);
     this.degree = new Uint32Array(vertexCount);
