@@ -17,12 +17,18 @@
 export const STRIP_RESTART = 0xffff;
 
 /**
- * Edges as strips (true) or as index pairs everywhere (false: 4 B per segment, as the package stores them).
- * Strips halve the edge bytes, but SwiftShader (software WebGL) draws primitive-restart line strips slower
- * than pairs: the still frame of the 10k bench ship took about twice as long (bench/README.md "GPU geometry
- * bytes per triangle", round 4). Hardware draws both alike.
+ * Edges as strips (true, the default) or as index pairs everywhere (false: 4 B per segment, as the package
+ * stores them), for the chunks built from now on. Strips halve the edge bytes, but a software rasteriser
+ * (SwiftShader) draws primitive-restart line strips slower than pairs: the still frame of the 10k bench ship
+ * took about twice as long (bench/README.md "GPU geometry bytes per triangle", round 4); hardware draws both
+ * alike. The engine chooses at init (`Engine.init`, `EngineInitOptions.edgeStrips`).
  */
-export const EDGE_STRIPS = true;
+let edgeStrips = true;
+
+/** Sets whether chunks built from now on write their edges as strips (see `edgeStrips`). */
+export function setEdgeStrips(on: boolean): void {
+  edgeStrips = on;
+}
 
 /**
  * Writes index ranges of a chunk's edge pairs as line strips (or as pairs, see `strips`), reusing its
@@ -45,7 +51,7 @@ export class EdgeWriter {
   private seg = new Uint16Array(0);
 
   constructor(vertexCount: number) {
-    this.strips = EDGE_STRIPS && vertexCount <= STRIP_RESTART;
+    this.strips = edgeStrips && vertexCount <= STRIP_RESTART;
     this.head = new Int32Array(vertexCount).fill(-1);
     this.tail = new Int32Array(vertexCount);
     this.degree = new Uint32Array(vertexCount);
