@@ -60,6 +60,8 @@ import { ClippingManager } from './tools/ClippingManager';
 import type { CanvasFactory } from './tools/LabelLayer';
 import { MeasureManager } from './tools/MeasureManager';
 import { SectionManager } from './tools/SectionManager';
+import { setEdgeStrips } from './scene/edgeStrips';
+import { isSoftwareRenderer } from './scene/softwareRenderer';
 import { SnapManager } from './tools/SnapManager';
 import { ThicknessView } from './tools/ThicknessView';
 import type { ToolHost } from './tools/ToolHost';
@@ -249,6 +251,7 @@ export class Engine implements EngineApi {
     const renderer = this.deps.createRenderer
       ? this.deps.createRenderer(options)
       : new WebGLRenderer({ canvas: options.canvas, antialias: true, stencil: true });
+    setEdgeStrips(options.edgeStrips ?? !isSoftwareRenderer(renderer.getContext?.() as WebGL2RenderingContext | undefined));
     renderer.localClippingEnabled = true;
     renderer.setPixelRatio(pixelRatio > 0 ? pixelRatio : 1);
     renderer.setSize(width, height, false);

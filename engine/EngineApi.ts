@@ -276,6 +276,12 @@ export interface EngineInitOptions {
   width: number;
   height: number;
   pixelRatio: number;
+  /**
+   * Feature edges as 16-bit line strips (true: about half the edge bytes) or as index pairs (false). Default:
+   * strips, unless the WebGL renderer is a software rasteriser (SwiftShader, llvmpipe, softpipe), which draws
+   * restart-separated strips markedly slower than pairs.
+   */
+  edgeStrips?: boolean;
 }
 
 /** The engine facade. Every method may be called across the worker boundary. */

@@ -1,12 +1,12 @@
 /**
  * One `.sc` chunk on the GPU (ARCHITECTURE.md "The `.sc` package"; viewer.md §4 "Loading"
- * "Scale"): one THREE.Mesh of the chunk's triangles, a THREE.LineSegments of its feature edges that shares
- * the mesh's vertex buffers (edges are 16-bit index pairs), a second mesh for the translucent pass (shown
+ * "Scale"): one THREE.Mesh of the chunk's triangles, a THREE.Line of its feature edges that shares
+ * the mesh's vertex buffers (edges are 16-bit line strips, scene/edgeStrips.ts), a second mesh for the translucent pass (shown
  * only while an object is translucent), and a three-mesh-bvh BVH for picking, built on request
  * (Engine builds them chunk by chunk in idle slices; a pick on a chunk without one builds it first).
  *
  * GPU bytes: Uint16 xyz positions (6 B/vertex), Uint16 triangle indices (6 B/triangle), Uint16 edge
- * indices (4 B/edge) and the block texture from which the shader reads each vertex's object
+ * strips (a little over 2 B per segment; pairs, 4 B, in a chunk with 65,536 vertices) and the block texture from which the shader reads each vertex's object
  * (scene/vertexBlocks.ts: object ranges padded to blocks of 8 vertices, 2 B per block — 4 when the
  * chunk's objects span 65,535 indices or more — instead of a 2 B/vertex slot attribute), and at most one
  * LOD index buffer (6 B per kept triangle). See `geometryBytes` and `lodBytes`.
@@ -24,7 +24,7 @@ import {
   type DataTexture,
   DoubleSide,
   FrontSide,
-  LineSegments,
+  Line,
   Matrix4,
   Mesh,
   type MeshBasicMaterial,
@@ -85,13 +85,21 @@ export interface ChunkHit {
   distance: number;
 }
 
+/** GPU bytes of a chunk's buffers at load, per kind: positions (padding vertices included), triangle indices, feature-edge indices, block texture. */
+export interface GeometryBytes {
+  positions: number;
+  indices: number;
+  edges: number;
+  blocks: number;
+}
+
 /** Meshes, edges, block texture and BVH of one chunk. Dispose with dispose(). */
 export class ChunkBatch {
   readonly index: number;
   readonly mesh: Mesh;
   /** Second draw of the same geometry for objects with opacity < 1 (invisible unless enabled). */
   readonly translucentMesh: Mesh;
-  readonly edges: LineSegments | null;
+  readonly edges: Line | null;
   /** Fewer edge segments where cells of the surfaces' LOD grid are under a pixel or two (./edgeLod.ts). */
   private readonly edgeOrder: ChunkEdgeOrder | null;
   readonly triangles: number;
@@ -99,6 +107,8 @@ export class ChunkBatch {
   readonly edgeCount: number;
   /** Bytes of geometry on the GPU: positions (padding included), triangle and edge indices, block texture. */
   readonly geometryBytes: number;
+  /** The same bytes per buffer kind (LOD indices are counted apart: `lodBytes`). */
+  readonly bytes: GeometryBytes;
   /** World bounds of the chunk (mm), for culling. */
   readonly worldBox: Box3;
   readonly chunk: SceneChunk;
@@ -180,23 +190,25 @@ export class ChunkBatch {
     this.worldBox = (geometry.boundingBox ?? new Box3()).clone().applyMatrix4(this.mesh.matrixWorld);
 
     if (this.edgeCount > 0) {
-      const eg = new BufferGeometry();
-      // Same attribute objects: three uploads each buffer once and both draws use it.
-      eg.setAttribute('position', position);
-      // A copy: the edge level reorders it (./edgeLod.ts), snapping indexes chunk.edges by segment.
-      eg.setIndex(new BufferAttribute(chunk.edges.slice(), 1));
-      eg.boundingBox = geometry.boundingBox;
-      eg.boundingSphere = geometry.boundingSphere;
-      this.edges = new LineSegments(eg, this.materials[2]);
+      // Same position attribute: three uploads the buffer once and both draws use it. The edge index is
+      // the order's own (strips, rewritten per level; ./edgeLod.ts), snapping indexes chunk.edges by segment.
+      this.edgeOrder = new ChunkEdgeOrder(chunk, this.order, position, this.materials[2], (l) => LOD_BASE_MM * 2 ** l);
+      this.edges = this.edgeOrder.lines;
+      this.edges.geometry.boundingBox = geometry.boundingBox;
+      this.edges.geometry.boundingSphere = geometry.boundingSphere;
       placeQuantised(this.edges, chunk);
       this.edges.name = `chunk-${chunk.index}-edges`;
-      this.edgeOrder = new ChunkEdgeOrder(chunk, this.order, this.edges, (l) => LOD_BASE_MM * 2 ** l);
     } else {
       this.edges = null;
       this.edgeOrder = null;
     }
-    this.geometryBytes =
-      chunk.positions.byteLength + chunk.indices.byteLength + chunk.edges.byteLength + vertexBlockBytes(blocks);
+    this.bytes = {
+      positions: chunk.positions.byteLength,
+      indices: chunk.indices.byteLength,
+      edges: this.edgeOrder?.bytes ?? 0,
+      blocks: vertexBlockBytes(blocks),
+    };
+    this.geometryBytes = this.bytes.positions + this.bytes.indices + this.bytes.edges + this.bytes.blocks;
   }
 
   /** True once the picking BVH exists. */
@@ -517,7 +529,6 @@ export class ChunkBatch {
     for (const l of this.lods.values()) l.geometry.dispose();
     this.ownTranslucent?.dispose();
     this.lods.clear();
-    this.edges?.geometry.dispose();
     this.edgeOrder?.dispose();
     for (const m of this.materials) m.dispose();
     this.blockTexture.dispose();
@@ -535,7 +546,7 @@ export function quantStep(b: ArrayLike<number>): [number, number, number] {
   return [s(0), s(1), s(2)];
 }
 
-function placeQuantised(obj: Mesh | LineSegments, chunk: SceneChunk): void {
+function placeQuantised(obj: Mesh | Line, chunk: SceneChunk): void {
   const s = quantStep(chunk.bounds);
   obj.scale.set(s[0], s[1], s[2]);
   obj.position.set(chunk.bounds[0], chunk.bounds[1], chunk.bounds[2]);

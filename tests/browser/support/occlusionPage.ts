@@ -4,7 +4,9 @@
  * so the test can compare pixels with occlusion culling on and off. Not part of the app.
  */
 import { Engine } from '../../../engine/Engine';
+import { BufferAttribute, BufferGeometry, type Line } from 'three';
 import type { ClipBox } from '../../../engine/EngineApi';
+import { DETAIL_MIN_PX, EDGE_MIN_PX, LOD_MAX_PX } from '../../../engine/scene/ModelScene';
 
 let engine: Engine | null = null;
 let gl: WebGL2RenderingContext | null = null;
@@ -28,7 +30,8 @@ async function open(url: string, w: number, h: number): Promise<number> {
   c.height = height = h;
   document.body.appendChild(c);
   engine = new Engine();
-  await engine.init({ canvas: c as unknown as OffscreenCanvas, width: w, height: h, pixelRatio: 1 });
+  // Strips even on SwiftShader: the pixel test compares them with the package's pairs.
+  await engine.init({ canvas: c as unknown as OffscreenCanvas, width: w, height: h, pixelRatio: 1, edgeStrips: true });
   gl = c.getContext('webgl2');
   await engine.loadModel(url, {});
   return parts().model.chunks.length;
@@ -123,10 +126,68 @@ function clip(box: ClipBox | null): void {
   engine.setClipping(box !== null);
 }
 
+/**
+ * Draws every chunk's feature edges from the package's index pairs (THREE.LineSegments over
+ * `chunk.edges`, the rows' segments) instead of the engine's line strips when `on`, and back when not:
+ * the same object, material, position buffer and draw order, only the index buffer and draw mode differ.
+ */
+function edgesAsPairs(on: boolean): void {
+  for (const c of parts().model.chunks) {
+    const lines = c.edges as (Line & { isLineSegments?: boolean; stripGeometry?: BufferGeometry }) | null;
+    if (!lines) continue;
+    if (on && !lines.stripGeometry) {
+      const eo = c.chunk.edgeObjects;
+      let rowsEnd = 0;
+      for (let i = 2; i < eo.length; i += 3) rowsEnd += eo[i] * 2;
+      const g = new BufferGeometry();
+      g.setAttribute('position', lines.geometry.getAttribute('position'));
+      g.setIndex(new BufferAttribute(c.chunk.edges.slice(0, rowsEnd), 1));
+      lines.stripGeometry = lines.geometry;
+      lines.geometry = g;
+      lines.isLineSegments = true;
+      // The engine sets the strips' draw range each frame; the pairs draw all rows.
+      lines.onBeforeRender = () => g.setDrawRange(0, Infinity);
+    } else if (!on && lines.stripGeometry) {
+      lines.geometry.dispose();
+      lines.geometry = lines.stripGeometry;
+      delete lines.stripGeometry;
+      lines.isLineSegments = false;
+      lines.onBeforeRender = () => {};
+    }
+  }
+}
+
+/** Draws all objects and all their edges at full detail (no size culling, no level of detail) when `on`. */
+function fullDetail(on: boolean): void {
+  const { model } = parts();
+  model.lodMaxPx = on ? 0 : LOD_MAX_PX;
+  model.detailMinPx = on ? 0 : DETAIL_MIN_PX;
+  model.edgeMinPx = on ? 0 : EDGE_MIN_PX;
+}
+
+/** Draws no feature edges when `on` (edges only of objects larger than any), every edge when not (as fullDetail). */
+function hideEdges(on: boolean): void {
+  parts().model.edgeMinPx = on ? Number.POSITIVE_INFINITY : 0;
+}
+
 function modelBounds(): number[] {
   return [...parts().model.header.bounds];
 }
 
 Object.assign(globalThis, {
-  occlusionPage: { open, view, settle, dragFrame, chunkObjects, pixelsOf, select, hide, clip, modelBounds },
+  occlusionPage: {
+    open,
+    view,
+    settle,
+    dragFrame,
+    chunkObjects,
+    pixelsOf,
+    select,
+    hide,
+    clip,
+    modelBounds,
+    edgesAsPairs,
+    fullDetail,
+    hideEdges,
+  },
 });

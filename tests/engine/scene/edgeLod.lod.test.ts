@@ -2,12 +2,13 @@
  * Edge level of detail (engine/scene/edgeLod.ts) on real and generated ship geometry, imported and
  * packaged as the server does: a level keeps a subset of each object row's own segments, drops only
  * segments inside one cell or repeating a kept segment's pair of (cell, facing) classes, keeps the size
- * prefixes, and the chunk draws it in the still frame (ModelScene.cull) but the full edges while clipping.
+ * prefixes, and the chunk draws it (as line strips) in the still frame (ModelScene.cull) but the full edges while
+ * clipping.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { BufferAttribute, BufferGeometry, LineSegments } from 'three';
+import { BufferAttribute, Line, LineBasicMaterial } from 'three';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importOcxFile } from '../../../engine/node/ocx/importFile';
 import { decodeScenePackage } from '../../../engine/package/reader';
@@ -16,6 +17,7 @@ import { concatFrames, encodeScenePackage } from '../../../engine/package/writer
 import { ChunkBatch } from '../../../engine/scene/ChunkBatch';
 import { createStateUniforms } from '../../../engine/scene/chunkMaterial';
 import { buildEdgeLodLevel, ChunkEdgeOrder, EDGE_LOD_KEEP_MAX } from '../../../engine/scene/edgeLod';
+import { drawnSegments } from '../../../engine/scene/edgeStrips';
 import { vertexFacing } from '../../../engine/scene/lodCluster';
 import { orderChunkBySize, type SizeOrder } from '../../../engine/scene/sizeOrder';
 import { writeShipOcx } from '../../../tools/generator';
@@ -122,68 +124,63 @@ describe('edge LOD levels', () => {
     expect(coarse).toBeLessThan(mid);
   });
 
-  it('a chunk reorders its one edge buffer for a level: kept prefix, full edges as kept + rest', () => {
+  it('a chunk rewrites its one edge buffer for a level: the level as a prefix, full edges copied back for finer views', () => {
     const { chunk, order } = ship.reduce((a, c) => (c.chunk.edges.length > a.chunk.edges.length ? c : a));
-    const full = new BufferGeometry();
-    full.setAttribute('position', new BufferAttribute(chunk.positions, 3));
-    full.setIndex(new BufferAttribute(chunk.edges.slice(), 1));
-    const lines = new LineSegments(full);
-    const edges = new ChunkEdgeOrder(chunk, order, lines, (l) => 25 * 2 ** l);
+    const position = new BufferAttribute(chunk.positions, 3);
+    const edges = new ChunkEdgeOrder(chunk, order, position, new LineBasicMaterial(), (l) => 25 * 2 ** l);
+    expect(edges.strips).toBe(true);
+    expect(edges.lines).toBeInstanceOf(Line);
+    const g = edges.lines.geometry;
     const rows = order.edgeEnd.length;
-    const total = order.edgeEnd[rows - 1];
-    const buf = full.getIndex()!.array as Uint16Array;
-    const segs = (from: number, count: number) => {
-      const out: string[] = [];
-      for (let k = from; k < from + count; k += 2) out.push(`${buf[k]},${buf[k + 1]}`);
-      return out;
-    };
-    /** The segments drawn: the kept lines' range and, when shown, the rest's. */
-    const drawn = () => [
-      ...segs(full.drawRange.start, full.drawRange.count),
-      ...(edges.rest.visible ? segs(edges.rest.geometry.drawRange.start, edges.rest.geometry.drawRange.count) : []),
-    ];
-    const original = (r: number) => {
-      const out: string[] = [];
-      for (let k = 0; k < order.edgeEnd[r]; k += 2) out.push(`${chunk.edges[k]},${chunk.edges[k + 1]}`);
-      return out.sort();
-    };
+    const length = edges.index.length;
+    /** The distinct segments drawn (unordered pairs). */
+    const drawn = () => [...new Set(drawnSegments(edges.index, g.drawRange.start, g.drawRange.count, true))].sort();
+    const distinct = (pairs: ArrayLike<number>, from: number, to: number) =>
+      [...new Set(drawnSegments(pairs, from, to, false))].sort();
+    const original = (r: number) => distinct(chunk.edges, 0, order.edgeEnd[r]);
     const facing = () => vertexFacing(chunk);
-    // Not reordered yet: the full edges in package order, and the level still to come.
+    // Not rewritten yet: the full edges, and the level still to come.
     expect(edges.select(2, rows, false, facing)).toBe(true);
-    expect(drawn().sort()).toEqual(original(rows - 1));
-    expect(buf).toEqual(chunk.edges);
-    // Reordered: the level is a prefix with its segments in row order.
-    const version = full.getIndex()!.version;
+    expect(drawn()).toEqual(original(rows - 1));
+    // Rewritten: the level's segments in row order, a prefix of the same buffer.
+    const version = g.getIndex()!.version;
     expect(edges.select(2, rows, true, facing)).toBe(false);
-    expect(full.getIndex()!.version).toBeGreaterThan(version);
+    expect(g.getIndex()!.version).toBeGreaterThan(version);
     const level = buildEdgeLodLevel(chunk, order, vertexFacing(chunk), 100);
-    expect(edges.rest.visible).toBe(false);
-    expect(full.drawRange.count).toBe(level.indices.length);
-    expect(buf.subarray(0, level.indices.length)).toEqual(level.indices);
-    expect(level.indices.length).toBeLessThan(total);
-    // The buffer holds the same segments (a permutation), so full edges cost no extra byte.
-    expect(segs(0, buf.length).sort()).toEqual(
-      segs(0, 0)
-        .concat(Array.from({ length: buf.length / 2 }, (_, k) => `${chunk.edges[k * 2]},${chunk.edges[k * 2 + 1]}`))
-        .sort(),
-    );
-    // A size prefix of the rows: a prefix of the level.
+    /** The level's segments of rows 0..r, and at most a few of the rows' other segments (thinStrips' bridges). */
+    const isLevel = (r: number) => {
+      const got = new Set(drawn());
+      const want = distinct(level.indices, 0, level.edgeEnd[r]);
+      for (const k of want) expect(got.has(k)).toBe(true);
+      const all = new Set(original(r));
+      for (const k of got) expect(all.has(k)).toBe(true);
+      expect(got.size - want.length).toBeLessThanOrEqual(0.05 * want.length);
+    };
+    isLevel(rows - 1);
+    expect(level.indices.length).toBeLessThan(order.edgeEnd[rows - 1]);
+    expect(edges.index.length).toBe(length);
+    // A size prefix of the rows: the level's segments of those rows.
     const half = Math.max(1, rows >> 1);
     edges.select(2, half, true, facing);
-    expect(full.drawRange.count).toBe(level.edgeEnd[half - 1]);
-    // A finer view before reordering, or clipping (-1): kept + rest are exactly the rows' full edges.
+    isLevel(half - 1);
+    // A finer view before building its level, or clipping (-1): exactly the rows' full edges again.
     expect(edges.select(1, half, false, facing)).toBe(true);
-    expect(drawn().sort()).toEqual(original(half - 1));
+    expect(drawn()).toEqual(original(half - 1));
     expect(edges.select(-1, rows, true, facing)).toBe(false);
-    expect(drawn().sort()).toEqual(original(rows - 1));
-    // A coarser view may draw the finer ordered level.
+    expect(drawn()).toEqual(original(rows - 1));
+    // A coarser view may draw the finer level held.
+    edges.select(2, rows, true, facing);
     expect(edges.select(3, rows, false, facing)).toBe(true);
-    expect(edges.rest.visible).toBe(false);
-    // Sub-quantum cells keep (almost) everything: no reorder, full edges, nothing pending.
-    const tiny = new ChunkEdgeOrder(chunk, order, new LineSegments(full.clone()), () => 0.001);
+    isLevel(rows - 1);
+    // Sub-quantum cells keep (almost) everything: no rewrite, full edges, nothing pending.
+    const tiny = new ChunkEdgeOrder(chunk, order, position, new LineBasicMaterial(), () => 0.001);
     expect(tiny.select(0, rows, true, facing)).toBe(false);
+    expect([...new Set(drawnSegments(tiny.index, 0, tiny.lines.geometry.drawRange.count, true))].sort()).toEqual(
+      original(rows - 1),
+    );
     expect(EDGE_LOD_KEEP_MAX).toBeLessThan(1);
     edges.dispose();
+    tiny.dispose();
   });
 
   it('the chunk batch draws the level in a still frame and the full edges while clipping, with no extra byte', () => {
@@ -199,19 +196,19 @@ describe('edge LOD levels', () => {
     const batch = new ChunkBatch(copy, createStateUniforms());
     const bytes = batch.geometryBytes;
     const packageOrder = copy.edges.slice();
-    const rest = batch.edges!.children[0] as LineSegments;
+    const index = batch.edges!.geometry.getIndex()!;
+    const full = index.array.length;
     const d = batch.setDetail(0, 0, 2, true);
     expect(d.pending).toBe(false);
-    expect(batch.edges!.geometry.drawRange.count).toBeLessThan(batch.edgeCount * 2);
-    expect(rest.visible).toBe(false);
+    expect(batch.edges!.geometry.drawRange.count).toBeLessThan(full);
     batch.setDetail(0, 0, -1, true);
-    expect(rest.visible).toBe(true);
-    expect(batch.edges!.geometry.drawRange.count + rest.geometry.drawRange.count).toBe(copy.edges.length);
+    expect(batch.edges!.geometry.drawRange.count).toBe(full);
     expect(batch.geometryBytes).toBe(bytes);
-    expect(batch.edges!.geometry.getIndex()!.array.length).toBe(copy.edges.length);
+    expect(batch.edges!.geometry.getIndex()).toBe(index);
+    expect(index.array.length).toBe(full);
     // Snapping's segment numbers still refer to the package order.
     expect(copy.edges).toEqual(packageOrder);
-    expect(batch.edges!.geometry.getIndex()!.array).not.toBe(copy.edges);
+    expect(index.array).not.toBe(copy.edges);
     batch.dispose();
   });
 });
