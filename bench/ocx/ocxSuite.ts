@@ -28,6 +28,7 @@ import { SaxesParser } from 'saxes';
 import { bareScan } from '../../engine/ocx/bareScan';
 import { defaultThreads, importOcxFile, maxThreads, THREADED_FROM_BYTES } from '../../engine/node/ocx/importFile';
 import { writeShipOcx } from '../../tools/generator/index';
+import { benchNow as now } from '../benchClock';
 
 /** One row of the results table (the shape of bench/run.ts BenchRow). */
 export interface OcxBenchRow {
@@ -77,18 +78,6 @@ export async function bareParse(file: string): Promise<number> {
   p.close();
   return n;
 }
-
-/**
- * The bench clock, ms: wall time, or with BENCH_CLOCK=cpu this process's CPU time (user + system, all
- * threads: V8's parallel GC helpers count), which a machine shared with other jobs disturbs far less.
- */
-const now =
-  process.env.BENCH_CLOCK === 'cpu'
-    ? () => {
-        const u = process.cpuUsage();
-        return (u.user + u.system) / 1000;
-      }
-    : () => performance.now();
 
 /**
  * Warm-up of each side before timing: WARM_RUNS runs, or fewer when they take more than WARM_MS ms of

@@ -28,6 +28,7 @@ import type { SectionAxis } from '../../engine/section/types';
 import { sliceTrianglesInto, segmentBuffer, chainSegments } from '../../engine/section/slice';
 import { loadKernelSync } from '../../engine/node/wasm/loadKernel';
 import { writeBenchReadme } from '../benchReadme';
+import { benchNow as now } from '../benchClock';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const OUT = path.resolve(here, '../out');
@@ -73,18 +74,6 @@ async function prepare(parts: number): Promise<{ bytes: Uint8Array; objects: Mod
     objects: JSON.parse(await readFile(oj, 'utf8')) as ModelObject[],
   };
 }
-
-/**
- * The bench clock, ms: wall time, or with BENCH_CLOCK=cpu this process's CPU time (user + system, all
- * threads), which a machine shared with other jobs disturbs far less than wall time.
- */
-const now =
-  process.env.BENCH_CLOCK === 'cpu'
-    ? () => {
-        const u = process.cpuUsage();
-        return (u.user + u.system) / 1000;
-      }
-    : () => performance.now();
 
 function median(a: number[]): number {
   const s = [...a].sort((x, y) => x - y);
