@@ -18,7 +18,6 @@ import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Engine, type EngineRenderer } from '../../engine/Engine';
 import type { ModelObject } from '../../engine/model/types';
 import { decodeChunkPositions, decodeScenePackage } from '../../engine/package/reader';
 import type { SceneChunk } from '../../engine/package/types';
@@ -29,6 +28,7 @@ import { sliceTrianglesInto, segmentBuffer, chainSegments } from '../../engine/s
 import { loadKernelSync } from '../../engine/node/wasm/loadKernel';
 import { writeBenchReadme } from '../benchReadme';
 import { benchNow as now } from '../benchClock';
+import { headlessEngine } from '../viewer/headlessEngine';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const OUT = path.resolve(here, '../out');
@@ -318,7 +318,7 @@ async function runSize(parts: number, figures: ToolsFigures = {}, what: ToolsPar
 
 /** Snap and clip through the engine in Node (rows appended to `rows`). */
 async function runSnap(
-  parts: number,
+  _parts: number,
   bytes: Uint8Array,
   objects: ModelObject[],
   bounds: number[],
@@ -329,17 +329,9 @@ async function runSnap(
 ): Promise<Row[]> {
   let t: number;
   // Snap and clip through the engine in Node.
-  const renderer: EngineRenderer = { setPixelRatio() {}, setSize() {}, render() {}, dispose() {} };
-  const engine = new Engine({
-    createRenderer: () => renderer,
-    fetchFn: (async () =>
-      new Response(bytes as Uint8Array<ArrayBuffer>, {
-        headers: { 'content-length': String(bytes.length) },
-      })) as typeof fetch,
-  });
   const W = 1600,
     H = 900;
-  await engine.init({ canvas: {} as OffscreenCanvas, width: W, height: H, pixelRatio: 1 });
+  const engine = await headlessEngine(bytes, W, H);
   engine.setObjectTable({
     ids: objects.map((o) => o.id),
     types: objects.map((o) => o.type),

@@ -17,8 +17,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { AVERAGE, CENTER, MeshBVH, SAH } from 'three-mesh-bvh';
-import { Engine, type EngineRenderer } from '../../engine/Engine';
 import type { ChunkBatch } from '../../engine/scene/ChunkBatch';
+import { headlessEngine } from './headlessEngine';
 
 const OUT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../out');
 const W = 1280,
@@ -56,15 +56,7 @@ async function main(): Promise<void> {
   const file = path.join(OUT, `ship-${parts}.sc`);
   if (!existsSync(file)) throw new Error(`${file} is missing (run the viewer bench first)`);
   const bytes = new Uint8Array(await readFile(file));
-  const renderer: EngineRenderer = { setPixelRatio() {}, setSize() {}, render() {}, dispose() {} };
-  const engine = new Engine({
-    createRenderer: () => renderer,
-    fetchFn: (async () =>
-      new Response(bytes as Uint8Array<ArrayBuffer>, {
-        headers: { 'content-length': String(bytes.length) },
-      })) as typeof fetch,
-  });
-  await engine.init({ canvas: {} as OffscreenCanvas, width: W, height: H, pixelRatio: 1 });
+  const engine = await headlessEngine(bytes, W, H);
   await engine.loadModel('/ship.sc', {});
   const inner = engine.inspect();
   const chunks = inner.model!.chunks as ChunkBatch[];

@@ -16,10 +16,10 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Engine, type EngineRenderer } from '../../engine/Engine';
 import type { PointerInput } from '../../engine/EngineApi';
 import { drawnSegments } from '../../engine/scene/edgeStrips';
 import type { Line, LineSegments } from 'three';
+import { headlessEngine } from './headlessEngine';
 
 const OUT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../out');
 const W = 1280,
@@ -47,15 +47,7 @@ async function main(): Promise<void> {
   const file = path.join(OUT, `ship-${parts}.sc`);
   if (!existsSync(file)) throw new Error(`${file} is missing (run the viewer bench first)`);
   const bytes = new Uint8Array(await readFile(file));
-  const renderer: EngineRenderer = { setPixelRatio() {}, setSize() {}, render() {}, dispose() {} };
-  const engine = new Engine({
-    createRenderer: () => renderer,
-    fetchFn: (async () =>
-      new Response(bytes as Uint8Array<ArrayBuffer>, {
-        headers: { 'content-length': String(bytes.length) },
-      })) as typeof fetch,
-  });
-  await engine.init({ canvas: {} as OffscreenCanvas, width: W, height: H, pixelRatio: 1 });
+  const engine = await headlessEngine(bytes, W, H);
   await engine.loadModel('/ship.sc', {});
   const { model, loop } = engine.inspect();
   const chunks = model!.chunks;

@@ -12,9 +12,9 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Mesh, MeshBasicMaterial } from 'three';
-import { Engine, type EngineRenderer } from '../../engine/Engine';
 import { decodeScenePackage } from '../../engine/package/reader';
 import { partGeometries } from './partGeometry';
+import { headlessEngine } from './headlessEngine';
 
 const OUT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../out');
 const W = 1280,
@@ -55,15 +55,7 @@ async function runSize(parts: number, out: { figures?: PickFigures } = {}): Prom
   const rows: Row[] = [];
   const add = (c: string, value: number, unit: string) =>
     rows.push({ suite: 'pick', case: `${parts} parts: ${c}`, value, unit });
-  const renderer: EngineRenderer = { setPixelRatio() {}, setSize() {}, render() {}, dispose() {} };
-  const engine = new Engine({
-    createRenderer: () => renderer,
-    fetchFn: (async () =>
-      new Response(bytes as Uint8Array<ArrayBuffer>, {
-        headers: { 'content-length': String(bytes.length) },
-      })) as typeof fetch,
-  });
-  await engine.init({ canvas: {} as OffscreenCanvas, width: W, height: H, pixelRatio: 1 });
+  const engine = await headlessEngine(bytes, W, H);
   await engine.loadModel('/ship.sc', {});
   engine.orbitTo(160, 10, 0);
   engine.fitToWindow();
