@@ -5,14 +5,11 @@
  * drawn as THREE.LineSegments through the same object, material and position buffer — at several views.
  * The edges are really drawn: without them many pixels change.
  */
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type OcclusionHarness, startOcclusionPage } from './support/occlusionHarness';
-import { writeShipOcx } from '../../tools/generator/index';
-import { importOcxFile } from '../../engine/node/ocx/importFile';
-import { concatFrames, encodeScenePackage } from '../../engine/package/writer';
+import { type OcclusionHarness, startOcclusionPage, writeGeneratedShip } from './support/occlusionHarness';
 
 const W = 640,
   H = 360;
@@ -26,15 +23,7 @@ let harness: OcclusionHarness;
 
 beforeAll(async () => {
   dir = await mkdtemp(path.join(os.tmpdir(), 'keelson-strips-'));
-  const ocx = path.join(dir, 'ship.3docx');
-  await writeShipOcx(ocx, { targetParts: 1500, seed: 3 });
-  const model = await importOcxFile(ocx, { threads: 0 });
-  const frames = encodeScenePackage(model.meshes, {
-    bounds: model.info.bounds,
-    objectCount: model.objects.length,
-    tolerances: model.info.tolerances,
-  });
-  await writeFile(path.join(dir, 'ship.sc'), concatFrames(frames));
+  await writeGeneratedShip(dir);
   harness = await startOcclusionPage(dir, W, H);
   await call<number>('open', '/ship.sc', W, H);
 });

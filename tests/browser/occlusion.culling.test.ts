@@ -6,14 +6,11 @@
  * chunks are dropped — at the start view, after the camera moved to the other side, after the objects
  * in front were hidden, with a selection highlight, and while clipping (where culling stands aside).
  */
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type OcclusionHarness, startOcclusionPage } from './support/occlusionHarness';
-import { writeShipOcx } from '../../tools/generator/index';
-import { importOcxFile } from '../../engine/node/ocx/importFile';
-import { concatFrames, encodeScenePackage } from '../../engine/package/writer';
+import { type OcclusionHarness, startOcclusionPage, writeGeneratedShip } from './support/occlusionHarness';
 import type { ClipBox } from '../../engine/EngineApi';
 
 const W = 640,
@@ -41,16 +38,8 @@ let chunkCount = 0;
 
 beforeAll(async () => {
   dir = await mkdtemp(path.join(os.tmpdir(), 'keelson-occlusion-'));
-  const ocx = path.join(dir, 'ship.3docx');
-  await writeShipOcx(ocx, { targetParts: 1500, seed: 3 });
-  const model = await importOcxFile(ocx, { threads: 0 });
-  const frames = encodeScenePackage(
-    model.meshes,
-    { bounds: model.info.bounds, objectCount: model.objects.length, tolerances: model.info.tolerances },
-    // Small chunks: the shell then hides whole chunks of inner structure at every view.
-    { maxChunkTriangles: 1500 },
-  );
-  await writeFile(path.join(dir, 'ship.sc'), concatFrames(frames));
+  // Small chunks: the shell then hides whole chunks of inner structure at every view.
+  await writeGeneratedShip(dir, 1500);
   harness = await startOcclusionPage(dir, W, H);
   chunkCount = await call<number>('open', '/ship.sc', W, H);
 });

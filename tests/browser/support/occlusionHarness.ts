@@ -3,10 +3,13 @@
  * the vertex → object lookup): bundles support/occlusionPage.ts into `dir/page.js`, serves it and
  * `dir/ship.sc` (the scene package the test wrote) on a local port, and opens the page in Chromium.
  */
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
+import { importOcxFile } from '../../../engine/node/ocx/importFile';
+import { concatFrames, encodeScenePackage } from '../../../engine/package/writer';
+import { writeShipOcx } from '../../../tools/generator/index';
 import { launchChromium } from './chromium';
 
 /** A running page: `call` runs a function of support/occlusionPage.ts in it; `close` ends browser and server. */
@@ -71,4 +74,20 @@ export async function startOcclusionPage(dir: string, width: number, height: num
       server.close();
     },
   };
+}
+
+/**
+ * Writes `dir/ship.3docx`, a generated ship of about 1,500 parts (seed 3), and `dir/ship.sc`, its scene
+ * package made as an upload's is (chunks of at most `maxChunkTriangles` when given).
+ */
+export async function writeGeneratedShip(dir: string, maxChunkTriangles?: number): Promise<void> {
+  const ocx = path.join(dir, 'ship.3docx');
+  await writeShipOcx(ocx, { targetParts: 1500, seed: 3 });
+  const model = await importOcxFile(ocx, { threads: 0 });
+  const frames = encodeScenePackage(
+    model.meshes,
+    { bounds: model.info.bounds, objectCount: model.objects.length, tolerances: model.info.tolerances },
+    maxChunkTriangles ? { maxChunkTriangles } : undefined,
+  );
+  await writeFile(path.join(dir, 'ship.sc'), concatFrames(frames));
 }
