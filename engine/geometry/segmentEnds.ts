@@ -63,11 +63,21 @@ const MAX_COORDINATE = 1e300;
 /** Cell index error allowed for in the distance bounds (cells; round-off is below 1e-6). */
 const INDEX_SLACK = 1e-3;
 
-/** One grid cell: ends as 2k (start) or 2k + 1 (end), ascending; `dead` of them belong to used segments. */
+/**
+ * One grid cell: ends as 2k (start) or 2k + 1 (end), ascending; `dead` of them belong to used segments,
+ * all of those before `head` among them (segments are often taken in index order, copies of one above all).
+ */
 interface Cell {
   ends: number[];
   dead: number;
+  head: number;
 }
+
+/**
+ * Work of all SegmentEnds queries: cells looked up, entries looked at, segments scanned in a fallback
+ * (tests check it grows in proportion to the segments).
+ */
+export const segmentEndsWork = { steps: 0 };
 
 /**
  * A grid over the segments' ends. Build it with SegmentEnds.of (null when the coordinates are non-finite or
@@ -129,7 +139,7 @@ export class SegmentEnds {
     const key = this.key(this.index(x, 0), this.index(y, 1), this.index(z, 2));
     let c = this.cells.get(key);
     if (!c) {
-      c = { ends: [], dead: 0 };
+      c = { ends: [], dead: 0, head: 0 };
       this.cells.set(key, c);
     }
     return c;
@@ -148,6 +158,7 @@ export class SegmentEnds {
       if (c.dead * 2 > c.ends.length) {
         c.ends = c.ends.filter((e) => !this.used[e >> 1]);
         c.dead = 0;
+        c.head = 0;
       }
     }
   }
@@ -168,6 +179,7 @@ export class SegmentEnds {
       if (lb > best.d) return;
       visited += queries.length * (r === 0 ? 1 : (2 * r + 1) ** 3 - (2 * r - 1) ** 3);
       if (visited > this.alive + 64) {
+        segmentEndsWork.steps += queries.length * this.segs.length;
         for (const q of queries) scanEnds(this.segs, this.used, q.x, q.y, q.z, q.cStart, q.cEnd, best);
         return;
       }
@@ -184,6 +196,7 @@ export class SegmentEnds {
         for (let k = qk - r; k <= qk + r; k += step) {
           if (k < 0 || k >= this.dims[2]) continue;
           const c = this.cells.get(this.key(i, j, k));
+          segmentEndsWork.steps++;
           if (c) this.scanCell(c, lb, q, best);
         }
       }
@@ -191,8 +204,15 @@ export class SegmentEnds {
 
   /** Offers a cell's live ends; `lb` bounds their distances from below. */
   private scanCell(c: Cell, lb: number, q: EndQuery, best: EndChoice): void {
-    for (const e of c.ends) {
-      const k = e >> 1;
+    const ends = c.ends;
+    while (c.head < ends.length && this.used[ends[c.head] >> 1]) {
+      c.head++;
+      segmentEndsWork.steps++;
+    }
+    for (let n = c.head; n < ends.length; n++) {
+      const e = ends[n],
+        k = e >> 1;
+      segmentEndsWork.steps++;
       // the ends come by ascending segment: past the best one, none can win unless it is nearer
       if (k > best.k && lb >= best.d) return;
       if (this.used[k]) continue;

@@ -1,7 +1,7 @@
 /**
  * Chaining a trace of many segments costs distances in proportion to the segments, not their square: a
  * fuzzed trace of 100,000 copies of one segment took minutes when every step scanned every segment. The
- * distances are counted (hypot3 calls), never timed.
+ * distances (hypot3 calls) and the grid's steps (cells and entries looked at) are counted, never timed.
  */
 import { describe, expect, it, vi } from 'vitest';
 
@@ -18,12 +18,14 @@ vi.mock('../../../engine/geometry/curves', async (importOriginal) => {
 });
 
 const { traceLine } = await import('../../../engine/ocx/memberMesh');
+const { segmentEndsWork } = await import('../../../engine/geometry/segmentEnds');
 
-/** Distances computed by one traceLine call. */
-function distancesOf(segs: number[][]): number {
+/** Work of one traceLine call: distances computed, and the grid's steps (cells and entries looked at). */
+function workOf(segs: number[][]): { distances: number; steps: number } {
   counter.calls = 0;
+  segmentEndsWork.steps = 0;
   traceLine(segs, 1);
-  return counter.calls;
+  return { distances: counter.calls, steps: segmentEndsWork.steps };
 }
 
 describe('traceLine work', () => {
@@ -32,7 +34,9 @@ describe('traceLine work', () => {
   it('copies of one segment: a few distances per segment', () => {
     const segs = Array.from({ length: n }, () => [0, 0, 0, 1000, 0, 0]);
     // the scan: 4 per pair, n² / 2 pairs (32 million here)
-    expect(distancesOf(segs)).toBeLessThan(50 * n);
+    const w = workOf(segs);
+    expect(w.distances).toBeLessThan(20 * n);
+    expect(w.steps).toBeLessThan(50 * n);
   });
 
   it('a polyline cut into shuffled, reversed pieces: a few distances per segment', () => {
@@ -45,6 +49,8 @@ describe('traceLine work', () => {
       const j = (i * 7919) % (i + 1);
       [segs[i], segs[j]] = [segs[j], segs[i]];
     }
-    expect(distancesOf(segs)).toBeLessThan(100 * n);
+    const w = workOf(segs);
+    expect(w.distances).toBeLessThan(20 * n);
+    expect(w.steps).toBeLessThan(100 * n);
   });
 });
