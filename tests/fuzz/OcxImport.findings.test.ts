@@ -270,3 +270,13 @@ describe('a stiffener trace of 64,036 copies of one segment (was quadratic: 3 mi
     expect(segmentEndsWork.steps).toBeLessThan(50 * 64_036);
   }, 60_000);
 });
+
+describe('the fuzz building a case nested 100,000 deep (the harness was quadratic: minutes before the import)', () => {
+  // Fuzz seed 109876: 1.4 MB of nesting, then manyAttributes picking an element: the element scan mapped the
+  // whole stack of open elements at every end tag. Built now in about a second, the same case as before.
+  it('fuzz case 109876 (NAPA-TR03_TC12) is built', () => {
+    const c = ocxCase(109_876, loadBases(['NAPA-TR03_TC12.3docx']), { maxGrowBytes: 16 << 20 });
+    expect(c.ops).toEqual(['deepNesting', 'manyAttributes', 'cut']);
+    expect(c.bytes.length).toBe(559_666);
+  });
+});
