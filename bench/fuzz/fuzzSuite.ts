@@ -1,10 +1,12 @@
 /**
  * `npm run bench -- fuzz`: the importer and upload fuzz at full size (bench/README.md "Fuzzing"). Runs
  * FUZZ_CASES (default 10,000) seeded OCX cases on every shared sample up to 400 KB with mutations growing
- * inputs up to 16 MB, FUZZ_ZIP_CASES (default 1,000) zip archives and FUZZ_BCF_CASES (default 500) BCF
- * packages, seeds from FUZZ_SEED (default 100,001, disjoint from CI's 1…1,000). Reports cases, outcomes by
- * class, the slowest case and peak memory; every finding and the slowest cases are printed with their seed
- * on stderr, so they are reproduced with `ocxCase(seed, …)`.
+ * inputs up to 16 MB (a case is a hang past FUZZ_HANG_CPU_S, default 120, seconds of CPU time of its import
+ * thread, or past FUZZ_HANG_WALL_S, default 1,200, of wall clock), FUZZ_ZIP_CASES (default 1,000) zip
+ * archives and FUZZ_BCF_CASES (default 500) BCF packages, seeds from FUZZ_SEED (default 100,001, disjoint
+ * from CI's 1…1,000). Reports cases, outcomes by class, the bounds, the slowest case and peak memory; every
+ * finding and the slowest cases are printed with their seed on stderr, so they are reproduced with
+ * `ocxCase(seed, …)`.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
@@ -13,9 +15,12 @@ import { importOcxFile } from '../../engine/node/ocx/importFile';
 import { BCF_FINDINGS, describeBcf, loadBcfBases, runBcfFuzz } from '../../tests/fuzz/bcfHarness';
 import {
   countByClass,
+  describeBounds,
   describeResult,
   FINDINGS,
   type FuzzResult,
+  type FuzzRunOptions,
+  hangBounds,
   loadBases,
   OCX_SAMPLES,
   runOcxFuzz,
@@ -66,11 +71,17 @@ export async function fuzzSuite(): Promise<BenchRow[]> {
   const ocxCases = num('FUZZ_CASES', 10_000);
   // The results so far, for the progress lines: `ocx` is only assigned once the whole run has ended.
   const seen: FuzzResult[] = [];
+  // CPU time of the import thread: on a shared machine a wall-clock bound took cases that waited for a core
+  const bound: Pick<FuzzRunOptions, 'hangCpuMs' | 'hangWallMs'> = {
+    hangCpuMs: num('FUZZ_HANG_CPU_S', 120) * 1000,
+    hangWallMs: num('FUZZ_HANG_WALL_S', 1200) * 1000,
+  };
+  console.error(`fuzz: hang bound ${describeBounds(hangBounds(bound))}`);
   const ocx: FuzzResult[] = await runOcxFuzz({
     seeds: seeds(from, ocxCases),
     bases: loadBases(names),
     limits: { maxGrowBytes: 16 << 20 },
-    hangMs: 120_000,
+    ...bound,
     memoryMb: 2048,
     onResult: (r) => {
       if (FINDINGS.includes(r.kind)) console.error(`fuzz finding: ${describeResult(r)}`);
@@ -85,6 +96,21 @@ export async function fuzzSuite(): Promise<BenchRow[]> {
   });
   const counts = countByClass(ocx);
   rows.push(...summary('fuzz ocx', ocx, Object.keys(counts)));
+  const applied = hangBounds(bound);
+  if (applied.cpuMs !== undefined)
+    rows.push({ suite: 'fuzz ocx', case: 'hang bound: import thread CPU', value: applied.cpuMs / 1000, unit: 's' });
+  rows.push({
+    suite: 'fuzz ocx',
+    case: applied.cpuMs === undefined ? 'hang bound: wall clock' : 'hang safety bound: wall clock',
+    value: applied.wallMs / 1000,
+    unit: 's',
+  });
+  rows.push({
+    suite: 'fuzz ocx',
+    case: 'slowest case, import thread CPU',
+    value: Math.max(0, ...ocx.map((r) => r.cpuMs ?? 0)),
+    unit: 'ms',
+  });
   rows.push({
     suite: 'fuzz ocx',
     case: 'peak heap of one import',

@@ -16,6 +16,7 @@ import {
 } from '../geometry/curves';
 import type { SectionPolygon } from '../geometry/barSections';
 import { MeshBuilder } from '../geometry/MeshBuilder';
+import { type EndChoice, type EndQuery, SegmentEnds, scanEnds } from '../geometry/segmentEnds';
 import { sweepSection } from '../geometry/sweep';
 
 /** An Inclination: position (mm), web and flange directions (unit; flange may be absent). */
@@ -24,6 +25,9 @@ export interface Inclination {
   web: Vec3;
   flange: Vec3 | null;
 }
+
+/** Segments past which traceLine finds the nearest end through a grid (fewer are scanned). */
+const GRID_SEGMENTS = 32;
 
 /**
  * Joins trace segments into one open polyline (xyz mm): a chain grown at both ends with the nearest
@@ -46,31 +50,32 @@ export function traceLine(segments: number[][], gapTol: number): number[] {
     ex = first[first.length - 3],
     ey = first[first.length - 2],
     ez = first[first.length - 1];
+  // the nearest unused end by a grid when there are many segments (a scan of all per step is quadratic);
+  // both give the first of equally near candidates in the order: chain end to segment start, to segment
+  // end, chain start to segment end, to segment start
+  const grid = segs.length > GRID_SEGMENTS ? SegmentEnds.of(segs, used) : null;
+  const choice: EndChoice = { d: Infinity, k: -1, c: 0 };
+  const atChainEnd: EndQuery = { x: ex, y: ey, z: ez, cStart: 0, cEnd: 1 },
+    atChainStart: EndQuery = { x: sx, y: sy, z: sz, cStart: 3, cEnd: 2 };
+  const queries = [atChainEnd, atChainStart];
   for (let added = 1; added < segs.length; added++) {
-    let best = -1,
-      bestD = Infinity,
-      atEnd = true,
-      rev = false;
-    for (let k = 0; k < segs.length; k++) {
-      if (used[k]) continue;
-      const s = segs[k],
-        se = s.length - 3;
-      // the candidates in a fixed order, the first of equally near ones kept
-      const d0 = hypot3(ex - s[0], ey - s[1], ez - s[2]),
-        d1 = hypot3(ex - s[se], ey - s[se + 1], ez - s[se + 2]),
-        d2 = hypot3(sx - s[se], sy - s[se + 1], sz - s[se + 2]),
-        d3 = hypot3(sx - s[0], sy - s[1], sz - s[2]);
-      for (let c = 0; c < 4; c++) {
-        const dc = c === 0 ? d0 : c === 1 ? d1 : c === 2 ? d2 : d3;
-        if (dc < bestD) {
-          bestD = dc;
-          best = k;
-          atEnd = c < 2;
-          rev = c === 1 || c === 3;
-        }
-      }
+    choice.d = Infinity;
+    choice.k = -1;
+    choice.c = 0;
+    if (grid) {
+      [atChainEnd.x, atChainEnd.y, atChainEnd.z] = [ex, ey, ez];
+      [atChainStart.x, atChainStart.y, atChainStart.z] = [sx, sy, sz];
+      grid.nearest(queries, choice);
+    } else {
+      scanEnds(segs, used, ex, ey, ez, 0, 1, choice);
+      scanEnds(segs, used, sx, sy, sz, 3, 2, choice);
     }
-    used[best] = 1;
+    const best = choice.k,
+      bestD = choice.d,
+      atEnd = choice.c < 2,
+      rev = choice.c === 1 || choice.c === 3;
+    if (grid) grid.take(best);
+    else used[best] = 1;
     const s = rev ? reversePolyline(segs[best]) : segs[best];
     // segments farther than gapTol are still joined (a straight bridge), never dropped
     if (atEnd) {

@@ -163,6 +163,11 @@ export class PartSplitter {
    */
   private held: Uint8Array[] = [];
   private heldBytes = 0;
+  /** The memory buf lies in when it is the splitter's own (see append), and the end of what is used of it. */
+  private store: Uint8Array = new Uint8Array(0);
+  private storeEnd = 0;
+  /** Bytes copied into the splitter's own buffers by append (tests check it stays linear in the input). */
+  copiedBytes = 0;
 
   /** Takes the next chunk; returns the items it completes. */
   push(chunk: Uint8Array): SplitItem[] {
@@ -195,18 +200,39 @@ export class PartSplitter {
     this.advanceBuf(pos);
     if (!this.sawCR && chunk.indexOf(CR) >= 0) this.sawCR = true;
     if (pos === this.buf.length) this.buf = byteView(chunk);
-    else {
-      const rest = this.buf.subarray(pos);
-      const b = newBytes(rest.length + chunk.length);
-      b.set(rest);
-      b.set(chunk, rest.length);
-      this.buf = b;
-    }
+    else this.buf = this.append(this.buf.subarray(pos), chunk);
     this.from = 0;
     this.pos = 0;
     this.markup = null;
     this.scan(out);
     return out;
+  }
+
+  /**
+   * `rest` (the unscanned tail of buf) followed by `chunk`. A construct waiting for its end (a cut element
+   * up to FAST_LIMIT) grows by every chunk: the bytes go into spare room after it in a store of doubling
+   * size, so each byte is copied a bounded number of times (a copy of the whole tail per chunk was
+   * quadratic: 8 MB in 256 B chunks copied 125 GB). Bytes already handed out as text lie before `rest`
+   * and are never written.
+   */
+  private append(rest: Uint8Array, chunk: Uint8Array): Uint8Array {
+    const store = this.store;
+    const end = rest.byteOffset - store.byteOffset + rest.length;
+    if (rest.buffer === store.buffer && end === this.storeEnd && end + chunk.length <= store.length) {
+      store.set(chunk, end);
+      this.storeEnd = end + chunk.length;
+      this.copiedBytes += chunk.length;
+      return store.subarray(end - rest.length, this.storeEnd);
+    }
+    const size = rest.length + chunk.length;
+    // room to double only once a tail outgrows a chunk or two (most tails are a few bytes of a tag)
+    const b = newBytes(size > 2 * chunk.length ? 2 * size : size);
+    b.set(rest);
+    b.set(chunk, rest.length);
+    this.copiedBytes += size;
+    this.store = b;
+    this.storeEnd = size;
+    return b.subarray(0, size);
   }
 
   /** Ends the stream: what is left (an unclosed cut included) is handed to the reader as text. */

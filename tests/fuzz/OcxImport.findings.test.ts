@@ -12,6 +12,7 @@ import { arcSegments, circumArc, MAX_SUBDIVISION_POINTS } from '../../engine/geo
 import { repairKnots } from '../../engine/geometry/nurbs';
 import { gridCell, MAX_GRID_CELLS, MAX_GRID_WORK, triangulateGrid } from '../../engine/geometry/region2d';
 import { importOcx, OcxImportError } from '../../engine/ocx/index';
+import { segmentEndsWork } from '../../engine/geometry/segmentEnds';
 import { type Inclination, resampleTrace } from '../../engine/ocx/memberMesh';
 import { densify } from '../../engine/ocx/plateMesh';
 import runFuzzCase from './ocxFuzz.worker';
@@ -254,4 +255,28 @@ describe('a twisting stiffener trace of absurd length (was unbounded: the proces
     expect(out).toMatchObject({ kind: 'imported' });
     expect((out as { problem?: string }).problem).toBeUndefined();
   }, 60_000);
+});
+
+describe('a stiffener trace of 64,036 copies of one segment (was quadratic: 3 minutes of CPU)', () => {
+  // Fuzz seed 109794: a Line3D of an AVEVA TC11 trace duplicated 64,036 times (and a 1 MB attribute),
+  // 17.9 MB: chaining the trace scanned every segment for the nearest at each of the 64,036 steps.
+  it('fuzz case 109794 (AVEVA-TR03_TC11) imports, looking at a few grid cells and ends per segment', async () => {
+    const c = ocxCase(109_794, loadBases(['AVEVA-TR03_TC11.3docx']), { maxGrowBytes: 16 << 20 });
+    expect(c.ops).toEqual(['duplicate', 'hugeAttribute']);
+    segmentEndsWork.steps = 0;
+    const out = await runFuzzCase({ bytes: c.bytes, twoPass: true, chunkBytes: 65536 });
+    expect(out).toMatchObject({ kind: 'imported' });
+    expect((out as { problem?: string }).problem).toBeUndefined();
+    expect(segmentEndsWork.steps).toBeLessThan(50 * 64_036);
+  }, 60_000);
+});
+
+describe('the fuzz building a case nested 100,000 deep (the harness was quadratic: minutes before the import)', () => {
+  // Fuzz seed 109876: 1.4 MB of nesting, then manyAttributes picking an element: the element scan mapped the
+  // whole stack of open elements at every end tag. Built now in about a second, the same case as before.
+  it('fuzz case 109876 (NAPA-TR03_TC12) is built', () => {
+    const c = ocxCase(109_876, loadBases(['NAPA-TR03_TC12.3docx']), { maxGrowBytes: 16 << 20 });
+    expect(c.ops).toEqual(['deepNesting', 'manyAttributes', 'cut']);
+    expect(c.bytes.length).toBe(559_666);
+  });
 });

@@ -34,7 +34,7 @@ describe('OCX importer fuzz', () => {
       bases,
       limits: LIMITS,
       // bounds against hangs and blow-ups, not speed: a sane import of these ≤ 600 KB inputs takes well under 1 s
-      hangMs: 60_000,
+      hangCpuMs: 60_000,
       memoryMb: 1024,
     });
     const findings = results.filter((r) => FINDINGS.includes(r.kind)).map(describeResult);

@@ -7,9 +7,12 @@
 import { getHeapStatistics } from 'node:v8';
 import { importOcx, OcxImportError } from '../../engine/ocx/index';
 import type { ImportResult } from '../../engine/model/types';
+import { caseCpuMs, newThreadClock, publishThreadClock } from './threadCpu';
 
 /** One import to run. */
 export interface OcxFuzzTask {
+  /** Where the thread publishes its id and CPU time for the harness's CPU-time bound (tests/fuzz/threadCpu.ts). */
+  clock?: Int32Array;
   bytes: Uint8Array;
   /** Two passes (the server's path) or one (no reopen). */
   twoPass: boolean;
@@ -18,10 +21,14 @@ export interface OcxFuzzTask {
 }
 
 /** How an import ended, as plain data. */
-export type OcxFuzzOutcome =
+export type OcxFuzzOutcome = (
   | { kind: 'imported'; objects: number; meshes: number; warnings: number; heapMb: number; problem?: string }
   | { kind: 'refused'; message: string; heapMb: number }
-  | { kind: 'crash'; message: string };
+  | { kind: 'crash'; message: string }
+) & {
+  /** CPU time of this thread for the case, ms (undefined when it cannot be read). */
+  cpuMs?: number;
+};
 
 async function* chunksOf(bytes: Uint8Array, size: number): AsyncGenerator<Uint8Array> {
   for (let i = 0; i < bytes.length; i += size) yield bytes.subarray(i, i + size);
@@ -43,8 +50,16 @@ export function modelProblem(r: ImportResult): string | undefined {
   return undefined;
 }
 
-/** Imports the task's bytes; never throws (every ending is an outcome). */
+/** Imports the task's bytes, timing this thread's CPU; never throws (every ending is an outcome). */
 export default async function run(task: OcxFuzzTask): Promise<OcxFuzzOutcome> {
+  const clock = task.clock ?? newThreadClock();
+  publishThreadClock(clock);
+  const out = await importCase(task);
+  return { ...out, cpuMs: caseCpuMs(clock) };
+}
+
+/** The import of one case as an outcome (never throws). */
+async function importCase(task: OcxFuzzTask): Promise<OcxFuzzOutcome> {
   const bytes = new Uint8Array(task.bytes);
   const heapMb = () => Math.round(getHeapStatistics().used_heap_size / 1048576);
   try {

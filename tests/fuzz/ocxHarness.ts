@@ -8,7 +8,9 @@
  *   unclear  — refused, but the message names no line, echoes pages of input, or shows 'undefined';
  *   bad-model — imported, but with non-finite or absurd geometry;
  *   crash    — any other error; hang — past the time bound; oom — past the heap limit.
- * The last four are findings.
+ * The last four are findings. The time bound is CPU time of the import thread (tests/fuzz/threadCpu.ts),
+ * with a wall-clock safety bound (10× by default) for a thread stuck off the CPU; wall clock alone where
+ * the thread's CPU time cannot be read.
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -16,6 +18,7 @@ import { fileURLToPath } from 'node:url';
 import { threadPool } from '../../api/threadPool';
 import { type MutationLimits, ocxCase } from './ocxMutations';
 import type { OcxFuzzOutcome, OcxFuzzTask } from './ocxFuzz.worker';
+import { caseCpuMs, type HangBounds, newThreadClock, threadCpuReadable, watchHang } from './threadCpu';
 
 /** The shared sample files (read in place, never copied). */
 export const OCX_SAMPLES = fileURLToPath(new URL('../../../shared/models/ocx', import.meta.url));
@@ -56,6 +59,8 @@ export interface FuzzResult {
   /** The error message, the model problem or the worker's end. */
   message: string;
   ms: number;
+  /** CPU time of the import thread, ms (undefined when it cannot be read). */
+  cpuMs?: number;
   /** Heap in use in the import thread when the import ended, MB (0 when unknown). */
   heapMb: number;
 }
@@ -66,8 +71,12 @@ export interface FuzzRunOptions {
   seeds: readonly number[];
   bases: readonly { name: string; bytes: Uint8Array }[];
   limits: MutationLimits;
-  /** A case still running after this long is a hang (its thread is terminated). */
-  hangMs: number;
+  /** A case whose import thread has used this much CPU time (ms) is a hang (its thread is terminated). */
+  hangCpuMs: number;
+  /** A case still running after this much wall-clock time (ms) is a hang too; 10 × hangCpuMs by default. */
+  hangWallMs?: number;
+  /** How often the thread's CPU time is read, ms (250 by default). */
+  pollMs?: number;
   /** Heap limit of the import thread, MB. */
   memoryMb: number;
   /** Called after each case (progress of long runs). */
@@ -89,8 +98,28 @@ export function unclearReason(message: string): string | undefined {
   return undefined;
 }
 
+/**
+ * The bounds a run applies: CPU time of the import thread and a wall-clock safety bound, or (where the
+ * thread's CPU time cannot be read) hangCpuMs as a wall-clock bound.
+ */
+export function hangBounds(
+  o: Pick<FuzzRunOptions, 'hangCpuMs' | 'hangWallMs'>,
+  cpuReadable = threadCpuReadable(),
+): HangBounds {
+  return cpuReadable ? { cpuMs: o.hangCpuMs, wallMs: o.hangWallMs ?? 10 * o.hangCpuMs } : { wallMs: o.hangCpuMs };
+}
+
+/** The bounds as the bench prints them, e.g. '120 s CPU time of the import thread, 1200 s wall clock'. */
+export function describeBounds(b: HangBounds): string {
+  const wall = `${b.wallMs / 1000} s wall clock`;
+  return b.cpuMs === undefined
+    ? `${wall} (thread CPU time not readable here)`
+    : `${b.cpuMs / 1000} s CPU time of the import thread, ${wall}`;
+}
+
 /** Runs the cases one after another in one worker thread (replaced after a hang or OOM). */
 export async function runOcxFuzz(o: FuzzRunOptions): Promise<FuzzResult[]> {
+  const bounds = hangBounds(o);
   const pool = threadPool(new URL('./ocxFuzz.worker.ts', import.meta.url).href, {
     maxThreads: 1,
     memoryMb: o.memoryMb,
@@ -100,7 +129,9 @@ export async function runOcxFuzz(o: FuzzRunOptions): Promise<FuzzResult[]> {
   try {
     for (const seed of o.seeds) {
       const c = ocxCase(seed, o.bases, o.limits);
+      const clock = newThreadClock();
       const task: OcxFuzzTask = {
+        clock,
         bytes: c.bytes,
         twoPass: seed % 4 !== 0,
         chunkBytes: [256, 4093, 65536, 262144][(seed >>> 2) % 4],
@@ -109,8 +140,11 @@ export async function runOcxFuzz(o: FuzzRunOptions): Promise<FuzzResult[]> {
       let kind: FuzzClass;
       let message = '';
       let heapMb = 0;
+      let cpuMs: number | undefined;
+      const watch = watchHang(bounds, () => caseCpuMs(clock), o.pollMs);
       try {
-        const out = (await pool.run(task, { signal: AbortSignal.timeout(o.hangMs) })) as OcxFuzzOutcome;
+        const out = (await pool.run(task, { signal: watch.signal })) as OcxFuzzOutcome;
+        cpuMs = out.cpuMs;
         if (out.kind === 'imported') {
           kind = out.problem ? 'bad-model' : 'imported';
           message = out.problem ?? `${out.objects} objects, ${out.meshes} meshes, ${out.warnings} warnings`;
@@ -126,10 +160,19 @@ export async function runOcxFuzz(o: FuzzRunOptions): Promise<FuzzResult[]> {
         }
       } catch (e) {
         const err = e as Error & { code?: string };
+        const bound = watch.ended();
+        cpuMs = watch.lastCpuMs();
         if (err.code === 'ERR_WORKER_OUT_OF_MEMORY') kind = 'oom';
-        else if (err.name === 'AbortError' || err.name === 'TimeoutError') kind = 'hang';
+        else if (bound) kind = 'hang';
         else kind = 'crash';
-        message = `${err.name}: ${err.message}`;
+        message =
+          bound === 'cpu'
+            ? `past the ${(bounds.cpuMs ?? 0) / 1000} s CPU-time bound of the import thread`
+            : bound === 'wall'
+              ? `past the ${bounds.wallMs / 1000} s wall-clock bound (${cpuMs === undefined ? 'CPU time unknown' : `${(cpuMs / 1000).toFixed(1)} s CPU`})`
+              : `${err.name}: ${err.message}`;
+      } finally {
+        watch.stop();
       }
       const r: FuzzResult = {
         seed,
@@ -141,6 +184,7 @@ export async function runOcxFuzz(o: FuzzRunOptions): Promise<FuzzResult[]> {
         kind,
         message,
         ms: performance.now() - started,
+        cpuMs,
         heapMb,
       };
       results.push(r);
@@ -161,5 +205,6 @@ export function countByClass(results: readonly FuzzResult[]): Record<FuzzClass, 
 
 /** A finding as one line: enough to reproduce it (seed, base, mutations, read mode). */
 export function describeResult(r: FuzzResult): string {
-  return `seed ${r.seed} (${r.base}; ${r.ops.join(' + ')}; ${r.bytes} B; ${r.twoPass ? 'two passes' : 'one pass'}, ${r.chunkBytes} B chunks) → ${r.kind}: ${r.message.split('\n').slice(0, 3).join(' | ')}`;
+  const cpu = r.cpuMs === undefined ? '' : `, ${(r.cpuMs / 1000).toFixed(1)} s CPU`;
+  return `seed ${r.seed} (${r.base}; ${r.ops.join(' + ')}; ${r.bytes} B; ${r.twoPass ? 'two passes' : 'one pass'}, ${r.chunkBytes} B chunks${cpu}) → ${r.kind}: ${r.message.split('\n').slice(0, 3).join(' | ')}`;
 }

@@ -29,7 +29,10 @@ function spansOf(doc: string): Span[] {
     if (m[3]) spans.push({ name: m[2], start: at, openEnd: end, end });
     else if (!m[1]) stack.push({ name: m[2], start: at, openEnd: end });
     else {
-      const i = stack.map((s) => s.name).lastIndexOf(m[2]);
+      // the innermost open element of that name, searched from the top (mapping the whole stack per end tag
+      // was quadratic in the nesting: a case nested 100,000 deep took minutes to build)
+      let i = stack.length - 1;
+      while (i >= 0 && stack[i].name !== m[2]) i--;
       if (i < 0) continue;
       const open = stack[i];
       stack.length = i;

@@ -4,7 +4,8 @@
  * - evalSurfaceDerivs: S as evalSurface gives it (to round-off) and ∂S/∂u, ∂S/∂v as central differences
  *   give them (rational, degrees 1–4, repeated knots);
  * - tessellateCurve: the polyline of the subdivision that evaluated all five points of every span;
- * - traceLine: the chain of the version that re-copied the chain at every joined segment;
+ * - traceLine: the chain of the version that re-copied the chain at every joined segment and scanned all
+ *   segments for the nearest (the grid of many segments included: copies, shared ends, ties, outliers);
  * - regionPolygons: holes strictly inside and apart from the rest kept out of the polygon boolean give
  *   the area and pieces of the boolean over every hole, and are rings of the result as they were given.
  */
@@ -211,6 +212,36 @@ describe('traceLine', () => {
         expect(traceLine(segs, gap)).toEqual(referenceTrace(segs, gap));
       }),
       { numRuns: 300 },
+    );
+  });
+
+  it('chains many segments through the grid as the scan did: copies, shared ends, ties, gaps, outliers', () => {
+    fc.assert(
+      fc.property(fc.integer(), fc.integer({ min: 33, max: 400 }), (seed, m) => {
+        const r = uniform(seed);
+        // coarse lattice coordinates make equal distances (ties) and shared end points common
+        const q = () => Math.round(r() * 6) * (r() < 0.5 ? 50 : 0.5);
+        const p = (): number[] => [q(), q(), q()];
+        const segs: number[][] = [];
+        const base = [...p(), ...p()];
+        for (let k = 0; k < m; k++) {
+          const kind = r();
+          if (kind < 0.3)
+            segs.push(base.slice()); // a copy of one segment
+          else if (kind < 0.35) segs.push(reversePolyline(base));
+          else if (kind < 0.45 && segs.length)
+            segs.push([...segs[segs.length - 1].slice(-3), ...p()]); // shared end
+          else if (kind < 0.47)
+            segs.push([r() * 1e9, 0, 0, 0, 0, 0]); // far out: a coarse grid
+          else if (kind < 0.49) {
+            const a = p();
+            segs.push([...a, ...a]); // zero length
+          } else segs.push([...p(), ...(r() < 0.5 ? p() : []), ...p()]);
+        }
+        const gap = r() * 60;
+        expect(traceLine(segs, gap)).toEqual(referenceTrace(segs, gap));
+      }),
+      { numRuns: 150 },
     );
   });
 });
