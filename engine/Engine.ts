@@ -251,7 +251,9 @@ export class Engine implements EngineApi {
     const renderer = this.deps.createRenderer
       ? this.deps.createRenderer(options)
       : new WebGLRenderer({ canvas: options.canvas, antialias: true, stencil: true });
-    setEdgeStrips(options.edgeStrips ?? !isSoftwareRenderer(renderer.getContext?.() as WebGL2RenderingContext | undefined));
+    setEdgeStrips(
+      options.edgeStrips ?? !isSoftwareRenderer(renderer.getContext?.() as WebGL2RenderingContext | undefined),
+    );
     renderer.localClippingEnabled = true;
     renderer.setPixelRatio(pixelRatio > 0 ? pixelRatio : 1);
     renderer.setSize(width, height, false);
