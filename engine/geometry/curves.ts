@@ -3,6 +3,8 @@
  * builder). Polylines are plain number arrays of xyz triplets in the caller's unit (the importer: mm).
  */
 
+import { dropRepeatedSegments } from './repeatedSegments';
+
 export type Vec3 = [number, number, number];
 
 export const sub = (a: ArrayLike<number>, b: ArrayLike<number>): Vec3 => [a[0] - b[0], a[1] - b[1], a[2] - b[2]];
@@ -195,6 +197,8 @@ export interface ChainResult {
   loops: number[][];
   /** Open chains that could not be closed within gapTol (closed with a straight line, §4.2 step 4). */
   gapsClosed: number;
+  /** Segments left out as exact repeats of an earlier one (same points, same direction; repeatedSegments.ts). */
+  repeats: number;
 }
 
 /** Files end code `code` of polyline s (its point at offset o) under the point's exact key in `ends`. */
@@ -209,10 +213,12 @@ function addEnd(ends: Map<string, number[]>, s: number[], o: number, code: numbe
  * Chains polyline segments into closed loops (OCX_GUIDE §4.2): drops segments shorter than eps (keeping
  * closed ones), greedily appends the nearest segment (reversed if needed) while the gap is < gapTol,
  * and closes each loop once its start is nearer than any unused segment. Order and direction of the
- * input do not matter.
+ * input do not matter; a segment repeating an earlier one point for point is left out (counted in `repeats`).
  */
 export function chainLoops(segments: number[][], eps: number, gapTol: number): ChainResult {
-  const segs = segments.filter((s) => s.length >= 6 && (polylineLength(s) >= eps || s.length > 6));
+  const { segments: segs, repeats } = dropRepeatedSegments(
+    segments.filter((s) => s.length >= 6 && (polylineLength(s) >= eps || s.length > 6)),
+  );
   const used = new Uint8Array(segs.length);
   const loops: number[][] = [];
   let gapsClosed = 0;
@@ -278,7 +284,7 @@ export function chainLoops(segments: number[][], eps: number, gapTol: number): C
     if (clean.length >= 9 && dist3(clean, clean.length - 3, clean, 0) <= gapTol) clean.length -= 3;
     if (clean.length >= 9) loops.push(clean);
   }
-  return { loops, gapsClosed };
+  return { loops, gapsClosed, repeats };
 }
 
 /** Exact key of point p[o..o+2] (−0 and 0 alike, as their distance is 0). */

@@ -280,3 +280,17 @@ describe('the fuzz building a case nested 100,000 deep (the harness was quadrati
     expect(c.bytes.length).toBe(559_666);
   });
 });
+
+describe('a plate contour of 57,853 copies of one edge (was quadratic: past 120 s of CPU)', () => {
+  // Fuzz seed 109929: a Line3D of a plate's OuterContour in AVEVA TC12 duplicated to 57,853 copies (and two
+  // absurd numbers), 16.8 MB. Chained, the copies zigzagged along the edge: a ring of 57,853 coincident edges,
+  // each chaining step scanning the copies at the shared end and the polygon boolean cutting the holes from
+  // that ring. Exact repeats of a segment are now left out before chaining (geometry/repeatedSegments.ts).
+  it('fuzz case 109929 (AVEVA-TR03_TC12) imports', async () => {
+    const c = ocxCase(109_929, loadBases(['AVEVA-TR03_TC12.3docx']), { maxGrowBytes: 16 << 20 });
+    expect(c.ops).toEqual(['absurdNumber', 'absurdNumber', 'duplicate']);
+    const out = await runFuzzCase({ bytes: c.bytes, twoPass: true, chunkBytes: 65536 });
+    expect(out).toMatchObject({ kind: 'imported' });
+    expect((out as { problem?: string }).problem).toBeUndefined();
+  }, 60_000);
+});
