@@ -23,8 +23,8 @@ import { freePort } from '../support/serverProcess';
 
 const onPostgres = Boolean(inject('pgUrl'));
 const ROOT = path.resolve(__dirname, '../..');
-/** A generated ship big enough that its conversion is still running when the test acts on it, on a quiet machine too (several seconds; progress reaches the database once a second). */
-const SHIP_PARTS = 20_000;
+/** A generated ship big enough that its conversion is still running when the test acts on it, on a quiet machine too (several seconds; progress reaches the database once a second; 20,000 parts once converted too fast to catch below half). */
+const SHIP_PARTS = 40_000;
 const SECRET = 'test-secret-0123456789';
 /** JOB_TIMEOUT_SEC of every instance: how long a silent holder lives. */
 const TIMEOUT_SEC = 5;
