@@ -16,31 +16,14 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { PointerInput } from '../../engine/EngineApi';
 import { drawnSegments } from '../../engine/scene/edgeStrips';
 import type { Line, LineSegments } from 'three';
+import { pointerInput as ptr } from '../../tests/engine/interaction/pointerInput';
 import { headlessEngine } from './headlessEngine';
 
 const OUT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../out');
 const W = 1280,
   H = 720;
-
-function ptr(kind: PointerInput['kind'], x: number, y: number, buttons = 1): PointerInput {
-  return {
-    kind,
-    x,
-    y,
-    button: 0,
-    buttons,
-    ctrlKey: false,
-    shiftKey: false,
-    altKey: false,
-    metaKey: false,
-    pointerId: 1,
-    pointerType: 'mouse',
-    time: 0,
-  };
-}
 
 async function main(): Promise<void> {
   const parts = Number(process.argv[2] ?? 10000);
@@ -84,7 +67,7 @@ async function main(): Promise<void> {
     loop.frame();
   }
   const orbitTriangles = model!.trianglesDrawn;
-  engine.pointer(ptr('up', W / 2 + 4 * steps, H / 2, 0));
+  engine.pointer(ptr('up', W / 2 + 4 * steps, H / 2));
   for (let i = 0; i < 5; i++) {
     engine.inspect().invalidate();
     loop.frame();
