@@ -1,15 +1,5 @@
-/**
- * Feature edges as line strips (engine/scene/edgeStrips.ts) in real Chromium with SwiftShader WebGL2: a
- * generated ship drawn at full detail (every object, every edge, no level of detail) must give the same
- * pixels with the engine's strips (primitive restart between strips) as with the package's index pairs
- * drawn as THREE.LineSegments through the same object, material and position buffer — at several views.
- * The edges are really drawn: without them many pixels change.
- */
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type OcclusionHarness, startOcclusionPage, writeGeneratedShip } from './support/occlusionHarness';
+import { describe, expect, it } from 'vitest';
+import { usePackagePage, writeGeneratedShip } from './support/occlusionHarness';
 
 const W = 640,
   H = 360;
@@ -18,25 +8,8 @@ interface Settled {
   pixels: string;
 }
 
-let dir: string;
-let harness: OcclusionHarness;
-
-beforeAll(async () => {
-  dir = await mkdtemp(path.join(os.tmpdir(), 'keelson-strips-'));
-  await writeGeneratedShip(dir);
-  harness = await startOcclusionPage(dir, W, H);
-  await call<number>('open', '/ship.sc', W, H);
-});
-
-afterAll(async () => {
-  await harness?.close();
-  if (dir) await rm(dir, { recursive: true, force: true });
-});
-
-/** Calls a function of support/occlusionPage.ts in the page. */
-function call<T>(fn: string, ...args: unknown[]): Promise<T> {
-  return harness.call<T>(fn, ...args);
-}
+const page = usePackagePage('strips', W, H, (dir) => writeGeneratedShip(dir));
+const call = page.call;
 
 /** Number of pixels whose RGBA differs at all. */
 function differing(a: Settled, b: Settled): number {

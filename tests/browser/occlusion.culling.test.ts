@@ -1,16 +1,5 @@
-/**
- * Occlusion culling of chunks in real Chromium with SwiftShader WebGL2, by queries
- * (engine/render/chunkOcclusion.ts) and by the CPU depth buffer (engine/render/softOcclusion.ts): a generated ship (tools/generator, imported and packaged like an upload, small chunks so that
- * the shell hides many of them) is drawn by the engine on a page canvas; once the answers of a view are
- * in, the frame with culling on must show the same pixels as the frame without it, although hidden
- * chunks are dropped — at the start view, after the camera moved to the other side, after the objects
- * in front were hidden, with a selection highlight, and while clipping (where culling stands aside).
- */
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type OcclusionHarness, startOcclusionPage, writeGeneratedShip } from './support/occlusionHarness';
+import { describe, expect, it } from 'vitest';
+import { usePackagePage, writeGeneratedShip } from './support/occlusionHarness';
 import type { ClipBox } from '../../engine/EngineApi';
 
 const W = 640,
@@ -32,27 +21,11 @@ interface Settled {
   frames: number;
 }
 
-let dir: string;
-let harness: OcclusionHarness;
-let chunkCount = 0;
-
-beforeAll(async () => {
-  dir = await mkdtemp(path.join(os.tmpdir(), 'keelson-occlusion-'));
+const page = usePackagePage('occlusion', W, H, (dir) =>
   // Small chunks: the shell then hides whole chunks of inner structure at every view.
-  await writeGeneratedShip(dir, 1500);
-  harness = await startOcclusionPage(dir, W, H);
-  chunkCount = await call<number>('open', '/ship.sc', W, H);
-});
-
-afterAll(async () => {
-  await harness?.close();
-  if (dir) await rm(dir, { recursive: true, force: true });
-});
-
-/** Calls a function of support/occlusionPage.ts in the page. */
-function call<T>(fn: string, ...args: unknown[]): Promise<T> {
-  return harness.call<T>(fn, ...args);
-}
+  writeGeneratedShip(dir, 1500),
+);
+const call = page.call;
 
 /** Number of pixels whose colour differs beyond COLOUR_TOLERANCE and whose 8 neighbours differ too. */
 function differing(a: Settled, b: Settled): number {
@@ -106,14 +79,14 @@ async function both(mode: Culling): Promise<{ off: Settled; on: Settled }> {
 
 describe.each(['queries', 'cpu'] as const)('occlusion culling of chunks by %s', (mode) => {
   it('drops chunks hidden behind the shell and draws the same picture as without culling', async () => {
-    expect(chunkCount).toBeGreaterThan(20);
+    expect(page.chunkCount()).toBeGreaterThan(20);
     await call('view', 160, 10);
     const { off, on } = await both(mode);
     expect(off.occluded).toEqual([]);
     expect(on.occluded.length).toBeGreaterThan(0);
     expect(differing(on, off)).toBeLessThanOrEqual(MAX_DIFFERING);
     // A part seen at this view keeps its pixels: an object of a drawn chunk, found by picking.
-    const drawn = [...Array(chunkCount).keys()].filter((i) => !on.occluded.includes(i));
+    const drawn = [...Array(page.chunkCount()).keys()].filter((i) => !on.occluded.includes(i));
     const objects = await call<number[]>('chunkObjects', drawn[0]);
     let checked = 0;
     let changed = 0;
@@ -151,7 +124,7 @@ describe.each(['queries', 'cpu'] as const)('occlusion culling of chunks by %s', 
   it('brings culled chunks back when the objects hiding them are hidden', async () => {
     await call('view', 160, 10);
     const before = await call<Settled>('settle', mode);
-    const front = [...Array(chunkCount).keys()].filter((i) => !before.occluded.includes(i));
+    const front = [...Array(page.chunkCount()).keys()].filter((i) => !before.occluded.includes(i));
     const frontObjects = (await Promise.all(front.map((i) => call<number[]>('chunkObjects', i)))).flat();
     await call('hide', frontObjects, true);
     const { off, on } = await both(mode);
@@ -163,7 +136,7 @@ describe.each(['queries', 'cpu'] as const)('occlusion culling of chunks by %s', 
   it('keeps the selection highlight and clipping as they are without culling', async () => {
     await call('view', 160, 10);
     const plain = await call<Settled>('settle', mode);
-    const drawn = [...Array(chunkCount).keys()].filter((i) => !plain.occluded.includes(i));
+    const drawn = [...Array(page.chunkCount()).keys()].filter((i) => !plain.occluded.includes(i));
     let target: { id: number; at: [number, number][] } | null = null;
     for (const c of drawn) {
       for (const id of (await call<number[]>('chunkObjects', c)).slice(0, 30)) {

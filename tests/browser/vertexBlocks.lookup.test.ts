@@ -5,11 +5,10 @@
  * occlusion.culling.test.ts uses). Selecting or hiding one object must change exactly that object's pixels:
  * a wrong base or texel would colour or hide another box, or none.
  */
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import os from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type OcclusionHarness, startOcclusionPage } from './support/occlusionHarness';
+import { describe, expect, it } from 'vitest';
+import { usePackagePage } from './support/occlusionHarness';
 import { decodeScenePackage } from '../../engine/package/reader';
 import { alignObjectVertices } from '../../engine/scene/vertexBlocks';
 import { boxMesh, packageBytes } from '../engine/scene/sceneFixtures';
@@ -23,11 +22,7 @@ interface Settled {
   pixels: string;
 }
 
-let dir: string;
-let harness: OcclusionHarness;
-
-beforeAll(async () => {
-  dir = await mkdtemp(path.join(os.tmpdir(), 'keelson-blocks-'));
+const page = usePackagePage('blocks', W, H, async (dir) => {
   const bytes = packageBytes(
     OBJECTS.map((o, i) => boxMesh(o, [i * 1500, 0, 0], [i * 1500 + 1000, 1000, 1000])),
     OBJECTS[2] + 1,
@@ -37,19 +32,8 @@ beforeAll(async () => {
   expect(chunks.length).toBe(1);
   expect(alignObjectVertices(chunks[0]).objects).toBeInstanceOf(Uint32Array);
   await writeFile(path.join(dir, 'ship.sc'), bytes);
-  harness = await startOcclusionPage(dir, W, H);
-  await call<number>('open', '/ship.sc', W, H);
 });
-
-afterAll(async () => {
-  await harness?.close();
-  if (dir) await rm(dir, { recursive: true, force: true });
-});
-
-/** Calls a function of support/occlusionPage.ts in the page. */
-function call<T>(fn: string, ...args: unknown[]): Promise<T> {
-  return harness.call<T>(fn, ...args);
-}
+const call = page.call;
 
 /** RGB at canvas position (x, y), top-left origin (readPixels rows start at the bottom). */
 function rgbAt(s: Settled, x: number, y: number): number[] {

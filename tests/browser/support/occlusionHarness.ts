@@ -3,10 +3,12 @@
  * the vertex → object lookup): bundles support/occlusionPage.ts into `dir/page.js`, serves it and
  * `dir/ship.sc` (the scene package the test wrote) on a local port, and opens the page in Chromium.
  */
-import { readFile, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
 import http from 'node:http';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll } from 'vitest';
 import { importOcxFile } from '../../../engine/node/ocx/importFile';
 import { concatFrames, encodeScenePackage } from '../../../engine/package/writer';
 import { writeShipOcx } from '../../../tools/generator/index';
@@ -90,4 +92,43 @@ export async function writeGeneratedShip(dir: string, maxChunkTriangles?: number
     maxChunkTriangles ? { maxChunkTriangles } : undefined,
   );
   await writeFile(path.join(dir, 'ship.sc'), concatFrames(frames));
+}
+
+/** The page of one test file, from `usePackagePage`. */
+export interface PackagePage {
+  /** Runs a function of support/occlusionPage.ts in the page. */
+  call<T>(fn: string, ...args: unknown[]): Promise<T>;
+  /** Chunks of the package the page opened (valid once the suite's beforeAll ran). */
+  chunkCount(): number;
+}
+
+/**
+ * Registers a test file's beforeAll / afterAll: a temporary directory (`keelson-<prefix>-…`), `write(dir)` to
+ * put `ship.sc` there, the page started over it at `width` × `height` CSS px and the package opened in it;
+ * afterwards browser, server and directory are gone.
+ */
+export function usePackagePage(
+  prefix: string,
+  width: number,
+  height: number,
+  write: (dir: string) => Promise<void>,
+): PackagePage {
+  let dir = '';
+  let harness: OcclusionHarness | undefined;
+  let chunks = 0;
+  const call = <T>(fn: string, ...args: unknown[]): Promise<T> => {
+    if (!harness) throw new Error(`usePackagePage: ${fn} called before the page started`);
+    return harness.call<T>(fn, ...args);
+  };
+  beforeAll(async () => {
+    dir = await mkdtemp(path.join(os.tmpdir(), `keelson-${prefix}-`));
+    await write(dir);
+    harness = await startOcclusionPage(dir, width, height);
+    chunks = await call<number>('open', '/ship.sc', width, height);
+  });
+  afterAll(async () => {
+    await harness?.close();
+    if (dir) await rm(dir, { recursive: true, force: true });
+  });
+  return { call, chunkCount: () => chunks };
 }
