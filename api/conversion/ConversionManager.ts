@@ -308,7 +308,8 @@ export class ConversionManager {
     if (!row) throw Errors.conversionNotFound(conversionId);
     // Held by another process: the heartbeat resolves the waiter when the row ends.
     if (row.finished_at === null && this.queue.shared) return this.registry.waiter(conversionId).promise;
-    return this.registry.rowToEvent(row);
+    // An ended row is the final word, even while this process still holds a run it has not yet seen cancelled.
+    return row.finished_at === null ? this.registry.rowToEvent(row) : this.registry.storedEvent(row);
   }
 
   /**
@@ -343,6 +344,12 @@ export class ConversionManager {
     }
     registry.markEnded(row.id);
     if (registry.others.get(projectName)?.id === row.id) registry.others.delete(projectName);
+    // Claimed here while the cancel was written: it stops now, not at the next heartbeat, and says nothing more.
+    const claimed = registry.active.get(projectName);
+    if (claimed?.id === row.id) {
+      claimed.abort.abort();
+      await this.finish(claimed, ConversionStatus.Canceled, 'Conversion canceled', null);
+    }
     // Still in the queue or paused: nobody else will remove its files (a holder removes them when it stops).
     if (row.worker === null && row.job)
       await discardQueued(parseJob(row.job), this.projects.projectDir(row.project_name));

@@ -223,6 +223,11 @@ export class ConversionRegistry {
   rowToEvent(row: ConversionRow, waitingForCadFiles = false): ProgressEvent {
     const a = this.active.get(row.project_name);
     if (a && a.id === row.id) return this.event(a);
+    return this.storedEvent(row, waitingForCadFiles);
+  }
+
+  /** The progress event a stored row says, whatever this process holds. */
+  storedEvent(row: ConversionRow, waitingForCadFiles = false): ProgressEvent {
     return {
       conversionId: row.id,
       projectName: row.project_name,
