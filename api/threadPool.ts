@@ -5,7 +5,7 @@
  * outside a task is replaced by the pool; its 'error' is logged, never an uncaught exception. Node-only.
  */
 import { Piscina } from 'piscina';
-import { tsxExecArgv } from '../engine/node/tsxExecArgv';
+import { workerExecArgv } from '../engine/node/tsxExecArgv';
 
 /** How a pool is made. */
 export interface ThreadPoolOptions {
@@ -28,7 +28,7 @@ export function threadPool(worker: string, { maxThreads, memoryMb, what }: Threa
       maxOldGenerationSizeMb: memoryMb,
       maxYoungGenerationSizeMb: Math.min(64, Math.max(8, memoryMb / 8)),
     },
-    execArgv: tsxExecArgv(),
+    execArgv: workerExecArgv(),
   });
   pool.on('error', (e: unknown) => {
     console.error(`${what} thread failed: ${e instanceof Error ? e.message : String(e)}`);

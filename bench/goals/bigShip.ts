@@ -31,9 +31,9 @@ async function main(): Promise<void> {
     await rename(`${ocx}.part`, ocx);
     generateMs = performance.now() - t;
   }
-  // Tessellation threads besides the reading one (BENCH_GOALS_PACKAGER_THREADS, default 0): with 2, the
-  // 2,000,000-part ship's import ended silently after the catalogue pre-pass (exit 0, no output: a promise
-  // left unresolved in the split path; not found yet), so one thread is the default.
+  // Tessellation threads besides the reading one (BENCH_GOALS_PACKAGER_THREADS, default 0). The threads once
+  // refused this process's --max-old-space-size and the import then waited for ever (fixed: tsxExecArgv.ts
+  // workerExecArgv); one thread stays the default, as on the 2 cores the packaging was measured on.
   const threads = Number(process.env.BENCH_GOALS_PACKAGER_THREADS ?? 0);
   const stats = await streamPackage(ocx, `${sc}.part`, log, threads);
   await rename(`${sc}.part`, sc);

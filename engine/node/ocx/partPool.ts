@@ -31,7 +31,7 @@ import {
   type PartUnit,
 } from '../../ocx/partText';
 import type { PartRecord } from '../../ocx/reader';
-import { tsxExecArgv } from '../tsxExecArgv';
+import { workerExecArgv } from '../tsxExecArgv';
 import { HEADER_BYTES, type PartBatch, type PartBatchResult, type PartInit } from './partWorker';
 
 /** Options of the pool. */
@@ -77,7 +77,7 @@ function poolOf(threads: number, perThread: number): Piscina {
       maxThreads: threads,
       concurrentTasksPerWorker: perThread,
       idleTimeout: IDLE_TIMEOUT_MS,
-      execArgv: tsxExecArgv(),
+      execArgv: workerExecArgv(),
     });
     // a thread that dies outside a task is replaced by the pool; its 'error' must not end the process
     pool.on('error', () => undefined);
@@ -207,8 +207,15 @@ class PartPool implements GroupOffload {
     const transfer = units.flatMap((u) => (u.kind === 'text' ? [u.bytes.buffer as ArrayBuffer] : []));
     const task: PartBatch = { id: this.id, seq, data: this.data, units, context };
     this.inFlight++;
-    this.pool
-      .run(task, { transferList: transfer as never })
+    let run: Promise<PartBatchResult>;
+    try {
+      run = this.pool.run(task, { transferList: transfer as never });
+    } catch (e) {
+      // A thread that cannot even be started (refused options, no memory) fails this batch in document
+      // order like any other; thrown out of the reader instead, flush() would wait for the batch for ever.
+      run = Promise.reject(e);
+    }
+    run
       .then(
         (r: PartBatchResult) => r,
         (e: unknown): PartBatchResult => ({ seq, error: errorData(workerStopped(e)) }),
