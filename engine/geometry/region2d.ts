@@ -239,21 +239,29 @@ function segmentsTouch(
   dx: number,
   dy: number,
 ): boolean {
-  const o = (px: number, py: number, qx: number, qy: number, rx: number, ry: number) =>
-    (qx - px) * (ry - py) - (qy - py) * (rx - px);
-  const d1 = o(cx, cy, dx, dy, ax, ay),
-    d2 = o(cx, cy, dx, dy, bx, by),
-    d3 = o(ax, ay, bx, by, cx, cy),
-    d4 = o(ax, ay, bx, by, dx, dy);
+  const d1 = orient(cx, cy, dx, dy, ax, ay),
+    d2 = orient(cx, cy, dx, dy, bx, by),
+    d3 = orient(ax, ay, bx, by, cx, cy),
+    d4 = orient(ax, ay, bx, by, dx, dy);
   if (((d1 > 0 && d2 < 0) || (d1 < 0 && d2 > 0)) && ((d3 > 0 && d4 < 0) || (d3 < 0 && d4 > 0))) return true;
-  const on = (px: number, py: number, qx: number, qy: number, rx: number, ry: number, d: number) =>
-    d === 0 && Math.min(px, qx) <= rx && rx <= Math.max(px, qx) && Math.min(py, qy) <= ry && ry <= Math.max(py, qy);
   return (
-    on(cx, cy, dx, dy, ax, ay, d1) ||
-    on(cx, cy, dx, dy, bx, by, d2) ||
-    on(ax, ay, bx, by, cx, cy, d3) ||
-    on(ax, ay, bx, by, dx, dy, d4)
+    onSegment(cx, cy, dx, dy, ax, ay, d1) ||
+    onSegment(cx, cy, dx, dy, bx, by, d2) ||
+    onSegment(ax, ay, bx, by, cx, cy, d3) ||
+    onSegment(ax, ay, bx, by, dx, dy, d4)
   );
+}
+
+// Module functions, not closures made at each call: segmentsTouch runs for every pair of ring edges a
+// hole test meets.
+/** Twice the signed area of triangle (p, q, r): > 0 when r lies left of p→q. */
+function orient(px: number, py: number, qx: number, qy: number, rx: number, ry: number): number {
+  return (qx - px) * (ry - py) - (qy - py) * (rx - px);
+}
+
+/** True when r, collinear with p and q (`d` = orient(p, q, r) is 0), lies within the segment's box. */
+function onSegment(px: number, py: number, qx: number, qy: number, rx: number, ry: number, d: number): boolean {
+  return d === 0 && Math.min(px, qx) <= rx && rx <= Math.max(px, qx) && Math.min(py, qy) <= ry && ry <= Math.max(py, qy);
 }
 
 function nearRing(poly: number[][], x: number, y: number, d: number): boolean {

@@ -203,18 +203,23 @@ const cross = (x1: number, y1: number, x2: number, y2: number) => x1 * y2 - y1 *
 function crossHole(a: number[], b: number[], hole: number, out: Crossing[], touchy: Uint8Array): boolean {
   const n = a.length / 2,
     m = b.length / 2;
+  // An outer edge clear of the hole's box is clear of each of its edges' boxes: the pair test below would
+  // skip every one of them, so the edge is skipped whole (a long densified outline and a small hole
+  // otherwise cost outline × hole pair tests).
+  const [bx0, by0, bx1, by1] = box(b);
   for (let i = 0; i < n; i++) {
     const a0x = a[2 * i],
       a0y = a[2 * i + 1],
       i1 = (i + 1) % n,
       a1x = a[2 * i1],
       a1y = a[2 * i1 + 1];
-    const ux = a1x - a0x,
-      uy = a1y - a0y;
     const ax0 = Math.min(a0x, a1x),
       ax1 = Math.max(a0x, a1x),
       ay0 = Math.min(a0y, a1y),
       ay1 = Math.max(a0y, a1y);
+    if (bx1 < ax0 || bx0 > ax1 || by1 < ay0 || by0 > ay1) continue;
+    const ux = a1x - a0x,
+      uy = a1y - a0y;
     const ud = cross(ux, uy, 1, D); // ε coefficient of orient(a0, a1, b + εd)
     for (let j = 0; j < m; j++) {
       const b0x = b[2 * j],
