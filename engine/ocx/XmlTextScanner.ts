@@ -7,7 +7,7 @@
  */
 import { OcxImportError } from './errors';
 import { entityError, entityValue, isNameChar } from './xmlChars';
-import { doctypeEnd, piEnd } from './xmlMarkup';
+import { type DoctypeScan, doctypeEnd, piEnd } from './xmlMarkup';
 import type { XmlScanner } from './XmlScanner';
 
 /** What the scanner reports. */
@@ -51,6 +51,8 @@ export class XmlTextScanner {
   protected readonly want: boolean[] = [false];
   protected rootSeen = false;
   protected doctypeSeen = false;
+  /** The DOCTYPE waiting for more text (document offset of its '<') and how far it has been scanned. */
+  private doctypeScan: { start: number; scan: DoctypeScan } | null = null;
   /** At the end of the input: the kind of token left unfinished. */
   protected pending = '';
   /** The value of the last reference read by ref(). */
@@ -200,7 +202,11 @@ export class XmlTextScanner {
     }
     if (s.startsWith('<!DOCTYPE', i)) {
       if (this.rootSeen || this.doctypeSeen) this.fail('a DOCTYPE after the root element or a second DOCTYPE', i);
-      const j = doctypeEnd(s, i);
+      // a DOCTYPE waiting for more text is scanned on from where the last chunk stopped
+      const at = this.offset + i;
+      const st = this.doctypeScan?.start === at ? this.doctypeScan.scan : { at: 9, q: 0, subset: false };
+      const j = doctypeEnd(s, i, st);
+      this.doctypeScan = j < 0 ? { start: at, scan: st } : null;
       if (j < 0) return -1;
       this.advanceLines(s, i, j);
       this.doctypeSeen = true;

@@ -184,11 +184,23 @@ export function find3(b: Uint8Array, from: number, a: number, a2: number, c: num
   return -1;
 }
 
-/** Index just past a markup declaration such as <!DOCTYPE …[ … ]> (brackets and quotes respected), or -1. */
-export function endOfDecl(b: Uint8Array, from: number): number {
-  let bracket = 0;
-  let q = 0;
-  for (let i = from; i < b.length; i++) {
+/** Where endOfDecl stopped in a declaration not complete yet: bytes scanned from `from`, bracket depth, open quote. */
+export interface DeclScan {
+  at: number;
+  bracket: number;
+  q: number;
+}
+
+/**
+ * Index just past a markup declaration such as <!DOCTYPE …[ … ]> (brackets and quotes respected), or -1.
+ * With `state`, the scan goes on from where the last call on the same declaration stopped (the bytes from
+ * `from` being the same, with more after them) and, on -1, records where it stopped: a DOCTYPE arriving in
+ * many chunks is scanned once, not again from its start at each chunk.
+ */
+export function endOfDecl(b: Uint8Array, from: number, state?: DeclScan): number {
+  let bracket = state?.bracket ?? 0;
+  let q = state?.q ?? 0;
+  for (let i = from + (state?.at ?? 0); i < b.length; i++) {
     const c = b[i];
     if (q) {
       if (c === q) q = 0;
@@ -196,6 +208,11 @@ export function endOfDecl(b: Uint8Array, from: number): number {
     else if (c === LBRACK) bracket++;
     else if (c === RBRACK) bracket--;
     else if (c === GT && bracket <= 0) return i + 1;
+  }
+  if (state) {
+    state.at = b.length - from;
+    state.bracket = bracket;
+    state.q = q;
   }
   return -1;
 }

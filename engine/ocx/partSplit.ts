@@ -22,6 +22,7 @@ import {
   copyOf,
   CR,
   DASH,
+  type DeclScan,
   elementEnd,
   endOfDecl,
   endOfStartTag,
@@ -115,6 +116,8 @@ export class PartSplitter {
   private from = 0;
   /** Position in buf of the next construct to scan. */
   private pos = 0;
+  /** How far the declaration held at `pos` (a DOCTYPE waiting for its '>') has been scanned; null when none is. */
+  private declScan: DeclScan | null = null;
   /** For a cut element held for its end tag: bytes from its '<' already searched (0: none). */
   private resume = 0;
   /** Comment/PI positions of buf, made on first need. */
@@ -374,7 +377,12 @@ export class PartSplitter {
       } else if (c1 === BANG) {
         if (b[lt + 2] === DASH && b[lt + 3] === DASH) end = find3(b, lt + 4, DASH, DASH, GT);
         else if (b[lt + 2] === LBRACK) end = find3(b, lt + 3, RBRACK, RBRACK, GT);
-        else end = endOfDecl(b, lt + 2);
+        else {
+          // a declaration held for its end is scanned on from where the last chunk stopped
+          const st = lt === this.pos && this.declScan ? this.declScan : { at: 0, bracket: 0, q: 0 };
+          end = endOfDecl(b, lt + 2, st);
+          this.declScan = end < 0 ? st : null;
+        }
       } else {
         const gt = endOfStartTag(b, lt + 1);
         if (gt < 0) return this.hold(out, lt);

@@ -5,23 +5,42 @@
  */
 import { isNameChar, isNameStart, XML_DECL } from './xmlChars';
 
-/** Index of the '>' ending the `<!DOCTYPE` at s[i], or -1 when it is not in `s` yet. */
-export function doctypeEnd(s: string, i: number): number {
+/** Where doctypeEnd stopped in a DOCTYPE not complete yet: characters scanned from its '<', open quote, in the subset. */
+export interface DoctypeScan {
+  at: number;
+  q: number;
+  subset: boolean;
+}
+
+/**
+ * Index of the '>' ending the `<!DOCTYPE` at s[i], or -1 when it is not in `s` yet. With `state`, the scan
+ * goes on from where the last call on the same DOCTYPE stopped (its text from s[i] being the same, with more
+ * after it) and, on -1, records where it stopped — before a '<' whose comment cannot be told yet — so a
+ * DOCTYPE arriving in many chunks is scanned once, not again from its start at each chunk.
+ */
+export function doctypeEnd(s: string, i: number, state?: DoctypeScan): number {
   const n = s.length;
-  let q = 0;
-  let subset = false;
-  for (let j = i + 9; j < n; j++) {
+  let q = state?.q ?? 0;
+  let subset = state?.subset ?? false;
+  let j = i + (state?.at ?? 9);
+  for (; j < n; j++) {
     const c = s.charCodeAt(j);
     if (q) {
       if (c === q) q = 0;
     } else if (c === 34 || c === 39) q = c;
-    else if (subset && c === 60 && s.startsWith('<!--', j)) {
-      const k = s.indexOf('-->', j + 4);
-      if (k < 0) return -1;
+    else if (subset && c === 60 && (s.startsWith('<!--', j) || (j + 4 > n && '<!--'.startsWith(s.slice(j))))) {
+      // a comment in the subset, or the start of one cut off by the end of the text so far
+      const k = j + 4 > n ? -1 : s.indexOf('-->', j + 4);
+      if (k < 0) break;
       j = k + 2;
     } else if (c === 91) subset = true;
     else if (c === 93) subset = false;
     else if (c === 62 && !subset) return j;
+  }
+  if (state) {
+    state.at = j - i;
+    state.q = q;
+    state.subset = subset;
   }
   return -1;
 }

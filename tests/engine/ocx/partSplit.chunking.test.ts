@@ -81,6 +81,8 @@ function checkAgainst(doc: string, r: Summary, expectedParts: number): void {
 
 const DOC = [
   '\ufeff<?xml version="1.0" encoding="UTF-8"?>\n<!-- <ocx:Panel id="in-a-comment"> -->\n',
+  // a DOCTYPE whose subset holds '>' and ']' in quotes: scanned on across chunks, never ended early
+  '<!DOCTYPE o:ocxXML SYSTEM "x>y.dtd" [\n <!ELEMENT o:Panel ANY>\n <!ATTLIST o:Panel n CDATA \'a]>b\'> ]>\n',
   '<o:ocxXML xmlns:o="https://3docx.org/fileadmin//ocx_schema//V310//OCX_Schema.xsd" schemaVersion="3.1.0">\n',
   '  <o:Header name="Ålesund — ship" originating_system="Test > writer"/>\n',
   '  <o:Vessel id="V"\n     name="V1">\n',
