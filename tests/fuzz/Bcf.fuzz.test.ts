@@ -43,6 +43,14 @@ describe('BCF import fuzz', () => {
     expect(results.filter((r) => r.kind === 'refused').length).toBeGreaterThan(CASES / 20);
   }, 600_000);
 
+  it('a case past the CPU-time bound is a hang finding, whatever its ending (the bound is applied)', async () => {
+    const rev = await loadRevision(t.app, project, 1);
+    const [r] = runBcfFuzz([1], bases, objectIndex(rev.data.objects), GROW, undefined, 0);
+    expect(r.kind).toBe('hang');
+    expect(r.message).toMatch(/^past the 0 s CPU-time bound \(\d+\.\d s; (imported|refused): /);
+    expect(BCF_FINDINGS).toContain('hang');
+  });
+
   it('through the route: a refused package stores nothing, an accepted one exactly its topics', async () => {
     expect(results.length, 'the fuzz above ran first').toBe(CASES);
     const small = results.filter((r) => r.bytes < 4 << 20);

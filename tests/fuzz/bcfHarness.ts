@@ -7,8 +7,10 @@
  *   imported — a package whose every value is within the bounds the comment API enforces on its own input;
  *   refused  — BcfError with a message (the route's 400);
  *   unbounded — imported, but a value past those bounds (it would be stored unchecked);
- *   crash    — any other error (the route's 500).
- * The last two are findings.
+ *   crash    — any other error (the route's 500);
+ *   hang     — ended either way, but past the CPU-time bound (the import is synchronous, as in the route:
+ *              it is measured, not stopped).
+ * The last three are findings.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -160,9 +162,9 @@ export function bcfCase(
   return { seed, base: base.name, ops, bytes };
 }
 
-/** Outcome classes of a package; the last two are findings. */
-export type BcfClass = 'imported' | 'refused' | 'unbounded' | 'crash';
-export const BCF_FINDINGS: readonly BcfClass[] = ['unbounded', 'crash'];
+/** Outcome classes of a package; the last three are findings. */
+export type BcfClass = 'imported' | 'refused' | 'unbounded' | 'crash' | 'hang';
+export const BCF_FINDINGS: readonly BcfClass[] = ['unbounded', 'crash', 'hang'];
 
 /** One package's ending. */
 export interface BcfResult {
@@ -173,6 +175,8 @@ export interface BcfResult {
   kind: BcfClass;
   message: string;
   ms: number;
+  /** CPU time of the import (this process's: the import runs on this thread), ms. */
+  cpuMs: number;
 }
 
 /** Longest user name of a comment (CommentUserSchema's userName). */
@@ -205,18 +209,23 @@ export function unboundedValue(pkg: ImportedPackage): string | undefined {
   return undefined;
 }
 
-/** Reads the packages of `seeds` with importBcf against `index`. */
+/**
+ * Reads the packages of `seeds` with importBcf against `index`; a case whose import took more than
+ * `hangCpuMs` of CPU time (default 120 s, as the OCX fuzz's bound) is a hang, whatever its ending.
+ */
 export function runBcfFuzz(
   seeds: readonly number[],
   bases: readonly { name: string; bytes: Uint8Array }[],
   index: ObjectIndex,
   maxGrowBytes: number,
   onResult?: (r: BcfResult) => void,
+  hangCpuMs = 120_000,
 ): BcfResult[] {
   const results: BcfResult[] = [];
   for (const seed of seeds) {
     const c = bcfCase(seed, bases, maxGrowBytes);
     const started = performance.now();
+    const cpu0 = process.cpuUsage();
     let kind: BcfClass;
     let message: string;
     try {
@@ -229,7 +238,14 @@ export function runBcfFuzz(
       kind = err instanceof BcfError && err.message ? 'refused' : 'crash';
       message = `${err?.name}: ${err?.message}`.slice(0, 500);
     }
-    const r = { seed, base: c.base, ops: c.ops, bytes: c.bytes.length, kind, message, ms: performance.now() - started };
+    const ms = performance.now() - started;
+    const used = process.cpuUsage(cpu0);
+    const cpuMs = (used.user + used.system) / 1000;
+    if (cpuMs > hangCpuMs) {
+      message = `past the ${hangCpuMs / 1000} s CPU-time bound (${(cpuMs / 1000).toFixed(1)} s; ${kind}: ${message})`;
+      kind = 'hang';
+    }
+    const r = { seed, base: c.base, ops: c.ops, bytes: c.bytes.length, kind, message, ms, cpuMs };
     results.push(r);
     onResult?.(r);
   }
@@ -238,5 +254,5 @@ export function runBcfFuzz(
 
 /** A BCF finding as one line. */
 export function describeBcf(r: BcfResult): string {
-  return `seed ${r.seed} (${r.base}; ${r.ops.join(' + ')}; ${r.bytes} B) → ${r.kind}: ${r.message}`;
+  return `seed ${r.seed} (${r.base}; ${r.ops.join(' + ')}; ${r.bytes} B; ${(r.cpuMs / 1000).toFixed(1)} s CPU) → ${r.kind}: ${r.message}`;
 }
