@@ -19,6 +19,7 @@ import { inProcessQueue } from './jobs/JobQueue';
 import { pgBossQueue } from './jobs/pgBossQueue';
 import healthRoutes from './routes/health';
 import { inProcessRunner, workerRunner, type ConversionRunner } from './conversion/runners';
+import { inProcessBcfImportRunner, workerBcfImportRunner } from './comments/bcf/bcfImportRunner';
 import { CompareService, inProcessCompareRunner, workerCompareRunner } from './compare/CompareService';
 import { openDatabase } from './db/database';
 import { unstorableText } from './db/errors';
@@ -163,6 +164,9 @@ export async function buildApp(
       projects,
       config.useWorkerThreads ? workerCompareRunner(1, config.convertWorkerMemoryMb) : inProcessCompareRunner(),
     ),
+    bcfImport: config.useWorkerThreads
+      ? workerBcfImportRunner(1, config.convertWorkerMemoryMb)
+      : inProcessBcfImportRunner(),
     settings,
     locations: new ProjectLocations(config.projectLocations),
     // Runs each source as the job's user through the same import as the add-project routes.
@@ -297,6 +301,7 @@ export async function buildApp(
     ctx.scheduler.stop();
     await ctx.conversions.close();
     await ctx.compare.close();
+    await ctx.bcfImport.close();
     await db.destroy();
   });
   return app;

@@ -22,6 +22,7 @@ import type { ProjectLocations } from './locations/ProjectLocations';
 import type { ProjectStore } from './projects/ProjectStore';
 import type { RevisionCache } from './projects/RevisionCache';
 import type { AdminSettings } from './settings/AdminSettings';
+import type { BcfImportRunner } from './comments/bcf/bcfImportRunner';
 import type { ReadinessProbes } from './readinessProbes';
 import type { ProjectUpdateScheduler } from './scheduling/ProjectUpdateScheduler';
 import type { TagEvents } from './tags/events';
@@ -47,6 +48,8 @@ export interface AppContext {
   commentEvents: CommentEvents;
   /** Revision comparisons, computed in a worker and cached per pair. */
   compare: CompareService;
+  /** BCF packages read for import, in a worker thread. */
+  bcfImport: BcfImportRunner;
   /** The admin settings: conversion config and object-properties config. */
   settings: AdminSettings;
   /** The configured project locations (directories, other Keelson servers). */

@@ -11,8 +11,7 @@ import type { FastifyInstance } from 'fastify';
 import { Access } from '../access/rules';
 import type { User } from '../auth/UserStore';
 import { exportBcf } from '../comments/bcf/exportBcf';
-import { BcfError, importBcf } from '../comments/bcf/importBcf';
-import { type ObjectIndex, objectIndex } from '../comments/bcf/viewpoint';
+import { objectIndex, objectIndexData } from '../comments/bcf/viewpoint';
 import {
   ATTACHMENT_TOO_LARGE_MESSAGE,
   BcfExportQuerySchema,
@@ -36,8 +35,8 @@ export interface BcfRouteDeps {
 /** Largest BCF package accepted for import, bytes (the attachment limit: it is read whole to unzip). */
 export const BCF_MAX_BYTES = MAX_ATTACHMENT_BYTES;
 
-/** The object index of the given revisions of a project (merged; revisions that are gone are skipped). */
-async function indexOf(app: FastifyInstance, project: string, revisions: (number | 'latest')[]): Promise<ObjectIndex> {
+/** The object tables of the given revisions of a project (merged; revisions that are gone are skipped). */
+async function objectsOf(app: FastifyInstance, project: string, revisions: (number | 'latest')[]) {
   const objects = [];
   for (const r of new Set(revisions)) {
     try {
@@ -46,7 +45,7 @@ async function indexOf(app: FastifyInstance, project: string, revisions: (number
       if (!(e instanceof ApiError && e.statusCode === 404)) throw e;
     }
   }
-  return objectIndex(objects);
+  return objects;
 }
 
 /** Registers the BCF calls. */
@@ -66,10 +65,12 @@ export function registerBcfRoutes(app: FastifyInstance, deps: BcfRouteDeps): voi
             (t) => t.projectVersionName === query.projectVersionName,
           )
         : (await comments.threads(name, query.projectVersionName)).filter((t) => t.state !== 'Deleted');
-      const index = await indexOf(
-        app,
-        name,
-        threads.map((t) => t.projectRevisionNumber),
+      const index = objectIndex(
+        await objectsOf(
+          app,
+          name,
+          threads.map((t) => t.projectRevisionNumber),
+        ),
       );
       const zip = await exportBcf(
         threads,
@@ -106,14 +107,14 @@ export function registerBcfRoutes(app: FastifyInstance, deps: BcfRouteDeps): voi
           throw new ApiError('PayloadTooLarge', 413, ATTACHMENT_TOO_LARGE_MESSAGE, 'validation');
         throw e;
       }
-      const index = await indexOf(app, name, [revision]);
-      let pkg: ReturnType<typeof importBcf>;
-      try {
-        pkg = importBcf(bytes, index);
-      } catch (e) {
-        if (e instanceof BcfError) throw Errors.badRequest(e.message);
-        throw e;
-      }
+      const index = objectIndexData(await objectsOf(app, name, [revision]));
+      // read in a worker thread: a large package would hold this thread, and every other request, for minutes
+      const read = await app.ctx.bcfImport.run({
+        bytes: new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.length),
+        index,
+      });
+      if ('refused' in read) throw Errors.badRequest(read.refused);
+      const { pkg } = read;
       const names = new Map((await users.list()).map((u) => [u.email.toLowerCase(), u.name]));
       const place = { project: name, version: query.projectVersionName, revision };
       const ids = await comments.insertImported(place, pkg.threads, user.email, (u) => names.get(u) ?? u);

@@ -35,17 +35,27 @@ export interface ObjectIndex {
   center: Point | null;
 }
 
-/** An ObjectIndex of a revision's object table (ids, normalised GUIDs, bounds in mm). */
-export function objectIndex(
+/**
+ * What an ObjectIndex is made of, as plain data (sent to the BCF import's worker thread): object ids, their
+ * GUIDs (null where none) in the same order, and the model's centre (m) or null.
+ */
+export interface ObjectIndexData {
+  ids: string[];
+  guids: (string | null)[];
+  center: Point | null;
+}
+
+/** The ObjectIndexData of a revision's object table (ids, GUIDs, bounds in mm). */
+export function objectIndexData(
   objects: readonly { id: string; guid: string | null; bounds: readonly number[] | null }[],
-): ObjectIndex {
-  const byId = new Map<string, string | null>();
-  const byGuid = new Map<string, string>();
+): ObjectIndexData {
+  const ids: string[] = [];
+  const guids: (string | null)[] = [];
   const lo = [Infinity, Infinity, Infinity];
   const hi = [-Infinity, -Infinity, -Infinity];
   for (const o of objects) {
-    byId.set(o.id, o.guid);
-    if (o.guid) byGuid.set(o.guid.toUpperCase(), o.id);
+    ids.push(o.id);
+    guids.push(o.guid);
     if (o.bounds)
       for (let k = 0; k < 3; k++) {
         lo[k] = Math.min(lo[k], o.bounds[k]);
@@ -55,6 +65,25 @@ export function objectIndex(
   const center = Number.isFinite(lo[0])
     ? { x: (lo[0] + hi[0]) / 2000, y: (lo[1] + hi[1]) / 2000, z: (lo[2] + hi[2]) / 2000 }
     : null;
+  return { ids, guids, center };
+}
+
+/** An ObjectIndex of a revision's object table (ids, normalised GUIDs, bounds in mm). */
+export function objectIndex(
+  objects: readonly { id: string; guid: string | null; bounds: readonly number[] | null }[],
+): ObjectIndex {
+  return indexOfData(objectIndexData(objects));
+}
+
+/** The ObjectIndex of ObjectIndexData (a later id with the same GUID wins, as in the object table's order). */
+export function indexOfData({ ids, guids, center }: ObjectIndexData): ObjectIndex {
+  const byId = new Map<string, string | null>();
+  const byGuid = new Map<string, string>();
+  for (let i = 0; i < ids.length; i++) {
+    byId.set(ids[i], guids[i]);
+    const g = guids[i];
+    if (g) byGuid.set(g.toUpperCase(), ids[i]);
+  }
   return {
     guidOf: (id) => byId.get(id) ?? null,
     idOfGuid: (uuid) => byGuid.get(uuid.toUpperCase()),
