@@ -35,3 +35,28 @@ export function threadPool(worker: string, { maxThreads, memoryMb, what }: Threa
   });
   return pool;
 }
+
+/** Runs tasks of one kind on a pool of threads and closes it. */
+export interface PoolRunner<T, R> {
+  run(task: T): Promise<R>;
+  close(): Promise<void>;
+}
+
+/**
+ * A threadPool of `worker` as a PoolRunner: each task goes to a thread, with the buffers `transfer` names
+ * moved rather than copied (default none). The answer is what the worker's default export returns.
+ */
+export function poolRunner<T, R>(
+  worker: string,
+  options: ThreadPoolOptions,
+  transfer?: (task: T) => ArrayBuffer[],
+): PoolRunner<T, R> {
+  const pool = threadPool(worker, options);
+  return {
+    run: (task) => {
+      const list = transfer?.(task) ?? [];
+      return pool.run(task, list.length ? { transferList: list as never } : {}) as Promise<R>;
+    },
+    close: () => pool.destroy(),
+  };
+}

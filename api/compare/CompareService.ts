@@ -9,7 +9,7 @@
 import { createHash } from 'node:crypto';
 import { mkdir, readFile, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { threadPool } from '../threadPool';
+import { poolRunner } from '../threadPool';
 import { COMPARE_FORMAT, type CompareResponse } from '../contract/compare';
 import type { ProjectStore, RevisionRow } from '../projects/ProjectStore';
 import { type CompareTask, computeComparison } from './computeComparison';
@@ -30,15 +30,11 @@ export function inProcessCompareRunner(): CompareRunner {
  * the decoded geometry of two large revisions never burdens the thread that answers requests.
  */
 export function workerCompareRunner(maxThreads = 1, memoryMb = 4096): CompareRunner {
-  const pool = threadPool(new URL('../../workers/compare.worker.ts', import.meta.url).href, {
+  return poolRunner<CompareTask, CompareResponse>(new URL('../../workers/compare.worker.ts', import.meta.url).href, {
     maxThreads,
     memoryMb,
     what: 'Comparison',
   });
-  return {
-    run: (task) => pool.run(task) as Promise<CompareResponse>,
-    close: () => pool.destroy(),
-  };
 }
 
 /** What the server knows about a pair (checkData). */

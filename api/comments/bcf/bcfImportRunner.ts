@@ -4,7 +4,7 @@
  * linear in the package's XML but not cheap — a 150 MB package of repeated markup takes over a minute of
  * fast-xml-parser (bench/README.md "Fuzzing") — so the thread that answers every other request must not do it.
  */
-import { threadPool } from '../../threadPool';
+import { type PoolRunner, poolRunner } from '../../threadPool';
 import { BcfError, importBcf, type ImportedPackage } from './importBcf';
 import { indexOfData, type ObjectIndexData } from './viewpoint';
 
@@ -31,10 +31,7 @@ export function readBcfPackage(task: BcfImportTask): BcfImportOutcome {
 }
 
 /** Runs BCF imports. */
-export interface BcfImportRunner {
-  run(task: BcfImportTask): Promise<BcfImportOutcome>;
-  close(): Promise<void>;
-}
+export type BcfImportRunner = PoolRunner<BcfImportTask, BcfImportOutcome>;
 
 /** Reads packages in the calling thread (tests, CONVERT_IN_WORKERS=false). */
 export function inProcessBcfImportRunner(): BcfImportRunner {
@@ -46,19 +43,12 @@ export function inProcessBcfImportRunner(): BcfImportRunner {
  * request's thread only waits.
  */
 export function workerBcfImportRunner(maxThreads = 1, memoryMb = 2048): BcfImportRunner {
-  const pool = threadPool(new URL('../../../workers/bcfImport.worker.ts', import.meta.url).href, {
-    maxThreads,
-    memoryMb,
-    what: 'BCF import',
-  });
-  return {
+  return poolRunner<BcfImportTask, BcfImportOutcome>(
+    new URL('../../../workers/bcfImport.worker.ts', import.meta.url).href,
+    { maxThreads, memoryMb, what: 'BCF import' },
     // The bytes move to the thread when they are a buffer of their own (a large upload); a view into a
     // shared buffer (Node's pool of small Buffers) is copied, since moving it would take the others' bytes.
-    run: (task) => {
-      const { buffer, byteOffset, byteLength } = task.bytes;
-      const own = byteOffset === 0 && byteLength === buffer.byteLength && buffer instanceof ArrayBuffer;
-      return pool.run(task, own ? { transferList: [buffer] as never } : {}) as Promise<BcfImportOutcome>;
-    },
-    close: () => pool.destroy(),
-  };
+    ({ bytes: { buffer, byteOffset, byteLength } }) =>
+      byteOffset === 0 && byteLength === buffer.byteLength && buffer instanceof ArrayBuffer ? [buffer] : [],
+  );
 }
