@@ -95,15 +95,44 @@ function planeOf(n: XNode, ctx: SurfaceContext): PlateSurface | undefined {
 function surfaceOf(n: XNode, ctx: SurfaceContext): PlateSurface | undefined {
   if (n.n === 'Plane3D') return planeOf(n, ctx);
   const key = n.a.id ?? `line${n.line}`;
-  let mesh = ctx.meshCache.get(key);
-  if (mesh === undefined) {
-    mesh = surfaceMesh(n, ctx);
-    ctx.meshCache.set(key, mesh);
-  }
-  if (!mesh?.indices.length) return undefined;
+  const meshOf = (): SurfaceMesh | null => {
+    let mesh = ctx.meshCache.get(key);
+    if (mesh === undefined) {
+      mesh = surfaceMesh(n, ctx);
+      ctx.meshCache.set(key, mesh);
+    }
+    return mesh;
+  };
   let params = PARAMS.get(n);
   if (params === undefined) PARAMS.set(n, (params = paramSurfaces(n, ctx)));
+  if (params && gridMeshed(n) && !ctx.meshCache.has(key)) {
+    // the mesh is only the fallback of the parameter-space meshing: made when first asked for (it is
+    // not empty and reading it warns of nothing, as the parametric forms were read without a fault)
+    let mesh: SurfaceMesh | null = null;
+    return {
+      kind: 'mesh',
+      get mesh(): SurfaceMesh {
+        mesh ??= meshOf() ?? { positions: [], indices: [] };
+        return mesh;
+      },
+      id: key,
+      params,
+    };
+  }
+  const mesh = meshOf();
+  if (!mesh?.indices.length) return undefined;
   return params ? { kind: 'mesh', mesh, id: key, params } : { kind: 'mesh', mesh, id: key };
+}
+
+/**
+ * True when surfaceMesh meshes element n (a collection: each member) as a grid of its parametric
+ * form without reading anything that paramSurfaces did not (so no warning), whenever that form exists:
+ * NURBSSurface, Cylinder3D, Cone3D, Sphere3D. Not an ExtrudedSurface: its base curve may give a single
+ * point (no triangles) or warn again.
+ */
+function gridMeshed(n: XNode): boolean {
+  if (n.n === 'SurfaceCollection') return n.c.every(gridMeshed);
+  return n.n === 'NURBSSurface' || n.n === 'Cylinder3D' || n.n === 'Cone3D' || n.n === 'Sphere3D';
 }
 
 /** Parametric forms of surface elements, per element (null: not all members are parametric). */
