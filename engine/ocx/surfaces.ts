@@ -147,11 +147,11 @@ function lazyMesh(n: XNode, ctx: SurfaceContext, key: string, params: ParamSurfa
  * has one base polyline of positive length (at least one strip of triangles).
  */
 function gridMeshed(n: XNode): boolean {
-  if (n.n === 'SurfaceCollection') return n.c.every(gridMeshed);
-  return (
-    n.n === 'NURBSSurface' || n.n === 'Cylinder3D' || n.n === 'Cone3D' || n.n === 'Sphere3D' || n.n === 'ExtrudedSurface'
-  );
+  return n.n === 'SurfaceCollection' ? n.c.every(gridMeshed) : FORM_MESHED.has(n.n);
 }
+
+/** The surface elements gridMeshed accepts. */
+const FORM_MESHED = new Set(['NURBSSurface', 'Cylinder3D', 'Cone3D', 'Sphere3D', 'ExtrudedSurface']);
 
 /** Parametric forms of surface elements, per element (null: not all members are parametric). */
 const PARAMS = new WeakMap<XNode, ParamSurface[] | null>();
