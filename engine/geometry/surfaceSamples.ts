@@ -25,6 +25,12 @@ export interface Sampled {
   kappaV: number;
   /** kappaDiagonal's value once found (NaN before). */
   kappaD: number;
+  /**
+   * The last curvature (1/mm) diagonalBendsMore was asked about (NaN: none) and its answer: every plate
+   * on the surface asks about the same one.
+   */
+  diagK: number;
+  diagAbove: boolean;
   /** Box of the samples [min xyz, max xyz] grown by the chord of a sample cell (mm). */
   box: number[];
   /** Boxes of blocks of samples for the nearest-sample search (sampleBlocks). */
@@ -142,6 +148,8 @@ export function sample(s: ParamSurface, tolMm: number): Sampled {
     kappaU,
     kappaV,
     kappaD: NaN,
+    diagK: NaN,
+    diagAbove: false,
     box,
     blocks: sampleBlocks(xyz, nu, nv),
   };
@@ -175,10 +183,19 @@ export function kappaDiagonal(g: Sampled): number {
  * the m inner samples' diagonal curvatures exceeds k when at least m − ⌊0.9 (m − 1)⌋ of them do, and
  * whether one does is mostly clear from bounds on its turns that need no hypot3 and no acos
  * (turnAbove); only a turn whose bounds hold k is found exactly. The answer is given as soon as the
- * count decides it. Coordinates that are not finite or beyond 1e100 mm take kappaDiagonal itself.
+ * count decides it, and kept for the next plate on the surface (the same k: the larger of kappaU and
+ * kappaV). Coordinates that are not finite or beyond 1e100 mm take kappaDiagonal itself.
  */
 export function diagonalBendsMore(g: Sampled, k: number): boolean {
   if (!Number.isNaN(g.kappaD)) return g.kappaD > k;
+  if (k === g.diagK) return g.diagAbove;
+  g.diagK = k;
+  g.diagAbove = countsAbove(g, k);
+  return g.diagAbove;
+}
+
+/** diagonalBendsMore's count, found anew. */
+function countsAbove(g: Sampled, k: number): boolean {
   const { xyz, nu, nv } = g;
   const m = (nu - 1) * (nv - 1);
   let plain = m > 0 && !Number.isNaN(k);

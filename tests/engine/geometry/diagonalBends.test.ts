@@ -58,8 +58,10 @@ function agrees(g: Sampled, extra: number[]): void {
   const ks = [kd, 0, kd / 2, 2 * kd, kd * (1 - 1e-13), kd * (1 + 1e-13), ...extra];
   if (kd > 0) ks.push(step(kd, 1), step(kd, -1));
   for (const k of ks) {
-    g.kappaD = NaN; // not the cached value: the bounds' path
+    g.kappaD = NaN; // not the cached values: the bounds' path
+    g.diagK = NaN;
     expect(diagonalBendsMore(g, k)).toBe(kd > k);
+    expect(diagonalBendsMore(g, k)).toBe(kd > k); // the kept answer
   }
 }
 
