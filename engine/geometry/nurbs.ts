@@ -217,16 +217,30 @@ interface BasisMemo {
   t: [number, number];
   span: [number, number];
   basis: [Float64Array, Float64Array];
+  /** The functions' first derivatives (memoDerivs only). */
+  deriv: [Float64Array, Float64Array];
   /** The slot the next new parameter replaces. */
   next: number;
 }
 
-/** Per thread (module state), of u and of v. */
+/**
+ * Per thread (module state), of u and of v: evalSurface's, and evalSurfaceDerivs' (the surface normals
+ * of a sheet's vertices, taken in the grid's order: neighbours share a u or a v).
+ */
 const memoU = newMemo(),
-  memoV = newMemo();
+  memoV = newMemo(),
+  memoDU = newMemo(),
+  memoDV = newMemo();
 
 function newMemo(): BasisMemo {
-  return { owner: null, t: [NaN, NaN], span: [0, 0], basis: [new Float64Array(8), new Float64Array(8)], next: 0 };
+  return {
+    owner: null,
+    t: [NaN, NaN],
+    span: [0, 0],
+    basis: [new Float64Array(8), new Float64Array(8)],
+    deriv: [new Float64Array(8), new Float64Array(8)],
+    next: 0,
+  };
 }
 
 /** Same parameter: equal, and zeros of the same sign (−0 and 0 may give different signs of zero). */
@@ -251,6 +265,30 @@ function memoBasis(m: BasisMemo, s: NurbsSurface, n: number, p: number, U: Float
   if (m.basis[slot].length < p + 1) m.basis[slot] = new Float64Array(2 * (p + 1));
   m.span[slot] = findSpan(n, p, U, t);
   basisFunctions(m.span[slot], t, p, U, m.basis[slot]);
+  m.t[slot] = t;
+  return slot;
+}
+
+/**
+ * The slot of memo m holding the span, basis functions and their derivatives (basisAndDerivatives) of
+ * degree p at t on knots U (n control points) of surface s, as memoBasis.
+ */
+function memoDerivs(m: BasisMemo, s: NurbsSurface, n: number, p: number, U: Float64Array, t: number): number {
+  if (m.owner === s) {
+    if (sameT(t, m.t[0])) return 0;
+    if (sameT(t, m.t[1])) return 1;
+  } else {
+    m.owner = s;
+    m.t[0] = m.t[1] = NaN;
+  }
+  const slot = m.next;
+  m.next = 1 - slot;
+  if (m.basis[slot].length < p + 1) {
+    m.basis[slot] = new Float64Array(2 * (p + 1));
+    m.deriv[slot] = new Float64Array(2 * (p + 1));
+  }
+  m.span[slot] = findSpan(n, p, U, t);
+  basisAndDerivatives(m.span[slot], t, p, U, m.basis[slot], m.deriv[slot]);
   m.t[slot] = t;
   return slot;
 }
@@ -284,10 +322,8 @@ export function evalSurface(s: NurbsSurface, u: number, v: number, out: number[]
   out[2] = z / w;
 }
 
-/** Scratch of basisAndDerivatives (the triangular table of The NURBS Book A2.3) and of evalSurfaceDerivs. */
+/** Scratch of basisAndDerivatives (the triangular table of The NURBS Book A2.3). */
 let NDU = new Float64Array(64);
-let DU = new Float64Array(8);
-let DV = new Float64Array(8);
 
 /**
  * The p + 1 non-zero B-spline basis functions of degree p at t in span k (into N, as basisFunctions
@@ -347,23 +383,21 @@ export function basisAndDerivatives(
  * Evaluates the surface and its first partial derivatives at (u, v): out[0..2] = S, out[3..5] = ∂S/∂u,
  * out[6..8] = ∂S/∂v (rational: the quotient rule on the homogeneous sums). One-sided at a knot (the
  * span to the right), like the basis functions. S may differ from evalSurface's in the last bits (the
- * sums are taken row by row).
+ * sums are taken row by row). The spans and functions of a parameter given in one of the last two calls
+ * are looked up, not found again (the same numbers: the same result to the bit).
  */
 export function evalSurfaceDerivs(s: NurbsSurface, u: number, v: number, out: Float64Array): void {
   const pu = s.degreeU,
     pv = s.degreeV;
-  const ku = findSpan(s.nU, pu, s.knotsU, u);
-  const kv = findSpan(s.nV, pv, s.knotsV, v);
-  if (NU.length < pu + 1) NU = new Float64Array(2 * (pu + 1));
-  if (NV.length < pv + 1) NV = new Float64Array(2 * (pv + 1));
-  if (DU.length < pu + 1) DU = new Float64Array(2 * (pu + 1));
-  if (DV.length < pv + 1) DV = new Float64Array(2 * (pv + 1));
-  const Nu = NU,
-    Nv = NV,
-    Du = DU,
-    Dv = DV;
-  basisAndDerivatives(ku, u, pu, s.knotsU, Nu, Du);
-  basisAndDerivatives(kv, v, pv, s.knotsV, Nv, Dv);
+  // the spans and functions of the last two parameters of each direction looked up (the same numbers)
+  const su = memoDerivs(memoDU, s, s.nU, pu, s.knotsU, u);
+  const sv = memoDerivs(memoDV, s, s.nV, pv, s.knotsV, v);
+  const ku = memoDU.span[su],
+    kv = memoDV.span[sv];
+  const Nu = memoDU.basis[su],
+    Nv = memoDV.basis[sv],
+    Du = memoDU.deriv[su],
+    Dv = memoDV.deriv[sv];
   let x = 0,
     y = 0,
     z = 0,

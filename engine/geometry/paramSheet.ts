@@ -15,8 +15,8 @@ import { clipRingToBox, holesInside, signedArea2d, triangulateGrid } from './reg
 import { ringDifference } from './ringDifference';
 import { boundaryRings, weld } from './surfaceMesh';
 import {
+  diagonalBendsMore,
   invert,
-  kappaDiagonal,
   MAX_CELLS,
   outsideBox,
   outsideHull,
@@ -538,7 +538,7 @@ export function paramSheet(
 function stretch(g: Sampled, region: Polygon[], cell: number, chordMm: number): [number, number] {
   const { kappaU: ku, kappaV: kv } = g;
   const kMax = Math.max(ku, kv);
-  if (!(kMax > 0) || 16 * Math.min(ku, kv) > kMax || kappaDiagonal(g) > kMax) return [1, 1];
+  if (!(kMax > 0) || 16 * Math.min(ku, kv) > kMax || diagonalBendsMore(g, kMax)) return [1, 1];
   const alongY = kv < ku; // y (v) is the straight direction
   let lo = Infinity,
     hi = -Infinity;

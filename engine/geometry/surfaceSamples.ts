@@ -25,6 +25,12 @@ export interface Sampled {
   kappaV: number;
   /** kappaDiagonal's value once found (NaN before). */
   kappaD: number;
+  /**
+   * The last curvature (1/mm) diagonalBendsMore was asked about (NaN: none) and its answer: every plate
+   * on the surface asks about the same one.
+   */
+  diagK: number;
+  diagAbove: boolean;
   /** Box of the samples [min xyz, max xyz] grown by the chord of a sample cell (mm). */
   box: number[];
   /** Boxes of blocks of samples for the nearest-sample search (sampleBlocks). */
@@ -142,6 +148,8 @@ export function sample(s: ParamSurface, tolMm: number): Sampled {
     kappaU,
     kappaV,
     kappaD: NaN,
+    diagK: NaN,
+    diagAbove: false,
     box,
     blocks: sampleBlocks(xyz, nu, nv),
   };
@@ -150,7 +158,8 @@ export function sample(s: ParamSurface, tolMm: number): Sampled {
 /**
  * The 90th percentile over the inner samples of the larger curvature along the two diagonals of the
  * sample grid (1/mm; a twisted surface bends along its diagonals while straight along u and v). Found
- * when first asked for: only the cell stretching of a surface straight in one direction needs it.
+ * when first asked for. The meshing only compares it with a curvature: diagonalBendsMore does that for
+ * less (this is its definition, and its tests' reference).
  */
 export function kappaDiagonal(g: Sampled): number {
   if (!Number.isNaN(g.kappaD)) return g.kappaD;
@@ -167,6 +176,83 @@ export function kappaDiagonal(g: Sampled): number {
     }
   g.kappaD = pct90(kds);
   return g.kappaD;
+}
+
+/**
+ * kappaDiagonal(g) > k, the same answer found without the percentile's value: the 90th percentile of
+ * the m inner samples' diagonal curvatures exceeds k when at least m − ⌊0.9 (m − 1)⌋ of them do, and
+ * whether one does is mostly clear from bounds on its turns that need no hypot3 and no acos
+ * (turnAbove); only a turn whose bounds hold k is found exactly. The answer is given as soon as the
+ * count decides it, and kept for the next plate on the surface (the same k: the larger of kappaU and
+ * kappaV). Coordinates that are not finite or beyond 1e100 mm take kappaDiagonal itself.
+ */
+export function diagonalBendsMore(g: Sampled, k: number): boolean {
+  if (!Number.isNaN(g.kappaD)) return g.kappaD > k;
+  if (k === g.diagK) return g.diagAbove;
+  g.diagK = k;
+  g.diagAbove = countsAbove(g, k);
+  return g.diagAbove;
+}
+
+/** diagonalBendsMore's count, found anew. */
+function countsAbove(g: Sampled, k: number): boolean {
+  const { xyz, nu, nv } = g;
+  const m = (nu - 1) * (nv - 1);
+  let plain = m > 0 && !Number.isNaN(k);
+  for (let i = 0; i < xyz.length && plain; i++) plain = Math.abs(xyz[i]) <= 1e100;
+  if (!plain) return kappaDiagonal(g) > k;
+  const w = nv + 1;
+  const need = m - Math.floor(0.9 * (m - 1));
+  let above = 0,
+    seen = 0;
+  for (let i = 1; i < nu; i++)
+    for (let j = 1; j < nv; j++) {
+      const c = 3 * (i * w + j);
+      // the larger of the two diagonals' turns exceeds k when either does
+      if (turnAbove(xyz, c - 3 * w - 3, c, c + 3 * w + 3, k) || turnAbove(xyz, c - 3 * w + 3, c, c + 3 * w - 3, k))
+        above++;
+      seen++;
+      if (above >= need) return true;
+      if (above + (m - seen) < need) return false;
+    }
+  return above >= need;
+}
+
+/**
+ * Bound (absolute) on how far the cosine of a turn computed with √(x² + y² + z²) chord lengths may lie
+ * from turn()'s, whose hypot3 lengths differ from them by a few units in the last place: 1e-13 is
+ * some 50 times that.
+ */
+const COS_SLACK = 1e-13;
+/** Relative slack for the roundings of the bounds' own arithmetic and of turn()'s acos and division. */
+const REL_SLACK = 1e-12;
+
+/**
+ * turn(xyz, a, b, c) > k, decided from bounds where they suffice: with s = √(2 (1 − cos θ)) = 2 sin(θ/2),
+ * s ≤ θ ≤ s / √(1 − s²/4) (θ = 2 asin(s/2) and x ≤ asin x ≤ x / √(1 − x²)), the cosine taken within
+ * COS_SLACK either way; turn() itself when k lies between the bounds, near a half turn (s ≥ 1.5, where
+ * the upper bound loosens) or at chords so short that turn() gives 0.
+ */
+function turnAbove(xyz: Float64Array, a: number, b: number, c: number, k: number): boolean {
+  const x1 = xyz[b] - xyz[a],
+    y1 = xyz[b + 1] - xyz[a + 1],
+    z1 = xyz[b + 2] - xyz[a + 2];
+  const x2 = xyz[c] - xyz[b],
+    y2 = xyz[c + 1] - xyz[b + 1],
+    z2 = xyz[c + 2] - xyz[b + 2];
+  const l1 = Math.sqrt(x1 * x1 + y1 * y1 + z1 * z1),
+    l2 = Math.sqrt(x2 * x2 + y2 * y2 + z2 * z2);
+  if (!(l1 >= 2e-9 && l2 >= 2e-9)) return turn(xyz, a, b, c) > k;
+  const oneMinus = 1 - (x1 * x2 + y1 * y2 + z1 * z2) / (l1 * l2);
+  const sLo = Math.sqrt(Math.max(0, 2 * (oneMinus - COS_SLACK))),
+    sHi = Math.sqrt(Math.max(0, 2 * (oneMinus + COS_SLACK)));
+  if (!(sHi < 1.5)) return turn(xyz, a, b, c) > k;
+  const mean = (l1 + l2) / 2;
+  const lo = (sLo * (1 - REL_SLACK)) / (mean * (1 + REL_SLACK)),
+    hi = ((sHi / Math.sqrt(1 - (sHi * sHi) / 4)) * (1 + REL_SLACK)) / (mean * (1 - REL_SLACK));
+  if (lo > k) return true;
+  if (hi < k) return false;
+  return turn(xyz, a, b, c) > k;
 }
 
 /** Distance (mm) between the points at offsets a and b of xyz. */

@@ -95,19 +95,68 @@ function planeOf(n: XNode, ctx: SurfaceContext): PlateSurface | undefined {
 function surfaceOf(n: XNode, ctx: SurfaceContext): PlateSurface | undefined {
   if (n.n === 'Plane3D') return planeOf(n, ctx);
   const key = n.a.id ?? `line${n.line}`;
+  // the parametric forms first, their warnings held back: a surface they cover without a warning gets
+  // its mesh (only the projection-and-lift fallback's) when first asked for; otherwise the mesh is made
+  // now and the warnings follow its own, in the order they always had
+  let held: Parameters<SurfaceContext['warn']>[] | null = null;
+  let params = PARAMS.get(n);
+  if (params && LAZY.has(n)) return lazyMesh(n, ctx, key, params);
+  if (params === undefined && !ctx.meshCache.has(key)) {
+    const hold: Parameters<SurfaceContext['warn']>[] = [];
+    PARAMS.set(n, (params = paramSurfaces(n, { ...ctx, warn: (...w) => hold.push(w) })));
+    if (params && !hold.length && gridMeshed(n)) {
+      LAZY.add(n);
+      return lazyMesh(n, ctx, key, params);
+    }
+    held = hold;
+  }
   let mesh = ctx.meshCache.get(key);
   if (mesh === undefined) {
     mesh = surfaceMesh(n, ctx);
     ctx.meshCache.set(key, mesh);
   }
+  // (a surface without a mesh is not used, and its parametric forms were never read: nothing to tell)
   if (!mesh?.indices.length) return undefined;
-  let params = PARAMS.get(n);
+  if (held) for (const w of held) ctx.warn(...w);
   if (params === undefined) PARAMS.set(n, (params = paramSurfaces(n, ctx)));
   return params ? { kind: 'mesh', mesh, id: key, params } : { kind: 'mesh', mesh, id: key };
 }
 
+/** The surface of element n with its mesh (surfaceMesh, cached under key) made on first use. */
+function lazyMesh(n: XNode, ctx: SurfaceContext, key: string, params: ParamSurface[]): PlateSurface {
+  let mesh: SurfaceMesh | null = null;
+  return {
+    kind: 'mesh',
+    get mesh(): SurfaceMesh {
+      if (!mesh) {
+        let m = ctx.meshCache.get(key);
+        if (m === undefined) ctx.meshCache.set(key, (m = surfaceMesh(n, ctx)));
+        mesh = m ?? { positions: [], indices: [] };
+      }
+      return mesh;
+    },
+    id: key,
+    params,
+  };
+}
+
+/**
+ * True when surfaceMesh meshes element n (a collection: each member) from what its parametric form
+ * reads, so that the mesh is not empty and reading it warns of nothing when reading the form did not:
+ * a NURBSSurface, Cylinder3D, Cone3D or Sphere3D is a grid of its form; an ExtrudedSurface with a form
+ * has one base polyline of positive length (at least one strip of triangles).
+ */
+function gridMeshed(n: XNode): boolean {
+  return n.n === 'SurfaceCollection' ? n.c.every(gridMeshed) : FORM_MESHED.has(n.n);
+}
+
+/** The surface elements gridMeshed accepts. */
+const FORM_MESHED = new Set(['NURBSSurface', 'Cylinder3D', 'Cone3D', 'Sphere3D', 'ExtrudedSurface']);
+
 /** Parametric forms of surface elements, per element (null: not all members are parametric). */
 const PARAMS = new WeakMap<XNode, ParamSurface[] | null>();
+/** Surface elements whose mesh is made on first use (surfaceOf). */
+const LAZY = new WeakSet<XNode>();
 
 /**
  * The parametric surfaces of a surface element: one for a NURBSSurface, Cylinder3D, Cone3D, Sphere3D
