@@ -259,7 +259,12 @@ describe.skipIf(!pgUrl).each(ADAPTERS)('two server processes on one PostgreSQL d
     });
     expect(v.parse(CadFilesStateSchema, await resumed)).toMatchObject({ conversionId, waiting: false });
     await ended;
-    expect(progress.at(-1)).toMatchObject({ conversionId, projectName: 'SPREAD', status: ConversionStatus.Ready });
+    // (the message says why when a conversion ends otherwise)
+    expect(progress.at(-1), JSON.stringify(progress.at(-1))).toMatchObject({
+      conversionId,
+      projectName: 'SPREAD',
+      status: ConversionStatus.Ready,
+    });
     for (let i = 1; i < progress.length; i++)
       expect(progress[i].progress).toBeGreaterThanOrEqual(progress[i - 1].progress);
     // Announced to every signed-in client once when it started and once when it ended.
