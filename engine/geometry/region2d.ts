@@ -261,7 +261,9 @@ function orient(px: number, py: number, qx: number, qy: number, rx: number, ry: 
 
 /** True when r, collinear with p and q (`d` = orient(p, q, r) is 0), lies within the segment's box. */
 function onSegment(px: number, py: number, qx: number, qy: number, rx: number, ry: number, d: number): boolean {
-  return d === 0 && Math.min(px, qx) <= rx && rx <= Math.max(px, qx) && Math.min(py, qy) <= ry && ry <= Math.max(py, qy);
+  return (
+    d === 0 && Math.min(px, qx) <= rx && rx <= Math.max(px, qx) && Math.min(py, qy) <= ry && ry <= Math.max(py, qy)
+  );
 }
 
 function nearRing(poly: number[][], x: number, y: number, d: number): boolean {
