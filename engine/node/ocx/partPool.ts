@@ -301,5 +301,9 @@ function toError(e: PartError): Error {
     );
   }
   if (e.name === 'AbortError') return Object.assign(new Error(e.message), { name: 'AbortError' });
-  return new Error(`OCX part worker failed: ${e.stack ?? e.message}`);
+  // The message is what the user reads (the conversion's error); the thread's stack stays in the stack, for
+  // the server's log. A thread that could not run the batch says so itself.
+  const err = new Error(e.message.startsWith('OCX part worker') ? e.message : `OCX part worker failed: ${e.message}`);
+  if (e.stack) err.stack = `${err.message}\n    (in the worker thread) ${e.stack}`;
+  return err;
 }
