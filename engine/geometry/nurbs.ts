@@ -217,7 +217,7 @@ interface BasisMemo {
   t: [number, number];
   span: [number, number];
   basis: [Float64Array, Float64Array];
-  /** The functions' first derivatives (memoDerivs only). */
+  /** The functions' first derivatives (memos used with derivatives only). */
   deriv: [Float64Array, Float64Array];
   /** The slot the next new parameter replaces. */
   next: number;
@@ -250,30 +250,18 @@ function sameT(a: number, b: number): boolean {
 
 /**
  * The slot of memo m holding the span and basis functions of degree p at t on knots U (n control points)
- * of surface s: found now into the older slot unless one of the two holds them already.
+ * of surface s — with `derivs`, also their first derivatives (basisAndDerivatives) — found now into the
+ * older slot unless one of the two holds them already. A memo is used either with or without derivatives.
  */
-function memoBasis(m: BasisMemo, s: NurbsSurface, n: number, p: number, U: Float64Array, t: number): number {
-  if (m.owner === s) {
-    if (sameT(t, m.t[0])) return 0;
-    if (sameT(t, m.t[1])) return 1;
-  } else {
-    m.owner = s;
-    m.t[0] = m.t[1] = NaN;
-  }
-  const slot = m.next;
-  m.next = 1 - slot;
-  if (m.basis[slot].length < p + 1) m.basis[slot] = new Float64Array(2 * (p + 1));
-  m.span[slot] = findSpan(n, p, U, t);
-  basisFunctions(m.span[slot], t, p, U, m.basis[slot]);
-  m.t[slot] = t;
-  return slot;
-}
-
-/**
- * The slot of memo m holding the span, basis functions and their derivatives (basisAndDerivatives) of
- * degree p at t on knots U (n control points) of surface s, as memoBasis.
- */
-function memoDerivs(m: BasisMemo, s: NurbsSurface, n: number, p: number, U: Float64Array, t: number): number {
+function memoSlot(
+  m: BasisMemo,
+  s: NurbsSurface,
+  n: number,
+  p: number,
+  U: Float64Array,
+  t: number,
+  derivs = false,
+): number {
   if (m.owner === s) {
     if (sameT(t, m.t[0])) return 0;
     if (sameT(t, m.t[1])) return 1;
@@ -288,15 +276,16 @@ function memoDerivs(m: BasisMemo, s: NurbsSurface, n: number, p: number, U: Floa
     m.deriv[slot] = new Float64Array(2 * (p + 1));
   }
   m.span[slot] = findSpan(n, p, U, t);
-  basisAndDerivatives(m.span[slot], t, p, U, m.basis[slot], m.deriv[slot]);
+  if (derivs) basisAndDerivatives(m.span[slot], t, p, U, m.basis[slot], m.deriv[slot]);
+  else basisFunctions(m.span[slot], t, p, U, m.basis[slot]);
   m.t[slot] = t;
   return slot;
 }
 
 /** Evaluates the surface at (u, v) into out[0..2]. */
 export function evalSurface(s: NurbsSurface, u: number, v: number, out: number[] | Float64Array): void {
-  const su = memoBasis(memoU, s, s.nU, s.degreeU, s.knotsU, u);
-  const sv = memoBasis(memoV, s, s.nV, s.degreeV, s.knotsV, v);
+  const su = memoSlot(memoU, s, s.nU, s.degreeU, s.knotsU, u);
+  const sv = memoSlot(memoV, s, s.nV, s.degreeV, s.knotsV, v);
   const ku = memoU.span[su],
     kv = memoV.span[sv];
   const Nu = memoU.basis[su],
@@ -390,8 +379,8 @@ export function evalSurfaceDerivs(s: NurbsSurface, u: number, v: number, out: Fl
   const pu = s.degreeU,
     pv = s.degreeV;
   // the spans and functions of the last two parameters of each direction looked up (the same numbers)
-  const su = memoDerivs(memoDU, s, s.nU, pu, s.knotsU, u);
-  const sv = memoDerivs(memoDV, s, s.nV, pv, s.knotsV, v);
+  const su = memoSlot(memoDU, s, s.nU, pu, s.knotsU, u, true);
+  const sv = memoSlot(memoDV, s, s.nV, pv, s.knotsV, v, true);
   const ku = memoDU.span[su],
     kv = memoDV.span[sv];
   const Nu = memoDU.basis[su],

@@ -182,17 +182,7 @@ function paramSurface(n: XNode, ctx: SurfaceContext): ParamSurface | null {
   switch (n.n) {
     case 'NURBSSurface': {
       const s = nurbsOf(n, ctx, false);
-      if (!s) return null;
-      return {
-        u0: s.knotsU[s.degreeU],
-        u1: s.knotsU[s.nU],
-        v0: s.knotsV[s.degreeV],
-        v1: s.knotsV[s.nV],
-        eval: (u, v, out) => evalSurface(s, u, v, out),
-        evalGrid: (us, vs, out) => evalSurfaceGrid(s, us, vs, out),
-        evalDerivs: (u, v, out) => evalSurfaceDerivs(s, u, v, out),
-        hull: controlBox(s.pw),
-      };
+      return s ? nurbsParamSurface(s) : null;
     }
     case 'Cylinder3D':
     case 'Cone3D': {
@@ -472,4 +462,18 @@ function appendSurface(mesh: SurfaceMesh, n: XNode, ctx: SurfaceContext): void {
     default:
       return;
   }
+}
+
+/** A NURBS surface as a ParamSurface on its knot domain: points, grids, derivatives, its control points' box. */
+export function nurbsParamSurface(s: NurbsSurface): ParamSurface {
+  return {
+    u0: s.knotsU[s.degreeU],
+    u1: s.knotsU[s.nU],
+    v0: s.knotsV[s.degreeV],
+    v1: s.knotsV[s.nV],
+    eval: (u, v, out) => evalSurface(s, u, v, out),
+    evalGrid: (us, vs, out) => evalSurfaceGrid(s, us, vs, out),
+    evalDerivs: (u, v, out) => evalSurfaceDerivs(s, u, v, out),
+    hull: controlBox(s.pw),
+  };
 }

@@ -7,21 +7,12 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { evalSurface, evalSurfaceGrid, type NurbsSurface } from '../../../engine/geometry/nurbs';
 import type { ParamSurface } from '../../../engine/geometry/paramSheet';
 import { diagonalBendsMore, kappaDiagonal, type Sampled, sample } from '../../../engine/geometry/surfaceSamples';
+import { nurbsParamSurface } from '../../../engine/ocx/surfaces';
 import { randomSurface, uniform } from './randomNurbs';
 
-function paramOf(s: NurbsSurface): ParamSurface {
-  return {
-    u0: s.knotsU[s.degreeU],
-    u1: s.knotsU[s.nU],
-    v0: s.knotsV[s.degreeV],
-    v1: s.knotsV[s.nV],
-    eval: (u, v, out) => evalSurface(s, u, v, out),
-    evalGrid: (us, vs, out) => evalSurfaceGrid(s, us, vs, out),
-  };
-}
+const paramOf = nurbsParamSurface;
 
 /** A cylinder band of radius r (mm), length h, as an analytic surface turned by `tilt` about x. */
 function band(r: number, h: number, tilt: number): ParamSurface {
