@@ -169,7 +169,11 @@ export class Engine implements EngineApi {
       () => this.invalidate(),
       () => this.now(),
     );
-    this.loader = new ModelLoader({ fetchFn: deps.fetchFn, now: this.now });
+    const boxView = () =>
+      this.cams.walking
+        ? null
+        : { matrix: this.cams.viewProjection().elements, width: this.cams.width, height: this.cams.height };
+    this.loader = new ModelLoader({ fetchFn: deps.fetchFn, now: this.now, boxView });
     this.loop = new FrameLoop(
       {
         tick: (t) => this.cams.orbit.tick(t) && ((this.cameraChanged = true), true),
@@ -189,10 +193,7 @@ export class Engine implements EngineApi {
     };
     this.sel = new SelectionController({
       ...host,
-      boxView: () =>
-        this.cams.walking
-          ? null
-          : { matrix: this.cams.viewProjection().elements, width: this.cams.width, height: this.cams.height },
+      boxView,
     });
     this.clip = new ClippingManager(host);
     this.snapper = new SnapManager(host, this.clip);

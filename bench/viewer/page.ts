@@ -164,11 +164,8 @@ async function keelsonBench(
   // Let the idle BVH builder finish (it runs chunk by chunk between frames).
   await new Promise((r) => setTimeout(r, 50));
   const stats0 = engine.getRenderStats();
-  // ... and the box-selection hierarchy after them (scene/ModelLoader.ts).
-  while (
-    engine.getRenderStats().chunkCount > 0 &&
-    !(engine.inspect().model!.chunks.every((ch) => ch.hasBvh) && engine.inspect().model!.boxTreeReady)
-  ) {
+  // ... and the box-selection hierarchy and its warm-up after them (scene/ModelLoader.ts).
+  while (engine.getRenderStats().chunkCount > 0 && !engine.inspect().model!.idleDone) {
     await new Promise((r) => setTimeout(r, 20));
   }
   const readyMs = performance.now() - t0;
@@ -543,7 +540,7 @@ async function keelsonGestureSetup(url: string): Promise<void> {
   });
   await engine.loadModel(url, {});
   const m = engine.inspect().model!;
-  while (!(m.chunks.every((ch) => ch.hasBvh) && m.boxTreeReady)) await new Promise((r) => setTimeout(r, 20));
+  while (!m.idleDone) await new Promise((r) => setTimeout(r, 20));
   engine.fitToWindow();
   engine.inspect().loop.frame();
   const gesture = (kind: 'box' | 'pick', i: number) => {

@@ -27,7 +27,9 @@ const LEFT = 1,
  * inside touches (its triangles have that corner inside), all used vertices on one side of the rectangle
  * do not, and 'inside' is every used vertex inside; only the rest walk the triangles. No call or garbage
  * per triangle; the cache grows to the largest piece's vertex array and is reused (a stamp per vertex
- * says which piece projected it).
+ * says which piece projected it). Numeric fields start as NaN, a double, so V8 stores them as doubles from
+ * the first box on: a rectangle in fractional pixels after whole ones then keeps the object's layout and the
+ * optimised code (./boxWarmUp.ts warms it before the first box).
  */
 export class TriangleTest {
   private readonly p = new Float64Array(6);
@@ -38,23 +40,23 @@ export class TriangleTest {
   private serial = 0;
   private m: ArrayLike<number> = [];
   private affine = false;
-  private w = 0;
-  private h = 0;
-  private x0 = 0;
-  private y0 = 0;
-  private x1 = 0;
-  private y1 = 0;
+  private w = Number.NaN;
+  private h = Number.NaN;
+  private x0 = Number.NaN;
+  private y0 = Number.NaN;
+  private x1 = Number.NaN;
+  private y1 = Number.NaN;
   private inside = true;
   private any = false;
   private touched = false;
   // The piece being tested: quantised positions, origin and step per axis.
   private q: ArrayLike<number> = [];
-  private ox = 0;
-  private oy = 0;
-  private oz = 0;
-  private kx = 0;
-  private ky = 0;
-  private kz = 0;
+  private ox = Number.NaN;
+  private oy = Number.NaN;
+  private oz = Number.NaN;
+  private kx = Number.NaN;
+  private ky = Number.NaN;
+  private kz = Number.NaN;
   private readonly insideFn = (piece: TrianglePiece): boolean => {
     const { indices: idx, start, end, used } = piece;
     if (end > start) this.any = true;

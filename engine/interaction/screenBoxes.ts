@@ -90,32 +90,33 @@ export function isAffineView(m: ArrayLike<number>): boolean {
 /**
  * Classifies boxes against one rectangle in one view: `node` for hierarchy nodes (with the query's margin;
  * Partial means "look inside", so an undecided box may answer Partial), `object` for objects (margin 0;
- * exactly what classifyBox answers). Reused between queries (`reset`), no garbage per box.
+ * exactly what classifyBox answers). Reused between queries (`reset`), no garbage per box. Numeric fields
+ * start as NaN (a double) for the reason given at boxTriangles.ts TriangleTest.
  */
 export class ScreenBoxClassifier {
   private view: ScreenProjection = { matrix: [], width: 1, height: 1 };
   private affine = false;
   // Affine screen map: sx = ax·x + bx·y + cx·z + dx, sy = ay·x + by·y + cy·z + dy (CSS px).
-  private ax = 0;
-  private bx = 0;
-  private cx = 0;
-  private dx = 0;
-  private ay = 0;
-  private by = 0;
-  private cy = 0;
-  private dy = 0;
+  private ax = Number.NaN;
+  private bx = Number.NaN;
+  private cx = Number.NaN;
+  private dx = Number.NaN;
+  private ay = Number.NaN;
+  private by = Number.NaN;
+  private cy = Number.NaN;
+  private dy = Number.NaN;
   /** Bound on |affine − corner| screen coordinates for boxes inside the model's extent (px). */
-  private err = 0;
-  private rx0 = 0;
-  private ry0 = 0;
-  private rx1 = 0;
-  private ry1 = 0;
-  private margin = 0;
+  private err = Number.NaN;
+  private rx0 = Number.NaN;
+  private ry0 = Number.NaN;
+  private rx1 = Number.NaN;
+  private ry1 = Number.NaN;
+  private margin = Number.NaN;
   // centre()'s answer (no object per box)
-  private sx = 0;
-  private sy = 0;
-  private ex = 0;
-  private ey = 0;
+  private sx = Number.NaN;
+  private sy = Number.NaN;
+  private ex = Number.NaN;
+  private ey = Number.NaN;
 
   /**
    * Sets the view, the rectangle (ordered: rx0 ≤ rx1, ry0 ≤ ry1; CSS px), the nodes' margin (px) and the

@@ -3,9 +3,11 @@
  * the package (scene/streamScenePackage), creates the ModelScene on the header, adds chunks as they
  * arrive, and builds the picking BVHs chunk by chunk in idle slices so the worker never blocks on all of
  * them at once, then (once the package is in) the box-selection hierarchy of object bounds in slices of
- * BOX_TREE_SLICE_MS. A new load cancels the previous one.
+ * BOX_TREE_SLICE_MS and a few warm-up boxes (interaction/boxWarmUp.ts), one per slice. A new load cancels
+ * the previous one.
  */
 import type { LoadProgress } from '../EngineApi';
+import type { ScreenProjection } from '../interaction/boxSelect';
 import type { SceneHeader } from '../package/types';
 import type { ModelScene } from './ModelScene';
 import { streamScenePackage } from './streamScenePackage';
@@ -31,7 +33,13 @@ export class ModelLoader {
   private streamed: ModelScene | null = null;
   private disposed = false;
 
-  constructor(private readonly deps: { fetchFn?: typeof fetch; now: () => number }) {}
+  /**
+   * `boxView`: the current view for box selection (null in walk mode), in which the idle builder warms the
+   * box kernel after the hierarchy (ModelScene.warmBoxSelect); without it there is no warm-up.
+   */
+  constructor(
+    private readonly deps: { fetchFn?: typeof fetch; now: () => number; boxView?: () => ScreenProjection | null },
+  ) {}
 
   /**
    * Streams `url` with `headers`. Resolves with the loaded model. @throws Error 'Loading model cancelled'
@@ -94,7 +102,12 @@ export class ModelLoader {
       if (this.disposed) return;
       const next = this.current?.chunks.find((c) => !c.hasBvh);
       if (next) next.buildBvh();
-      else if (!this.current || this.streamed !== this.current || this.current.buildBoxTree(BOX_TREE_SLICE_MS)) return;
+      else if (
+        !this.current ||
+        this.streamed !== this.current ||
+        (this.current.buildBoxTree(BOX_TREE_SLICE_MS) && this.current.warmBoxSelect(this.deps.boxView?.() ?? null))
+      )
+        return;
       this.scheduleBvh();
     }, 0);
   }

@@ -16,6 +16,7 @@ import {
 import { ObjectBoundsTreeBuild, type ObjectBoundsTree } from '../interaction/objectBoundsTree';
 import { boxesAlongRay, type RayBoxEntries } from '../interaction/rayBoxes';
 import { usedVertexBits } from '../interaction/usedVertices';
+import { BOX_WARM_UP_BOXES, warmUpBox } from '../interaction/boxWarmUp';
 import { cullBoxes } from './culling';
 import { ChunkOcclusion, nearestDepth, type OcclusionGl } from '../render/chunkOcclusion';
 import { SoftOcclusion, viewAspect, type DrawnIndex } from '../render/softOcclusion';
@@ -380,6 +381,29 @@ export class ModelScene {
       if (ci + 1 < this.chunks.length && clock() - t0 > budgetMs) return false;
     }
     return true;
+  }
+
+  /**
+   * Runs the next warm-up box (interaction/boxWarmUp.ts) through the box kernel in `view` and discards
+   * its result; null (walk mode: no box selection) ends the warm-up. Returns true once all are done (also
+   * when the hierarchy is not complete yet, so the caller builds that first: see buildBoxTree).
+   */
+  warmBoxSelect(view: ScreenProjection | null): boolean {
+    if (this.boxWarmed >= BOX_WARM_UP_BOXES || !this.boxTreeReady) return true;
+    if (!view || !(view.width > 0 && view.height > 0)) {
+      this.boxWarmed = BOX_WARM_UP_BOXES;
+      return true;
+    }
+    const { rect, mode } = warmUpBox(this.boxWarmed++, view.width, view.height);
+    this.boxSelect(rect, mode, view, 'structural-details');
+    return this.boxWarmed >= BOX_WARM_UP_BOXES;
+  }
+  /** Warm-up boxes run so far (see warmBoxSelect). */
+  private boxWarmed = 0;
+
+  /** True when the idle builder has nothing left: picking BVHs, box hierarchy and its warm-up. */
+  get idleDone(): boolean {
+    return this.boxTreeReady && this.boxWarmed >= BOX_WARM_UP_BOXES && this.chunks.every((c) => c.hasBvh);
   }
 
   /** The hierarchy part of buildBoxTree. */

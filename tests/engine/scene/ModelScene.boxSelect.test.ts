@@ -5,16 +5,17 @@
  * rectangles, both drag directions, both selection modes, some objects hidden. Also: the hierarchy built
  * in idle slices after loading is the one a box uses (with the chunks' used-vertex bits, and without them
  * before the idle builder ran), a chunk arriving later rebuilds it, and the engine's idle builder completes
- * it after loading.
+ * it after loading, then runs the warm-up boxes (interaction/boxWarmUp.ts) without selecting anything.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import fc from 'fast-check';
 import { Scene } from 'three';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { CameraRig } from '../../../engine/interaction/CameraRig';
 import type { BoxSelectMode } from '../../../engine/interaction/boxSelect';
+import { BOX_WARM_UP_BOXES } from '../../../engine/interaction/boxWarmUp';
 import { importOcxFile } from '../../../engine/node/ocx/importFile';
 import { decodeScenePackage } from '../../../engine/package/reader';
 import { concatFrames, encodeScenePackage } from '../../../engine/package/writer';
@@ -23,7 +24,7 @@ import { ModelScene } from '../../../engine/scene/ModelScene';
 import { OBJECT_FLAGS } from '../../../engine/scene/ObjectStateTable';
 import { writeShipOcx } from '../../../tools/generator';
 import { scanBoxSelect } from '../interaction/boxSelectScan';
-import { loadedSideView, twoPanelBytes, twoPanelTable } from './engineFixtures';
+import { W as FIXTURE_W, loadedSideView, twoPanelBytes, twoPanelTable } from './engineFixtures';
 
 const W = 1280,
   H = 720;
@@ -179,6 +180,19 @@ describe('ModelScene.boxSelect (hierarchy query) equals the scan of every object
     expect(m.buildBoxTree(Infinity)).toBe(true);
     expect(m.boxSelect(all, 'touch', view, 'structural-details')).toEqual(got);
   });
+
+  it('has no warm-up without a view (walk mode) and none before the hierarchy is complete', () => {
+    const m = new ModelScene(ship.header, ship.objectTable, createStateUniforms());
+    for (const c of ship.chunks) m.addChunk(c.chunk);
+    m.loading = false;
+    const view = orbitView(m, 160, 10);
+    // Before the hierarchy: nothing runs (the idle builder builds it first).
+    expect(m.warmBoxSelect(view)).toBe(true);
+    expect(m.idleDone).toBe(false);
+    expect(m.buildBoxTree(Infinity)).toBe(true);
+    expect(m.warmBoxSelect(null)).toBe(true);
+    expect(m.idleDone).toBe(m.chunks.every((c) => c.hasBvh));
+  });
 });
 
 describe('the engine builds the box-selection hierarchy when idle', () => {
@@ -192,4 +206,32 @@ describe('the engine builds the box-selection hierarchy when idle', () => {
     expect(m.boxTreeReady).toBe(true);
     engine.dispose();
   });
+
+  it('then warms the box kernel with boxes of both modes in the view, selecting and emitting nothing', async () => {
+    const boxes: { mode: BoxSelectMode; width: number; hierarchy: boolean }[] = [];
+    const spy = vi.spyOn(ModelScene.prototype, 'boxSelect').mockImplementation(function (this: ModelScene, ...a) {
+      boxes.push({ mode: a[1], width: a[2].width, hierarchy: this.boxTreeReady });
+      return realBoxSelect.apply(this, a);
+    });
+    try {
+      const { engine, events } = await loadedSideView(twoPanelBytes, twoPanelTable);
+      const m = engine.inspect().model!;
+      for (let k = 0; k < 400 && !m.idleDone; k++) await new Promise((r) => setTimeout(r, 5));
+      expect(m.idleDone).toBe(true);
+      expect(boxes).toHaveLength(BOX_WARM_UP_BOXES);
+      expect(new Set(boxes.map((b) => b.mode))).toEqual(new Set(['inside', 'touch']));
+      // In the engine's view (its canvas width), only once the hierarchy and the used-vertex bits were in.
+      expect(boxes.every((b) => b.width === FIXTURE_W && b.hierarchy)).toBe(true);
+      expect(events.some((e) => e.type === 'selection-changed')).toBe(false);
+      expect(m.state.countFlag(OBJECT_FLAGS.selected)).toBe(0);
+      // Done: no more boxes however long the engine idles.
+      await new Promise((r) => setTimeout(r, 50));
+      expect(boxes).toHaveLength(BOX_WARM_UP_BOXES);
+      engine.dispose();
+    } finally {
+      spy.mockRestore();
+    }
+  });
 });
+
+const realBoxSelect = ModelScene.prototype.boxSelect;
