@@ -128,10 +128,11 @@ export class SectionIndex {
     const bytes = chunks.reduce((n, c) => n + 2 * c.positions.byteLength + c.indices.byteLength, 0);
     return SectionIndex.buildWith(kernel, bytes, (idx) => {
       for (const c of chunks) {
+        const positions = decodeChunkPositions(c);
         const b = idx.addBatch({
-          positions: decodeChunkPositions(c),
+          positions,
           indices: c.indices,
-          edges: c.edges.length ? decodeChunkEdges(c) : null,
+          edges: c.edges.length ? decodeChunkEdges(c, positions) : null,
         });
         const edgeOf = new Map<number, [number, number]>();
         for (let r = 0; r < c.edgeObjects.length; r += 3)

@@ -120,6 +120,8 @@ describe('scene package round trip', () => {
                 }
               }
               const ed = decodeChunkEdges(c);
+              // With the chunk's positions passed in (the section index's way): the same segments.
+              expect(decodeChunkEdges(c, pos)).toEqual(ed);
               for (let r = 0; r < c.edgeObjects.length; r += 3) {
                 if (c.edgeObjects[r] !== obj) continue;
                 const [, es, ec] = c.edgeObjects.subarray(r, r + 3);
