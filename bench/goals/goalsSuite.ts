@@ -173,7 +173,7 @@ export function goalRows(cfg: GoalsConfig, runs: RunFigures[], big: BigShipFigur
         digits: 1,
       },
       info(`${p}-part ship: fully loaded, ms`, (b) => b.loadedMs, 'ms', 0),
-      info(`${p}-part ship: picking BVHs and box hierarchy built, ms`, (b) => b.readyMs, 'ms', 0),
+      info(`${p}-part ship: picking BVHs, box hierarchy and its warm-up built, ms`, (b) => b.readyMs, 'ms', 0),
       info(`${p}-part ship: JS heap after load, MB`, (b) => b.heapMB, 'MB', 0),
     );
   }

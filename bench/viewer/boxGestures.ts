@@ -3,9 +3,9 @@
  * `node --import tsx bench/viewer/boxGestures.ts [parts] [rounds] [git ref] [--full]`. Bundles this
  * checkout's bench page and, with a git ref, the page of that commit (its tree unpacked under
  * the temporary directory, bundled to bench/out/page-<ref>.js), then in each round, in rotating order, opens a
- * fresh page per side so every box is the page's first (cold code, as a user's first box after loading):
- * - Keelson (each bundle): `keelsonGestureSetup` (load, picking BVHs and the box hierarchy built by the idle
- *   builder, fitted view), then the first box (right to left over the middle third, as the viewer bench) and
+ * fresh page per side so every box is the page's first gesture (as a user's first box after loading):
+ * - Keelson (each bundle): `keelsonGestureSetup` (load, picking BVHs, the box hierarchy and — from 804441b on —
+ *   its warm-up boxes done by the idle builder, fitted view), then the first box (right to left over the middle third, as the viewer bench) and
  *   four more (warm);
  * - the baseline: `keelsonBaseline` (load, first frame, 10 orbit frames, picks, then its one box).
  * With --full each Keelson side runs the whole viewer bench page (`keelsonBench`: orbit, still frames,

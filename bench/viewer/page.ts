@@ -79,7 +79,7 @@ export interface BenchFigures {
   shots?: Record<string, string>;
   /** Orbit median (ms) with single factors switched off, Keelson only (BENCH_VARIANTS=1). */
   variants?: Record<string, number>;
-  /** Time until every chunk's picking BVH and the box-selection hierarchy are built (ms from the start), Keelson only. */
+  /** Time until the idle builder is done — every chunk's picking BVH, the box-selection hierarchy and its warm-up (ModelScene.idleDone) — ms from the start, Keelson only. */
   readyMs?: number;
 }
 

@@ -284,9 +284,14 @@ class PartPool implements GroupOffload {
   }
 }
 
+/** Name of the error of a task the pool could not run: its message is already the one a user reads. */
+const WORKER_STOPPED = 'PartWorkerStopped';
+
 /** A task the pool could not run (its thread stopped or could not start), as an Error naming the part worker. */
 function workerStopped(e: unknown): Error {
-  return new Error(`OCX part worker stopped (${e instanceof Error ? e.message : String(e)})`);
+  return Object.assign(new Error(`OCX part worker stopped (${e instanceof Error ? e.message : String(e)})`), {
+    name: WORKER_STOPPED,
+  });
 }
 
 /** The error of a unit again: an OcxImportError with its line and column, else an Error naming the worker. */
@@ -303,7 +308,7 @@ function toError(e: PartError): Error {
   if (e.name === 'AbortError') return Object.assign(new Error(e.message), { name: 'AbortError' });
   // The message is what the user reads (the conversion's error); the thread's stack stays in the stack, for
   // the server's log. A thread that could not run the batch says so itself.
-  const err = new Error(e.message.startsWith('OCX part worker') ? e.message : `OCX part worker failed: ${e.message}`);
+  const err = new Error(e.name === WORKER_STOPPED ? e.message : `OCX part worker failed: ${e.message}`);
   if (e.stack) err.stack = `${err.message}\n    (in the worker thread) ${e.stack}`;
   return err;
 }

@@ -12,8 +12,6 @@ import { diagonalBendsMore, kappaDiagonal, type Sampled, sample } from '../../..
 import { nurbsParamSurface } from '../../../engine/ocx/surfaces';
 import { randomSurface, uniform } from './randomNurbs';
 
-const paramOf = nurbsParamSurface;
-
 /** A cylinder band of radius r (mm), length h, as an analytic surface turned by `tilt` about x. */
 function band(r: number, h: number, tilt: number): ParamSurface {
   const c = Math.cos(tilt),
@@ -65,7 +63,7 @@ describe('diagonalBendsMore', () => {
         fc.integer(),
         fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { maxLength: 8 }),
         (pu, pv, seed, ks) => {
-          const g = sample(paramOf(randomSurface(pu, pv, uniform(seed))), 1);
+          const g = sample(nurbsParamSurface(randomSurface(pu, pv, uniform(seed))), 1);
           agrees(g, ks);
         },
       ),
