@@ -39,8 +39,8 @@ import { ApiError, Errors } from '../errors';
 import { normaliseProjectName } from '../projects/ProjectStore';
 import { loadRevision, loadSectionIndex } from '../projects/loadRevision';
 
-/** mm → m for flat point lists (rounded to 0.1 µm to keep JSON short). */
-const toM = (pts: number[]): number[] => pts.map((x) => Math.round(x * 10) / 1e4);
+/** mm → m for flat point lists (rounded to 0.1 µm to keep JSON short); a plain array, as JSON needs. */
+const toM = (pts: ArrayLike<number>): number[] => Array.from(pts, (x) => Math.round(x * 10) / 1e4);
 const curvesToM = (cs: SectionPolyline[]) => cs.map((c) => ({ points: toM(c.points), closed: c.closed }));
 
 /** The steel part of a section result in metres (API shape of GET .../steel/section). */

@@ -7,7 +7,6 @@
  */
 import {
   type SectionAxis,
-  type SectionPolyline,
   type SectionRelation,
   type SectionResult,
   STEEL_CLASSES,
@@ -84,12 +83,12 @@ export function sectionDrawing(s: SectionResult, options: DrawingOptions = {}): 
     for (let i = 0; i + 2 < pts.length; i += 3) out.push(pts[i + iu], pts[i + iv]);
     return out;
   };
-  const add = (layer: string, c: SectionPolyline, priority: number, width = 1) => {
+  const add = (layer: string, c: { points: ArrayLike<number>; closed: boolean }, priority: number, width = 1) => {
     use(layer);
     paths.push({ layer, points: flat(c.points), closed: c.closed, priority, width });
   };
   for (const g of s.grid)
-    add(g.main ? 'GRID_MAIN' : 'GRID_AUX', { points: [...g.points], closed: false }, drawPriority('grid'), g.width);
+    add(g.main ? 'GRID_MAIN' : 'GRID_AUX', { points: g.points, closed: false }, drawPriority('grid'), g.width);
   for (const c of s.compartments) for (const cv of c.curves) add('COMPARTMENTS', cv, drawPriority('compartments'));
   for (const cls of STEEL_CLASSES)
     for (const rel of SECTION_RELATIONS)

@@ -167,7 +167,7 @@ export function computeSection(
     }
     if (pts)
       for (let i = 0; i + 2 < pts.length; i += 3)
-        curves.push({ points: [pts[i], pts[i + 1], pts[i + 2]], closed: false });
+        curves.push({ points: Float64Array.of(pts[i], pts[i + 1], pts[i + 2]), closed: false });
     if (curves.length === 0) continue;
     touched.push(o);
     const obj = objects[o];

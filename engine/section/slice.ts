@@ -263,13 +263,17 @@ export function chainSegments(
       ez = fz - lz;
     const closed = total >= 9 && Math.sqrt(ex * ex + ey * ey + ez * ez) <= closedTol;
     const stop = closed ? total - 3 : total;
-    const pts: number[] = [];
+    const pts = new Float64Array(stop);
     let n = 0;
-    for (let i = nb - 3; i >= 0 && n < stop; i -= 3, n += 3) pts.push(back[i], back[i + 1], back[i + 2]);
-    for (let i = 0; i < 6 && n < stop; i++, n++) pts.push(segments[o + i]);
-    for (let i = 0; n < stop; i++, n++) pts.push(fwd[i]);
+    for (let i = nb - 3; i >= 0 && n < stop; i -= 3, n += 3) {
+      pts[n] = back[i];
+      pts[n + 1] = back[i + 1];
+      pts[n + 2] = back[i + 2];
+    }
+    for (let i = 0; i < 6 && n < stop; i++, n++) pts[n] = segments[o + i];
+    for (let i = 0; n < stop; i++, n++) pts[n] = fwd[i];
     if (closed) done.push({ points: pts, closed: true });
-    else open.push(pts);
+    else open.push(Array.from(pts));
   }
   return finishChains(done, open, closedTol, zeroLen);
 }
@@ -385,8 +389,8 @@ function finishChains(done: SectionPolyline[], open: number[][], tol: number, ze
     }
   }
   for (const p of open) {
-    if (isClosed(p)) done.push({ points: p.slice(0, p.length - 3), closed: true });
-    else if (polylineLength(p, false) >= zeroLen) done.push({ points: p, closed: false });
+    if (isClosed(p)) done.push({ points: Float64Array.from(p.slice(0, p.length - 3)), closed: true });
+    else if (polylineLength(p, false) >= zeroLen) done.push({ points: Float64Array.from(p), closed: false });
   }
   return done;
 }

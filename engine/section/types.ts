@@ -11,9 +11,14 @@ export type SectionAxis = 'X' | 'Y' | 'Z';
 /** 0, 1, 2 for X, Y, Z. */
 export const axisIndex = (a: SectionAxis): 0 | 1 | 2 => (a === 'X' ? 0 : a === 'Y' ? 1 : 2);
 
-/** A polyline on the section plane: flat xyz triplets (mm, world), closed when its last point joins its first. */
+/**
+ * A polyline on the section plane: flat xyz triplets (mm, world), closed when its last point joins its first.
+ * `points` is a typed array, not a JavaScript array: a section's polylines are often views into one
+ * buffer (the WebAssembly kernel's output copied once), so a cut allocates no per-point heap values for the
+ * garbage collector to copy, and the result crosses to the UI thread as one buffer. Do not write into it.
+ */
 export interface SectionPolyline {
-  points: number[];
+  points: Float64Array;
   closed: boolean;
 }
 

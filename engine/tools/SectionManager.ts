@@ -186,7 +186,14 @@ export class SectionManager {
       step('grid', () => {
         result.grid = computeSection(model, axis, mm, { ...none, grid: true }).grid;
         for (const g of result.grid)
-          group.add(lines(`grid ${g.name}`, [{ points: [...g.points], closed: false }], layerColor('GRID'), 'grid'));
+          group.add(
+            lines(
+              `grid ${g.name}`,
+              [{ points: Float64Array.from(g.points), closed: false }],
+              layerColor('GRID'),
+              'grid',
+            ),
+          );
       });
       step('compartments', () => {
         result.compartments = computeSection(model, axis, mm, { ...none, compartments: true }).compartments;

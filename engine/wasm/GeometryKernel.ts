@@ -256,19 +256,14 @@ export class GeometryKernel {
       pts = (x.kk_out_pts_ptr() >>> 0) / 8;
     const curves: SectionPolyline[][] = new Array(objects);
     const segments = new Uint32Array(objects);
-    let p = 0;
-    for (let o = 0; o < objects; o++) {
+    let total = 0;
+    for (let o = 0; o < objects; o++) total += u32[per + o * 2];
+    const all = polylinesFromKernel(f64, u32, poly, pts, total);
+    for (let o = 0, p = 0; o < objects; o++) {
       const n = u32[per + o * 2];
       segments[o] = u32[per + o * 2 + 1];
-      const list: SectionPolyline[] = new Array(n);
-      for (let i = 0; i < n; i++, p++) {
-        const s = pts + u32[poly + p * 3],
-          len = u32[poly + p * 3 + 1];
-        const points = new Array<number>(len);
-        for (let j = 0; j < len; j++) points[j] = f64[s + j];
-        list[i] = { points, closed: u32[poly + p * 3 + 2] === 1 };
-      }
-      curves[o] = list;
+      curves[o] = all.slice(p, p + n);
+      p += n;
     }
     return { curves, segments };
   }
@@ -286,19 +281,33 @@ export class GeometryKernel {
   ) {
     const x = this.exports;
     const n = x.kk_chain(closedTol, zeroLen, fixed ? fixed.axis : 3, fixed ? fixed.value : 0);
-    const out: SectionPolyline[] = [];
-    if (n === 0) return out;
+    if (n === 0) return [];
     const { f64, u32 } = this.views();
     // Offsets are 8-aligned (f64) and 4-aligned (u32) allocations.
-    const poly = (x.kk_out_poly_ptr() >>> 0) / 4,
-      pts = (x.kk_out_pts_ptr() >>> 0) / 8;
-    for (let i = 0; i < n; i++) {
-      const s = pts + u32[poly + i * 3],
-        len = u32[poly + i * 3 + 1];
-      const points = new Array<number>(len);
-      for (let j = 0; j < len; j++) points[j] = f64[s + j];
-      out.push({ points, closed: u32[poly + i * 3 + 2] === 1 });
-    }
-    return out;
+    return polylinesFromKernel(f64, u32, (x.kk_out_poly_ptr() >>> 0) / 4, (x.kk_out_pts_ptr() >>> 0) / 8, n);
   }
+}
+
+/**
+ * The chaining kernel's first `count` polylines: its table at u32 offset `poly` (per polyline: first value
+ * in the points, value count, closed 1 / open 0), its points (xyz mm) at f64 offset `pts`. The points are
+ * copied out of the module's memory once, in one buffer, and each polyline is a view into it: no
+ * per-point JavaScript values, and one buffer for the structured clone to the UI thread.
+ */
+function polylinesFromKernel(
+  f64: Float64Array,
+  u32: Uint32Array,
+  poly: number,
+  pts: number,
+  count: number,
+): SectionPolyline[] {
+  const out: SectionPolyline[] = new Array(count);
+  let end = 0;
+  for (let i = 0; i < count; i++) end = Math.max(end, u32[poly + i * 3] + u32[poly + i * 3 + 1]);
+  const all = f64.slice(pts, pts + end);
+  for (let i = 0; i < count; i++) {
+    const s = u32[poly + i * 3];
+    out[i] = { points: all.subarray(s, s + u32[poly + i * 3 + 1]), closed: u32[poly + i * 3 + 2] === 1 };
+  }
+  return out;
 }

@@ -40,7 +40,7 @@ describe('CAD component section export', () => {
 
   it('cuts the component into one closed 300 × 200 outline', () => {
     expect(s.cadComponents.map((c) => c.componentName)).toEqual(['@Ballast pump 1']);
-    const pts = s.cadComponents[0].curves.flatMap((c) => c.points);
+    const pts = s.cadComponents[0].curves.flatMap((c) => Array.from(c.points));
     const ys = pts.filter((_, i) => i % 3 === 1);
     const zs = pts.filter((_, i) => i % 3 === 2);
     expect([Math.min(...ys), Math.max(...ys), Math.min(...zs), Math.max(...zs)]).toEqual([1850, 2150, 2900, 3100]);

@@ -58,7 +58,7 @@ function handMade(): SectionResult {
     length: 100,
     thickness: 10,
     label: '100 x 10',
-    curves: [{ points: [5000, 0, 0, 5000, 100, 0, 5000, 100, 10, 5000, 0, 10], closed: true }],
+    curves: [{ points: Float64Array.of(5000, 0, 0, 5000, 100, 0, 5000, 100, 10, 5000, 0, 10), closed: true }],
   });
   steel.seams.inSection.push({
     stid: 's1',
@@ -66,7 +66,7 @@ function handMade(): SectionResult {
     name: 'S1',
     type: 'SEAM',
     relation: 'inSection',
-    curves: [{ points: [5000, 50, -20, 5000, 50, 30], closed: false }],
+    curves: [{ points: Float64Array.of(5000, 50, -20, 5000, 50, 30), closed: false }],
   });
   return { axis: 'X', coordinate: 5000, steel, compartments: [], cadComponents: [], grid: [] };
 }

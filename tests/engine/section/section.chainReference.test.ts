@@ -68,7 +68,9 @@ function referenceChain(segments: ArrayLike<number>, tol = 1, zeroLen = 1e-3): S
   };
   const isClosed = (p: number[]) => p.length >= 9 && d(p, 0, p, p.length - 3) <= tol;
   const open = chains.filter((p) => !isClosed(p));
-  const done: SectionPolyline[] = chains.filter(isClosed).map((p) => ({ points: p.slice(0, -3), closed: true }));
+  const done: SectionPolyline[] = chains
+    .filter(isClosed)
+    .map((p) => ({ points: Float64Array.from(p.slice(0, -3)), closed: true }));
   let merged = true;
   while (merged && open.length > 1) {
     merged = false;
@@ -97,11 +99,11 @@ function referenceChain(segments: ArrayLike<number>, tol = 1, zeroLen = 1e-3): S
       }
   }
   for (const p of open) {
-    if (isClosed(p)) done.push({ points: p.slice(0, -3), closed: true });
+    if (isClosed(p)) done.push({ points: Float64Array.from(p.slice(0, -3)), closed: true });
     else {
       let L = 0;
       for (let i = 3; i < p.length; i += 3) L += d(p, i, p, i - 3);
-      if (L >= zeroLen) done.push({ points: p, closed: false });
+      if (L >= zeroLen) done.push({ points: Float64Array.from(p), closed: false });
     }
   }
   return done;

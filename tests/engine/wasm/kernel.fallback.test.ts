@@ -70,9 +70,9 @@ describe('loading the kernel', () => {
     expect(index.store?.kernel).toBe(k);
     const viaKernel = computeSection({ objects: [plate], index }, 'X', 1000.5);
     const viaTs = computeSection({ objects: [plate], index }, 'X', 1000.5, { kernel: 'typescript' });
-    expect(viaKernel.steel.plates.intersected[0].curves[0].points).toEqual([
-      1000.5, 0, 0, 1000.5, 50, 0, 1000.5, 100, 0,
-    ]);
+    expect(viaKernel.steel.plates.intersected[0].curves[0].points).toEqual(
+      Float64Array.of(1000.5, 0, 0, 1000.5, 50, 0, 1000.5, 100, 0),
+    );
     expect(viaKernel).toEqual(viaTs);
     index.store?.free();
   });
