@@ -268,18 +268,20 @@ async function runSize(parts: number, figures: ToolsFigures = {}, what: ToolsPar
       fn();
       into.push(now() - t0);
     };
-    // One untimed run of each first (JIT warm-up and the garbage of the index build), then the median of 5.
+    // One untimed run of each first (JIT warm-up and the garbage of the index build), then the median of 11
+    // (linear scans: 5). At 500k parts a collection of the bench's large heap (objects, two indexes, the
+    // decoded positions) can land in any rep and triple it, so a median of few reps wanders with it.
     computeSection(model, axis, c, { grid: false });
     computeSection(tsModel, axis, c, { grid: false });
     computeSection(model, axis, c, { grid: false, linear: true });
     computeSection(tsModel, axis, c, { grid: false, linear: true });
-    for (let rep = 0; rep < 5; rep++) {
+    for (let rep = 0; rep < 11; rep++) {
       timed(runs.bvh, () => {
         const r = computeSection(model, axis, c, { grid: false });
         cut = r.steel.plates.intersected.length + r.steel.stiffeners.intersected.length;
       });
       timed(runs.bvhTs, () => computeSection(tsModel, axis, c, { grid: false }));
-      if (rep < 3) {
+      if (rep < 5) {
         timed(runs.ref, () => computeSection(model, axis, c, { grid: false, linear: true }));
         timed(runs.refTs, () => computeSection(tsModel, axis, c, { grid: false, linear: true }));
         timed(runs.lin, () => linearPlaneScan(world, chunks, k, c));
@@ -417,7 +419,7 @@ async function writeReadme(rows: Row[]): Promise<void> {
     '',
     `Run ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC on ${cpu}, ${os.cpus().length} cores (shared; load average ${LOAD_AT_START.toFixed(1)} at the start, ${os.loadavg()[0].toFixed(1)} at the end), Node ${process.versions.node}; engine in Node without a GPU.`,
     'Sections: computeSection over the SectionIndex (BVH over object ranges, then 32-triangle blocks with their own extent) at the',
-    `middle of the ship (+13.7 mm); one warm-up run each, then the median of 5 (linear scans: 3) with min and max; clock: ${process.env.BENCH_CLOCK === 'cpu' ? 'CPU time of this process (BENCH_CLOCK=cpu)' : 'wall'}; the index build is listed, not included. Beside it the`,
+    `middle of the ship (+13.7 mm); one warm-up run each, then the median of 11 (linear scans: 5) with min and max; clock: ${process.env.BENCH_CLOCK === 'cpu' ? 'CPU time of this process (BENCH_CLOCK=cpu)' : 'wall'}; the index build is listed, not included. Beside it the`,
     'same job without any index (`linear: true`): every triangle visited for the object extents, crossing ones sliced, chained and',
     'classified with the same kernels; and a bare plane test of every triangle (no slicing: a lower bound for any scan).',
     'Snap: Engine.snapAt at 200 cursor positions (nearest-first BVH shapecast, at most 2000 candidate triangles, then the kernel; BVHs',
