@@ -186,14 +186,7 @@ export class SectionManager {
       step('grid', () => {
         result.grid = computeSection(model, axis, mm, { ...none, grid: true }).grid;
         for (const g of result.grid)
-          group.add(
-            lines(
-              `grid ${g.name}`,
-              [{ points: Float64Array.from(g.points), closed: false }],
-              layerColor('GRID'),
-              'grid',
-            ),
-          );
+          group.add(lines(`grid ${g.name}`, [{ points: g.points, closed: false }], layerColor('GRID'), 'grid'));
       });
       step('compartments', () => {
         result.compartments = computeSection(model, axis, mm, { ...none, compartments: true }).compartments;
@@ -342,10 +335,10 @@ export function emptyCutErrors(
   return errors;
 }
 
-/** One LineSegments of polylines (closed ones get their closing segment), ordered by draw priority. */
+/** One LineSegments of polylines (flat xyz, mm; closed ones get their closing segment), ordered by draw priority. */
 function lines(
   name: string,
-  curves: readonly SectionPolyline[],
+  curves: readonly { points: ArrayLike<number>; closed: boolean }[],
   color: string | Color,
   kind: SectionEntityKind,
   rel?: (typeof SECTION_RELATIONS)[number],
