@@ -6,6 +6,7 @@
  * priorities of viewer.md §9 so higher priorities paint on top. One layer per entity class and relation.
  */
 import {
+  type PolylineLike,
   type SectionAxis,
   type SectionRelation,
   type SectionResult,
@@ -83,7 +84,7 @@ export function sectionDrawing(s: SectionResult, options: DrawingOptions = {}): 
     for (let i = 0; i + 2 < pts.length; i += 3) out.push(pts[i + iu], pts[i + iv]);
     return out;
   };
-  const add = (layer: string, c: { points: ArrayLike<number>; closed: boolean }, priority: number, width = 1) => {
+  const add = (layer: string, c: PolylineLike, priority: number, width = 1) => {
     use(layer);
     paths.push({ layer, points: flat(c.points), closed: c.closed, priority, width });
   };

@@ -263,7 +263,8 @@ export function chainSegments(
       ez = fz - lz;
     const closed = total >= 9 && Math.sqrt(ex * ex + ey * ey + ez * ez) <= closedTol;
     const stop = closed ? total - 3 : total;
-    const pts = new Float64Array(stop);
+    // A closed chain is final (a typed array, as every result); an open one may still be joined (a plain array).
+    const pts = closed ? new Float64Array(stop) : new Array<number>(stop);
     let n = 0;
     for (let i = nb - 3; i >= 0 && n < stop; i -= 3, n += 3) {
       pts[n] = back[i];
@@ -272,8 +273,8 @@ export function chainSegments(
     }
     for (let i = 0; i < 6 && n < stop; i++, n++) pts[n] = segments[o + i];
     for (let i = 0; n < stop; i++, n++) pts[n] = fwd[i];
-    if (closed) done.push({ points: pts, closed: true });
-    else open.push(Array.from(pts));
+    if (pts instanceof Float64Array) done.push({ points: pts, closed: true });
+    else open.push(pts);
   }
   return finishChains(done, open, closedTol, zeroLen);
 }

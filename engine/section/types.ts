@@ -22,6 +22,12 @@ export interface SectionPolyline {
   closed: boolean;
 }
 
+/** Any polyline to draw (flat xyz, mm): a SectionPolyline, or a grid line or pillar centreline's plain array. */
+export interface PolylineLike {
+  points: ArrayLike<number>;
+  closed: boolean;
+}
+
 /**
  * How an object meets the plane (viewer.md §3): lying in it ('inSection'), cut across ('intersected'),
  * or ending on it from the negative / positive side ('connectingNegative' / 'connectingPositive').

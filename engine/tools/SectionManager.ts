@@ -23,6 +23,7 @@ import {
   STEEL_CLASSES,
   type SectionAxis,
   type SectionEntityKind,
+  type PolylineLike,
   type SectionPolyline,
   type SectionResult,
 } from '../section/types';
@@ -338,7 +339,7 @@ export function emptyCutErrors(
 /** One LineSegments of polylines (flat xyz, mm; closed ones get their closing segment), ordered by draw priority. */
 function lines(
   name: string,
-  curves: readonly { points: ArrayLike<number>; closed: boolean }[],
+  curves: readonly PolylineLike[],
   color: string | Color,
   kind: SectionEntityKind,
   rel?: (typeof SECTION_RELATIONS)[number],

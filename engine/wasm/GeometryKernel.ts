@@ -258,11 +258,11 @@ export class GeometryKernel {
     const segments = new Uint32Array(objects);
     let total = 0;
     for (let o = 0; o < objects; o++) total += u32[per + o * 2];
-    const all = polylinesFromKernel(f64, u32, poly, pts, total);
+    const points = copyPoints(f64, u32, poly, pts, total);
     for (let o = 0, p = 0; o < objects; o++) {
       const n = u32[per + o * 2];
       segments[o] = u32[per + o * 2 + 1];
-      curves[o] = all.slice(p, p + n);
+      curves[o] = polylineViews(points, u32, poly, p, n);
       p += n;
     }
     return { curves, segments };
@@ -284,30 +284,36 @@ export class GeometryKernel {
     if (n === 0) return [];
     const { f64, u32 } = this.views();
     // Offsets are 8-aligned (f64) and 4-aligned (u32) allocations.
-    return polylinesFromKernel(f64, u32, (x.kk_out_poly_ptr() >>> 0) / 4, (x.kk_out_pts_ptr() >>> 0) / 8, n);
+    const poly = (x.kk_out_poly_ptr() >>> 0) / 4;
+    return polylineViews(copyPoints(f64, u32, poly, (x.kk_out_pts_ptr() >>> 0) / 8, n), u32, poly, 0, n);
   }
 }
 
 /**
- * The chaining kernel's first `count` polylines: its table at u32 offset `poly` (per polyline: first value
- * in the points, value count, closed 1 / open 0), its points (xyz mm) at f64 offset `pts`. The points are
- * copied out of the module's memory once, in one buffer, and each polyline is a view into it: no
- * per-point JavaScript values, and one buffer for the structured clone to the UI thread.
+ * The points (xyz mm) of the chaining kernel's first `count` polylines, copied out of the module's memory
+ * once into one buffer: its polyline table at u32 offset `poly` (per polyline: first value in the points,
+ * value count, closed 1 / open 0), its points at f64 offset `pts`. One buffer means no per-point JavaScript
+ * values, and one buffer for the structured clone to the UI thread.
  */
-function polylinesFromKernel(
-  f64: Float64Array,
+function copyPoints(f64: Float64Array, u32: Uint32Array, poly: number, pts: number, count: number): Float64Array {
+  let end = 0;
+  for (let i = 0; i < count; i++) end = Math.max(end, u32[poly + i * 3] + u32[poly + i * 3 + 1]);
+  return f64.slice(pts, pts + end);
+}
+
+/** Polylines `first .. first+count` of the kernel's table at u32 offset `poly`, as views into `points` (copyPoints). */
+function polylineViews(
+  points: Float64Array,
   u32: Uint32Array,
   poly: number,
-  pts: number,
+  first: number,
   count: number,
 ): SectionPolyline[] {
   const out: SectionPolyline[] = new Array(count);
-  let end = 0;
-  for (let i = 0; i < count; i++) end = Math.max(end, u32[poly + i * 3] + u32[poly + i * 3 + 1]);
-  const all = f64.slice(pts, pts + end);
   for (let i = 0; i < count; i++) {
-    const s = u32[poly + i * 3];
-    out[i] = { points: all.subarray(s, s + u32[poly + i * 3 + 1]), closed: u32[poly + i * 3 + 2] === 1 };
+    const r = poly + (first + i) * 3,
+      s = u32[r];
+    out[i] = { points: points.subarray(s, s + u32[r + 1]), closed: u32[r + 2] === 1 };
   }
   return out;
 }
