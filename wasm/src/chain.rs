@@ -5,6 +5,8 @@
 //! (at a vertex, its first endpoint in segment order whose segment is unused), chains whose ends meet within `closed_tol`
 //! are closed, and the remaining open chains are joined end to end (first match first) and closed or
 //! kept. Output: OUT_PTS / OUT_POLY (closed chains in walk order, then the open ones' results).
+//! A section's endpoints all lie in one axis plane and rarely meet three at a vertex; for them the weld
+//! records each endpoint's mate instead of numbered vertices (`weld_pairs`), which walks the same.
 
 use crate::jsmath::js_round;
 use crate::state::{OUT_POLY, OUT_PTS, SEGS};
@@ -33,8 +35,11 @@ const EMPTY2: Slot2 = Slot2 { q: [0.0; 2], v: 0, stamp: 0 };
 
 /// Scratch reused across calls (the many small objects of a section make allocation dominate otherwise).
 struct Scratch {
-    keep: Vec<u8>,
+    /// Per segment: 1 once walked, and from the start for a dropped (zero-length) one.
     used: Vec<u8>,
+    /// Per endpoint (segment·2 + end), when no vertex has more than two endpoints: the other endpoint
+    /// at its vertex, -1 when none (see `weld_pairs`).
+    mate: Vec<i32>,
     vert_of: Vec<i32>,
     table: Vec<Slot>,
     table2: Vec<Slot2>,
@@ -52,8 +57,8 @@ struct Scratch {
 }
 
 static mut SCRATCH: Scratch = Scratch {
-    keep: Vec::new(),
     used: Vec::new(),
+    mate: Vec::new(),
     vert_of: Vec::new(),
     table: Vec::new(),
     table2: Vec::new(),
@@ -83,9 +88,11 @@ pub extern "C" fn kk_chain(closed_tol: f64, zero_len: f64, fixed: u32, fixed_val
     }
 }
 
-/// The endpoints at each vertex, for the walk: the first two per vertex, or (when some vertex has more)
-/// all of them in segment order as a CSR table.
+/// The endpoints at each vertex, for the walk: each endpoint's mate (no vertex with more than two, from
+/// `weld_pairs`), the first two per vertex, or (when some vertex has more) all of them in segment order
+/// as a CSR table.
 enum Adjacency<'a> {
+    Mates(&'a [i32]),
     Pairs(&'a [[i32; 2]]),
     Csr(&'a [i32], &'a [i32]),
 }
@@ -96,11 +103,17 @@ enum Adjacency<'a> {
 fn walk(adj: &Adjacency, vert_of: &[i32], used: &mut [u8], mut cur: usize, out: &mut Vec<u32>) -> usize {
     out.clear();
     loop {
-        let v = vert_of[cur] as usize;
         let mut next: i32 = -1;
         match adj {
+            // `cur`'s segment is used, so the first unused endpoint at the vertex is its mate or none.
+            Adjacency::Mates(mate) => {
+                let m = mate[cur];
+                if m >= 0 && used[(m >> 1) as usize] == 0 {
+                    next = m;
+                }
+            }
             Adjacency::Pairs(ends) => {
-                for &e in &ends[v] {
+                for &e in &ends[vert_of[cur] as usize] {
                     if e >= 0 && used[(e >> 1) as usize] == 0 {
                         next = e;
                         break;
@@ -108,6 +121,7 @@ fn walk(adj: &Adjacency, vert_of: &[i32], used: &mut [u8], mut cur: usize, out: 
                 }
             }
             Adjacency::Csr(start, list) => {
+                let v = vert_of[cur] as usize;
                 for &e in &list[start[v] as usize..start[v + 1] as usize] {
                     if used[(e >> 1) as usize] == 0 {
                         next = e;
@@ -128,21 +142,19 @@ fn walk(adj: &Adjacency, vert_of: &[i32], used: &mut [u8], mut cur: usize, out: 
 }
 
 /// Welds the endpoints of the kept segments (length ≥ `zero_len`) into vertices by their coordinates
-/// rounded to 1e-3 mm, numbered in order of first appearance; fills `vert_of`, `keep` and `ends`.
+/// rounded to 1e-3 mm, numbered in order of first appearance; fills `vert_of`, `used` (1 for a dropped
+/// segment, 0 for a kept one) and `ends`.
 /// With `fixed` < 3 every endpoint's coordinate `fixed` is `fixed_value` (a section's projected axis),
 /// so it is rounded once. Returns the vertex count and whether some vertex has more than two endpoints.
 fn weld(segs: &[f64], zero_len: f64, fixed: usize, fixed_value: f64, sc: &mut Scratch) -> (usize, bool) {
     // `sqrt(d²) >= zero_len` tested as `d² >= min_d2` (the same answer for every d², see `min_square`).
     let min_d2 = min_square(zero_len, sc);
     let n_seg = segs.len() / 6;
-    let mut cap: usize = 16;
-    while cap < n_seg * 4 {
-        cap <<= 1;
-    }
+    let cap = table_cap(n_seg);
     let mask = cap - 1;
     let shift = 32 - cap.trailing_zeros();
     let stamp = next_stamp(sc);
-    reset(&mut sc.keep, n_seg, 0);
+    reset(&mut sc.used, n_seg, 1);
     reset(&mut sc.vert_of, n_seg * 2, -1);
     sc.ends.clear();
     let qf = js_round(fixed_value * 1000.0);
@@ -166,7 +178,7 @@ fn weld(segs: &[f64], zero_len: f64, fixed: usize, fixed_value: f64, sc: &mut Sc
         if !(dx * dx + dy * dy + dz * dz >= min_d2) {
             continue;
         }
-        sc.keep[s] = 1;
+        sc.used[s] = 0;
         for e in 0..2 {
             let p = &segs[o + e * 3..o + e * 3 + 3];
             let mut q = [0.0f64; 3];
@@ -206,6 +218,89 @@ fn weld(segs: &[f64], zero_len: f64, fixed: usize, fixed_value: f64, sc: &mut Sc
         }
     }
     (sc.ends.len(), multi)
+}
+
+/// The weld table's size for `n_seg` segments: a power of two ≥ 16 and ≥ 4 slots per segment.
+fn table_cap(n_seg: usize) -> usize {
+    let mut cap: usize = 16;
+    while cap < n_seg * 4 {
+        cap <<= 1;
+    }
+    cap
+}
+
+/// The weld of `weld_fixed`'s case (every endpoint's rounded coordinate on axis `fixed` the same, not
+/// NaN) when no vertex has more than two endpoints, which is a section's usual case: each endpoint's mate
+/// (the other endpoint at its vertex) goes to `mate`, dropped segments are marked in `used`, and no vertex
+/// numbers or per-vertex lists are built. Returns false, with nothing usable written, when the axis is
+/// not fixed or some vertex has a third endpoint; `weld` then decides. The walk over the mates visits
+/// what the walk over `weld`'s pairs would.
+fn weld_pairs(segs: &[f64], zero_len: f64, fixed: usize, fixed_value: f64, sc: &mut Scratch) -> bool {
+    if fixed >= 3 || js_round(fixed_value * 1000.0).is_nan() {
+        return false;
+    }
+    match fixed {
+        0 => weld_pairs_uv::<1, 2>(segs, zero_len, sc),
+        1 => weld_pairs_uv::<0, 2>(segs, zero_len, sc),
+        _ => weld_pairs_uv::<0, 1>(segs, zero_len, sc),
+    }
+}
+
+/// `weld_pairs` keyed on the rounded coordinates `U` and `V`; a slot holds a vertex's first endpoint.
+fn weld_pairs_uv<const U: usize, const V: usize>(segs: &[f64], zero_len: f64, sc: &mut Scratch) -> bool {
+    let min_d2 = min_square(zero_len, sc);
+    let n_seg = segs.len() / 6;
+    let cap = table_cap(n_seg);
+    let stamp = next_stamp(sc);
+    if sc.table2.len() < cap {
+        sc.table2.resize(cap, EMPTY2);
+    }
+    reset(&mut sc.used, n_seg, 1);
+    reset(&mut sc.mate, n_seg * 2, -1);
+    let mask = (cap - 1) as u32;
+    let shift = 32 - cap.trailing_zeros();
+    let table = &mut sc.table2[..cap];
+    let used = &mut sc.used[..n_seg];
+    let mate = &mut sc.mate[..n_seg * 2];
+    for (s, g) in segs.chunks_exact(6).enumerate() {
+        let dx = g[3] - g[0];
+        let dy = g[4] - g[1];
+        let dz = g[5] - g[2];
+        if !(dx * dx + dy * dy + dz * dz >= min_d2) {
+            continue;
+        }
+        used[s] = 0;
+        for e in 0..2 {
+            let q = [js_round(g[e * 3 + U] * 1000.0), js_round(g[e * 3 + V] * 1000.0)];
+            // Keys equal under `==` must hash alike, so −0 is made +0 before its bits are taken.
+            let bits = |x: f64| (x + 0.0).to_bits();
+            let mut h = ((bits(q[0]).wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ bits(q[1]).wrapping_mul(0xC2B2_AE3D_27D4_EB4F))
+                >> 32) as u32
+                >> shift;
+            let endpoint = (s * 2 + e) as u32;
+            loop {
+                // h ≤ mask < cap = table.len()
+                let slot = unsafe { table.get_unchecked_mut(h as usize) };
+                if slot.stamp != stamp {
+                    *slot = Slot2 { q, v: endpoint, stamp };
+                    break;
+                }
+                if slot.q[0] == q[0] && slot.q[1] == q[1] {
+                    let first = slot.v as usize;
+                    // Both < n_seg·2 = mate.len().
+                    let m = unsafe { mate.get_unchecked_mut(first) };
+                    if *m >= 0 {
+                        return false;
+                    }
+                    *m = endpoint as i32;
+                    unsafe { *mate.get_unchecked_mut(endpoint as usize) = first as i32 };
+                    break;
+                }
+                h = (h + 1) & mask;
+            }
+        }
+    }
+    true
 }
 
 /// The stamp of a new weld call (see `Slot`); on wrap-around both tables are cleared, so no slot can
@@ -251,7 +346,7 @@ fn min_square(zero_len: f64, sc: &mut Scratch) -> f64 {
 
 /// `weld` when every endpoint has the same (non-NaN) rounded coordinate on the third axis: keys are the
 /// rounded coordinates `U` and `V` only (equal third coordinates compare equal anyway), so each endpoint
-/// rounds, hashes and compares two values instead of three. Same vertices, numbered alike. `keep`,
+/// rounds, hashes and compares two values instead of three. Same vertices, numbered alike. `used`,
 /// `vert_of` and `ends` are reset by the caller; `cap` is the table size (a power of two ≥ 16);
 /// `min_d2` is `min_square` of the zero-length tolerance.
 fn weld_fixed<const U: usize, const V: usize>(
@@ -270,7 +365,7 @@ fn weld_fixed<const U: usize, const V: usize>(
     let ends = &mut sc.ends;
     let mut multi = false;
     let n_seg = segs.len() / 6;
-    let keep = &mut sc.keep[..n_seg];
+    let used = &mut sc.used[..n_seg];
     let vert_of = &mut sc.vert_of[..n_seg * 2];
     for (s, g) in segs.chunks_exact(6).enumerate() {
         let dx = g[3] - g[0];
@@ -279,7 +374,7 @@ fn weld_fixed<const U: usize, const V: usize>(
         if !(dx * dx + dy * dy + dz * dz >= min_d2) {
             continue;
         }
-        keep[s] = 1;
+        used[s] = 0;
         for e in 0..2 {
             let q = [js_round(g[e * 3 + U] * 1000.0), js_round(g[e * 3 + V] * 1000.0)];
             // Keys equal under `==` must hash alike, so −0 is made +0 before its bits are taken.
@@ -354,12 +449,18 @@ pub fn chain(
 ) -> u32 {
     let n_seg = segs.len() / 6;
     let sc = unsafe { &mut SCRATCH };
-    let (nv, multi) = weld(segs, zero_len, fixed, fixed_value, sc);
+    let paired = weld_pairs(segs, zero_len, fixed, fixed_value, sc);
+    let (nv, multi) = if paired { (0, false) } else { weld(segs, zero_len, fixed, fixed_value, sc) };
     if multi {
         build_csr(nv, n_seg, sc);
     }
-    reset(&mut sc.used, n_seg, 0);
-    let adj = if multi { Adjacency::Csr(&sc.start, &sc.list) } else { Adjacency::Pairs(&sc.ends) };
+    let adj = if paired {
+        Adjacency::Mates(&sc.mate)
+    } else if multi {
+        Adjacency::Csr(&sc.start, &sc.list)
+    } else {
+        Adjacency::Pairs(&sc.ends)
+    };
 
     // Each chain is walked from its first unused segment forwards and backwards (endpoint numbers only);
     // a closed one is written straight to the output, an open one kept for joining.
@@ -367,7 +468,7 @@ pub fn chain(
     let mut open: Vec<Vec<f64>> = Vec::new();
     let point = |end: usize| -> &[f64] { &segs[end * 3..end * 3 + 3] };
     for s in 0..n_seg {
-        if sc.keep[s] == 0 || sc.used[s] != 0 {
+        if sc.used[s] != 0 {
             continue;
         }
         sc.used[s] = 1;

@@ -94,7 +94,7 @@ describe('chaining', () => {
 
   it('chains segments lying in an axis plane the same with and without the fixed-axis weld', () => {
     // Section segments all share the projected axis value; the kernel then rounds it once. Branches
-    // (vertices of three or more endpoints) take the kernel's general adjacency, paths its two-slot one.
+    // (vertices of three or more endpoints) take the kernel's general adjacency, paths its mate table.
     const point = fc.array(coord, { minLength: 2, maxLength: 2 });
     const input = fc.tuple(
       fc.constantFrom<0 | 1 | 2>(0, 1, 2),
@@ -120,6 +120,47 @@ describe('chaining', () => {
         kernel.clearSegments();
         kernel.pushSegments(segs);
         expect(samePolylines(kernel.chain(), ref)).toBe(true);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('chains paths and loops without branches, shuffled and reversed, the same through the mate table', () => {
+    // Distinct points per polyline, so no vertex has a third endpoint unless the extra segment adds one
+    // (then the kernel leaves its mate table for the general weld part-way through).
+    const polyline = fc.tuple(fc.integer({ min: 1, max: 12 }), fc.boolean());
+    const input = fc.tuple(
+      fc.constantFrom<0 | 1 | 2>(0, 1, 2),
+      fc.array(polyline, { minLength: 1, maxLength: 8 }),
+      fc.integer({ min: 0, max: 1_000_000 }),
+      fc.option(fc.tuple(fc.nat(), fc.nat()), { nil: null }),
+    );
+    fc.assert(
+      fc.property(input, ([axis, lines, seed, extra]) => {
+        let r = seed;
+        const rand = () => (r = (r * 1103515245 + 12345) % 2147483648) / 2147483648;
+        const points: number[][] = [];
+        const segs: number[][] = [];
+        for (const [n, closed] of lines) {
+          const base = points.length;
+          for (let i = 0; i <= n; i++) {
+            const q = [points.length * 3.5 + rand(), rand() * 100];
+            q.splice(axis, 0, 7.25);
+            points.push(q);
+          }
+          for (let i = 0; i < n; i++) segs.push([...points[base + i], ...points[base + i + 1]]);
+          if (closed && n >= 2) segs.push([...points[base + n], ...points[base]]);
+        }
+        if (extra) segs.push([...points[extra[0] % points.length], ...points[extra[1] % points.length]]);
+        for (let i = segs.length - 1; i > 0; i--) {
+          const j = Math.floor(rand() * (i + 1));
+          [segs[i], segs[j]] = [segs[j], segs[i]];
+        }
+        const flat = segs.flatMap((s) => (rand() < 0.5 ? s : [...s.slice(3), ...s.slice(0, 3)]));
+        const ref = chainSegments(flat);
+        kernel.clearSegments();
+        kernel.pushSegments(flat);
+        expect(samePolylines(kernel.chain(undefined, undefined, { axis, value: 7.25 }), ref)).toBe(true);
       }),
       { numRuns: 300 },
     );
