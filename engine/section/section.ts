@@ -11,7 +11,9 @@
  *   their in-plane extent) → 'inSection' (its outline, sliced at its mid-plane, projected);
  * - otherwise 'intersected' (sliced at the plane).
  * Segments are chained per object (slice.ts); with the WebAssembly kernel the slicing and chaining of
- * every object is one kernel call (GeometryKernel.section), with the same polylines. Intersected plates
+ * every object is one kernel call (GeometryKernel.section), with the same polylines. A curve keeps only
+ * the points that bend it: points within POLYLINE_TOLERANCE_MM.collinear of the line between their
+ * neighbours (where the plane crossed a triangle edge inside a flat face) are dropped. Intersected plates
  * get length, thickness and the label of viewer.md §9; pillars a centreline. All lengths mm.
  */
 import type { FrameTables, ModelObject, PropertyRecord } from '../model/types';
@@ -46,6 +48,7 @@ import {
   type SectionRelation,
   type SectionResult,
   type SteelClass,
+  POLYLINE_TOLERANCE_MM,
   type SteelSection,
   type SteelSectionCurve,
   SECTION_RELATIONS,
@@ -153,7 +156,7 @@ export function computeSection(
     }
     let curves: SectionPolyline[];
     if (fromKernel)
-      curves = fromKernel.segments[j] > 0 ? fromKernel.curves[j] : inPlane?.length ? chainSegments(inPlane) : [];
+      curves = fromKernel.segments[j] > 0 ? fromKernel.curves[j] : inPlane?.length ? chainSection(inPlane) : [];
     else {
       segs!.length = 0;
       for (let q = first; q < first + count; q++) {
@@ -163,7 +166,7 @@ export function computeSection(
           sliceTrianglesInto(b.positions, b.indices, rg.indexStart, rg.indexCount, k, sliceAt, segs!, coordinate);
         else if (rg.indexCount > 0) sliceBlocks(index, rg, k, sliceAt, segs!, coordinate);
       }
-      curves = chainSegments(segs!.length ? segs!.data.subarray(0, segs!.length) : (inPlane ?? []));
+      curves = chainSection(segs!.length ? segs!.data.subarray(0, segs!.length) : (inPlane ?? []));
     }
     if (pts)
       for (let i = 0; i + 2 < pts.length; i += 3)
@@ -206,6 +209,12 @@ export function computeSection(
   const grid =
     want.grid && model.frames ? sectionGrid(model.frames, axis, coordinate, gridExtent(index, hits, touched, k)) : [];
   return { axis, coordinate, steel, compartments, cadComponents, grid };
+}
+
+/** A section's chaining: slice.ts `chainSegments` with the section tolerances, collinear points dropped. */
+function chainSection(segments: ArrayLike<number>): SectionPolyline[] {
+  const t = POLYLINE_TOLERANCE_MM;
+  return chainSegments(segments, t.closed, t.zeroLength, t.collinear);
 }
 
 /**

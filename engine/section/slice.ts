@@ -179,11 +179,14 @@ export function sliceEdges(
  *
  * Endpoints are welded through an open-addressing hash of their coordinates rounded to 1e-3 mm (typed
  * arrays, no per-point objects or strings), then walked through a compact vertex → endpoints table.
+ * With `collinearTol` > 0 (mm; sections pass POLYLINE_TOLERANCE_MM.collinear) each result then drops the
+ * points within it of the line between their neighbours (`dropCollinear`).
  */
 export function chainSegments(
   segments: ArrayLike<number>,
   closedTol: number = POLYLINE_TOLERANCE_MM.closed,
   zeroLen: number = POLYLINE_TOLERANCE_MM.zeroLength,
+  collinearTol = 0,
 ): SectionPolyline[] {
   const nSeg = Math.floor(segments.length / 6);
   let cap = 16;
@@ -273,10 +276,62 @@ export function chainSegments(
     }
     for (let i = 0; i < 6 && n < stop; i++, n++) pts[n] = segments[o + i];
     for (let i = 0; n < stop; i++, n++) pts[n] = fwd[i];
-    if (pts instanceof Float64Array) done.push({ points: pts, closed: true });
+    if (pts instanceof Float64Array) done.push({ points: withoutCollinear(pts, true, collinearTol), closed: true });
     else open.push(pts);
   }
-  return finishChains(done, open, closedTol, zeroLen);
+  return finishChains(done, open, closedTol, zeroLen, collinearTol);
+}
+
+/**
+ * Whether point `p` (offset into `pts`, xyz) lies within √`tol2` of the straight line from point `k` to
+ * point `n` and strictly between them (its projection inside the segment). The kernel's `is_collinear`
+ * repeats it operation for operation.
+ */
+function isCollinear(pts: ArrayLike<number>, k: number, p: number, n: number, tol2: number): boolean {
+  const ux = pts[n] - pts[k],
+    uy = pts[n + 1] - pts[k + 1],
+    uz = pts[n + 2] - pts[k + 2];
+  const vx = pts[p] - pts[k],
+    vy = pts[p + 1] - pts[k + 1],
+    vz = pts[p + 2] - pts[k + 2];
+  const l2 = ux * ux + uy * uy + uz * uz;
+  const d = ux * vx + uy * vy + uz * vz;
+  if (!(d > 0 && d < l2)) return false;
+  const cx = uy * vz - uz * vy,
+    cy = uz * vx - ux * vz,
+    cz = ux * vy - uy * vx;
+  return cx * cx + cy * cy + cz * cz < tol2 * l2;
+}
+
+/**
+ * Drops, in place, the points of `pts` (xyz mm) that lie within `tol` mm of the straight line from the
+ * last point kept to the next point (for a closed polyline the last point's next is the first); the first
+ * point, and an open polyline's last, are always kept. @returns the number of values kept (at the front).
+ * The kernel's `drop_collinear` (wasm/src/chain.rs) does the same.
+ */
+export function dropCollinear(pts: Float64Array, closed: boolean, tol: number): number {
+  const n = Math.floor(pts.length / 3);
+  if (!(tol > 0) || n < 3) return n * 3;
+  const tol2 = tol * tol;
+  let w = 1;
+  const last = closed ? n : n - 1;
+  for (let i = 1; i < last; i++) {
+    if (isCollinear(pts, (w - 1) * 3, i * 3, (i + 1 < n ? i + 1 : 0) * 3, tol2)) continue;
+    // w ≤ i: the points still to be read (after i, and the first) are untouched.
+    pts.copyWithin(w * 3, i * 3, i * 3 + 3);
+    w++;
+  }
+  if (!closed) {
+    pts.copyWithin(w * 3, (n - 1) * 3, n * 3);
+    w++;
+  }
+  return w * 3;
+}
+
+/** `pts` without its collinear points (`dropCollinear`), a shorter copy when some were dropped. */
+function withoutCollinear(pts: Float64Array, closed: boolean, tol: number): Float64Array {
+  const kept = dropCollinear(pts, closed, tol);
+  return kept < pts.length ? pts.slice(0, kept) : pts;
 }
 
 /**
@@ -361,10 +416,17 @@ const dist = (a: number[], i: number, b: number[], j: number): number => {
 };
 
 /**
- * Joins open chains whose ends meet within `tol`, closes chains whose ends meet, drops zero-length ones;
+ * Joins open chains whose ends meet within `tol`, closes chains whose ends meet, drops zero-length ones
+ * and (with `collinearTol` > 0) each result's collinear points;
  * appends the results to `done` (already holding the chains closed by chaining) and returns it.
  */
-function finishChains(done: SectionPolyline[], open: number[][], tol: number, zeroLen: number): SectionPolyline[] {
+function finishChains(
+  done: SectionPolyline[],
+  open: number[][],
+  tol: number,
+  zeroLen: number,
+  collinearTol: number,
+): SectionPolyline[] {
   const isClosed = (p: number[]) => p.length >= 9 && dist(p, 0, p, p.length - 3) <= tol;
   let merged = true;
   while (merged && open.length > 1) {
@@ -390,8 +452,13 @@ function finishChains(done: SectionPolyline[], open: number[][], tol: number, ze
     }
   }
   for (const p of open) {
-    if (isClosed(p)) done.push({ points: Float64Array.from(p.slice(0, p.length - 3)), closed: true });
-    else if (polylineLength(p, false) >= zeroLen) done.push({ points: Float64Array.from(p), closed: false });
+    if (isClosed(p))
+      done.push({
+        points: withoutCollinear(Float64Array.from(p.slice(0, p.length - 3)), true, collinearTol),
+        closed: true,
+      });
+    else if (polylineLength(p, false) >= zeroLen)
+      done.push({ points: withoutCollinear(Float64Array.from(p), false, collinearTol), closed: false });
   }
   return done;
 }

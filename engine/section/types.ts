@@ -161,8 +161,12 @@ export function drawPriority(kind: SectionEntityKind, relation?: SectionRelation
 /** viewer.md §9 grid line widths. */
 export const GRID_LINE_WIDTH = { main: 0.5, aux: 0.25 } as const;
 
-/** viewer.md §9 polyline tolerances (0.001 and 1e-6 in metres), in mm. */
-export const POLYLINE_TOLERANCE_MM = { closed: 1, zeroLength: 1e-3 } as const;
+/**
+ * viewer.md §9 polyline tolerances (0.001 and 1e-6 in metres), in mm; and `collinear`: a section curve's
+ * point closer than this to the straight line between its neighbours is dropped (the zero-length
+ * tolerance: such a point carries no shape, only the triangle edge it was cut from).
+ */
+export const POLYLINE_TOLERANCE_MM = { closed: 1, zeroLength: 1e-3, collinear: 1e-3 } as const;
 
 /** Section name (viewer.md §3 "Ship section"): axis + '=' + upper-cased location, e.g. 'X=#10+0.1'. */
 export function sectionName(axis: SectionAxis, location: string): string {

@@ -235,7 +235,8 @@ export class GeometryKernel {
    * Slices and chains the `objects` objects of the job tables (see sectionJobs) against `store` along
    * `axis`, each at its own plane, every point's axis coordinate set to `project`: per range only the
    * triangle blocks (`blockIndices` indices each) that straddle the plane, or with `linear` every
-   * triangle. Same polylines as sliceBlocks / sliceRange then chain per object, in one call.
+   * triangle. Same polylines as sliceBlocks / sliceRange then chain per object, in one call; a section's
+   * points within `collinearTol` mm of the line between their neighbours are dropped (as section.ts does).
    * @returns per object its polylines and the number of segments sliced (0: nothing to chain).
    */
   section(
@@ -247,9 +248,10 @@ export class GeometryKernel {
     linear: boolean,
     closedTol: number = POLYLINE_TOLERANCE_MM.closed,
     zeroLen: number = POLYLINE_TOLERANCE_MM.zeroLength,
+    collinearTol: number = POLYLINE_TOLERANCE_MM.collinear,
   ): { curves: SectionPolyline[][]; segments: Uint32Array } {
     const x = this.exports;
-    x.kk_section(store.handle, objects, axis, project, blockIndices, linear ? 1 : 0, closedTol, zeroLen);
+    x.kk_section(store.handle, objects, axis, project, blockIndices, linear ? 1 : 0, closedTol, zeroLen, collinearTol);
     const { f64, u32 } = this.views();
     const per = (x.kk_out_obj_ptr() >>> 0) / 4,
       poly = (x.kk_out_poly_ptr() >>> 0) / 4,
@@ -273,14 +275,16 @@ export class GeometryKernel {
    * 1 mm, zero length 1e-3 mm by default): the same polylines in the same order. `fixed` tells the kernel
    * that every point's coordinate `axis` is `value` (mm; a section's projected axis, as `section` does), which
    * makes the weld cheaper and must not change the result; wrong, it welds points that differ there.
+   * `collinearTol` (mm, 0 = none, as `chainSegments`) drops points within it of the line between their neighbours.
    */
   chain(
     closedTol: number = POLYLINE_TOLERANCE_MM.closed,
     zeroLen: number = POLYLINE_TOLERANCE_MM.zeroLength,
     fixed?: { axis: 0 | 1 | 2; value: number },
+    collinearTol = 0,
   ) {
     const x = this.exports;
-    const n = x.kk_chain(closedTol, zeroLen, fixed ? fixed.axis : 3, fixed ? fixed.value : 0);
+    const n = x.kk_chain(closedTol, zeroLen, fixed ? fixed.axis : 3, fixed ? fixed.value : 0, collinearTol);
     if (n === 0) return [];
     const { f64, u32 } = this.views();
     // Offsets are 8-aligned (f64) and 4-aligned (u32) allocations.

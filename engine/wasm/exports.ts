@@ -38,7 +38,7 @@ export interface KernelExports {
     project: number,
   ): number;
   kk_slice_soup(ptr: number, triangles: number, axis: number, c: number, project: number): number;
-  kk_chain(closedTol: number, zeroLen: number, fixedAxis: number, fixedValue: number): number;
+  kk_chain(closedTol: number, zeroLen: number, fixedAxis: number, fixedValue: number, collinearTol: number): number;
   kk_job_reserve(objects: number, ranges: number): void;
   kk_job_obj_ptr(): number;
   kk_job_rng_ptr(): number;
@@ -52,6 +52,7 @@ export interface KernelExports {
     linear: number,
     closedTol: number,
     zeroLen: number,
+    collinearTol: number,
   ): number;
 }
 

@@ -7,6 +7,8 @@
 //! kept. Output: OUT_PTS / OUT_POLY (closed chains in walk order, then the open ones' results).
 //! A section's endpoints all lie in one axis plane and rarely meet three at a vertex; for them the weld
 //! records each endpoint's mate instead of numbered vertices (`weld_pairs`), which walks the same.
+//! With a collinear tolerance > 0 each polyline then loses the points that lie on the straight line
+//! between their neighbours (`drop_collinear`, as slice.ts `dropCollinear`).
 
 use crate::jsmath::js_round;
 use crate::state::{OUT_POLY, OUT_PTS, SEGS};
@@ -79,13 +81,77 @@ fn reset<T: Copy>(v: &mut Vec<T>, n: usize, x: T) {
 
 /// Chains the segment buffer's segments; returns the number of polylines written to the output.
 /// `fixed` < 3 says every point's coordinate `fixed` equals `fixed_value` (see `chain`); 3 for none.
+/// `collinear_tol` (mm, 0 for none) drops points that lie within it of the line between their neighbours.
 #[no_mangle]
-pub extern "C" fn kk_chain(closed_tol: f64, zero_len: f64, fixed: u32, fixed_value: f64) -> u32 {
+pub extern "C" fn kk_chain(closed_tol: f64, zero_len: f64, fixed: u32, fixed_value: f64, collinear_tol: f64) -> u32 {
     unsafe {
         OUT_PTS.clear();
         OUT_POLY.clear();
-        chain(&SEGS, closed_tol, zero_len, (fixed as usize).min(3), fixed_value, &mut OUT_PTS, &mut OUT_POLY)
+        let tol = Tolerances { closed: closed_tol, zero_len, collinear: collinear_tol };
+        chain(&SEGS, tol, (fixed as usize).min(3), fixed_value, &mut OUT_PTS, &mut OUT_POLY)
     }
+}
+
+/// The chaining's tolerances (mm): ends within `closed` close a chain, segments and open chains shorter
+/// than `zero_len` are dropped, points within `collinear` of the line between their neighbours are
+/// dropped (0: none).
+#[derive(Clone, Copy)]
+pub struct Tolerances {
+    pub closed: f64,
+    pub zero_len: f64,
+    pub collinear: f64,
+}
+
+/// Whether point `p` (offset into `pts`, xyz) lies within √`tol2` of the straight line from `k` to `n` and
+/// strictly between them (its projection inside the segment): slice.ts `isCollinear`, operation for
+/// operation.
+#[inline]
+fn is_collinear(pts: &[f64], k: usize, p: usize, n: usize, tol2: f64) -> bool {
+    let ux = pts[n] - pts[k];
+    let uy = pts[n + 1] - pts[k + 1];
+    let uz = pts[n + 2] - pts[k + 2];
+    let vx = pts[p] - pts[k];
+    let vy = pts[p + 1] - pts[k + 1];
+    let vz = pts[p + 2] - pts[k + 2];
+    let l2 = ux * ux + uy * uy + uz * uz;
+    let d = ux * vx + uy * vy + uz * vz;
+    if !(d > 0.0 && d < l2) {
+        return false;
+    }
+    let cx = uy * vz - uz * vy;
+    let cy = uz * vx - ux * vz;
+    let cz = ux * vy - uy * vx;
+    cx * cx + cy * cy + cz * cz < tol2 * l2
+}
+
+/// Drops, in place, the points of the polyline at `out[at..]` (xyz) that lie within `tol` of the line from
+/// the last point kept to the next point (for a closed one the last point's next is the first); the first
+/// point, and an open polyline's last, are kept. Returns the number of values kept (`out` truncated to
+/// them). slice.ts `dropCollinear`.
+fn drop_collinear(out: &mut Vec<f64>, at: usize, closed: bool, tol: f64) -> usize {
+    let n = (out.len() - at) / 3;
+    if !(tol > 0.0) || n < 3 {
+        return n * 3;
+    }
+    let tol2 = tol * tol;
+    let p = &mut out[at..];
+    let mut w = 1;
+    let last = if closed { n } else { n - 1 };
+    for i in 1..last {
+        let next = if i + 1 < n { i + 1 } else { 0 };
+        if is_collinear(p, (w - 1) * 3, i * 3, next * 3, tol2) {
+            continue;
+        }
+        // w ≤ i: the points still to be read (after i, and the first) are untouched.
+        p.copy_within(i * 3..i * 3 + 3, w * 3);
+        w += 1;
+    }
+    if !closed {
+        p.copy_within((n - 1) * 3..n * 3, w * 3);
+        w += 1;
+    }
+    out.truncate(at + w * 3);
+    w * 3
 }
 
 /// The endpoints at each vertex, for the walk: each endpoint's mate (no vertex with more than two, from
@@ -440,13 +506,13 @@ fn build_csr(nv: usize, n_seg: usize, sc: &mut Scratch) {
 /// the same either way, only the weld is cheaper.
 pub fn chain(
     segs: &[f64],
-    closed_tol: f64,
-    zero_len: f64,
+    tol: Tolerances,
     fixed: usize,
     fixed_value: f64,
     out_pts: &mut Vec<f64>,
     out_poly: &mut Vec<u32>,
 ) -> u32 {
+    let (closed_tol, zero_len) = (tol.closed, tol.zero_len);
     let n_seg = segs.len() / 6;
     let sc = unsafe { &mut SCRATCH };
     let paired = weld_pairs(segs, zero_len, fixed, fixed_value, sc);
@@ -507,19 +573,22 @@ pub fn chain(
             n += 1;
         }
         if closed {
-            out_poly.extend_from_slice(&[at as u32, (stop * 3) as u32, 1]);
+            let kept = drop_collinear(out_pts, at, true, tol.collinear);
+            out_poly.extend_from_slice(&[at as u32, kept as u32, 1]);
             count += 1;
         } else {
             open.push(out_pts[at..].to_vec());
             out_pts.truncate(at);
         }
     }
-    count + finish(open, closed_tol, zero_len, out_pts, out_poly)
+    count + finish(open, tol, out_pts, out_poly)
 }
 
-fn emit(pts: &[f64], closed: bool, out_pts: &mut Vec<f64>, out_poly: &mut Vec<u32>) {
-    out_poly.extend_from_slice(&[out_pts.len() as u32, pts.len() as u32, closed as u32]);
+fn emit(pts: &[f64], closed: bool, collinear: f64, out_pts: &mut Vec<f64>, out_poly: &mut Vec<u32>) {
+    let at = out_pts.len();
     out_pts.extend_from_slice(pts);
+    let kept = drop_collinear(out_pts, at, closed, collinear);
+    out_poly.extend_from_slice(&[at as u32, kept as u32, closed as u32]);
 }
 
 fn dist(a: &[f64], i: usize, b: &[f64], j: usize) -> f64 {
@@ -594,7 +663,8 @@ fn length(p: &[f64]) -> f64 {
 
 /// Joins open chains whose ends meet within `tol`, then closes or keeps (or drops, when shorter than
 /// `zero_len`) each; returns the number of polylines written.
-fn finish(mut open: Vec<Vec<f64>>, tol: f64, zero_len: f64, out_pts: &mut Vec<f64>, out_poly: &mut Vec<u32>) -> u32 {
+fn finish(mut open: Vec<Vec<f64>>, tols: Tolerances, out_pts: &mut Vec<f64>, out_poly: &mut Vec<u32>) -> u32 {
+    let (tol, zero_len) = (tols.closed, tols.zero_len);
     // Repeatedly join the first joinable pair (i < j, in list order), as a rescan from the start after
     // every join would, without rescanning: every pair whose first chain lies before `front` is known
     // not to join unless it involves `changed`, the one chain rewritten by the last join.
@@ -647,10 +717,10 @@ fn finish(mut open: Vec<Vec<f64>>, tol: f64, zero_len: f64, out_pts: &mut Vec<f6
     let mut n = 0;
     for p in &open {
         if p.len() >= 9 && dist(p, 0, p, p.len() - 3) <= tol {
-            emit(&p[..p.len() - 3], true, out_pts, out_poly);
+            emit(&p[..p.len() - 3], true, tols.collinear, out_pts, out_poly);
             n += 1;
         } else if length(p) >= zero_len {
-            emit(p, false, out_pts, out_poly);
+            emit(p, false, tols.collinear, out_pts, out_poly);
             n += 1;
         }
     }

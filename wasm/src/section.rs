@@ -5,7 +5,7 @@
 //! polylines to the output. Same slicing and chaining as `kk_slice_blocks` / `kk_slice_range` + `kk_chain`
 //! per object, so the polylines are bit-identical; one call instead of several per object.
 
-use crate::chain::chain;
+use crate::chain::{chain, Tolerances};
 use crate::geom::{store, Indices};
 use crate::slice::slice_tris;
 use crate::state::{OUT_POLY, OUT_PTS, SEGS};
@@ -47,7 +47,8 @@ pub extern "C" fn kk_out_obj_ptr() -> *const u32 {
 
 /// Slices and chains the first `objects` objects of the job table against store `h` along `axis`,
 /// every point's axis coordinate set to `project`; `linear` = 1 slices every triangle of a range, else
-/// only its blocks that straddle the object's plane (`block_indices` indices per block). Polylines go to
+/// only its blocks that straddle the object's plane (`block_indices` indices per block); tolerances as
+/// `kk_chain`'s (mm). Polylines go to
 /// OUT_PTS / OUT_POLY in object order, their counts to OUT_OBJ. Returns the number of polylines.
 #[no_mangle]
 pub extern "C" fn kk_section(
@@ -59,8 +60,10 @@ pub extern "C" fn kk_section(
     linear: u32,
     closed_tol: f64,
     zero_len: f64,
+    collinear_tol: f64,
 ) -> u32 {
     let g = store(h);
+    let tol = Tolerances { closed: closed_tol, zero_len, collinear: collinear_tol };
     let axis = (axis as usize).min(2);
     let (jobs, rngs) = unsafe { (&JOB_OBJ[..objects * 3], &JOB_RNG[..]) };
     let (segs, out_pts, out_poly, out_obj) = unsafe { (&mut SEGS, &mut OUT_PTS, &mut OUT_POLY, &mut OUT_OBJ) };
@@ -103,7 +106,7 @@ pub extern "C" fn kk_section(
             }
         }
         let n_seg = segs.len() / 6;
-        let polys = if n_seg > 0 { chain(segs, closed_tol, zero_len, axis, project, out_pts, out_poly) } else { 0 };
+        let polys = if n_seg > 0 { chain(segs, tol, axis, project, out_pts, out_poly) } else { 0 };
         out_obj.extend_from_slice(&[polys, n_seg as u32]);
         total += polys;
     }

@@ -96,6 +96,46 @@ describe('slicing and chaining', () => {
     expect(p).toHaveLength(1);
     expect(p[0].closed).toBe(true);
   });
+  it('drops the points on the line between their neighbours when asked (sections), and only those', () => {
+    // A 100 × 10 rectangle whose long sides were cut at every 25 mm (the plane crossing triangle edges),
+    // one point 2 µm off its line (kept), a spike going back on itself (kept: not between its neighbours).
+    const ring = [
+      [0, 0, 0],
+      [25, 0, 0],
+      [50, 0.002, 0],
+      [75, 0, 0],
+      [100, 0, 0],
+      [100, 10, 0],
+      [50, 10, 0],
+      [60, 10, 0],
+      [0, 10, 0],
+    ];
+    const segs = ring.flatMap((p, i) => [...p, ...ring[(i + 1) % ring.length]]);
+    const [all] = chainSegments(segs);
+    expect(all.points.length / 3).toBe(9);
+    const [kept] = chainSegments(segs, 1, 1e-3, 1e-3);
+    expect(kept.closed).toBe(true);
+    expect(Array.from(kept.points)).toEqual([
+      0, 0, 0, 50, 0.002, 0, 100, 0, 0, 100, 10, 0, 50, 10, 0, 60, 10, 0, 0, 10, 0,
+    ]);
+    // An open straight run keeps its two ends; the first point of a closed one is kept even on a line.
+    const [run] = chainSegments([0, 0, 0, 1, 0, 0, 1, 0, 0, 2, 0, 0, 2, 0, 0, 3, 0, 0], 1, 1e-3, 1e-3);
+    expect(Array.from(run.points)).toEqual([0, 0, 0, 3, 0, 0]);
+    const square = [
+      [5, 0, 0],
+      [10, 0, 0],
+      [10, 10, 0],
+      [0, 10, 0],
+      [0, 0, 0],
+    ];
+    const [sq] = chainSegments(
+      square.flatMap((p, i) => [...p, ...square[(i + 1) % square.length]]),
+      1,
+      1e-3,
+      1e-3,
+    );
+    expect(sq.points.length / 3).toBe(5);
+  });
 });
 
 describe('classification rules', () => {

@@ -70,8 +70,9 @@ describe('loading the kernel', () => {
     expect(index.store?.kernel).toBe(k);
     const viaKernel = computeSection({ objects: [plate], index }, 'X', 1000.5);
     const viaTs = computeSection({ objects: [plate], index }, 'X', 1000.5, { kernel: 'typescript' });
+    // The strip's two triangles cross the plane at y = 0, 50 and 100; the middle point is on the line.
     expect(viaKernel.steel.plates.intersected[0].curves[0].points).toEqual(
-      Float64Array.of(1000.5, 0, 0, 1000.5, 50, 0, 1000.5, 100, 0),
+      Float64Array.of(1000.5, 0, 0, 1000.5, 100, 0),
     );
     expect(viaKernel).toEqual(viaTs);
     index.store?.free();
