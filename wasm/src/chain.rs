@@ -286,6 +286,57 @@ fn weld(segs: &[f64], zero_len: f64, fixed: usize, fixed_value: f64, sc: &mut Sc
     (sc.ends.len(), multi)
 }
 
+/// Whether segment `g` (6 values) is kept: its squared length ≥ `min_d2` (see `min_square`).
+#[inline(always)]
+fn kept(g: &[f64], min_d2: f64) -> bool {
+    let dx = g[3] - g[0];
+    let dy = g[4] - g[1];
+    let dz = g[5] - g[2];
+    dx * dx + dy * dy + dz * dz >= min_d2
+}
+
+/// The weld key of endpoint `e` of segment `g` on the two free axes `U`, `V`: coordinates rounded to 1e-3 mm.
+#[inline(always)]
+fn key2<const U: usize, const V: usize>(g: &[f64], e: usize) -> [f64; 2] {
+    [js_round(g[e * 3 + U] * 1000.0), js_round(g[e * 3 + V] * 1000.0)]
+}
+
+/// The home slot of key `q` in a table of 2^(32 − `shift`) slots. Keys equal under `==` must hash alike,
+/// so −0 is made +0 before its bits are taken.
+#[inline(always)]
+fn hash2(q: [f64; 2], shift: u32) -> u32 {
+    let bits = |x: f64| (x + 0.0).to_bits();
+    ((bits(q[0]).wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ bits(q[1]).wrapping_mul(0xC2B2_AE3D_27D4_EB4F)) >> 32) as u32 >> shift
+}
+
+/// The two-key weld table with at least `cap` slots (a power of two), as a slice of exactly `cap`.
+fn sized2(table: &mut Vec<Slot2>, cap: usize) -> &mut [Slot2] {
+    if table.len() < cap {
+        table.resize(cap, EMPTY2);
+    }
+    &mut table[..cap]
+}
+
+/// Looks key `q` up from home slot `h` on (linear probing; `table.len()` a power of two): its slot's
+/// value when filled in this call (`stamp`), else fills the first free slot with `q` and `fresh` and
+/// returns None.
+#[inline(always)]
+fn probe2(table: &mut [Slot2], q: [f64; 2], mut h: u32, stamp: u32, fresh: u32) -> Option<u32> {
+    let mask = (table.len() - 1) as u32;
+    loop {
+        // h ≤ mask < table.len()
+        let slot = unsafe { table.get_unchecked_mut(h as usize) };
+        if slot.stamp != stamp {
+            *slot = Slot2 { q, v: fresh, stamp };
+            return None;
+        }
+        if slot.q[0] == q[0] && slot.q[1] == q[1] {
+            return Some(slot.v);
+        }
+        h = (h + 1) & mask;
+    }
+}
+
 /// The weld table's size for `n_seg` segments: a power of two ≥ 16 and ≥ 4 slots per segment.
 fn table_cap(n_seg: usize) -> usize {
     let mut cap: usize = 16;
@@ -318,51 +369,43 @@ fn weld_pairs_uv<const U: usize, const V: usize>(segs: &[f64], zero_len: f64, sc
     let n_seg = segs.len() / 6;
     let cap = table_cap(n_seg);
     let stamp = next_stamp(sc);
-    if sc.table2.len() < cap {
-        sc.table2.resize(cap, EMPTY2);
-    }
     reset(&mut sc.used, n_seg, 1);
     reset(&mut sc.mate, n_seg * 2, -1);
-    let mask = (cap - 1) as u32;
     let shift = 32 - cap.trailing_zeros();
-    let table = &mut sc.table2[..cap];
-    let used = &mut sc.used[..n_seg];
+    let table = sized2(&mut sc.table2, cap);
     let mate = &mut sc.mate[..n_seg * 2];
+    each_endpoint::<U, V>(segs, min_d2, &mut sc.used[..n_seg], |endpoint, q| {
+        if let Some(first) = probe2(table, q, hash2(q, shift), stamp, endpoint as u32) {
+            // Both < n_seg·2 = mate.len().
+            let m = unsafe { mate.get_unchecked_mut(first as usize) };
+            if *m >= 0 {
+                return false;
+            }
+            *m = endpoint as i32;
+            unsafe { *mate.get_unchecked_mut(endpoint) = first as i32 };
+        }
+        true
+    })
+}
+
+/// Calls `f(endpoint, key)` (endpoint = segment·2 + end, key as `key2`) for both endpoints of every
+/// segment of `segs` kept by `min_d2`, in order, and marks the kept segments 0 in `used`. Stops when `f`
+/// returns false; returns whether it went through them all.
+#[inline(always)]
+fn each_endpoint<const U: usize, const V: usize>(
+    segs: &[f64],
+    min_d2: f64,
+    used: &mut [u8],
+    mut f: impl FnMut(usize, [f64; 2]) -> bool,
+) -> bool {
     for (s, g) in segs.chunks_exact(6).enumerate() {
-        let dx = g[3] - g[0];
-        let dy = g[4] - g[1];
-        let dz = g[5] - g[2];
-        if !(dx * dx + dy * dy + dz * dz >= min_d2) {
+        if !kept(g, min_d2) {
             continue;
         }
         used[s] = 0;
         for e in 0..2 {
-            let q = [js_round(g[e * 3 + U] * 1000.0), js_round(g[e * 3 + V] * 1000.0)];
-            // Keys equal under `==` must hash alike, so −0 is made +0 before its bits are taken.
-            let bits = |x: f64| (x + 0.0).to_bits();
-            let mut h = ((bits(q[0]).wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ bits(q[1]).wrapping_mul(0xC2B2_AE3D_27D4_EB4F))
-                >> 32) as u32
-                >> shift;
-            let endpoint = (s * 2 + e) as u32;
-            loop {
-                // h ≤ mask < cap = table.len()
-                let slot = unsafe { table.get_unchecked_mut(h as usize) };
-                if slot.stamp != stamp {
-                    *slot = Slot2 { q, v: endpoint, stamp };
-                    break;
-                }
-                if slot.q[0] == q[0] && slot.q[1] == q[1] {
-                    let first = slot.v as usize;
-                    // Both < n_seg·2 = mate.len().
-                    let m = unsafe { mate.get_unchecked_mut(first) };
-                    if *m >= 0 {
-                        return false;
-                    }
-                    *m = endpoint as i32;
-                    unsafe { *mate.get_unchecked_mut(endpoint as usize) = first as i32 };
-                    break;
-                }
-                h = (h + 1) & mask;
+            if !f(s * 2 + e, key2::<U, V>(g, e)) {
+                return false;
             }
         }
     }
@@ -422,57 +465,32 @@ fn weld_fixed<const U: usize, const V: usize>(
     stamp: u32,
     sc: &mut Scratch,
 ) -> (usize, bool) {
-    if sc.table2.len() < cap {
-        sc.table2.resize(cap, EMPTY2);
-    }
-    let mask = (cap - 1) as u32;
     let shift = 32 - cap.trailing_zeros();
-    let table = &mut sc.table2[..cap];
+    let table = sized2(&mut sc.table2, cap);
     let ends = &mut sc.ends;
     let mut multi = false;
     let n_seg = segs.len() / 6;
-    let used = &mut sc.used[..n_seg];
     let vert_of = &mut sc.vert_of[..n_seg * 2];
-    for (s, g) in segs.chunks_exact(6).enumerate() {
-        let dx = g[3] - g[0];
-        let dy = g[4] - g[1];
-        let dz = g[5] - g[2];
-        if !(dx * dx + dy * dy + dz * dz >= min_d2) {
-            continue;
-        }
-        used[s] = 0;
-        for e in 0..2 {
-            let q = [js_round(g[e * 3 + U] * 1000.0), js_round(g[e * 3 + V] * 1000.0)];
-            // Keys equal under `==` must hash alike, so −0 is made +0 before its bits are taken.
-            let bits = |x: f64| (x + 0.0).to_bits();
-            let mut h = ((bits(q[0]).wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ bits(q[1]).wrapping_mul(0xC2B2_AE3D_27D4_EB4F))
-                >> 32) as u32
-                >> shift;
-            let endpoint = (s * 2 + e) as i32;
-            let v = loop {
-                // h ≤ mask < cap = table.len()
-                let slot = unsafe { table.get_unchecked_mut(h as usize) };
-                if slot.stamp != stamp {
-                    let v = ends.len() as u32;
-                    *slot = Slot2 { q, v, stamp };
-                    ends.push([endpoint, -1]);
-                    break v;
+    each_endpoint::<U, V>(segs, min_d2, &mut sc.used[..n_seg], |endpoint, q| {
+        let fresh = ends.len() as u32;
+        let v = match probe2(table, q, hash2(q, shift), stamp, fresh) {
+            None => {
+                ends.push([endpoint as i32, -1]);
+                fresh
+            }
+            Some(v) => {
+                let pair = unsafe { ends.get_unchecked_mut(v as usize) };
+                if pair[1] < 0 {
+                    pair[1] = endpoint as i32;
+                } else {
+                    multi = true;
                 }
-                if slot.q[0] == q[0] && slot.q[1] == q[1] {
-                    let v = slot.v;
-                    let pair = unsafe { ends.get_unchecked_mut(v as usize) };
-                    if pair[1] < 0 {
-                        pair[1] = endpoint;
-                    } else {
-                        multi = true;
-                    }
-                    break v;
-                }
-                h = (h + 1) & mask;
-            };
-            vert_of[s * 2 + e] = v as i32;
-        }
-    }
+                v
+            }
+        };
+        vert_of[endpoint] = v as i32;
+        true
+    });
     (ends.len(), multi)
 }
 
