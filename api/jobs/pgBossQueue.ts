@@ -4,6 +4,7 @@
  * heartbeat (api/conversion/conversionLeases.ts) decides when a taken job is retried, so pg-boss's own
  * retry is off and its expiry is the longest it allows.
  */
+import { createRequire } from 'node:module';
 import { CompiledQuery } from 'kysely';
 import PgBoss from 'pg-boss';
 import type { JobHandler, JobQueue, SendOptions } from './JobQueue';
@@ -13,12 +14,42 @@ const POLL_SECONDS = 1;
 /** pg-boss's longest expiry (it refuses 24 h): a running conversion is never expired by pg-boss itself. */
 const EXPIRE_SECONDS = 23 * 3600;
 
+type JobEnd = (this: unknown, ...args: unknown[]) => Promise<unknown>;
+/** Where `observeJobEnds` reports a failed job-end write (the last queue to install it). */
+let reportJobEnd: (message: string) => void = () => {};
+
+/**
+ * pg-boss 10 ends each job a worker took with a `complete` or `fail` call that it does not await
+ * (src/manager.js `watch`). When PostgreSQL is away at that moment (a restart, a cut connection) the
+ * call rejects with nobody listening, and Node stops the process on the unhandled rejection. Each such
+ * promise is given a handler that reports it; a caller that awaits the call still gets the rejection.
+ * The job then stays taken in pg-boss, and Keelson's own lease (api/conversion/conversionLeases.ts)
+ * decides what happens to it, as for a process that died. Installed once per process.
+ */
+function observeJobEnds(log: (message: string) => void): void {
+  reportJobEnd = log;
+  const manager = createRequire(import.meta.url)('pg-boss/src/manager') as { prototype: Record<string, JobEnd> };
+  for (const name of ['complete', 'fail']) {
+    const original = manager.prototype[name];
+    if ((original as { observed?: boolean }).observed) continue;
+    const observed: JobEnd = function (this: unknown, ...args) {
+      const done = original.apply(this, args);
+      done.catch((e: unknown) =>
+        reportJobEnd(`Job queue: a job's ${name} was not recorded: ${e instanceof Error ? e.message : String(e)}`),
+      );
+      return done;
+    };
+    manager.prototype[name] = Object.assign(observed, { observed: true });
+  }
+}
+
 /**
  * The pg-boss queue on `url`. pg-boss starts in the background (creating its schema on first use; several
  * processes may start at once) so the server's start is not delayed; every method waits for it.
  * Methods reject with the driver's error when PostgreSQL cannot be reached.
  */
 export function pgBossQueue(url: string, log: (message: string) => void = () => {}): JobQueue {
+  observeJobEnds(log);
   const boss = new PgBoss({ connectionString: url, max: 4, application_name: 'keelson-jobs' });
   boss.on('error', (e) => log(`Job queue: ${e instanceof Error ? e.message : String(e)}`));
   const started = boss.start();
