@@ -309,7 +309,7 @@ function isCollinear(pts: ArrayLike<number>, k: number, p: number, n: number, to
  * point, and an open polyline's last, are always kept. @returns the number of values kept (at the front).
  * The kernel's `drop_collinear` (wasm/src/chain.rs) does the same.
  */
-export function dropCollinear(pts: Float64Array, closed: boolean, tol: number): number {
+function dropCollinear(pts: Float64Array, closed: boolean, tol: number): number {
   const n = Math.floor(pts.length / 3);
   if (!(tol > 0) || n < 3) return n * 3;
   const tol2 = tol * tol;
