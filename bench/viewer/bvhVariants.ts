@@ -11,16 +11,11 @@
  * triangle, build CPU ms (all chunks; the slowest chunk), pick and snap CPU µs per query (min / median over
  * rounds) and the machine's load average.
  */
-import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import os from 'node:os';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { AVERAGE, CENTER, MeshBVH, SAH } from 'three-mesh-bvh';
 import type { ChunkBatch } from '../../engine/scene/ChunkBatch';
-import { headlessEngine } from './headlessEngine';
+import { loadBenchShip } from './headlessEngine';
 
-const OUT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../out');
 const W = 1280,
   H = 720;
 const STRATEGIES: Record<string, number> = { center: CENTER, average: AVERAGE, sah: SAH };
@@ -53,11 +48,7 @@ async function main(): Promise<void> {
   const parts = Number(process.argv[2] ?? 10000);
   const rounds = Number(process.argv[3] ?? 5);
   const names = process.argv.slice(4).length ? process.argv.slice(4) : ['center:10', 'sah:10', 'sah:16'];
-  const file = path.join(OUT, `ship-${parts}.sc`);
-  if (!existsSync(file)) throw new Error(`${file} is missing (run the viewer bench first)`);
-  const bytes = new Uint8Array(await readFile(file));
-  const engine = await headlessEngine(bytes, W, H);
-  await engine.loadModel('/ship.sc', {});
+  const engine = await loadBenchShip(parts, W, H);
   const inner = engine.inspect();
   const chunks = inner.model!.chunks as ChunkBatch[];
   const triangles = chunks.reduce((n, c) => n + c.triangles, 0);

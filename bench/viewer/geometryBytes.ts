@@ -12,26 +12,17 @@
  * the viewer bench). The LOD levels are built within the engine's per-frame time budget, so under load a
  * few chunks may still lack theirs after the still frames (the browser bench's figure varies alike).
  */
-import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { drawnSegments } from '../../engine/scene/edgeStrips';
 import type { Line, LineSegments } from 'three';
 import { pointerInput as ptr } from '../../tests/engine/interaction/pointerInput';
-import { headlessEngine } from './headlessEngine';
+import { loadBenchShip } from './headlessEngine';
 
-const OUT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../out');
 const W = 1280,
   H = 720;
 
 async function main(): Promise<void> {
   const parts = Number(process.argv[2] ?? 10000);
-  const file = path.join(OUT, `ship-${parts}.sc`);
-  if (!existsSync(file)) throw new Error(`${file} is missing (run the viewer bench first)`);
-  const bytes = new Uint8Array(await readFile(file));
-  const engine = await headlessEngine(bytes, W, H);
-  await engine.loadModel('/ship.sc', {});
+  const engine = await loadBenchShip(parts, W, H);
   const { model, loop } = engine.inspect();
   const chunks = model!.chunks;
   const triangles = chunks.reduce((n, c) => n + c.triangles, 0);

@@ -7,15 +7,12 @@
  * the full-detail triangles and edge segments of rows whose box is hidden. A measurement of what a
  * per-object cull inside the chunks could save; the engine draws them today.
  */
-import { readFile } from 'node:fs/promises';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { BufferGeometry } from 'three';
 import type { SceneChunk } from '../../engine/package/types';
 import type { CoarseDepthBuffer } from '../../engine/render/coarseDepth';
 import { rowBoxes } from '../../engine/render/softOcclusion';
 import { drawnSegments } from '../../engine/scene/edgeStrips';
-import { headlessEngine } from './headlessEngine';
+import { loadBenchShip } from './headlessEngine';
 
 /** The engine internals read here (private fields, reached at run time for this measurement only). */
 interface Internals {
@@ -29,12 +26,9 @@ interface Internals {
   }>;
 }
 
-const OUT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../out');
-
 async function main(): Promise<void> {
   const [parts, lon, lat] = [10000, 160, 10].map((d, i) => Number(process.argv[2 + i] ?? d));
-  const engine = await headlessEngine(new Uint8Array(await readFile(path.join(OUT, `ship-${parts}.sc`))), 1280, 720);
-  await engine.loadModel('/ship.sc', {});
+  const engine = await loadBenchShip(parts, 1280, 720);
   const { model, loop } = engine.inspect();
   engine.orbitTo(lon, lat, 0);
   engine.fitToWindow();
@@ -77,7 +71,9 @@ async function main(): Promise<void> {
     }
   }
   const pct = (a: number, b: number) => `${((100 * a) / Math.max(1, a + b)).toFixed(1)} %`;
-  console.log(`${parts} parts at ${lon}°/${lat}° (chunks at LOD, not counted: ${lodChunks}):`);
+  console.log(
+    `${parts} parts at ${lon}°/${lat}° (chunks drawn at LOD: ${lodChunks}; their edges are counted, not their triangles):`,
+  );
   console.log(
     `full-detail triangles of hidden rows ${trisHidden} of ${trisShown + trisHidden} (${pct(trisHidden, trisShown)})`,
   );

@@ -9,7 +9,7 @@ import path from 'node:path';
 import dayjs from 'dayjs';
 import { strFromU8, unzipSync } from 'fflate';
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { launchChromium } from './support/chromium';
 import { samplesDir, startServer, type RunningServer } from './support/keelsonServer';
 import { apiRequest, newLoggedInPage, registerAdmin, shutDown, uploadSample } from './support/seed';
@@ -70,6 +70,11 @@ afterAll(async () => {
 });
 
 describe('start page', () => {
+  // The cards are on the Browse tab; each test opens it, so one that stops elsewhere does not fail the next.
+  beforeEach(async () => {
+    await page.getByRole('tab', { name: 'Browse' }).click();
+  });
+
   it("shows 'What's new' from the changelog and the licence notice once a day", async () => {
     // Every toast text the page shows, however briefly (the notice closes after 5 s).
     await page.context().addInitScript(() => {
@@ -84,9 +89,7 @@ describe('start page', () => {
     });
     const toasts = () => page.evaluate(() => (window as unknown as { toasts: string[] }).toasts);
     // The first load's check may still be under way; were it to finish after the removal below, it would
-    // mark today as shown and the reloaded page would rightly show no notice. The banner is filled by the
-    // check just before it marks the day.
-    await page.getByTestId('license-banner').getByText(NOTICE).waitFor();
+    // mark today as shown and the reloaded page would rightly show no notice.
     await page.waitForFunction(() => localStorage.getItem('keelson.licenseNotice') !== null);
     await page.evaluate(() => localStorage.removeItem('keelson.licenseNotice'));
     await page.reload();
@@ -110,7 +113,6 @@ describe('start page', () => {
 
   it('deletes a revision with its comments after confirmation', async () => {
     expect(await threads(1)).toBe(1);
-    await page.getByRole('tab', { name: 'Browse' }).click();
     const card = page.getByTestId(`project-card-${KEEP}`);
     await card.getByRole('button', { name: 'Delete revision 1' }).click();
     const confirm = page.getByTestId('confirm-dialog');
@@ -125,7 +127,6 @@ describe('start page', () => {
   });
 
   it('deletes a project after confirmation', async () => {
-    await page.getByRole('tab', { name: 'Browse' }).click();
     await page
       .getByTestId(`project-card-${DOOMED}`)
       .getByRole('button', { name: `Delete project ${DOOMED}` })
@@ -144,7 +145,6 @@ describe('start page', () => {
   });
 
   it("shows another user's conversion live", async () => {
-    await page.getByRole('tab', { name: 'Browse' }).click();
     const reg = await apiRequest(server.url, undefined, 'POST', '/api/auth/viewer/default/register', {
       email: 'eng@yard.com',
       fullName: 'Eng',
