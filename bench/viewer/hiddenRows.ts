@@ -4,8 +4,9 @@
  * bench/out/ship-<parts>.sc, made by the viewer bench; default 10000 parts at the viewer bench's 160°/10°
  * fitted view). After the full-quality frame it tests every drawn chunk's object rows against the coarse
  * depth buffer of that frame (render/softOcclusion.ts, the same test that drops whole chunks) and prints
- * the full-detail triangles and edge segments of rows whose box is hidden. A measurement of what a
- * per-object cull inside the chunks could save; the engine draws them today.
+ * the full-detail triangles and edge segments of rows whose box is hidden: what drawing chunks whole
+ * would spend on hidden objects. Then it draws the same frame the way the engine does (visible rows by
+ * ranges, ModelScene.rowOcclusionEnabled) and prints the triangles, edge segments and draw calls left.
  */
 import type { BufferGeometry } from 'three';
 import type { SceneChunk } from '../../engine/package/types';
@@ -17,8 +18,14 @@ import { loadBenchShip } from './headlessEngine';
 /** The engine internals read here (private fields, reached at run time for this measurement only). */
 interface Internals {
   softOcclusion: { buffer: CoarseDepthBuffer };
+  rowOcclusionEnabled: boolean;
+  trianglesDrawn: number;
+  trianglesRowOccluded: number;
+  softOcclusionMs: number;
   chunks: Array<{
     chunk: SceneChunk;
+    rowMesh: { visible: boolean; geometry: BufferGeometry };
+    rowEdges: { visible: boolean; geometry: BufferGeometry } | null;
     mesh: { visible: boolean; geometry: BufferGeometry };
     lodMesh: { visible: boolean };
     edges: { visible: boolean; geometry: BufferGeometry } | null;
@@ -30,6 +37,8 @@ async function main(): Promise<void> {
   const [parts, lon, lat] = [10000, 160, 10].map((d, i) => Number(process.argv[2 + i] ?? d));
   const engine = await loadBenchShip(parts, 1280, 720);
   const { model, loop } = engine.inspect();
+  const m = model as unknown as Internals;
+  m.rowOcclusionEnabled = false;
   engine.orbitTo(lon, lat, 0);
   engine.fitToWindow();
   loop.frame();
@@ -38,7 +47,6 @@ async function main(): Promise<void> {
     engine.inspect().invalidate();
     loop.frame();
   }
-  const m = model as unknown as Internals;
   const buf = m.softOcclusion.buffer;
   let trisShown = 0,
     trisHidden = 0,
@@ -79,6 +87,32 @@ async function main(): Promise<void> {
   );
   console.log(
     `edge segments of hidden rows ${segsHidden} of ${segsShown + segsHidden} (${pct(segsHidden, segsShown)})`,
+  );
+  // The same frame as the engine draws it: visible rows by ranges.
+  const whole = m.trianglesDrawn;
+  const wholeMs = m.softOcclusionMs;
+  m.rowOcclusionEnabled = true;
+  engine.inspect().invalidate();
+  loop.frame();
+  let draws = 0,
+    segs = 0;
+  for (const c of m.chunks) {
+    draws += c.rowMesh.visible ? c.rowMesh.geometry.groups.length : c.mesh.visible || c.lodMesh.visible ? 1 : 0;
+    draws += c.rowEdges?.visible ? c.rowEdges.geometry.groups.length : c.edges?.visible ? 1 : 0;
+    const eo = c.edgeOrder;
+    if (!eo) continue;
+    const ranges = c.rowEdges?.visible
+      ? c.rowEdges.geometry.groups.map((g) => [g.start, g.start + g.count])
+      : c.edges?.visible
+        ? [[0, c.edges.geometry.drawRange.count]]
+        : [];
+    for (const [a, b] of ranges) segs += drawnSegments(eo.index, a, Math.min(b, eo.index.length), eo.strips).length;
+  }
+  console.log(
+    `drawn by visible rows: triangles ${m.trianglesDrawn} of ${whole} (${m.trianglesRowOccluded} left out), edge segments ${segs} of ${segsShown + segsHidden}, draw calls ${draws}`,
+  );
+  console.log(
+    `CPU occlusion per frame: ${wholeMs.toFixed(1)} ms drawing chunks whole, ${m.softOcclusionMs.toFixed(1)} ms with the row test (Node)`,
   );
 }
 

@@ -13,12 +13,12 @@ import { bundlePage, launchBenchBrowser, preparePackage, serve } from './runView
 
 /** Keelson variants: page-side code run before the variant's frames (`m` = the ModelScene). */
 const VARIANTS: Record<string, string> = {
-  'Keelson still frame': 'm.chunks.forEach((c) => c.edges?.layers.enable(0));',
-  'Keelson without edges': 'm.chunks.forEach((c) => c.edges?.layers.disable(0));',
-  // As before the edge level (engine/scene/edgeLod.ts): every edge of the objects drawn with edges.
-  'Keelson, full edges (no edge level)': `m.chunks.forEach((c) => { c.edges?.layers.enable(0); const o = c.edgeOrder; if (o) { const f = Object.getPrototypeOf(o).select; o.select = (l, r, may, fa) => f.call(o, -1, r, may, fa); } });`,
-  // The first variant again, after the full edges (the order of variants in a round matters little then).
-  'Keelson still frame (again)': 'm.chunks.forEach((c) => { if (c.edgeOrder) delete c.edgeOrder.select; });',
+  'Keelson still frame':
+    'm.rowOcclusionEnabled = true; m.chunks.forEach((c) => { c.edges?.layers.enable(0); c.rowEdges?.layers.enable(0); });',
+  'Keelson without edges':
+    'm.rowOcclusionEnabled = true; m.chunks.forEach((c) => { c.edges?.layers.disable(0); c.rowEdges?.layers.disable(0); });',
+  // Chunks drawn whole, hidden objects included (before ModelScene.rowOcclusionEnabled).
+  'Keelson, chunks drawn whole': 'm.rowOcclusionEnabled = false; m.chunks.forEach((c) => c.edges?.layers.enable(0));',
 };
 
 /** User + system CPU time (ms) of process `root` and its descendants (Linux /proc; clock ticks of 10 ms). */

@@ -243,6 +243,25 @@ export class SoftOcclusion {
     this.occluderTriangles = buf.trianglesDrawn;
     return draw;
   }
+
+  /**
+   * Per object row of `chunk` (rows as in `chunk.objects`), whether its box may show in the depth buffer
+   * of the last select(): the same test that drops whole chunks, so a row said hidden adds no pixel to
+   * that frame. Each row is tested once, when first asked. A chunk of more than ROW_TEST_MAX_ROWS rows
+   * is not tested: every row may show.
+   */
+  rowVisibility(chunk: SceneChunk): (row: number) => boolean {
+    const rows = chunk.objects.length / 5;
+    if (rows > ROW_TEST_MAX_ROWS) return () => true;
+    const rb = rowBoxes(chunk);
+    const buf = this.buffer;
+    // 0: not tested yet, 1: may show, 2: hidden.
+    const seen = new Uint8Array(rows);
+    return (r) => {
+      if (seen[r] === 0) seen[r] = rb[r * 6] <= rb[r * 6 + 3] && buf.boxVisible(rb, r * 6) ? 1 : 2;
+      return seen[r] === 1;
+    };
+  }
 }
 
 /**

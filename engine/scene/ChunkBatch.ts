@@ -25,6 +25,7 @@ import {
   DoubleSide,
   FrontSide,
   Line,
+  LineSegments,
   Matrix4,
   Mesh,
   type MeshBasicMaterial,
@@ -45,6 +46,7 @@ import {
   type ObjectStateUniforms,
 } from './chunkMaterial';
 import { gatherNearRay, snapTables, type SnapTables } from './chunkSnap';
+import { ROW_RANGES_MAX, visibleRowRanges, type RowRanges } from '../render/rowRanges';
 import { ChunkEdgeOrder } from './edgeLod';
 import { buildLodLevel, vertexFacing, type LodLevel } from './lodCluster';
 import { orderChunkBySize, rowsAtLeast, type SizeOrder } from './sizeOrder';
@@ -130,8 +132,19 @@ export class ChunkBatch {
   private lodClock = 0;
   /** The chunk's surfaces through a LOD index (shares the vertex buffers and materials; see setDetail). */
   readonly lodMesh: Mesh;
-  /** Triangles and edges drawn after the last setDetail. */
+  /**
+   * The chunk's surfaces and edges drawn as ranges of their visible object rows (see drawRows): own
+   * geometries on the same GPU buffers, with one draw group per range. Hidden unless drawRows chose them.
+   */
+  readonly rowMesh: Mesh;
+  readonly rowEdges: Line | null;
+  /** Triangles drawn after the last setDetail (and drawRows). */
   drawnTriangles = 0;
+  /** Object rows (size order) whose surfaces, and whose edges, the last setDetail draws: prefixes. */
+  private drawnRows = 0;
+  private drawnEdgeRows = 0;
+  /** The LOD level the last setDetail draws through (null: full detail). */
+  private lodInUse: LodLevel | null = null;
 
   /**
    * Builds the GPU objects of `chunk` with materials on the shared state uniforms.
@@ -185,6 +198,14 @@ export class ChunkBatch {
     this.lodMesh.visible = false;
     placeQuantised(this.lodMesh, chunk);
     this.lodMesh.name = `chunk-${chunk.index}-lod`;
+    const rowGeometry = new BufferGeometry();
+    rowGeometry.setAttribute('position', position);
+    rowGeometry.boundingBox = geometry.boundingBox;
+    rowGeometry.boundingSphere = geometry.boundingSphere;
+    this.rowMesh = new Mesh(rowGeometry, [this.materials[0]]);
+    this.rowMesh.visible = false;
+    placeQuantised(this.rowMesh, chunk);
+    this.rowMesh.name = `chunk-${chunk.index}-rows`;
     this.translucentMesh.name = `chunk-${chunk.index}-translucent`;
     this.inverse.copy(this.mesh.matrixWorld).invert();
     this.worldBox = (geometry.boundingBox ?? new Box3()).clone().applyMatrix4(this.mesh.matrixWorld);
@@ -198,9 +219,21 @@ export class ChunkBatch {
       this.edges.geometry.boundingSphere = geometry.boundingSphere;
       placeQuantised(this.edges, chunk);
       this.edges.name = `chunk-${chunk.index}-edges`;
+      const g = new BufferGeometry();
+      g.setAttribute('position', position);
+      g.setIndex(this.edges.geometry.getIndex());
+      g.boundingBox = geometry.boundingBox;
+      g.boundingSphere = geometry.boundingSphere;
+      this.rowEdges = this.edgeOrder.strips
+        ? new Line(g, [this.materials[2]])
+        : new LineSegments(g, [this.materials[2]]);
+      this.rowEdges.visible = false;
+      placeQuantised(this.rowEdges, chunk);
+      this.rowEdges.name = `chunk-${chunk.index}-edge-rows`;
     } else {
       this.edges = null;
       this.edgeOrder = null;
+      this.rowEdges = null;
     }
     this.bytes = {
       positions: chunk.positions.byteLength,
@@ -209,6 +242,11 @@ export class ChunkBatch {
       blocks: vertexBlockBytes(blocks),
     };
     this.geometryBytes = this.bytes.positions + this.bytes.indices + this.bytes.edges + this.bytes.blocks;
+  }
+
+  /** True when the last cull draws the chunk's surfaces (full detail, a LOD level or by rows). */
+  get drawn(): boolean {
+    return this.mesh.visible || this.lodMesh.visible || this.rowMesh.visible;
   }
 
   /** True once the picking BVH exists. */
@@ -287,9 +325,14 @@ export class ChunkBatch {
     const full = k > 0 ? o.indexEnd[k - 1] : 0;
     this.mesh.geometry.setDrawRange(0, full);
     let count = full;
+    this.drawnRows = k;
+    this.lodInUse = null;
+    this.rowMesh.visible = false;
+    if (this.rowEdges) this.rowEdges.visible = false;
     if (use >= 0) {
       const lod = this.lods.get(use)!;
       lod.used = ++this.lodClock;
+      this.lodInUse = lod.level;
       count = k > 0 ? lod.level.indexEnd[k - 1] : 0;
       this.lodMesh.geometry = lod.geometry;
       lod.geometry.setDrawRange(0, count);
@@ -301,6 +344,7 @@ export class ChunkBatch {
     let edgesPending = false;
     if (this.edges && this.edgeOrder) {
       const ke = rowsAtLeast(o.sizes, Math.max(edgeMinMm, surfaceMinMm));
+      this.drawnEdgeRows = ke;
       // Hidden edges (interactive detail) are not reordered.
       const visible = this.edges.visible;
       const p = this.edgeOrder.select(
@@ -317,6 +361,46 @@ export class ChunkBatch {
       pending: (lodLevel >= 0 && use !== lodLevel && !this.uselessLods.has(lodLevel)) || edgesPending,
       built,
     };
+  }
+
+  /**
+   * Draws only the object rows that may show, after setDetail and once the chunk is known to be drawn:
+   * `visible(r)` says whether row r (size order; the rows setDetail draws, at most) may show. The
+   * surfaces (full detail or the LOD level in use) and the edges each switch to their ranges mesh when
+   * rows are left out (render/rowRanges.ts: at most `maxRanges` draw calls each; small gaps are
+   * drawn). Returns the triangles left out (also taken off drawnTriangles).
+   */
+  drawRows(visible: (row: number) => boolean, maxRanges = ROW_RANGES_MAX): number {
+    let hiddenTriangles = 0;
+    const surfaces = this.lodMesh.visible ? this.lodMesh : this.mesh.visible ? this.mesh : null;
+    if (surfaces) {
+      const ends = this.lodInUse ? this.lodInUse.indexEnd : this.order.indexEnd;
+      const r = visibleRowRanges(ends, this.drawnRows, visible, maxRanges);
+      if (r) {
+        const g = this.rowMesh.geometry;
+        if (g.index !== surfaces.geometry.index) g.setIndex(surfaces.geometry.index);
+        setRangeGroups(g, r);
+        this.rowMesh.visible = true;
+        surfaces.visible = false;
+        hiddenTriangles = r.hidden / 3;
+        this.drawnTriangles -= hiddenTriangles;
+      }
+    }
+    if (this.edges?.visible && this.edgeOrder && this.rowEdges) {
+      const r = visibleRowRanges(this.edgeOrder.rowEnds, this.drawnEdgeRows, visible, maxRanges);
+      if (r) {
+        setRangeGroups(this.rowEdges.geometry, r);
+        this.rowEdges.visible = true;
+        this.edges.visible = false;
+      }
+    }
+    return hiddenTriangles;
+  }
+
+  /** Hides the ranges meshes (the chunk is not drawn, or drawn whole). */
+  hideRows(): void {
+    this.rowMesh.visible = false;
+    if (this.rowEdges) this.rowEdges.visible = false;
   }
 
   /**
@@ -342,6 +426,10 @@ export class ChunkBatch {
           oldest = l;
         }
       const drop = this.lods.get(oldest)!;
+      if (this.rowMesh.geometry.index === drop.geometry.index) this.rowMesh.geometry.setIndex(null);
+      // The position buffer is the chunk's own: disposing the level's geometry with it would delete it
+      // on the GPU too, to be uploaded again by the next draw.
+      drop.geometry.deleteAttribute('position');
       drop.geometry.dispose();
       this.lodBytes -= drop.level.indices.byteLength;
       this.lods.delete(oldest);
@@ -537,7 +625,18 @@ export class ChunkBatch {
     this.translucentMesh.removeFromParent();
     this.lodMesh.removeFromParent();
     this.edges?.removeFromParent();
+    // The ranges geometries share the buffers freed above; disposing them frees their vertex-array states.
+    this.rowMesh.geometry.dispose();
+    this.rowEdges?.geometry.dispose();
+    this.rowMesh.removeFromParent();
+    this.rowEdges?.removeFromParent();
   }
+}
+
+/** One draw group (material 0) per range. */
+function setRangeGroups(g: BufferGeometry, r: RowRanges): void {
+  g.clearGroups();
+  for (let k = 0; k < r.count; k++) g.addGroup(r.starts[k], r.counts[k], 0);
 }
 
 /** Per-axis mm per quantum, 1 on a flat axis (its quantised values are all 0). */

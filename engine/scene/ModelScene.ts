@@ -20,6 +20,7 @@ import { BOX_WARM_UP_BOXES, warmUpBox } from '../interaction/boxWarmUp';
 import { cullBoxes } from './culling';
 import { ChunkOcclusion, nearestDepth, type OcclusionGl } from '../render/chunkOcclusion';
 import { SoftOcclusion, viewAspect, type DrawnIndex } from '../render/softOcclusion';
+import { rangesPerBuffer } from '../render/rowRanges';
 import type { Box3Tuple } from '../model/types';
 import type { SceneChunk, SceneHeader } from '../package/types';
 import { buildChildren, collectSubtrees, owningMainObject, type NodeChildren } from '../interaction/objectLookup';
@@ -118,6 +119,16 @@ export class ModelScene {
   softOcclusionEnabled = true;
   /** Chunks in the view dropped by the CPU culler in the last cull() (included in chunksOccluded). */
   chunksSoftOccluded = 0;
+  /**
+   * In the full-quality frame, chunks the CPU culler keeps are drawn by ranges of the object rows whose
+   * own box may show (render/rowRanges.ts, ChunkBatch.drawRows): at the bench ship's fitted views half
+   * of the triangles and edges a still frame would draw belong to objects hidden inside chunks that
+   * show (bench/README.md "Hidden objects in the still frame"). Not in interactive frames (the CPU time
+   * goes to the moving frame) nor with query-based culling (its queries wrap one draw per chunk).
+   */
+  rowOcclusionEnabled = true;
+  /** Triangles left out by drawing visible rows only in the last cull(). */
+  trianglesRowOccluded = 0;
   /** CPU time (ms) of the last cull()'s CPU occlusion culling, and the occluder triangles it rasterised. */
   softOcclusionMs = 0;
   softOccluderTriangles = 0;
@@ -227,6 +238,8 @@ export class ModelScene {
     this.root.add(batch.translucentMesh);
     this.root.add(batch.lodMesh);
     if (batch.edges) this.root.add(batch.edges);
+    this.root.add(batch.rowMesh);
+    if (batch.rowEdges) this.root.add(batch.rowEdges);
     return batch;
   }
 
@@ -288,7 +301,9 @@ export class ModelScene {
       const order = rank / ids.length;
       c.mesh.renderOrder = order;
       c.lodMesh.renderOrder = order;
+      c.rowMesh.renderOrder = order;
       if (c.edges) c.edges.renderOrder = order;
+      if (c.rowEdges) c.rowEdges.renderOrder = order;
     });
   }
 
@@ -515,6 +530,7 @@ export class ModelScene {
       const on = mask[i] === 1;
       c.mesh.visible = on;
       c.lodMesh.visible = false;
+      c.hideRows();
       if (c.edges) c.edges.visible = on && !nav;
       c.setTranslucentPass(this.translucentOn);
       if (!on) return;
@@ -531,9 +547,9 @@ export class ModelScene {
       drawnTriangles += d.triangles;
     });
     this.lodPending = pending;
-    const soft = this.softCull(viewProjection, boxes, mask);
+    const soft = this.softCull(viewProjection, boxes, mask, this.rowOcclusionEnabled && !nav && !occ);
     this.chunksDrawn = drawn - soft.dropped;
-    this.trianglesDrawn = drawnTriangles - soft.triangles;
+    this.trianglesDrawn = drawnTriangles - soft.triangles - soft.rowTriangles;
     this.chunksOccluded += soft.dropped;
     this.interactiveDrawn = nav;
     return drawn;
@@ -548,12 +564,14 @@ export class ModelScene {
     viewProjection: ArrayLike<number>,
     boxes: Float64Array,
     mask: Uint8Array,
-  ): { dropped: number; triangles: number } {
+    byRows: boolean,
+  ): { dropped: number; triangles: number; rowTriangles: number } {
     if (this.softDropped.length !== this.chunks.length) this.softDropped = new Uint8Array(this.chunks.length);
     else this.softDropped.fill(0);
     this.chunksSoftOccluded = 0;
+    this.trianglesRowOccluded = 0;
     if (!this.softOcclusionEnabled || this.clipPlanes || this.uniforms.uModelOpacity.value < 0.999)
-      return { dropped: 0, triangles: 0 };
+      return { dropped: 0, triangles: 0, rowTriangles: 0 };
     const before = mask.slice();
     const state = this.state,
       ob = this.objectBounds;
@@ -573,10 +591,10 @@ export class ModelScene {
     };
     const t0 = clock();
     this.softOcclusion.select(viewProjection, viewAspect(viewProjection), mask, boxes, drawnIndex, opaque, size);
-    this.softOcclusionMs = clock() - t0;
     this.softOccluderTriangles = this.softOcclusion.occluderTriangles;
     let dropped = 0,
-      triangles = 0;
+      triangles = 0,
+      rowTriangles = 0;
     for (let i = 0; i < mask.length; i++) {
       if (!before[i] || mask[i]) continue;
       const c = this.chunks[i];
@@ -587,8 +605,18 @@ export class ModelScene {
       dropped++;
       triangles += c.drawnTriangles;
     }
+    if (byRows) {
+      let buffers = 0;
+      for (let i = 0; i < mask.length; i++) if (mask[i]) buffers += this.chunks[i].edges?.visible ? 2 : 1;
+      const ranges = rangesPerBuffer(buffers);
+      for (let i = 0; i < mask.length; i++)
+        if (mask[i])
+          rowTriangles += this.chunks[i].drawRows(this.softOcclusion.rowVisibility(this.chunks[i].chunk), ranges);
+    }
+    this.softOcclusionMs = clock() - t0;
     this.chunksSoftOccluded = dropped;
-    return { dropped, triangles };
+    this.trianglesRowOccluded = rowTriangles;
+    return { dropped, triangles, rowTriangles };
   }
 
   /** Sets the colour (sRGB bytes) of nodes and descendants; null restores the type colour. */

@@ -162,6 +162,11 @@ export class ChunkEdgeOrder {
     return level >= 0 && level !== this.level && !this.useless.has(level);
   }
 
+  /** End of each row's indices in the buffer as it is now (rows 0..r: rowEnds[r]; size order). */
+  get rowEnds(): Uint32Array {
+    return this.keptEnd;
+  }
+
   /** The edge index buffer's current contents (what the draw range selects from). */
   get index(): Uint16Array {
     return this.lines.geometry.getIndex()!.array as Uint16Array;

@@ -103,7 +103,7 @@ export class SnapManager {
     const wb = new Box3(),
       at = new Vector3();
     for (const c of m.chunks) {
-      if (!c.mesh.visible && !c.hasBvh) continue;
+      if (!c.drawn && !c.hasBvh) continue;
       wb.copy(c.worldBox).expandByScalar(radius);
       const p = wb.containsPoint(ray.origin) ? ray.origin : ray.intersectBox(wb, at);
       if (!p) continue;

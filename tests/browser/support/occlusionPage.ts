@@ -56,10 +56,12 @@ function useCulling(mode: Culling): void {
 /**
  * Draws with the given occlusion culling until the engine asks for no more frames (LOD levels built,
  * occlusion answers in), a frame per animation frame, then draws once more and reads the canvas in the
- * same task. Returns the pixels (RGBA, bottom row first, base64), the chunks dropped as hidden and the
- * frames it took.
+ * same task. Returns the pixels (RGBA, bottom row first, base64), the chunks dropped as hidden, the
+ * frames it took and the triangles of hidden objects left out of the chunks drawn (CPU culling only).
  */
-async function settle(mode: Culling): Promise<{ pixels: string; occluded: number[]; frames: number }> {
+async function settle(
+  mode: Culling,
+): Promise<{ pixels: string; occluded: number[]; frames: number; rowTriangles: number }> {
   const { model, loop, invalidate, gl } = parts();
   useCulling(mode);
   let frames = 0;
@@ -77,7 +79,7 @@ async function settle(mode: Culling): Promise<{ pixels: string; occluded: number
   const occluded = model.chunks.flatMap((_, i) => (model.isChunkOccluded(i) ? [i] : []));
   let s = '';
   for (let i = 0; i < px.length; i += 8192) s += String.fromCharCode(...px.subarray(i, i + 8192));
-  return { pixels: btoa(s), occluded, frames };
+  return { pixels: btoa(s), occluded, frames, rowTriangles: model.trianglesRowOccluded };
 }
 
 /** One interactive (dragging) frame after moving the camera by `degrees` of longitude; returns the chunks dropped. */
