@@ -5,12 +5,11 @@
  * interactive frames, clipping, a hidden wall and the switch draw the chunk whole.
  */
 import { describe, expect, it } from 'vitest';
-import { type LineSegments, Matrix4, PerspectiveCamera, Plane, Vector3 } from 'three';
-import { decodeScenePackage } from '../../../engine/package/reader';
-import { createStateUniforms } from '../../../engine/scene/chunkMaterial';
-import { ModelScene } from '../../../engine/scene/ModelScene';
+import { type LineSegments, Plane, Vector3 } from 'three';
+import type { ModelScene } from '../../../engine/scene/ModelScene';
 import { drawnSegments } from '../../../engine/scene/edgeStrips';
-import { boxMesh, packageBytes } from './sceneFixtures';
+import { boxMesh } from './sceneFixtures';
+import { loadedScene, perspectiveView } from './modelSceneFixtures';
 
 /**
  * Object 0: a 20 m × 10 m wall at x = 0; 1–40: 500 mm boxes behind it; 41: a 400 mm box in front;
@@ -28,21 +27,10 @@ function scene(): ModelScene {
   box(41, -3000, 400);
   for (let i = 42; i <= 81; i++) box(i, 2000 + (i % 4) * 1000, 300);
   box(82, -3000, 200);
-  const { header, chunks } = decodeScenePackage(packageBytes(meshes, 83, 100_000));
-  const m = new ModelScene(header, null, createStateUniforms());
-  for (const c of chunks) m.addChunk(c);
-  m.loading = false;
-  return m;
+  return loadedScene(meshes, 83, 100_000);
 }
 
-function viewProjection(eye: [number, number, number]): number[] {
-  const cam = new PerspectiveCamera(40, 16 / 9, 100, 100_000);
-  cam.up.set(0, 0, 1);
-  cam.position.set(...eye);
-  cam.lookAt(new Vector3(0, 0, 0));
-  cam.updateMatrixWorld(true);
-  return new Matrix4().multiplyMatrices(cam.projectionMatrix, cam.matrixWorldInverse).toArray();
-}
+const viewProjection = (eye: [number, number, number]) => perspectiveView(eye, [0, 0, 0]);
 
 const px = () => 10;
 const front = viewProjection([-25_000, 0, 0]);

@@ -4,11 +4,10 @@
  * and come back as soon as the wall no longer hides them (hidden, see-through, clipped, camera moved).
  */
 import { describe, expect, it } from 'vitest';
-import { Matrix4, PerspectiveCamera, Plane, Vector3 } from 'three';
-import { decodeScenePackage } from '../../../engine/package/reader';
-import { createStateUniforms } from '../../../engine/scene/chunkMaterial';
-import { ModelScene } from '../../../engine/scene/ModelScene';
-import { boxMesh, packageBytes } from './sceneFixtures';
+import { Plane, Vector3 } from 'three';
+import type { ModelScene } from '../../../engine/scene/ModelScene';
+import { boxMesh } from './sceneFixtures';
+import { loadedScene, perspectiveView } from './modelSceneFixtures';
 
 /** Object 0: a 20 m × 10 m wall at x = 0; objects 1..40: 300 mm boxes behind it (x 2–8 m), in small chunks. */
 function scene(): ModelScene {
@@ -19,21 +18,10 @@ function scene(): ModelScene {
       z = -4000 + Math.floor(i / 10) * 2000;
     meshes.push(boxMesh(i, [x, y, z], [x + 300, y + 300, z + 300]));
   }
-  const { header, chunks } = decodeScenePackage(packageBytes(meshes, 41, 48));
-  const m = new ModelScene(header, null, createStateUniforms());
-  for (const c of chunks) m.addChunk(c);
-  m.loading = false;
-  return m;
+  return loadedScene(meshes, 41, 48);
 }
 
-function viewProjection(eye: [number, number, number]): number[] {
-  const cam = new PerspectiveCamera(40, 16 / 9, 100, 100_000);
-  cam.up.set(0, 0, 1);
-  cam.position.set(...eye);
-  cam.lookAt(new Vector3(4000, 0, 0));
-  cam.updateMatrixWorld(true);
-  return new Matrix4().multiplyMatrices(cam.projectionMatrix, cam.matrixWorldInverse).toArray();
-}
+const viewProjection = (eye: [number, number, number]) => perspectiveView(eye, [4000, 0, 0]);
 
 const px = () => 10;
 const front = viewProjection([-25_000, 0, 0]);
