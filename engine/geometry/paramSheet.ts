@@ -213,6 +213,14 @@ const ring = (r: number[]): Ring => {
   return out;
 };
 
+/** Ring r (closed, as polygon-clipping writes it) as xy pairs divided by (ax, ay), without the closing point. */
+function squeeze(r: Ring, ax: number, ay: number): number[] {
+  const out: number[] = [];
+  for (const [x, y] of r) out.push(x / ax, y / ay);
+  out.length -= 2; // the closing point
+  return out;
+}
+
 /** A ring (xy pairs) closed as polygon-clipping writes its output: the first point repeated at the end. */
 const closedRing = (r: number[]): Ring => {
   const out = ring(r);
@@ -460,15 +468,9 @@ export function paramSheet(
   if (!Number.isFinite(cell) || cell <= 0) return null;
   const [ax, ay] = stretch(g, region, cell, chordMm);
   // each piece triangulated in the plane scaled by the stretch, where the cells are square
-  const squeeze = (r: Ring): number[] => {
-    const out: number[] = [];
-    for (const [x, y] of r) out.push(x / ax, y / ay);
-    out.length -= 2; // the closing point
-    return out;
-  };
   const grids = region.map((poly) => {
-    const outer = ax === 1 && ay === 1 ? poly[0].slice(0, -1).flat() : squeeze(poly[0]);
-    const hs = poly.slice(1).map((r) => (ax === 1 && ay === 1 ? r.slice(0, -1).flat() : squeeze(r)));
+    const outer = ax === 1 && ay === 1 ? poly[0].slice(0, -1).flat() : squeeze(poly[0], ax, ay);
+    const hs = poly.slice(1).map((r) => (ax === 1 && ay === 1 ? r.slice(0, -1).flat() : squeeze(r, ax, ay)));
     return triangulateGrid(outer, hs, cell);
   });
   let nv = 0,
