@@ -322,6 +322,8 @@ export function gridCell(w: number, h: number, cell: number, points: number): nu
  */
 let GRID_PTS: Float64Array = new Float64Array(1 << 12);
 let GRID_IDX: Uint32Array = new Uint32Array(1 << 12);
+/** Entries of either scratch kept after a call (8 MB of points); a larger one is dropped. */
+const KEEP_GRID = 1 << 20;
 
 /** A copy of a in a buffer of at least `need` entries (doubling), its contents kept. */
 function grownF64(a: Float64Array, need: number): Float64Array {
@@ -564,9 +566,13 @@ export function triangulateGrid(outer: number[], holes: number[][], cell: number
     }
   }
   const indices = idx.slice(0, nt);
+  const welded = pts.slice(0, nw);
+  // an absurd grid's scratch is not kept for the rest of the thread's life
+  if (GRID_PTS.length > KEEP_GRID) GRID_PTS = new Float64Array(1 << 12);
+  if (GRID_IDX.length > KEEP_GRID) GRID_IDX = new Uint32Array(1 << 12);
   let rings: number[][] | undefined;
   return {
-    points: pts.slice(0, nw),
+    points: welded,
     indices,
     // found when first asked for (a caller that welds the grid further finds its own)
     get rings() {
@@ -628,6 +634,7 @@ function clipRingAxis(ring: number[], axis: 0 | 1, lo: number, hi: number): numb
   // hi side from it into the result: one fresh array per clip instead of two
   if (CLIP_MID.length < 2 * ring.length) CLIP_MID = new Float64Array(4 * ring.length);
   const mid = CLIP_MID;
+  if (mid.length > KEEP_GRID) CLIP_MID = new Float64Array(1 << 10); // an absurd ring's scratch is not kept
   let m = 0;
   {
     const n = ring.length / 2;
