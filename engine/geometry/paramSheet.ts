@@ -95,51 +95,8 @@ function toPlane(g: Sampled, loop3: number[], tolMm: number, axis?: ArrayLike<nu
       loop3[3 * j + 2] - loop3[3 * i + 2],
     );
   }
-  const minLen = per / EDGE_SAMPLES,
-    tolPlane = chordMm / 4;
-  const uv = new Float64Array(2);
-  const xy: number[] = [];
-  let maxDistance = 0;
-  const pu = (s.u1 - s.u0) * g.su,
-    pv = (s.v1 - s.v0) * g.sv;
-  const p = new Float64Array(3);
-  const P = new Float64Array(2); // the last mapped point (x, y)
-  /** Maps point (px, py, pz) from the parameters in uv (or the nearest sample when !guess) into P, next to (nx, ny). */
-  const map = (px: number, py: number, pz: number, guess: boolean, nx: number, ny: number) => {
-    p[0] = px;
-    p[1] = py;
-    p[2] = pz;
-    let d = invert(g, p, uv, guess);
-    if (guess && d > tolMm) d = invert(g, p, uv, false); // the neighbour misled it
-    if (axis && d > 1e-3 && rayHit(g, p, axis, uv)) d = 0;
-    if (d > maxDistance) maxDistance = d;
-    let x = uv[0] * g.su,
-      y = uv[1] * g.sv;
-    if (!Number.isNaN(nx)) {
-      if (g.periodicU) x += Math.round((nx - x) / pu) * pu;
-      if (g.periodicV) y += Math.round((ny - y) / pv) * pv;
-    }
-    P[0] = x;
-    P[1] = y;
-    return d;
-  };
-  /** Pushes the points that split the edge from A (xyz at a, plane xa, ya) to B, in order. */
-  const refine = (a: number[], xa: number, ya: number, b: number[], xb: number, yb: number, len: number): void => {
-    if (len <= minLen) return;
-    const mx = (xa + xb) / 2,
-      my = (ya + yb) / 2;
-    uv[0] = g.periodicU ? wrap(mx / g.su, s.u0, s.u1) : Math.min(s.u1, Math.max(s.u0, mx / g.su));
-    uv[1] = g.periodicV ? wrap(my / g.sv, s.v0, s.v1) : Math.min(s.v1, Math.max(s.v0, my / g.sv));
-    const mid = [(a[0] + b[0]) / 2, (a[1] + b[1]) / 2, (a[2] + b[2]) / 2];
-    const d = map(mid[0], mid[1], mid[2], true, xa, ya);
-    const x = P[0],
-      y = P[1];
-    const wide = (g.periodicU && Math.abs(xb - xa) > pu / 4) || (g.periodicV && Math.abs(yb - ya) > pv / 4);
-    if (!wide && d <= tolMm && Math.hypot(x - mx, y - my) <= tolPlane) return;
-    refine(a, xa, ya, mid, x, y, len / 2);
-    xy.push(x, y);
-    refine(mid, x, y, b, xb, yb, len / 2);
-  };
+  const L = new LoopMapper(g, tolMm, axis, per / EDGE_SAMPLES, chordMm / 4);
+  const { xy, uv, P } = L;
   const A = [0, 0, 0],
     B = [0, 0, 0];
   for (let i = 0; i <= m && m > 0; i++) {
@@ -148,18 +105,18 @@ function toPlane(g: Sampled, loop3: number[], tolMm: number, axis?: ArrayLike<nu
     B[1] = loop3[3 * k + 1];
     B[2] = loop3[3 * k + 2];
     if (i === 0) {
-      map(B[0], B[1], B[2], false, NaN, NaN);
+      L.map(B[0], B[1], B[2], false, NaN, NaN);
       xy.push(P[0], P[1]);
     } else {
       const xa = xy[xy.length - 2],
         ya = xy[xy.length - 1];
       // the closing edge ends at the first point, unwrapped next to the last one
-      map(B[0], B[1], B[2], true, xa, ya);
+      L.map(B[0], B[1], B[2], true, xa, ya);
       const xb = P[0],
         yb = P[1],
         ub = uv[0],
         vb = uv[1];
-      refine(A, xa, ya, B, xb, yb, hypot3(B[0] - A[0], B[1] - A[1], B[2] - A[2]));
+      L.refine(A, xa, ya, B, xb, yb, hypot3(B[0] - A[0], B[1] - A[1], B[2] - A[2]));
       if (i < m) xy.push(xb, yb);
       uv[0] = ub; // the next point starts from this one
       uv[1] = vb;
@@ -173,10 +130,81 @@ function toPlane(g: Sampled, loop3: number[], tolMm: number, axis?: ArrayLike<nu
   let windU = 0,
     windV = 0;
   if (n >= 4) {
-    if (g.periodicU) windU = Math.round((xy[n - 2] - xy[0]) / pu);
-    if (g.periodicV) windV = Math.round((xy[n - 1] - xy[1]) / pv);
+    if (g.periodicU) windU = Math.round((xy[n - 2] - xy[0]) / L.pu);
+    if (g.periodicV) windV = Math.round((xy[n - 1] - xy[1]) / L.pv);
   }
-  return { xy, windU, windV, maxDistance };
+  return { xy, windU, windV, maxDistance: L.maxDistance };
+}
+
+/**
+ * toPlane's state and steps (methods rather than closures made per loop: see paramSurfaces.ts): the
+ * mapped points so far, the parameters of the last inversion (the next one's start) and the last mapped
+ * point.
+ */
+class LoopMapper {
+  readonly s: ParamSurface;
+  readonly uv = new Float64Array(2);
+  readonly xy: number[] = [];
+  maxDistance = 0;
+  /** The periods of the closed directions in the metric plane (mm). */
+  readonly pu: number;
+  readonly pv: number;
+  readonly p = new Float64Array(3);
+  /** The last mapped point (x, y). */
+  readonly P = new Float64Array(2);
+  constructor(
+    readonly g: Sampled,
+    readonly tolMm: number,
+    readonly axis: ArrayLike<number> | undefined,
+    /** Edges no longer than this (mm) are not split. */
+    readonly minLen: number,
+    /** A midpoint this close (mm) to the chord's middle in the plane needs no split. */
+    readonly tolPlane: number,
+  ) {
+    this.s = g.s;
+    this.pu = (g.s.u1 - g.s.u0) * g.su;
+    this.pv = (g.s.v1 - g.s.v0) * g.sv;
+  }
+
+  /** Maps point (px, py, pz) from the parameters in uv (or the nearest sample when !guess) into P, next to (nx, ny). */
+  map(px: number, py: number, pz: number, guess: boolean, nx: number, ny: number): number {
+    const { g, p, uv, P } = this;
+    p[0] = px;
+    p[1] = py;
+    p[2] = pz;
+    let d = invert(g, p, uv, guess);
+    if (guess && d > this.tolMm) d = invert(g, p, uv, false); // the neighbour misled it
+    if (this.axis && d > 1e-3 && rayHit(g, p, this.axis, uv)) d = 0;
+    if (d > this.maxDistance) this.maxDistance = d;
+    let x = uv[0] * g.su,
+      y = uv[1] * g.sv;
+    if (!Number.isNaN(nx)) {
+      if (g.periodicU) x += Math.round((nx - x) / this.pu) * this.pu;
+      if (g.periodicV) y += Math.round((ny - y) / this.pv) * this.pv;
+    }
+    P[0] = x;
+    P[1] = y;
+    return d;
+  }
+
+  /** Pushes the points that split the edge from A (xyz at a, plane xa, ya) to B, in order. */
+  refine(a: number[], xa: number, ya: number, b: number[], xb: number, yb: number, len: number): void {
+    if (len <= this.minLen) return;
+    const { g, s, uv, P, pu, pv } = this;
+    const mx = (xa + xb) / 2,
+      my = (ya + yb) / 2;
+    uv[0] = g.periodicU ? wrap(mx / g.su, s.u0, s.u1) : Math.min(s.u1, Math.max(s.u0, mx / g.su));
+    uv[1] = g.periodicV ? wrap(my / g.sv, s.v0, s.v1) : Math.min(s.v1, Math.max(s.v0, my / g.sv));
+    const mid = [(a[0] + b[0]) / 2, (a[1] + b[1]) / 2, (a[2] + b[2]) / 2];
+    const d = this.map(mid[0], mid[1], mid[2], true, xa, ya);
+    const x = P[0],
+      y = P[1];
+    const wide = (g.periodicU && Math.abs(xb - xa) > pu / 4) || (g.periodicV && Math.abs(yb - ya) > pv / 4);
+    if (!wide && d <= this.tolMm && Math.hypot(x - mx, y - my) <= this.tolPlane) return;
+    this.refine(a, xa, ya, mid, x, y, len / 2);
+    this.xy.push(x, y);
+    this.refine(mid, x, y, b, xb, yb, len / 2);
+  }
 }
 
 const ring = (r: number[]): Ring => {
@@ -184,6 +212,14 @@ const ring = (r: number[]): Ring => {
   for (let i = 0; i + 1 < r.length; i += 2) out.push([r[i], r[i + 1]]);
   return out;
 };
+
+/** Ring r (closed, as polygon-clipping writes it) as xy pairs divided by (ax, ay), without the closing point. */
+function squeeze(r: Ring, ax: number, ay: number): number[] {
+  const out: number[] = [];
+  for (const [x, y] of r) out.push(x / ax, y / ay);
+  out.length -= 2; // the closing point
+  return out;
+}
 
 /** A ring (xy pairs) closed as polygon-clipping writes its output: the first point repeated at the end. */
 const closedRing = (r: number[]): Ring => {
@@ -432,15 +468,9 @@ export function paramSheet(
   if (!Number.isFinite(cell) || cell <= 0) return null;
   const [ax, ay] = stretch(g, region, cell, chordMm);
   // each piece triangulated in the plane scaled by the stretch, where the cells are square
-  const squeeze = (r: Ring): number[] => {
-    const out: number[] = [];
-    for (const [x, y] of r) out.push(x / ax, y / ay);
-    out.length -= 2; // the closing point
-    return out;
-  };
   const grids = region.map((poly) => {
-    const outer = ax === 1 && ay === 1 ? poly[0].slice(0, -1).flat() : squeeze(poly[0]);
-    const hs = poly.slice(1).map((r) => (ax === 1 && ay === 1 ? r.slice(0, -1).flat() : squeeze(r)));
+    const outer = ax === 1 && ay === 1 ? poly[0].slice(0, -1).flat() : squeeze(poly[0], ax, ay);
+    const hs = poly.slice(1).map((r) => (ax === 1 && ay === 1 ? r.slice(0, -1).flat() : squeeze(r, ax, ay)));
     return triangulateGrid(outer, hs, cell);
   });
   let nv = 0,
@@ -626,36 +656,82 @@ const TRANSPOSED = new WeakMap<ParamSurface, ParamSurface>();
 function transposed(s: ParamSurface): ParamSurface {
   let t = TRANSPOSED.get(s);
   if (!t) {
-    t = { u0: s.v0, u1: s.v1, v0: s.u0, v1: s.u1, eval: (v, u, out) => s.eval(u, v, out) };
-    const own = s.evalDerivs;
-    if (own)
-      t.evalDerivs = (v, u, out) => {
-        // the surface's own derivatives, ∂/∂u and ∂/∂v swapped
-        own(u, v, out);
-        for (let k = 3; k < 6; k++) {
-          const d = out[k];
-          out[k] = out[k + 3];
-          out[k + 3] = d;
-        }
-      };
-    if (s.evalGrid)
-      t.evalGrid = (vs, us, out) => {
-        // the surface's own grid (us × vs), written transposed
-        const own = new Float64Array(out.length);
-        s.evalGrid?.(us, vs, own);
-        for (let i = 0; i < us.length; i++)
-          for (let j = 0; j < vs.length; j++) {
-            const a = 3 * (i * vs.length + j),
-              b = 3 * (j * us.length + i);
-            out[b] = own[a];
-            out[b + 1] = own[a + 1];
-            out[b + 2] = own[a + 2];
-          }
-      };
+    t = s.evalDerivs
+      ? s.evalGrid
+        ? new TransposedSurface(s)
+        : new TransposedNoGrid(s)
+      : s.evalGrid
+        ? new TransposedNoDerivs(s)
+        : new TransposedPlain(s);
     TRANSPOSED.set(s, t);
     TRANSPOSED.set(t, s);
   }
   return t;
+}
+
+/** S'(v, u) = S(u, v): points only (methods, not closures per surface: see paramSurfaces.ts). */
+class TransposedPlain implements ParamSurface {
+  readonly u0: number;
+  readonly u1: number;
+  readonly v0: number;
+  readonly v1: number;
+  constructor(readonly s: ParamSurface) {
+    this.u0 = s.v0;
+    this.u1 = s.v1;
+    this.v0 = s.u0;
+    this.v1 = s.u1;
+  }
+  eval(v: number, u: number, out: Float64Array): void {
+    this.s.eval(u, v, out);
+  }
+}
+
+/** The surface's own derivatives, ∂/∂u and ∂/∂v swapped. */
+function transposedDerivs(s: ParamSurface, v: number, u: number, out: Float64Array): void {
+  s.evalDerivs?.(u, v, out);
+  for (let k = 3; k < 6; k++) {
+    const d = out[k];
+    out[k] = out[k + 3];
+    out[k + 3] = d;
+  }
+}
+
+/** The surface's own grid (us × vs), written transposed. */
+function transposedGrid(s: ParamSurface, vs: Float64Array, us: Float64Array, out: Float64Array): void {
+  const own = new Float64Array(out.length);
+  s.evalGrid?.(us, vs, own);
+  for (let i = 0; i < us.length; i++)
+    for (let j = 0; j < vs.length; j++) {
+      const a = 3 * (i * vs.length + j),
+        b = 3 * (j * us.length + i);
+      out[b] = own[a];
+      out[b + 1] = own[a + 1];
+      out[b + 2] = own[a + 2];
+    }
+}
+
+/** S'(v, u) = S(u, v) with derivatives, without a grid evaluator. */
+class TransposedNoGrid extends TransposedPlain {
+  evalDerivs(v: number, u: number, out: Float64Array): void {
+    transposedDerivs(this.s, v, u, out);
+  }
+}
+
+/** S'(v, u) = S(u, v) with a grid evaluator, without derivatives. */
+class TransposedNoDerivs extends TransposedPlain {
+  evalGrid(vs: Float64Array, us: Float64Array, out: Float64Array): void {
+    transposedGrid(this.s, vs, us, out);
+  }
+}
+
+/** S'(v, u) = S(u, v) with derivatives and a grid evaluator. */
+class TransposedSurface extends TransposedPlain {
+  evalDerivs(v: number, u: number, out: Float64Array): void {
+    transposedDerivs(this.s, v, u, out);
+  }
+  evalGrid(vs: Float64Array, us: Float64Array, out: Float64Array): void {
+    transposedGrid(this.s, vs, us, out);
+  }
 }
 
 /** The sheet facing the other way: triangles and rings reversed, normals negated. */

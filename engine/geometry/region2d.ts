@@ -315,6 +315,30 @@ export function gridCell(w: number, h: number, cell: number, points: number): nu
   return c;
 }
 
+/**
+ * Scratch of triangulateGrid (not re-entered): cell corner points and triangle corners before welding,
+ * kept from call to call (a boundary-heavy grid pushed into fresh arrays was a tenth of a small file's
+ * garbage) and grown as needed.
+ */
+let GRID_PTS: Float64Array = new Float64Array(1 << 12);
+let GRID_IDX: Uint32Array = new Uint32Array(1 << 12);
+/** Entries of either scratch kept after a call (8 MB of points); a larger one is dropped. */
+const KEEP_GRID = 1 << 20;
+
+/** A copy of a in a buffer of at least `need` entries (doubling), its contents kept. */
+function grownF64(a: Float64Array, need: number): Float64Array {
+  const b = new Float64Array(Math.max(need, 2 * a.length));
+  b.set(a);
+  return b;
+}
+
+/** A copy of a in a buffer of at least `need` entries (doubling), its contents kept. */
+function grownU32(a: Uint32Array, need: number): Uint32Array {
+  const b = new Uint32Array(Math.max(need, 2 * a.length));
+  b.set(a);
+  return b;
+}
+
 /** The four edge neighbours of a grid cell, (dx, dy) pairs. */
 const NEIGHBOURS = [1, 0, -1, 0, 0, 1, 0, -1];
 
@@ -369,8 +393,11 @@ export function triangulateGrid(outer: number[], holes: number[][], cell: number
     }
     return false;
   };
-  const pts: number[] = [];
-  const idx: number[] = [];
+  // corner points (xy pairs) and triangle corners before welding, in the reused scratch
+  let pts = GRID_PTS,
+    idx = GRID_IDX,
+    np = 0,
+    ni = 0;
   // cells no boundary edge touches are wholly inside or outside: one point test per connected group of
   // them (flood fill) instead of one per cell
   const inside = new Int8Array(nx * ny); // 0 unknown, 1 inside, -1 outside
@@ -413,9 +440,25 @@ export function triangulateGrid(outer: number[], holes: number[][], cell: number
         by = Math.min(y1, ay + cell);
       if (!touched[cx * ny + cy]) {
         if (inside[cx * ny + cy] !== 1) continue;
-        const k = pts.length / 2;
-        pts.push(ax, ay, bx, ay, bx, by, ax, by);
-        idx.push(k, k + 1, k + 2, k, k + 2, k + 3);
+        if (np + 8 > pts.length) pts = GRID_PTS = grownF64(pts, np + 8);
+        if (ni + 6 > idx.length) idx = GRID_IDX = grownU32(idx, ni + 6);
+        const k = np / 2;
+        pts[np] = ax;
+        pts[np + 1] = ay;
+        pts[np + 2] = bx;
+        pts[np + 3] = ay;
+        pts[np + 4] = bx;
+        pts[np + 5] = by;
+        pts[np + 6] = ax;
+        pts[np + 7] = by;
+        np += 8;
+        idx[ni] = k;
+        idx[ni + 1] = k + 1;
+        idx[ni + 2] = k + 2;
+        idx[ni + 3] = k;
+        idx[ni + 4] = k + 2;
+        idx[ni + 5] = k + 3;
+        ni += 6;
         continue;
       }
       if (stripCol !== cx) {
@@ -488,31 +531,48 @@ export function triangulateGrid(outer: number[], holes: number[][], cell: number
           if (k > 0) starts.push(flat.length / 2);
           for (const v of r) flat.push(v);
         });
-        const k = pts.length / 2;
-        for (const t of ccwTriangles(flat, earcut(flat, starts, 2))) idx.push(k + t);
-        for (const v of flat) pts.push(v);
+        const k = np / 2;
+        const tri = ccwTriangles(flat, earcut(flat, starts, 2));
+        if (ni + tri.length > idx.length) idx = GRID_IDX = grownU32(idx, ni + tri.length);
+        for (const t of tri) idx[ni++] = k + t;
+        if (np + flat.length > pts.length) pts = GRID_PTS = grownF64(pts, np + flat.length);
+        for (const v of flat) pts[np++] = v;
       }
     }
-  // weld shared vertices (numbered in order of first occurrence)
-  const map = new PointKeyMap(pts.length / 2);
-  const wp: number[] = [];
-  const remap = new Uint32Array(pts.length / 2);
-  for (let i = 0; i < pts.length / 2; i++) {
-    const v = map.slot(pointKey(pts[2 * i], pts[2 * i + 1]), wp.length / 2);
-    if (v === wp.length / 2) wp.push(pts[2 * i], pts[2 * i + 1]);
+  // weld shared vertices (numbered in order of first occurrence); welded points and triangles are
+  // written over the scratch's own prefix: the nth welded point or triangle never runs ahead of the nth read
+  const map = new PointKeyMap(np / 2);
+  let nw = 0;
+  const remap = new Uint32Array(np / 2);
+  for (let i = 0; i < np / 2; i++) {
+    const x = pts[2 * i],
+      y = pts[2 * i + 1];
+    const v = map.slot(pointKey(x, y), nw / 2);
+    if (v === nw / 2) {
+      pts[nw++] = x;
+      pts[nw++] = y;
+    }
     remap[i] = v;
   }
-  const wi: number[] = [];
-  for (let t = 0; t < idx.length; t += 3) {
+  let nt = 0;
+  for (let t = 0; t < ni; t += 3) {
     const a = remap[idx[t]],
       b = remap[idx[t + 1]],
       c = remap[idx[t + 2]];
-    if (a !== b && b !== c && a !== c) wi.push(a, b, c);
+    if (a !== b && b !== c && a !== c) {
+      idx[nt++] = a;
+      idx[nt++] = b;
+      idx[nt++] = c;
+    }
   }
-  const indices = Uint32Array.from(wi);
+  const indices = idx.slice(0, nt);
+  const welded = pts.slice(0, nw);
+  // an absurd grid's scratch is not kept for the rest of the thread's life
+  if (GRID_PTS.length > KEEP_GRID) GRID_PTS = new Float64Array(1 << 12);
+  if (GRID_IDX.length > KEEP_GRID) GRID_IDX = new Uint32Array(1 << 12);
   let rings: number[][] | undefined;
   return {
-    points: Float64Array.from(wp),
+    points: welded,
     indices,
     // found when first asked for (a caller that welds the grid further finds its own)
     get rings() {
@@ -570,32 +630,65 @@ function clipRingAxis(ring: number[], axis: 0 | 1, lo: number, hi: number): numb
   if (ring.length < 6) return [];
   const o = axis,
     q = 1 - axis;
-  let cur = ring;
-  for (let side = 0; side < 2 && cur.length >= 6; side++) {
-    const bound = side === 0 ? lo : hi;
-    const out: number[] = [];
-    const n = cur.length / 2;
-    let pa = cur[2 * (n - 1) + o],
-      pb = cur[2 * (n - 1) + q];
-    let pin = side === 0 ? pa >= bound : pa <= bound;
+  // the lo side into the reused scratch (each vertex gives at most itself and one crossing), then the
+  // hi side from it into the result: one fresh array per clip instead of two
+  if (CLIP_MID.length < 2 * ring.length) CLIP_MID = new Float64Array(4 * ring.length);
+  const mid = CLIP_MID;
+  if (mid.length > KEEP_GRID) CLIP_MID = new Float64Array(1 << 10); // an absurd ring's scratch is not kept
+  let m = 0;
+  {
+    const n = ring.length / 2;
+    let pa = ring[2 * (n - 1) + o],
+      pb = ring[2 * (n - 1) + q];
+    let pin = pa >= lo;
     for (let i = 0; i < n; i++) {
-      const qa = cur[2 * i + o],
-        qb = cur[2 * i + q];
-      const qin = side === 0 ? qa >= bound : qa <= bound;
+      const qa = ring[2 * i + o],
+        qb = ring[2 * i + q];
+      const qin = qa >= lo;
       if (pin !== qin) {
-        const t = (bound - pa) / (qa - pa);
-        if (o === 0) out.push(bound, pb + t * (qb - pb));
-        else out.push(pb + t * (qb - pb), bound);
+        const t = (lo - pa) / (qa - pa);
+        if (o === 0) {
+          mid[m++] = lo;
+          mid[m++] = pb + t * (qb - pb);
+        } else {
+          mid[m++] = pb + t * (qb - pb);
+          mid[m++] = lo;
+        }
       }
-      if (qin) out.push(cur[2 * i], cur[2 * i + 1]);
+      if (qin) {
+        mid[m++] = ring[2 * i];
+        mid[m++] = ring[2 * i + 1];
+      }
       pa = qa;
       pb = qb;
       pin = qin;
     }
-    cur = out;
   }
-  return cur.length >= 6 ? cur : [];
+  if (m < 6) return [];
+  const out: number[] = [];
+  const n = m / 2;
+  let pa = mid[2 * (n - 1) + o],
+    pb = mid[2 * (n - 1) + q];
+  let pin = pa <= hi;
+  for (let i = 0; i < n; i++) {
+    const qa = mid[2 * i + o],
+      qb = mid[2 * i + q];
+    const qin = qa <= hi;
+    if (pin !== qin) {
+      const t = (hi - pa) / (qa - pa);
+      if (o === 0) out.push(hi, pb + t * (qb - pb));
+      else out.push(pb + t * (qb - pb), hi);
+    }
+    if (qin) out.push(mid[2 * i], mid[2 * i + 1]);
+    pa = qa;
+    pb = qb;
+    pin = qin;
+  }
+  return out.length >= 6 ? out : [];
 }
+
+/** clipRingAxis's scratch for the ring clipped on its lo side (not re-entered), grown as needed. */
+let CLIP_MID = new Float64Array(1 << 10);
 
 /**
  * A numeric key of a 2D point quantised to 0.01 mm, for welding without string keys:

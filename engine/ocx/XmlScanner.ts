@@ -170,7 +170,10 @@ export class XmlScanner extends XmlTextScanner {
           if (!final) {
             // hold back what could continue in the next chunk: a reference, ']]' of ']]>', CR of CR LF
             let cut = n - 2;
-            const amp = s.lastIndexOf('&', n - 1);
+            // the last '&' at or after i: searched forward over this text only (a search back from the
+            // chunk's end crossed the whole chunk when the text after the last tag has none)
+            let amp = -1;
+            for (let k = s.indexOf('&', i); k >= 0; k = s.indexOf('&', k + 1)) amp = k;
             if (amp >= i && amp < cut && s.indexOf(';', amp) < 0) cut = amp;
             if (cut > i) i = this.text(s, i, cut);
             break;

@@ -29,7 +29,7 @@ import { habitsOf } from './vendorHabits';
 import { abortError, type PartRecord, type RawModel } from './reader';
 import type { SurfaceContext } from './surfaces';
 import { UnitTable } from './units';
-import { MAX_COORD_MM, sumPanels, withinWorld } from './groupFigures';
+import { MAX_COORD_MM, meshExtent, sumPanels } from './groupFigures';
 import { child, normGuid, type XNode } from './xmlTree';
 import { sectionCentroid } from './memberMesh';
 
@@ -358,7 +358,11 @@ export class ModelBuilder {
    * null: a mesh beyond the world, empty or not finite is dropped with a 'geometry-failed' warning.
    */
   private placeMesh({ i, rec, id, props }: FileFacts, mb: MeshBuilder | null): Box3Tuple | null {
-    if (mb && !withinWorld(mb)) {
+    if (!mb) return null;
+    // one pass over the positions for the absurd, the non-finite and the box
+    const b = emptyBox();
+    const extent = meshExtent(mb, b);
+    if (extent === 'absurd') {
       this.warn(
         'geometry-failed',
         `${rec.kind} ${id}: coordinates beyond ±${MAX_COORD_MM / 1e6} km (absurd values); the part is skipped`,
@@ -367,23 +371,19 @@ export class ModelBuilder {
       );
       return null;
     }
-    if (!mb) return null;
-    if (mb.positions.length < 3 || !mb.isFinite()) {
+    if (mb.positions.length < 3 || extent === 'not-finite') {
       this.warn('geometry-failed', `${rec.kind} ${id}: geometry is empty or not finite`, rec.line, id);
       return null;
     }
     let bounds: Box3Tuple | null = null;
-    const b = growBox(emptyBox(), mb.positions);
     if (isBoxValid(b)) {
       bounds = b;
-      [props.XMIN, props.YMIN, props.ZMIN, props.XMAX, props.YMAX, props.ZMAX] = [
-        b[0],
-        b[1],
-        b[2],
-        b[3],
-        b[4],
-        b[5],
-      ].map((v) => v / 1000);
+      props.XMIN = b[0] / 1000;
+      props.YMIN = b[1] / 1000;
+      props.ZMIN = b[2] / 1000;
+      props.XMAX = b[3] / 1000;
+      props.YMAX = b[4] / 1000;
+      props.ZMAX = b[5] / 1000;
     }
     this.slab.add(i, mb);
     return bounds;

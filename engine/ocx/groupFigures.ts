@@ -1,10 +1,10 @@
 /**
  * Figures of a part group that phases 2–3 (engine/ocx/buildModel.ts) take from the file and the
- * catalogue rather than from the geometry: the world-coordinate sanity check, material and bar-section
+ * catalogue rather than from the geometry: the world-coordinate sanity check and box, material and bar-section
  * look-ups, a trace's file length and the panel sums.
  */
 import type { MeshBuilder } from '../geometry/MeshBuilder';
-import type { PropertyRecord } from '../model/types';
+import { type Box3Tuple, growBox, type PropertyRecord } from '../model/types';
 import type { SharedData } from './buildModel';
 import { HOLE_ELEMENTS, type PartRecord } from './reader';
 import type { UnitTable } from './units';
@@ -13,11 +13,24 @@ import { child, type XNode } from './xmlTree';
 /** Largest coordinate accepted, mm (10 000 km): beyond it a value is absurd, not a ship. */
 export const MAX_COORD_MM = 1e10;
 
-/** True when every finite coordinate lies within ±MAX_COORD_MM (non-finite ones are caught by isFinite). */
-export function withinWorld(mb: MeshBuilder): boolean {
+/**
+ * What placing a part's mesh needs from its positions (xyz mm), found in one pass: 'absurd' when a finite
+ * coordinate lies beyond ±MAX_COORD_MM; else 'not-finite' when a position or edge coordinate is NaN or
+ * infinite; else the positions' box into `box` (as growBox grows it) and 'ok'.
+ */
+export function meshExtent(mb: MeshBuilder, box: Box3Tuple): 'absurd' | 'not-finite' | 'ok' {
   const P = mb.positions;
-  for (let i = 0; i < P.length; i++) if (Math.abs(P[i]) > MAX_COORD_MM && Number.isFinite(P[i])) return false;
-  return true;
+  let finite = true;
+  for (let i = 0; i < P.length; i++) {
+    const x = P[i];
+    if (!Number.isFinite(x)) finite = false;
+    else if (Math.abs(x) > MAX_COORD_MM) return 'absurd';
+  }
+  if (!finite) return 'not-finite';
+  const E = mb.edges;
+  for (let i = 0; i < E.length; i++) if (!Number.isFinite(E[i])) return 'not-finite';
+  growBox(box, P);
+  return 'ok';
 }
 
 /** The file's length of a TraceLine in m: composite CurveLength, else the sum of segment lengths. */

@@ -108,6 +108,20 @@ function traceTangent(trace: number[], n: number, i: number): Vec3 {
   ]);
 }
 
+/** The angle (radians) of w about the tangent at trace vertex i, from the frame's reference direction R there. */
+function angleAt(trace: number[], n: number, R: Float64Array, i: number, w: Vec3): number {
+  const T = traceTangent(trace, n, i),
+    r: Vec3 = [R[3 * i], R[3 * i + 1], R[3 * i + 2]];
+  return Math.atan2(dot(w, cross(T, r)), dot(w, r));
+}
+
+/** The last of the n trace vertices whose arc length s[i] (mm) is at most sv (0 when none). */
+function vertexOf(s: Float64Array, n: number, sv: number): number {
+  let lo = 0;
+  while (lo + 1 < n && s[lo + 1] <= sv) lo++;
+  return lo;
+}
+
 /**
  * Per-sample frames along a trace (§5.3.2 steps 2–5): W turned about the tangent between inclinations
  * by the angle interpolated by arc length in a rotation-minimising frame; F = ±W × T with the sign of the nearest inclination's
@@ -173,17 +187,7 @@ export function traceFrames(trace: number[], incl: Inclination[]): { F: Float64A
       R.set(orthoTo(rn, tj) ?? perpendicular(tj), 3 * i);
     }
   }
-  const angleAt = (i: number, w: Vec3): number => {
-    const T = traceTangent(trace, n, i),
-      r: Vec3 = [R[3 * i], R[3 * i + 1], R[3 * i + 2]];
-    return Math.atan2(dot(w, cross(T, r)), dot(w, r));
-  };
-  const vertexOf = (sv: number) => {
-    let lo = 0;
-    while (lo + 1 < n && s[lo + 1] <= sv) lo++;
-    return lo;
-  };
-  const angles = params.map((p) => angleAt(vertexOf(p.s), p.inc.web));
+  const angles = params.map((p) => angleAt(trace, n, R, vertexOf(s, n, p.s), p.inc.web));
   // an inclination whose web and flange both point opposite to its neighbours' (more than 120° off
   // each) is a sign error of the file (M4 3.1 nplcid660: the second of five): it is turned by 180°
   // rather than sweeping the profile through a half turn and back

@@ -116,6 +116,21 @@ export function meshPlate(
 }
 
 /**
+ * Loop l (xyz, mm) in the plane's coordinates (x, y, mm) along e1, e2 from (ox, oy, oz): scalar arithmetic
+ * in the order of dot(d, e), no temporary vectors per point (a module function, not a closure per plate).
+ */
+function to2(l: number[], ox: number, oy: number, oz: number, e1: Vec3, e2: Vec3): number[] {
+  const out: number[] = [];
+  for (let i = 0; i < l.length; i += 3) {
+    const dx = l[i] - ox,
+      dy = l[i + 1] - oy,
+      dz = l[i + 2] - oz;
+    out.push(dx * e1[0] + dy * e1[1] + dz * e1[2], dx * e2[0] + dy * e2[1] + dz * e2[2]);
+  }
+  return out;
+}
+
+/**
  * The sheet of a plate or face bounded by `contourSegments` on `surface`, minus the holes (meshPlate's
  * first step; also the faces of compartments). Arguments as meshPlate.
  * @throws Error when the contour has no closed loop.
@@ -153,23 +168,12 @@ export function plateSheet(
     n = N0;
   }
   const [e1, e2] = lifter ? lifter.basis : basisOf(n);
-  // scalar arithmetic in the order of dot(d, e): no temporary vectors per point
   const [ox, oy, oz] = origin;
-  const to2 = (l: number[]) => {
-    const out: number[] = [];
-    for (let i = 0; i < l.length; i += 3) {
-      const dx = l[i] - ox,
-        dy = l[i + 1] - oy,
-        dz = l[i + 2] - oz;
-      out.push(dx * e1[0] + dy * e1[1] + dz * e1[2], dx * e2[0] + dy * e2[1] + dz * e2[2]);
-    }
-    return out;
-  };
-  const outer2 = to2(outer);
+  const outer2 = to2(outer, ox, oy, oz, e1, e2);
   const holes2: number[][] = [];
   const holes3: number[][] = []; // the 3D loop of each entry of holes2
   for (const l of loops.slice(1)) {
-    holes2.push(to2(l));
+    holes2.push(to2(l, ox, oy, oz, e1, e2));
     holes3.push(l);
   }
   // outline box in the plane: candidate holes (all of a panel's holes come to each of its plates) whose
@@ -196,7 +200,7 @@ export function plateSheet(
           50 + Math.abs(o1) + Math.abs(o2);
       if (far) continue;
     }
-    holes2.push(to2(h));
+    holes2.push(to2(h, ox, oy, oz, e1, e2));
     holes3.push(h);
   }
   const boundary = new Map<number, number>(); // plane point key → offset of its 3D point in bxyz (the last one given)

@@ -6,15 +6,14 @@
  */
 import { cross, len, newellNormal, normalize, perpendicular, type Vec3 } from '../geometry/curves';
 import { chainLoops } from '../geometry/curves';
-import {
-  evalSurface,
-  evalSurfaceDerivs,
-  evalSurfaceGrid,
-  homogeneous,
-  type NurbsSurface,
-  usableKnots,
-} from '../geometry/nurbs';
+import { evalSurfaceGrid, homogeneous, type NurbsSurface, usableKnots } from '../geometry/nurbs';
 import type { ParamSurface } from '../geometry/paramSheet';
+import {
+  ConeParamSurface,
+  ExtrusionParamSurface,
+  NurbsParamSurface,
+  SphereParamSurface,
+} from '../geometry/paramSurfaces';
 import { triangulateRegion } from '../geometry/region2d';
 import { appendGrid, appendGridPoints, type SurfaceMesh } from '../geometry/surfaceMesh';
 import { curveSegments, directionOf, readControlPoints, type CurveContext } from './curveRead';
@@ -188,35 +187,13 @@ function paramSurface(n: XNode, ctx: SurfaceContext): ParamSurface | null {
     case 'Cone3D': {
       const c = coneOf(n, ctx);
       if (!c) return null;
-      const { o, A, e1, e2, h, r0, r1 } = c;
-      return {
-        u0: 0,
-        u1: 2 * Math.PI,
-        v0: 0,
-        v1: 1,
-        eval: (t, b, out) => {
-          const r = r0 + (r1 - r0) * b,
-            x = Math.cos(t) * r,
-            y = Math.sin(t) * r;
-          for (let k = 0; k < 3; k++) out[k] = o[k] + b * h * A[k] + x * e1[k] + y * e2[k];
-        },
-      };
+      return new ConeParamSurface(c.o, c.A, c.e1, c.e2, c.h, c.r0, c.r1);
     }
     case 'Sphere3D': {
       const o = U.pointMm(child(n, 'Origin')),
         r = L(child(n, 'Radius'));
       if (!o || !Number.isFinite(r)) return null;
-      return {
-        u0: 0,
-        u1: 2 * Math.PI,
-        v0: -Math.PI / 2,
-        v1: Math.PI / 2,
-        eval: (th, ph, out) => {
-          out[0] = o[0] + r * Math.cos(ph) * Math.cos(th);
-          out[1] = o[1] + r * Math.cos(ph) * Math.sin(th);
-          out[2] = o[2] + r * Math.sin(ph);
-        },
-      };
+      return new SphereParamSurface(o, r);
     }
     case 'ExtrudedSurface': {
       const segs = curveSegments(child(n, 'BaseCurve'), ctx);
@@ -231,43 +208,11 @@ function paramSurface(n: XNode, ctx: SurfaceContext): ParamSurface | null {
         cum.push(cum[cum.length - 1] + Math.hypot(p[i] - p[i - 3], p[i + 1] - p[i - 2], p[i + 2] - p[i - 1]));
       const total = cum[cum.length - 1];
       if (!(total > 0)) return null;
-      const dv = normalize(d);
-      return {
-        u0: 0,
-        u1: total,
-        v0: 0,
-        v1: sl,
-        eval: (u, v, out) => {
-          let lo = 0,
-            hi = cum.length - 1;
-          while (hi - lo > 1) {
-            const m = (lo + hi) >> 1;
-            if (cum[m] <= u) lo = m;
-            else hi = m;
-          }
-          const f = cum[hi] > cum[lo] ? Math.min(1, Math.max(0, (u - cum[lo]) / (cum[hi] - cum[lo]))) : 0;
-          for (let k = 0; k < 3; k++) out[k] = p[3 * lo + k] + f * (p[3 * hi + k] - p[3 * lo + k]) + v * dv[k];
-        },
-      };
+      return new ExtrusionParamSurface(p, cum, normalize(d), sl);
     }
     default:
       return null;
   }
-}
-
-/**
- * The box [min x, y, z, max x, y, z] of homogeneous control points (4 numbers each, weights > 0, as
- * `homogeneous` makes them): a NURBS surface lies in its control points' convex hull, so in this box.
- */
-function controlBox(pw: Float64Array): number[] {
-  const b = [Infinity, Infinity, Infinity, -Infinity, -Infinity, -Infinity];
-  for (let i = 0; i + 3 < pw.length; i += 4)
-    for (let k = 0; k < 3; k++) {
-      const x = pw[i + k] / pw[i + 3];
-      if (x < b[k]) b[k] = x;
-      if (x > b[3 + k]) b[3 + k] = x;
-    }
-  return b;
 }
 
 /** A NURBSSurface element read (control points, repaired knots), or null with a warning when `warn`. */
@@ -466,14 +411,5 @@ function appendSurface(mesh: SurfaceMesh, n: XNode, ctx: SurfaceContext): void {
 
 /** A NURBS surface as a ParamSurface on its knot domain: points, grids, derivatives, its control points' box. */
 export function nurbsParamSurface(s: NurbsSurface): ParamSurface {
-  return {
-    u0: s.knotsU[s.degreeU],
-    u1: s.knotsU[s.nU],
-    v0: s.knotsV[s.degreeV],
-    v1: s.knotsV[s.nV],
-    eval: (u, v, out) => evalSurface(s, u, v, out),
-    evalGrid: (us, vs, out) => evalSurfaceGrid(s, us, vs, out),
-    evalDerivs: (u, v, out) => evalSurfaceDerivs(s, u, v, out),
-    hull: controlBox(s.pw),
-  };
+  return new NurbsParamSurface(s);
 }
