@@ -5,6 +5,7 @@
  * Storage is typed arrays grown by doubling (no per-element boxing, less garbage);
  * coordinates are kept in float64 until build() so results do not depend on the storage.
  */
+import { grown } from './typedBuffers';
 export class MeshBuilder {
   private pos = take(F64, 192);
   private nor = take(F64, 192);
@@ -45,8 +46,8 @@ export class MeshBuilder {
   /** Makes room for `n` more vertices (optional; adding grows the buffers anyway). */
   reserve(n: number): void {
     const need = this.np + 3 * n;
-    if (need > this.pos.length) this.pos = grow(this.pos, Math.max(need, 192, 2 * this.pos.length));
-    if (need > this.nor.length) this.nor = grow(this.nor, Math.max(need, 192, 2 * this.nor.length));
+    if (need > this.pos.length) this.pos = grown(this.pos, Math.max(need, 192, 2 * this.pos.length));
+    if (need > this.nor.length) this.nor = grown(this.nor, Math.max(need, 192, 2 * this.nor.length));
   }
 
   /**
@@ -65,7 +66,7 @@ export class MeshBuilder {
   /** Appends `n` triangles to be written into rawIndices from the returned offset (3 indices each; see addVertices). */
   addTriangles(n: number): number {
     const k = this.ni;
-    if (k + 3 * n > this.idx.length) this.idx = grow(this.idx, Math.max(192, k + 3 * n, 2 * this.idx.length));
+    if (k + 3 * n > this.idx.length) this.idx = grown(this.idx, Math.max(192, k + 3 * n, 2 * this.idx.length));
     this.ni = k + 3 * n;
     return k;
   }
@@ -73,7 +74,7 @@ export class MeshBuilder {
   /** Appends `n` edge segments to be written into rawEdges from the returned offset (6 numbers each; see addVertices). */
   addEdges(n: number): number {
     const k = this.ne;
-    if (k + 6 * n > this.edg.length) this.edg = grow(this.edg, Math.max(96, k + 6 * n, 2 * this.edg.length));
+    if (k + 6 * n > this.edg.length) this.edg = grown(this.edg, Math.max(96, k + 6 * n, 2 * this.edg.length));
     this.ne = k + 6 * n;
     return k;
   }
@@ -128,7 +129,7 @@ export class MeshBuilder {
   /** Adds a triangle (counter-clockwise seen from the outside). */
   triangle(a: number, b: number, c: number): void {
     const k = this.ni;
-    if (k + 3 > this.idx.length) this.idx = grow(this.idx, Math.max(192, 2 * this.idx.length));
+    if (k + 3 > this.idx.length) this.idx = grown(this.idx, Math.max(192, 2 * this.idx.length));
     const I = this.idx;
     I[k] = a;
     I[k + 1] = b;
@@ -139,7 +140,7 @@ export class MeshBuilder {
   /** Adds an edge segment. */
   edge(ax: number, ay: number, az: number, bx: number, by: number, bz: number): void {
     const k = this.ne;
-    if (k + 6 > this.edg.length) this.edg = grow(this.edg, Math.max(96, 2 * this.edg.length));
+    if (k + 6 > this.edg.length) this.edg = grown(this.edg, Math.max(96, 2 * this.edg.length));
     const E = this.edg;
     E[k] = ax;
     E[k + 1] = ay;
@@ -252,11 +253,4 @@ function take<T extends Float64Array | Uint32Array>(pool: T[], n: number): T {
 
 function give<T extends Float64Array | Uint32Array>(pool: T[], b: T): void {
   if (b.length > 0 && b.length <= POOL_MAX_ELEMENTS && pool.length < POOL_SIZE) pool.push(b);
-}
-
-/** A copy of `a` with capacity `cap` (≥ a.length). */
-function grow<T extends Float64Array | Uint32Array>(a: T, cap: number): T {
-  const b = new (a.constructor as new (n: number) => T)(cap);
-  b.set(a);
-  return b;
 }

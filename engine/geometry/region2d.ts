@@ -14,6 +14,7 @@ import { ringDifference } from './ringDifference';
 
 export { pointInRing, signedArea2d } from './ring2d';
 import { pointInRing, signedArea2d } from './ring2d';
+import { grown, writeQuad } from './typedBuffers';
 
 /** A triangulated region: 2D vertices, triangles, and the boundary rings as vertex index lists. */
 export interface Region2D {
@@ -325,20 +326,6 @@ let GRID_IDX: Uint32Array = new Uint32Array(1 << 12);
 /** Entries of either scratch kept after a call (8 MB of points); a larger one is dropped. */
 const KEEP_GRID = 1 << 20;
 
-/** A copy of a in a buffer of at least `need` entries (doubling), its contents kept. */
-function grownF64(a: Float64Array, need: number): Float64Array {
-  const b = new Float64Array(Math.max(need, 2 * a.length));
-  b.set(a);
-  return b;
-}
-
-/** A copy of a in a buffer of at least `need` entries (doubling), its contents kept. */
-function grownU32(a: Uint32Array, need: number): Uint32Array {
-  const b = new Uint32Array(Math.max(need, 2 * a.length));
-  b.set(a);
-  return b;
-}
-
 /** The four edge neighbours of a grid cell, (dx, dy) pairs. */
 const NEIGHBOURS = [1, 0, -1, 0, 0, 1, 0, -1];
 
@@ -440,8 +427,8 @@ export function triangulateGrid(outer: number[], holes: number[][], cell: number
         by = Math.min(y1, ay + cell);
       if (!touched[cx * ny + cy]) {
         if (inside[cx * ny + cy] !== 1) continue;
-        if (np + 8 > pts.length) pts = GRID_PTS = grownF64(pts, np + 8);
-        if (ni + 6 > idx.length) idx = GRID_IDX = grownU32(idx, ni + 6);
+        if (np + 8 > pts.length) pts = GRID_PTS = grown(pts, Math.max(np + 8, 2 * pts.length));
+        if (ni + 6 > idx.length) idx = GRID_IDX = grown(idx, Math.max(ni + 6, 2 * idx.length));
         const k = np / 2;
         pts[np] = ax;
         pts[np + 1] = ay;
@@ -452,12 +439,7 @@ export function triangulateGrid(outer: number[], holes: number[][], cell: number
         pts[np + 6] = ax;
         pts[np + 7] = by;
         np += 8;
-        idx[ni] = k;
-        idx[ni + 1] = k + 1;
-        idx[ni + 2] = k + 2;
-        idx[ni + 3] = k;
-        idx[ni + 4] = k + 2;
-        idx[ni + 5] = k + 3;
+        writeQuad(idx, ni, k);
         ni += 6;
         continue;
       }
@@ -533,9 +515,9 @@ export function triangulateGrid(outer: number[], holes: number[][], cell: number
         });
         const k = np / 2;
         const tri = ccwTriangles(flat, earcut(flat, starts, 2));
-        if (ni + tri.length > idx.length) idx = GRID_IDX = grownU32(idx, ni + tri.length);
+        if (ni + tri.length > idx.length) idx = GRID_IDX = grown(idx, Math.max(ni + tri.length, 2 * idx.length));
         for (const t of tri) idx[ni++] = k + t;
-        if (np + flat.length > pts.length) pts = GRID_PTS = grownF64(pts, np + flat.length);
+        if (np + flat.length > pts.length) pts = GRID_PTS = grown(pts, Math.max(np + flat.length, 2 * pts.length));
         for (const v of flat) pts[np++] = v;
       }
     }

@@ -6,6 +6,7 @@
  */
 import type { MeshBuilder } from './MeshBuilder';
 import { hypot3 } from './curves';
+import { writeQuad } from './typedBuffers';
 
 /** A sheet on the reference surface: vertices (mm), unit normals, CCW triangles about n, boundary rings. */
 export interface Sheet {
@@ -109,12 +110,7 @@ export function thickenSheet(mb: MeshBuilder, sheet: Sheet, o1: number, o2: numb
         nor[q + 1] = sy;
         nor[q + 2] = sz;
       }
-      idx[ti] = v;
-      idx[ti + 1] = v + 1;
-      idx[ti + 2] = v + 2;
-      idx[ti + 3] = v;
-      idx[ti + 4] = v + 2;
-      idx[ti + 5] = v + 3;
+      writeQuad(idx, ti, v);
       ti += 6;
       v += 4;
       edg[ei] = pos[ta];
