@@ -20,12 +20,13 @@ export const ROW_RANGES_MAX = 16;
  */
 export const ROW_DRAWS_MAX = 2000;
 
+/** Hidden gaps of fewer indices than this are drawn rather than split off (a draw call costs more). */
+export const ROW_RANGE_MIN_GAP = 384;
+
 /** Ranges per buffer when `buffers` chunk buffers (surfaces and edges) are drawn by rows in one frame. */
 export function rangesPerBuffer(buffers: number): number {
   return Math.max(1, Math.min(ROW_RANGES_MAX, Math.floor(ROW_DRAWS_MAX / Math.max(1, buffers))));
 }
-/** Hidden gaps of fewer indices than this are drawn rather than split off (a draw call costs more). */
-export const ROW_RANGE_MIN_GAP = 384;
 
 /** Draw ranges of one buffer: `count` pairs of (start, length) in indices; `hidden` indices left out. */
 export interface RowRanges {

@@ -183,6 +183,8 @@ export class SoftOcclusion {
   /** Occluder triangles rasterised by the last select() (that wrote a pixel). */
   occluderTriangles = 0;
   private readonly sets = new WeakMap<Uint16Array, OccluderSet>();
+  /** Row tests of the last select()'s buffer, per chunk (0: not tested, 1: may show, 2: hidden). */
+  private readonly rowTests = new Map<SceneChunk, Uint8Array>();
 
   /**
    * Decides which of the chunks in `draw` (1 = drawn this frame, after frustum and other culling) are
@@ -205,6 +207,7 @@ export class SoftOcclusion {
     const height = Math.max(8, Math.min(4 * width, Math.round(width / (aspect > 0 ? aspect : 1))));
     const buf = this.buffer;
     buf.begin(viewProjection, width, height);
+    this.rowTests.clear();
     // Nearest chunks first: a chunk already hidden by what is drawn so far stays hidden (the buffer only
     // gets nearer) and its occluders, all inside its box, cannot add anything; later plates are mostly
     // skipped pixel by pixel behind the nearer ones.
@@ -235,7 +238,7 @@ export class SoftOcclusion {
         if (opaque(set.objects[k])) buf.drawTriangle(set.corners, k * 9);
     }
     for (const i of ids) {
-      if (!draw[i] || chunkVisibleIn(buf, boxes, i, drawnIndex)) continue;
+      if (!draw[i] || this.chunkVisible(boxes, i, drawnIndex)) continue;
       draw[i] = 0;
       occluded++;
     }
@@ -247,42 +250,41 @@ export class SoftOcclusion {
   /**
    * Per object row of `chunk` (rows as in `chunk.objects`), whether its box may show in the depth buffer
    * of the last select(): the same test that drops whole chunks, so a row said hidden adds no pixel to
-   * that frame. Each row is tested once, when first asked. A chunk of more than ROW_TEST_MAX_ROWS rows
-   * is not tested: every row may show.
+   * that frame. Each row is tested once per select(), when first asked (the chunk test shares the
+   * answers). A chunk of more than ROW_TEST_MAX_ROWS rows is not tested: every row may show.
    */
   rowVisibility(chunk: SceneChunk): (row: number) => boolean {
     const rows = chunk.objects.length / 5;
     if (rows > ROW_TEST_MAX_ROWS) return () => true;
     const rb = rowBoxes(chunk);
     const buf = this.buffer;
-    // 0: not tested yet, 1: may show, 2: hidden.
-    const seen = new Uint8Array(rows);
+    // Shared with the chunk test of the same select(): rows it found hidden are not tested again.
+    let seen = this.rowTests.get(chunk);
+    if (!seen) {
+      seen = new Uint8Array(rows);
+      this.rowTests.set(chunk, seen);
+    }
+    const tests = seen;
     return (r) => {
-      if (seen[r] === 0) seen[r] = rb[r * 6] <= rb[r * 6 + 3] && buf.boxVisible(rb, r * 6) ? 1 : 2;
-      return seen[r] === 1;
+      if (tests[r] === 0) tests[r] = rb[r * 6] <= rb[r * 6 + 3] && buf.boxVisible(rb, r * 6) ? 1 : 2;
+      return tests[r] === 1;
     };
   }
-}
 
-/**
- * True when chunk `i` may show a pixel: its box is visible in `buf`, and so is the box of one of its
- * object rows (rows without vertices aside). The rows' boxes lie inside the chunk's and hold all its
- * triangles, so a chunk whose every row box is hidden is hidden, however much empty space its own box
- * encloses. A chunk without a drawn index is tested by its box alone.
- */
-function chunkVisibleIn(
-  buf: CoarseDepthBuffer,
-  boxes: Float64Array,
-  i: number,
-  drawnIndex: (i: number) => DrawnIndex | null,
-): boolean {
-  if (buf.boxVisible(boxes, i * 6)) {
+  /**
+   * True when chunk `i` may show a pixel: its box is visible in the buffer, and so is the box of one of its
+   * object rows (rows without vertices aside). The rows' boxes lie inside the chunk's and hold all its
+   * triangles, so a chunk whose every row box is hidden is hidden, however much empty space its own box
+   * encloses. A chunk without a drawn index, or of more than ROW_TEST_MAX_ROWS rows, is tested by its box alone.
+   */
+  private chunkVisible(boxes: Float64Array, i: number, drawnIndex: (i: number) => DrawnIndex | null): boolean {
+    if (!this.buffer.boxVisible(boxes, i * 6)) return false;
     const d = drawnIndex(i);
-    if (!d || d.chunk.objects.length / 5 > ROW_TEST_MAX_ROWS) return true;
-    const rb = rowBoxes(d.chunk);
-    for (let r = 0; r * 6 < rb.length; r++) if (rb[r * 6] <= rb[r * 6 + 3] && buf.boxVisible(rb, r * 6)) return true;
+    if (!d) return true;
+    const shows = this.rowVisibility(d.chunk);
+    for (let r = 0; r * 5 < d.chunk.objects.length; r++) if (shows(r)) return true;
+    return false;
   }
-  return false;
 }
 
 /** Width / height of the view of a column-major view-projection matrix (|row 1| / |row 0| of its 3 × 3 part). */

@@ -327,8 +327,7 @@ export class ChunkBatch {
     let count = full;
     this.drawnRows = k;
     this.lodInUse = null;
-    this.rowMesh.visible = false;
-    if (this.rowEdges) this.rowEdges.visible = false;
+    this.hideRows();
     if (use >= 0) {
       const lod = this.lods.get(use)!;
       lod.used = ++this.lodClock;
