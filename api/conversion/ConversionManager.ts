@@ -209,6 +209,7 @@ export class ConversionManager {
       throw Errors.conversionInProgress(projectName);
     const id = randomUUID();
     const a = registry.newActive(id, projectName, startedBy, 'Uploading the file');
+    a.storing = true;
     registry.active.set(projectName, a);
     registry.waiter(id);
     try {
@@ -249,16 +250,17 @@ export class ConversionManager {
   /**
    * Withdraws a reservation whose upload was refused or broke off (bad archive, too large, client gone):
    * the conversion row is deleted, so the model list and other projects stay exactly as they were.
-   * Waiters and progress listeners get a Canceled event. No-op for an unknown or finished conversion.
+   * Waiters and progress listeners get a Canceled event with `message`. No-op for an unknown or finished
+   * conversion.
    */
-  async release(conversionId: string): Promise<void> {
+  async release(conversionId: string, message = 'Upload refused'): Promise<void> {
     const a = this.registry.byId(conversionId);
     if (!a) return;
     this.registry.drop(a);
     a.abort.abort();
     await this.db.deleteFrom('conversions').where('id', '=', a.id).execute();
     a.status = ConversionStatus.Canceled;
-    a.message = 'Upload refused';
+    a.message = message;
     // Clients that saw the reservation (the start pages following it) learn that it is gone.
     const e = this.registry.event(a);
     this.registry.emit(e);
@@ -295,6 +297,7 @@ export class ConversionManager {
   start(conversionId: string, input: ConversionInput): void {
     const a = this.registry.byId(conversionId);
     if (!a) throw Errors.conversionNotFound(conversionId);
+    a.storing = false;
     this.enqueue(a, input).catch(() => {
       // enqueue() ends every failure with finish(); a failure there (database gone) must not crash the process.
     });
@@ -314,7 +317,8 @@ export class ConversionManager {
 
   /**
    * Cancels an unfinished conversion (application.md §4: only the user who started it), on whichever
-   * process it runs, while it waits in the queue or while it is paused for its CAD files.
+   * process it runs, while it waits in the queue or while it is paused for its CAD files. A reservation
+   * whose file is still being stored is withdrawn instead (its row deleted, as by `release`).
    * @throws ApiError 404 when none runs, 403 when `email` did not start it, 409 when its revision is
    *   being committed.
    */
@@ -324,6 +328,9 @@ export class ConversionManager {
     if (a) {
       if (a.startedBy !== email) throw Errors.forbidden('Only the user who started the conversion can cancel it');
       if (a.committing) throw Errors.conversionFinishing(projectName);
+      // Cancelled before its file was stored (Cancel while the upload's last bytes travel): nothing ran,
+      // so nothing is kept, as for an upload that broke off.
+      if (a.storing) return this.release(a.id, 'Conversion canceled');
       a.abort.abort();
       await this.finish(a, ConversionStatus.Canceled, 'Conversion canceled', null);
       return;

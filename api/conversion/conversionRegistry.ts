@@ -34,6 +34,8 @@ export interface Active {
   leased: boolean;
   /** Taken from the queue (running), not only reserved. */
   claimed: boolean;
+  /** Reserved while its input is still being stored (not yet handed to the queue): nothing has run. */
+  storing: boolean;
   /** Which take of the job this is (1 = first). */
   attempt: number;
   /** Another process owns the outcome now (handed back, paused, or the row was reaped): keep the input files. */
@@ -87,6 +89,7 @@ export class ConversionRegistry {
       committing: false,
       leased: false,
       claimed: false,
+      storing: false,
       attempt: 0,
       keepInput: false,
       lost: false,

@@ -208,6 +208,22 @@ describe('nothing half-written', () => {
     rmSync(scratch, { recursive: true, force: true });
   });
 
+  it('withdraws a reservation cancelled while its file is still being stored: nothing is kept', async () => {
+    t = await makeApp();
+    const m = t.app.ctx.conversions;
+    const id = await m.reserve('SHIP', 'a@yard.com');
+    const final = m.wait(id);
+    await expect(m.cancel('SHIP', 'b@yard.com')).rejects.toMatchObject({ statusCode: 403 });
+    await m.cancel('SHIP', 'a@yard.com');
+    expect(await final).toMatchObject({ status: 3, message: 'Conversion canceled' });
+    // No row (so no cancelled card), the name free again, and a late start of it refused.
+    expect(await m.latest('SHIP')).toBeUndefined();
+    expect(() => m.start(id, { input: '/nonexistent', description: '', replace: false })).toThrow();
+    const again = await m.reserve('SHIP', 'a@yard.com');
+    expect(again).not.toBe(id);
+    await m.release(again);
+  });
+
   it('does not lock a project name when the conversion cannot be recorded', async () => {
     t = await makeApp();
     // A real database that can no longer be written: it was closed under the manager.

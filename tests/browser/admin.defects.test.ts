@@ -6,11 +6,16 @@
  * D4 a forced password change was not enforced by the route guard; D5 no Cancel while the file uploads.
  */
 import { readFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ConversionStatus, type Model, type ModelConversion } from '../../api/contract';
+import { writeCadShip } from '../support/cadShip';
 import { launchChromium } from './support/chromium';
 import { samplesDir, startServer, type RunningServer } from './support/keelsonServer';
+import { type LineProxy, startLineProxy } from './support/lineProxy';
 import { apiRequest, newLoggedInPage, seedSample, shutDown } from './support/seed';
 
 const MODEL = 'NAPA-OCX_M1';
@@ -147,40 +152,83 @@ describe('D4: a forced password change', () => {
 });
 
 describe('D5: Cancel while the file uploads', () => {
+  // The page talks to the server through a line whose upload rate and answers the test controls.
+  let line: LineProxy;
+  beforeAll(async () => {
+    line = await startLineProxy(server.url);
+  });
+  afterAll(() => line.close());
+
+  const models = async () =>
+    (await (await apiRequest(server.url, admin, 'GET', '/api/viewer/project/models')).json()) as Model[];
+
+  async function addProject(page: Page, file: string, name: string): Promise<Locator> {
+    await page.getByRole('button', { name: 'Add project' }).click();
+    await page.locator('input[type="file"]').setInputFiles(file);
+    await page.getByLabel('Project name').fill(name);
+    await page.getByRole('button', { name: 'Add', exact: true }).click();
+    const progress = page.getByTestId(`progress-${name}`);
+    await progress.getByText('Uploading').waitFor();
+    return progress;
+  }
+
   it('aborts the upload and removes the card', async () => {
     const page = await newLoggedInPage(browser, admin);
-    await page.goto(`${server.url}/`);
-    // A slow line, so that the upload phase lasts.
-    const cdp = await page.context().newCDPSession(page);
-    await cdp.send('Network.enable');
-    await cdp.send('Network.emulateNetworkConditions', {
-      offline: false,
-      latency: 0,
-      downloadThroughput: -1,
-      uploadThroughput: 32 * 1024,
-    });
-    await page.getByRole('button', { name: 'Add project' }).click();
-    await page.locator('input[type="file"]').setInputFiles(path.join(samplesDir, 'NAPA-OCX_M8.3docx'));
-    await page.getByLabel('Project name').fill('SLOW');
-    await page.getByRole('button', { name: 'Add', exact: true }).click();
-    const progress = page.getByTestId('progress-SLOW');
-    await progress.getByText('Uploading').waitFor();
-    await progress.getByRole('button', { name: 'Cancel' }).click();
-    await page.getByText('Canceled adding project SLOW').waitFor();
-    await page.getByTestId('project-card-SLOW').waitFor({ state: 'detached' });
-    await cdp.send('Network.emulateNetworkConditions', {
-      offline: false,
-      latency: 0,
-      downloadThroughput: -1,
-      uploadThroughput: -1,
-    });
-    // The server kept nothing of it: no project, no running conversion of that name (the server learns of
-    // the aborted upload when its connection closes, which may come a moment after the page's toast).
-    const listed = async () =>
-      (
-        (await (await apiRequest(server.url, admin, 'GET', '/api/viewer/project/models')).json()) as { name: string }[]
-      ).some((m) => m.name === 'SLOW');
-    await expect.poll(listed, { timeout: 15_000 }).toBe(false);
+    await page.goto(`${line.url}/`);
+    // A slow line: the 2.3 MB file would take over a minute.
+    line.upload(32 * 1024);
+    try {
+      const progress = await addProject(page, path.join(samplesDir, 'NAPA-OCX_M8.3docx'), 'SLOW');
+      await progress.getByRole('button', { name: 'Cancel' }).click();
+      await page.getByText('Canceled adding project SLOW').waitFor();
+      await page.getByTestId('project-card-SLOW').waitFor({ state: 'detached' });
+    } finally {
+      line.upload(null);
+    }
+    // The server kept nothing of it: no project, no running conversion of that name. (Chromium hands the
+    // file to the socket's buffers long before the slow line has carried it, so the page counts it as sent
+    // and cancels the reservation by name; the abort alone would reach the server only after the buffers.)
+    await expect.poll(async () => (await models()).some((m) => m.name === 'SLOW'), { timeout: 15_000 }).toBe(false);
     await page.context().close();
+  });
+
+  it('cancels the conversion the server had started when the whole file was sent before Cancel', async () => {
+    // With CAD components on, the generated ship's conversion waits for its CAD files, so it is still
+    // running whenever the cancel arrives.
+    const conversionOptions = (cadComponents: boolean) =>
+      apiRequest(server.url, admin, 'PATCH', '/api/default/viewer/config/conversion', { cadComponents });
+    expect((await conversionOptions(true)).status).toBe(200);
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'keelson-held-'));
+    const page = await newLoggedInPage(browser, admin);
+    try {
+      const file = path.join(dir, 'HELD.3docx');
+      await writeCadShip(file, 'HELD', {});
+      await page.goto(`${line.url}/`);
+      await page.getByRole('button', { name: 'Add project' }).waitFor();
+      // The server's answer to the upload waits in the line: the page still shows the upload.
+      line.holdAnswers(true);
+      const progress = await addProject(page, file, 'HELD');
+      await expect
+        .poll(async () => (await models()).find((m) => m.name === 'HELD')?.isConverting, { timeout: 60_000 })
+        .toBe(true);
+      await progress.getByRole('button', { name: 'Cancel' }).click();
+      const status = async () =>
+        (
+          (await (
+            await apiRequest(server.url, admin, 'GET', '/api/viewer/project/model-conversion?projectName=HELD')
+          ).json()) as ModelConversion
+        ).status;
+      await expect.poll(status, { timeout: 15_000 }).toBe(ConversionStatus.Canceled);
+      line.holdAnswers(false);
+      await page.getByText('Canceled adding project HELD').waitFor();
+      const held = (await models()).find((m) => m.name === 'HELD');
+      expect(held?.isConverting ?? false).toBe(false);
+      expect(held?.revisions.length ?? 0).toBe(0);
+    } finally {
+      line.holdAnswers(false);
+      await page.context().close();
+      await conversionOptions(false);
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -93,9 +93,12 @@ export const authorizeUser = () =>
 /** GET /api/viewer/project/models. */
 export const getModels = () => request('GET', '/api/viewer/project/models', ModelListSchema);
 
-/** DELETE /api/viewer/project/add/cancel-project?projectName. */
-export const cancelProject = (projectName: string) =>
-  request('DELETE', '/api/viewer/project/add/cancel-project', null, { query: { projectName } });
+/**
+ * DELETE /api/viewer/project/add/cancel-project?projectName. With `expected`, a refusal (no such
+ * conversion) is returned as the rejected ApiError without a toast.
+ */
+export const cancelProject = (projectName: string, opts: { expected?: boolean } = {}) =>
+  request('DELETE', '/api/viewer/project/add/cancel-project', null, { query: { projectName }, ...opts });
 
 /** DELETE /api/viewer/project/delete-model?projectName (also removes a failed first conversion's card). */
 export const deleteModel = (projectName: string) =>
