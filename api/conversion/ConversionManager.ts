@@ -377,9 +377,27 @@ export class ConversionManager {
       .executeTakeFirst();
   }
 
-  /** Latest conversion row per project name. */
+  /**
+   * Latest conversion row per project name (the model list's). Only those rows are read (through the
+   * project and start-time index): the history grows by a row per conversion, scheduled updates included.
+   */
   async latestAll(): Promise<Map<string, ConversionRow>> {
-    const rows = await this.db.selectFrom('conversions').selectAll().orderBy('created_at', 'asc').execute();
+    const rows = await this.db
+      .selectFrom('conversions as c')
+      .selectAll('c')
+      .where((eb) =>
+        eb(
+          'c.created_at',
+          '=',
+          eb
+            .selectFrom('conversions as d')
+            .select((d) => d.fn.max('d.created_at').as('m'))
+            .whereRef('d.project_name', '=', 'c.project_name'),
+        ),
+      )
+      .orderBy('c.created_at', 'asc')
+      .orderBy('c.id', 'asc')
+      .execute();
     const m = new Map<string, ConversionRow>();
     for (const r of rows) m.set(r.project_name, r);
     return m;

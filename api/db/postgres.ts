@@ -6,8 +6,11 @@
 import {
   CompiledQuery,
   type DatabaseConnection,
+  type Driver,
   PostgresDialect,
+  type PostgresDialectConfig,
   PostgresDriver,
+  type QueryResult,
   type TransactionSettings,
 } from 'kysely';
 import pg from 'pg';
@@ -30,21 +33,134 @@ const types = {
   },
 };
 
-/** A driver whose transactions start by taking TRANSACTION_LOCK (released by COMMIT or ROLLBACK). */
-class SerialTransactionDriver extends PostgresDriver {
-  override async beginTransaction(connection: DatabaseConnection, settings: TransactionSettings): Promise<void> {
-    await super.beginTransaction(connection, settings);
-    await connection.executeQuery(CompiledQuery.raw(`SELECT pg_advisory_xact_lock(${TRANSACTION_LOCK})`));
+/** The pool's own connection type (Kysely's PostgresConnection, which it does not export by name). */
+type PooledConnection = Parameters<PostgresDriver['releaseConnection']>[0];
+
+/**
+ * A connection that takes a client from the pool only when it first runs a statement, so that a
+ * transaction waiting for this process's turn (SerialTransactionDriver) holds no pooled client meanwhile.
+ */
+class LazyConnection implements DatabaseConnection {
+  private taken: Promise<DatabaseConnection> | null = null;
+  /** The pooled connection once taken, else null. */
+  real: DatabaseConnection | null = null;
+  /** Ends this connection's transaction turn; set while it holds one. */
+  endTurn: (() => void) | null = null;
+
+  constructor(private readonly pool: PostgresDriver) {}
+
+  /** The pooled connection, taken on first use. */
+  client(): Promise<DatabaseConnection> {
+    this.taken ??= this.pool.acquireConnection().then((c) => (this.real = c));
+    return this.taken;
+  }
+
+  async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
+    return (await this.client()).executeQuery<R>(query);
+  }
+
+  async *streamQuery<R>(query: CompiledQuery, chunkSize?: number): AsyncIterableIterator<QueryResult<R>> {
+    yield* (await this.client()).streamQuery<R>(query, chunkSize);
+  }
+
+  /** Gives up the turn, once. */
+  leaveTurn(): void {
+    const end = this.endTurn;
+    this.endTurn = null;
+    end?.();
+  }
+}
+
+/**
+ * Transactions one at a time across every server process: each takes TRANSACTION_LOCK after BEGIN
+ * (released by COMMIT or ROLLBACK). Within a process at most half the pool's connections (at least one)
+ * are in transactions at once; further transactions wait for a turn before they take a connection. A
+ * transaction waiting for the lock holds its connection, so a burst of writes would otherwise take every
+ * connection of the pool and the reads (the model list, the comment list) would wait behind them; the
+ * transactions that do hold one stay lined up at the lock, so each starts as soon as the one before ends.
+ */
+class SerialTransactionDriver implements Driver {
+  private readonly pool: PostgresDriver;
+  /** Turns still free, and the transactions waiting for one (first come, first served). */
+  private free: number;
+  private readonly waiting: (() => void)[] = [];
+
+  constructor(config: PostgresDialectConfig, poolMax: number) {
+    this.pool = new PostgresDriver(config);
+    this.free = Math.max(1, Math.floor(poolMax / 2));
+  }
+
+  init(): Promise<void> {
+    return this.pool.init();
+  }
+
+  async acquireConnection(): Promise<DatabaseConnection> {
+    return new LazyConnection(this.pool);
+  }
+
+  /** Resolves with the function that ends the turn (once) when a turn is free. */
+  private async takeTurn(): Promise<() => void> {
+    if (this.free > 0) this.free--;
+    else await new Promise<void>((r) => this.waiting.push(r));
+    let ended = false;
+    return () => {
+      if (ended) return;
+      ended = true;
+      const next = this.waiting.shift();
+      // The turn passes straight to the next in line, or is free again.
+      if (next) next();
+      else this.free++;
+    };
+  }
+
+  async beginTransaction(connection: DatabaseConnection, settings: TransactionSettings): Promise<void> {
+    const c = connection as LazyConnection;
+    c.endTurn = await this.takeTurn();
+    const real = await c.client();
+    await this.pool.beginTransaction(real, settings);
+    await real.executeQuery(CompiledQuery.raw(`SELECT pg_advisory_xact_lock(${TRANSACTION_LOCK})`));
+  }
+
+  async commitTransaction(connection: DatabaseConnection): Promise<void> {
+    const c = connection as LazyConnection;
+    try {
+      await this.pool.commitTransaction(await c.client());
+    } finally {
+      c.leaveTurn();
+    }
+  }
+
+  async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
+    const c = connection as LazyConnection;
+    try {
+      await this.pool.rollbackTransaction((await c.client()) as PooledConnection);
+    } finally {
+      c.leaveTurn();
+    }
+  }
+
+  async releaseConnection(connection: DatabaseConnection): Promise<void> {
+    const c = connection as LazyConnection;
+    // A transaction whose BEGIN failed is neither committed nor rolled back: its turn ends here.
+    c.leaveTurn();
+    if (c.real) await this.pool.releaseConnection(c.real as PooledConnection);
+  }
+
+  destroy(): Promise<void> {
+    return this.pool.destroy();
   }
 }
 
 /** PostgresDialect with the serial transactions and numeric types above. */
 class KeelsonPostgresDialect extends PostgresDialect {
-  constructor(private readonly pool: pg.Pool) {
+  constructor(
+    private readonly pool: pg.Pool,
+    private readonly poolMax: number,
+  ) {
     super({ pool });
   }
-  override createDriver() {
-    return new SerialTransactionDriver({ pool: this.pool });
+  override createDriver(): Driver {
+    return new SerialTransactionDriver({ pool: this.pool }, this.poolMax);
   }
 }
 
@@ -64,7 +180,7 @@ export function postgresDialect(url: string): PostgresDialect {
   pool.on('connect', (client) =>
     client.on('error', (e) => console.error(`PostgreSQL: a connection in use was closed (${e.message})`)),
   );
-  return new KeelsonPostgresDialect(pool);
+  return new KeelsonPostgresDialect(pool, max);
 }
 
 /** The database name of a connection URL (its path), or '' when the URL names none. */

@@ -67,9 +67,12 @@ export default async function projectRoutes(app: FastifyInstance): Promise<void>
     url: `${base}/models`,
     access: Access.signedIn,
     handler: async ({ user }): Promise<Model[]> => {
-      const visible = await access.visible(user);
-      const list = await projects.list();
-      const latest = await conversions.latestAll();
+      // Three independent reads: on PostgreSQL each takes its own pooled connection, at the same time.
+      const [visible, list, latest] = await Promise.all([
+        access.visible(user),
+        projects.list(),
+        conversions.latestAll(),
+      ]);
       const names = new Set(list.map((p) => p.name));
       for (const [name, row] of latest) {
         if (

@@ -6,7 +6,8 @@
  * (SQLite, `node api/server.ts`), and — when `scripts/startCluster.mjs` is there — two processes behind
  * `npm run start:cluster -- 2` on a throwaway PostgreSQL cluster (Debian's server, as the api-pg tests use).
  * Reports per call kind p50/p95/p99 (ms) and errors, the throughput (calls/s) and the lost writes (acknowledged
- * comments missing afterwards). The load generator runs on the same machine as the server: its CPU is part of
+ * comments missing afterwards). BENCH_LOAD_SQLITE=0 leaves out the SQLite target and BENCH_LOAD_CLUSTER=0 the
+ * PostgreSQL one. The load generator runs on the same machine as the server: its CPU is part of
  * the figures, as it would be for users on the same host.
  */
 import { existsSync } from 'node:fs';
@@ -307,15 +308,15 @@ export async function loadSuite(): Promise<BenchRow[]> {
     .filter((n) => n > 0);
   const seconds = Number(process.env.BENCH_SECONDS ?? 30);
   const rows: BenchRow[] = [];
-  const targets: { name: string; start: () => Promise<{ target: Target; cleanup: () => Promise<void> }> }[] = [
-    {
+  const targets: { name: string; start: () => Promise<{ target: Target; cleanup: () => Promise<void> }> }[] = [];
+  if (process.env.BENCH_LOAD_SQLITE !== '0')
+    targets.push({
       name: 'one process (SQLite)',
       start: async () => {
         const target = await startProcess('one process', 'api/server.ts', [], {});
         return { target, cleanup: async () => {} };
       },
-    },
-  ];
+    });
   if (existsSync(path.join(ROOT, 'scripts/startCluster.mjs')) && process.env.BENCH_LOAD_CLUSTER !== '0')
     targets.push({
       name: 'two processes (PostgreSQL)',

@@ -224,6 +224,38 @@ describe('nothing half-written', () => {
     await m.release(again);
   });
 
+  it('lists the latest conversion of each project, whatever the history before it', async () => {
+    t = await makeApp();
+    const row = (id: string, project: string, status: number, at: string) => ({
+      id,
+      project_name: project,
+      started_by: 'a@yard.com',
+      status,
+      progress: 100,
+      message: `row ${id}`,
+      error: null,
+      created_at: at,
+      finished_at: at,
+      worker: null,
+      heartbeat_at: null,
+      job: null,
+    });
+    await t.app.ctx.db
+      .insertInto('conversions')
+      .values([
+        row('a1', 'ALPHA', 4, '2026-01-01T00:00:00.000Z'),
+        row('a3', 'ALPHA', 3, '2026-03-01T00:00:00.000Z'),
+        row('a2', 'ALPHA', 2, '2026-02-01T00:00:00.000Z'),
+        row('b1', 'BETA', 2, '2026-01-15T00:00:00.000Z'),
+      ])
+      .execute();
+    const latest = await t.app.ctx.conversions.latestAll();
+    expect([...latest].map(([name, r]) => [name, r.id, r.status])).toEqual([
+      ['BETA', 'b1', 2],
+      ['ALPHA', 'a3', 3],
+    ]);
+  });
+
   it('does not lock a project name when the conversion cannot be recorded', async () => {
     t = await makeApp();
     // A real database that can no longer be written: it was closed under the manager.
