@@ -41,9 +41,8 @@ type PooledConnection = Parameters<PostgresDriver['releaseConnection']>[0];
  * transaction waiting for this process's turn (SerialTransactionDriver) holds no pooled client meanwhile.
  */
 class LazyConnection implements DatabaseConnection {
-  private taken: Promise<DatabaseConnection> | null = null;
-  /** The pooled connection once taken, else null. */
-  real: DatabaseConnection | null = null;
+  /** The pooled connection being or already taken, else null (no statement ran). */
+  taken: Promise<DatabaseConnection> | null = null;
   /** Ends this connection's transaction turn; set while it holds one. */
   endTurn: (() => void) | null = null;
 
@@ -51,7 +50,7 @@ class LazyConnection implements DatabaseConnection {
 
   /** The pooled connection, taken on first use. */
   client(): Promise<DatabaseConnection> {
-    this.taken ??= this.pool.acquireConnection().then((c) => (this.real = c));
+    this.taken ??= this.pool.acquireConnection();
     return this.taken;
   }
 
@@ -98,14 +97,11 @@ class SerialTransactionDriver implements Driver {
     return new LazyConnection(this.pool);
   }
 
-  /** Resolves with the function that ends the turn (once) when a turn is free. */
+  /** Resolves with the function that ends the turn (LazyConnection.leaveTurn calls it once) when a turn is free. */
   private async takeTurn(): Promise<() => void> {
     if (this.free > 0) this.free--;
     else await new Promise<void>((r) => this.waiting.push(r));
-    let ended = false;
     return () => {
-      if (ended) return;
-      ended = true;
       const next = this.waiting.shift();
       // The turn passes straight to the next in line, or is free again.
       if (next) next();
@@ -143,7 +139,9 @@ class SerialTransactionDriver implements Driver {
     const c = connection as LazyConnection;
     // A transaction whose BEGIN failed is neither committed nor rolled back: its turn ends here.
     c.leaveTurn();
-    if (c.real) await this.pool.releaseConnection(c.real as PooledConnection);
+    // A client still being taken is released once it arrives; one that could not be taken has nothing to give back.
+    const real = await c.taken?.catch(() => null);
+    if (real) await this.pool.releaseConnection(real as PooledConnection);
   }
 
   destroy(): Promise<void> {

@@ -16,7 +16,7 @@ import { writeCadShip } from '../support/cadShip';
 import { launchChromium } from './support/chromium';
 import { samplesDir, startServer, type RunningServer } from './support/keelsonServer';
 import { type LineProxy, startLineProxy } from './support/lineProxy';
-import { apiRequest, newLoggedInPage, seedSample, shutDown } from './support/seed';
+import { apiRequest, newLoggedInPage, seedSample, shutDown, submitAddProject } from './support/seed';
 
 const MODEL = 'NAPA-OCX_M1';
 const READER = { email: 'reader@other.org', fullName: 'Rita Reader', password: 'reader-password' };
@@ -163,10 +163,7 @@ describe('D5: Cancel while the file uploads', () => {
     (await (await apiRequest(server.url, admin, 'GET', '/api/viewer/project/models')).json()) as Model[];
 
   async function addProject(page: Page, file: string, name: string): Promise<Locator> {
-    await page.getByRole('button', { name: 'Add project' }).click();
-    await page.locator('input[type="file"]').setInputFiles(file);
-    await page.getByLabel('Project name').fill(name);
-    await page.getByRole('button', { name: 'Add', exact: true }).click();
+    await submitAddProject(page, file, name);
     const progress = page.getByTestId(`progress-${name}`);
     await progress.getByText('Uploading').waitFor();
     return progress;

@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { boxStl, writeCadShip } from '../support/cadShip';
 import { launchChromium } from './support/chromium';
 import { startServer, type RunningServer } from './support/keelsonServer';
-import { apiRequest, newLoggedInPage, openViewer, registerAdmin, shutDown } from './support/seed';
+import { apiRequest, newLoggedInPage, openViewer, registerAdmin, shutDown, submitAddProject } from './support/seed';
 import { waitForEngineState } from './support/viewerState';
 
 const NAME = 'CADUI';
@@ -62,10 +62,7 @@ afterAll(async () => {
 /** Adds the ship through the Add project dialog; resolves once the CAD upload dialog is open. */
 async function addShip(page: Page, existing: boolean) {
   await page.goto(server.url);
-  await page.getByRole('button', { name: 'Add project' }).click();
-  await page.locator('input[type="file"]').setInputFiles(shipFile);
-  await page.getByLabel('Project name').fill(NAME);
-  await page.getByRole('button', { name: 'Add', exact: true }).click();
+  await submitAddProject(page, shipFile, NAME);
   // A project that exists asks whether to add a new revision.
   if (existing) await page.getByRole('button', { name: 'Add new revision' }).click();
   const dialog = page.getByTestId('cad-upload-dialog');

@@ -97,6 +97,14 @@ export async function newLoggedInPage(
   return page;
 }
 
+/** On the start page: Add project, picks `file`, names the project `name` and presses Add. */
+export async function submitAddProject(page: Page, file: string, name: string): Promise<void> {
+  await page.getByRole('button', { name: 'Add project' }).click();
+  await page.locator('input[type="file"]').setInputFiles(file);
+  await page.getByLabel('Project name').fill(name);
+  await page.getByRole('button', { name: 'Add', exact: true }).click();
+}
+
 /**
  * Opens the viewer on `model` and waits until it is ready; with `settle`, also until the initial orbit and
  * fit of viewer.md §4 are set and drawn (the picture stands still).
