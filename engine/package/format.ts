@@ -139,8 +139,15 @@ export function quantise(v: number, lo: number, step: number): number {
  * Error against the original is ≤ half a quantum per axis plus Float32 rounding of the result.
  */
 export function dequantise(q: Uint16Array, box: Box3Tuple): Float32Array {
+  return dequantiseInto(q, box, new Float32Array(q.length));
+}
+
+/**
+ * dequantise into `out` (at least q.length values; the section index writes straight into the
+ * WebAssembly kernel's memory). @returns out
+ */
+export function dequantiseInto(q: Uint16Array, box: Box3Tuple, out: Float32Array): Float32Array {
   const [sx, sy, sz] = quantScale(box);
-  const out = new Float32Array(q.length);
   for (let i = 0; i + 2 < q.length; i += 3) {
     out[i] = box[0] + q[i] * sx;
     out[i + 1] = box[1] + q[i + 1] * sy;

@@ -8,16 +8,19 @@
  * crosses are sliced. `rangesLinear` answers the same question with no index at all (every vertex
  * visited): the fair reference for tests and the bench. All coordinates are world millimetres.
  *
- * Built while a WebAssembly geometry kernel is installed (engine/wasm/install.ts), the index also copies
- * each batch once into the kernel's memory (`store`) and takes its triangle-block extents from the kernel;
- * computeSection then slices and chains there. Without one it is the TypeScript reference throughout.
+ * Built while a WebAssembly geometry kernel is installed (engine/wasm/install.ts), the index puts each
+ * batch into the kernel's memory (`store`) and takes its triangle-block extents from the kernel;
+ * computeSection then slices and chains there. A chunk's positions are dequantised straight into the
+ * kernel's memory and read there (`KernelBatch`), so they exist once; importer meshes are copied in (the
+ * model keeps its own). Without a kernel it is the TypeScript reference throughout.
  */
 import type { Box3Tuple, PartMesh } from '../model/types';
 import type { SceneChunk } from '../package/types';
 import { decodeChunkEdges, decodeChunkPositions } from '../package/reader';
+import { dequantiseInto } from '../package/format';
 import type { GeometryKernel, KernelStore } from '../wasm/GeometryKernel';
 import { geometryKernel } from '../wasm/install';
-import { selectNth } from '../geometry/selectNth';
+import { selectNthCarried } from '../geometry/selectNth';
 import { AxisIntervalTree } from './AxisIntervalTree';
 
 /** One batch of geometry: world-mm positions, triangle indices into them, optional edge segments. */
@@ -90,7 +93,9 @@ export class SectionIndex {
   rangeBounds = new Float64Array(0);
   /** Per triangle block: min and max of each axis (6 values, mm), in range order. */
   blockBounds = new Float32Array(0);
-  private blockList: number[] = [];
+  /** TypeScript build: the block extents so far (`blockLength` values used). */
+  private blockData = new Float32Array(0);
+  private blockLength = 0;
   /** Per axis, the ranges in an interval tree along that axis (the slab query's structure). */
   private axisTrees: AxisIntervalTree[] = [];
   /** Per range, its position in the BVH's depth-first order (the order rangesInSlab answers in), and back. */
@@ -128,24 +133,31 @@ export class SectionIndex {
     const bytes = chunks.reduce((n, c) => n + 2 * c.positions.byteLength + c.indices.byteLength, 0);
     return SectionIndex.buildWith(kernel, bytes, (idx) => {
       for (const c of chunks) {
-        const positions = decodeChunkPositions(c);
-        const b = idx.addBatch({
-          positions,
-          indices: c.indices,
-          edges: c.edges.length ? decodeChunkEdges(c, positions) : null,
-        });
-        const edgeOf = new Map<number, [number, number]>();
-        for (let r = 0; r < c.edgeObjects.length; r += 3)
-          edgeOf.set(c.edgeObjects[r], [c.edgeObjects[r + 1], c.edgeObjects[r + 2]]);
-        const seen = new Set<number>();
-        for (let r = 0; r < c.objects.length; r += 5) {
-          const [obj, vs, vc, is, ic] = c.objects.subarray(r, r + 5);
-          const e = edgeOf.get(obj) ?? [0, 0];
-          seen.add(obj);
-          idx.addRange(b, obj, vs, vc, is, ic, e[0], e[1]);
+        const b = idx.addChunk(c);
+        // Each object's edge run (row in edgeObjects; the last row of an object listed twice wins, as a Map
+        // did), and which edge rows a triangle range took: plain indexing, no object per row.
+        const eo = c.edgeObjects,
+          ob = c.objects;
+        const edgeRow = new Map<number, number>();
+        for (let r = 0; r < eo.length; r += 3) edgeRow.set(eo[r], r);
+        const taken = new Uint8Array(eo.length / 3);
+        for (let r = 0; r < ob.length; r += 5) {
+          const obj = ob[r];
+          const e = edgeRow.get(obj);
+          if (e !== undefined) taken[e / 3] = 1;
+          idx.addRange(
+            b,
+            obj,
+            ob[r + 1],
+            ob[r + 2],
+            ob[r + 3],
+            ob[r + 4],
+            e === undefined ? 0 : eo[e + 1],
+            e === undefined ? 0 : eo[e + 2],
+          );
         }
-        // Objects with edges only (seams) have no triangle range.
-        for (const [obj, [es, ec]] of edgeOf) if (!seen.has(obj)) idx.addRange(b, obj, 0, 0, 0, 0, es, ec);
+        // Objects with edges only (seams) have no triangle range (in the order the Map kept them).
+        for (const e of edgeRow.values()) if (!taken[e / 3]) idx.addRange(b, eo[e], 0, 0, 0, 0, eo[e + 1], eo[e + 2]);
       }
     });
   }
@@ -188,12 +200,32 @@ export class SectionIndex {
   }
 
   private addBatch(b: Omit<SectionBatch, 'bounds'>): number {
-    const bounds: Box3Tuple = [Infinity, Infinity, Infinity, -Infinity, -Infinity, -Infinity];
-    grow(bounds, b.positions, 0, b.positions.length);
-    if (b.edges) grow(bounds, b.edges, 0, b.edges.length);
-    this.batches.push({ ...b, bounds });
+    this.batches.push({ ...b, bounds: batchBounds(b.positions, b.edges) });
     this.store?.addBatch(b.positions, b.indices);
     return this.batches.length - 1;
+  }
+
+  /**
+   * A chunk's batch. With a kernel its positions are dequantised straight into the kernel's memory and
+   * the batch reads them there (KernelBatch): no JavaScript copy of them is kept (at 500k parts about
+   * 240 MB). @returns the batch number.
+   */
+  private addChunk(c: SceneChunk): number {
+    if (!this.store) {
+      const positions = decodeChunkPositions(c);
+      return this.addBatch({
+        positions,
+        indices: c.indices,
+        edges: c.edges.length ? decodeChunkEdges(c, positions) : null,
+      });
+    }
+    const n = this.store.reserveBatch(c.positions.length / 3, c.indices);
+    if (n !== this.batches.length)
+      throw new Error(`Section index: kernel batch ${n} is not index batch ${this.batches.length}`);
+    const positions = dequantiseInto(c.positions, c.bounds, this.store.positionsOf(n));
+    const edges = c.edges.length ? decodeChunkEdges(c, positions) : null;
+    this.batches.push(new KernelBatch(this.store, n, c.indices, edges, batchBounds(positions, edges)));
+    return n;
   }
 
   private addRange(
@@ -229,7 +261,15 @@ export class SectionIndex {
       });
       return;
     }
-    const blockStart = this.blockList.length / 6;
+    const blockStart = this.blockLength / 6;
+    const blocks = Math.ceil(iCount / (3 * BLOCK_TRIANGLES));
+    if (this.blockLength + 6 * blocks > this.blockData.length) {
+      const grown = new Float32Array(Math.max(2 * this.blockData.length, this.blockLength + 6 * blocks, 6 * 1024));
+      grown.set(this.blockData.subarray(0, this.blockLength));
+      this.blockData = grown;
+    }
+    const out = this.blockData;
+    let w = this.blockLength;
     const p = b.positions,
       idx = b.indices;
     for (let t = iStart; t < iStart + iCount; t += 3 * BLOCK_TRIANGLES) {
@@ -252,9 +292,14 @@ export class SectionIndex {
         if (z < z0) z0 = z;
         if (z > z1) z1 = z;
       }
-      this.blockList.push(x0, y0, z0, x1, y1, z1);
+      out[w++] = x0;
+      out[w++] = y0;
+      out[w++] = z0;
+      out[w++] = x1;
+      out[w++] = y1;
+      out[w++] = z1;
     }
-    const blockCount = this.blockList.length / 6 - blockStart;
+    this.blockLength = w;
     this.ranges.push({
       batch,
       object,
@@ -264,24 +309,20 @@ export class SectionIndex {
       edgeCount: eCount,
       bounds,
       blockStart,
-      blockCount,
+      blockCount: blocks,
     });
   }
 
   /** Builds the BVH (median split on the longest centroid axis by quickselect, leaves of up to 4 ranges). */
   private build(): void {
-    // Float32 block extents, widened outwards by one float step so that rounding never drops a triangle.
-    // (Positions are Float32, so the extents are exact and the kernel's Float32 extents are the same.)
-    const bl = this.blockList;
-    this.blockBounds = this.store ? this.store.blockBounds() : new Float32Array(bl.length);
-    for (let i = 0; i < bl.length; i++) {
-      const f = Math.fround(bl[i]);
-      const lo = i % 6 < 3;
-      this.blockBounds[i] = lo ? (f > bl[i] ? nextDown(f) : f) : f < bl[i] ? nextUp(f) : f;
-    }
-    this.blockList = [];
+    // The block extents are minima and maxima of Float32 positions, hence exact Float32 values: stored as
+    // they are, no triangle falls outside its block's extent (the kernel's extents are the same numbers).
+    this.blockBounds = this.store ? this.store.blockBounds() : this.blockData.slice(0, this.blockLength);
+    this.blockData = new Float32Array(0);
+    this.blockLength = 0;
     const n = this.ranges.length;
-    this.order = Int32Array.from({ length: n }, (_, i) => i);
+    this.order = new Int32Array(n);
+    for (let i = 0; i < n; i++) this.order[i] = i;
     const maxNodes = Math.max(1, 2 * Math.ceil(n / LEAF) + 1) * 2;
     this.nodeBounds = new Float64Array(maxNodes * 6);
     this.nodeA = new Int32Array(maxNodes);
@@ -290,49 +331,81 @@ export class SectionIndex {
     this.nodeCount = 0;
     this.flattenRanges();
     if (n === 0) return;
+    // The range bounds and centroids travel with the order (selectNthCarried), so each node's pass reads
+    // its ranges' rows in sequence: at 500k parts every level of the tree reads every range, and chasing
+    // them (range objects, then rows by order) was most of the build. The rows end as `orderBounds`.
+    const order = this.order,
+      nb = this.nodeBounds;
+    const ob = this.rangeBounds.slice();
     const cent = new Float64Array(n * 3);
-    this.ranges.forEach((r, i) => {
-      for (let k = 0; k < 3; k++) cent[i * 3 + k] = (r.bounds[k] + r.bounds[k + 3]) / 2;
-    });
-    const stack: [number, number, number][] = [];
-    const root = this.newNode();
-    stack.push([root, 0, n]);
-    while (stack.length) {
-      const [node, start, end] = stack.pop()!;
-      const nb = this.nodeBounds;
+    for (let i = 0; i < n * 3; i++) {
+      const k = i % 3,
+        o = (i - k) * 2;
+      cent[i] = (ob[o + k] + ob[o + k + 3]) / 2;
+    }
+    // Pending nodes as (node, start, end) triples; depth-first, the left child's subtree after the right's.
+    const stack = new Int32Array(3 * (2 * Math.ceil(Math.log2(n + 1)) + 4));
+    let sp = 0;
+    stack[sp++] = this.newNode();
+    stack[sp++] = 0;
+    stack[sp++] = n;
+    const cb = new Float64Array(6);
+    while (sp > 0) {
+      const end = stack[--sp],
+        start = stack[--sp],
+        node = stack[--sp];
       const o = node * 6;
-      nb[o] = nb[o + 1] = nb[o + 2] = Infinity;
-      nb[o + 3] = nb[o + 4] = nb[o + 5] = -Infinity;
-      const cb = [Infinity, Infinity, Infinity, -Infinity, -Infinity, -Infinity];
-      for (let i = start; i < end; i++) {
-        const r = this.ranges[this.order[i]].bounds;
-        for (let k = 0; k < 3; k++) {
-          if (r[k] < nb[o + k]) nb[o + k] = r[k];
-          if (r[k + 3] > nb[o + k + 3]) nb[o + k + 3] = r[k + 3];
-          const c = cent[this.order[i] * 3 + k];
-          if (c < cb[k]) cb[k] = c;
-          if (c > cb[k + 3]) cb[k + 3] = c;
-        }
-      }
       if (end - start <= LEAF) {
+        nb[o] = nb[o + 1] = nb[o + 2] = Infinity;
+        nb[o + 3] = nb[o + 4] = nb[o + 5] = -Infinity;
+        for (let i = start; i < end; i++)
+          for (let k = 0; k < 3; k++) {
+            if (ob[i * 6 + k] < nb[o + k]) nb[o + k] = ob[i * 6 + k];
+            if (ob[i * 6 + k + 3] > nb[o + k + 3]) nb[o + k + 3] = ob[i * 6 + k + 3];
+          }
         this.nodeLeaf[node] = 1;
         this.nodeA[node] = start;
         this.nodeB[node] = end - start;
         continue;
       }
+      // An inner node's box is its children's union (below); here only the centroids' extent, which
+      // picks the split axis.
+      cb[0] = cb[1] = cb[2] = Infinity;
+      cb[3] = cb[4] = cb[5] = -Infinity;
+      for (let i = start; i < end; i++)
+        for (let k = 0; k < 3; k++) {
+          const c = cent[i * 3 + k];
+          if (c < cb[k]) cb[k] = c;
+          if (c > cb[k + 3]) cb[k + 3] = c;
+        }
       let axis = 0;
       for (let k = 1; k < 3; k++) if (cb[k + 3] - cb[k] > cb[axis + 3] - cb[axis]) axis = k;
       const mid = (start + end) >> 1;
-      selectNth(this.order, start, end, mid, cent, 3, axis, axis);
+      selectNthCarried(order, start, end, mid, cent, ob, axis);
       const left = this.newNode(),
         right = this.newNode();
       this.nodeA[node] = left;
       this.nodeB[node] = right;
-      stack.push([left, start, mid], [right, mid, end]);
+      stack[sp++] = left;
+      stack[sp++] = start;
+      stack[sp++] = mid;
+      stack[sp++] = right;
+      stack[sp++] = mid;
+      stack[sp++] = end;
     }
-    this.orderBounds = new Float64Array(n * 6);
-    for (let i = 0; i < n; i++)
-      this.orderBounds.set(this.rangeBounds.subarray(this.order[i] * 6, this.order[i] * 6 + 6), i * 6);
+    // Children are made after their parent: in reverse creation order every inner node's children
+    // already have their boxes (the same minima and maxima a pass over its ranges finds).
+    for (let node = this.nodeCount - 1; node >= 0; node--) {
+      if (this.nodeLeaf[node]) continue;
+      const o = node * 6,
+        a = this.nodeA[node] * 6,
+        b = this.nodeB[node] * 6;
+      for (let k = 0; k < 3; k++) {
+        nb[o + k] = nb[a + k] < nb[b + k] ? nb[a + k] : nb[b + k];
+        nb[o + k + 3] = nb[a + k + 3] > nb[b + k + 3] ? nb[a + k + 3] : nb[b + k + 3];
+      }
+    }
+    this.orderBounds = ob;
     this.stack = new Int32Array(this.nodeCount + 1);
     this.rankRanges();
     this.axisTrees = [0, 1, 2].map((k) => new AxisIntervalTree(this.rangeBounds, k as 0 | 1 | 2));
@@ -476,6 +549,39 @@ export class SectionIndex {
   }
 }
 
+/**
+ * A batch whose positions live only in the WebAssembly kernel's memory: `positions` is a view there,
+ * made again when the memory has grown since (growth detaches the old view). Read it afresh after any
+ * kernel call rather than keeping it.
+ */
+class KernelBatch implements SectionBatch {
+  private view: Float32Array;
+  constructor(
+    private readonly store: KernelStore,
+    /** The batch's number in the store (and in the index). */
+    private readonly number: number,
+    readonly indices: Uint32Array | Uint16Array,
+    readonly edges: Float32Array | null,
+    readonly bounds: Box3Tuple,
+  ) {
+    this.view = store.positionsOf(number);
+  }
+
+  get positions(): Float32Array {
+    // A detached view has length 0; a batch without vertices has nothing to remake.
+    if (this.view.length === 0) this.view = this.store.positionsOf(this.number);
+    return this.view;
+  }
+}
+
+/** Bounds (mm) of a batch's positions and edge points. */
+function batchBounds(positions: Float32Array, edges: Float32Array | null): Box3Tuple {
+  const bounds: Box3Tuple = [Infinity, Infinity, Infinity, -Infinity, -Infinity, -Infinity];
+  grow(bounds, positions, 0, positions.length);
+  if (edges) grow(bounds, edges, 0, edges.length);
+  return bounds;
+}
+
 function grow(b: Box3Tuple, p: ArrayLike<number>, from: number, to: number): void {
   for (let i = from; i + 2 < to; i += 3) {
     const x = p[i],
@@ -488,17 +594,4 @@ function grow(b: Box3Tuple, p: ArrayLike<number>, from: number, to: number): voi
     if (y > b[4]) b[4] = y;
     if (z > b[5]) b[5] = z;
   }
-}
-
-const f32 = new Float32Array(1),
-  u32 = new Uint32Array(f32.buffer);
-/** The next float32 above / below a float32 value (finite, non-zero handled by bit steps). */
-function nextUp(f: number): number {
-  if (f === 0) return 1.4e-45;
-  f32[0] = f;
-  u32[0] += f > 0 ? 1 : -1;
-  return f32[0];
-}
-function nextDown(f: number): number {
-  return -nextUp(-f);
 }

@@ -20,16 +20,40 @@ export class KernelStore {
     readonly handle: number,
   ) {}
 
+  /** Vertices per batch (`positionsOf`'s view length / 3). */
+  private readonly vertexCounts: number[] = [];
+
   /** Copies a batch (world-mm positions, triangle indices) into the store. @returns its batch number. */
   addBatch(positions: Float32Array, indices: Uint16Array | Uint32Array): number {
+    const b = this.reserveBatch(positions.length / 3, indices);
+    this.positionsOf(b).set(positions);
+    return b;
+  }
+
+  /**
+   * Adds a batch of `vertices` vertices whose positions the caller writes into `positionsOf` (no
+   * JavaScript copy of them need exist), with its triangle indices copied in. @returns its batch number.
+   */
+  reserveBatch(vertices: number, indices: Uint16Array | Uint32Array): number {
     const x = this.kernel.exports;
     const wide = indices instanceof Uint32Array ? 1 : 0;
-    const b = x.kk_geom_add_batch(this.handle, positions.length / 3, indices.length, wide);
-    new Float32Array(x.memory.buffer, x.kk_geom_positions(this.handle, b) >>> 0, positions.length).set(positions);
+    const b = x.kk_geom_add_batch(this.handle, vertices, indices.length, wide);
+    this.vertexCounts[b] = vertices;
     const at = x.kk_geom_indices(this.handle, b) >>> 0;
     if (wide) new Uint32Array(x.memory.buffer, at, indices.length).set(indices);
     else new Uint16Array(x.memory.buffer, at, indices.length).set(indices);
     return b;
+  }
+
+  /**
+   * Batch `b`'s positions (xyz mm) in the kernel's memory: a view, valid until the memory grows (any later
+   * kernel call may grow it; a detached view has length 0). @throws Error for a batch not in the store.
+   */
+  positionsOf(b: number): Float32Array {
+    const n = this.vertexCounts[b];
+    if (n === undefined) throw new Error(`Kernel store: no batch ${b}`);
+    const x = this.kernel.exports;
+    return new Float32Array(x.memory.buffer, x.kk_geom_positions(this.handle, b) >>> 0, 3 * n);
   }
 
   /**

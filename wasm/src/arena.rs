@@ -31,6 +31,10 @@ static mut FREE: *mut Free = std::ptr::null_mut();
 /// Pages currently handed out by the arena (for the bench's memory figures).
 static mut IN_USE: usize = 0;
 
+/// End address of the highest block the arena ever handed out. Above it memory holds nothing but the
+/// free runs' headers (`Free`, at page starts), so a zeroed block there needs only those cleared.
+static mut TOUCHED: usize = 0;
+
 #[inline]
 fn pages_for(bytes: usize) -> usize {
     (bytes + PAGE - 1) / PAGE
@@ -113,6 +117,7 @@ unsafe fn take(pages: usize, fresh: &mut bool) -> *mut u8 {
             }
             *fresh = false;
             IN_USE += pages;
+            TOUCHED = TOUCHED.max(at as usize + pages * PAGE);
             return at;
         }
         prev = cur;
@@ -127,7 +132,24 @@ unsafe fn take(pages: usize, fresh: &mut bool) -> *mut u8 {
     }
     *fresh = true;
     IN_USE += pages;
+    TOUCHED = TOUCHED.max(at as usize + pages * PAGE);
     at
+}
+
+/// Zeroes the `size` bytes at `p`, a block just taken from the free runs when the arena's high-water
+/// mark was `before`: below the mark fully; above it, where no block was ever handed out, only the first
+/// bytes of each page, where a free run's header may have been written.
+unsafe fn zero_taken(p: *mut u8, size: usize, before: usize) {
+    let start = p as usize;
+    let end = start + size;
+    let clean = before.clamp(start, end);
+    std::ptr::write_bytes(p, 0, clean - start);
+    let header = std::mem::size_of::<Free>();
+    let mut page = clean;
+    while page < end {
+        std::ptr::write_bytes(page as *mut u8, 0, header.min(end - page));
+        page += PAGE;
+    }
 }
 
 /// The kernel's global allocator (see the module comment).
@@ -147,10 +169,12 @@ unsafe impl GlobalAlloc for Segregated {
             return System.alloc_zeroed(layout);
         }
         let mut fresh = false;
+        let before = TOUCHED;
         let p = take(pages_for(layout.size()), &mut fresh);
-        // Grown pages are zero; reused ones are not.
+        // Grown pages are zero; pages from the free runs are zero above the high-water mark but for
+        // the run headers (a model's batches mostly come from the rest of a growth step).
         if !p.is_null() && !fresh {
-            std::ptr::write_bytes(p, 0, layout.size());
+            zero_taken(p, layout.size(), before);
         }
         p
     }

@@ -12,7 +12,7 @@ import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { importOcxFile } from '../../../engine/node/ocx/importFile';
 import type { ImportResult } from '../../../engine/model/types';
-import { encodeScenePackage } from '../../../engine/package/writer';
+import { concatFrames, encodeScenePackage } from '../../../engine/package/writer';
 import { decodeScenePackage } from '../../../engine/package/reader';
 import { SectionIndex } from '../../../engine/section/SectionIndex';
 import { objectGeometry } from '../../../engine/annotate/indexGeometry';
@@ -28,13 +28,11 @@ async function load(name: string): Promise<{ r: ImportResult; index: SectionInde
     objectCount: r.objects.length,
     tolerances: r.info.tolerances,
   });
-  const bytes = new Uint8Array(frames.reduce((a, f) => a + f.length, 0));
-  let o = 0;
-  for (const f of frames) {
-    bytes.set(f, o);
-    o += f.length;
-  }
-  return { r, index: SectionIndex.fromChunks(decodeScenePackage(bytes).chunks), xml: readFileSync(file, 'utf8') };
+  return {
+    r,
+    index: SectionIndex.fromChunks(decodeScenePackage(concatFrames(frames)).chunks),
+    xml: readFileSync(file, 'utf8'),
+  };
 }
 
 function derive(m: { r: ImportResult; index: SectionIndex }, i: number): SurfaceObject | null {

@@ -10,7 +10,7 @@ import { SectionIndex } from '../../../engine/section/SectionIndex';
 import { chainSegments, polygonArea, polylineLength, sliceTriangles } from '../../../engine/section/slice';
 import { classifyRelation, computeSection } from '../../../engine/section/section';
 import { drawPriority, plateLabel, sectionName } from '../../../engine/section/types';
-import { encodeScenePackage } from '../../../engine/package/writer';
+import { concatFrames, encodeScenePackage } from '../../../engine/package/writer';
 import { decodeScenePackage } from '../../../engine/package/reader';
 
 /** A closed box mesh [x0..x1]×[y0..y1]×[z0..z1] (12 triangles, 8 shared vertices). */
@@ -234,13 +234,7 @@ describe('NAPA-OCX_M8 transverse section at X = 2400 mm', () => {
       objectCount: r.objects.length,
       tolerances: r.info.tolerances,
     });
-    const bytes = new Uint8Array(frames.reduce((n, f) => n + f.length, 0));
-    let at = 0;
-    for (const f of frames) {
-      bytes.set(f, at);
-      at += f.length;
-    }
-    const scIndex = SectionIndex.fromChunks(decodeScenePackage(bytes).chunks);
+    const scIndex = SectionIndex.fromChunks(decodeScenePackage(concatFrames(frames)).chunks);
     const viaSc = computeSection({ ...model, index: scIndex }, 'X', 2400);
     expect(viaSc.steel.plates.intersected.map((p) => `${p.name}|${p.label}`).sort()).toEqual(
       computeSection(model, 'X', 2400)
