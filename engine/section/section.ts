@@ -16,7 +16,7 @@
  * neighbours (where the plane crossed a triangle edge inside a flat face) are dropped. Intersected plates
  * get length, thickness and the label of viewer.md §9; pillars a centreline. All lengths mm.
  */
-import type { FrameTables, ModelObject, PropertyRecord } from '../model/types';
+import type { FrameTables, ModelObject, ObjectType, PropertyRecord } from '../model/types';
 import type { KernelStore } from '../wasm/GeometryKernel';
 import { BLOCK_TRIANGLES, type SectionIndex, type SectionRange } from './SectionIndex';
 import {
@@ -120,6 +120,7 @@ export function computeSection(
     ? index.rangesLinear(k, coordinate - tol, coordinate + tol)
     : index.rangesInSlab(k, coordinate - tol, coordinate + tol);
   const table = sectionObjectTable(objects);
+  const { labels } = table;
   const jobs = planObjects(model, table, hits, k, coordinate, tol, want);
   const store = options.kernel === 'typescript' ? null : index.store;
   const fromKernel = store ? kernelCurves(store, index, jobs, k, coordinate, options.linear === true) : null;
@@ -173,19 +174,21 @@ export function computeSection(
         curves.push({ points: Float64Array.of(pts[i], pts[i + 1], pts[i + 2]), closed: false });
     if (curves.length === 0) continue;
     touched.push(o);
-    const obj = objects[o];
+    // The object's id, name and type from the table (objectTable.ts `labels`), not its record.
+    const id = labels[3 * o],
+      name = labels[3 * o + 1];
     if (kind === KIND_COMPARTMENT) {
       const props = model.properties?.[o];
       compartments.push({
-        compartmentName: obj.name,
-        stid: obj.id,
+        compartmentName: name,
+        stid: id,
         curves,
         purposeColor: purposeColor(typeof props?.PURP === 'string' ? props.PURP : undefined),
       });
       continue;
     }
     if (kind === KIND_CAD) {
-      cadComponents.push({ componentName: obj.name, stid: obj.id, curves });
+      cadComponents.push({ componentName: name, stid: id, curves });
       continue;
     }
     const cls = steelClassOfKind(kind)!;
@@ -194,7 +197,14 @@ export function computeSection(
         ? 'inSection'
         : 'intersected'
       : SECTION_RELATIONS[jobs.relation[j]];
-    const curve: SteelSectionCurve = { stid: obj.id, object: o, name: obj.name, type: obj.type, relation: rel, curves };
+    const curve: SteelSectionCurve = {
+      stid: id,
+      object: o,
+      name,
+      type: labels[3 * o + 2] as ObjectType,
+      relation: rel,
+      curves,
+    };
     if (cls === 'plates' && rel !== 'inSection') {
       const t = jobs.thickness[j];
       Object.assign(curve, plateDimensions(curves, k, t === t ? t : undefined));
