@@ -197,18 +197,26 @@ export function computeSection(
         ? 'inSection'
         : 'intersected'
       : SECTION_RELATIONS[jobs.relation[j]];
-    const curve: SteelSectionCurve = {
-      stid: id,
-      object: o,
-      name,
-      type: labels[3 * o + 2] as ObjectType,
-      relation: rel,
-      curves,
-    };
+    const type = labels[3 * o + 2] as ObjectType;
+    let curve: SteelSectionCurve;
     if (cls === 'plates' && rel !== 'inSection') {
+      // A plate's dimensions in the same literal (not assigned after it): one object, no property store grown.
       const t = jobs.thickness[j];
-      Object.assign(curve, plateDimensions(curves, k, t === t ? t : undefined));
-    }
+      plateDimensions(curves, k, t === t ? t : undefined, DIMENSIONS);
+      const length = DIMENSIONS[0],
+        thickness = DIMENSIONS[1];
+      curve = {
+        stid: id,
+        object: o,
+        name,
+        type,
+        relation: rel,
+        curves,
+        length,
+        thickness,
+        label: plateLabel(length, thickness),
+      };
+    } else curve = { stid: id, object: o, name, type, relation: rel, curves };
     if (cls === 'pillars')
       curve.centerline = pillarCenterline(curves, Array.from(jobs.ext.subarray(j * 6, j * 6 + 6)), k, coordinate, rel);
     steel[cls][rel].push(curve);
@@ -480,26 +488,35 @@ function relationOf(
   return 'intersected';
 }
 
+/** Scratch of plateDimensions: a closed loop's perimeter and area; its result, length and thickness. */
+const PERIMETER_AREA = new Float64Array(2),
+  DIMENSIONS = new Float64Array(2);
+
 /**
  * Length and thickness (mm) of a cut plate: with a thickened plate each closed loop is a thin strip
  * of perimeter P and area A = L·t, so t solves t² − (P/2)·t + A = 0 (smaller root) unless the
  * thickness property is known; L = P/2 − t per loop. Open curves (unthickened sheets) count their length.
+ * Writes the length to out[0] and the thickness to out[1] (no object per plate).
  */
-export function plateDimensions(
+function plateDimensions(
   curves: SectionPolyline[],
   k: 0 | 1 | 2,
-  thicknessMm?: number,
-): { length: number; thickness: number; label: string } {
+  thicknessMm: number | undefined,
+  out: Float64Array,
+): void {
   let length = 0,
     tSum = 0,
     tW = 0;
-  for (const c of curves) {
+  for (let i = 0; i < curves.length; i++) {
+    const c = curves[i];
     if (c.points.length < 6) continue;
     if (!c.closed) {
       length += polylineLength(c.points, false);
       continue;
     }
-    const [P, A] = closedLengthAndArea(c.points, k);
+    closedLengthAndArea(c.points, k, PERIMETER_AREA);
+    const P = PERIMETER_AREA[0],
+      A = PERIMETER_AREA[1];
     const disc = Math.max(0, (P * P) / 4 - 4 * A);
     const tg = (P / 2 - Math.sqrt(disc)) / 2;
     const t = thicknessMm ?? tg;
@@ -507,8 +524,8 @@ export function plateDimensions(
     tSum += tg * P;
     tW += P;
   }
-  const thickness = thicknessMm ?? (tW > 0 ? tSum / tW : 0);
-  return { length, thickness, label: plateLabel(length, thickness) };
+  out[0] = length;
+  out[1] = thicknessMm ?? (tW > 0 ? tSum / tW : 0);
 }
 
 /** Pillar centreline: the centroid of the cut (one point) when cut across, else the long axis of its extent in the plane. */

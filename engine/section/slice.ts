@@ -7,6 +7,7 @@
  * so a closed mesh always yields closed loops, and every crossing point is interpolated from the
  * negative to the positive vertex, so the two triangles sharing an edge produce bit-identical points.
  */
+import { hypot3 } from '../geometry/curves';
 import { POLYLINE_TOLERANCE_MM, type SectionPolyline } from './types';
 
 /** A growable buffer of raw segments (x0 y0 z0 x1 y1 z1, mm): `data[0 .. length)` is filled. Reset `length` to reuse it. */
@@ -480,7 +481,7 @@ export function polylineLength(points: ArrayLike<number>, closed: boolean): numb
     L += Math.sqrt(x * x + y * y + z * z);
   }
   if (closed && n > 2)
-    L += Math.hypot(points[0] - points[n * 3 - 3], points[1] - points[n * 3 - 2], points[2] - points[n * 3 - 1]);
+    L += hypot3(points[0] - points[n * 3 - 3], points[1] - points[n * 3 - 2], points[2] - points[n * 3 - 1]);
   return L;
 }
 
@@ -501,13 +502,17 @@ export function polygonArea(points: ArrayLike<number>, axis: 0 | 1 | 2): number 
 /**
  * `polylineLength(points, true)` and `polygonArea(points, axis)` of a closed polyline (flat xyz, mm) in one
  * pass over its points, bit-identical to the two (each sum keeps its terms and their order).
- * @returns [perimeter mm, area mm²].
+ * Writes the perimeter (mm) to out[0] and the area (mm²) to out[1] (no array per call: a section computes
+ * this for every plate it cuts).
  */
-export function closedLengthAndArea(points: ArrayLike<number>, axis: 0 | 1 | 2): [number, number] {
+export function closedLengthAndArea(points: ArrayLike<number>, axis: 0 | 1 | 2, out: Float64Array): void {
   const u = axis === 0 ? 1 : 0,
     v = axis === 2 ? 1 : 2;
   const n = Math.floor(points.length / 3);
-  if (n === 0) return [0, 0];
+  if (n === 0) {
+    out[0] = out[1] = 0;
+    return;
+  }
   let L = 0,
     a = 0;
   for (let i = 1; i < n; i++) {
@@ -518,7 +523,7 @@ export function closedLengthAndArea(points: ArrayLike<number>, axis: 0 | 1 | 2):
     a += points[i * 3 - 3 + u] * points[i * 3 + v] - points[i * 3 + u] * points[i * 3 - 3 + v];
   }
   a += points[(n - 1) * 3 + u] * points[v] - points[u] * points[(n - 1) * 3 + v];
-  if (n > 2)
-    L += Math.hypot(points[0] - points[n * 3 - 3], points[1] - points[n * 3 - 2], points[2] - points[n * 3 - 1]);
-  return [L, Math.abs(a) / 2];
+  if (n > 2) L += hypot3(points[0] - points[n * 3 - 3], points[1] - points[n * 3 - 2], points[2] - points[n * 3 - 1]);
+  out[0] = L;
+  out[1] = Math.abs(a) / 2;
 }

@@ -1,7 +1,8 @@
 /**
  * The section's per-object tables (engine/section/objectTable.ts) answer what the per-cut lookups they
  * replace answered: each object's result group from its type, its nearest MAIN OBJECT ancestor (itself
- * included, none beyond 64 steps or a missing parent), and the sorted distinct ids of a set of main objects.
+ * included, none beyond 64 steps or a missing parent), the sorted distinct ids of a set of main objects, and
+ * the id, name and type a section result names an object by.
  */
 import { describe, expect, it } from 'vitest';
 import type { ModelObject, ObjectType } from '../../../engine/model/types';
@@ -65,6 +66,12 @@ describe('section object table', () => {
     const mains = [9, 8, 0, 5];
     expect(sortedMainIds(t, mains)).toEqual([...new Set(mains.map((m) => objects[m].id))].sort());
     expect(sortedMainIds(t, [])).toEqual([]);
+  });
+
+  it("keeps each object's id, name and type side by side, empty for a missing object", () => {
+    const named = [{ ...obj(0, 'P7', 'PLATE', -1), name: 'DECK PLATE 7' }, undefined, obj(2, 'S1', 'STIFFENER', 0)];
+    const t = sectionObjectTable(named as ModelObject[]);
+    expect(t.labels).toEqual(['P7', 'DECK PLATE 7', 'PLATE', '', '', '', 'S1', 'S1', 'STIFFENER']);
   });
 
   it('rebuilds when the object array has grown', () => {
