@@ -154,6 +154,63 @@ fn drop_collinear(out: &mut Vec<f64>, at: usize, closed: bool, tol: f64) -> usiz
     w * 3
 }
 
+/// `drop_collinear` of a closed polyline of `n` points while its points are written: point i is kept or
+/// dropped when point i + 1 arrives (the last point when `finish` compares it with the first), against the
+/// last point kept, exactly as `drop_collinear` decides in place; the dropped points are never written.
+/// With `n` < 3 or no tolerance every point is written (as `drop_collinear` keeps them all); `n` = 0 for
+/// an open chain, which is written whole.
+struct Collinear {
+    at: usize,
+    tol2: f64,
+    filter: bool,
+    /// Points seen so far.
+    seen: usize,
+    /// The point still to be decided (the last one seen, from the second on).
+    pending: [f64; 3],
+}
+
+impl Collinear {
+    fn new(at: usize, n: usize, tol: f64) -> Collinear {
+        Collinear { at, tol2: tol * tol, filter: tol > 0.0 && n >= 3, seen: 0, pending: [0.0; 3] }
+    }
+
+    /// Point `q` (xyz), the next of the polyline.
+    #[inline]
+    fn push(&mut self, out: &mut Vec<f64>, q: &[f64]) {
+        if !self.filter || self.seen == 0 {
+            out.extend_from_slice(q);
+        } else {
+            self.decide(out, q);
+        }
+        if self.filter {
+            self.pending = [q[0], q[1], q[2]];
+        }
+        self.seen += 1;
+    }
+
+    /// Keeps the pending point unless it lies on the line from the last point kept to `next`.
+    #[inline]
+    fn decide(&mut self, out: &mut Vec<f64>, next: &[f64]) {
+        if self.seen < 2 {
+            return; // the pending point is the first, written already
+        }
+        let k = out.len() - 3;
+        let p = self.pending;
+        let tri = [out[k], out[k + 1], out[k + 2], p[0], p[1], p[2], next[0], next[1], next[2]];
+        if !is_collinear(&tri, 0, 3, 6, self.tol2) {
+            out.extend_from_slice(&p);
+        }
+    }
+
+    /// Decides the last point against the first (a closed polyline's last point's next).
+    fn finish(&mut self, out: &mut Vec<f64>) {
+        if self.filter && self.seen >= 2 {
+            let f = [out[self.at], out[self.at + 1], out[self.at + 2]];
+            self.decide(out, &f);
+        }
+    }
+}
+
 /// The endpoints at each vertex, for the walk: each endpoint's mate (no vertex with more than two, from
 /// `weld_pairs`), the first two per vertex, or (when some vertex has more) all of them in segment order
 /// as a CSR table.
@@ -568,31 +625,34 @@ pub fn chain(
         // A closed chain drops its repeated last point.
         let stop = if closed { total - 1 } else { total };
         let at = out_pts.len();
+        // A closed chain's collinear points are dropped as its points are written (`Collinear`, the same
+        // decisions as `drop_collinear` afterwards); an open one is kept whole for the joining.
+        let mut keep = Collinear::new(at, if closed { stop } else { 0 }, tol.collinear);
         let mut n = 0;
         for i in (0..nb).rev() {
             if n == stop {
                 break;
             }
-            out_pts.extend_from_slice(point(sc.back[i] as usize));
+            keep.push(out_pts, point(sc.back[i] as usize));
             n += 1;
         }
         for e in [s * 2, s * 2 + 1] {
             if n == stop {
                 break;
             }
-            out_pts.extend_from_slice(point(e));
+            keep.push(out_pts, point(e));
             n += 1;
         }
         for i in 0..nf {
             if n == stop {
                 break;
             }
-            out_pts.extend_from_slice(point(sc.fwd[i] as usize));
+            keep.push(out_pts, point(sc.fwd[i] as usize));
             n += 1;
         }
         if closed {
-            let kept = drop_collinear(out_pts, at, true, tol.collinear);
-            out_poly.extend_from_slice(&[at as u32, kept as u32, 1]);
+            keep.finish(out_pts);
+            out_poly.extend_from_slice(&[at as u32, (out_pts.len() - at) as u32, 1]);
             count += 1;
         } else {
             open.push(out_pts[at..].to_vec());
