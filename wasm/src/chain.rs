@@ -8,7 +8,8 @@
 //! A section's endpoints all lie in one axis plane and rarely meet three at a vertex; for them the weld
 //! records each endpoint's mate instead of numbered vertices (`weld_pairs`), which walks the same.
 //! With a collinear tolerance > 0 each polyline then loses the points that lie on the straight line
-//! between their neighbours (`drop_collinear`, as slice.ts `dropCollinear`).
+//! between their neighbours (as slice.ts `dropCollinear`): a closed chain while its points are written
+//! (`Collinear`), an open one after the joining (`drop_collinear`).
 
 use crate::jsmath::js_round;
 use crate::state::{OUT_POLY, OUT_PTS, SEGS};
