@@ -208,7 +208,7 @@ export class SectionIndex {
   /**
    * A chunk's batch. With a kernel its positions are dequantised straight into the kernel's memory and
    * the batch reads them there (KernelBatch): no JavaScript copy of them is kept (at 500k parts about
-   * 240 MB). @returns the batch number.
+   * 225 MB). @returns the batch number.
    */
   private addChunk(c: SceneChunk): number {
     if (!this.store) {

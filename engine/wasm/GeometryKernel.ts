@@ -47,11 +47,13 @@ export class KernelStore {
 
   /**
    * Batch `b`'s positions (xyz mm) in the kernel's memory: a view, valid until the memory grows (any later
-   * kernel call may grow it; a detached view has length 0). @throws Error for a batch not in the store.
+   * kernel call may grow it; a detached view has length 0). @throws Error for a batch not in the store or a
+   * freed store.
    */
   positionsOf(b: number): Float32Array {
     const n = this.vertexCounts[b];
     if (n === undefined) throw new Error(`Kernel store: no batch ${b}`);
+    if (this.freed) throw new Error(`Kernel store: batch ${b} was freed with its store`);
     const x = this.kernel.exports;
     return new Float32Array(x.memory.buffer, x.kk_geom_positions(this.handle, b) >>> 0, 3 * n);
   }
