@@ -173,7 +173,7 @@ export class Engine implements EngineApi {
       this.cams.walking
         ? null
         : { matrix: this.cams.viewProjection().elements, width: this.cams.width, height: this.cams.height };
-    this.loader = new ModelLoader({ fetchFn: deps.fetchFn, now: this.now, boxView });
+    this.loader = new ModelLoader({ fetchFn: deps.fetchFn, now: this.now, boxView, navigating: () => this.navigating });
     this.loop = new FrameLoop(
       {
         tick: (t) => this.cams.orbit.tick(t) && ((this.cameraChanged = true), true),

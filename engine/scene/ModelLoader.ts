@@ -3,8 +3,9 @@
  * the package (scene/streamScenePackage), creates the ModelScene on the header, adds chunks as they
  * arrive, and builds the picking BVHs chunk by chunk in idle slices so the worker never blocks on all of
  * them at once, then (once the package is in) the box-selection hierarchy of object bounds in slices of
- * BOX_TREE_SLICE_MS and a few warm-up boxes (interaction/boxWarmUp.ts), one per slice. A new load cancels
- * the previous one.
+ * BOX_TREE_SLICE_MS and a few warm-up boxes (interaction/boxWarmUp.ts), one per slice. While the camera is
+ * navigated the idle work waits (a chunk's BVH or a warm-up box can take longer than a frame, and would
+ * land between the frames of a drag). A new load cancels the previous one.
  */
 import type { LoadProgress } from '../EngineApi';
 import type { ScreenProjection } from '../interaction/boxSelect';
@@ -24,6 +25,9 @@ export interface ModelLoadHooks {
 /** Time (ms) one idle slice may spend on the box-selection hierarchy (a 500k-part ship needs a few slices). */
 export const BOX_TREE_SLICE_MS = 8;
 
+/** How long (ms) idle work waits before looking again while the camera is navigated. */
+export const IDLE_BUSY_WAIT_MS = 50;
+
 /** One load at a time, plus idle BVH building. */
 export class ModelLoader {
   private abort: AbortController | null = null;
@@ -35,10 +39,16 @@ export class ModelLoader {
 
   /**
    * `boxView`: the current view for box selection (null in walk mode), in which the idle builder warms the
-   * box kernel after the hierarchy (ModelScene.warmBoxSelect); without it there is no warm-up.
+   * box kernel after the hierarchy (ModelScene.warmBoxSelect); without it there is no warm-up. `navigating`:
+   * true while the camera moves, when idle work waits IDLE_BUSY_WAIT_MS at a time.
    */
   constructor(
-    private readonly deps: { fetchFn?: typeof fetch; now: () => number; boxView?: () => ScreenProjection | null },
+    private readonly deps: {
+      fetchFn?: typeof fetch;
+      now: () => number;
+      boxView?: () => ScreenProjection | null;
+      navigating?: () => boolean;
+    },
   ) {}
 
   /**
@@ -95,11 +105,15 @@ export class ModelLoader {
     this.bvhTimer = null;
   }
 
-  private scheduleBvh(): void {
+  private scheduleBvh(delayMs = 0): void {
     if (this.bvhTimer || this.disposed) return;
     this.bvhTimer = setTimeout(() => {
       this.bvhTimer = null;
       if (this.disposed) return;
+      if (this.deps.navigating?.()) {
+        this.scheduleBvh(IDLE_BUSY_WAIT_MS);
+        return;
+      }
       const next = this.current?.chunks.find((c) => !c.hasBvh);
       if (next) next.buildBvh();
       else if (
@@ -109,6 +123,6 @@ export class ModelLoader {
       )
         return;
       this.scheduleBvh();
-    }, 0);
+    }, delayMs);
   }
 }

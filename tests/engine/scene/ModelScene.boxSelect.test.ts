@@ -24,6 +24,8 @@ import { ModelScene } from '../../../engine/scene/ModelScene';
 import { OBJECT_FLAGS } from '../../../engine/scene/ObjectStateTable';
 import { writeShipOcx } from '../../../tools/generator';
 import { scanBoxSelect } from '../interaction/boxSelectScan';
+import { IDLE_BUSY_WAIT_MS } from '../../../engine/scene/ModelLoader';
+import { pointerInput } from '../interaction/pointerInput';
 import { W as FIXTURE_W, loadedSideView, twoPanelBytes, twoPanelTable } from './engineFixtures';
 
 const W = 1280,
@@ -204,6 +206,25 @@ describe('the engine builds the box-selection hierarchy when idle', () => {
       await new Promise((r) => setTimeout(r, 5));
     expect(m.chunks.every((c) => c.hasBvh)).toBe(true);
     expect(m.boxTreeReady).toBe(true);
+    engine.dispose();
+  });
+
+  it('waits while the camera is dragged, and goes on when the drag ends', async () => {
+    const { engine } = await loadedSideView(twoPanelBytes, twoPanelTable);
+    const m = engine.inspect().model!;
+    const progress = () => [m.chunks.filter((c) => c.hasBvh).length, m.boxTreeReady, m.idleDone];
+    // A drag past the click threshold: navigation from the first move on.
+    engine.pointer(pointerInput('down', 400, 300));
+    engine.pointer(pointerInput('move', 440, 320, { time: 16 }));
+    expect(engine.navigating).toBe(true);
+    const before = progress();
+    expect(before[2]).toBe(false);
+    await new Promise((r) => setTimeout(r, 3 * IDLE_BUSY_WAIT_MS));
+    expect(progress()).toEqual(before);
+    engine.pointer(pointerInput('up', 440, 320, { time: 32 }));
+    expect(engine.navigating).toBe(false);
+    for (let k = 0; k < 400 && !m.idleDone; k++) await new Promise((r) => setTimeout(r, 5));
+    expect(m.idleDone).toBe(true);
     engine.dispose();
   });
 
