@@ -182,9 +182,9 @@ describe('D5: Cancel while the file uploads', () => {
     } finally {
       line.upload(null);
     }
-    // The server kept nothing of it: no project, no running conversion of that name. (Chromium hands the
-    // file to the socket's buffers long before the slow line has carried it, so the page counts it as sent
-    // and cancels the reservation by name; the abort alone would reach the server only after the buffers.)
+    // The server kept nothing of it: no project, no running conversion of that name. (Chromium hands much
+    // of the file to the socket's buffers long before the slow line has carried it, and the abort reaches the
+    // server only after them; the page's cancel by name withdraws the reservation at once.)
     await expect.poll(async () => (await models()).some((m) => m.name === 'SLOW'), { timeout: 15_000 }).toBe(false);
     await page.context().close();
   });

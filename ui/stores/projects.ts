@@ -193,12 +193,10 @@ export async function addProject(p: {
   };
   const abort = new AbortController();
   uploads.set(name, abort);
-  let sentAll = false;
   try {
     const res = await uploadProject(
       { ...p, projectName: name, keelsonUser: email },
       (loaded, total) => {
-        sentAll = loaded >= total;
         const c = projectsStore.conversions[name];
         if (c) c.percent = advanceProgress(c.percent, uploadPercent(loaded, total));
       },
@@ -210,9 +208,10 @@ export async function addProject(p: {
     delete projectsStore.conversions[name];
     if ((e as Error).name === 'AbortError') {
       // Bytes count as sent once they are in the socket's buffers, and a closed connection still delivers
-      // them: with the whole file sent, the server gets a complete upload whatever the abort did. The
-      // reservation (or the conversion, if it started) is cancelled by name; a refusal means nothing was left.
-      if (sentAll) await cancelProject(name, { expected: true }).catch(() => {});
+      // them first: on a slow link the server goes on storing the upload long after the abort (or gets all
+      // of it and starts the conversion). So the reservation, or the conversion if it started, is cancelled
+      // by name at once; a refusal means the server had nothing left of it.
+      await cancelProject(name, { expected: true }).catch(() => {});
       showToast('info', `Canceled adding project ${name}`, 5000);
       void loadModels();
       return;
