@@ -61,7 +61,8 @@ unsafe fn grow(pages: usize) -> (*mut u8, usize) {
 /// Off wasm32 (host unit tests of the crate): pages from the system allocator, never returned.
 #[cfg(not(target_arch = "wasm32"))]
 unsafe fn grow(pages: usize) -> (*mut u8, usize) {
-    let p = System.alloc(Layout::from_size_align_unchecked(pages * PAGE, PAGE));
+    // Zeroed, as grown wasm memory is: the arena counts on memory above its high-water mark being zero.
+    let p = System.alloc_zeroed(Layout::from_size_align_unchecked(pages * PAGE, PAGE));
     (p, if p.is_null() { 0 } else { pages })
 }
 
@@ -92,8 +93,8 @@ unsafe fn release(at: *mut u8, pages: usize) {
 }
 
 /// `pages` whole pages: first fit from the free runs, else from memory growth. Null when out of memory.
-/// `fresh` is set when the pages come straight from growth (already zero).
-unsafe fn take(pages: usize, fresh: &mut bool) -> *mut u8 {
+/// Pages from growth lie above the high-water mark (`TOUCHED`), which is all `zero_taken` needs to know.
+unsafe fn take(pages: usize) -> *mut u8 {
     let mut prev: *mut Free = std::ptr::null_mut();
     let mut cur = FREE;
     while !cur.is_null() {
@@ -115,7 +116,6 @@ unsafe fn take(pages: usize, fresh: &mut bool) -> *mut u8 {
             } else {
                 (*prev).next = rest;
             }
-            *fresh = false;
             IN_USE += pages;
             TOUCHED = TOUCHED.max(at as usize + pages * PAGE);
             return at;
@@ -130,15 +130,14 @@ unsafe fn take(pages: usize, fresh: &mut bool) -> *mut u8 {
     if got > pages {
         release(at.add(pages * PAGE), got - pages);
     }
-    *fresh = true;
     IN_USE += pages;
     TOUCHED = TOUCHED.max(at as usize + pages * PAGE);
     at
 }
 
-/// Zeroes the `size` bytes at `p`, a block just taken from the free runs when the arena's high-water
-/// mark was `before`: below the mark fully; above it, where no block was ever handed out, only the first
-/// bytes of each page, where a free run's header may have been written.
+/// Zeroes the `size` bytes at `p`, a block just taken when the arena's high-water mark was `before`: below
+/// the mark fully; above it, where no block was ever handed out, only the first bytes of each page, where a
+/// free run's header may have been written (a few bytes per 64 KiB page for freshly grown memory).
 unsafe fn zero_taken(p: *mut u8, size: usize, before: usize) {
     let start = p as usize;
     let end = start + size;
@@ -160,20 +159,18 @@ unsafe impl GlobalAlloc for Segregated {
         if layout.size() < LARGE || layout.align() > PAGE {
             return System.alloc(layout);
         }
-        let mut fresh = false;
-        take(pages_for(layout.size()), &mut fresh)
+        take(pages_for(layout.size()))
     }
 
     unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
         if layout.size() < LARGE || layout.align() > PAGE {
             return System.alloc_zeroed(layout);
         }
-        let mut fresh = false;
         let before = TOUCHED;
-        let p = take(pages_for(layout.size()), &mut fresh);
-        // Grown pages are zero; pages from the free runs are zero above the high-water mark but for
-        // the run headers (a model's batches mostly come from the rest of a growth step).
-        if !p.is_null() && !fresh {
+        let p = take(pages_for(layout.size()));
+        // Memory above the high-water mark (grown pages, the rest of a growth step) is zero but for the
+        // free runs' headers; below it, blocks handed out before left their data.
+        if !p.is_null() {
             zero_taken(p, layout.size(), before);
         }
         p
