@@ -267,6 +267,15 @@ export class ConversionManager {
     this.registry.settle(a, e);
   }
 
+  /**
+   * The signal that ends the storing of a reservation's file: aborted when the reservation is withdrawn
+   * (`release`, or a cancel while the file is still stored), so the writer stops at once instead of
+   * writing the rest of a slow upload it will delete. An aborted signal for an unknown conversion.
+   */
+  storingSignal(conversionId: string): AbortSignal {
+    return this.registry.byId(conversionId)?.abort.signal ?? AbortSignal.abort();
+  }
+
   /** True while `conversionId` is reserved here (false once handed to the queue, ended, cancelled or released). */
   isActive(conversionId: string): boolean {
     return this.registry.byId(conversionId) !== undefined;

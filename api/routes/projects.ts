@@ -154,16 +154,26 @@ export default async function projectRoutes(app: FastifyInstance): Promise<void>
         file.file.resume();
         throw e;
       }
-      // Store the original; a failure withdraws the reservation and removes what was written.
+      // Store the original; a failure withdraws the reservation and removes what was written. A cancel
+      // while the file arrives withdraws it too and stops the writing there, not at the body's end.
       const stored = storedOriginalPath(config.dataDir, conversionId, file.filename);
+      const withdrawn = conversions.storingSignal(conversionId);
       try {
         await mkdir(path.dirname(stored), { recursive: true, mode: 0o700 });
-        await pipeline(file.file, createWriteStream(stored, { mode: 0o600 }));
+        await pipeline(file.file, createWriteStream(stored, { mode: 0o600 }), { signal: withdrawn });
         if (file.file.truncated) throw Errors.uploadTooLarge(config.maxUploadMb);
       } catch (e) {
+        // Read before the release below, which aborts the signal too.
+        const cancelled = withdrawn.aborted;
         await rm(stored, { force: true });
         await conversions.release(conversionId);
-        throw e;
+        if (!cancelled) throw e;
+        // The rest of the body is read and dropped: a request nobody reads never sees its client leave,
+        // and its connection would stay open until the server's timeouts.
+        request.raw.unpipe();
+        request.raw.resume();
+        // Answered as an upload withdrawn just after storing is (startStoredConversion's 404).
+        throw Errors.conversionNotFound(conversionId);
       }
       await startStoredConversion(conversions, config, conversionId, stored, {
         description: q.description ?? '',
