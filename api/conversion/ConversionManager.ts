@@ -327,7 +327,8 @@ export class ConversionManager {
   /**
    * Cancels an unfinished conversion (application.md §4: only the user who started it), on whichever
    * process it runs, while it waits in the queue or while it is paused for its CAD files. A reservation
-   * whose file is still being stored is withdrawn instead (its row deleted, as by `release`).
+   * whose file is still being stored is withdrawn instead (its row deleted, as by `release`), also when
+   * another process receives the file (that process stops storing at its next heartbeat).
    * @throws ApiError 404 when none runs, 403 when `email` did not start it, 409 when its revision is
    *   being committed.
    */
@@ -352,6 +353,15 @@ export class ConversionManager {
       .executeTakeFirst();
     if (!row) throw Errors.conversionNotFound(projectName);
     if (row.started_by !== email) throw Errors.forbidden('Only the user who started the conversion can cancel it');
+    // Another process still receives its file: withdrawn, as there (no row, so no cancelled card).
+    if (row.job === null && (await this.leases.withdraw(row.id))) {
+      registry.markEnded(row.id);
+      if (registry.others.get(projectName)?.id === row.id) registry.others.delete(projectName);
+      const e = { ...registry.storedEvent(row), status: ConversionStatus.Canceled, message: 'Conversion canceled' };
+      registry.emit(e);
+      registry.settleId(row.id, e);
+      return;
+    }
     const done = await this.leases.cancel(row.id, 'Conversion canceled');
     if (!done) {
       const now = await this.latest(projectName);

@@ -10,6 +10,7 @@
  */
 import path from 'node:path';
 import type { Kysely } from 'kysely';
+import { ConversionStatus } from '../contract/common';
 import type { DB } from '../db/database';
 import type { ProjectStore } from '../projects/ProjectStore';
 import { discardInput, removeStaged } from './conversionFiles';
@@ -95,7 +96,10 @@ export class ConversionHeartbeat {
     }
   }
 
-  /** This process no longer holds `a` (cancelled elsewhere, or reaped): stop it without writing its row. */
+  /**
+   * This process no longer holds `a` (cancelled or withdrawn elsewhere, or reaped): stop it without
+   * writing its row.
+   */
   async lose(a: Active): Promise<void> {
     const { registry } = this.parts;
     if (registry.active.get(a.projectName) !== a) return;
@@ -104,9 +108,15 @@ export class ConversionHeartbeat {
     const row = await this.rowOrNone(a.id);
     // Unfinished: another process retries it with the same input.
     a.keepInput = row?.finished_at === null;
+    // No row: withdrawn elsewhere while its file was stored (a cancel on another process).
+    if (!row) {
+      a.status = ConversionStatus.Canceled;
+      a.message = 'Conversion canceled';
+    }
     a.abort.abort();
     const e = row ? registry.rowToEvent(row) : registry.event(a);
-    if (row?.finished_at) registry.settle(a, e);
+    // Ended (or withdrawn): final for every waiter; unfinished, another process goes on with it.
+    if (!row || row.finished_at) registry.settle(a, e);
     else a.resolve(e);
   }
 

@@ -15,6 +15,7 @@ import { ConversionStatus } from '../../api/contract/common';
 import type { ConvertOutput } from '../../api/conversion/convertFile';
 import { inProcessRunner, type ConversionRunner } from '../../api/conversion/runners';
 import { bearer, multipartFile, SAMPLES, jobsTestConfig, signUp, ALL_READY } from './helpers';
+import { startSlowUpload, storedUploads } from './slowUpload';
 import { readFileSync } from 'node:fs';
 
 const onPostgres = Boolean(inject('pgUrl'));
@@ -129,6 +130,34 @@ describe.skipIf(!onPostgres)('two server instances on one PostgreSQL queue', () 
     const again = await upload(b, 'HELD');
     expect(again.statusCode, again.body).toBe(200);
     expect((await b.ctx.conversions.wait(again.json().conversionId)).status).toBe(ConversionStatus.Ready);
+  });
+
+  it('a cancel made on B while A still receives the upload withdraws it: A stops storing, no row or card is left', async () => {
+    const base = await a.listen({ port: 0, host: '127.0.0.1' });
+    const up = startSlowUpload(base, admin, 'SLOWB');
+    try {
+      await until(() => Object.keys(storedUploads(dataDir)).some((f) => f.endsWith('-SLOWB.3docx')));
+      const stored = Object.keys(storedUploads(dataDir)).find((f) => f.endsWith('-SLOWB.3docx'))!;
+      const final = a.ctx.conversions.wait(stored.slice(0, -'-SLOWB.3docx'.length));
+      await until(() => b.ctx.conversions.running('SLOWB') !== null);
+      const c = await b.inject({
+        method: 'DELETE',
+        url: '/api/viewer/project/add/cancel-project?projectName=SLOWB',
+        headers: bearer(admin),
+      });
+      expect(c.statusCode, c.body).toBe(200);
+      up.send(64 * 1024);
+      // A notices at its next heartbeat (≤ 1 s) and stops writing before the body ends.
+      const reply = await up.answer(10_000);
+      expect(reply.status).toBe(404);
+      expect(await final).toMatchObject({ status: ConversionStatus.Canceled, message: 'Conversion canceled' });
+      // As for a cancel on the same instance: no row (so no cancelled card), no file, the name free on both.
+      expect(await a.ctx.conversions.latest('SLOWB')).toBeUndefined();
+      expect(Object.keys(storedUploads(dataDir)).filter((f) => f.endsWith('-SLOWB.3docx'))).toEqual([]);
+      await until(() => a.ctx.conversions.running('SLOWB') === null && b.ctx.conversions.running('SLOWB') === null);
+    } finally {
+      up.destroy();
+    }
   });
 
   it('readiness: 200 while serving, 503 naming the reason once the instance stops', async () => {
