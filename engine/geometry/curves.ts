@@ -3,8 +3,6 @@
  * builder). Polylines are plain number arrays of xyz triplets in the caller's unit (the importer: mm).
  */
 
-import { dropRepeatedSegments } from './repeatedSegments';
-
 export type Vec3 = [number, number, number];
 
 export const sub = (a: ArrayLike<number>, b: ArrayLike<number>): Vec3 => [a[0] - b[0], a[1] - b[1], a[2] - b[2]];
@@ -186,110 +184,6 @@ export function polylineLength(p: ArrayLike<number>): number {
   let s = 0;
   for (let i = 3; i + 2 < p.length; i += 3) s += hypot3(p[i] - p[i - 3], p[i + 1] - p[i - 2], p[i + 2] - p[i - 1]);
   return s;
-}
-
-const dist3 = (p: ArrayLike<number>, i: number, q: ArrayLike<number>, j: number) =>
-  hypot3(p[i] - q[j], p[i + 1] - q[j + 1], p[i + 2] - q[j + 2]);
-
-/** Result of chaining contour segments into loops. */
-export interface ChainResult {
-  /** Closed loops, xyz triplets, without the repeated closing point. */
-  loops: number[][];
-  /** Open chains that could not be closed within gapTol (closed with a straight line, §4.2 step 4). */
-  gapsClosed: number;
-  /** Segments left out as exact repeats of an earlier one (same points, same direction; repeatedSegments.ts). */
-  repeats: number;
-}
-
-/** Files end code `code` of polyline s (its point at offset o) under the point's exact key in `ends`. */
-function addEnd(ends: Map<string, number[]>, s: number[], o: number, code: number): void {
-  const k = pointKey3(s, o);
-  const l = ends.get(k);
-  if (l) l.push(code);
-  else ends.set(k, [code]);
-}
-
-/**
- * Chains polyline segments into closed loops (OCX_GUIDE §4.2): drops segments shorter than eps (keeping
- * closed ones), greedily appends the nearest segment (reversed if needed) while the gap is < gapTol,
- * and closes each loop once its start is nearer than any unused segment. Order and direction of the
- * input do not matter; a segment repeating an earlier one point for point is left out (counted in `repeats`).
- */
-export function chainLoops(segments: number[][], eps: number, gapTol: number): ChainResult {
-  const { segments: segs, repeats } = dropRepeatedSegments(
-    segments.filter((s) => s.length >= 6 && (polylineLength(s) >= eps || s.length > 6)),
-  );
-  const used = new Uint8Array(segs.length);
-  const loops: number[][] = [];
-  let gapsClosed = 0;
-  // each segment's start (code 2i) and end (2i + 1) by their exact coordinates, codes ascending
-  const ends = new Map<string, number[]>();
-  for (let i = 0; i < segs.length; i++) {
-    addEnd(ends, segs[i], 0, 2 * i);
-    addEnd(ends, segs[i], segs[i].length - 3, 2 * i + 1);
-  }
-  for (let start = 0; start < segs.length; start++) {
-    if (used[start]) continue;
-    used[start] = 1;
-    const loop = segs[start].slice();
-    for (;;) {
-      // the loop closes when its start is within gapTol and no unused segment continues it more closely
-      // (a slit narrower than gapTol: the contour runs on past its start)
-      const closing = loop.length > 6 ? dist3(loop, loop.length - 3, loop, 0) : Infinity;
-      if (closing === 0) break;
-      let best = -1,
-        bestD = Infinity,
-        bestRev = false;
-      const e = loop.length - 3;
-      // an unused segment ending exactly at the loop's end is what the scan below would find (the first
-      // one, its start before its end): looked up instead of scanned for
-      const finite = Number.isFinite(loop[e]) && Number.isFinite(loop[e + 1]) && Number.isFinite(loop[e + 2]);
-      const exact = finite ? ends.get(pointKey3(loop, e)) : undefined; // (NaN or ∞ is at no distance 0)
-      if (exact)
-        for (const code of exact)
-          if (!used[code >> 1]) {
-            best = code >> 1;
-            bestD = 0;
-            bestRev = (code & 1) === 1;
-            break;
-          }
-      for (let i = 0; i < segs.length && bestD > 0; i++) {
-        if (used[i]) continue;
-        const s = segs[i];
-        const d0 = dist3(loop, e, s, 0),
-          d1 = dist3(loop, e, s, s.length - 3);
-        if (d0 < bestD) {
-          bestD = d0;
-          best = i;
-          bestRev = false;
-        }
-        if (d1 < bestD) {
-          bestD = d1;
-          best = i;
-          bestRev = true;
-        }
-      }
-      if (closing <= gapTol && !(bestD < closing)) break;
-      if (best < 0 || bestD > gapTol) {
-        if (closing > gapTol) gapsClosed++;
-        break;
-      }
-      used[best] = 1;
-      const s = segs[best];
-      const pts = bestRev ? reversePolyline(s) : s;
-      for (let i = 3; i < pts.length; i++) loop.push(pts[i]);
-    }
-    // drop the closing duplicate and consecutive duplicates
-    const clean = dedupe(loop, eps * 0.01);
-    if (clean.length >= 9 && dist3(clean, clean.length - 3, clean, 0) <= gapTol) clean.length -= 3;
-    if (clean.length >= 9) loops.push(clean);
-  }
-  return { loops, gapsClosed, repeats };
-}
-
-/** Exact key of point p[o..o+2] (−0 and 0 alike, as their distance is 0). */
-function pointKey3(p: ArrayLike<number>, o: number): string {
-  return `${p[o]},${p[o + 1]},${p[o + 2]}`;
 }
 
 /** Reverses the point order of a polyline (xyz triplets). */

@@ -4,7 +4,8 @@
  * each record's children, and the per-group look-ups several parts of a panel share — hole outlines,
  * hole children, plate counts and the panel's steel layer (OCX_GUIDE §5.3.3) — computed once per group.
  */
-import { chainLoops, len, newellNormal } from '../geometry/curves';
+import { chainLoops } from '../geometry/chainLoops';
+import { len, newellNormal } from '../geometry/curves';
 import { curveSegments, directionOf } from './curveRead';
 import { holeOutline, type HoleOutline, type SurfaceDistance } from './holes';
 import { HOLE_ELEMENTS, type PartRecord } from './reader';

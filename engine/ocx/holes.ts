@@ -5,7 +5,8 @@
  * InnerContour / SlotContour = explicit 3D curves chained into loops.
  */
 import polygonClipping from 'polygon-clipping';
-import { hypot2, chainLoops, cross, normalize, type Vec3 } from '../geometry/curves';
+import { chainLoops } from '../geometry/chainLoops';
+import { hypot2, cross, normalize, type Vec3 } from '../geometry/curves';
 import { curveSegments, directionOf, type CurveContext } from './curveRead';
 import { child, num, type XNode } from './xmlTree';
 

@@ -8,7 +8,6 @@ import {
   boundedStep,
   hypot2,
   hypot3,
-  chainLoops,
   cross,
   len,
   newellNormal,
@@ -16,6 +15,7 @@ import {
   perpendicular,
   type Vec3,
 } from '../geometry/curves';
+import { chainLoops } from '../geometry/chainLoops';
 import { MeshBuilder } from '../geometry/MeshBuilder';
 import { meanNormal, meshArea, solidMeanArea } from '../geometry/meshMeasure';
 import { pointKey, triangulateGrid, triangulateRegion } from '../geometry/region2d';

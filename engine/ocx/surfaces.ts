@@ -5,7 +5,7 @@
  * Sphere3D) become triangle meshes in mm for the projection + lift of §5.2.3.
  */
 import { cross, len, newellNormal, normalize, perpendicular, type Vec3 } from '../geometry/curves';
-import { chainLoops } from '../geometry/curves';
+import { chainLoops } from '../geometry/chainLoops';
 import { evalSurfaceGrid, homogeneous, type NurbsSurface, usableKnots } from '../geometry/nurbs';
 import type { ParamSurface } from '../geometry/paramSheet';
 import {

@@ -5,14 +5,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { sectionPolygon } from '../../../engine/geometry/barSections';
-import {
-  chainLoops,
-  circumArc,
-  len,
-  newellNormal,
-  polylineLength,
-  reversePolyline,
-} from '../../../engine/geometry/curves';
+import { chainLoops } from '../../../engine/geometry/chainLoops';
+import { circumArc, len, newellNormal, polylineLength, reversePolyline } from '../../../engine/geometry/curves';
 import { MeshBuilder } from '../../../engine/geometry/MeshBuilder';
 import { meshArea, meshVolume } from '../../../engine/geometry/meshMeasure';
 import {

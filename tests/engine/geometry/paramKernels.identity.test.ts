@@ -14,7 +14,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { simpleRing } from '../../../engine/geometry/cellClip';
-import { chainLoops, dedupe, polylineLength, reversePolyline } from '../../../engine/geometry/curves';
+import { chainLoops } from '../../../engine/geometry/chainLoops';
+import { dedupe, polylineLength, reversePolyline } from '../../../engine/geometry/curves';
 import { meshArea } from '../../../engine/geometry/meshMeasure';
 import { evalSurface, evalSurfaceGrid } from '../../../engine/geometry/nurbs';
 import { paramSheet, type ParamSurface } from '../../../engine/geometry/paramSheet';

@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { chainLoops } from '../../../engine/geometry/curves';
+import { chainLoops } from '../../../engine/geometry/chainLoops';
 import { dropRepeatedSegments } from '../../../engine/geometry/repeatedSegments';
 import { importOcx } from '../../../engine/ocx/index';
 
