@@ -15,7 +15,7 @@ import { ConversionStatus } from '../../api/contract/common';
 import type { ConvertOutput } from '../../api/conversion/convertFile';
 import { inProcessRunner, type ConversionRunner } from '../../api/conversion/runners';
 import { bearer, multipartFile, SAMPLES, jobsTestConfig, signUp, ALL_READY } from './helpers';
-import { startSlowUpload, storedUploads } from './slowUpload';
+import { cancelWhileArriving, startSlowUpload, storedUploads } from './slowUpload';
 import { readFileSync } from 'node:fs';
 
 const onPostgres = Boolean(inject('pgUrl'));
@@ -140,15 +140,8 @@ describe.skipIf(!onPostgres)('two server instances on one PostgreSQL queue', () 
       const stored = Object.keys(storedUploads(dataDir)).find((f) => f.endsWith('-SLOWB.3docx'))!;
       const final = a.ctx.conversions.wait(stored.slice(0, -'-SLOWB.3docx'.length));
       await until(() => b.ctx.conversions.running('SLOWB') !== null);
-      const c = await b.inject({
-        method: 'DELETE',
-        url: '/api/viewer/project/add/cancel-project?projectName=SLOWB',
-        headers: bearer(admin),
-      });
-      expect(c.statusCode, c.body).toBe(200);
-      up.send(64 * 1024);
       // A notices at its next heartbeat (≤ 1 s) and stops writing before the body ends.
-      const reply = await up.answer(10_000);
+      const reply = await cancelWhileArriving(b, admin, up, 'SLOWB', 10_000);
       expect(reply.status).toBe(404);
       expect(await final).toMatchObject({ status: ConversionStatus.Canceled, message: 'Conversion canceled' });
       // As for a cancel on the same instance: no row (so no cancelled card), no file, the name free on both.

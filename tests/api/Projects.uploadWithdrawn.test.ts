@@ -6,8 +6,8 @@
  * still has bytes to send.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, makeApp, signUp, type TestApp } from './helpers';
-import { startSlowUpload, storedUploads, until } from './slowUpload';
+import { makeApp, signUp, type TestApp } from './helpers';
+import { cancelWhileArriving, startSlowUpload, storedUploads, until } from './slowUpload';
 
 let t: TestApp;
 let admin: string;
@@ -35,15 +35,8 @@ describe('cancel while the upload is still arriving', () => {
       // The reservation exists and part of the file is on disk.
       await until('the stored part', () => Object.values(storedUploads(t.config.dataDir)).some((n) => n > 0));
       expect(t.app.ctx.conversions.running('SLOW')).not.toBeNull();
-      const cancel = await t.app.inject({
-        method: 'DELETE',
-        url: '/api/viewer/project/add/cancel-project?projectName=SLOW',
-        headers: bearer(admin),
-      });
-      expect(cancel.statusCode, cancel.body).toBe(200);
       // More of the body arrives after the cancel; none of it may be written.
-      up.send(64 * 1024);
-      const reply = await up.answer(5000);
+      const reply = await cancelWhileArriving(t.app, admin, up, 'SLOW', 5000);
       expect(reply.status).toBe(404);
       expect(JSON.parse(reply.body).message).toMatch(/^No conversion found for project /);
       up.send(64 * 1024);

@@ -6,6 +6,8 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { expect } from 'vitest';
 
 /** A slow upload in progress. */
 export interface SlowUpload {
@@ -75,4 +77,25 @@ export async function until<T>(what: string, fn: () => T | Promise<T> | undefine
     if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 20));
   }
+}
+
+/**
+ * Cancels project `name` on `app` as `token` (DELETE .../add/cancel-project, which must answer 200) while
+ * `up` still arrives, sends 64 KiB more of it, and returns the server's answer to the upload (within `ms`).
+ */
+export async function cancelWhileArriving(
+  app: FastifyInstance,
+  token: string,
+  up: SlowUpload,
+  name: string,
+  ms: number,
+): Promise<{ status: number; body: string }> {
+  const cancel = await app.inject({
+    method: 'DELETE',
+    url: `/api/viewer/project/add/cancel-project?projectName=${name}`,
+    headers: { authorization: `Bearer ${token}` },
+  });
+  expect(cancel.statusCode, cancel.body).toBe(200);
+  up.send(64 * 1024);
+  return up.answer(ms);
 }

@@ -6,17 +6,10 @@
  */
 import { describe, expect, it, vi } from 'vitest';
 
-const counter = vi.hoisted(() => ({ calls: 0 }));
-vi.mock('../../../engine/geometry/curves', async (importOriginal) => {
-  const actual = await importOriginal<typeof import('../../../engine/geometry/curves')>();
-  return {
-    ...actual,
-    hypot3: (x: number, y: number, z: number) => {
-      counter.calls++;
-      return actual.hypot3(x, y, z);
-    },
-  };
-});
+vi.mock('../../../engine/geometry/curves', async (original) =>
+  (await import('./countingHypot3')).countingCurves(original),
+);
+const { hypot3Calls: counter } = await import('./countingHypot3');
 
 const { chainLoops, CHAIN_GRID_SEGMENTS } = await import('../../../engine/geometry/chainLoops');
 
