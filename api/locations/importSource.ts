@@ -13,6 +13,7 @@ import type { AppContext } from '../context';
 import { isServerSource, splitServerSource } from '../contract/locations';
 import type { UploadResponse } from '../contract/projects';
 import { startStoredConversion, storedOriginalPath } from '../conversion/startStored';
+import { Errors } from '../errors';
 import { normaliseProjectName, projectNameFromFile } from '../projects/ProjectStore';
 import { downloadRemoteProject } from './remoteServer';
 
@@ -36,7 +37,8 @@ const addRule = Access.write<{ name: string }>((i) => i.name, 'upload:model');
  * Starts the conversion of `req.source` as `user`; returns once the original is stored and the
  * conversion runs.
  * @throws ApiError 400 (path outside the locations, unknown server, bad archive, bad name), 403 (missing
- *   upload:model), 404 (file missing, project not visible), 409 (already being added), 502 (other server).
+ *   upload:model), 404 (file missing, project not visible, cancelled while
+ *   the file was fetched), 409 (already being added), 502 (other server).
  */
 export async function importFromLocation(ctx: AppContext, user: User, req: ImportRequest): Promise<UploadResponse> {
   const { locations, conversions, config } = ctx;
@@ -47,13 +49,22 @@ export async function importFromLocation(ctx: AppContext, user: User, req: Impor
   const name = normaliseProjectName(raw);
   if (addRule.kind === 'project') await enforceProject(ctx, user, name, addRule);
   const conversionId = await conversions.reserve(name, user.email);
+  // A cancel while the file is fetched withdraws the reservation and ends the download there.
+  const withdrawn = conversions.storingSignal(conversionId);
   let stored = '';
   try {
     await mkdir(path.join(config.dataDir, 'uploads'), { recursive: true, mode: 0o700 });
     if (loc && remote) {
       const tmp = storedOriginalPath(config.dataDir, conversionId, 'download.part');
       stored = tmp;
-      const fileName = await downloadRemoteProject(loc, user.email, remote.project, tmp, config.maxUploadMb * 2 ** 20);
+      const fileName = await downloadRemoteProject(
+        loc,
+        user.email,
+        remote.project,
+        tmp,
+        config.maxUploadMb * 2 ** 20,
+        withdrawn,
+      );
       stored = storedOriginalPath(config.dataDir, conversionId, fileName);
       await rename(tmp, stored);
     } else if (file) {
@@ -61,10 +72,13 @@ export async function importFromLocation(ctx: AppContext, user: User, req: Impor
       await copyFile(file, stored);
     }
   } catch (e) {
+    // Read before the release below, which aborts the signal too.
+    const cancelled = withdrawn.aborted;
     if (stored) await rm(stored, { force: true });
     await rm(storedOriginalPath(config.dataDir, conversionId, 'download.part'), { force: true });
     await conversions.release(conversionId);
-    throw e;
+    // Answered as the upload route answers a withdrawal (startStoredConversion's 404).
+    throw cancelled ? Errors.conversionNotFound(conversionId) : e;
   }
   await startStoredConversion(conversions, config, conversionId, stored, {
     description: req.description,

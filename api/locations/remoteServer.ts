@@ -17,13 +17,21 @@ const LIST_TIMEOUT_MS = 15_000;
 /** How long a project file download may take, ms. */
 const DOWNLOAD_TIMEOUT_MS = 30 * 60_000;
 
-async function call(loc: ServerLocation, email: string, pathAndQuery: string, timeoutMs: number): Promise<Response> {
+async function call(
+  loc: ServerLocation,
+  email: string,
+  pathAndQuery: string,
+  timeoutMs: number,
+  stop?: AbortSignal,
+): Promise<Response> {
   const token = await signPeerToken(loc, email);
+  const timeout = AbortSignal.timeout(timeoutMs);
   let res: Response;
   try {
     res = await fetch(`${loc.url}${pathAndQuery}`, {
       headers: { authorization: `Bearer ${token}` },
-      signal: AbortSignal.timeout(timeoutMs),
+      // The signal also ends the body's stream.
+      signal: stop ? AbortSignal.any([timeout, stop]) : timeout,
     });
   } catch (e) {
     throw Errors.remoteServer(loc.url, `unreachable (${(e as Error).message})`);
@@ -54,8 +62,10 @@ export async function listRemoteProjects(loc: ServerLocation, email: string): Pr
 
 /**
  * Downloads the original file of `project`'s latest revision on the other server into `dest`, at most
- * `maxBytes`. @returns the file name the other server gives it.
- * @throws ApiError 502 naming the server and its answer (also when the file is larger than `maxBytes`).
+ * `maxBytes`; `stop` (a withdrawn reservation's signal) ends the download where it is.
+ * @returns the file name the other server gives it.
+ * @throws ApiError 502 naming the server and its answer (also when the file is larger than `maxBytes`);
+ *   the abort's error when `stop` fires.
  */
 export async function downloadRemoteProject(
   loc: ServerLocation,
@@ -63,12 +73,14 @@ export async function downloadRemoteProject(
   project: string,
   dest: string,
   maxBytes: number,
+  stop?: AbortSignal,
 ): Promise<string> {
   const res = await call(
     loc,
     email,
     `/api/viewer/project/project-file?projectName=${encodeURIComponent(project)}`,
     DOWNLOAD_TIMEOUT_MS,
+    stop,
   );
   if (!res.body) throw Errors.remoteServer(loc.url, 'an empty file');
   const disposition = res.headers.get('content-disposition') ?? '';
@@ -81,6 +93,8 @@ export async function downloadRemoteProject(
       else cb(null, chunk);
     },
   });
-  await pipeline(Readable.fromWeb(res.body as never), limit, createWriteStream(dest, { mode: 0o600 }));
+  await pipeline(Readable.fromWeb(res.body as never), limit, createWriteStream(dest, { mode: 0o600 }), {
+    signal: stop,
+  });
   return m ? m[1] : `${project}.3docx`;
 }
