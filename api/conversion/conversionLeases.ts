@@ -335,10 +335,6 @@ export class ConversionLeases {
   }
 
   /**
-   * Cancels an unfinished conversion held by another process (or queued): the holder sees it at its next
-   * heartbeat. Null when it had ended meanwhile (its revision was committed, or it failed).
-   */
-  /**
    * Deletes the row of a reservation whose file a process still receives (unfinished, no job yet): a
    * cancel then keeps nothing, as on the receiving process itself. False when the row has moved on (its
    * job written, or finished) or is gone; the receiving process stops storing when its heartbeat misses it.
@@ -353,6 +349,10 @@ export class ConversionLeases {
     return Number(r.numDeletedRows) === 1;
   }
 
+  /**
+   * Cancels an unfinished conversion held by another process (or queued): the holder sees it at its next
+   * heartbeat. Null when it had ended meanwhile (its revision was committed, or it failed).
+   */
   async cancel(id: string, message: string): Promise<ConversionRow | null> {
     const finished = { status: ConversionStatus.Canceled, message, error: null, finished_at: new Date().toISOString() };
     const r = await this.db

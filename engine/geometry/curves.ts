@@ -1,6 +1,7 @@
 /**
- * Analytic curve kernels and contour chaining (OCX_GUIDE §4.1 CircumArc3D/Circle3D/Ellipse3D, §4.2 loop
- * builder). Polylines are plain number arrays of xyz triplets in the caller's unit (the importer: mm).
+ * Analytic curve kernels (OCX_GUIDE §4.1 CircumArc3D/Circle3D/Ellipse3D), vector helpers and polyline
+ * measures; the §4.2 loop builder is chainLoops.ts. Polylines are plain number arrays of xyz triplets in
+ * the caller's unit (the importer: mm).
  */
 
 export type Vec3 = [number, number, number];
