@@ -16,6 +16,7 @@ import { writeCadShip } from '../support/cadShip';
 import { launchChromium } from './support/chromium';
 import { samplesDir, startServer, type RunningServer } from './support/keelsonServer';
 import { type LineProxy, startLineProxy } from './support/lineProxy';
+import { startSlowUpload } from '../api/slowUpload';
 import { apiRequest, newLoggedInPage, seedSample, shutDown, submitAddProject } from './support/seed';
 
 const MODEL = 'NAPA-OCX_M1';
@@ -187,6 +188,42 @@ describe('D5: Cancel while the file uploads', () => {
     // server only after them; the page's cancel by name withdraws the reservation at once.)
     await expect.poll(async () => (await models()).some((m) => m.name === 'SLOW'), { timeout: 15_000 }).toBe(false);
     await page.context().close();
+  });
+
+  it("leaves the user's other conversion of that name running when Cancel comes before the server's 409", async () => {
+    // The same user's earlier upload of BUSY is still arriving (a slow client straight to the server): its
+    // reservation runs, and the page knows it from the model list.
+    const other = startSlowUpload(server.url, admin, 'BUSY');
+    const page = await newLoggedInPage(browser, admin);
+    try {
+      await expect.poll(async () => (await models()).find((m) => m.name === 'BUSY')?.isConverting).toBe(true);
+      const otherId = (await models()).find((m) => m.name === 'BUSY')!.conversionId;
+      await page.goto(`${line.url}/`);
+      await page.getByRole('tab', { name: 'Browse' }).click();
+      await page.getByTestId('progress-BUSY').waitFor();
+      // The server refuses the page's upload of BUSY (409, before reading it); the answer waits in the line.
+      line.holdAnswers(true);
+      await submitAddProject(page, path.join(samplesDir, `${MODEL}.3docx`), 'BUSY');
+      // The page's own upload ('Uploading'; the reservation it replaced on the card said 'Uploading the file').
+      const progress = page.getByTestId('progress-BUSY');
+      await progress.getByText('Uploading', { exact: true }).waitFor();
+      await progress.getByRole('button', { name: 'Cancel' }).click();
+      // The page asks the model list before it cancels by name; that answer waits in the line too.
+      await new Promise((r) => setTimeout(r, 500));
+      line.holdAnswers(false);
+      await page.getByText('Canceled adding project BUSY').waitFor();
+      // The earlier conversion was not cancelled: it still runs, and its upload has had no answer.
+      const busy = (await models()).find((m) => m.name === 'BUSY');
+      expect(busy).toMatchObject({ isConverting: true, conversionId: otherId });
+      const early = await Promise.race([other.answered, new Promise((r) => setTimeout(() => r('none'), 300))]);
+      expect(early).toBe('none');
+    } finally {
+      line.holdAnswers(false);
+      other.destroy();
+      await page.context().close();
+    }
+    // The slow client gone, the server withdraws its reservation by itself.
+    await expect.poll(async () => (await models()).some((m) => m.name === 'BUSY'), { timeout: 15_000 }).toBe(false);
   });
 
   it('cancels the conversion the server had started when the whole file was sent before Cancel', async () => {

@@ -183,6 +183,9 @@ export async function addProject(p: {
 }): Promise<void> {
   const name = normalizeProjectName(p.projectName);
   const email = authStore.user?.email ?? '';
+  // A conversion of this name already running: the server refuses this upload (409) without reading it.
+  const prev = projectsStore.conversions[name];
+  const runningBefore = prev?.status === ConversionStatus.InProgress && prev.conversionId ? prev.conversionId : null;
   projectsStore.conversions[name] = {
     projectName: name,
     conversionId: null,
@@ -210,8 +213,9 @@ export async function addProject(p: {
       // Bytes count as sent once they are in the socket's buffers, and a closed connection still delivers
       // them first: on a slow link the server goes on storing the upload long after the abort (or gets all
       // of it and starts the conversion). So the reservation, or the conversion if it started, is cancelled
-      // by name at once; a refusal means the server had nothing left of it.
-      await cancelProject(name, { expected: true }).catch(() => {});
+      // by name at once; a refusal means the server had nothing left of it. Not when the conversion that
+      // ran before still runs: the server refused this upload, and the cancel by name would end that one.
+      if (await abortedUploadMayRun(name, runningBefore)) await cancelProject(name, { expected: true }).catch(() => {});
       showToast('info', `Canceled adding project ${name}`, 5000);
       void loadModels();
       return;
@@ -221,6 +225,22 @@ export async function addProject(p: {
     throw e;
   } finally {
     if (uploads.get(name) === abort) uploads.delete(name);
+  }
+}
+
+/**
+ * Whether an aborted upload of `name` may have left a reservation or a conversion on the server: always
+ * when no conversion of that name ran before it; otherwise only when the model list no longer shows that
+ * one (`before`, its id) running, since while it runs the server refuses the upload (409) unread. When
+ * the list cannot be read, false: the server withdraws a reservation whose upload broke off by itself.
+ */
+async function abortedUploadMayRun(name: string, before: string | null): Promise<boolean> {
+  if (!before) return true;
+  try {
+    const m = (await getModels()).find((x) => x.name === name);
+    return !(m?.isConverting && m.conversionId === before);
+  } catch {
+    return false;
   }
 }
 
