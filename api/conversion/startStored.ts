@@ -17,6 +17,23 @@ export function storedOriginalPath(dataDir: string, conversionId: string, fileNa
 }
 
 /**
+ * Withdraws reservation `conversionId` whose original could not be stored or started: removes `paths`
+ * (files or directories, each a no-op when absent) and then frees the name, also when a removal fails (a
+ * broken uploads directory must not keep the name locked until a restart).
+ * @returns the paths that could not be removed (left on disk), for the caller's log.
+ */
+export async function withdrawStored(
+  conversions: Pick<ConversionManager, 'release'>,
+  conversionId: string,
+  paths: string[],
+): Promise<string[]> {
+  const left: string[] = [];
+  for (const p of paths) await rm(p, { recursive: true, force: true }).catch(() => left.push(p));
+  await conversions.release(conversionId);
+  return left;
+}
+
+/**
  * Starts the conversion `conversionId` of the original at `stored` (kept as the revision's original).
  * A conversion cancelled meanwhile keeps nothing.
  * @throws ApiError 400 for a bad archive (the reservation is released and the files removed).
@@ -40,9 +57,7 @@ export async function startStoredConversion(
       );
     }
   } catch (e) {
-    await rm(stored, { force: true });
-    if (scratch) await rm(scratch, { recursive: true, force: true });
-    await conversions.release(conversionId);
+    await withdrawStored(conversions, conversionId, scratch ? [stored, scratch] : [stored]);
     if (e instanceof ZipArchiveError) throw Errors.badArchive(e.message);
     throw e;
   }

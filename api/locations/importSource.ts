@@ -5,14 +5,14 @@
  * copied (a server directory) or pulled (another Keelson server, with the user's rights there) into
  * DATA_DIR/uploads as the revision's original, and the conversion started exactly as for an upload.
  */
-import { copyFile, mkdir, rename, rm } from 'node:fs/promises';
+import { copyFile, mkdir, rename } from 'node:fs/promises';
 import path from 'node:path';
 import { Access, enforceProject } from '../access/rules';
 import type { User } from '../auth/UserStore';
 import type { AppContext } from '../context';
 import { isServerSource, splitServerSource } from '../contract/locations';
 import type { UploadResponse } from '../contract/projects';
-import { startStoredConversion, storedOriginalPath } from '../conversion/startStored';
+import { startStoredConversion, storedOriginalPath, withdrawStored } from '../conversion/startStored';
 import { Errors } from '../errors';
 import { normaliseProjectName, projectNameFromFile } from '../projects/ProjectStore';
 import { downloadRemoteProject } from './remoteServer';
@@ -74,9 +74,8 @@ export async function importFromLocation(ctx: AppContext, user: User, req: Impor
   } catch (e) {
     // Read before the release below, which aborts the signal too.
     const cancelled = withdrawn.aborted;
-    if (stored) await rm(stored, { force: true });
-    await rm(storedOriginalPath(config.dataDir, conversionId, 'download.part'), { force: true });
-    await conversions.release(conversionId);
+    const part = storedOriginalPath(config.dataDir, conversionId, 'download.part');
+    await withdrawStored(conversions, conversionId, stored ? [stored, part] : [part]);
     // Answered as the upload route answers a withdrawal (startStoredConversion's 404).
     throw cancelled ? Errors.conversionNotFound(conversionId) : e;
   }

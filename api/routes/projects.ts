@@ -6,7 +6,7 @@
  * GET /cad-files-available.
  */
 import { createWriteStream } from 'node:fs';
-import { mkdir, readdir, rm } from 'node:fs/promises';
+import { mkdir, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { FastifyInstance } from 'fastify';
@@ -29,7 +29,7 @@ import {
 import { defineRoute } from './define';
 import { Errors } from '../errors';
 import { readCadFiles } from '../conversion/cadFiles';
-import { startStoredConversion, storedOriginalPath } from '../conversion/startStored';
+import { startStoredConversion, storedOriginalPath, withdrawStored } from '../conversion/startStored';
 import { normaliseProjectName, projectNameFromFile, type RevisionRow } from '../projects/ProjectStore';
 
 /** File types accepted for a project file (ARCHITECTURE.md "Names": OCX in place of .db64/.db). */
@@ -165,13 +165,14 @@ export default async function projectRoutes(app: FastifyInstance): Promise<void>
       } catch (e) {
         // Read before the release below, which aborts the signal too.
         const cancelled = withdrawn.aborted;
-        await rm(stored, { force: true });
-        await conversions.release(conversionId);
-        if (!cancelled) throw e;
-        // The rest of the body is read and dropped: a request nobody reads never sees its client leave,
-        // and its connection would stay open until the server's timeouts.
+        const left = await withdrawStored(conversions, conversionId, [stored]);
+        if (left.length) request.log.warn({ left }, 'upload: a stored part could not be removed');
+        // Whatever ended the storing, the rest of the body is read and dropped: a failed pipeline leaves the
+        // request unread, and a request nobody reads never sees its client leave (its connection would stay
+        // open until the server's timeouts).
         request.raw.unpipe();
         request.raw.resume();
+        if (!cancelled) throw e;
         // Answered as an upload withdrawn just after storing is (startStoredConversion's 404).
         throw Errors.conversionNotFound(conversionId);
       }

@@ -5,6 +5,8 @@
  * when the last byte arrives: answer the upload, remove what it stored and free the name, while the client
  * still has bytes to send.
  */
+import { rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeApp, signUp, type TestApp } from './helpers';
 import { cancelWhileArriving, startSlowUpload, storedUploads, until } from './slowUpload';
@@ -53,5 +55,25 @@ describe('cancel while the upload is still arriving', () => {
     // The name can be added again.
     const again = await t.app.ctx.conversions.reserve('SLOW', 'admin@yard.com');
     await t.app.ctx.conversions.release(again);
+  });
+
+  it('a storing failure frees the name, answers at once and reads off the rest, so the connection closes with the client', async () => {
+    // The uploads directory cannot be made: a file holds its name (so the clean-up's removal fails too, which
+    // used to leave the name reserved until a restart).
+    const uploads = path.join(t.config.dataDir, 'uploads');
+    rmSync(uploads, { recursive: true, force: true });
+    writeFileSync(uploads, 'not a directory');
+    const up = startSlowUpload(base, admin, 'BROKEN');
+    try {
+      const reply = await up.answer(5000);
+      expect(reply.status).toBe(500);
+      expect(t.app.ctx.conversions.running('BROKEN')).toBeNull();
+      expect(await t.app.ctx.conversions.latest('BROKEN')).toBeUndefined();
+      up.send(64 * 1024);
+    } finally {
+      up.destroy();
+      rmSync(uploads, { force: true });
+    }
+    await until('the upload connection closed', async () => (await connections()) === 0, 5000);
   });
 });
