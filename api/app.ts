@@ -265,6 +265,16 @@ export async function buildApp(
   // A lapsed licence refuses opening and adding models (after the access check: anonymous callers get 401).
   app.addHook('onRequest', licenseGuard(config));
   app.addHook('onResponse', renewViewerHold(ctx));
+  // A reply sent before its request's body was read off (a multipart upload refused, failed or withdrawn
+  // while it streamed; the parser stops reading once its file stream is destroyed): the rest is read and
+  // dropped. A request nobody reads never sees its client leave, and its connection would stay open until
+  // the server's timeouts.
+  app.addHook('onResponse', async (request) => {
+    const raw = request.raw;
+    if (raw.readableEnded || raw.destroyed) return;
+    raw.unpipe();
+    raw.resume();
+  });
 
   await app.register(healthRoutes);
   await app.register(authRoutes);

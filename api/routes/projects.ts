@@ -167,11 +167,6 @@ export default async function projectRoutes(app: FastifyInstance): Promise<void>
         const cancelled = withdrawn.aborted;
         const left = await withdrawStored(conversions, conversionId, [stored]);
         if (left.length) request.log.warn({ left }, 'upload: a stored part could not be removed');
-        // Whatever ended the storing, the rest of the body is read and dropped: a failed pipeline leaves the
-        // request unread, and a request nobody reads never sees its client leave (its connection would stay
-        // open until the server's timeouts).
-        request.raw.unpipe();
-        request.raw.resume();
         if (!cancelled) throw e;
         // Answered as an upload withdrawn just after storing is (startStoredConversion's 404).
         throw Errors.conversionNotFound(conversionId);
