@@ -269,9 +269,10 @@ export async function buildApp(
   // while it streamed; the parser stops reading once its file stream is destroyed): the rest is read and
   // dropped. A request nobody reads never sees its client leave, and its connection would stay open until
   // the server's timeouts.
+  // Other bodies are parsed whole before the handler, or never started (Node discards those itself).
   app.addHook('onResponse', async (request) => {
     const raw = request.raw;
-    if (raw.readableEnded || raw.destroyed) return;
+    if (raw.readableEnded || raw.destroyed || !request.isMultipart()) return;
     raw.unpipe();
     raw.resume();
   });

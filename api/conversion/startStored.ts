@@ -17,20 +17,28 @@ export function storedOriginalPath(dataDir: string, conversionId: string, fileNa
 }
 
 /**
- * Withdraws reservation `conversionId` whose original could not be stored or started: removes `paths`
- * (files or directories, each a no-op when absent) and then frees the name, also when a removal fails (a
- * broken uploads directory must not keep the name locked until a restart).
- * @returns the paths that could not be removed (left on disk), for the caller's log.
+ * Withdraws reservation `conversionId` after storing or starting its original failed with `error`: removes
+ * `paths` (files or directories, each a no-op when absent) and then frees the name, also when a removal
+ * fails (a broken uploads directory must not keep the name locked until a restart); `warn` gets the paths
+ * left on disk.
+ * @returns the error to answer with: `error`, or, when a cancel withdrew the reservation meanwhile (which
+ *   is what ended the storing), 404 as for an upload withdrawn just after it was stored.
  */
 export async function withdrawStored(
-  conversions: Pick<ConversionManager, 'release'>,
+  conversions: Pick<ConversionManager, 'release' | 'isActive'>,
   conversionId: string,
   paths: string[],
-): Promise<string[]> {
+  error: unknown,
+  warn?: (left: string[]) => void,
+): Promise<unknown> {
+  // A cancel while the file is stored withdraws the reservation at once (here or, through the heartbeat,
+  // from another process): it is then no longer held here.
+  const cancelled = !conversions.isActive(conversionId);
   const left: string[] = [];
   for (const p of paths) await rm(p, { recursive: true, force: true }).catch(() => left.push(p));
   await conversions.release(conversionId);
-  return left;
+  if (left.length) warn?.(left);
+  return cancelled ? Errors.conversionNotFound(conversionId) : error;
 }
 
 /**
@@ -57,9 +65,8 @@ export async function startStoredConversion(
       );
     }
   } catch (e) {
-    await withdrawStored(conversions, conversionId, scratch ? [stored, scratch] : [stored]);
-    if (e instanceof ZipArchiveError) throw Errors.badArchive(e.message);
-    throw e;
+    const error = await withdrawStored(conversions, conversionId, scratch ? [stored, scratch] : [stored], e);
+    throw error instanceof ZipArchiveError ? Errors.badArchive(error.message) : error;
   }
   if (!conversions.isActive(conversionId)) {
     await rm(stored, { force: true });

@@ -13,7 +13,6 @@ import type { AppContext } from '../context';
 import { isServerSource, splitServerSource } from '../contract/locations';
 import type { UploadResponse } from '../contract/projects';
 import { startStoredConversion, storedOriginalPath, withdrawStored } from '../conversion/startStored';
-import { Errors } from '../errors';
 import { normaliseProjectName, projectNameFromFile } from '../projects/ProjectStore';
 import { downloadRemoteProject } from './remoteServer';
 
@@ -72,12 +71,8 @@ export async function importFromLocation(ctx: AppContext, user: User, req: Impor
       await copyFile(file, stored);
     }
   } catch (e) {
-    // Read before the release below, which aborts the signal too.
-    const cancelled = withdrawn.aborted;
     const part = storedOriginalPath(config.dataDir, conversionId, 'download.part');
-    await withdrawStored(conversions, conversionId, stored ? [stored, part] : [part]);
-    // Answered as the upload route answers a withdrawal (startStoredConversion's 404).
-    throw cancelled ? Errors.conversionNotFound(conversionId) : e;
+    throw await withdrawStored(conversions, conversionId, stored ? [stored, part] : [part], e);
   }
   await startStoredConversion(conversions, config, conversionId, stored, {
     description: req.description,

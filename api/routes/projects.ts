@@ -163,13 +163,9 @@ export default async function projectRoutes(app: FastifyInstance): Promise<void>
         await pipeline(file.file, createWriteStream(stored, { mode: 0o600 }), { signal: withdrawn });
         if (file.file.truncated) throw Errors.uploadTooLarge(config.maxUploadMb);
       } catch (e) {
-        // Read before the release below, which aborts the signal too.
-        const cancelled = withdrawn.aborted;
-        const left = await withdrawStored(conversions, conversionId, [stored]);
-        if (left.length) request.log.warn({ left }, 'upload: a stored part could not be removed');
-        if (!cancelled) throw e;
-        // Answered as an upload withdrawn just after storing is (startStoredConversion's 404).
-        throw Errors.conversionNotFound(conversionId);
+        throw await withdrawStored(conversions, conversionId, [stored], e, (left) =>
+          request.log.warn({ left }, 'upload: a stored part could not be removed'),
+        );
       }
       await startStoredConversion(conversions, config, conversionId, stored, {
         description: q.description ?? '',

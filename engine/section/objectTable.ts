@@ -66,9 +66,9 @@ export function sectionObjectTable(objects: readonly ModelObject[]): SectionObje
   const labels = new Array<string>(3 * n).fill('');
   const mains: number[] = [];
   for (let i = 0; i < n; i++) {
-    if (objects[i]?.type === 'MAIN OBJECT') mains.push(i);
     const t = objects[i]?.type;
     if (t === undefined) continue;
+    if (t === 'MAIN OBJECT') mains.push(i);
     labels[3 * i] = objects[i].id;
     labels[3 * i + 1] = objects[i].name;
     labels[3 * i + 2] = t;
