@@ -61,6 +61,7 @@ import type { CanvasFactory } from './tools/LabelLayer';
 import { MeasureManager } from './tools/MeasureManager';
 import { SectionManager } from './tools/SectionManager';
 import { setEdgeStrips } from './scene/edgeStrips';
+import { installStripDraw, setTriangleStrips, takeStripTriangleCorrection } from './scene/triangleStrips';
 import { isSoftwareRenderer } from './scene/softwareRenderer';
 import { SnapManager } from './tools/SnapManager';
 import { ThicknessView } from './tools/ThicknessView';
@@ -252,9 +253,12 @@ export class Engine implements EngineApi {
     const renderer = this.deps.createRenderer
       ? this.deps.createRenderer(options)
       : new WebGLRenderer({ canvas: options.canvas, antialias: true, stencil: true });
-    setEdgeStrips(
-      options.edgeStrips ?? !isSoftwareRenderer(renderer.getContext?.() as WebGL2RenderingContext | undefined),
-    );
+    const gl = renderer.getContext?.();
+    setEdgeStrips(options.edgeStrips ?? !isSoftwareRenderer(gl as WebGL2RenderingContext | undefined));
+    // Surfaces as strips where the strip draw is installed on the context; a renderer without a context (a
+    // Node stand-in that draws nothing) builds them too, so its byte figures are a browser's.
+    const stripDraw = gl ? installStripDraw(gl) : true;
+    setTriangleStrips((options.triangleStrips ?? true) && stripDraw);
     renderer.localClippingEnabled = true;
     renderer.setPixelRatio(pixelRatio > 0 ? pixelRatio : 1);
     renderer.setSize(width, height, false);
@@ -715,12 +719,16 @@ export class Engine implements EngineApi {
       if (this.model.lodPending || this.model.occlusionPending) this.invalidate();
       if (this.clip.state().active) this.clip.chunksChanged();
     }
+    takeStripTriangleCorrection();
     this.renderer!.render(this.scene, cams.camera);
+    const info = this.renderer!.info;
+    // three.js counts a strip draw's indices / 3; a strip of n indices draws n − 2.
+    if (info) info.render.triangles += takeStripTriangleCorrection();
     if (!this.firstFrameSent && this.model && this.model.chunks.length > 0) {
       this.firstFrameSent = true;
       this.emit({ type: 'first-frame' });
     }
-    return this.renderer!.info;
+    return info;
   }
 
   /** Throttled camera-changed (FrameLoop hook); true while more frames are needed. */

@@ -282,6 +282,12 @@ export interface EngineInitOptions {
    * restart-separated strips markedly slower than pairs.
    */
   edgeStrips?: boolean;
+  /**
+   * Surfaces as triangle strips joined by degenerate triangles (true, the default: about 1.9 indices per
+   * triangle instead of 3 on the bench ships) or as triangle lists (false). Strips need the engine's draw
+   * wrapper on the context (scene/triangleStrips.ts); without it the lists are drawn.
+   */
+  triangleStrips?: boolean;
 }
 
 /** The engine facade. Every method may be called across the worker boundary. */

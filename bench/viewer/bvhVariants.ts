@@ -77,7 +77,7 @@ async function main(): Promise<void> {
         continue;
       }
       const tc = cpuMs();
-      const b = new MeshBVH(c.mesh.geometry, {
+      const b = new MeshBVH(c.pickGeometry, {
         indirect: true,
         range: { start: 0, count: c.chunk.indices.length },
         strategy: v.strategy,

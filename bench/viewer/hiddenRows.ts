@@ -27,6 +27,7 @@ interface Internals {
     rowMesh: { visible: boolean; geometry: BufferGeometry };
     rowEdges: { visible: boolean; geometry: BufferGeometry } | null;
     mesh: { visible: boolean; geometry: BufferGeometry };
+    drawnTriangleList(): { index: Uint16Array; count: number } | null;
     lodMesh: { visible: boolean };
     edges: { visible: boolean; geometry: BufferGeometry } | null;
     edgeOrder: { keptEnd: Uint32Array; index: Uint16Array; strips: boolean } | null;
@@ -60,7 +61,7 @@ async function main(): Promise<void> {
     const shown = (r: number) => rb[r * 6] <= rb[r * 6 + 3] && buf.boxVisible(rb, r * 6);
     if (c.mesh.visible) {
       const o = c.chunk.objects;
-      const count = Math.min(c.mesh.geometry.drawRange.count, c.chunk.indices.length);
+      const count = c.drawnTriangleList()?.count ?? 0;
       for (let r = 0; r * 5 < o.length; r++) {
         const t = Math.max(0, Math.min(o[r * 5 + 3] + o[r * 5 + 4], count) - o[r * 5 + 3]) / 3;
         if (shown(r)) trisShown += t;

@@ -33,7 +33,7 @@ export interface RowRanges {
   starts: Uint32Array;
   counts: Uint32Array;
   count: number;
-  /** Indices of the drawn prefix that the ranges leave out. */
+  /** Indices of the drawn prefix that the ranges leave out (counted on `tally`'s ends when given). */
   hidden: number;
 }
 
@@ -41,8 +41,10 @@ export interface RowRanges {
  * The ranges drawing the visible rows among rows 0..rows−1 of a buffer whose row ends are `ends`
  * (`visible(r)` says whether row r may show; rows without indices count for nothing). Returns null when
  * the ranges would leave nothing out (every row visible, or every hidden gap too small to split off):
- * the buffer is then drawn as one prefix. An empty result (`count` 0) means no row shows.
- * @throws RangeError when `maxRanges` < 1 or `rows` exceeds `ends.length`.
+ * the buffer is then drawn as one prefix. An empty result (`count` 0) means no row shows. `tally`, row
+ * ends of the same rows in other units (a strip buffer's triangle list, scene/triangleStrips.ts), counts
+ * `hidden` in those units; gaps are measured in `ends`.
+ * @throws RangeError when `maxRanges` < 1 or `rows` exceeds `ends.length` (or `tally.length`).
  */
 export function visibleRowRanges(
   ends: ArrayLike<number>,
@@ -50,47 +52,60 @@ export function visibleRowRanges(
   visible: (row: number) => boolean,
   maxRanges = ROW_RANGES_MAX,
   minGap = ROW_RANGE_MIN_GAP,
+  tally: ArrayLike<number> = ends,
 ): RowRanges | null {
   if (!(maxRanges >= 1)) throw new RangeError(`Row ranges: at most ${maxRanges} ranges is not a positive count`);
-  if (rows > ends.length) throw new RangeError(`Row ranges: ${rows} rows asked of a buffer with ${ends.length}`);
-  // Runs of visible rows, as (start, end) in indices; empty rows neither start nor end a run.
+  if (rows > ends.length || rows > tally.length)
+    throw new RangeError(`Row ranges: ${rows} rows asked of a buffer with ${Math.min(ends.length, tally.length)}`);
+  // Runs of visible rows, as (first row, row after the last); empty rows neither start nor end a run.
   const runs: number[] = [];
   let open = -1;
   for (let r = 0, from = 0; r < rows; r++) {
     const to = ends[r];
     if (to > from) {
       if (visible(r)) {
-        if (open < 0) open = from;
+        if (open < 0) open = r;
       } else if (open >= 0) {
-        runs.push(open, from);
+        runs.push(open, r);
         open = -1;
       }
     }
     from = to;
   }
-  const end = rows > 0 ? ends[rows - 1] : 0;
-  if (open >= 0) runs.push(open, end);
+  if (open >= 0) runs.push(open, rows);
+  const at = (e: ArrayLike<number>, row: number) => (row > 0 ? e[row - 1] : 0);
   const n = runs.length / 2;
   // Gaps between runs worth a draw call of their own: the largest maxRanges − 1 of those ≥ minGap.
+  const gap = (k: number) => at(ends, runs[k * 2]) - at(ends, runs[k * 2 - 1]);
   const gaps: number[] = [];
-  for (let k = 1; k < n; k++) if (runs[k * 2] - runs[k * 2 - 1] >= minGap) gaps.push(k);
-  gaps.sort((a, b) => runs[b * 2] - runs[b * 2 - 1] - (runs[a * 2] - runs[a * 2 - 1]) || a - b);
+  for (let k = 1; k < n; k++) if (gap(k) >= minGap) gaps.push(k);
+  gaps.sort((a, b) => gap(b) - gap(a) || a - b);
   const cut = new Uint8Array(n);
   for (let g = 0; g < Math.min(gaps.length, maxRanges - 1); g++) cut[gaps[g]] = 1;
   const starts: number[] = [];
   const counts: number[] = [];
-  let drawn = 0;
+  let drawn = 0,
+    tallied = 0,
+    first = 0;
   for (let k = 0; k < n; k++) {
-    if (k === 0 || cut[k]) starts.push(runs[k * 2]);
+    if (k === 0 || cut[k]) {
+      first = runs[k * 2];
+      starts.push(at(ends, first));
+    }
     const last = k === n - 1 || cut[k + 1];
     if (last) {
-      const s = starts[starts.length - 1];
-      counts.push(runs[k * 2 + 1] - s);
-      drawn += runs[k * 2 + 1] - s;
+      const end = runs[k * 2 + 1];
+      counts.push(at(ends, end) - at(ends, first));
+      drawn += at(ends, end) - at(ends, first);
+      tallied += at(tally, end) - at(tally, first);
     }
   }
-  const hidden = end - drawn;
   // Too little left out to be worth drawing by ranges (a split-off gap alone is at least minGap).
-  if (n > 0 && hidden < minGap) return null;
-  return { starts: Uint32Array.from(starts), counts: Uint32Array.from(counts), count: starts.length, hidden };
+  if (n > 0 && at(ends, rows) - drawn < minGap) return null;
+  return {
+    starts: Uint32Array.from(starts),
+    counts: Uint32Array.from(counts),
+    count: starts.length,
+    hidden: at(tally, rows) - tallied,
+  };
 }

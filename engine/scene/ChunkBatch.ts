@@ -50,6 +50,7 @@ import { ROW_RANGES_MAX, visibleRowRanges, type RowRanges } from '../render/rowR
 import { ChunkEdgeOrder } from './edgeLod';
 import { buildLodLevel, vertexFacing, type LodLevel } from './lodCluster';
 import { orderChunkBySize, rowsAtLeast, type SizeOrder } from './sizeOrder';
+import { chunkStrips } from './triangleStrips';
 import { alignObjectVertices, vertexBlockBytes, vertexBlockTexture } from './vertexBlocks';
 
 /** Cell size (mm) of LOD level 0; level L clusters vertices in cells of LOD_BASE_MM · 2^L. */
@@ -123,6 +124,16 @@ export class ChunkBatch {
   private readonly uniforms: ObjectStateUniforms;
   /** Rows largest first with their index-buffer prefixes (scene/sizeOrder.ts). */
   private readonly order: SizeOrder;
+  /**
+   * Row ends in the drawn index buffer: the strips' (scene/triangleStrips.ts) or, when the chunk draws its
+   * triangle list, the order's own `indexEnd`.
+   */
+  private readonly drawEnds: ArrayLike<number>;
+  /**
+   * The chunk's triangle list on the CPU (never drawn): picking's BVH and snapping read it. The mesh's
+   * geometry itself when the chunk draws its list.
+   */
+  readonly pickGeometry: BufferGeometry;
   private translucentRows = false;
   private ownTranslucent: BufferGeometry | null = null;
   private facing: Uint8Array | null = null;
@@ -166,6 +177,8 @@ export class ChunkBatch {
     this.triangles = chunk.indices.length / 3;
     this.edgeCount = chunk.edges.length / 2;
     this.order = orderChunkBySize(chunk);
+    const strips = chunkStrips(chunk.indices, this.order.indexEnd);
+    this.drawEnds = strips?.ends ?? this.order.indexEnd;
     this.lookup = buildTriangleLookup(chunk.objects);
     this.blockTexture = vertexBlockTexture(blocks);
     const blockUniforms: ChunkBlockUniforms = {
@@ -185,9 +198,16 @@ export class ChunkBatch {
     const position = new BufferAttribute(chunk.positions, 3, false);
     const geometry = new BufferGeometry();
     geometry.setAttribute('position', position);
-    geometry.setIndex(new BufferAttribute(chunk.indices, 1));
+    geometry.setIndex(new BufferAttribute(strips?.indices ?? chunk.indices, 1));
     geometry.computeBoundingBox();
     geometry.computeBoundingSphere();
+    if (strips) {
+      this.pickGeometry = new BufferGeometry();
+      this.pickGeometry.setAttribute('position', position);
+      this.pickGeometry.setIndex(new BufferAttribute(chunk.indices, 1));
+      this.pickGeometry.boundingBox = geometry.boundingBox;
+      this.pickGeometry.boundingSphere = geometry.boundingSphere;
+    } else this.pickGeometry = geometry;
     this.mesh = new Mesh(geometry, this.materials[0]);
     this.translucentMesh = new Mesh(geometry, this.materials[1]);
     this.translucentMesh.visible = false;
@@ -237,11 +257,34 @@ export class ChunkBatch {
     }
     this.bytes = {
       positions: chunk.positions.byteLength,
-      indices: chunk.indices.byteLength,
+      indices: (strips?.indices ?? chunk.indices).byteLength,
       edges: this.edgeOrder?.bytes ?? 0,
       blocks: vertexBlockBytes(blocks),
     };
     this.geometryBytes = this.bytes.positions + this.bytes.indices + this.bytes.edges + this.bytes.blocks;
+  }
+
+  /**
+   * The triangle list of what setDetail draws now (for occluders, render/softOcclusion.ts): the LOD
+   * level's indices or the chunk's own list, and the count of its drawn prefix; null when neither is drawn.
+   */
+  drawnTriangleList(): { index: Uint16Array; count: number } | null {
+    if (this.lodMesh.visible && this.lodInUse) {
+      const index = this.lodMesh.geometry.index?.array;
+      if (!(index instanceof Uint16Array)) return null;
+      return { index, count: Math.min(index.length, this.lodMesh.geometry.drawRange.count) };
+    }
+    if (!this.mesh.visible) return null;
+    return { index: this.chunk.indices, count: this.drawnRows > 0 ? this.order.indexEnd[this.drawnRows - 1] : 0 };
+  }
+
+  /**
+   * [start, count] of size-ordered row `row` in the drawn full-detail index buffer (strips or the list):
+   * what a draw range of that row alone is.
+   */
+  drawnRowRange(row: number): [number, number] {
+    const start = row > 0 ? this.drawEnds[row - 1] : 0;
+    return [start, this.drawEnds[row] - start];
   }
 
   /** True when the last cull draws the chunk's surfaces (full detail, a LOD level or by rows). */
@@ -260,7 +303,7 @@ export class ChunkBatch {
     // indirect: keep the index buffer in package order so object ranges stay valid. The range is the whole
     // index buffer: three-mesh-bvh would otherwise take the draw range the level of detail last set and
     // leave the smaller objects out of picking for good.
-    this.bvh = new MeshBVH(this.mesh.geometry, {
+    this.bvh = new MeshBVH(this.pickGeometry, {
       indirect: true,
       range: { start: 0, count: this.chunk.indices.length },
       strategy: BVH_STRATEGY,
@@ -322,9 +365,8 @@ export class ChunkBatch {
         use = l;
         break;
       }
-    const full = k > 0 ? o.indexEnd[k - 1] : 0;
-    this.mesh.geometry.setDrawRange(0, full);
-    let count = full;
+    this.mesh.geometry.setDrawRange(0, k > 0 ? this.drawEnds[k - 1] : 0);
+    let count = k > 0 ? o.indexEnd[k - 1] : 0;
     this.drawnRows = k;
     this.lodInUse = null;
     this.hideRows();
@@ -373,8 +415,9 @@ export class ChunkBatch {
     let hiddenTriangles = 0;
     const surfaces = this.lodMesh.visible ? this.lodMesh : this.mesh.visible ? this.mesh : null;
     if (surfaces) {
-      const ends = this.lodInUse ? this.lodInUse.indexEnd : this.order.indexEnd;
-      const r = visibleRowRanges(ends, this.drawnRows, visible, maxRanges);
+      const ends = this.lodInUse ? this.lodInUse.indexEnd : this.drawEnds;
+      const tally = this.lodInUse ? this.lodInUse.indexEnd : this.order.indexEnd;
+      const r = visibleRowRanges(ends, this.drawnRows, visible, maxRanges, undefined, tally);
       if (r) {
         const g = this.rowMesh.geometry;
         if (g.index !== surfaces.geometry.index) g.setIndex(surfaces.geometry.index);
@@ -613,6 +656,7 @@ export class ChunkBatch {
   /** Frees geometries, materials, the block texture and the BVH. */
   dispose(): void {
     this.mesh.geometry.dispose();
+    if (this.pickGeometry !== this.mesh.geometry) this.pickGeometry.dispose();
     for (const l of this.lods.values()) l.geometry.dispose();
     this.ownTranslucent?.dispose();
     this.lods.clear();

@@ -577,10 +577,8 @@ export class ModelScene {
       ob = this.objectBounds;
     const drawnIndex = (i: number): DrawnIndex | null => {
       const c = this.chunks[i];
-      const mesh = c.lodMesh.visible ? c.lodMesh : c.mesh.visible ? c.mesh : null;
-      const index = mesh?.geometry.index?.array;
-      if (!mesh || !(index instanceof Uint16Array)) return null;
-      return { chunk: c.chunk, index, count: Math.min(index.length, mesh.geometry.drawRange.count) };
+      const list = c.drawnTriangleList();
+      return list ? { chunk: c.chunk, index: list.index, count: list.count } : null;
     };
     const opaque = (o: number) => !state.isHidden(o) && state.opacity(o) >= 1;
     const size = (o: number) => {

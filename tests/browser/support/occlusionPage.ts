@@ -159,6 +159,37 @@ function edgesAsPairs(on: boolean): void {
   }
 }
 
+/**
+ * Draws every chunk's full-detail surfaces from the chunk's triangle list (`chunk.indices`, as TRIANGLES)
+ * instead of the engine's triangle strips ('list'), from every other triangle of that list ('half': a
+ * picture that must differ), or from the strips again ('strips'): the same mesh, material, position buffer
+ * and draw order, only the index buffer and draw mode differ; the list's drawn prefix is the rows the
+ * engine draws (ChunkBatch.drawnTriangleList).
+ */
+function surfaces(mode: 'strips' | 'list' | 'half'): void {
+  for (const c of parts().model.chunks) {
+    const mesh = c.mesh as typeof c.mesh & { stripGeometry?: BufferGeometry };
+    if (mesh.stripGeometry) {
+      mesh.geometry.dispose();
+      mesh.geometry = mesh.stripGeometry;
+      delete mesh.stripGeometry;
+      mesh.onBeforeRender = () => {};
+    }
+    if (mode === 'strips') continue;
+    const list = c.chunk.indices;
+    const index = mode === 'list' ? list.slice() : list.filter((_, i) => Math.floor(i / 3) % 2 === 0);
+    const g = new BufferGeometry();
+    g.setAttribute('position', mesh.geometry.getAttribute('position'));
+    g.setIndex(new BufferAttribute(index, 1));
+    mesh.stripGeometry = mesh.geometry;
+    mesh.geometry = g;
+    mesh.onBeforeRender = () => {
+      const n = c.drawnTriangleList()?.count ?? 0;
+      g.setDrawRange(0, mode === 'list' ? n : Math.ceil(n / 6) * 3);
+    };
+  }
+}
+
 /** Draws all objects and all their edges at full detail (no size culling, no level of detail) when `on`. */
 function fullDetail(on: boolean): void {
   const { model } = parts();
@@ -189,6 +220,7 @@ Object.assign(globalThis, {
     clip,
     modelBounds,
     edgesAsPairs,
+    surfaces,
     fullDetail,
     hideEdges,
   },

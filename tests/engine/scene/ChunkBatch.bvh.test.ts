@@ -78,7 +78,7 @@ describe('ChunkBatch picking BVH', () => {
       // Nodes of 32 B and one 16-bit triangle number per triangle in chunks of up to 65,536 triangles.
       const indirect = (batch.triangles > 65536 ? 4 : 2) * batch.triangles;
       expect((batch.bvhBytes - indirect) % 32).toBe(0);
-      const previous = new MeshBVH(batch.mesh.geometry, {
+      const previous = new MeshBVH(batch.pickGeometry, {
         indirect: true,
         range: { start: 0, count: chunk.indices.length },
         strategy: CENTER,

@@ -88,7 +88,7 @@ describe('compartments', () => {
     expect(chunk.translucentMesh.visible).toBe(true);
     // The pass has its own index of just the two compartments (12 triangles each), not the whole chunk.
     expect(chunk.translucentMesh.geometry.index!.count).toBe(2 * 12 * 3);
-    expect(chunk.mesh.geometry.index!.count).toBe(5 * 12 * 3);
+    expect(chunk.pickGeometry.index!.count).toBe(5 * 12 * 3);
     engine.setObjectOpacity([3, 4], 1);
     internals.loop.frame();
     expect(chunk.translucentMesh.visible).toBe(false);

@@ -35,10 +35,10 @@ const viewProjection = (eye: [number, number, number]) => perspectiveView(eye, [
 const px = () => 10;
 const front = viewProjection([-25_000, 0, 0]);
 
-/** [indexStart, indexCount] of an object's row in the (size-ordered) chunk. */
+/** [start, count] of an object's row in the chunk's drawn (size-ordered) index buffer: strips or the list. */
 function rowRange(m: ModelScene, object: number): [number, number] {
   const o = m.chunks[0].chunk.objects;
-  for (let r = 0; r * 5 < o.length; r++) if (o[r * 5] === object) return [o[r * 5 + 3], o[r * 5 + 4]];
+  for (let r = 0; r * 5 < o.length; r++) if (o[r * 5] === object) return m.chunks[0].drawnRowRange(r);
   throw new Error(`object ${object} has no row`);
 }
 const groups = (m: ModelScene) => m.chunks[0].rowMesh.geometry.groups.map((g) => [g.start, g.count]);

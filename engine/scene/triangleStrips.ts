@@ -1,0 +1,296 @@
+/**
+ * Triangle strips for a chunk's surfaces (viewer.md §4 "Scale"; the GPU-bytes goal of bench/README.md):
+ * a chunk's triangle list costs 3 indices (6 B) per triangle on the GPU; strips of the same triangles
+ * cost about 1.9 on the bench ships (plates' side bands and stiffeners' sweeps make long strips, the caps
+ * short ones). The strips are joined by degenerate triangles (the last index of a strip and the first
+ * of the next repeated), never by primitive restart: software rasterisers split a draw at each restart
+ * (scene/edgeStrips.ts), and 0xFFFF stays an ordinary vertex index.
+ *
+ * Rows: each object row (size order, scene/sizeOrder.ts) starts a strip at an even offset, so any run of
+ * whole rows is a draw range whose triangles keep their winding (a strip's odd triangles are drawn with
+ * their first two vertices swapped, GL's rule; parity counts from the draw's first index). The joins lie
+ * at the end of the row before, so a row drawn alone draws exactly its own triangles, plus degenerate
+ * ones that rasterise nothing.
+ *
+ * Drawing: three.js draws every Mesh as TRIANGLES. `installStripDraw` wraps the context's drawElements
+ * so that a draw whose element buffer holds strips (the index arrays made here, recognised when three
+ * uploads them) is drawn as TRIANGLE_STRIP. The CPU keeps the triangle list for picking, snapping, LOD
+ * building and occlusion; the strip array is what the GPU holds.
+ */
+
+/** Strip indices of a chunk and where each row's strip run ends. */
+export interface TriangleStrips {
+  /** 16-bit strip indices (degenerate joins included); drawn as TRIANGLE_STRIP. */
+  indices: Uint16Array;
+  /** ends[k]: strip indices of rows 0..k (even, the start of row k + 1). */
+  ends: Uint32Array;
+}
+
+const EMPTY = 0xffffffff;
+let keys = new Uint32Array(0);
+let tris = new Int32Array(0);
+let used = new Uint8Array(0);
+let out = new Uint16Array(0);
+let walk = new Int32Array(0);
+
+/** Slot of directed edge key k (a · 65536 + b) in the open-addressed table, or −1. */
+function find(k: number, mask: number): number {
+  for (let h = Math.imul(k, 0x9e3779b1) >>> 0; ; h++) {
+    const s = h & mask;
+    const x = keys[s];
+    if (x === k) return tris[s];
+    if (x === EMPTY) return -1;
+  }
+}
+
+/**
+ * Strips of the triangles `indices` (3 per triangle) in rows ending at `rowEnds` (prefix ends, in indices,
+ * as sizeOrder's `indexEnd`). Greedy: from each unused triangle in row order, the longest of the walks
+ * starting at its three edges, each walk stepping to the unused triangle across the strip's last edge
+ * (triangles sharing a directed edge pair b→a / a→b, i.e. consistently wound neighbours). Every triangle
+ * appears once, with its winding; triangles with a repeated vertex are left out (they draw nothing).
+ * Returns null when the strips would not be smaller than the list (then the list is drawn).
+ */
+export function stripChunk(indices: Uint16Array, rowEnds: ArrayLike<number>): TriangleStrips | null {
+  const T = indices.length / 3;
+  if (T === 0) return null;
+  if (used.length < T) {
+    used = new Uint8Array(T);
+    walk = new Int32Array(T);
+  }
+  const rows = rowEnds.length;
+  const need = 6 * T + 2 * rows + 8;
+  if (out.length < need) out = new Uint16Array(need);
+  const ends = new Uint32Array(rows);
+  let n = 0;
+  let from = 0;
+  for (let r = 0; r < rows; r++) {
+    // Each row starts at an even offset; the joins to its strips are its own (degenerate) head.
+    if (n % 2 === 1) {
+      out[n] = out[n - 1];
+      n++;
+    }
+    if (r > 0) ends[r - 1] = n;
+    const to = rowEnds[r];
+    const mask = edgeTable(indices, from / 3, to / 3);
+    for (let s = from / 3; s < to / 3; s++) {
+      if (used[s]) continue;
+      // The longest walk of the three rotations of the seed.
+      let bestRot = 0,
+        bestLen = -1;
+      for (let rot = 0; rot < 3; rot++) {
+        const len = stripWalk(indices, s, rot, mask);
+        if (len > bestLen) {
+          bestLen = len;
+          bestRot = rot;
+        }
+      }
+      // Join: the last index repeated (once more when the strip would start at an odd offset), then the
+      // strip's first index: the triangles between draw nothing.
+      if (n > 0) {
+        out[n] = out[n - 1];
+        n++;
+        if (n % 2 === 0) {
+          out[n] = out[n - 1];
+          n++;
+        }
+        out[n] = indices[3 * s + bestRot];
+        n++;
+      }
+      n = writeWalk(indices, s, bestRot, mask, n);
+    }
+    from = to;
+  }
+  if (n % 2 === 1) {
+    out[n] = out[n - 1];
+    n++;
+  }
+  if (rows > 0) ends[rows - 1] = n;
+  if (n >= indices.length) return null;
+  return { indices: out.slice(0, n), ends };
+}
+
+/**
+ * Fills the directed-edge table with the triangles t0..t1−1 (one row: vertices are welded per object, so
+ * no edge is shared across rows) and marks their degenerate triangles used; returns the table's mask.
+ * A directed edge met twice (inconsistent winding, a repeated triangle) keeps its first triangle; the
+ * other is still drawn, from its own seed.
+ */
+function edgeTable(indices: Uint16Array, t0: number, t1: number): number {
+  let cap = 16;
+  while (cap < 6 * (t1 - t0)) cap <<= 1;
+  if (keys.length < cap) {
+    keys = new Uint32Array(cap);
+    tris = new Int32Array(cap);
+  }
+  const mask = cap - 1;
+  keys.fill(EMPTY, 0, cap);
+  for (let t = t0; t < t1; t++) {
+    used[t] = 0;
+    const a = indices[3 * t],
+      b = indices[3 * t + 1],
+      c = indices[3 * t + 2];
+    if (a === b || b === c || c === a) {
+      used[t] = 1;
+      continue;
+    }
+    for (let e = 0; e < 3; e++) {
+      const p = e === 0 ? a : e === 1 ? b : c,
+        q = e === 0 ? b : e === 1 ? c : a;
+      const k = p * 65536 + q;
+      for (let h = Math.imul(k, 0x9e3779b1) >>> 0; ; h++) {
+        const s = h & mask;
+        if (keys[s] === EMPTY) {
+          keys[s] = k;
+          tris[s] = t;
+          break;
+        }
+        if (keys[s] === k) break;
+      }
+    }
+  }
+  return mask;
+}
+
+/**
+ * Walks a strip from seed triangle s started at its edge `rot` without writing it; returns its triangle
+ * count. The walk marks triangles in `used` while it runs and clears them again.
+ */
+function stripWalk(indices: Uint16Array, s: number, rot: number, mask: number): number {
+  let p = indices[3 * s + ((rot + 1) % 3)],
+    q = indices[3 * s + ((rot + 2) % 3)];
+  used[s] = 1;
+  walk[0] = s;
+  let len = 1;
+  for (let i = 1; ; i++) {
+    // Triangle i of the strip is (p, q, x) when i is even and (q, p, x) when odd: the neighbour across
+    // the strip's last edge holds that edge in that direction.
+    const t = i % 2 === 0 ? find(p * 65536 + q, mask) : find(q * 65536 + p, mask);
+    if (t < 0 || used[t]) break;
+    used[t] = 1;
+    walk[len++] = t;
+    const x = third(indices, t, p, q);
+    p = q;
+    q = x;
+  }
+  for (let k = 0; k < len; k++) used[walk[k]] = 0;
+  return len;
+}
+
+/** Writes the strip stripWalk measured (marking its triangles used); returns the new end of `out`. */
+function writeWalk(indices: Uint16Array, s: number, rot: number, mask: number, n: number): number {
+  const a = indices[3 * s + rot];
+  let p = indices[3 * s + ((rot + 1) % 3)],
+    q = indices[3 * s + ((rot + 2) % 3)];
+  used[s] = 1;
+  out[n++] = a;
+  out[n++] = p;
+  out[n++] = q;
+  for (let i = 1; ; i++) {
+    const t = i % 2 === 0 ? find(p * 65536 + q, mask) : find(q * 65536 + p, mask);
+    if (t < 0 || used[t]) break;
+    used[t] = 1;
+    const x = third(indices, t, p, q);
+    out[n++] = x;
+    p = q;
+    q = x;
+  }
+  return n;
+}
+
+/** The vertex of triangle t that is neither p nor q. */
+function third(indices: Uint16Array, t: number, p: number, q: number): number {
+  const a = indices[3 * t],
+    b = indices[3 * t + 1];
+  if (a !== p && a !== q) return a;
+  if (b !== p && b !== q) return b;
+  return indices[3 * t + 2];
+}
+
+/** Strip arrays made by stripChunk (weak: a chunk's array goes with it). */
+const stripArrays = new WeakSet<ArrayBufferView>();
+/** Whether chunks built from now on draw their surfaces as strips (see `setTriangleStrips`). */
+let triangleStrips = true;
+
+/**
+ * Sets whether chunks built from now on draw their surfaces as strips. The engine turns them off when it
+ * cannot install the strip draw on its context (`installStripDraw`); tests compare both.
+ */
+export function setTriangleStrips(on: boolean): void {
+  triangleStrips = on;
+}
+
+/** True when chunks built now draw their surfaces as strips. */
+export function triangleStripsOn(): boolean {
+  return triangleStrips;
+}
+
+/** stripChunk for a chunk about to be built, or null when strips are off or would not save bytes. */
+export function chunkStrips(indices: Uint16Array, rowEnds: ArrayLike<number>): TriangleStrips | null {
+  if (!triangleStrips) return null;
+  const s = stripChunk(indices, rowEnds);
+  if (s) stripArrays.add(s.indices);
+  return s;
+}
+
+/** The part of a WebGL context the strip draw wraps. */
+interface StripDrawContext {
+  readonly TRIANGLES: number;
+  readonly TRIANGLE_STRIP: number;
+  readonly ELEMENT_ARRAY_BUFFER: number;
+  readonly ELEMENT_ARRAY_BUFFER_BINDING: number;
+  drawElements(mode: number, count: number, type: number, offset: number): void;
+  bufferData(target: number, data: unknown, usage: number, ...rest: unknown[]): void;
+  getParameter(name: number): unknown;
+}
+
+const installed = new WeakSet<object>();
+
+/**
+ * Makes `gl` draw strip index buffers as TRIANGLE_STRIP: bufferData records the element buffers
+ * uploaded from stripChunk's arrays (three.js uploads an index attribute's own array), and drawElements
+ * draws TRIANGLES from such a buffer (the one bound to the current vertex array) as a strip. Every other
+ * draw is unchanged. Returns false, changing nothing, when `gl` is not a WebGL context.
+ */
+export function installStripDraw(gl: unknown): boolean {
+  const g = gl as StripDrawContext | null;
+  if (!g || typeof g.drawElements !== 'function' || typeof g.bufferData !== 'function') return false;
+  if (typeof g.getParameter !== 'function' || typeof g.TRIANGLE_STRIP !== 'number') return false;
+  if (installed.has(g)) return true;
+  installed.add(g);
+  const strips = new WeakSet<object>();
+  const bufferData = g.bufferData.bind(g);
+  const drawElements = g.drawElements.bind(g);
+  g.bufferData = (target: number, data: unknown, usage: number, ...rest: unknown[]) => {
+    bufferData(target, data, usage, ...rest);
+    if (target !== g.ELEMENT_ARRAY_BUFFER || typeof data !== 'object' || data === null) return;
+    const bound = g.getParameter(g.ELEMENT_ARRAY_BUFFER_BINDING) as object | null;
+    if (!bound) return;
+    if (stripArrays.has(data as ArrayBufferView)) strips.add(bound);
+    else strips.delete(bound);
+  };
+  g.drawElements = (mode: number, count: number, type: number, offset: number) => {
+    if (mode === g.TRIANGLES) {
+      const bound = g.getParameter(g.ELEMENT_ARRAY_BUFFER_BINDING) as object | null;
+      if (bound && strips.has(bound)) {
+        drawStripTriangles += Math.max(0, count - 2) - count / 3;
+        mode = g.TRIANGLE_STRIP;
+      }
+    }
+    drawElements(mode, count, type, offset);
+  };
+  return true;
+}
+
+/** Triangles the strip draws drew beyond what three.js counted for them (it counts TRIANGLES). */
+let drawStripTriangles = 0;
+
+/**
+ * Takes the difference between the strip draws' primitives (count − 2 each, degenerate joins included)
+ * and three.js's count/3 since the last call: add it to WebGLRenderer.info.render.triangles.
+ */
+export function takeStripTriangleCorrection(): number {
+  const d = drawStripTriangles;
+  drawStripTriangles = 0;
+  return d;
+}
