@@ -135,11 +135,17 @@ function ptr(kind: PointerInput['kind'], x: number, y: number, over: Partial<Poi
 /** Measures the Keelson engine on the package at `url`. */
 async function keelsonBench(
   url: string,
-  opts: { variants?: boolean; shots?: boolean; loadOnly?: boolean } = {},
+  opts: { variants?: boolean; shots?: boolean; loadOnly?: boolean; triangleStrips?: boolean } = {},
 ): Promise<BenchFigures> {
   const c = canvas();
   const engine = new Engine();
-  await engine.init({ canvas: c as unknown as OffscreenCanvas, width: W, height: H, pixelRatio: 1 });
+  await engine.init({
+    canvas: c as unknown as OffscreenCanvas,
+    width: W,
+    height: H,
+    pixelRatio: 1,
+    triangleStrips: opts.triangleStrips,
+  });
   const gl = c.getContext('webgl2') as WebGL2RenderingContext;
   let firstFrame = -1,
     firstFrameBytes = 0,

@@ -230,6 +230,8 @@ export async function runViewerSizes(
         // BENCH_SHOTS=1: PNGs of the start view at rest and with interactive detail into bench/out/shot-<parts>-*.png.
         shots: process.env.BENCH_SHOTS === '1',
         loadOnly: options.loadOnly === true,
+        // BENCH_TRIANGLE_STRIPS=0: surfaces drawn as triangle lists (scene/triangleStrips.ts), for A/B runs.
+        triangleStrips: process.env.BENCH_TRIANGLE_STRIPS !== '0',
       };
       const run = async (fn: 'keelsonBench' | 'keelsonBaseline') => {
         const page = await browser.newPage({ viewport: { width: 1280, height: 720 } });

@@ -206,7 +206,8 @@ export class ChunkOcclusion {
 
   /**
    * Hooks the queries around a chunk's draws: `onBeforeRender` / `onAfterRender` of each mesh that
-   * may draw chunk `i`'s opaque surfaces (its full-detail and LOD meshes; only one is shown per frame).
+   * may draw chunk `i`'s opaque surfaces (its full-detail and LOD meshes; only one is shown per frame),
+   * from the first draw group's start to the last one's end.
    */
   wrapDraw(i: number, meshes: readonly Mesh[]): void {
     const gl = this.gl;
@@ -217,9 +218,14 @@ export class ChunkOcclusion {
         s.began = true;
         gl.beginQuery(gl.ANY_SAMPLES_PASSED, s.query);
       };
-      m.onAfterRender = () => {
+      m.onAfterRender = (_r, _s, _c, geometry, _m, group) => {
         const s = this.slots[i];
         if (!s?.began) return;
+        // A mesh drawn by groups (a strip buffer's two parts) renders once per group: the query spans them all.
+        const groups = geometry?.groups ?? [];
+        // (three's typings call the draw group a Group; it is the geometry's {start, count, materialIndex}.)
+        const drawn = group as unknown as object | null;
+        if (drawn && groups.length > 1 && drawn !== groups[groups.length - 1]) return;
         s.began = false;
         s.armed = false;
         gl.endQuery(gl.ANY_SAMPLES_PASSED);

@@ -50,7 +50,7 @@ import { ROW_RANGES_MAX, visibleRowRanges, type RowRanges } from '../render/rowR
 import { ChunkEdgeOrder } from './edgeLod';
 import { buildLodLevel, vertexFacing, type LodLevel } from './lodCluster';
 import { orderChunkBySize, rowsAtLeast, type SizeOrder } from './sizeOrder';
-import { chunkStrips } from './triangleStrips';
+import { chunkStrips, type TriangleStrips } from './triangleStrips';
 import { alignObjectVertices, vertexBlockBytes, vertexBlockTexture } from './vertexBlocks';
 
 /** Cell size (mm) of LOD level 0; level L clusters vertices in cells of LOD_BASE_MM · 2^L. */
@@ -125,10 +125,12 @@ export class ChunkBatch {
   /** Rows largest first with their index-buffer prefixes (scene/sizeOrder.ts). */
   private readonly order: SizeOrder;
   /**
-   * Row ends in the drawn index buffer: the strips' (scene/triangleStrips.ts) or, when the chunk draws its
-   * triangle list, the order's own `indexEnd`.
+   * The drawn index buffer's list and strip parts (scene/triangleStrips.ts), or null when the chunk draws
+   * its triangle list (rows end at the order's `indexEnd`).
    */
-  private readonly drawEnds: ArrayLike<number>;
+  private readonly strips: TriangleStrips | null;
+  /** Per row end, the triangle-list indices of the strip part's triangles (indexEnd − listEnds). */
+  private readonly stripTally: Uint32Array | null;
   /**
    * The chunk's triangle list on the CPU (never drawn): picking's BVH and snapping read it. The mesh's
    * geometry itself when the chunk draws its list.
@@ -178,7 +180,8 @@ export class ChunkBatch {
     this.edgeCount = chunk.edges.length / 2;
     this.order = orderChunkBySize(chunk);
     const strips = chunkStrips(chunk.indices, this.order.indexEnd);
-    this.drawEnds = strips?.ends ?? this.order.indexEnd;
+    this.strips = strips;
+    this.stripTally = strips ? this.order.indexEnd.map((e, r) => e - strips.listEnds[r]) : null;
     this.lookup = buildTriangleLookup(chunk.objects);
     this.blockTexture = vertexBlockTexture(blocks);
     const blockUniforms: ChunkBlockUniforms = {
@@ -208,8 +211,11 @@ export class ChunkBatch {
       this.pickGeometry.boundingBox = geometry.boundingBox;
       this.pickGeometry.boundingSphere = geometry.boundingSphere;
     } else this.pickGeometry = geometry;
-    this.mesh = new Mesh(geometry, this.materials[0]);
-    this.translucentMesh = new Mesh(geometry, this.materials[1]);
+    // Draw groups, not a draw range, say what the full-detail meshes draw: a prefix of rows is a range in
+    // each part of a strip buffer (see setPrefix).
+    geometry.addGroup(0, chunk.indices.length, 0);
+    this.mesh = new Mesh(geometry, [this.materials[0]]);
+    this.translucentMesh = new Mesh(geometry, [this.materials[1]]);
     this.translucentMesh.visible = false;
     this.translucentMesh.renderOrder = 1;
     for (const m of [this.mesh, this.translucentMesh]) placeQuantised(m, chunk);
@@ -279,12 +285,38 @@ export class ChunkBatch {
   }
 
   /**
-   * [start, count] of size-ordered row `row` in the drawn full-detail index buffer (strips or the list):
-   * what a draw range of that row alone is.
+   * The draw ranges [start, count] of size-ordered row `row` in the full-detail index buffer: its part of
+   * the list and, with strips, of the strip part (empty parts left out).
    */
-  drawnRowRange(row: number): [number, number] {
-    const start = row > 0 ? this.drawEnds[row - 1] : 0;
-    return [start, this.drawEnds[row] - start];
+  drawnRowRanges(row: number): [number, number][] {
+    const at = (e: ArrayLike<number>, r: number) => (r > 0 ? e[r - 1] : 0);
+    const out: [number, number][] = [];
+    const s = this.strips;
+    const list = s ? s.listEnds : this.order.indexEnd;
+    if (at(list, row + 1) > at(list, row)) out.push([at(list, row), at(list, row + 1) - at(list, row)]);
+    if (s && at(s.stripEnds, row + 1) > at(s.stripEnds, row))
+      out.push([s.stripStart + at(s.stripEnds, row), at(s.stripEnds, row + 1) - at(s.stripEnds, row)]);
+    return out;
+  }
+
+  /** Sets the full-detail meshes' draw groups to rows 0..k−1: one group per non-empty part. */
+  private setPrefix(k: number): void {
+    const g = this.mesh.geometry;
+    const s = this.strips;
+    const groups = g.groups;
+    let n = 0;
+    const put = (start: number, count: number) => {
+      if (count <= 0) return;
+      if (n < groups.length) {
+        groups[n].start = start;
+        groups[n].count = count;
+      } else g.addGroup(start, count, 0);
+      n++;
+    };
+    const at = (e: ArrayLike<number>) => (k > 0 ? e[k - 1] : 0);
+    put(0, at(s ? s.listEnds : this.order.indexEnd));
+    if (s) put(s.stripStart, at(s.stripEnds));
+    groups.length = n;
   }
 
   /** True when the last cull draws the chunk's surfaces (full detail, a LOD level or by rows). */
@@ -365,7 +397,7 @@ export class ChunkBatch {
         use = l;
         break;
       }
-    this.mesh.geometry.setDrawRange(0, k > 0 ? this.drawEnds[k - 1] : 0);
+    this.setPrefix(k);
     let count = k > 0 ? o.indexEnd[k - 1] : 0;
     this.drawnRows = k;
     this.lodInUse = null;
@@ -415,23 +447,45 @@ export class ChunkBatch {
     let hiddenTriangles = 0;
     const surfaces = this.lodMesh.visible ? this.lodMesh : this.mesh.visible ? this.mesh : null;
     if (surfaces) {
-      const ends = this.lodInUse ? this.lodInUse.indexEnd : this.drawEnds;
-      const tally = this.lodInUse ? this.lodInUse.indexEnd : this.order.indexEnd;
-      const r = visibleRowRanges(ends, this.drawnRows, visible, maxRanges, undefined, tally);
-      if (r) {
-        const g = this.rowMesh.geometry;
+      const g = this.rowMesh.geometry;
+      const s = this.lodInUse ? null : this.strips;
+      let hidden = -1;
+      if (!s) {
+        const ends = this.lodInUse ? this.lodInUse.indexEnd : this.order.indexEnd;
+        const r = visibleRowRanges(ends, this.drawnRows, visible, maxRanges);
+        if (r) {
+          g.clearGroups();
+          addRangeGroups(g, r, 0);
+          hidden = r.hidden;
+        }
+      } else {
+        // Each part its own ranges (half the calls each); a part with nothing worth leaving out is drawn whole.
+        const half = Math.max(1, Math.ceil(maxRanges / 2));
+        const k = this.drawnRows;
+        const rl = visibleRowRanges(s.listEnds, k, visible, half);
+        const rs = visibleRowRanges(s.stripEnds, k, visible, half, undefined, this.stripTally!);
+        if (rl || rs) {
+          g.clearGroups();
+          if (rl) addRangeGroups(g, rl, 0);
+          else if (k > 0 && s.listEnds[k - 1] > 0) g.addGroup(0, s.listEnds[k - 1], 0);
+          if (rs) addRangeGroups(g, rs, s.stripStart);
+          else if (k > 0 && s.stripEnds[k - 1] > 0) g.addGroup(s.stripStart, s.stripEnds[k - 1], 0);
+          hidden = (rl?.hidden ?? 0) + (rs?.hidden ?? 0);
+        }
+      }
+      if (hidden >= 0) {
         if (g.index !== surfaces.geometry.index) g.setIndex(surfaces.geometry.index);
-        setRangeGroups(g, r);
         this.rowMesh.visible = true;
         surfaces.visible = false;
-        hiddenTriangles = r.hidden / 3;
+        hiddenTriangles = hidden / 3;
         this.drawnTriangles -= hiddenTriangles;
       }
     }
     if (this.edges?.visible && this.edgeOrder && this.rowEdges) {
       const r = visibleRowRanges(this.edgeOrder.rowEnds, this.drawnEdgeRows, visible, maxRanges);
       if (r) {
-        setRangeGroups(this.rowEdges.geometry, r);
+        this.rowEdges.geometry.clearGroups();
+        addRangeGroups(this.rowEdges.geometry, r, 0);
         this.rowEdges.visible = true;
         this.edges.visible = false;
       }
@@ -518,6 +572,7 @@ export class ChunkBatch {
     const g = new BufferGeometry();
     g.setAttribute('position', this.mesh.geometry.getAttribute('position'));
     g.setIndex(new BufferAttribute(out, 1));
+    g.addGroup(0, out.length, 0);
     g.boundingBox = this.mesh.geometry.boundingBox;
     g.boundingSphere = this.mesh.geometry.boundingSphere;
     this.ownTranslucent = g;
@@ -541,7 +596,8 @@ export class ChunkBatch {
    * from the scene and call `disposeStencilMesh` when done (the geometry stays the chunk's).
    */
   createStencilMesh(planes: Plane[], renderOrder: number): Mesh {
-    const m = new Mesh(this.mesh.geometry, createStencilMaterial(this.uniforms, this.blockUniforms, planes));
+    // The full-detail geometry's groups (both parts of a strip buffer), so the material is a list of one.
+    const m = new Mesh(this.mesh.geometry, [createStencilMaterial(this.uniforms, this.blockUniforms, planes)]);
     placeQuantised(m, this.chunk);
     m.renderOrder = renderOrder;
     m.name = `chunk-${this.chunk.index}-cap-stencil`;
@@ -551,7 +607,7 @@ export class ChunkBatch {
   /** Frees the material of a mesh from createStencilMesh (not the shared geometry). */
   static disposeStencilMesh(m: Mesh): void {
     m.removeFromParent();
-    (m.material as MeshBasicMaterial).dispose();
+    for (const x of Array.isArray(m.material) ? m.material : [m.material]) (x as MeshBasicMaterial).dispose();
   }
 
   /** Shows or hides the translucent pass of this chunk (drawn only when `on`, the chunk is drawn and holds a translucent object). */
@@ -676,10 +732,9 @@ export class ChunkBatch {
   }
 }
 
-/** One draw group (material 0) per range. */
-function setRangeGroups(g: BufferGeometry, r: RowRanges): void {
-  g.clearGroups();
-  for (let k = 0; k < r.count; k++) g.addGroup(r.starts[k], r.counts[k], 0);
+/** One draw group (material 0) per range, the ranges shifted by `offset` indices. */
+function addRangeGroups(g: BufferGeometry, r: RowRanges, offset: number): void {
+  for (let k = 0; k < r.count; k++) g.addGroup(offset + r.starts[k], r.counts[k], 0);
 }
 
 /** Per-axis mm per quantum, 1 on a flat axis (its quantised values are all 0). */

@@ -1,36 +1,52 @@
 /**
  * Triangle strips for a chunk's surfaces (viewer.md §4 "Scale"; the GPU-bytes goal of bench/README.md):
- * a chunk's triangle list costs 3 indices (6 B) per triangle on the GPU; strips of the same triangles
- * cost about 1.9 on the bench ships (plates' side bands and stiffeners' sweeps make long strips, the caps
- * short ones). The strips are joined by degenerate triangles (the last index of a strip and the first
- * of the next repeated), never by primitive restart: software rasterisers split a draw at each restart
- * (scene/edgeStrips.ts), and 0xFFFF stays an ordinary vertex index.
+ * a chunk's triangle list costs 3 indices (6 B) per triangle on the GPU; a strip of L triangles costs
+ * L + 2. The chunk's index buffer becomes two parts: its long strips (at least STRIP_MIN_TRIANGLES
+ * triangles: plates' side bands, stiffeners' sweeps, curved plates' grids), joined by degenerate
+ * triangles, and a triangle list of the rest (caps and fans, whose strips are short). Short strips stay
+ * in the list because every join draws two to four degenerate triangles: the rasteriser sets up each of
+ * them, and with all strips joined a software rasteriser (SwiftShader) drew the bench ships' frames about
+ * twice as slowly (bench/README.md "GPU geometry bytes per triangle", round 5). Joins never use primitive
+ * restart, which software rasterisers pay for at each restart (scene/edgeStrips.ts), so 0xFFFF stays an
+ * ordinary vertex index.
  *
- * Rows: each object row (size order, scene/sizeOrder.ts) starts a strip at an even offset, so any run of
- * whole rows is a draw range whose triangles keep their winding (a strip's odd triangles are drawn with
- * their first two vertices swapped, GL's rule; parity counts from the draw's first index). The joins lie
- * at the end of the row before, so a row drawn alone draws exactly its own triangles, plus degenerate
- * ones that rasterise nothing.
+ * Rows: each object row (size order, scene/sizeOrder.ts) has a range in each part, in row order, so a
+ * run of whole rows is one range per part; in the strip part every row and every strip starts at an
+ * even offset, so a range that starts at a row keeps its triangles' winding (a strip's odd triangles are
+ * drawn with their first two vertices swapped, GL's rule, counted from the draw's first index). The
+ * joins lie inside the row, so a row drawn alone draws exactly its own triangles, plus degenerate ones
+ * that rasterise nothing.
  *
  * Drawing: three.js draws every Mesh as TRIANGLES. `installStripDraw` wraps the context's drawElements
- * so that a draw whose element buffer holds strips (the index arrays made here, recognised when three
- * uploads them) is drawn as TRIANGLE_STRIP. The CPU keeps the triangle list for picking, snapping, LOD
- * building and occlusion; the strip array is what the GPU holds.
+ * so that a draw from an element buffer uploaded from a strip array (recognised when three uploads it),
+ * at or after that array's strip part, is drawn as TRIANGLE_STRIP. The CPU keeps the triangle list for
+ * picking, snapping, LOD building and occlusion.
  */
 
-/** Strip indices of a chunk and where each row's strip run ends. */
+/** A chunk's surface indices as a list part and a strip part, and where each row's ranges end. */
 export interface TriangleStrips {
-  /** 16-bit strip indices (degenerate joins included); drawn as TRIANGLE_STRIP. */
+  /** 16-bit indices: the list part [0, stripStart), then the strip part (degenerate joins included). */
   indices: Uint16Array;
-  /** ends[k]: strip indices of rows 0..k (even, the start of row k + 1). */
-  ends: Uint32Array;
+  /** listEnds[k]: list-part indices of rows 0..k (multiples of 3). */
+  listEnds: Uint32Array;
+  /** First index of the strip part (drawn as TRIANGLE_STRIP). */
+  stripStart: number;
+  /** stripEnds[k]: strip-part indices of rows 0..k, counted from stripStart (even). */
+  stripEnds: Uint32Array;
 }
+
+/**
+ * Strips shorter than this many triangles stay in the list part: with them, the bench ships' strips
+ * averaged 4.9 triangles and the joins drew 0.9 degenerate triangles per real one.
+ */
+export const STRIP_MIN_TRIANGLES = 8;
 
 const EMPTY = 0xffffffff;
 let keys = new Uint32Array(0);
 let tris = new Int32Array(0);
 let used = new Uint8Array(0);
 let out = new Uint16Array(0);
+let list = new Uint16Array(0);
 let walk = new Int32Array(0);
 
 /** Slot of directed edge key k (a · 65536 + b) in the open-addressed table, or −1. */
@@ -44,14 +60,19 @@ function find(k: number, mask: number): number {
 }
 
 /**
- * Strips of the triangles `indices` (3 per triangle) in rows ending at `rowEnds` (prefix ends, in indices,
- * as sizeOrder's `indexEnd`). Greedy: from each unused triangle in row order, the longest of the walks
- * starting at its three edges, each walk stepping to the unused triangle across the strip's last edge
- * (triangles sharing a directed edge pair b→a / a→b, i.e. consistently wound neighbours). Every triangle
- * appears once, with its winding; triangles with a repeated vertex are left out (they draw nothing).
- * Returns null when the strips would not be smaller than the list (then the list is drawn).
+ * The list and strip parts of the triangles `indices` (3 per triangle) in rows ending at `rowEnds` (prefix
+ * ends, in indices, as sizeOrder's `indexEnd`). Greedy strips: from each unused triangle in row order, the
+ * longest of the walks starting at its three edges, each walk stepping to the unused triangle across the
+ * strip's last edge (triangles sharing a directed edge pair b→a / a→b: consistently wound neighbours).
+ * Strips of at least `minStrip` triangles go to the strip part, the triangles of shorter ones to the list
+ * part. Every triangle appears once, with its winding; triangles with a repeated vertex are left out (they
+ * draw nothing). Returns null when the strip part would be empty or save nothing (the list is drawn).
  */
-export function stripChunk(indices: Uint16Array, rowEnds: ArrayLike<number>): TriangleStrips | null {
+export function stripChunk(
+  indices: Uint16Array,
+  rowEnds: ArrayLike<number>,
+  minStrip = STRIP_MIN_TRIANGLES,
+): TriangleStrips | null {
   const T = indices.length / 3;
   if (T === 0) return null;
   if (used.length < T) {
@@ -61,16 +82,19 @@ export function stripChunk(indices: Uint16Array, rowEnds: ArrayLike<number>): Tr
   const rows = rowEnds.length;
   const need = 6 * T + 2 * rows + 8;
   if (out.length < need) out = new Uint16Array(need);
-  const ends = new Uint32Array(rows);
-  let n = 0;
+  if (list.length < indices.length) list = new Uint16Array(indices.length);
+  const stripEnds = new Uint32Array(rows);
+  const listEnds = new Uint32Array(rows);
+  let n = 0,
+    m = 0;
   let from = 0;
   for (let r = 0; r < rows; r++) {
-    // Each row starts at an even offset; the joins to its strips are its own (degenerate) head.
+    // Each row starts at an even offset of the strip part; the joins to its strips are its own head.
     if (n % 2 === 1) {
       out[n] = out[n - 1];
       n++;
     }
-    if (r > 0) ends[r - 1] = n;
+    if (r > 0) stripEnds[r - 1] = n;
     const to = rowEnds[r];
     const mask = edgeTable(indices, from / 3, to / 3);
     for (let s = from / 3; s < to / 3; s++) {
@@ -79,11 +103,22 @@ export function stripChunk(indices: Uint16Array, rowEnds: ArrayLike<number>): Tr
       let bestRot = 0,
         bestLen = -1;
       for (let rot = 0; rot < 3; rot++) {
-        const len = stripWalk(indices, s, rot, mask);
+        const len = stripWalk(indices, s, rot, mask, false);
         if (len > bestLen) {
           bestLen = len;
           bestRot = rot;
         }
+      }
+      if (bestLen < minStrip) {
+        // The short strip's triangles, as they are, into the list part.
+        stripWalk(indices, s, bestRot, mask, true);
+        for (let k = 0; k < bestLen; k++) {
+          const t = walk[k];
+          list[m++] = indices[3 * t];
+          list[m++] = indices[3 * t + 1];
+          list[m++] = indices[3 * t + 2];
+        }
+        continue;
       }
       // Join: the last index repeated (once more when the strip would start at an odd offset), then the
       // strip's first index: the triangles between draw nothing.
@@ -99,15 +134,19 @@ export function stripChunk(indices: Uint16Array, rowEnds: ArrayLike<number>): Tr
       }
       n = writeWalk(indices, s, bestRot, mask, n);
     }
+    listEnds[r] = m;
     from = to;
   }
   if (n % 2 === 1) {
     out[n] = out[n - 1];
     n++;
   }
-  if (rows > 0) ends[rows - 1] = n;
-  if (n >= indices.length) return null;
-  return { indices: out.slice(0, n), ends };
+  if (rows > 0) stripEnds[rows - 1] = n;
+  if (n === 0 || m + n >= indices.length) return null;
+  const both = new Uint16Array(m + n);
+  both.set(list.subarray(0, m), 0);
+  both.set(out.subarray(0, n), m);
+  return { indices: both, listEnds, stripStart: m, stripEnds };
 }
 
 /**
@@ -154,9 +193,10 @@ function edgeTable(indices: Uint16Array, t0: number, t1: number): number {
 
 /**
  * Walks a strip from seed triangle s started at its edge `rot` without writing it; returns its triangle
- * count. The walk marks triangles in `used` while it runs and clears them again.
+ * count, its triangles in `walk`. The walk marks them in `used` while it runs and clears them again
+ * unless `keep`.
  */
-function stripWalk(indices: Uint16Array, s: number, rot: number, mask: number): number {
+function stripWalk(indices: Uint16Array, s: number, rot: number, mask: number, keep: boolean): number {
   let p = indices[3 * s + ((rot + 1) % 3)],
     q = indices[3 * s + ((rot + 2) % 3)];
   used[s] = 1;
@@ -173,7 +213,7 @@ function stripWalk(indices: Uint16Array, s: number, rot: number, mask: number): 
     p = q;
     q = x;
   }
-  for (let k = 0; k < len; k++) used[walk[k]] = 0;
+  if (!keep) for (let k = 0; k < len; k++) used[walk[k]] = 0;
   return len;
 }
 
@@ -207,8 +247,8 @@ function third(indices: Uint16Array, t: number, p: number, q: number): number {
   return indices[3 * t + 2];
 }
 
-/** Strip arrays made by stripChunk (weak: a chunk's array goes with it). */
-const stripArrays = new WeakSet<ArrayBufferView>();
+/** Index arrays made by chunkStrips → byte offset of their strip part (weak: a chunk's array goes with it). */
+const stripArrays = new WeakMap<ArrayBufferView, number>();
 /** Whether chunks built from now on draw their surfaces as strips (see `setTriangleStrips`). */
 let triangleStrips = true;
 
@@ -229,7 +269,7 @@ export function triangleStripsOn(): boolean {
 export function chunkStrips(indices: Uint16Array, rowEnds: ArrayLike<number>): TriangleStrips | null {
   if (!triangleStrips) return null;
   const s = stripChunk(indices, rowEnds);
-  if (s) stripArrays.add(s.indices);
+  if (s) stripArrays.set(s.indices, s.stripStart * s.indices.BYTES_PER_ELEMENT);
   return s;
 }
 
@@ -247,10 +287,11 @@ interface StripDrawContext {
 const installed = new WeakSet<object>();
 
 /**
- * Makes `gl` draw strip index buffers as TRIANGLE_STRIP: bufferData records the element buffers
- * uploaded from stripChunk's arrays (three.js uploads an index attribute's own array), and drawElements
- * draws TRIANGLES from such a buffer (the one bound to the current vertex array) as a strip. Every other
- * draw is unchanged. Returns false, changing nothing, when `gl` is not a WebGL context.
+ * Makes `gl` draw the strip parts of chunkStrips' index buffers as TRIANGLE_STRIP: bufferData records the
+ * element buffers uploaded from those arrays (three.js uploads an index attribute's own array) with the
+ * byte offset of their strip part, and drawElements draws TRIANGLES from such a buffer (the one bound to
+ * the current vertex array) at or after that offset as a strip. Every other draw is unchanged (ranges
+ * never straddle the two parts). Returns false, changing nothing, when `gl` is not a WebGL context.
  */
 export function installStripDraw(gl: unknown): boolean {
   const g = gl as StripDrawContext | null;
@@ -258,7 +299,7 @@ export function installStripDraw(gl: unknown): boolean {
   if (typeof g.getParameter !== 'function' || typeof g.TRIANGLE_STRIP !== 'number') return false;
   if (installed.has(g)) return true;
   installed.add(g);
-  const strips = new WeakSet<object>();
+  const strips = new WeakMap<object, number>();
   const bufferData = g.bufferData.bind(g);
   const drawElements = g.drawElements.bind(g);
   g.bufferData = (target: number, data: unknown, usage: number, ...rest: unknown[]) => {
@@ -266,13 +307,15 @@ export function installStripDraw(gl: unknown): boolean {
     if (target !== g.ELEMENT_ARRAY_BUFFER || typeof data !== 'object' || data === null) return;
     const bound = g.getParameter(g.ELEMENT_ARRAY_BUFFER_BINDING) as object | null;
     if (!bound) return;
-    if (stripArrays.has(data as ArrayBufferView)) strips.add(bound);
+    const start = stripArrays.get(data as ArrayBufferView);
+    if (start !== undefined) strips.set(bound, start);
     else strips.delete(bound);
   };
   g.drawElements = (mode: number, count: number, type: number, offset: number) => {
     if (mode === g.TRIANGLES) {
       const bound = g.getParameter(g.ELEMENT_ARRAY_BUFFER_BINDING) as object | null;
-      if (bound && strips.has(bound)) {
+      const start = bound ? strips.get(bound) : undefined;
+      if (start !== undefined && offset >= start) {
         drawStripTriangles += Math.max(0, count - 2) - count / 3;
         mode = g.TRIANGLE_STRIP;
       }

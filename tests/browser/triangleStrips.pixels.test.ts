@@ -22,8 +22,14 @@ function differing(a: Settled, b: Settled): number {
   return n;
 }
 
+/**
+ * The engine's strip buffers (list part, then strip part drawn as TRIANGLE_STRIP through the context's strip
+ * draw) against the triangle list they stand for, in the same order, drawn as TRIANGLES through the same mesh
+ * (support/occlusionPage.ts `surfaces`): the same order because where surfaces of two objects coincide
+ * the one drawn first shows.
+ */
 describe('surfaces as triangle strips', () => {
-  it('draw the same pixels as the chunks’ triangle lists, at full detail and with small objects left out', async () => {
+  it('draw the same pixels as their triangle lists, at full detail and with small objects left out', async () => {
     for (const full of [true, false]) {
       await call('fullDetail', full);
       for (const [lon, lat] of [

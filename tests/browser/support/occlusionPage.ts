@@ -5,6 +5,8 @@
  */
 import { Engine } from '../../../engine/Engine';
 import { BufferAttribute, BufferGeometry, type Line } from 'three';
+import type { ChunkBatch } from '../../../engine/scene/ChunkBatch';
+import type { TriangleStrips } from '../../../engine/scene/triangleStrips';
 import type { ClipBox } from '../../../engine/EngineApi';
 import { DETAIL_MIN_PX, EDGE_MIN_PX, LOD_MAX_PX } from '../../../engine/scene/ModelScene';
 
@@ -160,11 +162,37 @@ function edgesAsPairs(on: boolean): void {
 }
 
 /**
- * Draws every chunk's full-detail surfaces from the chunk's triangle list (`chunk.indices`, as TRIANGLES)
- * instead of the engine's triangle strips ('list'), from every other triangle of that list ('half': a
- * picture that must differ), or from the strips again ('strips'): the same mesh, material, position buffer
- * and draw order, only the index buffer and draw mode differ; the list's drawn prefix is the rows the
- * engine draws (ChunkBatch.drawnTriangleList).
+ * The triangle list a chunk's strip buffer (scene/triangleStrips.ts) stands for, in its draw order: the
+ * list part as it is, then each strip-part triangle (GL's parity rule, degenerate joins left out), with
+ * the list's end of the strip part's rows. Without strips: the chunk's own list.
+ */
+function orderedList(c: ChunkBatch): { index: Uint16Array; stripStart: number; stripEnds: number[] } {
+  const s = (c as unknown as { strips: TriangleStrips | null }).strips;
+  if (!s) return { index: c.chunk.indices, stripStart: c.chunk.indices.length, stripEnds: [] };
+  const out = Array.from(s.indices.subarray(0, s.stripStart));
+  const stripEnds: number[] = [];
+  for (let r = 0, from = 0; r < s.stripEnds.length; r++) {
+    const to = s.stripEnds[r];
+    for (let i = from; i + 2 < to; i++) {
+      const at = s.stripStart + i;
+      let a = s.indices[at],
+        b = s.indices[at + 1];
+      const x = s.indices[at + 2];
+      if ((i - from) % 2 === 1) [a, b] = [b, a];
+      if (a !== b && b !== x && a !== x) out.push(a, b, x);
+    }
+    stripEnds.push(out.length - s.stripStart);
+    from = to;
+  }
+  return { index: Uint16Array.from(out), stripStart: s.stripStart, stripEnds };
+}
+
+/**
+ * Draws every chunk's full-detail surfaces as TRIANGLES from the list the strip buffer stands for, in the
+ * same order ('list', orderedList), from every other triangle of that list ('half': a picture that must
+ * differ), or from the engine's strip buffer again ('strips'): the same mesh, material, position buffer and
+ * draw order, only the index buffer and draw mode differ; the rows drawn are the engine's (the size prefix
+ * of setDetail). The order matters: where surfaces of two objects coincide, the one drawn first shows.
  */
 function surfaces(mode: 'strips' | 'list' | 'half'): void {
   for (const c of parts().model.chunks) {
@@ -176,16 +204,36 @@ function surfaces(mode: 'strips' | 'list' | 'half'): void {
       mesh.onBeforeRender = () => {};
     }
     if (mode === 'strips') continue;
-    const list = c.chunk.indices;
-    const index = mode === 'list' ? list.slice() : list.filter((_, i) => Math.floor(i / 3) % 2 === 0);
+    const o = orderedList(c);
+    const keep = (i: number) => mode === 'list' || Math.floor(i / 3) % 2 === 0;
+    const index = o.index.filter((_, i) => keep(i));
+    // Kept indices before position p of the ordered list.
+    const kept = (p: number) => (mode === 'list' ? p : Math.ceil(p / 6) * 3);
     const g = new BufferGeometry();
     g.setAttribute('position', mesh.geometry.getAttribute('position'));
     g.setIndex(new BufferAttribute(index, 1));
     mesh.stripGeometry = mesh.geometry;
     mesh.geometry = g;
+    // The engine's setDetail writes the draw groups of the geometry in place (now this one's), and three
+    // takes the group objects when it lists the draws; they are corrected just before the first is drawn.
+    g.addGroup(0, 0, 0);
+    g.addGroup(0, 0, 0);
     mesh.onBeforeRender = () => {
+      // The rows the engine draws: the size prefix whose triangle list is drawnTriangleList's.
       const n = c.drawnTriangleList()?.count ?? 0;
-      g.setDrawRange(0, mode === 'list' ? n : Math.ceil(n / 6) * 3);
+      const ends = (c as unknown as { order: { indexEnd: Uint32Array } }).order.indexEnd;
+      let k = 0;
+      while (k < ends.length && ends[k] <= n) k++;
+      const s = (c as unknown as { strips: TriangleStrips | null }).strips;
+      const listTo = s ? (k > 0 ? s.listEnds[k - 1] : 0) : n;
+      const stripTo = s && k > 0 ? o.stripEnds[k - 1] : 0;
+      const [first, second] = g.groups;
+      first.start = 0;
+      first.count = kept(listTo);
+      if (second) {
+        second.start = kept(o.stripStart);
+        second.count = kept(o.stripStart + stripTo) - kept(o.stripStart);
+      }
     };
   }
 }

@@ -50,18 +50,31 @@ function stripTriangles(idx: ArrayLike<number>, start: number, end: number): str
   return out.sort();
 }
 
-/** Checks every row drawn alone and the whole buffer; returns strip indices ÷ list indices. */
-function checkRows(indices: Uint16Array, ends: ArrayLike<number>): number {
-  const s = stripChunk(indices, ends);
+/**
+ * Checks every row drawn alone (its list range as TRIANGLES, its strip range as TRIANGLE_STRIP) and both
+ * parts whole against the list; returns the parts' indices ÷ the list's (1 when the list is kept).
+ */
+function checkRows(indices: Uint16Array, ends: ArrayLike<number>, minStrip?: number): number {
+  const s = stripChunk(indices, ends, minStrip);
   if (!s) return 1;
-  expect(s.ends.length).toBe(ends.length);
+  expect(s.listEnds.length).toBe(ends.length);
+  expect(s.stripEnds.length).toBe(ends.length);
+  expect(s.listEnds[ends.length - 1]).toBe(s.stripStart);
+  const at = (e: ArrayLike<number>, r: number) => (r > 0 ? e[r - 1] : 0);
   for (let r = 0; r < ends.length; r++) {
-    const ls = r > 0 ? ends[r - 1] : 0,
-      ss = r > 0 ? s.ends[r - 1] : 0;
-    expect(ss % 2).toBe(0);
-    expect(stripTriangles(s.indices, ss, s.ends[r])).toEqual(listTriangles(indices, ls, ends[r]));
+    const ss = s.stripStart + at(s.stripEnds, r);
+    expect(at(s.stripEnds, r) % 2).toBe(0);
+    const drawn = [
+      ...listTriangles(s.indices, at(s.listEnds, r), s.listEnds[r]),
+      ...stripTriangles(s.indices, ss, s.stripStart + s.stripEnds[r]),
+    ].sort();
+    expect(drawn).toEqual(listTriangles(indices, at(ends, r), ends[r]));
   }
-  expect(stripTriangles(s.indices, 0, s.indices.length)).toEqual(listTriangles(indices, 0, indices.length));
+  const all = [
+    ...listTriangles(s.indices, 0, s.stripStart),
+    ...stripTriangles(s.indices, s.stripStart, s.indices.length),
+  ].sort();
+  expect(all).toEqual(listTriangles(indices, 0, indices.length));
   return s.indices.length / indices.length;
 }
 
@@ -94,6 +107,11 @@ describe('triangle strips', () => {
     const ends = rows.map((r) => (at += r.length));
     const ratio = checkRows(indices, ends);
     expect(ratio).toBeLessThan(0.55);
+    // The 1 × 1 and 3 × 1 rows make strips of 2 and 6 triangles: kept in the list part.
+    const s = stripChunk(indices, ends)!;
+    expect([s.stripEnds[1] - s.stripEnds[0], s.stripEnds[2] - s.stripEnds[1]]).toEqual([0, 0]);
+    expect([s.listEnds[1] - s.listEnds[0], s.listEnds[2] - s.listEnds[1]]).toEqual([18, 6]);
+    expect(checkRows(indices, ends, 1)).toBeLessThan(ratio);
   });
 
   it('keep every triangle of random, shuffled, non-manifold and degenerate rows', () => {
@@ -128,24 +146,25 @@ describe('triangle strips', () => {
       }
       const indices = Uint16Array.from(rows.flat());
       let at = 0;
-      checkRows(
-        indices,
-        rows.map((r) => (at += r.length)),
-      );
+      const ends = rows.map((r) => (at += r.length));
+      for (const minStrip of [1, 3, 8]) checkRows(indices, ends, minStrip);
     }
   });
 
   it('use the vertex 65535 as any other (the joins are degenerate triangles, never a restart)', () => {
     const indices = Uint16Array.from([65533, 65534, 65535, 65533, 65535, 65532, 0, 1, 2, 0, 2, 3]);
-    const s = stripChunk(indices, [6, 12])!;
+    const s = stripChunk(indices, [6, 12], 1)!;
     expect(s).not.toBeNull();
-    checkRows(indices, [6, 12]);
+    expect(s.indices).toContain(65535);
+    checkRows(indices, [6, 12], 1);
   });
 
   it('leave the list where strips save nothing', () => {
     // Single triangles in rows of their own: a strip of one triangle is its list.
     const indices = Uint16Array.from([0, 1, 2, 3, 4, 5, 6, 7, 8]);
-    expect(stripChunk(indices, [3, 6, 9])).toBeNull();
+    expect(stripChunk(indices, [3, 6, 9], 1)).toBeNull();
+    // Strips all shorter than the least kept: no strip part.
+    expect(stripChunk(Uint16Array.from(grid(2, 1, 0)), [12])).toBeNull();
     expect(stripChunk(new Uint16Array(0), [])).toBeNull();
   });
 
@@ -167,6 +186,7 @@ describe('triangle strips', () => {
       for (const chunk of decodeScenePackage(bytes).chunks) {
         const order = orderChunkBySize(chunk);
         const ratio = checkRows(chunk.indices, order.indexEnd);
+        checkRows(chunk.indices, order.indexEnd, 1);
         list += chunk.indices.length;
         strip += ratio * chunk.indices.length;
       }
@@ -196,6 +216,7 @@ describe('triangle strips', () => {
     expect(installStripDraw(gl)).toBe(true);
     expect(installStripDraw({})).toBe(false);
     const s = chunkStrips(Uint16Array.from(grid(6, 4, 0)), [144])!;
+    expect(s.stripStart).toBeGreaterThan(0);
     const stripBuffer = {},
       listBuffer = {};
     bound = stripBuffer;
@@ -206,21 +227,24 @@ describe('triangle strips', () => {
     bound = stripBuffer;
     gl.bufferData(gl.ARRAY_BUFFER, new Uint16Array(3), 0);
     takeStripTriangleCorrection();
-    gl.drawElements(gl.TRIANGLES, 12, 5123, 0);
-    gl.drawElements(gl.LINES, 4, 5123, 0);
+    const at = 2 * s.stripStart;
+    gl.drawElements(gl.TRIANGLES, 12, 5123, at);
+    gl.drawElements(gl.TRIANGLES, 6, 5123, 0);
+    gl.drawElements(gl.LINES, 4, 5123, at);
     bound = listBuffer;
-    gl.drawElements(gl.TRIANGLES, 24, 5123, 0);
+    gl.drawElements(gl.TRIANGLES, 24, 5123, at);
     expect(calls).toEqual([
-      [5, 12, 5123, 0],
-      [1, 4, 5123, 0],
-      [4, 24, 5123, 0],
+      [5, 12, 5123, at],
+      [4, 6, 5123, 0],
+      [1, 4, 5123, at],
+      [4, 24, 5123, at],
     ]);
     // 12 strip indices draw 10 primitives; three.js counted 4.
     expect(takeStripTriangleCorrection()).toBe(6);
     // A buffer uploaded again from a list is a list buffer from then on.
     bound = stripBuffer;
     gl.bufferData(gl.ELEMENT_ARRAY_BUFFER, new Uint16Array(12), 0);
-    gl.drawElements(gl.TRIANGLES, 12, 5123, 0);
-    expect(calls[3][0]).toBe(4);
+    gl.drawElements(gl.TRIANGLES, 12, 5123, at);
+    expect(calls[4][0]).toBe(4);
   });
 });
