@@ -5,7 +5,9 @@
  * only while an object is translucent), and a three-mesh-bvh BVH for picking, built on request
  * (Engine builds them chunk by chunk in idle slices; a pick on a chunk without one builds it first).
  *
- * GPU bytes: Uint16 xyz positions (6 B/vertex), Uint16 triangle indices (6 B/triangle), Uint16 edge
+ * GPU bytes: Uint16 xyz positions (6 B/vertex), Uint16 triangle indices — a list part and a strip part
+ * (scene/triangleStrips.ts; about 4 B per triangle, 6 for a chunk that keeps its list) drawn by one group
+ * per part, the list kept on the CPU for picking —, Uint16 edge
  * strips (a little over 2 B per segment; pairs, 4 B, in a chunk with 65,536 vertices) and the block texture from which the shader reads each vertex's object
  * (scene/vertexBlocks.ts: object ranges padded to blocks of 8 vertices, 2 B per block — 4 when the
  * chunk's objects span 65,535 indices or more — instead of a 2 B/vertex slot attribute), and at most one
