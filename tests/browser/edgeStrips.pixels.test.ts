@@ -1,35 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { usePackagePage, writeGeneratedShip } from './support/occlusionHarness';
+import { PIXEL_VIEWS, type SettledPicture as Settled, useShipPixelPage } from './support/occlusionHarness';
 
-const W = 640,
-  H = 360;
-
-interface Settled {
-  pixels: string;
-}
-
-const page = usePackagePage('strips', W, H, (dir) => writeGeneratedShip(dir));
-const call = page.call;
-
-/** Number of pixels whose RGBA differs at all. */
-function differing(a: Settled, b: Settled): number {
-  const x = Buffer.from(a.pixels, 'base64'),
-    y = Buffer.from(b.pixels, 'base64');
-  expect(x.length).toBe(W * H * 4);
-  let n = 0;
-  for (let i = 0; i < x.length; i += 4)
-    if (x[i] !== y[i] || x[i + 1] !== y[i + 1] || x[i + 2] !== y[i + 2] || x[i + 3] !== y[i + 3]) n++;
-  return n;
-}
+const { call, differing } = useShipPixelPage('strips');
 
 describe('edges as line strips', () => {
   it('draw the same pixels as the package’s index pairs', async () => {
     await call('fullDetail', true);
-    for (const [lon, lat] of [
-      [160, 10],
-      [35, 30],
-      [270, 70],
-    ]) {
+    for (const [lon, lat] of PIXEL_VIEWS) {
       await call('view', lon, lat);
       const strips = await call<Settled>('settle', 'off');
       await call('edgesAsPairs', true);

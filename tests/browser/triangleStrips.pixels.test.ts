@@ -1,26 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { usePackagePage, writeGeneratedShip } from './support/occlusionHarness';
+import { PIXEL_VIEWS, type SettledPicture as Settled, useShipPixelPage } from './support/occlusionHarness';
 
-const W = 640,
-  H = 360;
-
-interface Settled {
-  pixels: string;
-}
-
-const page = usePackagePage('tristrips', W, H, (dir) => writeGeneratedShip(dir));
-const call = page.call;
-
-/** Number of pixels whose RGBA differs at all. */
-function differing(a: Settled, b: Settled): number {
-  const x = Buffer.from(a.pixels, 'base64'),
-    y = Buffer.from(b.pixels, 'base64');
-  expect(x.length).toBe(W * H * 4);
-  let n = 0;
-  for (let i = 0; i < x.length; i += 4)
-    if (x[i] !== y[i] || x[i + 1] !== y[i + 1] || x[i + 2] !== y[i + 2] || x[i + 3] !== y[i + 3]) n++;
-  return n;
-}
+const { call, differing } = useShipPixelPage('tristrips');
 
 /**
  * The engine's strip buffers (list part, then strip part drawn as TRIANGLE_STRIP through the context's strip
@@ -32,11 +13,7 @@ describe('surfaces as triangle strips', () => {
   it('draw the same pixels as their triangle lists, at full detail and with small objects left out', async () => {
     for (const full of [true, false]) {
       await call('fullDetail', full);
-      for (const [lon, lat] of [
-        [160, 10],
-        [35, 30],
-        [270, 70],
-      ]) {
+      for (const [lon, lat] of PIXEL_VIEWS) {
         await call('view', lon, lat);
         const strips = await call<Settled>('settle', 'off');
         await call('surfaces', 'list');

@@ -132,3 +132,45 @@ export function usePackagePage(
   });
   return { call, chunkCount: () => chunks };
 }
+
+/**
+ * Pixels that differ at all between two pictures of `pixelCount` pixels (RGBA, base64, as occlusionPage's
+ * `settle` returns them).
+ * @throws Error when either picture does not hold `pixelCount` pixels.
+ */
+export function differingPixels(a: string, b: string, pixelCount: number): number {
+  const x = Buffer.from(a, 'base64'),
+    y = Buffer.from(b, 'base64');
+  if (x.length !== pixelCount * 4 || y.length !== pixelCount * 4)
+    throw new Error(`differingPixels: pictures of ${x.length / 4} and ${y.length / 4} pixels, ${pixelCount} expected`);
+  let n = 0;
+  for (let i = 0; i < x.length; i += 4)
+    if (x[i] !== y[i] || x[i + 1] !== y[i + 1] || x[i + 2] !== y[i + 2] || x[i + 3] !== y[i + 3]) n++;
+  return n;
+}
+
+/** The views (orbit longitude, latitude in degrees) at which the pixel tests compare pictures. */
+export const PIXEL_VIEWS: readonly (readonly [number, number])[] = [
+  [160, 10],
+  [35, 30],
+  [270, 70],
+];
+
+/** A settled picture of occlusionPage's `settle`: RGBA pixels, base64. */
+export interface SettledPicture {
+  pixels: string;
+}
+
+/**
+ * The page of a pixel-comparison test file: a generated ship (writeGeneratedShip) on a 640 × 360 canvas, its
+ * `call`, and `differing(a, b)`, the pixels that differ at all between two settled pictures.
+ */
+export function useShipPixelPage(prefix: string): {
+  call: PackagePage['call'];
+  differing(a: SettledPicture, b: SettledPicture): number;
+} {
+  const W = 640,
+    H = 360;
+  const page = usePackagePage(prefix, W, H, (dir) => writeGeneratedShip(dir));
+  return { call: page.call, differing: (a, b) => differingPixels(a.pixels, b.pixels, W * H) };
+}

@@ -5,6 +5,7 @@
  * their square. Distances (hypot3 calls) are counted, never timed.
  */
 import { describe, expect, it, vi } from 'vitest';
+import { rngOf } from '../../fuzz/prng';
 
 vi.mock('../../../engine/geometry/curves', async (original) =>
   (await import('./countingHypot3')).countingCurves(original),
@@ -13,17 +14,8 @@ const { hypot3Calls: counter } = await import('./countingHypot3');
 
 const { chainLoops, CHAIN_GRID_SEGMENTS } = await import('../../../engine/geometry/chainLoops');
 
-/** Deterministic random numbers in [0, 1) (mulberry32). */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** Deterministic random numbers in [0, 1) (the fuzzers' mulberry32). */
+const random = (seed: number): (() => number) => rngOf(seed).next;
 
 /**
  * Closed polygons (mm, on a coarse lattice so that points and distances repeat) cut into pieces of one to

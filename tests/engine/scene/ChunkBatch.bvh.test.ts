@@ -5,19 +5,14 @@
  * (nodes of 32 B plus a 16-bit indirect buffer, no copy of the geometry), and its bytes are gone after
  * dispose.
  */
-import path from 'node:path';
 import { DoubleSide, Ray, Vector3 } from 'three';
 import { CENTER, MeshBVH } from 'three-mesh-bvh';
 import { describe, expect, it } from 'vitest';
 import { objectAtTriangle, buildTriangleLookup } from '../../../engine/interaction/objectLookup';
-import { importOcxFile } from '../../../engine/node/ocx/importFile';
-import { decodeScenePackage } from '../../../engine/package/reader';
-import { concatFrames, encodeScenePackage } from '../../../engine/package/writer';
 import { ChunkBatch } from '../../../engine/scene/ChunkBatch';
 import { createStateUniforms } from '../../../engine/scene/chunkMaterial';
 import { rngOf } from '../../fuzz/prng';
-
-const MODEL = path.resolve(__dirname, '../../../../shared/models/ocx/NAPA-OCX_M8.3docx');
+import { ocxChunks } from './ocxChunks';
 
 /**
  * Nearest hit of a chunk-local ray over every triangle (no tree): its local distance and the triangles
@@ -42,21 +37,9 @@ function scanNearest(batch: ChunkBatch, local: Ray): { distance: number; triangl
   return { distance, triangles: found.filter((f) => f[1] <= distance * (1 + 1e-9) + 1e-9).map((f) => f[0]) };
 }
 
-async function realChunks() {
-  const model = await importOcxFile(MODEL);
-  const bytes = concatFrames(
-    encodeScenePackage(model.meshes, {
-      bounds: model.info.bounds,
-      objectCount: model.objects.length,
-      tolerances: model.info.tolerances,
-    }),
-  );
-  return decodeScenePackage(bytes).chunks;
-}
-
 describe('ChunkBatch picking BVH', () => {
   it('picks what a scan of every triangle and the previous tree layout pick, in fewer bytes', async () => {
-    const chunks = await realChunks();
+    const chunks = await ocxChunks('NAPA-OCX_M8');
     const uniforms = createStateUniforms();
     const rng = rngOf(16);
     const random = () => rng.next();

@@ -4,14 +4,11 @@
  * with vertex 65535 keeps pairs, and on a real OCX file the chunk's edge bytes — counted in its geometry
  * bytes — are well under the 4 bytes per segment of pairs.
  */
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { importOcxFile } from '../../../engine/node/ocx/importFile';
-import { decodeScenePackage } from '../../../engine/package/reader';
-import { concatFrames, encodeScenePackage } from '../../../engine/package/writer';
 import { ChunkBatch } from '../../../engine/scene/ChunkBatch';
 import { createStateUniforms } from '../../../engine/scene/chunkMaterial';
 import { drawnSegments, EdgeWriter, STRIP_RESTART, thinStrips } from '../../../engine/scene/edgeStrips';
+import { ocxChunks } from './ocxChunks';
 
 /** Writes `pairs` (one range) and returns the buffer. */
 function strips(pairs: number[], vertexCount = 100): { out: number[]; writer: EdgeWriter } {
@@ -126,19 +123,9 @@ describe('edge strips', () => {
   });
 
   it('cut the edge bytes of a real OCX file to under 0.65 of pairs, same segments per row (NAPA-OCX_M8)', async () => {
-    const model = await importOcxFile(path.resolve(__dirname, '../../../../shared/models/ocx/NAPA-OCX_M8.3docx'), {
-      threads: 0,
-    });
-    const bytes = concatFrames(
-      encodeScenePackage(model.meshes, {
-        bounds: model.info.bounds,
-        objectCount: model.objects.length,
-        tolerances: model.info.tolerances,
-      }),
-    );
     let pairBytes = 0,
       stripBytes = 0;
-    for (const chunk of decodeScenePackage(bytes).chunks) {
+    for (const chunk of await ocxChunks('NAPA-OCX_M8')) {
       if (chunk.edges.length === 0) continue;
       const batch = new ChunkBatch(chunk, createStateUniforms());
       const index = batch.edges!.geometry.getIndex()!.array as Uint16Array;

@@ -5,12 +5,10 @@
  * draw mode only for element buffers uploaded from strip arrays. The pixels are compared in Chromium by
  * tests/browser/triangleStrips.pixels.test.ts.
  */
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { importOcxFile } from '../../../engine/node/ocx/importFile';
-import { decodeScenePackage } from '../../../engine/package/reader';
-import { concatFrames, encodeScenePackage } from '../../../engine/package/writer';
 import { orderChunkBySize } from '../../../engine/scene/sizeOrder';
+import { rngOf } from '../../fuzz/prng';
+import { ocxChunks } from './ocxChunks';
 import {
   chunkStrips,
   installStripDraw,
@@ -87,17 +85,8 @@ function grid(w: number, h: number, base: number): number[] {
   return out;
 }
 
-/** Mulberry32. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** Deterministic random numbers in [0, 1) (the fuzzers' mulberry32). */
+const random = (seed: number): (() => number) => rngOf(seed).next;
 
 describe('triangle strips', () => {
   it('draw a grid of quads in about one index per triangle, each row alone with its winding', () => {
@@ -171,19 +160,9 @@ describe('triangle strips', () => {
   it.each(['NAPA-OCX_M8', '3DEXPERIENCE-TR03_TC10', 'CADMATIC-TR03_TC11'])(
     'draw every row of a real OCX file (%s) in fewer indices than its list',
     async (name) => {
-      const model = await importOcxFile(path.resolve(__dirname, `../../../../shared/models/ocx/${name}.3docx`), {
-        threads: 0,
-      });
-      const bytes = concatFrames(
-        encodeScenePackage(model.meshes, {
-          bounds: model.info.bounds,
-          objectCount: model.objects.length,
-          tolerances: model.info.tolerances,
-        }),
-      );
       let list = 0,
         strip = 0;
-      for (const chunk of decodeScenePackage(bytes).chunks) {
+      for (const chunk of await ocxChunks(name)) {
         const order = orderChunkBySize(chunk);
         const ratio = checkRows(chunk.indices, order.indexEnd);
         checkRows(chunk.indices, order.indexEnd, 1);
