@@ -283,9 +283,11 @@ export interface EngineInitOptions {
    */
   edgeStrips?: boolean;
   /**
-   * Surfaces as triangle strips joined by degenerate triangles (true, the default: about 1.9 indices per
-   * triangle instead of 3 on the bench ships) or as triangle lists (false). Strips need the engine's draw
-   * wrapper on the context (scene/triangleStrips.ts); without it the lists are drawn.
+   * Surfaces' long strips (≥ 8 triangles) as triangle strips joined by degenerate triangles, the rest as a
+   * list in the same buffer (true, the default: about 2 indices per triangle instead of 3 on the bench ships;
+   * on a software rasteriser full-quality frames take about a quarter longer), or every triangle as a list
+   * (false). Strips need the engine's draw wrapper on the context (scene/triangleStrips.ts); without it the
+   * lists are drawn.
    */
   triangleStrips?: boolean;
 }
