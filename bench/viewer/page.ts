@@ -285,10 +285,16 @@ async function keelsonBench(
       polygonOffsetFactor: 1,
       polygonOffsetUnits: 1,
     });
-    const own = model.chunks.map((c) => c.mesh.material);
-    for (const c of model.chunks) c.mesh.material = c.lodMesh.material = plain;
+    // The full-detail mesh draws by groups (one per part of its index buffer), so its material is a list.
+    const own = model.chunks.map((c) => [c.mesh.material, c.lodMesh.material] as const);
+    for (const c of model.chunks) {
+      c.mesh.material = [plain];
+      c.lodMesh.material = plain;
+    }
     variants['plain Lambert (no state-table texture fetches)'] = await med();
-    model.chunks.forEach((c, i) => (c.mesh.material = c.lodMesh.material = own[i]));
+    model.chunks.forEach((c, i) => {
+      [c.mesh.material, c.lodMesh.material] = own[i];
+    });
     model.lodMaxPx = 0;
     variants['no LOD'] = await med();
     model.detailMinPx = 0;
@@ -299,13 +305,13 @@ async function keelsonBench(
     model.chunks.forEach((c) => c.edges?.layers.disable(0));
     variants['no LOD or culling, no edges'] = await med();
     for (const c of model.chunks)
-      for (const m of [c.mesh.material as Material]) {
+      for (const m of c.mesh.material as Material[]) {
         m.side = DoubleSide;
         m.needsUpdate = true;
       }
     variants['no LOD or culling, no edges, double-sided'] = await med();
     for (const c of model.chunks)
-      for (const m of [c.mesh.material as Material]) {
+      for (const m of c.mesh.material as Material[]) {
         m.side = FrontSide;
         m.needsUpdate = true;
       }

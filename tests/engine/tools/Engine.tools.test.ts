@@ -48,7 +48,7 @@ describe('clipping through the facade', () => {
     expect(internals.clip.caps.cap('xMax').visible).toBe(true);
     expect(internals.clip.caps.cap('xMin').visible).toBe(false);
     // Chunk materials carry the six planes.
-    const mat = internals.model!.chunks[0].mesh.material as { clippingPlanes: unknown[] | null };
+    const mat = (internals.model!.chunks[0].mesh.material as { clippingPlanes: unknown[] | null }[])[0];
     expect(mat.clippingPlanes).toHaveLength(6);
     engine.setClipping(false);
     expect(mat.clippingPlanes).toBeNull();
