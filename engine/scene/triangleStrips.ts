@@ -42,6 +42,7 @@ export interface TriangleStrips {
 export const STRIP_MIN_TRIANGLES = 8;
 
 const EMPTY = 0xffffffff;
+// Scratch reused across chunks, grown to the largest chunk seen (the worker strips one chunk at a time).
 let keys = new Uint32Array(0);
 let tris = new Int32Array(0);
 let used = new Uint8Array(0);
@@ -258,11 +259,6 @@ let triangleStrips = true;
  */
 export function setTriangleStrips(on: boolean): void {
   triangleStrips = on;
-}
-
-/** True when chunks built now draw their surfaces as strips. */
-export function triangleStripsOn(): boolean {
-  return triangleStrips;
 }
 
 /** stripChunk for a chunk about to be built, or null when strips are off or would not save bytes. */
