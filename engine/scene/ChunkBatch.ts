@@ -128,11 +128,11 @@ export class ChunkBatch {
   private readonly order: SizeOrder;
   /**
    * The drawn index buffer's list and strip parts (scene/triangleStrips.ts), or null when the chunk draws
-   * its triangle list (rows end at the order's `indexEnd`).
+   * its triangle list (rows end at the order's `indexEnd`). Read-only; for tests and benches.
    */
-  private readonly strips: TriangleStrips | null;
-  /** Per row end, the triangle-list indices of the strip part's triangles (indexEnd − listEnds). */
-  private readonly stripTally: Uint32Array | null;
+  readonly strips: TriangleStrips | null;
+  /** The full-detail index buffer's parts as draw ranges: the list alone, or the list and strip parts. */
+  private readonly parts: DrawPart[];
   /**
    * The chunk's triangle list on the CPU (never drawn): picking's BVH and snapping read it. The mesh's
    * geometry itself when the chunk draws its list.
@@ -183,7 +183,17 @@ export class ChunkBatch {
     this.order = orderChunkBySize(chunk);
     const strips = chunkStrips(chunk.indices, this.order.indexEnd);
     this.strips = strips;
-    this.stripTally = strips ? this.order.indexEnd.map((e, r) => e - strips.listEnds[r]) : null;
+    const indexEnd = this.order.indexEnd;
+    this.parts = strips
+      ? [
+          { ends: strips.listEnds, offset: 0, tally: strips.listEnds },
+          {
+            ends: strips.stripEnds,
+            offset: strips.stripStart,
+            tally: indexEnd.map((e, r) => e - strips.listEnds[r]),
+          },
+        ]
+      : [{ ends: indexEnd, offset: 0, tally: indexEnd }];
     this.lookup = buildTriangleLookup(chunk.objects);
     this.blockTexture = vertexBlockTexture(blocks);
     const blockUniforms: ChunkBlockUniforms = {
@@ -291,33 +301,28 @@ export class ChunkBatch {
    * the list and, with strips, of the strip part (empty parts left out).
    */
   drawnRowRanges(row: number): [number, number][] {
-    const at = (e: ArrayLike<number>, r: number) => (r > 0 ? e[r - 1] : 0);
     const out: [number, number][] = [];
-    const s = this.strips;
-    const list = s ? s.listEnds : this.order.indexEnd;
-    if (at(list, row + 1) > at(list, row)) out.push([at(list, row), at(list, row + 1) - at(list, row)]);
-    if (s && at(s.stripEnds, row + 1) > at(s.stripEnds, row))
-      out.push([s.stripStart + at(s.stripEnds, row), at(s.stripEnds, row + 1) - at(s.stripEnds, row)]);
+    for (const { ends, offset } of this.parts) {
+      const from = endAt(ends, row);
+      if (ends[row] > from) out.push([offset + from, ends[row] - from]);
+    }
     return out;
   }
 
   /** Sets the full-detail meshes' draw groups to rows 0..k−1: one group per non-empty part. */
   private setPrefix(k: number): void {
     const g = this.mesh.geometry;
-    const s = this.strips;
     const groups = g.groups;
     let n = 0;
-    const put = (start: number, count: number) => {
-      if (count <= 0) return;
+    for (const { ends, offset } of this.parts) {
+      const count = endAt(ends, k);
+      if (count <= 0) continue;
       if (n < groups.length) {
-        groups[n].start = start;
+        groups[n].start = offset;
         groups[n].count = count;
-      } else g.addGroup(start, count, 0);
+      } else g.addGroup(offset, count, 0);
       n++;
-    };
-    const at = (e: ArrayLike<number>) => (k > 0 ? e[k - 1] : 0);
-    put(0, at(s ? s.listEnds : this.order.indexEnd));
-    if (s) put(s.stripStart, at(s.stripEnds));
+    }
     groups.length = n;
   }
 
@@ -450,30 +455,23 @@ export class ChunkBatch {
     const surfaces = this.lodMesh.visible ? this.lodMesh : this.mesh.visible ? this.mesh : null;
     if (surfaces) {
       const g = this.rowMesh.geometry;
-      const s = this.lodInUse ? null : this.strips;
+      const lod = this.lodInUse;
+      const parts = lod ? [{ ends: lod.indexEnd, offset: 0, tally: lod.indexEnd }] : this.parts;
+      // Each part its own ranges (a share of the calls); a part with nothing worth leaving out is drawn whole.
+      const share = Math.max(1, Math.ceil(maxRanges / parts.length));
+      const k = this.drawnRows;
+      const ranges = parts.map((p) => visibleRowRanges(p.ends, k, visible, share, undefined, p.tally));
       let hidden = -1;
-      if (!s) {
-        const ends = this.lodInUse ? this.lodInUse.indexEnd : this.order.indexEnd;
-        const r = visibleRowRanges(ends, this.drawnRows, visible, maxRanges);
-        if (r) {
-          g.clearGroups();
-          addRangeGroups(g, r, 0);
-          hidden = r.hidden;
-        }
-      } else {
-        // Each part its own ranges (half the calls each); a part with nothing worth leaving out is drawn whole.
-        const half = Math.max(1, Math.ceil(maxRanges / 2));
-        const k = this.drawnRows;
-        const rl = visibleRowRanges(s.listEnds, k, visible, half);
-        const rs = visibleRowRanges(s.stripEnds, k, visible, half, undefined, this.stripTally!);
-        if (rl || rs) {
-          g.clearGroups();
-          if (rl) addRangeGroups(g, rl, 0);
-          else if (k > 0 && s.listEnds[k - 1] > 0) g.addGroup(0, s.listEnds[k - 1], 0);
-          if (rs) addRangeGroups(g, rs, s.stripStart);
-          else if (k > 0 && s.stripEnds[k - 1] > 0) g.addGroup(s.stripStart, s.stripEnds[k - 1], 0);
-          hidden = (rl?.hidden ?? 0) + (rs?.hidden ?? 0);
-        }
+      if (ranges.some((r) => r)) {
+        g.clearGroups();
+        hidden = 0;
+        parts.forEach((p, i) => {
+          const r = ranges[i];
+          if (r) {
+            addRangeGroups(g, r, p.offset);
+            hidden += r.hidden;
+          } else if (endAt(p.ends, k) > 0) g.addGroup(p.offset, endAt(p.ends, k), 0);
+        });
       }
       if (hidden >= 0) {
         if (g.index !== surfaces.geometry.index) g.setIndex(surfaces.geometry.index);
@@ -732,6 +730,21 @@ export class ChunkBatch {
     this.rowMesh.removeFromParent();
     this.rowEdges?.removeFromParent();
   }
+}
+
+/**
+ * One part of an index buffer as draw ranges: rows end at `ends` (prefix ends, in indices from `offset`),
+ * and `tally` gives the same rows' ends in triangle-list indices (what a hidden row leaves out).
+ */
+interface DrawPart {
+  ends: ArrayLike<number>;
+  offset: number;
+  tally: ArrayLike<number>;
+}
+
+/** End of rows 0..k−1 in prefix ends `ends` (0 for none). */
+function endAt(ends: ArrayLike<number>, k: number): number {
+  return k > 0 ? ends[k - 1] : 0;
 }
 
 /** One draw group (material 0) per range, the ranges shifted by `offset` indices. */

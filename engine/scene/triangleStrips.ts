@@ -49,6 +49,7 @@ let used = new Uint8Array(0);
 let out = new Uint16Array(0);
 let list = new Uint16Array(0);
 let walk = new Int32Array(0);
+let verts = new Uint16Array(0);
 
 /** Slot of directed edge key k (a · 65536 + b) in the open-addressed table, or −1. */
 function find(k: number, mask: number): number {
@@ -79,6 +80,7 @@ export function stripChunk(
   if (used.length < T) {
     used = new Uint8Array(T);
     walk = new Int32Array(T);
+    verts = new Uint16Array(T + 2);
   }
   const rows = rowEnds.length;
   const need = 6 * T + 2 * rows + 8;
@@ -110,9 +112,9 @@ export function stripChunk(
           bestRot = rot;
         }
       }
+      stripWalk(indices, s, bestRot, mask, true);
       if (bestLen < minStrip) {
         // The short strip's triangles, as they are, into the list part.
-        stripWalk(indices, s, bestRot, mask, true);
         for (let k = 0; k < bestLen; k++) {
           const t = walk[k];
           list[m++] = indices[3 * t];
@@ -130,10 +132,11 @@ export function stripChunk(
           out[n] = out[n - 1];
           n++;
         }
-        out[n] = indices[3 * s + bestRot];
+        out[n] = verts[0];
         n++;
       }
-      n = writeWalk(indices, s, bestRot, mask, n);
+      out.set(verts.subarray(0, bestLen + 2), n);
+      n += bestLen + 2;
     }
     listEnds[r] = m;
     from = to;
@@ -193,13 +196,16 @@ function edgeTable(indices: Uint16Array, t0: number, t1: number): number {
 }
 
 /**
- * Walks a strip from seed triangle s started at its edge `rot` without writing it; returns its triangle
- * count, its triangles in `walk`. The walk marks them in `used` while it runs and clears them again
- * unless `keep`.
+ * Walks a strip from seed triangle s started at its edge `rot`; returns its triangle count L, its
+ * triangles in `walk` and its L + 2 vertices in `verts`. The walk marks the triangles in `used` while it
+ * runs and clears them again unless `keep`.
  */
 function stripWalk(indices: Uint16Array, s: number, rot: number, mask: number, keep: boolean): number {
   let p = indices[3 * s + ((rot + 1) % 3)],
     q = indices[3 * s + ((rot + 2) % 3)];
+  verts[0] = indices[3 * s + rot];
+  verts[1] = p;
+  verts[2] = q;
   used[s] = 1;
   walk[0] = s;
   let len = 1;
@@ -211,32 +217,12 @@ function stripWalk(indices: Uint16Array, s: number, rot: number, mask: number, k
     used[t] = 1;
     walk[len++] = t;
     const x = third(indices, t, p, q);
+    verts[len + 1] = x;
     p = q;
     q = x;
   }
   if (!keep) for (let k = 0; k < len; k++) used[walk[k]] = 0;
   return len;
-}
-
-/** Writes the strip stripWalk measured (marking its triangles used); returns the new end of `out`. */
-function writeWalk(indices: Uint16Array, s: number, rot: number, mask: number, n: number): number {
-  const a = indices[3 * s + rot];
-  let p = indices[3 * s + ((rot + 1) % 3)],
-    q = indices[3 * s + ((rot + 2) % 3)];
-  used[s] = 1;
-  out[n++] = a;
-  out[n++] = p;
-  out[n++] = q;
-  for (let i = 1; ; i++) {
-    const t = i % 2 === 0 ? find(p * 65536 + q, mask) : find(q * 65536 + p, mask);
-    if (t < 0 || used[t]) break;
-    used[t] = 1;
-    const x = third(indices, t, p, q);
-    out[n++] = x;
-    p = q;
-    q = x;
-  }
-  return n;
 }
 
 /** The vertex of triangle t that is neither p nor q. */

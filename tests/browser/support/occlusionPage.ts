@@ -6,7 +6,7 @@
 import { Engine } from '../../../engine/Engine';
 import { BufferAttribute, BufferGeometry, type Line } from 'three';
 import type { ChunkBatch } from '../../../engine/scene/ChunkBatch';
-import type { TriangleStrips } from '../../../engine/scene/triangleStrips';
+import { stripToList } from '../../engine/scene/stripToList';
 import type { ClipBox } from '../../../engine/EngineApi';
 import { DETAIL_MIN_PX, EDGE_MIN_PX, LOD_MAX_PX } from '../../../engine/scene/ModelScene';
 
@@ -167,20 +167,13 @@ function edgesAsPairs(on: boolean): void {
  * the list's end of the strip part's rows. Without strips: the chunk's own list.
  */
 function orderedList(c: ChunkBatch): { index: Uint16Array; stripStart: number; stripEnds: number[] } {
-  const s = (c as unknown as { strips: TriangleStrips | null }).strips;
+  const s = c.strips;
   if (!s) return { index: c.chunk.indices, stripStart: c.chunk.indices.length, stripEnds: [] };
   const out = Array.from(s.indices.subarray(0, s.stripStart));
   const stripEnds: number[] = [];
   for (let r = 0, from = 0; r < s.stripEnds.length; r++) {
     const to = s.stripEnds[r];
-    for (let i = from; i + 2 < to; i++) {
-      const at = s.stripStart + i;
-      let a = s.indices[at],
-        b = s.indices[at + 1];
-      const x = s.indices[at + 2];
-      if ((i - from) % 2 === 1) [a, b] = [b, a];
-      if (a !== b && b !== x && a !== x) out.push(a, b, x);
-    }
+    stripToList(s.indices, s.stripStart + from, s.stripStart + to, out);
     stripEnds.push(out.length - s.stripStart);
     from = to;
   }
@@ -224,7 +217,7 @@ function surfaces(mode: 'strips' | 'list' | 'half'): void {
       const ends = (c as unknown as { order: { indexEnd: Uint32Array } }).order.indexEnd;
       let k = 0;
       while (k < ends.length && ends[k] <= n) k++;
-      const s = (c as unknown as { strips: TriangleStrips | null }).strips;
+      const s = c.strips;
       const listTo = s ? (k > 0 ? s.listEnds[k - 1] : 0) : n;
       const stripTo = s && k > 0 ? o.stripEnds[k - 1] : 0;
       const [first, second] = g.groups;

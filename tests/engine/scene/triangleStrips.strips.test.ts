@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { orderChunkBySize } from '../../../engine/scene/sizeOrder';
 import { rngOf } from '../../fuzz/prng';
 import { ocxChunks } from './ocxChunks';
+import { stripToList } from './stripToList';
 import {
   chunkStrips,
   installStripDraw,
@@ -37,15 +38,8 @@ function listTriangles(idx: ArrayLike<number>, start: number, end: number): stri
 
 /** Sorted keys of the triangles a TRIANGLE_STRIP draw of [start, end) rasterises (GL's parity rule). */
 function stripTriangles(idx: ArrayLike<number>, start: number, end: number): string[] {
-  const out: string[] = [];
-  for (let i = start; i + 2 < end; i++) {
-    let a = idx[i],
-      b = idx[i + 1];
-    const c = idx[i + 2];
-    if ((i - start) % 2 === 1) [a, b] = [b, a];
-    if (a !== b && b !== c && c !== a) out.push(key(a, b, c));
-  }
-  return out.sort();
+  const list = stripToList(idx, start, end);
+  return listTriangles(list, 0, list.length);
 }
 
 /**
