@@ -238,7 +238,9 @@ describe('D5: Cancel while the file uploads', () => {
       const file = path.join(dir, 'HELD.3docx');
       await writeCadShip(file, 'HELD', {});
       await page.goto(`${line.url}/`);
-      await page.getByRole('button', { name: 'Add project' }).waitFor();
+      // The model list in first: while its answer is held the page shows 'Loading projects…', not the card.
+      await page.getByRole('tab', { name: 'Browse' }).click();
+      await page.getByTestId(`project-card-${MODEL}`).waitFor();
       // The server's answer to the upload waits in the line: the page still shows the upload.
       line.holdAnswers(true);
       const progress = await addProject(page, file, 'HELD');
