@@ -3,6 +3,7 @@
  * closed loops. Polylines are plain number arrays of xyz triplets in the caller's unit (the importer: mm).
  */
 import { dedupe, hypot3, polylineLength, reversePolyline } from './curves';
+import { pointHash3 } from './pointHash';
 import { dropRepeatedSegments } from './repeatedSegments';
 import { type EndChoice, type EndQuery, SegmentEnds, scanEnds } from './segmentEnds';
 
@@ -22,9 +23,9 @@ export interface ChainResult {
   repeats: number;
 }
 
-/** Files end code `code` of polyline s (its point at offset o) under the point's exact key in `ends`. */
-function addEnd(ends: Map<string, number[]>, s: number[], o: number, code: number): void {
-  const k = pointKey3(s, o);
+/** Files end code `code` of polyline s (its point at offset o) under the point's hash in `ends`. */
+function addEnd(ends: Map<number, number[]>, s: number[], o: number, code: number): void {
+  const k = pointHash3(s, o);
   const l = ends.get(k);
   if (l) l.push(code);
   else ends.set(k, [code]);
@@ -62,8 +63,8 @@ export function chainLoops(
   const queries = [atEnd];
   const loops: number[][] = [];
   let gapsClosed = 0;
-  // each segment's start (code 2i) and end (2i + 1) by their exact coordinates, codes ascending
-  const ends = new Map<string, number[]>();
+  // each segment's start (code 2i) and end (2i + 1) by the hash of their exact coordinates, codes ascending
+  const ends = new Map<number, number[]>();
   for (let i = 0; i < segs.length; i++) {
     addEnd(ends, segs[i], 0, 2 * i);
     addEnd(ends, segs[i], segs[i].length - 3, 2 * i + 1);
@@ -84,10 +85,10 @@ export function chainLoops(
       // an unused segment ending exactly at the loop's end is what the search below would find (the first
       // one, its start before its end): looked up instead of searched for
       const finite = Number.isFinite(loop[e]) && Number.isFinite(loop[e + 1]) && Number.isFinite(loop[e + 2]);
-      const exact = finite ? ends.get(pointKey3(loop, e)) : undefined; // (NaN or ∞ is at no distance 0)
+      const exact = finite ? ends.get(pointHash3(loop, e)) : undefined; // (NaN or ∞ is at no distance 0)
       if (exact)
         for (const code of exact)
-          if (!used[code >> 1]) {
+          if (!used[code >> 1] && endIs(segs[code >> 1], code, loop, e)) {
             best = code >> 1;
             bestD = 0;
             bestRev = (code & 1) === 1;
@@ -125,7 +126,8 @@ export function chainLoops(
   return { loops, gapsClosed, repeats };
 }
 
-/** Exact key of point p[o..o+2] (−0 and 0 alike, as their distance is 0). */
-function pointKey3(p: ArrayLike<number>, o: number): string {
-  return `${p[o]},${p[o + 1]},${p[o + 2]}`;
+/** Whether end `code` (start when even, end when odd) of polyline s is point p[o..o+2] exactly (−0 as 0). */
+function endIs(s: number[], code: number, p: number[], o: number): boolean {
+  const i = code & 1 ? s.length - 3 : 0;
+  return s[i] === p[o] && s[i + 1] === p[o + 1] && s[i + 2] === p[o + 2];
 }

@@ -101,22 +101,6 @@ export function meanNormal(
 }
 
 /**
- * Area (mm²) of a sheet offset by h (mm) along its unit vertex normals: what a plate's face at offset h
- * from its reference surface measures (larger on the convex side of a curved sheet).
- */
-export function offsetArea(
-  positions: ArrayLike<number>,
-  normals: ArrayLike<number>,
-  indices: ArrayLike<number>,
-  h: number,
-): number {
-  if (h === 0) return meshAreaMoments(positions, indices).area;
-  const moved = new Float64Array(positions.length);
-  for (let i = 0; i < moved.length; i++) moved[i] = positions[i] + h * normals[i];
-  return meshAreaMoments(moved, indices).area;
-}
-
-/**
  * Volume (mm³) of the solid a sheet sweeps between offsets o1 and o2 along its unit vertex normals,
  * divided by o2 − o1: the sheet's area at mid-thickness in the mean (Simpson's rule over the offset area,
  * which is close to quadratic in the offset for a plate thin against its radius of curvature). Equals the
@@ -129,13 +113,46 @@ export function solidMeanArea(
   o1: number,
   o2: number,
 ): number {
-  // (no closure for the three calls: under tsx each closure made is also named, a cost per plate)
-  return (
-    (offsetArea(positions, normals, indices, o1) +
-      4 * offsetArea(positions, normals, indices, (o1 + o2) / 2) +
-      offsetArea(positions, normals, indices, o2)) /
-    6
-  );
+  // The area of the sheet offset by h along its normals (larger on the convex side of a curved sheet) at
+  // the three offsets, in one pass over the triangles with no moved copy of the positions per offset.
+  const hm = (o1 + o2) / 2;
+  let A1 = 0,
+    Am = 0,
+    A2 = 0;
+  for (let t = 0; t + 2 < indices.length; t += 3) {
+    const a = 3 * indices[t],
+      b = 3 * indices[t + 1],
+      c = 3 * indices[t + 2];
+    A1 += movedTriangleArea(positions, normals, a, b, c, o1);
+    Am += movedTriangleArea(positions, normals, a, b, c, hm);
+    A2 += movedTriangleArea(positions, normals, a, b, c, o2);
+  }
+  return (A1 + 4 * Am + A2) / 6;
+}
+
+/**
+ * Area of triangle a, b, c (offsets into `positions`) with its corners moved by h along `normals`
+ * (h = 0: not moved, whatever the normals hold).
+ */
+function movedTriangleArea(
+  positions: ArrayLike<number>,
+  normals: ArrayLike<number>,
+  a: number,
+  b: number,
+  c: number,
+  h: number,
+): number {
+  if (h === 0) return triangleArea(positions, a, b, c);
+  const ax = positions[a] + h * normals[a],
+    ay = positions[a + 1] + h * normals[a + 1],
+    az = positions[a + 2] + h * normals[a + 2];
+  const ux = positions[b] + h * normals[b] - ax,
+    uy = positions[b + 1] + h * normals[b + 1] - ay,
+    uz = positions[b + 2] + h * normals[b + 2] - az;
+  const vx = positions[c] + h * normals[c] - ax,
+    vy = positions[c + 1] + h * normals[c + 1] - ay,
+    vz = positions[c + 2] + h * normals[c + 2] - az;
+  return 0.5 * hypot3(uy * vz - uz * vy, uz * vx - ux * vz, ux * vy - uy * vx);
 }
 
 /** Sum of triangle areas and their area-weighted centroid. Empty input gives area 0 and centroid NaN. */

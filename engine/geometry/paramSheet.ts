@@ -77,7 +77,7 @@ interface PlaneLoop {
 /**
  * A loop mapped to the metric parameter plane. Straight edges of the loop are straight in space, not
  * in (u, v): an edge is split at its midpoint (mapped too) while that midpoint lies more than
- * chordMm / 4 from the middle of the edge's chord in the plane, or the edge spans more than a quarter
+ * chordMm / 4 off the edge's chord in the plane (offChord), or the edge spans more than a quarter
  * period of a closed direction, down to the perimeter / EDGE_SAMPLES (the fixed density this replaces);
  * a midpoint off the surface (farther than tolMm) is always kept. Points are found by closest-point
  * inversion warm-started from their neighbour, and when `axis` is given, where the line through them
@@ -200,11 +200,30 @@ class LoopMapper {
     const x = P[0],
       y = P[1];
     const wide = (g.periodicU && Math.abs(xb - xa) > pu / 4) || (g.periodicV && Math.abs(yb - ya) > pv / 4);
-    if (!wide && d <= this.tolMm && Math.hypot(x - mx, y - my) <= this.tolPlane) return;
+    if (!wide && d <= this.tolMm && offChord(x, y, xa, ya, xb, yb) <= this.tolPlane) return;
     this.refine(a, xa, ya, mid, x, y, len / 2);
     this.xy.push(x, y);
     this.refine(mid, x, y, b, xb, yb, len / 2);
   }
+}
+
+/**
+ * How far point (x, y) lies off the chord from (xa, ya) to (xb, yb) in the plane: its distance from the
+ * chord's line when its projection falls strictly between the ends, else Infinity (a mapped midpoint
+ * beyond an end folds the edge back). Where along the chord the midpoint falls does not matter: a
+ * parametrisation that runs faster at one end of the edge moves it along a straight edge, not off it. A
+ * chord of no length measures the distance from its ends.
+ */
+function offChord(x: number, y: number, xa: number, ya: number, xb: number, yb: number): number {
+  const ex = xb - xa,
+    ey = yb - ya;
+  const l2 = ex * ex + ey * ey;
+  const dx = x - xa,
+    dy = y - ya;
+  if (!(l2 > 0)) return Math.hypot(dx, dy);
+  const along = dx * ex + dy * ey;
+  if (!(along > 0 && along < l2)) return Infinity;
+  return Math.abs(dx * ey - dy * ex) / Math.sqrt(l2);
 }
 
 const ring = (r: number[]): Ring => {

@@ -6,6 +6,8 @@
  * sides of a slit) are different edges and both kept.
  */
 
+import { pointHash3n } from './pointHash';
+
 /** The segments without the repeats, and how many were left out. */
 export interface WithoutRepeats {
   /** The segments in their order, each exact repeat of an earlier one left out (the array given when none is). */
@@ -20,11 +22,12 @@ export interface WithoutRepeats {
  * points given, apart from segments sharing a start point, which are compared with each other.
  */
 export function dropRepeatedSegments(segments: number[][]): WithoutRepeats {
-  const byStart = new Map<string, number[][]>();
+  // by the hash of the start point and the length; samePoints tells the segments that share one apart
+  const byStart = new Map<number, number[][]>();
   let kept: number[][] | null = null;
   for (let i = 0; i < segments.length; i++) {
     const s = segments[i];
-    const key = `${s[0]},${s[1]},${s[2]},${s.length}`;
+    const key = pointHash3n(s, 0, s.length);
     const same = byStart.get(key);
     if (same?.some((t) => samePoints(s, t))) {
       kept ??= segments.slice(0, i);
