@@ -130,9 +130,12 @@ export function solidMeanArea(
   return (A1 + 4 * Am + A2) / 6;
 }
 
+/** The three moved corners of movedTriangleArea (xyz each), for triangleArea. */
+const MOVED = new Float64Array(9);
+
 /**
  * Area of triangle a, b, c (offsets into `positions`) with its corners moved by h along `normals`
- * (h = 0: not moved, whatever the normals hold).
+ * (h = 0: not moved, whatever the normals hold): triangleArea of the moved corners.
  */
 function movedTriangleArea(
   positions: ArrayLike<number>,
@@ -143,16 +146,12 @@ function movedTriangleArea(
   h: number,
 ): number {
   if (h === 0) return triangleArea(positions, a, b, c);
-  const ax = positions[a] + h * normals[a],
-    ay = positions[a + 1] + h * normals[a + 1],
-    az = positions[a + 2] + h * normals[a + 2];
-  const ux = positions[b] + h * normals[b] - ax,
-    uy = positions[b + 1] + h * normals[b + 1] - ay,
-    uz = positions[b + 2] + h * normals[b + 2] - az;
-  const vx = positions[c] + h * normals[c] - ax,
-    vy = positions[c + 1] + h * normals[c + 1] - ay,
-    vz = positions[c + 2] + h * normals[c + 2] - az;
-  return 0.5 * hypot3(uy * vz - uz * vy, uz * vx - ux * vz, ux * vy - uy * vx);
+  for (let k = 0; k < 3; k++) {
+    MOVED[k] = positions[a + k] + h * normals[a + k];
+    MOVED[3 + k] = positions[b + k] + h * normals[b + k];
+    MOVED[6 + k] = positions[c + k] + h * normals[c + k];
+  }
+  return triangleArea(MOVED, 0, 3, 6);
 }
 
 /** Sum of triangle areas and their area-weighted centroid. Empty input gives area 0 and centroid NaN. */
