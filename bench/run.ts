@@ -7,6 +7,8 @@
  *
  * Suites:
  *   goals   — the goals table (the default, above).
+ *   lod     — the chunks' LOD levels by vertex clustering beside meshoptimizer's simplifiers: build time,
+ *             triangles kept and drawn, geometric error (bench/viewer/lodSuite.ts; BENCH_SIZES, default 10000).
  *   package — generates a ship (tools/generator), imports it with importOcxFile, then measures `.sc`
  *             encode and streaming decode throughput (engine/package).
  *   ocx     — OCX import throughput (MB/s, parts/s) per sample and for generated ships of 10k and 100k
@@ -113,6 +115,7 @@ export const SUITES: Record<string, Suite> = {
   cad: async () => (await import('./cad/cadSuite')).cadSuite(),
   load: async () => (await import('./load/loadSuite')).loadSuite(),
   fuzz: async () => (await import('./fuzz/fuzzSuite')).fuzzSuite(),
+  lod: async () => (await import('./viewer/lodSuite')).lodSuite(),
   goals: async () => (await import('./goals/goalsSuite')).goalsSuite(),
 };
 /** Suites run when none is named: the goals table (it prints and writes its own section). */

@@ -41,8 +41,11 @@ interface Row {
   unit: string;
 }
 
-/** Generates, imports and encodes the ship unless cached; returns package bytes and objects. */
-async function prepare(parts: number): Promise<{ bytes: Uint8Array; objects: ModelObject[] }> {
+/**
+ * Generates, imports and encodes the generated ship of `parts` target parts unless cached in bench/out;
+ * returns its package bytes and object table.
+ */
+export async function prepareShip(parts: number): Promise<{ bytes: Uint8Array; objects: ModelObject[] }> {
   const sc = path.join(OUT, `ship-${parts}.sc`),
     oj = path.join(OUT, `ship-${parts}.objects.json`);
   if (!existsSync(sc) || !existsSync(oj)) {
@@ -218,7 +221,7 @@ async function runSize(parts: number, figures: ToolsFigures = {}, what: ToolsPar
     rows.push({ suite: 'tools', case: `${parts} parts: ${c}`, value, unit });
     if (key) figures[key] = value;
   };
-  const { bytes, objects } = await prepare(parts);
+  const { bytes, objects } = await prepareShip(parts);
   const { header, chunks } = decodeScenePackage(bytes);
   const bounds = [...header.bounds];
   const world = chunks.map((c) => decodeChunkPositions(c));

@@ -51,6 +51,7 @@ import { gatherNearRay, snapTables, type SnapTables } from './chunkSnap';
 import { ROW_RANGES_MAX, visibleRowRanges, type RowRanges } from '../render/rowRanges';
 import { ChunkEdgeOrder } from './edgeLod';
 import { buildLodLevel, vertexFacing, type LodLevel } from './lodCluster';
+import { simplifyChunk } from './lodSimplify';
 import { orderChunkBySize, rowsAtLeast, type SizeOrder } from './sizeOrder';
 import { chunkStrips, type TriangleStrips } from './triangleStrips';
 import { alignObjectVertices, vertexBlockBytes, vertexBlockTexture } from './vertexBlocks';
@@ -69,6 +70,13 @@ export const LOD_KEEP_MAX = 0.35;
 export const LOD_LEVELS_KEPT = 1;
 /** LOD levels leave out clustered triangles narrower than this share of their cell (scene/lodCluster.ts). */
 export const LOD_SLIVER = 0.2;
+/**
+ * Error bound (mm) of the edge collapses every LOD level starts from (scene/lodSimplify.ts): half a level-0
+ * cell, so the collapses add at most half the finest cell to each level's clustering. A bound growing with
+ * the level kept fewer triangles at levels 3–4 but missed the surface by 1.3–2 cells at the 99th percentile,
+ * against 0.5–0.7 with this one (bench/README.md "LOD levels: vertex clustering and meshoptimizer").
+ */
+export const LOD_SIMPLIFY_MM = LOD_BASE_MM / 2;
 
 /**
  * The picking BVH's split rule and leaf size (three-mesh-bvh `strategy`, `targetLeafSize`). Its bytes are
@@ -141,6 +149,8 @@ export class ChunkBatch {
   private translucentRows = false;
   private ownTranslucent: BufferGeometry | null = null;
   private facing: Uint8Array | null = null;
+  /** The chunk after the LOD levels' edge collapses (scene/lodSimplify.ts), made at the first level. */
+  private simplified: SceneChunk | undefined = undefined;
   private readonly lods = new Map<number, { level: LodLevel; geometry: BufferGeometry; used: number }>();
   /** Levels that would keep too many triangles (full detail is as good). */
   private readonly uselessLods = new Set<number>();
@@ -507,8 +517,11 @@ export class ChunkBatch {
   buildLod(level: number): void {
     if (this.lods.has(level) || this.uselessLods.has(level)) return;
     this.facing ??= vertexFacing(this.chunk);
+    // Made once and kept (a fifth to a third of the chunk's indices, CPU memory); until meshoptimizer has
+    // loaded, levels cluster the full triangles.
+    this.simplified ??= simplifyChunk(this.chunk, LOD_SIMPLIFY_MM) ?? undefined;
     const cell = LOD_BASE_MM * 2 ** level;
-    const lv = buildLodLevel(this.chunk, this.facing, cell, LOD_SLIVER * cell);
+    const lv = buildLodLevel(this.simplified ?? this.chunk, this.facing, cell, LOD_SLIVER * cell);
     if (lv.indices.length > LOD_KEEP_MAX * this.chunk.indices.length) {
       this.uselessLods.add(level);
       return;

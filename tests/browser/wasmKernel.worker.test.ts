@@ -1,7 +1,8 @@
 /**
  * The render worker loads the WebAssembly geometry kernel in Chromium: opening a model in the viewer
  * fetches the built keelson_kernel.wasm (a real WebAssembly module, served with the UI) and the worker
- * reports it installed, not the TypeScript fallback (engine/wasm/install.ts). NAPA-OCX_M1 is uploaded
+ * reports it installed, not the TypeScript fallback (engine/wasm/install.ts); it also loads meshoptimizer's
+ * simplifier, which starts the LOD levels. NAPA-OCX_M1 is uploaded
  * through the API first.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -46,5 +47,11 @@ describe('WebAssembly kernel in the render worker', () => {
     expect(wasm[0].url).toMatch(/keelson_kernel.*\.wasm$/);
     expect(wasm[0].status).toBe(200);
     expect(wasm[0].magic).toBe('0061736d');
+  });
+
+  it("loads meshoptimizer's simplifier for the LOD levels (engine/scene/lodSimplify.ts)", async () => {
+    await expect
+      .poll(() => lines.find((l) => l.startsWith('LOD simplifier:')), { timeout: 60_000, interval: 200 })
+      .toBe('LOD simplifier: meshoptimizer loaded');
   });
 });
