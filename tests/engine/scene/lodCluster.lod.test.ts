@@ -4,23 +4,7 @@ import { buildLodLevel, vertexFacing } from '../../../engine/scene/lodCluster';
 import { lodLevelFor } from '../../../engine/scene/ModelScene';
 import { LOD_BASE_MM } from '../../../engine/scene/ChunkBatch';
 import { orderChunkBySize } from '../../../engine/scene/sizeOrder';
-import { boxMesh, gridPlate, packageBytes } from './sceneFixtures';
-
-/** Sum of the signed z-normal areas of a triangle list (mm²): +top, −bottom. */
-function facingArea(
-  c: { positions: Uint16Array; bounds: ArrayLike<number> },
-  indices: ArrayLike<number>,
-  sign: 1 | -1,
-): number {
-  const s = [0, 1, 2].map((a) => (c.bounds[a + 3] > c.bounds[a] ? (c.bounds[a + 3] - c.bounds[a]) / 65535 : 1));
-  let area = 0;
-  for (let t = 0; t < indices.length; t += 3) {
-    const p = [0, 1, 2].map((k) => [0, 1, 2].map((a) => c.positions[indices[t + k] * 3 + a] * s[a]));
-    const nz = ((p[1][0] - p[0][0]) * (p[2][1] - p[0][1]) - (p[1][1] - p[0][1]) * (p[2][0] - p[0][0])) / 2;
-    if (nz * sign > 0) area += Math.abs(nz);
-  }
-  return area;
-}
+import { boxMesh, facingArea, gridPlate, packageBytes } from './sceneFixtures';
 
 /** Triangles of a list without z-normal area (walls of the plate's rim). */
 function countVertical(c: { positions: Uint16Array; bounds: ArrayLike<number> }, indices: ArrayLike<number>): number {

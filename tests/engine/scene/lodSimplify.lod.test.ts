@@ -11,19 +11,7 @@ import { createStateUniforms } from '../../../engine/scene/chunkMaterial';
 import { buildLodLevel, vertexFacing } from '../../../engine/scene/lodCluster';
 import { simplifierLoaded, simplifierReady, simplifyChunk } from '../../../engine/scene/lodSimplify';
 import { orderChunkBySize } from '../../../engine/scene/sizeOrder';
-import { boxMesh, gridPlate, packageBytes } from './sceneFixtures';
-
-/** Signed z-normal area (mm²) of the triangles of a list: top faces positive, bottom faces negative. */
-function zArea(c: SceneChunk, indices: ArrayLike<number>, sign: 1 | -1): number {
-  const s = [0, 1, 2].map((a) => (c.bounds[a + 3] > c.bounds[a] ? (c.bounds[a + 3] - c.bounds[a]) / 65535 : 1));
-  let area = 0;
-  for (let t = 0; t < indices.length; t += 3) {
-    const p = [0, 1, 2].map((k) => [0, 1, 2].map((a) => c.positions[indices[t + k] * 3 + a] * s[a]));
-    const nz = ((p[1][0] - p[0][0]) * (p[2][1] - p[0][1]) - (p[1][1] - p[0][1]) * (p[2][0] - p[0][0])) / 2;
-    if (nz * sign > 0) area += Math.abs(nz);
-  }
-  return area;
-}
+import { boxMesh, facingArea, gridPlate, packageBytes } from './sceneFixtures';
 
 /** A finely meshed plate and a box; with `coincident`, a coarser plate on exactly the same corners too. */
 function chunkOf(coincident = false): SceneChunk {
@@ -62,7 +50,8 @@ describe('LOD edge collapses (meshoptimizer)', () => {
         chunk.objects[r * 5 + 3],
         chunk.objects[r * 5 + 3] + chunk.objects[r * 5 + 4],
       );
-      for (const sign of [1, -1] as const) expect(zArea(s, own, sign)).toBeCloseTo(zArea(chunk, full, sign), -2);
+      for (const sign of [1, -1] as const)
+        expect(facingArea(s, own, sign)).toBeCloseTo(facingArea(chunk, full, sign), -2);
     }
     expect(at).toBe(s.indices.length);
     // The box has nothing to collapse.

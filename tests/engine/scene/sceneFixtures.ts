@@ -144,3 +144,22 @@ export function fakeFetch(
     return new Response(stream, { status: 200, headers: { 'content-length': String(bytes.length) } });
   }) as typeof fetch;
 }
+
+/**
+ * Area (mm²) of the triangles of a list (indices into a quantised chunk's vertices) that face +z (`sign` 1)
+ * or −z (−1): a plate's top or bottom face.
+ */
+export function facingArea(
+  c: { positions: Uint16Array; bounds: ArrayLike<number> },
+  indices: ArrayLike<number>,
+  sign: 1 | -1,
+): number {
+  const s = [0, 1, 2].map((a) => (c.bounds[a + 3] > c.bounds[a] ? (c.bounds[a + 3] - c.bounds[a]) / 65535 : 1));
+  let area = 0;
+  for (let t = 0; t < indices.length; t += 3) {
+    const p = [0, 1, 2].map((k) => [0, 1, 2].map((a) => c.positions[indices[t + k] * 3 + a] * s[a]));
+    const nz = ((p[1][0] - p[0][0]) * (p[2][1] - p[0][1]) - (p[1][1] - p[0][1]) * (p[2][0] - p[0][0])) / 2;
+    if (nz * sign > 0) area += Math.abs(nz);
+  }
+  return area;
+}
