@@ -8,7 +8,7 @@ import { BufferAttribute, BufferGeometry, type Line } from 'three';
 import type { ChunkBatch } from '../../../engine/scene/ChunkBatch';
 import { stripToList } from '../../engine/scene/stripToList';
 import type { ClipBox } from '../../../engine/EngineApi';
-import { DETAIL_MIN_PX, EDGE_MIN_PX, LOD_MAX_PX } from '../../../engine/scene/ModelScene';
+import { DETAIL_MIN_PX, EDGE_MIN_PX } from '../../../engine/scene/ModelScene';
 
 let engine: Engine | null = null;
 let gl: WebGL2RenderingContext | null = null;
@@ -231,10 +231,14 @@ function surfaces(mode: 'strips' | 'list' | 'half'): void {
   }
 }
 
-/** Draws all objects and all their edges at full detail (no size culling, no level of detail) when `on`. */
+/**
+ * Draws all objects and all their edges when `on`; when not, leaves out the small objects and edges as a
+ * full-quality frame does. Never through LOD levels: they are index lists of their own, and this page compares
+ * the full-detail surfaces' buffers.
+ */
 function fullDetail(on: boolean): void {
   const { model } = parts();
-  model.lodMaxPx = on ? 0 : LOD_MAX_PX;
+  model.lodMaxPx = 0;
   model.detailMinPx = on ? 0 : DETAIL_MIN_PX;
   model.edgeMinPx = on ? 0 : EDGE_MIN_PX;
 }
