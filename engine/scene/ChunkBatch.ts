@@ -73,8 +73,8 @@ export const LOD_SLIVER = 0.2;
 /**
  * Error bound (mm) of the edge collapses every LOD level starts from (scene/lodSimplify.ts): half a level-0
  * cell, so the collapses add at most half the finest cell to each level's clustering. A bound growing with
- * the level kept fewer triangles at levels 3–4 but missed the surface by 1.3–2 cells at the 99th percentile,
- * against 0.5–0.7 with this one (bench/README.md "LOD levels: vertex clustering and meshoptimizer").
+ * the level kept fewer triangles at levels 3–4 but missed the surface by 1.3–2.1 cells at the 99th percentile,
+ * against 0.5–0.9 with this one (bench/README.md "LOD levels: vertex clustering and meshoptimizer").
  */
 export const LOD_SIMPLIFY_MM = LOD_BASE_MM / 2;
 
@@ -517,7 +517,7 @@ export class ChunkBatch {
   buildLod(level: number): void {
     if (this.lods.has(level) || this.uselessLods.has(level)) return;
     this.facing ??= vertexFacing(this.chunk);
-    // Made once and kept (a fifth to a third of the chunk's indices, CPU memory); until meshoptimizer has
+    // Made once and kept (29–38 % of the chunks' indices on the bench ships, CPU memory); until meshoptimizer has
     // loaded, levels cluster the full triangles.
     this.simplified ??= simplifyChunk(this.chunk, LOD_SIMPLIFY_MM) ?? undefined;
     const cell = LOD_BASE_MM * 2 ** level;
