@@ -29,14 +29,10 @@ import { buildLodLevel, vertexFacing } from '../../engine/scene/lodCluster';
 import { LOD_BASE_MM, LOD_KEEP_MAX, LOD_SIMPLIFY_MM, LOD_SLIVER } from '../../engine/scene/ChunkBatch';
 import { simplifierLoaded, simplifyChunk } from '../../engine/scene/lodSimplify';
 import { benchNow as now } from '../benchClock';
+import type { BenchRow } from '../run';
 import { prepareShip } from '../tools/toolsSuite';
 
-interface Row {
-  suite: string;
-  case: string;
-  value: number;
-  unit: string;
-}
+type Row = BenchRow;
 
 /** A level's triangles per chunk (indices into the chunk's vertices). */
 type Level = Uint32Array[];

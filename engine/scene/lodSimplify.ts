@@ -13,6 +13,7 @@
  * own triangles; where two objects' vertices coincide, simplifyChunk checks it. World units mm.
  */
 import { MeshoptSimplifier } from 'meshoptimizer';
+import { decodeChunkPositions } from '../package/reader';
 import type { SceneChunk } from '../package/types';
 
 let state: 'loading' | 'ready' | 'failed' = 'loading';
@@ -53,14 +54,15 @@ export function simplifierReady(): boolean {
 export function simplifyChunk(chunk: SceneChunk, errorMm: number): SceneChunk | null {
   if (!(errorMm > 0)) throw new Error(`LOD simplification error ${errorMm} mm is not positive`);
   if (state !== 'ready') return null;
-  const { positions: q, bounds: b, objects } = chunk;
-  // Chunk-local millimetres: the error bound is absolute, the origin does not matter.
-  const mm = new Float32Array(q.length);
-  for (let a = 0; a < 3; a++) {
-    const step = (b[a + 3] - b[a]) / 65535;
-    for (let i = a; i < q.length; i += 3) mm[i] = q[i] * step;
-  }
-  const [kept] = MeshoptSimplifier.simplify(Uint32Array.from(chunk.indices), mm, 3, 0, errorMm, ['ErrorAbsolute']);
+  const { positions: q, objects } = chunk;
+  const [kept] = MeshoptSimplifier.simplify(
+    Uint32Array.from(chunk.indices),
+    decodeChunkPositions(chunk),
+    3,
+    0,
+    errorMm,
+    ['ErrorAbsolute'],
+  );
   const rows = objects.length / 5;
   const rowOf = new Int32Array(q.length / 3).fill(-1);
   for (let r = 0; r < rows; r++) rowOf.fill(r, objects[r * 5 + 1], objects[r * 5 + 1] + objects[r * 5 + 2]);
