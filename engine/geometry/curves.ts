@@ -45,6 +45,18 @@ export function hypot3(x: number, y: number, z: number): number {
   return Math.sqrt(sum) * max;
 }
 
+/**
+ * The length of (x, y, z) as √(x² + y² + z²) where that sum neither overflows nor underflows (it is then
+ * within an ulp or two of hypot3), else hypot3 itself (NaN, ±Infinity, huge and tiny components as
+ * Math.hypot). For the meshing's hot loops — point inversion, surface sampling, welding, curve
+ * subdivision — where hypot3's divisions and compensated sum cost more than the distance is worth.
+ */
+export function len3(x: number, y: number, z: number): number {
+  const s = x * x + y * y + z * z;
+  if (s > 1e-290 && s < 1e290) return Math.sqrt(s);
+  return hypot3(x, y, z);
+}
+
 /** Math.hypot(x, y) bit for bit without allocation (see hypot3). */
 export function hypot2(x: number, y: number): number {
   const ax = Math.abs(x),

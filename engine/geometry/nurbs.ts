@@ -3,7 +3,8 @@
  * rational weights and repeated knots, knot-vector repair, and adaptive discretisation of curves with a
  * chordal tolerance. Pure functions; coordinates in whatever unit the caller uses (the importer: mm).
  */
-import { hypot3 } from './curves';
+import { CurveSpan } from './bezier';
+import { len3 } from './curves';
 
 /** A NURBS curve: degree p, knot vector U (length n + p + 1), homogeneous control points (x·w, y·w, z·w, w)*. */
 export interface NurbsCurve {
@@ -556,7 +557,16 @@ export function tessellateCurve(c: NurbsCurve, chordTol: number, angTolRad = Mat
     evalCurve(c, t, pt);
     out.push(pt[0], pt[1], pt[2]);
   };
-  push(U[p]);
+  const span = new CurveSpan();
+  let first = p;
+  while (first < n && !(U[first + 1] > U[first])) first++;
+  if (p > 1 && first < n) {
+    // the start from the first non-empty span's Bézier form: also where the knot vector repeats its
+    // first knot more than p + 1 times and the B-spline basis at U[p] divides by zero
+    span.set(U, p, first, c.pw);
+    span.at(U[first], PTS, 0);
+    out.push(PTS[0], PTS[1], PTS[2]);
+  } else push(U[p]);
   const cosAng = Math.cos(angTolRad);
   for (let k = p; k < n; k++) {
     const a = U[k],
@@ -566,51 +576,58 @@ export function tessellateCurve(c: NurbsCurve, chordTol: number, angTolRad = Mat
       push(b);
       continue;
     }
-    const pa = [0, 0, 0],
-      pb = [0, 0, 0],
-      pm = [0, 0, 0];
-    evalCurve(c, a, pa);
-    evalCurve(c, b, pb);
-    evalCurve(c, (a + b) / 2, pm);
-    subdivide(c, a, b, pa, pb, pm, chordTol, cosAng, 0, out);
+    // the span's points from its Bézier form (no divisions per point), in the scratch array's first
+    // three slots: a, b and the middle
+    span.set(U, p, k, c.pw);
+    span.at(a, PTS, 0);
+    span.at(b, PTS, 3);
+    span.at((a + b) / 2, PTS, 6);
+    subdivide(span, a, b, 0, 3, 6, chordTol, cosAng, 0, out);
   }
   return out;
 }
 
+/** Deepest level of subdivide (a span is split into at most 2^12 chords). */
+const MAX_DEPTH = 12;
+/** Points of subdivide, xyz at offsets: the span's ends and middle, then four per level. */
+const PTS = new Float64Array(9 + 12 * (MAX_DEPTH + 1));
+
 /**
- * Splits span [a, b] of the curve until its chord is within tol of the curve and turns by less than
- * the angle: pa, pb and pm are the points at a, b and (a + b) / 2, evaluated by the caller (a half's
- * ends and middle are its parent's points, so each level evaluates only its two quarter points).
+ * Splits span [a, b] of the curve (c: the span in Bézier form) until its chord is within tol of the
+ * curve and turns by less than the angle: the points at a, b and (a + b) / 2 are at offsets pa, pb, pm
+ * of PTS, evaluated by the caller (a half's ends and middle are its parent's points, so each level
+ * evaluates only its two quarter points, into its own four slots).
  */
 function subdivide(
-  c: NurbsCurve,
+  c: CurveSpan,
   a: number,
   b: number,
-  pa: number[],
-  pb: number[],
-  pm: number[],
+  pa: number,
+  pb: number,
+  pm: number,
   tol: number,
   cosAng: number,
   depth: number,
   out: number[],
 ): void {
+  const P = PTS;
   const tq = a + (b - a) / 4,
     tr = a + (3 * (b - a)) / 4;
-  const pq = [0, 0, 0],
-    pr = [0, 0, 0];
-  evalCurve(c, tq, pq);
-  evalCurve(c, tr, pr);
-  const err = Math.max(distToSegment(pm, pa, pb), distToSegment(pq, pa, pb), distToSegment(pr, pa, pb));
-  const d1x = pm[0] - pa[0],
-    d1y = pm[1] - pa[1],
-    d1z = pm[2] - pa[2],
-    d2x = pb[0] - pm[0],
-    d2y = pb[1] - pm[1],
-    d2z = pb[2] - pm[2];
-  const l1 = hypot3(d1x, d1y, d1z),
-    l2 = hypot3(d2x, d2y, d2z);
+  const pq = 9 + 12 * depth,
+    pr = pq + 3;
+  c.at(tq, P, pq);
+  c.at(tr, P, pr);
+  const err = Math.max(segmentDistance(P, pm, pa, pb), segmentDistance(P, pq, pa, pb), segmentDistance(P, pr, pa, pb));
+  const d1x = P[pm] - P[pa],
+    d1y = P[pm + 1] - P[pa + 1],
+    d1z = P[pm + 2] - P[pa + 2],
+    d2x = P[pb] - P[pm],
+    d2y = P[pb + 1] - P[pm + 1],
+    d2z = P[pb + 2] - P[pm + 2];
+  const l1 = len3(d1x, d1y, d1z),
+    l2 = len3(d2x, d2y, d2z);
   const cos = l1 > 0 && l2 > 0 ? (d1x * d2x + d1y * d2y + d1z * d2z) / (l1 * l2) : 1;
-  if (depth < 12 && (err > tol || (cos < cosAng && l1 + l2 > tol))) {
+  if (depth < MAX_DEPTH && (err > tol || (cos < cosAng && l1 + l2 > tol))) {
     // a half's middle is this span's quarter point when the two parameters are the same number
     // (they may differ in the last bit: then it is evaluated at its own)
     const m = (a + b) / 2;
@@ -618,13 +635,27 @@ function subdivide(
       mr = (m + b) / 2;
     let pml = pq,
       pmr = pr;
-    if (ml !== tq) evalCurve(c, ml, (pml = [0, 0, 0]));
-    if (mr !== tr) evalCurve(c, mr, (pmr = [0, 0, 0]));
+    if (ml !== tq) c.at(ml, P, (pml = pq + 6));
+    if (mr !== tr) c.at(mr, P, (pmr = pq + 9));
     subdivide(c, a, m, pa, pm, pml, tol, cosAng, depth + 1, out);
     subdivide(c, m, b, pm, pb, pmr, tol, cosAng, depth + 1, out);
     return;
   }
-  out.push(pb[0], pb[1], pb[2]);
+  out.push(P[pb], P[pb + 1], P[pb + 2]);
+}
+
+/** Distance of the point at offset p of P from the segment between the points at offsets a and b. */
+function segmentDistance(P: Float64Array, p: number, a: number, b: number): number {
+  const dx = P[b] - P[a],
+    dy = P[b + 1] - P[a + 1],
+    dz = P[b + 2] - P[a + 2];
+  const l2 = dx * dx + dy * dy + dz * dz;
+  const px = P[p] - P[a],
+    py = P[p + 1] - P[a + 1],
+    pz = P[p + 2] - P[a + 2];
+  let s = l2 > 0 ? (px * dx + py * dy + pz * dz) / l2 : 0;
+  s = Math.max(0, Math.min(1, s));
+  return len3(px - s * dx, py - s * dy, pz - s * dz);
 }
 
 /** Distance of point p from segment ab (xyz arrays). */
@@ -635,5 +666,5 @@ export function distToSegment(p: ArrayLike<number>, a: ArrayLike<number>, b: Arr
   const l2 = dx * dx + dy * dy + dz * dz;
   let s = l2 > 0 ? ((p[0] - a[0]) * dx + (p[1] - a[1]) * dy + (p[2] - a[2]) * dz) / l2 : 0;
   s = Math.max(0, Math.min(1, s));
-  return hypot3(p[0] - a[0] - s * dx, p[1] - a[1] - s * dy, p[2] - a[2] - s * dz);
+  return len3(p[0] - a[0] - s * dx, p[1] - a[1] - s * dy, p[2] - a[2] - s * dz);
 }

@@ -9,7 +9,7 @@
  */
 import polygonClipping, { type Polygon, type Ring } from 'polygon-clipping';
 import { simpleRing } from './cellClip';
-import { hypot3 } from './curves';
+import { hypot3, len3 } from './curves';
 import { triangleCross } from './meshMeasure';
 import { clipRingToBox, holesInside, signedArea2d, triangulateGrid } from './region2d';
 import { ringDifference } from './ringDifference';
@@ -193,19 +193,82 @@ class LoopMapper {
     const { g, s, uv, P, pu, pv } = this;
     const mx = (xa + xb) / 2,
       my = (ya + yb) / 2;
-    uv[0] = g.periodicU ? wrap(mx / g.su, s.u0, s.u1) : Math.min(s.u1, Math.max(s.u0, mx / g.su));
-    uv[1] = g.periodicV ? wrap(my / g.sv, s.v0, s.v1) : Math.min(s.v1, Math.max(s.v0, my / g.sv));
+    const u0 = g.periodicU ? wrap(mx / g.su, s.u0, s.u1) : Math.min(s.u1, Math.max(s.u0, mx / g.su));
+    const v0 = g.periodicV ? wrap(my / g.sv, s.v0, s.v1) : Math.min(s.v1, Math.max(s.v0, my / g.sv));
     const mid = [(a[0] + b[0]) / 2, (a[1] + b[1]) / 2, (a[2] + b[2]) / 2];
+    const wide = (g.periodicU && Math.abs(xb - xa) > pu / 4) || (g.periodicV && Math.abs(yb - ya) > pv / 4);
+    // most edges stay whole: a rough closest point that keeps clear of both thresholds decides that
+    // without the exact inversion, whose point would not be kept anyway
+    if (!wide && !this.axis && this.clearlyStraight(mid, u0, v0, xa, ya, xb, yb)) return;
+    uv[0] = u0;
+    uv[1] = v0;
     const d = this.map(mid[0], mid[1], mid[2], true, xa, ya);
     const x = P[0],
       y = P[1];
-    const wide = (g.periodicU && Math.abs(xb - xa) > pu / 4) || (g.periodicV && Math.abs(yb - ya) > pv / 4);
     if (!wide && d <= this.tolMm && offChord(x, y, xa, ya, xb, yb) <= this.tolPlane) return;
     this.refine(a, xa, ya, mid, x, y, len / 2);
     this.xy.push(x, y);
     this.refine(mid, x, y, b, xb, yb, len / 2);
   }
+
+  /**
+   * True when the closest point of the surface to `mid` (xyz mm, the middle of an edge from plane point
+   * (xa, ya) to (xb, yb)), found by Gauss–Newton with the surface's analytic derivatives from (u, v) to
+   * ROUGH_STEP_MM, lies within tolMm − CLEAR_MM of `mid` and within tolPlane − CLEAR_MM of the chord in
+   * the plane: refine's test passes for the exact point too. False when unsure — no derivatives, a step
+   * against the domain's edge, no convergence within a few steps, or near either threshold — and refine
+   * inverts exactly. Counts the rough distance into maxDistance, as map would the exact one.
+   */
+  clearlyStraight(mid: number[], u: number, v: number, xa: number, ya: number, xb: number, yb: number): boolean {
+    const { g, s } = this;
+    if (!s.evalDerivs) return false;
+    const D = DS;
+    let converged = false;
+    for (let it = 0; it < 4 && !converged; it++) {
+      s.evalDerivs(u, v, D);
+      const fx = D[0] - mid[0],
+        fy = D[1] - mid[1],
+        fz = D[2] - mid[2];
+      const a11 = D[3] * D[3] + D[4] * D[4] + D[5] * D[5],
+        a12 = D[3] * D[6] + D[4] * D[7] + D[5] * D[8],
+        a22 = D[6] * D[6] + D[7] * D[7] + D[8] * D[8];
+      const r1 = -(D[3] * fx + D[4] * fy + D[5] * fz),
+        r2 = -(D[6] * fx + D[7] * fy + D[8] * fz);
+      const det = a11 * a22 - a12 * a12;
+      if (!(Math.abs(det) > 1e-30)) return false;
+      const du = (r1 * a22 - r2 * a12) / det,
+        dv = (a11 * r2 - a12 * r1) / det;
+      const nu = u + du,
+        nv = v + dv;
+      if ((!g.periodicU && (nu < s.u0 || nu > s.u1)) || (!g.periodicV && (nv < s.v0 || nv > s.v1))) return false;
+      u = g.periodicU ? wrap(nu, s.u0, s.u1) : nu;
+      v = g.periodicV ? wrap(nv, s.v0, s.v1) : nv;
+      converged = Math.abs(du) * g.su + Math.abs(dv) * g.sv < ROUGH_STEP_MM;
+    }
+    if (!converged) return false;
+    s.eval(u, v, DS);
+    const d = len3(DS[0] - mid[0], DS[1] - mid[1], DS[2] - mid[2]);
+    if (!(d <= this.tolMm - CLEAR_MM)) return false;
+    let x = u * g.su,
+      y = v * g.sv;
+    if (g.periodicU) x += Math.round((xa - x) / this.pu) * this.pu;
+    if (g.periodicV) y += Math.round((ya - y) / this.pv) * this.pv;
+    if (!(offChord(x, y, xa, ya, xb, yb) <= this.tolPlane - CLEAR_MM)) return false;
+    if (d > this.maxDistance) this.maxDistance = d;
+    return true;
+  }
 }
+
+/**
+ * Margin (mm) by which clearlyStraight's rough point must keep inside refine's thresholds: well above
+ * how far it and the exact inversion's point (which stops within 1e-3 mm of the surface or at steps of
+ * STEP_MM) can lie apart, so that an edge it keeps whole is one the exact test keeps whole too.
+ */
+const CLEAR_MM = 0.01;
+/** Steps (mm in the metric plane) below which clearlyStraight's Newton iteration has converged. */
+const ROUGH_STEP_MM = 1e-4;
+/** Scratch of clearlyStraight: S, ∂S/∂u, ∂S/∂v. */
+const DS = new Float64Array(9);
 
 /**
  * How far point (x, y) lies off the chord from (xa, ya) to (xb, yb) in the plane: its distance from the
@@ -561,7 +624,7 @@ export function paramSheet(
     normals[c + 2] += nz;
   }
   for (let i = 0; i < normals.length; i += 3) {
-    const l = hypot3(normals[i], normals[i + 1], normals[i + 2]) || 1;
+    const l = len3(normals[i], normals[i + 1], normals[i + 2]) || 1;
     normals[i] /= l;
     normals[i + 1] /= l;
     normals[i + 2] /= l;
@@ -579,10 +642,11 @@ export function paramSheet(
  * How far the grid's cells (cell × cell in the metric parameter plane, mm) may be stretched along x
  * and along y, [ax, ay] (one of them 1): along a direction the surface is straight in — the rulings of
  * an extrusion or a cylinder — the chordal error does not grow with the cell's length, so a cell there
- * spans up to the chordal size of that direction's own curvature, at most a quarter of the region's
- * extent (four rows at least). Only when the other direction clearly carries the curvature (16 × the
- * straight one's, and the diagonals bend no more: a twisted surface is straight along u and v but not
- * along its diagonals).
+ * spans up to the chordal size of that direction's own curvature, up to the region's whole extent (one
+ * row where the direction is straight: the chordal tolerance alone sets the cells, not a minimum of four
+ * rows). Only when the other direction clearly carries the
+ * curvature (16 × the straight one's, and the diagonals bend no more: a twisted surface is straight
+ * along u and v but not along its diagonals).
  */
 function stretch(g: Sampled, region: Polygon[], cell: number, chordMm: number): [number, number] {
   const { kappaU: ku, kappaV: kv } = g;
@@ -599,7 +663,7 @@ function stretch(g: Sampled, region: Polygon[], cell: number, chordMm: number): 
     }
   const kFlat = Math.min(ku, kv);
   const own = kFlat > 0 ? Math.sqrt((8 * chordMm) / kFlat) : Infinity;
-  const a = Math.max(1, Math.min(own, (hi - lo) / 4) / cell);
+  const a = Math.max(1, Math.min(own, hi - lo) / cell);
   if (!Number.isFinite(a)) return [1, 1];
   return alongY ? [1, a] : [a, 1];
 }
@@ -653,8 +717,8 @@ function surfaceNormals(g: Sampled, uvs: ArrayLike<number>, normals: Float64Arra
     const nx = sy * tz - sz * ty,
       ny = sz * tx - sx * tz,
       nz = sx * ty - sy * tx;
-    const l = hypot3(nx, ny, nz);
-    if (!(l > 1e-12 * (hypot3(sx, sy, sz) * hypot3(tx, ty, tz) + 1e-300))) continue;
+    const l = len3(nx, ny, nz);
+    if (!(l > 1e-12 * (len3(sx, sy, sz) * len3(tx, ty, tz) + 1e-300))) continue;
     n[3 * k] = nx / l;
     n[3 * k + 1] = ny / l;
     n[3 * k + 2] = nz / l;

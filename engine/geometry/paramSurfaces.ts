@@ -8,7 +8,8 @@
  * and were compiled again. A method is one function for every surface.
  */
 import type { Vec3 } from './curves';
-import { evalSurface, evalSurfaceDerivs, evalSurfaceGrid, type NurbsSurface } from './nurbs';
+import { type BezierPatches, bezierPatches, evalPatches, evalPatchesDerivs, evalPatchesGrid } from './bezier';
+import type { NurbsSurface } from './nurbs';
 import type { ParamSurface } from './paramSheet';
 
 /**
@@ -26,13 +27,18 @@ export function controlBox(pw: Float64Array): number[] {
   return b;
 }
 
-/** A NURBS surface on its knot domain: points, grids, analytic derivatives, its control points' box. */
+/**
+ * A NURBS surface on its knot domain: points, grids, analytic derivatives, its control points' box.
+ * Evaluated on its Bézier patches (bezier.ts), cut when first evaluated: a surface collection's
+ * faces that no plate lies on are never cut.
+ */
 export class NurbsParamSurface implements ParamSurface {
   readonly u0: number;
   readonly u1: number;
   readonly v0: number;
   readonly v1: number;
   readonly hull: number[];
+  private cut: BezierPatches | null = null;
   constructor(readonly nurbs: NurbsSurface) {
     this.u0 = nurbs.knotsU[nurbs.degreeU];
     this.u1 = nurbs.knotsU[nurbs.nU];
@@ -40,14 +46,19 @@ export class NurbsParamSurface implements ParamSurface {
     this.v1 = nurbs.knotsV[nurbs.nV];
     this.hull = controlBox(nurbs.pw);
   }
+  /** The surface's Bézier patches, cut once. */
+  get patches(): BezierPatches {
+    if (!this.cut) this.cut = bezierPatches(this.nurbs);
+    return this.cut;
+  }
   eval(u: number, v: number, out: Float64Array): void {
-    evalSurface(this.nurbs, u, v, out);
+    evalPatches(this.patches, u, v, out);
   }
   evalGrid(us: Float64Array, vs: Float64Array, out: Float64Array): void {
-    evalSurfaceGrid(this.nurbs, us, vs, out);
+    evalPatchesGrid(this.patches, us, vs, out);
   }
   evalDerivs(u: number, v: number, out: Float64Array): void {
-    evalSurfaceDerivs(this.nurbs, u, v, out);
+    evalPatchesDerivs(this.patches, u, v, out);
   }
 }
 

@@ -3,7 +3,7 @@
  * the grid (metric scales of u and v, closure, curvature), the nearest sample by blocks, closest-point
  * inversion by Gauss–Newton and ray hits along a hole's axis. Samples are cached per surface. Units: mm.
  */
-import { hypot3 } from './curves';
+import { len3 } from './curves';
 import { nthValue } from './selectNth';
 import type { ParamSurface } from './paramSheet';
 /** Samples of a surface on a grid, with the metric scales of u and v and the closure flags. */
@@ -257,7 +257,7 @@ function turnAbove(xyz: Float64Array, a: number, b: number, c: number, k: number
 
 /** Distance (mm) between the points at offsets a and b of xyz. */
 function dist(xyz: Float64Array, a: number, b: number): number {
-  return hypot3(xyz[a] - xyz[b], xyz[a + 1] - xyz[b + 1], xyz[a + 2] - xyz[b + 2]);
+  return len3(xyz[a] - xyz[b], xyz[a + 1] - xyz[b + 1], xyz[a + 2] - xyz[b + 2]);
 }
 
 /**
@@ -344,15 +344,30 @@ export function sampleBlocks(xyz: Float64Array, nu: number, nv: number): Float64
         i1 = Math.min(nu + 1, i0 + BLOCK),
         j0 = b * BLOCK,
         j1 = Math.min(nv + 1, j0 + BLOCK);
-      out.fill(Infinity, o, o + 3);
-      out.fill(-Infinity, o + 3, o + 6);
+      let x0 = Infinity,
+        y0 = Infinity,
+        z0 = Infinity,
+        x1 = -Infinity,
+        y1 = -Infinity,
+        z1 = -Infinity;
       for (let i = i0; i < i1; i++)
-        for (let j = j0; j < j1; j++)
-          for (let k = 0; k < 3; k++) {
-            const x = xyz[3 * (i * (nv + 1) + j) + k];
-            if (x < out[o + k]) out[o + k] = x;
-            if (x > out[o + 3 + k]) out[o + 3 + k] = x;
-          }
+        for (let j = j0, m = 3 * (i * (nv + 1) + j0); j < j1; j++, m += 3) {
+          const x = xyz[m],
+            y = xyz[m + 1],
+            z = xyz[m + 2];
+          if (x < x0) x0 = x;
+          if (x > x1) x1 = x;
+          if (y < y0) y0 = y;
+          if (y > y1) y1 = y;
+          if (z < z0) z0 = z;
+          if (z > z1) z1 = z;
+        }
+      out[o] = x0;
+      out[o + 1] = y0;
+      out[o + 2] = z0;
+      out[o + 3] = x1;
+      out[o + 4] = y1;
+      out[o + 5] = z1;
       out[o + 6] = i0;
       out[o + 7] = i1;
       out[o + 8] = j0;
@@ -369,7 +384,7 @@ const Q = new Float64Array(3),
 /** Distance (mm) of S(u, v) from p. */
 export function distAt(s: ParamSurface, u: number, v: number, p: ArrayLike<number>): number {
   s.eval(u, v, Q);
-  return hypot3(Q[0] - p[0], Q[1] - p[1], Q[2] - p[2]);
+  return len3(Q[0] - p[0], Q[1] - p[1], Q[2] - p[2]);
 }
 
 /** A parameter kept in [a, b]: wrapped for a closed direction, clamped otherwise. */
@@ -398,6 +413,7 @@ export function invert(g: Sampled, p: ArrayLike<number>, uv: Float64Array, guess
     u = s.u0 + ((s.u1 - s.u0) * i) / g.nu;
     v = s.v0 + ((s.v1 - s.v0) * j) / g.nv;
   }
+  if (s.evalDerivs) return invertByDerivs(g, p, uv, u, v);
   const hu = 1e-6 * (s.u1 - s.u0),
     hv = 1e-6 * (s.v1 - s.v0);
   let d = distAt(s, u, v, p);
@@ -451,6 +467,74 @@ export function invert(g: Sampled, p: ArrayLike<number>, uv: Float64Array, guess
   return d;
 }
 
+/** Scratch of invertByDerivs: S, ∂S/∂u, ∂S/∂v at the current point and at a trial point. */
+const DC = new Float64Array(9),
+  DT = new Float64Array(9);
+
+/**
+ * invert's Gauss–Newton iteration from (u, v) with the surface's analytic derivatives: each trial point
+ * is evaluated with its derivatives, which the next step uses when it is accepted (one evaluation per
+ * step instead of a point and two finite differences). Same stopping rules as invert; at an edge of the
+ * domain a step that points out of it moves along the edge instead.
+ */
+function invertByDerivs(g: Sampled, p: ArrayLike<number>, uv: Float64Array, u: number, v: number): number {
+  const s = g.s as Required<ParamSurface>;
+  let D = DC,
+    T = DT;
+  s.evalDerivs(u, v, D);
+  let d = len3(D[0] - p[0], D[1] - p[1], D[2] - p[2]);
+  for (let it = 0; it < 20 && d > 1e-3; it++) {
+    const fx = D[0] - p[0],
+      fy = D[1] - p[1],
+      fz = D[2] - p[2];
+    const a11 = D[3] * D[3] + D[4] * D[4] + D[5] * D[5],
+      a12 = D[3] * D[6] + D[4] * D[7] + D[5] * D[8],
+      a22 = D[6] * D[6] + D[7] * D[7] + D[8] * D[8];
+    const r1 = -(D[3] * fx + D[4] * fy + D[5] * fz),
+      r2 = -(D[6] * fx + D[7] * fy + D[8] * fz);
+    const det = a11 * a22 - a12 * a12;
+    if (!(Math.abs(det) > 1e-30)) break;
+    let du = (r1 * a22 - r2 * a12) / det,
+      dv = (a11 * r2 - a12 * r1) / det;
+    // on an edge of the domain with the step pointing out of it: the closest point along that edge
+    // (the step of the other parameter alone), not a clamped step that cannot improve
+    const outU = !g.periodicU && ((u >= s.u1 && du > 0) || (u <= s.u0 && du < 0)),
+      outV = !g.periodicV && ((v >= s.v1 && dv > 0) || (v <= s.v0 && dv < 0));
+    if (outU && outV) break;
+    if (outU) {
+      du = 0;
+      dv = a22 > 0 ? r2 / a22 : 0;
+    } else if (outV) {
+      dv = 0;
+      du = a11 > 0 ? r1 / a11 : 0;
+    }
+    if (Math.abs(du) * g.su + Math.abs(dv) * g.sv < STEP_MM) break;
+    let accepted = false;
+    for (let k = 0; k < 6 && !accepted; k++) {
+      const nu = keepIn(u + du, s.u0, s.u1, g.periodicU),
+        nv = keepIn(v + dv, s.v0, s.v1, g.periodicV);
+      s.evalDerivs(nu, nv, T);
+      const nd = len3(T[0] - p[0], T[1] - p[1], T[2] - p[2]);
+      if (nd < d) {
+        u = nu;
+        v = nv;
+        d = nd;
+        const t = D;
+        D = T;
+        T = t;
+        accepted = true;
+      } else {
+        du /= 2;
+        dv /= 2;
+      }
+    }
+    if (!accepted) break;
+  }
+  uv[0] = u;
+  uv[1] = v;
+  return d;
+}
+
 /** Scratch columns of rayHit's Newton system. */
 const RA = new Float64Array(3),
   RB = new Float64Array(3),
@@ -483,7 +567,7 @@ export function rayHit(g: Sampled, p: ArrayLike<number>, axis: ArrayLike<number>
     const f0 = q[0] - t * axis[0] - p[0],
       f1 = q[1] - t * axis[1] - p[1],
       f2 = q[2] - t * axis[2] - p[2];
-    if (hypot3(f0, f1, f2) < 1e-4) {
+    if (len3(f0, f1, f2) < 1e-4) {
       uv[0] = u;
       uv[1] = v;
       return true;
