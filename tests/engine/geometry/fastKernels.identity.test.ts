@@ -1,7 +1,9 @@
 /**
  * The allocation-free replacements used by the import
  * give exactly what they replace —
- * - hypot2/hypot3 equal Math.hypot bit for bit (NaN, ±Infinity, −0, subnormals, huge values);
+ * - hypot2/hypot3 equal Math.hypot bit for bit (NaN, ±Infinity, −0, subnormals, huge values); len3
+ *   within two units in the last place of it, and equal to it where the plain sum of squares would
+ *   overflow or underflow;
  * - num/numList (plain-decimal fast path) equal Number() bit for bit;
  * - SurfaceLifter.liftInto (flat per-cell lists) returns the hit a brute-force scan of every triangle
  *   finds (closest height to the expected one, the first triangle among equals);
@@ -9,7 +11,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { hypot2, hypot3 } from '../../../engine/geometry/curves';
+import { hypot2, hypot3, len3 } from '../../../engine/geometry/curves';
 import { MeshBuilder } from '../../../engine/geometry/MeshBuilder';
 import { appendGrid, SurfaceLifter, type SurfaceMesh } from '../../../engine/geometry/surfaceMesh';
 import { num, numList } from '../../../engine/ocx/xmlTree';
@@ -26,6 +28,21 @@ describe('hypot2 / hypot3', () => {
       fc.property(anyDouble, anyDouble, anyDouble, (x, y, z) => {
         expect(Object.is(hypot3(x, y, z), Math.hypot(x, y, z))).toBe(true);
         expect(Object.is(hypot2(x, y), Math.hypot(x, y))).toBe(true);
+      }),
+      { numRuns: 20000 },
+    );
+  });
+});
+
+describe('len3', () => {
+  it('is Math.hypot to two ulps, and exactly where the sum of squares leaves the safe range', () => {
+    fc.assert(
+      fc.property(anyDouble, anyDouble, anyDouble, (x, y, z) => {
+        const got = len3(x, y, z),
+          want = Math.hypot(x, y, z);
+        const s = x * x + y * y + z * z;
+        if (!(s > 1e-290 && s < 1e290)) expect(Object.is(got, want)).toBe(true);
+        else expect(Math.abs(got - want)).toBeLessThanOrEqual(2 * Number.EPSILON * want);
       }),
       { numRuns: 20000 },
     );
