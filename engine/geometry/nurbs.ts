@@ -557,7 +557,7 @@ export function tessellateCurve(c: NurbsCurve, chordTol: number, angTolRad = Mat
     evalCurve(c, t, pt);
     out.push(pt[0], pt[1], pt[2]);
   };
-  const span = new CurveSpan();
+  const span = SPAN;
   let first = p;
   while (first < n && !(U[first + 1] > U[first])) first++;
   if (p > 1 && first < n) {
@@ -586,6 +586,9 @@ export function tessellateCurve(c: NurbsCurve, chordTol: number, angTolRad = Mat
   }
   return out;
 }
+
+/** tessellateCurve's span (per thread: no tessellation re-enters another; reused, not made per curve). */
+const SPAN = new CurveSpan();
 
 /** Deepest level of subdivide (a span is split into at most 2^12 chords). */
 const MAX_DEPTH = 12;
