@@ -102,6 +102,89 @@ export function bezierPatches(s: NurbsSurface): BezierPatches {
   return { pu, pv, ub: Float64Array.from(U.breaks), vb: Float64Array.from(V.breaks), q };
 }
 
+/**
+ * S and its first partial derivatives from homogeneous control points (x·w, y·w, z·w, w) and the basis
+ * functions and their derivatives of both directions: point (a, b) of the (pu + 1) × (pv + 1) net at
+ * pw[base + a · rowStride + 4b], weighted by Nu[a]·Nv[b] (Du, Dv: the derivatives). Writes S into out[0..2],
+ * ∂S/∂u into out[3..5], ∂S/∂v into out[6..8] (the quotient rule on the homogeneous sums). Each row's sums
+ * along v are taken first, then weighted along u. Shared by the B-spline and the Bézier evaluation.
+ */
+export function derivativeSums(
+  pw: Float64Array,
+  base: number,
+  rowStride: number,
+  pu: number,
+  pv: number,
+  Nu: ArrayLike<number>,
+  Du: ArrayLike<number>,
+  Nv: ArrayLike<number>,
+  Dv: ArrayLike<number>,
+  out: Float64Array,
+): void {
+  let x = 0,
+    y = 0,
+    z = 0,
+    w = 0,
+    xu = 0,
+    yu = 0,
+    zu = 0,
+    wu = 0,
+    xv = 0,
+    yv = 0,
+    zv = 0,
+    wv = 0;
+  for (let a = 0; a <= pu; a++) {
+    // the row's sums along v (value and v derivative), then weighted along u
+    let rx = 0,
+      ry = 0,
+      rz = 0,
+      rw = 0,
+      vx = 0,
+      vy = 0,
+      vz = 0,
+      vw = 0;
+    let o = base + a * rowStride;
+    for (let b = 0; b <= pv; b++, o += 4) {
+      const n = Nv[b],
+        d = Dv[b];
+      rx += n * pw[o];
+      ry += n * pw[o + 1];
+      rz += n * pw[o + 2];
+      rw += n * pw[o + 3];
+      vx += d * pw[o];
+      vy += d * pw[o + 1];
+      vz += d * pw[o + 2];
+      vw += d * pw[o + 3];
+    }
+    const f = Nu[a],
+      fu = Du[a];
+    x += f * rx;
+    y += f * ry;
+    z += f * rz;
+    w += f * rw;
+    xu += fu * rx;
+    yu += fu * ry;
+    zu += fu * rz;
+    wu += fu * rw;
+    xv += f * vx;
+    yv += f * vy;
+    zv += f * vz;
+    wv += f * vw;
+  }
+  const sx = x / w,
+    sy = y / w,
+    sz = z / w;
+  out[0] = sx;
+  out[1] = sy;
+  out[2] = sz;
+  out[3] = (xu - wu * sx) / w;
+  out[4] = (yu - wu * sy) / w;
+  out[5] = (zu - wu * sz) / w;
+  out[6] = (xv - wv * sx) / w;
+  out[7] = (yv - wv * sy) / w;
+  out[8] = (zv - wv * sz) / w;
+}
+
 /** The patch index along breaks b holding t: b[i] ≤ t < b[i + 1], the first or last patch beyond the ends. */
 function patchOf(b: Float64Array, t: number): number {
   let lo = 0,
@@ -140,6 +223,7 @@ let BU = new Float64Array(8),
   BV = new Float64Array(8),
   LU = new Float64Array(8),
   LV = new Float64Array(8),
+  DU = new Float64Array(8),
   DV = new Float64Array(8);
 
 /** Grows the scratch arrays to degree p. */
@@ -149,6 +233,7 @@ function scratch(p: number): void {
     BV = new Float64Array(2 * (p + 1));
     LU = new Float64Array(2 * (p + 1));
     LV = new Float64Array(2 * (p + 1));
+    DU = new Float64Array(2 * (p + 1));
     DV = new Float64Array(2 * (p + 1));
   }
 }
@@ -222,7 +307,7 @@ export function evalPatchesGrid(
 /**
  * S(u, v) into out[0..2] (as evalPatches gives it up to the order of the sums) and ∂S/∂u, ∂S/∂v (per
  * unit of u, v) into out[3..5], out[6..8]: the Bernstein derivatives p (B_{a−1, p−1} − B_{a, p−1}) over
- * the patch's length, and the quotient rule on the homogeneous sums.
+ * the patch's length, summed as the B-spline evaluation sums (derivativeSums).
  */
 export function evalPatchesDerivs(z: BezierPatches, u: number, v: number, out: Float64Array): void {
   const { pu, pv, ub, vb, q } = z;
@@ -233,57 +318,11 @@ export function evalPatchesDerivs(z: BezierPatches, u: number, v: number, out: F
     lv = vb[j + 1] - vb[j];
   bernstein(pu, (u - ub[i]) / lu, BU, LU);
   bernstein(pv, (v - vb[j]) / lv, BV, LV);
-  // the derivatives of the v polynomials, over LV's lower degree (read before it is overwritten)
+  // the Bernstein derivatives p (B_{a−1, p−1} − B_{a, p−1}) over the patch's length
+  for (let a = 0; a <= pu; a++) DU[a] = (pu * ((a > 0 ? LU[a - 1] : 0) - (a < pu ? LU[a] : 0))) / lu;
   for (let b = 0; b <= pv; b++) DV[b] = (pv * ((b > 0 ? LV[b - 1] : 0) - (b < pv ? LV[b] : 0))) / lv;
   const nbV = vb.length - 1;
-  let o = 4 * ((i * nbV + j) * (pu + 1)) * (pv + 1);
-  let x = 0,
-    y = 0,
-    zz = 0,
-    w = 0,
-    xu = 0,
-    yu = 0,
-    zu = 0,
-    wu = 0,
-    xv = 0,
-    yv = 0,
-    zv = 0,
-    wv = 0;
-  for (let a = 0; a <= pu; a++) {
-    const fa = BU[a],
-      da = (pu * ((a > 0 ? LU[a - 1] : 0) - (a < pu ? LU[a] : 0))) / lu;
-    for (let b = 0; b <= pv; b++, o += 4) {
-      const fb = BV[b],
-        db = DV[b];
-      const f = fa * fb,
-        fu = da * fb,
-        fv = fa * db;
-      x += f * q[o];
-      y += f * q[o + 1];
-      zz += f * q[o + 2];
-      w += f * q[o + 3];
-      xu += fu * q[o];
-      yu += fu * q[o + 1];
-      zu += fu * q[o + 2];
-      wu += fu * q[o + 3];
-      xv += fv * q[o];
-      yv += fv * q[o + 1];
-      zv += fv * q[o + 2];
-      wv += fv * q[o + 3];
-    }
-  }
-  const sx = x / w,
-    sy = y / w,
-    sz = zz / w;
-  out[0] = sx;
-  out[1] = sy;
-  out[2] = sz;
-  out[3] = (xu - wu * sx) / w;
-  out[4] = (yu - wu * sy) / w;
-  out[5] = (zu - wu * sz) / w;
-  out[6] = (xv - wv * sx) / w;
-  out[7] = (yv - wv * sy) / w;
-  out[8] = (zv - wv * sz) / w;
+  derivativeSums(q, 4 * ((i * nbV + j) * (pu + 1)) * (pv + 1), 4 * (pv + 1), pu, pv, BU, DU, BV, DV, out);
 }
 
 /**

@@ -3,7 +3,7 @@
  * rational weights and repeated knots, knot-vector repair, and adaptive discretisation of curves with a
  * chordal tolerance. Pure functions; coordinates in whatever unit the caller uses (the importer: mm).
  */
-import { CurveSpan } from './bezier';
+import { CurveSpan, derivativeSums } from './bezier';
 import { len3 } from './curves';
 
 /** A NURBS curve: degree p, knot vector U (length n + p + 1), homogeneous control points (x·w, y·w, z·w, w)*. */
@@ -388,69 +388,7 @@ export function evalSurfaceDerivs(s: NurbsSurface, u: number, v: number, out: Fl
     Nv = memoDV.basis[sv],
     Du = memoDU.deriv[su],
     Dv = memoDV.deriv[sv];
-  let x = 0,
-    y = 0,
-    z = 0,
-    w = 0,
-    xu = 0,
-    yu = 0,
-    zu = 0,
-    wu = 0,
-    xv = 0,
-    yv = 0,
-    zv = 0,
-    wv = 0;
-  const pw = s.pw;
-  for (let a = 0; a <= pu; a++) {
-    // the row's sums along v (value and v derivative), then weighted along u
-    let rx = 0,
-      ry = 0,
-      rz = 0,
-      rw = 0,
-      vx = 0,
-      vy = 0,
-      vz = 0,
-      vw = 0;
-    let o = 4 * ((ku - pu + a) * s.nV + kv - pv);
-    for (let b = 0; b <= pv; b++, o += 4) {
-      const n = Nv[b],
-        d = Dv[b];
-      rx += n * pw[o];
-      ry += n * pw[o + 1];
-      rz += n * pw[o + 2];
-      rw += n * pw[o + 3];
-      vx += d * pw[o];
-      vy += d * pw[o + 1];
-      vz += d * pw[o + 2];
-      vw += d * pw[o + 3];
-    }
-    const f = Nu[a],
-      fu = Du[a];
-    x += f * rx;
-    y += f * ry;
-    z += f * rz;
-    w += f * rw;
-    xu += fu * rx;
-    yu += fu * ry;
-    zu += fu * rz;
-    wu += fu * rw;
-    xv += f * vx;
-    yv += f * vy;
-    zv += f * vz;
-    wv += f * vw;
-  }
-  const sx = x / w,
-    sy = y / w,
-    sz = z / w;
-  out[0] = sx;
-  out[1] = sy;
-  out[2] = sz;
-  out[3] = (xu - wu * sx) / w;
-  out[4] = (yu - wu * sy) / w;
-  out[5] = (zu - wu * sz) / w;
-  out[6] = (xv - wv * sx) / w;
-  out[7] = (yv - wv * sy) / w;
-  out[8] = (zv - wv * sz) / w;
+  derivativeSums(s.pw, 4 * ((ku - pu) * s.nV + kv - pv), 4 * s.nV, pu, pv, Nu, Du, Nv, Dv, out);
 }
 
 /**

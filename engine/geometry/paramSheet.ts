@@ -16,6 +16,8 @@ import { ringDifference } from './ringDifference';
 import { boundaryRings, weld } from './surfaceMesh';
 import {
   diagonalBendsMore,
+  GN,
+  gaussNewtonStep,
   invert,
   MAX_CELLS,
   outsideBox,
@@ -226,18 +228,9 @@ class LoopMapper {
     let converged = false;
     for (let it = 0; it < 4 && !converged; it++) {
       s.evalDerivs(u, v, D);
-      const fx = D[0] - mid[0],
-        fy = D[1] - mid[1],
-        fz = D[2] - mid[2];
-      const a11 = D[3] * D[3] + D[4] * D[4] + D[5] * D[5],
-        a12 = D[3] * D[6] + D[4] * D[7] + D[5] * D[8],
-        a22 = D[6] * D[6] + D[7] * D[7] + D[8] * D[8];
-      const r1 = -(D[3] * fx + D[4] * fy + D[5] * fz),
-        r2 = -(D[6] * fx + D[7] * fy + D[8] * fz);
-      const det = a11 * a22 - a12 * a12;
-      if (!(Math.abs(det) > 1e-30)) return false;
-      const du = (r1 * a22 - r2 * a12) / det,
-        dv = (a11 * r2 - a12 * r1) / det;
+      if (!gaussNewtonStep(D, mid)) return false;
+      const du = GN[0],
+        dv = GN[1];
       const nu = u + du,
         nv = v + dv;
       if ((!g.periodicU && (nu < s.u0 || nu > s.u1)) || (!g.periodicV && (nv < s.v0 || nv > s.v1))) return false;

@@ -392,6 +392,37 @@ export function keepIn(x: number, a: number, b: number, closed: boolean): number
   return closed ? wrap(x, a, b) : Math.min(b, Math.max(a, x));
 }
 
+/** gaussNewtonStep's results: du, dv, then JᵀJ's diagonal a11, a22 and −Jᵀ(S − p) as r1, r2. */
+export const GN = new Float64Array(6);
+
+/**
+ * The Gauss–Newton step towards the closest point of a surface to p (mm) from S = D[0..2] with the
+ * partial derivatives ∂S/∂u = D[3..5] and ∂S/∂v = D[6..8]: the normal equations (JᵀJ) δ = −Jᵀ(S − p) by
+ * Cramer's rule. Writes δ = (du, dv), a11, a22, r1, r2 into GN; false (GN unchanged) when JᵀJ is singular.
+ */
+export function gaussNewtonStep(D: ArrayLike<number>, p: ArrayLike<number>): boolean {
+  const fx = D[0] - p[0],
+    fy = D[1] - p[1],
+    fz = D[2] - p[2];
+  const a11 = D[3] * D[3] + D[4] * D[4] + D[5] * D[5],
+    a12 = D[3] * D[6] + D[4] * D[7] + D[5] * D[8],
+    a22 = D[6] * D[6] + D[7] * D[7] + D[8] * D[8];
+  const r1 = -(D[3] * fx + D[4] * fy + D[5] * fz),
+    r2 = -(D[6] * fx + D[7] * fy + D[8] * fz);
+  const det = a11 * a22 - a12 * a12;
+  if (!(Math.abs(det) > 1e-30)) return false;
+  GN[0] = (r1 * a22 - r2 * a12) / det;
+  GN[1] = (a11 * r2 - a12 * r1) / det;
+  GN[2] = a11;
+  GN[3] = a22;
+  GN[4] = r1;
+  GN[5] = r2;
+  return true;
+}
+
+/** Scratch of invert: S(u, v) and its forward-difference derivatives, as gaussNewtonStep takes them. */
+const FD = new Float64Array(9);
+
 /** Gauss–Newton steps shorter than this (mm, in the metric parameter plane) end invert: converged. */
 export const STEP_MM = 1e-6;
 
@@ -419,28 +450,18 @@ export function invert(g: Sampled, p: ArrayLike<number>, uv: Float64Array, guess
   let d = distAt(s, u, v, p);
   for (let it = 0; it < 20 && d > 1e-3; it++) {
     // q (= Q) holds S(u, v): distAt evaluated it last, for the start or the accepted step
-    const fx = q[0] - p[0],
-      fy = q[1] - p[1],
-      fz = q[2] - p[2];
     const ue = u + hu <= s.u1 ? hu : -hu,
       ve = v + hv <= s.v1 ? hv : -hv;
     s.eval(u + ue, v, qu);
     s.eval(u, v + ve, qv);
-    const ax = (qu[0] - q[0]) / ue,
-      ay = (qu[1] - q[1]) / ue,
-      az = (qu[2] - q[2]) / ue;
-    const bx = (qv[0] - q[0]) / ve,
-      by = (qv[1] - q[1]) / ve,
-      bz = (qv[2] - q[2]) / ve;
-    const a11 = ax * ax + ay * ay + az * az,
-      a12 = ax * bx + ay * by + az * bz,
-      a22 = bx * bx + by * by + bz * bz;
-    const r1 = -(ax * fx + ay * fy + az * fz),
-      r2 = -(bx * fx + by * fy + bz * fz);
-    const det = a11 * a22 - a12 * a12;
-    if (!(Math.abs(det) > 1e-30)) break;
-    let du = (r1 * a22 - r2 * a12) / det,
-      dv = (a11 * r2 - a12 * r1) / det;
+    for (let k = 0; k < 3; k++) {
+      FD[k] = q[k];
+      FD[3 + k] = (qu[k] - q[k]) / ue;
+      FD[6 + k] = (qv[k] - q[k]) / ve;
+    }
+    if (!gaussNewtonStep(FD, p)) break;
+    let du = GN[0],
+      dv = GN[1];
     // converged: a step this short moves the point by less than STEP_MM (the finite-difference
     // Jacobian's tail would otherwise creep on, or fail six halvings, at round-off level)
     if (Math.abs(du) * g.su + Math.abs(dv) * g.sv < STEP_MM) break;
@@ -484,18 +505,13 @@ function invertByDerivs(g: Sampled, p: ArrayLike<number>, uv: Float64Array, u: n
   s.evalDerivs(u, v, D);
   let d = len3(D[0] - p[0], D[1] - p[1], D[2] - p[2]);
   for (let it = 0; it < 20 && d > 1e-3; it++) {
-    const fx = D[0] - p[0],
-      fy = D[1] - p[1],
-      fz = D[2] - p[2];
-    const a11 = D[3] * D[3] + D[4] * D[4] + D[5] * D[5],
-      a12 = D[3] * D[6] + D[4] * D[7] + D[5] * D[8],
-      a22 = D[6] * D[6] + D[7] * D[7] + D[8] * D[8];
-    const r1 = -(D[3] * fx + D[4] * fy + D[5] * fz),
-      r2 = -(D[6] * fx + D[7] * fy + D[8] * fz);
-    const det = a11 * a22 - a12 * a12;
-    if (!(Math.abs(det) > 1e-30)) break;
-    let du = (r1 * a22 - r2 * a12) / det,
-      dv = (a11 * r2 - a12 * r1) / det;
+    if (!gaussNewtonStep(D, p)) break;
+    let du = GN[0],
+      dv = GN[1];
+    const a11 = GN[2],
+      a22 = GN[3],
+      r1 = GN[4],
+      r2 = GN[5];
     // on an edge of the domain with the step pointing out of it: the closest point along that edge
     // (the step of the other parameter alone), not a clamped step that cannot improve
     const outU = !g.periodicU && ((u >= s.u1 && du > 0) || (u <= s.u0 && du < 0)),
