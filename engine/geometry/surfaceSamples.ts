@@ -428,7 +428,8 @@ export const STEP_MM = 1e-6;
 
 /**
  * Closest point of the surface to p by Gauss–Newton from (u, v) (clamped to the domain, wrapped in a
- * closed direction); writes the parameters into uv and returns the distance (mm).
+ * closed direction); writes the parameters into uv and returns the distance (mm). A surface with
+ * analytic derivatives takes invertByDerivs; one without, forward differences.
  */
 export function invert(g: Sampled, p: ArrayLike<number>, uv: Float64Array, guess: boolean): number {
   const { s } = g;
