@@ -215,7 +215,6 @@ export function bernstein(p: number, t: number, out: Float64Array, lower?: Float
     }
     out[j] = saved;
   }
-  if (p === 0 && lower) lower[0] = 0;
 }
 
 /** Scratch of the evaluators (per thread; no evaluation re-enters another). */

@@ -16,8 +16,6 @@ import { ringDifference } from './ringDifference';
 import { boundaryRings, weld } from './surfaceMesh';
 import {
   diagonalBendsMore,
-  GN,
-  gaussNewtonStep,
   invert,
   MAX_CELLS,
   outsideBox,
@@ -195,73 +193,19 @@ class LoopMapper {
     const { g, s, uv, P, pu, pv } = this;
     const mx = (xa + xb) / 2,
       my = (ya + yb) / 2;
-    const u0 = g.periodicU ? wrap(mx / g.su, s.u0, s.u1) : Math.min(s.u1, Math.max(s.u0, mx / g.su));
-    const v0 = g.periodicV ? wrap(my / g.sv, s.v0, s.v1) : Math.min(s.v1, Math.max(s.v0, my / g.sv));
+    uv[0] = g.periodicU ? wrap(mx / g.su, s.u0, s.u1) : Math.min(s.u1, Math.max(s.u0, mx / g.su));
+    uv[1] = g.periodicV ? wrap(my / g.sv, s.v0, s.v1) : Math.min(s.v1, Math.max(s.v0, my / g.sv));
     const mid = [(a[0] + b[0]) / 2, (a[1] + b[1]) / 2, (a[2] + b[2]) / 2];
-    const wide = (g.periodicU && Math.abs(xb - xa) > pu / 4) || (g.periodicV && Math.abs(yb - ya) > pv / 4);
-    // most edges stay whole: a rough closest point that keeps clear of both thresholds decides that
-    // without the exact inversion, whose point would not be kept anyway
-    if (!wide && !this.axis && this.clearlyStraight(mid, u0, v0, xa, ya, xb, yb)) return;
-    uv[0] = u0;
-    uv[1] = v0;
     const d = this.map(mid[0], mid[1], mid[2], true, xa, ya);
     const x = P[0],
       y = P[1];
+    const wide = (g.periodicU && Math.abs(xb - xa) > pu / 4) || (g.periodicV && Math.abs(yb - ya) > pv / 4);
     if (!wide && d <= this.tolMm && offChord(x, y, xa, ya, xb, yb) <= this.tolPlane) return;
     this.refine(a, xa, ya, mid, x, y, len / 2);
     this.xy.push(x, y);
     this.refine(mid, x, y, b, xb, yb, len / 2);
   }
-
-  /**
-   * True when the closest point of the surface to `mid` (xyz mm, the middle of an edge from plane point
-   * (xa, ya) to (xb, yb)), found by Gauss–Newton with the surface's analytic derivatives from (u, v) to
-   * ROUGH_STEP_MM, lies within tolMm − CLEAR_MM of `mid` and within tolPlane − CLEAR_MM of the chord in
-   * the plane: refine's test passes for the exact point too. False when unsure — no derivatives, a step
-   * against the domain's edge, no convergence within a few steps, or near either threshold — and refine
-   * inverts exactly. Counts the rough distance into maxDistance, as map would the exact one.
-   */
-  clearlyStraight(mid: number[], u: number, v: number, xa: number, ya: number, xb: number, yb: number): boolean {
-    const { g, s } = this;
-    if (!s.evalDerivs) return false;
-    const D = DS;
-    let converged = false;
-    for (let it = 0; it < 4 && !converged; it++) {
-      s.evalDerivs(u, v, D);
-      if (!gaussNewtonStep(D, mid)) return false;
-      const du = GN[0],
-        dv = GN[1];
-      const nu = u + du,
-        nv = v + dv;
-      if ((!g.periodicU && (nu < s.u0 || nu > s.u1)) || (!g.periodicV && (nv < s.v0 || nv > s.v1))) return false;
-      u = g.periodicU ? wrap(nu, s.u0, s.u1) : nu;
-      v = g.periodicV ? wrap(nv, s.v0, s.v1) : nv;
-      converged = Math.abs(du) * g.su + Math.abs(dv) * g.sv < ROUGH_STEP_MM;
-    }
-    if (!converged) return false;
-    s.eval(u, v, DS);
-    const d = len3(DS[0] - mid[0], DS[1] - mid[1], DS[2] - mid[2]);
-    if (!(d <= this.tolMm - CLEAR_MM)) return false;
-    let x = u * g.su,
-      y = v * g.sv;
-    if (g.periodicU) x += Math.round((xa - x) / this.pu) * this.pu;
-    if (g.periodicV) y += Math.round((ya - y) / this.pv) * this.pv;
-    if (!(offChord(x, y, xa, ya, xb, yb) <= this.tolPlane - CLEAR_MM)) return false;
-    if (d > this.maxDistance) this.maxDistance = d;
-    return true;
-  }
 }
-
-/**
- * Margin (mm) by which clearlyStraight's rough point must keep inside refine's thresholds: well above
- * how far it and the exact inversion's point (which stops within 1e-3 mm of the surface or at steps of
- * STEP_MM) can lie apart, so that an edge it keeps whole is one the exact test keeps whole too.
- */
-const CLEAR_MM = 0.01;
-/** Steps (mm in the metric plane) below which clearlyStraight's Newton iteration has converged. */
-const ROUGH_STEP_MM = 1e-4;
-/** Scratch of clearlyStraight: S, ∂S/∂u, ∂S/∂v. */
-const DS = new Float64Array(9);
 
 /**
  * How far point (x, y) lies off the chord from (xa, ya) to (xb, yb) in the plane: its distance from the

@@ -344,30 +344,15 @@ export function sampleBlocks(xyz: Float64Array, nu: number, nv: number): Float64
         i1 = Math.min(nu + 1, i0 + BLOCK),
         j0 = b * BLOCK,
         j1 = Math.min(nv + 1, j0 + BLOCK);
-      let x0 = Infinity,
-        y0 = Infinity,
-        z0 = Infinity,
-        x1 = -Infinity,
-        y1 = -Infinity,
-        z1 = -Infinity;
+      out.fill(Infinity, o, o + 3);
+      out.fill(-Infinity, o + 3, o + 6);
       for (let i = i0; i < i1; i++)
-        for (let j = j0, m = 3 * (i * (nv + 1) + j0); j < j1; j++, m += 3) {
-          const x = xyz[m],
-            y = xyz[m + 1],
-            z = xyz[m + 2];
-          if (x < x0) x0 = x;
-          if (x > x1) x1 = x;
-          if (y < y0) y0 = y;
-          if (y > y1) y1 = y;
-          if (z < z0) z0 = z;
-          if (z > z1) z1 = z;
-        }
-      out[o] = x0;
-      out[o + 1] = y0;
-      out[o + 2] = z0;
-      out[o + 3] = x1;
-      out[o + 4] = y1;
-      out[o + 5] = z1;
+        for (let j = j0; j < j1; j++)
+          for (let k = 0; k < 3; k++) {
+            const x = xyz[3 * (i * (nv + 1) + j) + k];
+            if (x < out[o + k]) out[o + k] = x;
+            if (x > out[o + 3 + k]) out[o + 3 + k] = x;
+          }
       out[o + 6] = i0;
       out[o + 7] = i1;
       out[o + 8] = j0;
